@@ -1,0 +1,102 @@
+// Builds ACP Workspace.
+//
+//   node esbuild.mjs                 type-check, lint, then bundle (development: source maps)
+//   node esbuild.mjs --production    the same, minified, no source maps (what `npm run package` ships)
+//   node esbuild.mjs --no-check      bundle only (used by watch loops; CI always checks)
+//   node esbuild.mjs --watch         bundle on change (no checks)
+//
+// Type-checking also emits `out/`, which is what the mocha tiers run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const args = new Set(process.argv.slice(2));
+const production = args.has('--production');
+const watch = args.has('--watch');
+const check = !args.has('--no-check') && !watch;
+
+function run(title, command, commandArgs) {
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [path.join(root, command), ...commandArgs], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) {
+    console.error(`build: ${title} failed`);
+    process.exit(result.status ?? 1);
+  }
+  console.log(`build: ${title} ok (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+if (check) {
+  run('type-check', 'node_modules/typescript/bin/tsc', ['-p', 'tsconfig.json']);
+  if (existsSync(path.join(root, 'tsconfig.webview.json'))) {
+    run('type-check (webviews)', 'node_modules/typescript/bin/tsc', ['-p', 'tsconfig.webview.json']);
+  }
+  run('lint', 'node_modules/eslint/bin/eslint.js', ['--max-warnings', '0', '.']);
+}
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  legalComments: 'none',
+  define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
+};
+
+/** @type {import('esbuild').BuildOptions[]} */
+const builds = [
+  {
+    ...common,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    // The offline reference agent: a real ACP agent built on the official SDK. It ships in the
+    // package so the "Reference Agent (offline)" preset and the demo work without an API key.
+    ...common,
+    entryPoints: { 'reference-agent': 'test/fixtures/referenceAgent/main.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+];
+
+const webviewDir = path.join(root, 'src', 'webview');
+if (existsSync(webviewDir)) {
+  for (const entry of readdirSync(webviewDir, { withFileTypes: true })) {
+    const main = path.join('src', 'webview', entry.name, 'main.ts');
+    if (entry.isDirectory() && existsSync(path.join(root, main))) {
+      builds.push({
+        ...common,
+        entryPoints: { [entry.name]: main },
+        outdir: 'dist/webview',
+        platform: 'browser',
+        format: 'iife',
+        target: 'chrome120',
+        loader: { '.css': 'css', '.ttf': 'file' },
+      });
+    }
+  }
+}
+
+const started = Date.now();
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...b, absWorkingDir: root })));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('build: watching for changes');
+} else {
+  await Promise.all(builds.map((b) => esbuild.build({ ...b, absWorkingDir: root })));
+  console.log(`build: bundles ok (${((Date.now() - started) / 1000).toFixed(1)} s, ${production ? 'production' : 'development'})`);
+}

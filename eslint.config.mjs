@@ -1,0 +1,37 @@
+// @ts-check
+import tseslint from 'typescript-eslint';
+
+/** Only the VS Code adapter layer may import 'vscode' (see CONTRIBUTING.md, "Layers"). */
+const noVscodeImport = {
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [{ name: 'vscode', message: "Only src/vscode/ and src/extension.ts may import 'vscode'. Put this logic in a plain module and adapt it in src/vscode/." }],
+    },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', '.vscode-test/**', 'test-results/**', '.scratch/**', '**/*.js', '**/*.mjs'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      ...noVscodeImport,
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-syntax': ['error', { selector: "ImportExpression[source.value='vscode']", message: "Only src/vscode/ may import 'vscode'." }],
+      eqeqeq: ['error', 'always'],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['src/vscode/**/*.ts', 'src/extension.ts', 'test/integration/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+);

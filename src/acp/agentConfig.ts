@@ -1,0 +1,142 @@
+/**
+ * Which agents exist: the built-in presets plus the user's `acpWorkspace.agents` setting, validated
+ * with zod (a bad entry is reported and skipped, never a crash), and the command line each one runs.
+ */
+import { z } from 'zod';
+import { formatIssues } from './schema';
+
+/** One configured agent, as the user writes it in settings. */
+export const AgentSetting = z.object({
+  name: z.string().trim().min(1, 'name must not be empty'),
+  command: z.string().trim().min(1, 'command must not be empty'),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+});
+export type AgentSetting = z.output<typeof AgentSetting>;
+
+export interface AgentDefinition extends AgentSetting {
+  /** Where it came from: a built-in preset or the user's settings. */
+  readonly source: 'preset' | 'settings';
+  /** One line for pickers. */
+  readonly description: string;
+}
+
+/** The display name of the offline reference agent preset. */
+export const REFERENCE_AGENT_NAME = 'Reference Agent (offline)';
+
+/**
+ * Built-in presets. `${node}` is the Node runtime VS Code runs on; `${extensionPath}` and
+ * `${globalStorage}` are this extension's install and storage folders.
+ */
+export const AGENT_PRESETS: readonly AgentDefinition[] = [
+  {
+    name: 'Claude Code',
+    command: 'npx',
+    args: ['-y', '@agentclientprotocol/claude-agent-acp'],
+    env: {},
+    source: 'preset',
+    description: 'Anthropic Claude Code through claude-agent-acp (npx)',
+  },
+  {
+    name: 'Codex',
+    command: 'npx',
+    args: ['-y', '@zed-industries/codex-acp'],
+    env: {},
+    source: 'preset',
+    description: 'OpenAI Codex through codex-acp (npx)',
+  },
+  {
+    name: 'Gemini CLI',
+    command: 'npx',
+    args: ['-y', '@google/gemini-cli', '--acp'],
+    env: {},
+    source: 'preset',
+    description: 'Google Gemini CLI in ACP mode (npx)',
+  },
+  {
+    name: 'opencode',
+    command: 'opencode',
+    args: ['acp'],
+    env: {},
+    source: 'preset',
+    description: 'opencode in ACP mode (needs opencode on PATH)',
+  },
+  {
+    name: REFERENCE_AGENT_NAME,
+    command: '${node}',
+    args: ['${extensionPath}/dist/reference-agent.js', '--store', '${globalStorage}/reference-agent'],
+    env: {},
+    source: 'preset',
+    description: 'A scripted agent that works offline, without an API key (for trying things out)',
+  },
+];
+
+export interface AgentListResult {
+  readonly agents: readonly AgentDefinition[];
+  /** One readable line per settings entry that was skipped. */
+  readonly problems: readonly string[];
+}
+
+/**
+ * Presets followed by the user's agents. A user entry with a preset's name replaces that preset (so a
+ * preset can be re-pointed at a local install); a later duplicate name is skipped and reported.
+ */
+export function resolveAgentList(setting: unknown): AgentListResult {
+  const problems: string[] = [];
+  const byName = new Map<string, AgentDefinition>(AGENT_PRESETS.map((preset) => [preset.name, preset]));
+  const fromSettings = new Set<string>();
+  const entries = setting === undefined || setting === null ? [] : Array.isArray(setting) ? setting : undefined;
+  if (entries === undefined) {
+    problems.push('acpWorkspace.agents must be a list of agents; it was ignored.');
+  } else {
+    entries.forEach((entry: unknown, index) => {
+      const parsed = AgentSetting.safeParse(entry);
+      if (!parsed.success) {
+        problems.push(`acpWorkspace.agents[${index}] was skipped: ${formatIssues(parsed.error.issues)}`);
+        return;
+      }
+      const agent = parsed.data;
+      if (fromSettings.has(agent.name)) {
+        problems.push(`acpWorkspace.agents[${index}] was skipped: another agent is already named "${agent.name}".`);
+        return;
+      }
+      fromSettings.add(agent.name);
+      byName.set(agent.name, { ...agent, source: 'settings', description: [agent.command, ...agent.args].join(' ') });
+    });
+  }
+  return { agents: [...byName.values()], problems };
+}
+
+/** Values for the `${…}` variables agent commands may use. */
+export interface CommandVariables {
+  /** Absolute path of the Node runtime to use for `${node}`. */
+  readonly node: string;
+  readonly extensionPath: string;
+  readonly globalStorage: string;
+  /** Environment variables the Node runtime needs, e.g. `ELECTRON_RUN_AS_NODE=1` inside Electron. */
+  readonly nodeEnv?: Readonly<Record<string, string>>;
+}
+
+/** A command ready to spawn. */
+export interface AgentCommand {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Only the variables set in settings (merged over the parent environment at spawn time). */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+const VARIABLE = /\$\{(node|extensionPath|globalStorage|env:([A-Za-z_][A-Za-z0-9_]*))\}/g;
+
+/** Expands `${node}`, `${extensionPath}`, `${globalStorage}` and `${env:NAME}` in command, args and env. */
+export function resolveAgentCommand(agent: AgentSetting, variables: CommandVariables, parentEnv: NodeJS.ProcessEnv): AgentCommand {
+  const expand = (text: string) =>
+    text.replace(VARIABLE, (_match, name: string, envName: string | undefined) => {
+      if (envName !== undefined) return parentEnv[envName] ?? '';
+      return variables[name as 'node' | 'extensionPath' | 'globalStorage'];
+    });
+  const usesNode = agent.command === '${node}';
+  const env: Record<string, string> = usesNode ? { ...variables.nodeEnv } : {};
+  for (const [key, value] of Object.entries(agent.env)) env[key] = expand(value);
+  return { name: agent.name, command: expand(agent.command), args: agent.args.map(expand), env };
+}

@@ -1,0 +1,372 @@
+/**
+ * One agent as a child process: spawn with stdio pipes, stderr to the log, an explicit environment,
+ * `initialize`, and an end that takes the whole process tree with it (several real agents ignore
+ * stdin closing, and many start helpers of their own).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { spawn as spawnChild } from 'node:child_process';
+import spawn from 'cross-spawn';
+import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
+import type { AgentCommand } from './agentConfig';
+import type { AgentCaps, ClientFeatureOptions } from './capabilities';
+import { AcpConnection } from './connection';
+import { ConnectionClosedError } from './errors';
+import { silentLogger, type AcpLogger } from './logger';
+import { RestartPolicy, type RestartPolicyOptions } from './restartPolicy';
+import type { Implementation } from './schema';
+import type { MessageTap } from './transport';
+
+/** Lifecycle states, as vscode-languageclient names them. */
+export type AgentState = 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
+
+export interface AgentStateChange {
+  readonly state: AgentState;
+  /** Why, in words, when it stopped or failed. */
+  readonly message?: string;
+}
+
+export interface AgentProcessOptions {
+  readonly command: AgentCommand;
+  /** Working directory of the process (the primary folder, usually). */
+  readonly cwd?: string;
+  /** The environment the agent's settings are merged over (default: this process's). */
+  readonly parentEnv?: NodeJS.ProcessEnv;
+  readonly logger?: AcpLogger;
+  readonly clientInfo: Implementation;
+  readonly features?: ClientFeatureOptions;
+  /** Registers agent → client handlers on every new connection, before `initialize`. */
+  readonly registerHandlers?: (connection: AcpConnection) => void;
+  /** Restarts after unexpected exits while running; `false` never restarts. */
+  readonly restartPolicy?: RestartPolicyOptions | false;
+  /** How long `initialize` may take (npx may first download the agent). Default 120 s. */
+  readonly initializeTimeoutMs?: number;
+  /** How long the agent gets to exit after SIGTERM before SIGKILL. Default 2 s. */
+  readonly stopGraceMs?: number;
+  readonly maxLineBytes?: number;
+  readonly tap?: MessageTap;
+}
+
+const STDERR_TAIL_LINES = 12;
+
+/** A running (or not) agent process and its current connection. */
+export class AgentProcess implements Disposable {
+  private child: ChildProcess | undefined;
+  private current: AcpConnection | undefined;
+  private starting: Promise<AcpConnection> | undefined;
+  private stopping: Promise<void> | undefined;
+  private stateValue: AgentState = 'stopped';
+  private readonly restartPolicy: RestartPolicy | undefined;
+  private readonly logger: AcpLogger;
+  private stderrTail: string[] = [];
+  /** Processes we asked to stop: their exit is expected, not a crash. */
+  private readonly stopRequested = new WeakSet<ChildProcess>();
+  private readonly stateEmitter = new Emitter<AgentStateChange>();
+  private readonly restartEmitter = new Emitter<AcpConnection>();
+  private readonly connectionEmitter = new Emitter<AcpConnection>();
+
+  /** Every state change, with the reason when it stopped or failed. */
+  readonly onDidChangeState: Event<AgentStateChange> = this.stateEmitter.event;
+  /** A new connection after an automatic restart (sessions of the old one are gone: reopen them). */
+  readonly onDidRestart: Event<AcpConnection> = this.restartEmitter.event;
+  /** Every new initialized connection (first start, restarts, manual restarts). */
+  readonly onDidConnect: Event<AcpConnection> = this.connectionEmitter.event;
+
+  constructor(private readonly options: AgentProcessOptions) {
+    this.logger = options.logger ?? silentLogger;
+    this.restartPolicy = options.restartPolicy === false ? undefined : new RestartPolicy(options.restartPolicy);
+  }
+
+  get name(): string {
+    return this.options.command.name;
+  }
+
+  get state(): AgentState {
+    return this.stateValue;
+  }
+
+  /** The initialized connection while running. */
+  get connection(): AcpConnection | undefined {
+    return this.stateValue === 'running' ? this.current : undefined;
+  }
+
+  get caps(): AgentCaps | undefined {
+    return this.connection?.caps;
+  }
+
+  /** Process id while a process exists (tests use it to check the tree is gone). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Starts the agent (or joins a start in progress) and resolves with the initialized connection. */
+  start(): Promise<AcpConnection> {
+    if (this.stateValue === 'running' && this.current) return Promise.resolve(this.current);
+    if (this.starting) return this.starting;
+    const attempt = (this.stopping ?? Promise.resolve()).then(() => this.launch());
+    this.starting = attempt;
+    const clear = () => {
+      if (this.starting === attempt) this.starting = undefined;
+    };
+    attempt.then(clear, clear);
+    return attempt;
+  }
+
+  /** Stops the agent and its whole process tree. Outstanding requests fail with "stopped". */
+  stop(reason = `${this.name} was stopped.`): Promise<void> {
+    if (this.stopping) return this.stopping;
+    const child = this.child;
+    if (!child) {
+      if (this.stateValue !== 'failed') this.setState({ state: 'stopped' });
+      return Promise.resolve();
+    }
+    this.stopRequested.add(child);
+    this.setState({ state: 'stopping' });
+    this.current?.dispose(reason);
+    const stopped = this.terminate(child).finally(() => {
+      if (this.stopping === stopped) this.stopping = undefined;
+    });
+    this.stopping = stopped;
+    return stopped;
+  }
+
+  /** Stops (if needed) and starts again. */
+  async restart(): Promise<AcpConnection> {
+    await this.stop(`${this.name} is restarting.`);
+    return this.start();
+  }
+
+  /** Stops the process tree; the returned promise settles when it is gone. */
+  dispose(): Promise<void> {
+    const done = this.stop(`${this.name} was stopped because ACP Workspace is shutting down.`);
+    return done.finally(() => {
+      this.stateEmitter.dispose();
+      this.restartEmitter.dispose();
+      this.connectionEmitter.dispose();
+    });
+  }
+
+  // ---- internals ----------------------------------------------------------------------------------
+
+  private async launch(): Promise<AcpConnection> {
+    this.setState({ state: 'starting' });
+    this.stderrTail = [];
+    const { command } = this.options;
+    const env = { ...(this.options.parentEnv ?? process.env), ...command.env };
+    this.logger.info(`Starting ${command.name}: ${[command.command, ...command.args].join(' ')}`);
+
+    let child: ChildProcess;
+    try {
+      child = spawn(command.command, [...command.args], {
+        cwd: this.options.cwd,
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // Its own process group, so stopping it can signal every process it started.
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+      });
+    } catch (error) {
+      throw this.fail(describeSpawnError(command, error));
+    }
+    this.child = child;
+
+    const spawnFailure = new Promise<Error>((resolve) => child.once('error', (error) => resolve(error)));
+    const spawned = await Promise.race([
+      new Promise<true>((resolve) => child.once('spawn', () => resolve(true))),
+      spawnFailure,
+    ]);
+    if (spawned !== true) {
+      this.child = undefined;
+      throw this.fail(describeSpawnError(command, spawned));
+    }
+
+    const stderrDone = this.captureStderr(child);
+    child.on('error', (error) => this.logger.warn(`${command.name}: ${error.message}`));
+    child.stdin?.on('error', (error) => this.logger.trace(`${command.name} stdin: ${error.message}`));
+
+    const connection = new AcpConnection({
+      agentName: command.name,
+      input: child.stdout!,
+      output: child.stdin!,
+      logger: this.logger,
+      tap: this.options.tap,
+      maxLineBytes: this.options.maxLineBytes,
+    });
+    this.current = connection;
+    this.options.registerHandlers?.(connection);
+
+    let initializing = true;
+    child.once('exit', (code, signal) => {
+      const duringInitialize = initializing;
+      // Let the last stderr lines arrive (they explain most crashes), but do not wait on helpers that
+      // inherited the pipe and keep it open.
+      void Promise.race([stderrDone, delay(100)]).then(() => this.onExit(child, connection, code, signal, duringInitialize));
+    });
+
+    const timeoutMs = this.options.initializeTimeoutMs ?? 120_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`${command.name} did not finish starting within ${Math.round(timeoutMs / 1000)} s.`)),
+        timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([connection.initialize({ clientInfo: this.options.clientInfo, features: this.options.features }), timeout]);
+    } catch (error) {
+      const message =
+        error instanceof ConnectionClosedError ? error.reason : error instanceof Error ? error.message : String(error);
+      initializing = false;
+      await this.stop(message);
+      throw this.fail(message);
+    } finally {
+      clearTimeout(timer);
+    }
+    initializing = false;
+    this.setState({ state: 'running' });
+    this.connectionEmitter.fire(connection);
+    return connection;
+  }
+
+  private onExit(child: ChildProcess, connection: AcpConnection, code: number | null, signal: NodeJS.Signals | null, initializing: boolean): void {
+    const wasStopping = this.stopRequested.has(child);
+    const message = describeExit(this.name, code, signal, initializing, this.stderrTail);
+    if (wasStopping) this.logger.info(`${this.name} stopped (${exitSummary(code, signal)}).`);
+    else this.logger.warn(message);
+    connection.dispose(message);
+    // Helpers the agent started may still be running: end the whole group.
+    killTree(child, 'SIGKILL');
+    if (this.child === child) this.child = undefined;
+    if (this.current === connection) this.current = undefined;
+    if (wasStopping || initializing) return; // stop() / launch() settle the state
+    if (this.restartPolicy?.allowRestart(Date.now())) {
+      this.logger.info(`Restarting ${this.name} after it stopped unexpectedly.`);
+      this.setState({ state: 'stopped', message });
+      this.start().then(
+        (restarted) => this.restartEmitter.fire(restarted),
+        (error: Error) => this.logger.error(`Restarting ${this.name} failed: ${error.message}`),
+      );
+    } else {
+      this.setState({ state: 'failed', message: this.restartPolicy ? `${message} ${capitalize(this.restartPolicy.describeCap())}.` : message });
+    }
+  }
+
+  private async terminate(child: ChildProcess): Promise<void> {
+    const exited = new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once('exit', () => resolve());
+    });
+    child.stdin?.end();
+    killTree(child, 'SIGTERM');
+    const grace = this.options.stopGraceMs ?? 2000;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      exited.then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), grace);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (timedOut) {
+      this.logger.warn(`${this.name} did not exit within ${grace} ms of SIGTERM; killing it.`);
+    }
+    killTree(child, 'SIGKILL');
+    await exited;
+    if (this.child === child) this.child = undefined;
+    this.setState({ state: 'stopped' });
+  }
+
+  /** Logs stderr line by line and keeps the last lines for error messages; resolves when it ends. */
+  private captureStderr(child: ChildProcess): Promise<void> {
+    let partial = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => {
+      const lines = (partial + text).split(/\r?\n/);
+      partial = lines.pop() ?? '';
+      for (const line of lines) this.noteStderr(line);
+    });
+    return new Promise<void>((resolve) => {
+      if (!child.stderr) return resolve();
+      child.stderr.on('end', () => {
+        if (partial) this.noteStderr(partial);
+        partial = '';
+        resolve();
+      });
+      child.stderr.on('error', () => resolve());
+    });
+  }
+
+  private noteStderr(line: string): void {
+    if (line.trim() === '') return;
+    this.logger.info(`[${this.name} stderr] ${line}`);
+    this.stderrTail.push(line);
+    if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
+  }
+
+  private fail(message: string): Error {
+    this.setState({ state: 'failed', message });
+    return new Error(message);
+  }
+
+  private setState(change: AgentStateChange): void {
+    if (this.stateValue === change.state && change.message === undefined) return;
+    this.stateValue = change.state;
+    this.stateEmitter.fire(change);
+  }
+}
+
+/** Signals the process and everything in its group (POSIX) or its tree (Windows). Never throws. */
+export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  if (process.platform === 'win32') {
+    // taskkill /T ends the whole tree; /F because console programs ignore polite requests.
+    const killer = spawnChild('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' });
+    killer.on('error', () => undefined);
+    return;
+  }
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+/** Words for a failed spawn: "not found" and "not executable" are the common ones. */
+export function describeSpawnError(command: AgentCommand, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') {
+    return `Could not start ${command.name}: the command "${command.command}" was not found. Install it, or set its full path in the acpWorkspace.agents setting.`;
+  }
+  if (code === 'EACCES') {
+    return `Could not start ${command.name}: "${command.command}" is not executable (permission denied).`;
+  }
+  return `Could not start ${command.name}: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** Words for an exit: when, how, and the last lines the agent wrote to stderr. */
+export function describeExit(
+  name: string,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  duringInitialize: boolean,
+  stderrTail: readonly string[],
+): string {
+  const when = duringInitialize ? `${name} exited while starting` : `${name} exited`;
+  let how = ` (${exitSummary(code, signal)})`;
+  if (code === 127 || code === 9009) how = ` (exit code ${code}: a command it runs was not found)`;
+  const tail = stderrTail.length > 0 ? ` Its last output: ${stderrTail.slice(-3).join(' | ')}` : '';
+  return `${when}${how}.${tail}`;
+}
+
+function exitSummary(code: number | null, signal: NodeJS.Signals | null): string {
+  if (signal) return `stopped by signal ${signal}`;
+  return `exit code ${code ?? 'unknown'}`;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,15 @@
+/** Where the ACP layer writes what it observes. The VS Code layer backs this with a LogOutputChannel. */
+export interface AcpLogger {
+  trace(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** Discards everything (tests and benchmarks that do not look at logs). */
+export const silentLogger: AcpLogger = {
+  trace: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};

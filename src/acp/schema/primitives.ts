@@ -1,0 +1,119 @@
+/**
+ * Building blocks for the ACP v1 zod schemas.
+ *
+ * Reading is tolerant in the same places the official schema is (its `x-deserialize-default-on-error`
+ * and `x-deserialize-skip-invalid-items` annotations), and a little more: enums are open (an unknown
+ * value is kept as a string, never a reason to reject the whole message) and discriminated unions keep
+ * variants they do not know as an explicit `$unknown` member instead of failing.
+ */
+import { z } from 'zod';
+
+/** An enum that also accepts values added by newer agents; known values keep their literal types. */
+export type Open<T extends string> = T | (string & {});
+
+/** Schema for an open enum. `values` documents (and lets the UI list) the values this client knows. */
+export function openEnum<const T extends readonly [string, ...string[]]>(values: T): z.ZodType<Open<T[number]>> & { readonly known: T } {
+  // A plain string schema: unknown values pass, typed so known values still narrow in `switch`.
+  const schema = z.string() as unknown as z.ZodType<Open<T[number]>> & { known: T };
+  Object.defineProperty(schema, 'known', { value: values, enumerable: false });
+  return schema;
+}
+
+/** `_meta`: extension data, kept exactly as sent. A value that is not an object is dropped (default on error). */
+export const Meta = z.record(z.string(), z.unknown()).nullish().catch(undefined);
+
+/**
+ * An optional field that reverts to absent when the agent sends a value of the wrong shape,
+ * as the official schema's `x-deserialize-default-on-error` says.
+ */
+export function lenient<T extends z.ZodType>(schema: T) {
+  return schema.nullish().catch(undefined);
+}
+
+/**
+ * An array that drops items failing validation instead of rejecting the message
+ * (`x-deserialize-skip-invalid-items`). A value that is not an array becomes `[]`.
+ */
+export function skipInvalidItems<T extends z.ZodType>(item: T): z.ZodType<Array<z.output<T>>, unknown> {
+  // optional(): an absent key also becomes [] (the schema's default) rather than an error.
+  return z.unknown().optional().transform((value) => {
+    if (!Array.isArray(value)) return [];
+    const items: Array<z.output<T>> = [];
+    for (const candidate of value) {
+      const parsed = item.safeParse(candidate);
+      if (parsed.success) items.push(parsed.data);
+    }
+    return items;
+  });
+}
+
+/** The shape a variant takes when its discriminator is one this client does not know (or cannot read). */
+export type UnknownVariant<K extends string> = { readonly [P in K]: '$unknown' } & {
+  /** The discriminator value the agent sent, e.g. `"future_variant"`. */
+  readonly tag: string;
+  /** The whole object as received. */
+  readonly raw: Readonly<Record<string, unknown>>;
+  /** Set when the tag is known but the object failed validation: why it could not be read. */
+  readonly error?: string;
+};
+
+type VariantMap = Record<string, z.ZodType<Record<string, unknown>>>;
+type VariantOutput<V extends VariantMap> = { [T in keyof V]: z.output<V[T]> }[keyof V];
+
+export interface TolerantUnionOptions {
+  /**
+   * Reject (rather than keep as `$unknown`) a known tag whose fields do not validate. Use it for
+   * requests, where invalid params must be answered with `-32602`; leave it off for what the agent
+   * streams, where keeping an unreadable item beats losing it.
+   */
+  readonly strictKnownVariants?: boolean;
+}
+
+/**
+ * A discriminated union that never rejects because of its tag: an unknown tag yields an
+ * {@link UnknownVariant} carrying the raw object; so does a known tag whose fields do not validate
+ * (with the reason), unless `strictKnownVariants` is set. Each variant schema declares its own tag.
+ */
+export function tolerantUnion<K extends string, const V extends VariantMap>(
+  key: K,
+  variants: V,
+  options: TolerantUnionOptions = {},
+): z.ZodType<VariantOutput<V> | UnknownVariant<K>, unknown> & { readonly variants: V } {
+  const byTag = new Map<string, z.ZodType<Record<string, unknown>>>(Object.entries(variants));
+  const schema = z.looseObject({ [key]: z.string() }).transform((raw, ctx): VariantOutput<V> | UnknownVariant<K> => {
+    const tag = raw[key] as string;
+    const variant = byTag.get(tag);
+    if (variant === undefined) return unknownVariant(key, tag, raw);
+    const parsed = variant.safeParse(raw);
+    if (parsed.success) return parsed.data as VariantOutput<V>;
+    if (options.strictKnownVariants) {
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path, input: raw });
+      return z.NEVER;
+    }
+    return unknownVariant(key, tag, raw, formatIssues(parsed.error.issues));
+  });
+  Object.defineProperty(schema, 'variants', { value: variants, enumerable: false });
+  return schema as typeof schema & { readonly variants: V };
+}
+
+function unknownVariant<K extends string>(key: K, tag: string, raw: Record<string, unknown>, error?: string): UnknownVariant<K> {
+  const result: Record<string, unknown> = { [key]: '$unknown', tag, raw };
+  if (error !== undefined) result['error'] = error;
+  return result as UnknownVariant<K>;
+}
+
+/** One readable line per zod issue: `path.to.field: message`. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => {
+      const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
+      return `${where}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+/** Absolute path or URI strings are plain strings on the wire; these aliases document intent. */
+export const SessionId = z.string();
+export const ToolCallId = z.string();
+export const TerminalId = z.string();
+export const RequestId = z.union([z.null(), z.number().int(), z.string()]);

@@ -1,0 +1,241 @@
+/**
+ * Newline-delimited JSON framing for vscode-jsonrpc (ACP's stdio transport: one JSON-RPC message per
+ * line, no Content-Length headers). vscode-jsonrpc's stock reader expects LSP headers, so this module
+ * supplies its own reader and writer on top of the library's abstract classes.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { AbstractMessageReader, AbstractMessageWriter, Disposable, type DataCallback, type Message } from 'vscode-jsonrpc/node';
+
+/** 32 MiB: large enough for a big file read or diff, small enough that a runaway agent cannot exhaust memory. */
+export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/** Observes every message crossing the connection (protocol trace, conformance checks in tests). */
+export type MessageTap = (direction: 'send' | 'receive', message: Message) => void;
+
+/** A line the peer sent that could not be turned into a message. The connection goes on with the next line. */
+export class FramingError extends Error {
+  override readonly name = 'FramingError';
+  constructor(
+    message: string,
+    /** Which agent sent it, for the user. */
+    readonly peer: string,
+    /** Why: `oversize` (longer than the limit), `json` (not JSON) or `shape` (JSON but not a JSON-RPC message). */
+    readonly reason: 'oversize' | 'json' | 'shape',
+  ) {
+    super(message);
+  }
+}
+
+export interface ReaderOptions {
+  /** Shown in errors, e.g. "Claude Code". */
+  readonly peer: string;
+  /** Longest accepted line in bytes (default {@link DEFAULT_MAX_LINE_BYTES}). */
+  readonly maxLineBytes?: number;
+  readonly tap?: MessageTap;
+}
+
+/**
+ * Splits a byte stream into lines and parses each as one JSON-RPC message. Handles chunks that split a
+ * line (or a multi-byte character), several lines per chunk, CRLF and blank lines. A line over the
+ * limit is discarded as it streams in (memory stays bounded) and reported once; a line that is not a
+ * JSON-RPC message is reported; either way reading goes on with the next line.
+ */
+export class NdjsonMessageReader extends AbstractMessageReader {
+  private readonly maxLineBytes: number;
+  /** Bytes of the current, unfinished line. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** True while skipping the rest of an oversize line. */
+  private discarding = false;
+  private callback: DataCallback | undefined;
+
+  constructor(
+    private readonly readable: Readable,
+    private readonly options: ReaderOptions,
+  ) {
+    super();
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  }
+
+  listen(callback: DataCallback): Disposable {
+    this.callback = callback;
+    const onData = (chunk: Buffer | string) => this.onData(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+    const onEnd = () => this.onEnd();
+    const onError = (error: Error) => this.fireError(error);
+    this.readable.on('data', onData);
+    this.readable.on('end', onEnd);
+    this.readable.on('close', onEnd);
+    this.readable.on('error', onError);
+    return Disposable.create(() => {
+      this.callback = undefined;
+      this.readable.off('data', onData);
+      this.readable.off('end', onEnd);
+      this.readable.off('close', onEnd);
+      this.readable.off('error', onError);
+    });
+  }
+
+  private closed = false;
+  private onEnd(): void {
+    if (this.closed) return;
+    this.closed = true;
+    // A final line without a trailing newline still counts.
+    if (this.pendingBytes > 0 && !this.discarding) this.emitLine(this.takePending());
+    this.fireClose();
+  }
+
+  private onData(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      if (newline === -1) {
+        this.keep(chunk, start, chunk.length);
+        return;
+      }
+      if (this.discarding) {
+        this.discarding = false;
+      } else if (this.pendingBytes === 0) {
+        this.emitLine(chunk.subarray(start, newline));
+      } else {
+        this.keep(chunk, start, newline);
+        if (!this.discarding) this.emitLine(this.takePending());
+        else this.discarding = false;
+      }
+      start = newline + 1;
+    }
+  }
+
+  /** Holds part of an unfinished line, or starts discarding it once it outgrows the limit. */
+  private keep(chunk: Buffer, start: number, end: number): void {
+    if (this.discarding || end === start) return;
+    // One byte of slack for a CR that ends the line (the limit applies to the line without it).
+    if (this.pendingBytes + (end - start) > this.maxLineBytes + 1) {
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.discarding = true;
+      this.fireError(
+        new FramingError(
+          `${this.options.peer} sent a message longer than ${formatBytes(this.maxLineBytes)}; it was discarded.`,
+          this.options.peer,
+          'oversize',
+        ),
+      );
+      return;
+    }
+    // Copy: the stream may reuse the chunk's memory.
+    this.pending.push(Buffer.from(chunk.subarray(start, end)));
+    this.pendingBytes += end - start;
+  }
+
+  private takePending(): Buffer {
+    const line = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    return line;
+  }
+
+  private emitLine(bytes: Buffer): void {
+    let end = bytes.length;
+    if (end > 0 && bytes[end - 1] === CARRIAGE_RETURN) end--;
+    if (end > this.maxLineBytes) {
+      this.fireError(
+        new FramingError(
+          `${this.options.peer} sent a message longer than ${formatBytes(this.maxLineBytes)}; it was discarded.`,
+          this.options.peer,
+          'oversize',
+        ),
+      );
+      return;
+    }
+    const text = bytes.toString('utf8', 0, end);
+    if (isBlank(text)) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch (error) {
+      this.fireError(
+        new FramingError(
+          `${this.options.peer} wrote a line that is not JSON (${(error as Error).message}): ${preview(text)}`,
+          this.options.peer,
+          'json',
+        ),
+      );
+      return;
+    }
+    if (!isJsonRpcMessage(message)) {
+      this.fireError(
+        new FramingError(`${this.options.peer} wrote JSON that is not a JSON-RPC 2.0 message: ${preview(text)}`, this.options.peer, 'shape'),
+      );
+      return;
+    }
+    this.options.tap?.('receive', message);
+    this.callback?.(message);
+  }
+}
+
+export interface WriterOptions {
+  readonly peer: string;
+  readonly tap?: MessageTap;
+}
+
+/** Writes each message as one line of JSON (JSON.stringify never emits a raw newline). */
+export class NdjsonMessageWriter extends AbstractMessageWriter {
+  private errorCount = 0;
+
+  constructor(
+    private readonly writable: Writable,
+    private readonly options: WriterOptions,
+  ) {
+    super();
+    writable.on('error', (error: Error) => this.fireError(error, undefined, ++this.errorCount));
+    writable.on('close', () => this.fireClose());
+  }
+
+  write(message: Message): Promise<void> {
+    this.options.tap?.('send', message);
+    const line = JSON.stringify(message) + '\n';
+    return new Promise((resolve, reject) => {
+      if (this.writable.destroyed || this.writable.writableEnded) {
+        const error = new Error(`Cannot send to ${this.options.peer}: its input is closed.`);
+        this.fireError(error, message, ++this.errorCount);
+        reject(error);
+        return;
+      }
+      this.writable.write(line, (error) => {
+        if (error) {
+          this.fireError(error, message, ++this.errorCount);
+          reject(error);
+        } else {
+          resolve();
+        }
+      });
+    });
+  }
+
+  end(): void {
+    this.writable.end();
+  }
+}
+
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) return false;
+  }
+  return true;
+}
+
+function isJsonRpcMessage(value: unknown): value is Message {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === '2.0';
+}
+
+function preview(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(0)} MiB` : `${bytes} bytes`;
+}

@@ -1,0 +1,64 @@
+import * as assert from 'node:assert/strict';
+import { AGENT_PRESETS, REFERENCE_AGENT_NAME, resolveAgentCommand, resolveAgentList } from '../../../src/acp/agentConfig';
+
+describe('agent configuration', () => {
+  it('offers the built-in presets when nothing is configured', () => {
+    const { agents, problems } = resolveAgentList(undefined);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(agents.map((a) => a.name), ['Claude Code', 'Codex', 'Gemini CLI', 'opencode', REFERENCE_AGENT_NAME]);
+    const claude = agents.find((a) => a.name === 'Claude Code')!;
+    assert.deepEqual([claude.command, ...claude.args], ['npx', '-y', '@agentclientprotocol/claude-agent-acp']);
+    const gemini = agents.find((a) => a.name === 'Gemini CLI')!;
+    assert.deepEqual([gemini.command, ...gemini.args], ['npx', '-y', '@google/gemini-cli', '--acp']);
+  });
+
+  it('adds user agents after the presets and lets a user entry replace a preset of the same name', () => {
+    const { agents, problems } = resolveAgentList([
+      { name: 'My Agent', command: '/opt/agent/bin/agent', args: ['--acp'], env: { LOG: 'debug' } },
+      { name: 'Claude Code', command: '/usr/local/bin/claude-agent-acp' },
+    ]);
+    assert.deepEqual(problems, []);
+    assert.equal(agents.length, AGENT_PRESETS.length + 1);
+    const mine = agents.find((a) => a.name === 'My Agent')!;
+    assert.equal(mine.source, 'settings');
+    assert.deepEqual(mine.env, { LOG: 'debug' });
+    const claude = agents.find((a) => a.name === 'Claude Code')!;
+    assert.equal(claude.source, 'settings');
+    assert.equal(claude.command, '/usr/local/bin/claude-agent-acp');
+    assert.deepEqual(claude.args, []);
+  });
+
+  it('skips bad entries with a readable reason instead of failing', () => {
+    const { agents, problems } = resolveAgentList([
+      { name: '', command: 'x' },
+      { name: 'No command' },
+      { name: 'Bad args', command: 'x', args: 'not a list' },
+      'just a string',
+      { name: 'Twice', command: 'a' },
+      { name: 'Twice', command: 'b' },
+    ]);
+    assert.equal(agents.filter((a) => a.source === 'settings').length, 1);
+    assert.equal(problems.length, 5);
+    assert.match(problems[0]!, /acpWorkspace\.agents\[0\] was skipped: name: name must not be empty/);
+    assert.match(problems[1]!, /\[1\] was skipped: command/);
+    assert.match(problems[2]!, /\[2\] was skipped: args/);
+    assert.match(problems[4]!, /another agent is already named "Twice"/);
+    assert.deepEqual(resolveAgentList({ not: 'a list' }).problems, ['acpWorkspace.agents must be a list of agents; it was ignored.']);
+  });
+
+  it('expands ${node}, ${extensionPath}, ${globalStorage} and ${env:NAME}, and adds the Node runtime env for ${node}', () => {
+    const reference = AGENT_PRESETS.find((a) => a.name === REFERENCE_AGENT_NAME)!;
+    const variables = { node: '/usr/bin/node', extensionPath: '/ext', globalStorage: '/store', nodeEnv: { ELECTRON_RUN_AS_NODE: '1' } };
+    const command = resolveAgentCommand(reference, variables, {});
+    assert.equal(command.command, '/usr/bin/node');
+    assert.deepEqual(command.args, ['/ext/dist/reference-agent.js', '--store', '/store/reference-agent']);
+    assert.deepEqual(command.env, { ELECTRON_RUN_AS_NODE: '1' });
+    const custom = resolveAgentCommand(
+      { name: 'x', command: 'agent', args: ['--home', '${env:HOME}', '${env:MISSING}'], env: { KEY: '${env:SECRET}' } },
+      variables,
+      { HOME: '/home/me', SECRET: 's3' },
+    );
+    assert.deepEqual(custom.args, ['--home', '/home/me', '']);
+    assert.deepEqual(custom.env, { KEY: 's3' }, 'the Node runtime env is only for ${node} commands');
+  });
+});
