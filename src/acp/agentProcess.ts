@@ -232,7 +232,8 @@ export class AgentProcess implements Disposable {
     const message = describeExit(this.name, code, signal, initializing, this.stderrTail);
     if (wasStopping) this.logger.info(`${this.name} stopped (${exitSummary(code, signal)}).`);
     else this.logger.warn(message);
-    connection.dispose(message);
+    // Deliver what it wrote before exiting (the last chunks often explain the exit), then close.
+    connection.close(message);
     // Helpers the agent started may still be running: end the whole group.
     killTree(child, 'SIGKILL');
     if (this.child === child) this.child = undefined;

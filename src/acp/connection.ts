@@ -14,6 +14,7 @@ import type { Readable, Writable } from 'node:stream';
 import {
   CancellationTokenSource,
   Emitter,
+  Message,
   ResponseError,
   createMessageConnection,
   type CancellationId,
@@ -69,7 +70,7 @@ import {
   type RequestDefinition,
   type ResultOf,
 } from './schema';
-import { NdjsonMessageReader, NdjsonMessageWriter, type MessageTap } from './transport';
+import { END_OF_STREAM_METHOD, NdjsonMessageReader, NdjsonMessageWriter, type MessageTap } from './transport';
 
 export { ResponseError as HandlerError } from 'vscode-jsonrpc/node';
 export type { CancellationToken } from 'vscode-jsonrpc/node';
@@ -87,8 +88,9 @@ export interface AcpConnectionOptions {
   /** Sees every message sent and received (protocol trace). */
   readonly tap?: MessageTap;
   /**
-   * How long after the agent's output ends the connection closes itself if its owner did not close it
-   * first with a better reason (an exit code, say). Default 250 ms.
+   * After the agent's output ended and everything it sent was delivered, how long to wait for the owner
+   * to {@link AcpConnection.close} with a better reason (an exit code, say) before closing with a
+   * generic one. Default 250 ms.
    */
   readonly closeGraceMs?: number;
 }
@@ -132,6 +134,15 @@ export class AcpConnection implements Disposable {
   private agentCaps: AgentCaps | undefined;
   private closedReason: string | undefined;
   private closeTimer: NodeJS.Timeout | undefined;
+  /** Set once every message the agent sent before its output ended has been dispatched. */
+  private drained = false;
+  /** Why the peer went away, when the owner told us before the drain finished. */
+  private pendingCloseReason: string | undefined;
+  private readonly closeGraceMs: number;
+  /** Messages handed to vscode-jsonrpc's queue and not yet taken out of it. */
+  private queued = 0;
+  /** Notification handlers that may run straight from the reader (see {@link dispatchDirectly}). */
+  private readonly directNotifications = new Map<string, (params: unknown) => void>();
 
   private readonly closeEmitter = new Emitter<string>();
   private readonly protocolErrorEmitter = new Emitter<Error>();
@@ -143,10 +154,21 @@ export class AcpConnection implements Disposable {
   constructor(options: AcpConnectionOptions) {
     this.agentName = options.agentName;
     this.logger = options.logger ?? silentLogger;
-    const reader = new NdjsonMessageReader(options.input, { peer: options.agentName, maxLineBytes: options.maxLineBytes, tap: options.tap });
+    const reader = new NdjsonMessageReader(options.input, {
+      peer: options.agentName,
+      maxLineBytes: options.maxLineBytes,
+      tap: options.tap,
+      intercept: (message) => this.dispatchDirectly(message),
+    });
     const writer = new NdjsonMessageWriter(options.output, { peer: options.agentName, tap: options.tap });
     this.connection = createMessageConnection(reader, writer, this.jsonRpcLogger(), {
       cancellationStrategy: this.cancellationStrategy(),
+      messageStrategy: {
+        handleMessage: (message, next) => {
+          this.queued--;
+          return next(message);
+        },
+      },
     });
     this.connection.onError(([error]) => this.reportProtocolError(error));
     this.connection.onUnhandledNotification((message) => {
@@ -154,9 +176,12 @@ export class AcpConnection implements Disposable {
       if (message.method.startsWith('_') || message.method.startsWith('$/')) this.logger.trace(note);
       else this.logger.info(note);
     });
-    this.connection.onClose(() => {
-      const grace = options.closeGraceMs ?? 250;
-      this.closeTimer = setTimeout(() => this.dispose(`${this.agentName} closed the connection.`), grace);
+    this.closeGraceMs = options.closeGraceMs ?? 250;
+    this.connection.onNotification(END_OF_STREAM_METHOD, () => {
+      this.drained = true;
+      if (this.pendingCloseReason !== undefined) return this.dispose(this.pendingCloseReason);
+      clearTimeout(this.closeTimer);
+      this.closeTimer = setTimeout(() => this.dispose(`${this.agentName} closed the connection.`), this.closeGraceMs);
     });
     this.connection.onNotification(CancelRequestNotification.method, (params: unknown) => {
       const parsed = CancelRequestNotification.params.safeParse(params);
@@ -219,7 +244,8 @@ export class AcpConnection implements Disposable {
    * {@link onProtocolError} and the log; the handler never sees them. A throwing handler is logged.
    */
   onNotification<D extends NotificationDefinition>(definition: D, handler: NotificationHandler<D>): Disposable {
-    return this.connection.onNotification(definition.method, (raw: unknown) => {
+    if (this.directNotifications.has(definition.method)) throw new Error(`A handler for ${definition.method} is already registered.`);
+    const dispatch = (raw: unknown) => {
       const parsed = definition.params.safeParse(raw);
       if (!parsed.success) {
         this.reportProtocolError(
@@ -232,7 +258,15 @@ export class AcpConnection implements Disposable {
       } catch (error) {
         this.logger.error(`Handling ${definition.method} from ${this.agentName} failed: ${error instanceof Error ? error.stack : String(error)}`);
       }
-    });
+    };
+    this.directNotifications.set(definition.method, dispatch);
+    const registration = this.connection.onNotification(definition.method, dispatch);
+    return {
+      dispose: () => {
+        this.directNotifications.delete(definition.method);
+        registration.dispose();
+      },
+    };
   }
 
   // ---- client → agent -----------------------------------------------------------------------------
@@ -390,7 +424,19 @@ export class AcpConnection implements Disposable {
   }
 
   /**
-   * Closes the connection. Outstanding requests fail with a {@link ConnectionClosedError} carrying
+   * The agent is gone (it exited): deliver whatever it sent before that, then close with `reason`.
+   * If its output does not end soon (a helper process may hold the pipe open), close anyway.
+   */
+  close(reason: string, drainTimeoutMs = 2000): void {
+    if (this.closedReason !== undefined) return;
+    if (this.drained) return this.dispose(reason);
+    this.pendingCloseReason = reason;
+    clearTimeout(this.closeTimer);
+    this.closeTimer = setTimeout(() => this.dispose(reason), drainTimeoutMs);
+  }
+
+  /**
+   * Closes the connection now. Outstanding requests fail with a {@link ConnectionClosedError} carrying
    * `reason` (say, "the agent exited with code 1"). Idempotent; the first reason wins.
    */
   dispose(reason = 'the connection was closed.'): void {
@@ -493,6 +539,24 @@ export class AcpConnection implements Disposable {
   private async notify<D extends NotificationDefinition>(definition: D, params: ParamsOf<D>): Promise<void> {
     if (this.closedReason !== undefined) throw new ConnectionClosedError(this.agentName, definition.method, this.closedReason);
     await this.connection.sendNotification(definition.method, params);
+  }
+
+  /**
+   * The fast path for streamed notifications. vscode-jsonrpc dispatches one queued message per event
+   * loop turn; an agent streaming thousands of `session/update`s would pay that per message. When
+   * nothing is waiting in its queue, a notification with a registered handler is dispatched here,
+   * synchronously, which keeps the exact arrival order; anything else goes through the queue.
+   */
+  private dispatchDirectly(message: Message): boolean {
+    if (this.queued === 0 && this.closedReason === undefined && Message.isNotification(message)) {
+      const dispatch = this.directNotifications.get(message.method);
+      if (dispatch) {
+        dispatch(message.params);
+        return true;
+      }
+    }
+    this.queued++;
+    return false;
   }
 
   private reportProtocolError(error: Error): void {

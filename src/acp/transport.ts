@@ -12,6 +12,12 @@ export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
+/**
+ * A notification the reader itself appends after the last message when the stream ends. It is queued
+ * behind everything the peer sent, so its handler runs once every earlier message was dispatched.
+ */
+export const END_OF_STREAM_METHOD = '$/acp-workspace/end-of-stream';
+
 /** Observes every message crossing the connection (protocol trace, conformance checks in tests). */
 export type MessageTap = (direction: 'send' | 'receive', message: Message) => void;
 
@@ -35,6 +41,11 @@ export interface ReaderOptions {
   /** Longest accepted line in bytes (default {@link DEFAULT_MAX_LINE_BYTES}). */
   readonly maxLineBytes?: number;
   readonly tap?: MessageTap;
+  /**
+   * Sees each message before it is handed to vscode-jsonrpc; returning true means it was handled
+   * here (the connection's fast path for notifications, see connection.ts).
+   */
+  readonly intercept?: (message: Message) => boolean;
 }
 
 /**
@@ -84,27 +95,53 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     this.closed = true;
     // A final line without a trailing newline still counts.
     if (this.pendingBytes > 0 && !this.discarding) this.emitLine(this.takePending());
+    this.callback?.({ jsonrpc: '2.0', method: END_OF_STREAM_METHOD } as Message);
     this.fireClose();
   }
 
   private onData(chunk: Buffer): void {
+    const first = chunk.indexOf(NEWLINE);
+    if (first === -1) return this.keep(chunk, 0, chunk.length);
     let start = 0;
-    for (;;) {
-      const newline = chunk.indexOf(NEWLINE, start);
-      if (newline === -1) {
-        this.keep(chunk, start, chunk.length);
-        return;
+    if (this.discarding) {
+      this.discarding = false;
+      start = first + 1;
+    } else if (this.pendingBytes > 0) {
+      this.keep(chunk, 0, first);
+      if (this.discarding) this.discarding = false;
+      else this.emitLine(this.takePending());
+      start = first + 1;
+    }
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last >= start) {
+      this.emitLines(chunk, start, last);
+      start = last + 1;
+    }
+    this.keep(chunk, start, chunk.length);
+  }
+
+  /**
+   * Emits the complete lines in `chunk[start, end)` (`end` is a newline). A newline byte never occurs
+   * inside a multi-byte UTF-8 sequence, so the whole run can be decoded at once and split as text;
+   * only a run longer than the limit is split on bytes, so each line can be measured.
+   */
+  private emitLines(chunk: Buffer, start: number, end: number): void {
+    if (end - start <= this.maxLineBytes) {
+      const text = chunk.toString('utf8', start, end);
+      let from = 0;
+      for (;;) {
+        const newline = text.indexOf('\n', from);
+        this.emitText(newline === -1 ? text.slice(from) : text.slice(from, newline));
+        if (newline === -1) return;
+        from = newline + 1;
       }
-      if (this.discarding) {
-        this.discarding = false;
-      } else if (this.pendingBytes === 0) {
-        this.emitLine(chunk.subarray(start, newline));
-      } else {
-        this.keep(chunk, start, newline);
-        if (!this.discarding) this.emitLine(this.takePending());
-        else this.discarding = false;
-      }
-      start = newline + 1;
+    }
+    for (let from = start; ; ) {
+      let newline = chunk.indexOf(NEWLINE, from);
+      if (newline === -1 || newline > end) newline = end;
+      this.emitLine(chunk.subarray(from, newline));
+      if (newline >= end) return;
+      from = newline + 1;
     }
   }
 
@@ -150,7 +187,12 @@ export class NdjsonMessageReader extends AbstractMessageReader {
       );
       return;
     }
-    const text = bytes.toString('utf8', 0, end);
+    this.emitText(bytes.toString('utf8', 0, end));
+  }
+
+  /** Parses one line (a trailing CR is ignored; blank lines are skipped) and hands the message on. */
+  private emitText(line: string): void {
+    const text = line.length > 0 && line.charCodeAt(line.length - 1) === CARRIAGE_RETURN ? line.slice(0, -1) : line;
     if (isBlank(text)) return;
     let message: unknown;
     try {
@@ -172,6 +214,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
       return;
     }
     this.options.tap?.('receive', message);
+    if (this.options.intercept?.(message)) return;
     this.callback?.(message);
   }
 }

@@ -57,7 +57,7 @@ export type UnknownVariant<K extends string> = { readonly [P in K]: '$unknown' }
   readonly error?: string;
 };
 
-type VariantMap = Record<string, z.ZodType<Record<string, unknown>>>;
+type VariantMap = Record<string, z.ZodObject>;
 type VariantOutput<V extends VariantMap> = { [T in keyof V]: z.output<V[T]> }[keyof V];
 
 export interface TolerantUnionOptions {
@@ -69,31 +69,54 @@ export interface TolerantUnionOptions {
   readonly strictKnownVariants?: boolean;
 }
 
+/** Marks input that is not even an object with a string tag (the one thing a tolerant union rejects). */
+const UNREADABLE: unique symbol = Symbol('unreadable');
+
+function tagOf(input: unknown, key: string): string | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const tag = (input as Record<string, unknown>)[key];
+  return typeof tag === 'string' ? tag : undefined;
+}
+
 /**
  * A discriminated union that never rejects because of its tag: an unknown tag yields an
  * {@link UnknownVariant} carrying the raw object; so does a known tag whose fields do not validate
  * (with the reason), unless `strictKnownVariants` is set. Each variant schema declares its own tag.
+ *
+ * Known variants go through zod's discriminated union (one lookup, one object parse): this sits on
+ * the hot path of every streamed `session/update`.
  */
 export function tolerantUnion<K extends string, const V extends VariantMap>(
   key: K,
   variants: V,
   options: TolerantUnionOptions = {},
 ): z.ZodType<VariantOutput<V> | UnknownVariant<K>, unknown> & { readonly variants: V } {
-  const byTag = new Map<string, z.ZodType<Record<string, unknown>>>(Object.entries(variants));
-  const schema = z.looseObject({ [key]: z.string() }).transform((raw, ctx): VariantOutput<V> | UnknownVariant<K> => {
-    const tag = raw[key] as string;
-    const variant = byTag.get(tag);
-    if (variant === undefined) return unknownVariant(key, tag, raw);
-    const parsed = variant.safeParse(raw);
-    if (parsed.success) return parsed.data as VariantOutput<V>;
-    if (options.strictKnownVariants) {
-      for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path, input: raw });
+  const members = Object.values(variants) as [z.ZodObject, ...z.ZodObject[]];
+  const known = z.discriminatedUnion(key, members);
+  let schema: z.ZodType;
+  if (options.strictKnownVariants) {
+    const unknownTag = z
+      .looseObject({ [key]: z.string().refine((tag) => !(tag in variants)) })
+      .transform((raw) => unknownVariant(key, raw[key] as string, raw));
+    schema = z.unknown().transform((input, ctx) => {
+      const tag = tagOf(input, key);
+      const parsed = tag !== undefined && !(tag in variants) ? unknownTag.safeParse(input) : known.safeParse(input);
+      if (parsed.success) return parsed.data;
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path, input });
       return z.NEVER;
-    }
-    return unknownVariant(key, tag, raw, formatIssues(parsed.error.issues));
-  });
+    });
+  } else {
+    schema = (known as z.ZodType<unknown>)
+      .catch(({ input, error }: { input: unknown; error: z.ZodError }) => {
+        const tag = tagOf(input, key);
+        if (tag === undefined) return UNREADABLE;
+        const raw = input as Record<string, unknown>;
+        return tag in variants ? unknownVariant(key, tag, raw, formatIssues(error.issues)) : unknownVariant(key, tag, raw);
+      })
+      .refine((value) => value !== UNREADABLE, { message: `expected an object with a string "${key}"` });
+  }
   Object.defineProperty(schema, 'variants', { value: variants, enumerable: false });
-  return schema as typeof schema & { readonly variants: V };
+  return schema as unknown as z.ZodType<VariantOutput<V> | UnknownVariant<K>, unknown> & { readonly variants: V };
 }
 
 function unknownVariant<K extends string>(key: K, tag: string, raw: Record<string, unknown>, error?: string): UnknownVariant<K> {

@@ -471,6 +471,19 @@ describe('AcpConnection', () => {
       await assert.rejects(client.listSessions({}), /Memory Agent exited \(exit code 42\)/);
     });
 
+    it('on close(reason), first delivers everything the agent sent before its output ended', async () => {
+      ({ client, agent } = await ready());
+      const seen: string[] = [];
+      client.onNotification(acp.SessionUpdateNotification, (n) => seen.push(n.update.sessionUpdate));
+      agent.rpc.onRequest('session/prompt', () => new Promise(() => undefined));
+      const pending = client.prompt({ sessionId: 's', prompt: [{ type: 'text', text: 'x' }] });
+      for (let i = 0; i < 500; i++) void agent.rpc.sendNotification('session/update', { sessionId: 's', update: { sessionUpdate: 'plan', entries: [] } });
+      agent.stdout.end();
+      client.close('Memory Agent exited (exit code 42).'); // the exit is often noticed before the output is read
+      await assert.rejects(pending, /Memory Agent exited \(exit code 42\)/);
+      assert.equal(seen.length, 500);
+    });
+
     it('closes by itself when the agent output ends, failing what is outstanding', async () => {
       ({ client, agent } = await ready());
       agent.rpc.onRequest('session/prompt', () => new Promise(() => undefined));

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import type { Message } from 'vscode-jsonrpc/node';
-import { FramingError, NdjsonMessageReader, NdjsonMessageWriter } from '../../../src/acp/transport';
+import { END_OF_STREAM_METHOD, FramingError, NdjsonMessageReader, NdjsonMessageWriter } from '../../../src/acp/transport';
 import { flush } from '../../helpers/memoryPeer';
 
 function reader(maxLineBytes?: number) {
@@ -48,12 +48,14 @@ describe('NDJSON framing', () => {
     assert.deepEqual(messages.map((m) => params(m).n), [1, 2]);
   });
 
-  it('delivers a last line that has no trailing newline when the stream ends, then closes', async () => {
+  it('delivers a last line that has no trailing newline when the stream ends, then an end marker, then closes', async () => {
     const r = reader();
     r.stream.write(note(1) + '\n' + note(2));
     r.stream.end();
     await flush();
-    assert.deepEqual(r.messages.map((m) => params(m).n), [1, 2]);
+    assert.equal(r.messages.length, 3);
+    assert.deepEqual(r.messages.slice(0, 2).map((m) => params(m).n), [1, 2]);
+    assert.equal((r.messages[2] as unknown as { method: string }).method, END_OF_STREAM_METHOD);
     assert.ok(r.isClosed());
   });
 
