@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { CancellationTokenSource, ResponseError } from 'vscode-jsonrpc/node';
-import { AcpConnection, HandlerError } from '../../../src/acp/connection';
+import { type AcpConnection, HandlerError } from '../../../src/acp/connection';
 import {
   AgentRequestError,
   AuthRequiredError,
@@ -12,7 +12,7 @@ import {
   SessionNotFoundError,
 } from '../../../src/acp/errors';
 import * as acp from '../../../src/acp/schema';
-import { FULL_AGENT_CAPABILITIES, MemoryAgent, connectToMemoryAgent, flush } from '../../helpers/memoryPeer';
+import { FULL_AGENT_CAPABILITIES, type MemoryAgent, connectToMemoryAgent, flush } from '../../helpers/memoryPeer';
 
 const clientInfo = { name: 'acp-workspace', version: '0.0.0-test' };
 

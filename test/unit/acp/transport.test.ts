@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import type { Message } from 'vscode-jsonrpc/node';
-import { END_OF_STREAM_METHOD, FramingError, NdjsonMessageReader, NdjsonMessageWriter } from '../../../src/acp/transport';
+import { END_OF_STREAM_METHOD, type FramingError, NdjsonMessageReader, NdjsonMessageWriter } from '../../../src/acp/transport';
 import { flush } from '../../helpers/memoryPeer';
 
 function reader(maxLineBytes?: number) {
