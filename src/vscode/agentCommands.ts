@@ -1,0 +1,83 @@
+/** Commands about agents: start, stop, restart, pick the default, configure, show the log. */
+import * as vscode from 'vscode';
+import type { AgentStatus, Agents } from './agents';
+import { readDefaultAgent, writeDefaultAgent } from './settings';
+
+export const AgentCommandIds = {
+  start: 'acpWorkspace.startAgent',
+  stop: 'acpWorkspace.stopAgent',
+  restart: 'acpWorkspace.restartAgent',
+  selectDefault: 'acpWorkspace.selectDefaultAgent',
+  configure: 'acpWorkspace.configureAgents',
+  showLog: 'acpWorkspace.showLog',
+} as const;
+
+/** From a view item, a name, or (from the Command Palette) a pick. */
+type AgentArgument = AgentStatus | string | undefined;
+
+export function registerAgentCommands(agents: Agents, log: vscode.LogOutputChannel): vscode.Disposable[] {
+  const resolve = async (argument: AgentArgument, placeHolder: string, filter?: (s: AgentStatus) => boolean) => {
+    if (typeof argument === 'string') return argument;
+    if (argument) return argument.definition.name;
+    return pickAgent(agents, placeHolder, filter);
+  };
+
+  return [
+    vscode.commands.registerCommand(AgentCommandIds.start, async (argument: AgentArgument) => {
+      const name = await resolve(argument, 'Start which agent?');
+      if (name) await startWithProgress(agents, name, log);
+    }),
+    vscode.commands.registerCommand(AgentCommandIds.stop, async (argument: AgentArgument) => {
+      const name = await resolve(argument, 'Stop which agent?', (s) => s.state === 'running' || s.state === 'starting');
+      if (name) await agents.stop(name);
+    }),
+    vscode.commands.registerCommand(AgentCommandIds.restart, async (argument: AgentArgument) => {
+      const name = await resolve(argument, 'Restart which agent?');
+      if (name) await startWithProgress(agents, name, log, true);
+    }),
+    vscode.commands.registerCommand(AgentCommandIds.selectDefault, async () => {
+      const name = await pickAgent(agents, 'Which agent should new sessions use?');
+      if (name) await writeDefaultAgent(name);
+    }),
+    vscode.commands.registerCommand(AgentCommandIds.configure, () =>
+      vscode.commands.executeCommand('workbench.action.openSettings', 'acpWorkspace.agents'),
+    ),
+    vscode.commands.registerCommand(AgentCommandIds.showLog, () => log.show(true)),
+  ];
+}
+
+/** Starts (or restarts) an agent with a progress indicator; explains a failure with ways forward. */
+export async function startWithProgress(agents: Agents, name: string, log: vscode.LogOutputChannel, restart = false): Promise<boolean> {
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `${restart ? 'Restarting' : 'Starting'} ${name}…` },
+      () => (restart ? agents.restart(name) : agents.start(name)),
+    );
+    return true;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log.error(message);
+    const choice = await vscode.window.showErrorMessage(message, 'Show Log', 'Configure Agents');
+    if (choice === 'Show Log') log.show(true);
+    if (choice === 'Configure Agents') await vscode.commands.executeCommand(AgentCommandIds.configure);
+    return false;
+  }
+}
+
+async function pickAgent(agents: Agents, placeHolder: string, filter: (s: AgentStatus) => boolean = () => true): Promise<string | undefined> {
+  const defaultName = readDefaultAgent();
+  const items = agents
+    .list()
+    .filter(filter)
+    .map((status) => ({
+      label: status.definition.name,
+      description: [status.definition.name === defaultName ? 'default' : '', status.state === 'stopped' ? '' : status.state].filter(Boolean).join(' · '),
+      detail: status.definition.description,
+    }));
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('No agent is running.');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true });
+  return picked?.label;
+}

@@ -1,0 +1,43 @@
+/** Typed, validated reads of the `acpWorkspace.*` settings. Bad values fall back to defaults, never throw. */
+import * as vscode from 'vscode';
+import { resolveAgentList, type AgentListResult } from '../acp/agentConfig';
+import type { TraceLevel } from '../acp/trace';
+import { DEFAULT_MAX_LINE_BYTES } from '../acp/transport';
+
+export const SECTION = 'acpWorkspace';
+
+function config(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration(SECTION);
+}
+
+/** Presets plus `acpWorkspace.agents` (machine scope: a workspace cannot choose programs to run). */
+export function readAgents(): AgentListResult {
+  return resolveAgentList(config().get<unknown>('agents'));
+}
+
+/** The agent new sessions use; empty means "ask". */
+export function readDefaultAgent(): string {
+  const value = config().get<unknown>('defaultAgent');
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+export function readTrace(): TraceLevel {
+  const value = config().get<unknown>('trace');
+  return value === 'messages' || value === 'verbose' ? value : 'off';
+}
+
+/** `acpWorkspace.maxMessageSizeMiB` in bytes (1 to 1024 MiB). */
+export function readMaxMessageBytes(): number {
+  const value = config().get<unknown>('maxMessageSizeMiB');
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 1 || value > 1024) return DEFAULT_MAX_LINE_BYTES;
+  return Math.round(value * 1024 * 1024);
+}
+
+export async function writeDefaultAgent(name: string): Promise<void> {
+  await config().update('defaultAgent', name, vscode.ConfigurationTarget.Global);
+}
+
+/** True when the change touches any of our settings. */
+export function affectsUs(event: vscode.ConfigurationChangeEvent, key?: string): boolean {
+  return event.affectsConfiguration(key ? `${SECTION}.${key}` : SECTION);
+}
