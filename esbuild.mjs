@@ -7,7 +7,7 @@
 //
 // Type-checking also emits `out/`, which is what the mocha tiers run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -32,6 +32,8 @@ function run(title, command, commandArgs) {
 }
 
 if (check) {
+  // tsc emits out/ for the test tiers; start clean so deleted sources leave no stale tests behind.
+  rmSync(path.join(root, 'out'), { recursive: true, force: true });
   run('type-check', 'node_modules/typescript/bin/tsc', ['-p', 'tsconfig.json']);
   if (existsSync(path.join(root, 'tsconfig.webview.json'))) {
     run('type-check (webviews)', 'node_modules/typescript/bin/tsc', ['-p', 'tsconfig.webview.json']);

@@ -12,7 +12,7 @@ const noVscodeImport = {
 };
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', '.vscode-test/**', 'test-results/**', '.scratch/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', '.vscode-test/**', 'test-results/**', '.scratch/**', 'demo/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

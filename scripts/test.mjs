@@ -32,6 +32,10 @@ function mochaTier(name, mochaArgs, env = {}) {
     [path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', path.join(root, 'scripts', 'summary-reporter.cjs'), ...mochaArgs],
     { ...env, ACP_TEST_SUMMARY_FILE: summaryFile },
   );
+  recordTier(name, summaryFile, result, started);
+}
+
+function recordTier(name, summaryFile, result, started) {
   let counts;
   try {
     counts = JSON.parse(readFileSync(summaryFile, 'utf8'));
@@ -41,13 +45,60 @@ function mochaTier(name, mochaArgs, env = {}) {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (!counts) {
     results.push({ name, passed: 0, failed: 1, note: `did not finish (exit ${result.status ?? result.signal})` });
-  } else {
-    // A skipped test is not a pass: count it against the run so it cannot hide.
-    results.push({ name, passed: counts.passes, failed: counts.failures + counts.pending, note: `${seconds} s${counts.pending ? `, ${counts.pending} skipped` : ''}` });
+    return;
   }
+  // A skipped test is not a pass: count it against the run so it cannot hide.
+  const failed = counts.failures + counts.pending;
+  // A run whose tests passed but whose process failed (leftover processes, a crash) is a failure too.
+  const extra = failed === 0 && result.status !== 0 ? 1 : 0;
+  const notes = [`${seconds} s`, counts.pending ? `${counts.pending} skipped` : '', extra ? `exited with ${result.status ?? result.signal}` : ''].filter(Boolean);
+  results.push({ name, passed: counts.passes, failed: failed + extra, note: notes.join(', ') });
+}
+
+/** Runs a command that records its counts in $ACP_TEST_SUMMARY_FILE (an in-host mocha run) as one tier. */
+function commandTier(name, args) {
+  const summaryFile = path.join(scratch, `${name.replace(/\W+/g, '-')}.json`);
+  const started = Date.now();
+  const result = run(process.execPath, args, { ACP_TEST_SUMMARY_FILE: summaryFile });
+  recordTier(name, summaryFile, result, started);
 }
 
 const wants = (tier) => only === undefined || only === tier;
+
+/**
+ * The tiers that need a real VS Code need code-server and a browser. Install them (on demand, cached)
+ * and start Chromium once; if that fails, say why and count those tiers as failed.
+ */
+function realVsCodeReady() {
+  const started = Date.now();
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { ensureCodeServer } from './scripts/vscode-web/install.mjs';
+       import { launchBrowser } from './scripts/vscode-web/browser.mjs';
+       try {
+         ensureCodeServer();
+         const browser = await launchBrowser();
+         const page = await browser.context.newPage();
+         await page.setContent('<p>ok</p>');
+         await browser.close();
+       } catch (error) {
+         console.error('not ready: ' + String(error instanceof Error ? error.message : error).split('\\n')[0]);
+         process.exit(1);
+       }`,
+    ],
+    { cwd: root, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' },
+  );
+  if (result.status === 0) {
+    console.log(`real VS Code ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    return undefined;
+  }
+  process.stderr.write(result.stderr ?? '');
+  const line = (result.stderr ?? '').split('\n').find((l) => l.startsWith('not ready: '));
+  return line ? line.slice('not ready: '.length) : `the check exited with ${result.status ?? result.signal}`;
+}
 
 console.log('== build: type-check, lint, bundle');
 const build = run(process.execPath, [path.join(root, 'esbuild.mjs')]);
@@ -57,6 +108,32 @@ if (build.status !== 0) {
   if (wants('unit')) {
     console.log('\n== unit tests (plain Node)');
     mochaTier('unit', []);
+  }
+  const realTiers = ['integration', 'e2e', 'package'].filter(wants);
+  if (realTiers.length > 0) {
+    console.log('\n== real VS Code: code-server + Chromium');
+    const notReady = realVsCodeReady();
+    if (notReady) {
+      console.log(`\nThe real-VS-Code tiers cannot run here: ${notReady}`);
+      if (wants('unit')) console.log('The unit tier above ran without them.');
+      for (const tier of realTiers) results.push({ name: tier, passed: 0, failed: 1, note: `not run: ${notReady}` });
+    } else {
+      if (wants('integration')) {
+        for (const suite of ['multiRoot', 'singleFolder']) {
+          console.log(`\n== integration tests in a real VS Code: ${suite}`);
+          commandTier(`integration (${suite})`, [path.join(root, 'scripts', 'vscode-web', 'run-integration.mjs'), suite]);
+        }
+      }
+      if (wants('e2e')) {
+        console.log('\n== UI tests: Playwright drives the workbench in Chromium');
+        mochaTier('e2e', ['--no-config', '--timeout', '180000', 'out/test/e2e/**/*.test.js']);
+      }
+      if (wants('package')) {
+        // Last: it replaces dist/ with the production bundles it packages.
+        console.log('\n== packaging: build the .vsix, install it into VS Code, check it activates');
+        mochaTier('package', ['--no-config', '--timeout', '240000', 'out/test/package/**/*.test.js']);
+      }
+    }
   }
 }
 

@@ -2,7 +2,7 @@
  * Which agents exist: the built-in presets plus the user's `acpWorkspace.agents` setting, validated
  * with zod (a bad entry is reported and skipped, never a crash), and the command line each one runs.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatIssues } from './schema';
 
 /** One configured agent, as the user writes it in settings. */

@@ -2,7 +2,7 @@
  * What the agent asks of the client (agent → client): file system, terminals, permission and
  * elicitation. https://agentclientprotocol.com/protocol/file-system, /terminals, /tool-calls
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { EnvVariable } from './mcp';
 import { Meta, RequestId, SessionId, TerminalId, ToolCallId, lenient, openEnum, skipInvalidItems, tolerantUnion } from './primitives';
 import { ToolCallUpdate } from './toolCall';

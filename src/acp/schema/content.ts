@@ -1,5 +1,5 @@
 /** Content blocks: what prompts, messages and tool results are made of. https://agentclientprotocol.com/protocol/content */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Meta, lenient, openEnum, skipInvalidItems, tolerantUnion } from './primitives';
 
 export const Role = openEnum(['assistant', 'user']);

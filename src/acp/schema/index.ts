@@ -5,7 +5,7 @@
  * Spec: https://agentclientprotocol.com/protocol/overview. JSON Schema of record:
  * `@agentclientprotocol/sdk/schema/v1/schema.unstable.json` (tests validate what we send against it).
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import * as client from './clientMethods';
 import * as init from './initialize';
 import * as life from './lifecycle';

@@ -1,5 +1,5 @@
 /** Initialization: versions, capabilities both ways, authentication methods. https://agentclientprotocol.com/protocol/initialization */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Meta, lenient, skipInvalidItems, tolerantUnion } from './primitives';
 
 /** The only protocol version this client speaks. */

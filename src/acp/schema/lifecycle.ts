@@ -4,7 +4,7 @@
  * `additionalDirectories` follows the additional-directories RFD: only sent when the agent advertises
  * `sessionCapabilities.additionalDirectories`; on load / resume / fork it is the complete list.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { OutgoingContentBlock } from './content';
 import { EmptyObject } from './initialize';
 import { McpServer } from './mcp';

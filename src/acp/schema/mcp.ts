@@ -1,5 +1,5 @@
 /** MCP servers the client asks the agent to connect to. https://agentclientprotocol.com/protocol/session-setup#mcp-servers */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Meta } from './primitives';
 
 export const EnvVariable = z.looseObject({ name: z.string(), value: z.string(), _meta: Meta });

@@ -6,7 +6,7 @@
  * value is kept as a string, never a reason to reject the whole message) and discriminated unions keep
  * variants they do not know as an explicit `$unknown` member instead of failing.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** An enum that also accepts values added by newer agents; known values keep their literal types. */
 export type Open<T extends string> = T | (string & {});

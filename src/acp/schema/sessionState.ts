@@ -2,7 +2,7 @@
  * Per-session state the agent describes: modes, config options (model picker and friends), slash
  * commands, the plan, usage, title, notices and compaction.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ContentBlock } from './content';
 import { Meta, SessionId, lenient, openEnum, skipInvalidItems, tolerantUnion } from './primitives';
 

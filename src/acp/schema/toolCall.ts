@@ -1,5 +1,5 @@
 /** Tool calls reported by the agent. https://agentclientprotocol.com/protocol/tool-calls */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ContentBlock } from './content';
 import { Meta, TerminalId, ToolCallId, lenient, openEnum, skipInvalidItems, tolerantUnion } from './primitives';
 

@@ -1,5 +1,5 @@
 /** `session/update`: everything the agent streams about a session. https://agentclientprotocol.com/protocol/prompt-turn */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Meta, SessionId, tolerantUnion } from './primitives';
 import {
   AvailableCommandsFields,

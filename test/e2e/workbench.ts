@@ -1,0 +1,163 @@
+/**
+ * Drives the real VS Code workbench (code-server) in Chromium like a person: activity bar, views,
+ * Command Palette, quick picks, notifications; and saves checked screenshots.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+
+import type * as Browser from '../../scripts/vscode-web/browser.mjs';
+import type * as CodeServer from '../../scripts/vscode-web/codeServer.mjs';
+import type * as Install from '../../scripts/vscode-web/install.mjs';
+import type * as Processes from '../../scripts/vscode-web/processes.mjs';
+
+type Web = {
+  codeServer: typeof CodeServer;
+  browser: typeof Browser;
+  install: typeof Install;
+  processes: typeof Processes;
+};
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
+
+let web: Web | undefined;
+/** The tooling modules (ES modules) shared with the integration launcher and the demo. */
+export async function tooling(): Promise<Web> {
+  web ??= {
+    codeServer: await import('../../scripts/vscode-web/codeServer.mjs'),
+    browser: await import('../../scripts/vscode-web/browser.mjs'),
+    install: await import('../../scripts/vscode-web/install.mjs'),
+    processes: await import('../../scripts/vscode-web/processes.mjs'),
+  };
+  return web;
+}
+
+export interface WorkbenchOptions {
+  /** Folder or `.code-workspace` to open. */
+  readonly target: string;
+  /** Scratch folder for code-server's data. */
+  readonly scratch: string;
+  /** Load the extension from the repository (the default) or only from `extensionsDir` (an installed .vsix). */
+  readonly developmentExtension?: boolean;
+  readonly extensionsDir?: string;
+  readonly userSettings?: Record<string, unknown>;
+  readonly env?: Record<string, string>;
+}
+
+/** One code-server and one browser page showing it. */
+export class Workbench {
+  private constructor(
+    readonly page: Page,
+    private readonly cleanup: () => Promise<void>,
+    readonly url: string,
+  ) {}
+
+  static async open(options: WorkbenchOptions): Promise<Workbench> {
+    const { codeServer, browser } = await tooling();
+    const server = await codeServer.startCodeServer({
+      scratch: options.scratch,
+      extensionsDir: options.extensionsDir,
+      userSettings: options.userSettings,
+      env: options.env,
+    });
+    let launched: Awaited<ReturnType<typeof browser.launchBrowser>> | undefined;
+    try {
+      launched = await browser.launchBrowser();
+      const page = await launched.context.newPage();
+      const target = options.target.endsWith('.code-workspace') ? { workspace: options.target } : { folder: options.target };
+      const url = codeServer.workbenchUrl(server.url, {
+        ...target,
+        ...(options.developmentExtension === false ? {} : { extensionDevelopmentPath: REPO_ROOT }),
+      });
+      await page.goto(url);
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      const close = launched.close;
+      return new Workbench(page, async () => {
+        await close();
+        await server.stop();
+      }, url);
+    } catch (error) {
+      await launched?.close();
+      await server.stop();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.cleanup();
+  }
+
+  /** Clicks the ACP entry of the activity bar and waits for its container to show. */
+  async openAcpContainer(): Promise<Locator> {
+    const tab = this.page.locator('.activitybar').getByRole('tab', { name: /^ACP/ });
+    await tab.waitFor({ timeout: 30_000 });
+    const sidebar = this.page.locator('#workbench\\.parts\\.sidebar');
+    if (!(await sidebar.isVisible()) || !(await sidebar.getByText('ACP', { exact: false }).first().isVisible())) await tab.click();
+    await sidebar.locator('.composite.title').getByText('ACP', { exact: false }).waitFor({ timeout: 30_000 });
+    return sidebar;
+  }
+
+  /** The tree of a view by its title, e.g. "Agents". */
+  viewTree(sidebar: Locator, title: string): Locator {
+    return sidebar.locator('.pane', { has: this.page.locator('.pane-header', { hasText: title }) }).locator('.monaco-list');
+  }
+
+  /** F1, type `>Category: Title`, Enter. */
+  async runCommand(title: string): Promise<void> {
+    await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 5 } }).catch(() => undefined);
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill(`>${title}`);
+    const row = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: title }).first();
+    await row.waitFor({ timeout: 10_000 });
+    await input.press('Enter');
+  }
+
+  /** Picks an item of the open quick pick by its label. */
+  async pick(label: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill(label);
+    await this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 10_000 });
+    await input.press('Enter');
+  }
+
+  /**
+   * Saves a screenshot (of `region`, or the page) to test-results/screenshots/<name>.png and fails if it
+   * is blank: a broken view must fail the test, not just produce a picture.
+   */
+  async screenshot(name: string, region?: Locator): Promise<string> {
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+    const buffer = region ? await region.screenshot({ path: file }) : await this.page.screenshot({ path: file });
+    assertNotBlank(buffer, name);
+    return file;
+  }
+}
+
+/**
+ * A picture with content has many distinct colours and some contrast; a blank or unpainted area has one
+ * or two. Checks the decoded pixels, not just the file.
+ */
+export function assertNotBlank(png: Buffer, name: string): void {
+  const image = PNG.sync.read(png);
+  const colours = new Set<number>();
+  let min = 255;
+  let max = 0;
+  for (let i = 0; i < image.data.length; i += 4 * 7) {
+    const r = image.data[i]!;
+    const g = image.data[i + 1]!;
+    const b = image.data[i + 2]!;
+    colours.add((r << 16) | (g << 8) | b);
+    const luma = (r * 299 + g * 587 + b * 114) / 1000;
+    min = Math.min(min, luma);
+    max = Math.max(max, luma);
+  }
+  assert.ok(image.width > 50 && image.height > 50, `${name}: the screenshot is ${image.width}×${image.height}`);
+  assert.ok(colours.size >= 12, `${name}: only ${colours.size} distinct colours: the view looks blank`);
+  assert.ok(max - min >= 60, `${name}: contrast ${Math.round(max - min)}: the view looks blank`);
+}

@@ -1,0 +1,99 @@
+/** Helpers for tests that run inside the real VS Code extension host. */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../../src/extension';
+import { checkClientMessage } from '../../helpers/conformance';
+
+export const EXTENSION_ID = 'acp-workspace.acp-workspace';
+
+export function extension(): vscode.Extension<TestApi | undefined> {
+  const found = vscode.extensions.getExtension<TestApi | undefined>(EXTENSION_ID);
+  assert.ok(found, `${EXTENSION_ID} is not installed in this VS Code`);
+  return found;
+}
+
+/** Activates the extension (if it is not yet) and returns its test API. */
+export async function activate(): Promise<TestApi> {
+  const api = await extension().activate();
+  assert.ok(api, 'the extension returns its test API in the Extension Test mode');
+  return api;
+}
+
+/** Polls until `predicate` holds. */
+export async function waitFor(predicate: () => boolean, what: string, timeoutMs = 15000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface RecordingAgent {
+  readonly name: string;
+  readonly recordFile: string;
+  /** The JSON-RPC messages the agent received, in order. */
+  received(): Array<{ id?: unknown; method?: string; params?: Record<string, unknown>; result?: unknown }>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Adds an agent to `acpWorkspace.agents` (user settings, as a user would) that runs the bundled
+ * reference agent with `--record`, so the test can see on the agent's side what the client sent.
+ */
+export async function addRecordingAgent(name: string, extraArgs: string[] = []): Promise<RecordingAgent> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-ws-it-'));
+  const recordFile = path.join(dir, 'received.jsonl');
+  const agents = vscode.workspace.getConfiguration('acpWorkspace');
+  const current = (agents.get<unknown[]>('agents') ?? []).filter((a) => (a as { name?: string }).name !== name);
+  await agents.update(
+    'agents',
+    [
+      ...current,
+      {
+        name,
+        command: '${node}',
+        args: ['${extensionPath}/dist/reference-agent.js', '--record', recordFile, '--store', path.join(dir, 'store'), ...extraArgs],
+      },
+    ],
+    vscode.ConfigurationTarget.Global,
+  );
+  return {
+    name,
+    recordFile,
+    received: () =>
+      fs.existsSync(recordFile)
+        ? fs
+            .readFileSync(recordFile, 'utf8')
+            .split('\n')
+            .filter((line) => line.trim() !== '')
+            .map((line) => JSON.parse(line) as { id?: unknown; method?: string; params?: Record<string, unknown> })
+        : [],
+    dispose: async () => {
+      const now = (vscode.workspace.getConfiguration('acpWorkspace').get<unknown[]>('agents') ?? []).filter((a) => (a as { name?: string }).name !== name);
+      await vscode.workspace.getConfiguration('acpWorkspace').update('agents', now.length > 0 ? now : undefined, vscode.ConfigurationTarget.Global);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Every message the agent received must validate against the official ACP schema. Requests the agent
+ * sent are not recorded, so responses are checked against the schema's root only.
+ */
+export function assertConforms(messages: ReturnType<RecordingAgent['received']>): void {
+  const problems = messages.flatMap((message) => checkClientMessage(message).map((p) => `${JSON.stringify(message).slice(0, 200)} → ${p}`));
+  assert.deepEqual(problems, [], 'every message the client sent conforms to the ACP JSON Schema');
+}
+
+/** True while a process with this pid exists. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

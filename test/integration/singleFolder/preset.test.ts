@@ -1,0 +1,21 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { activate } from '../shared/extension';
+
+describe('a single-folder workspace', () => {
+  it('opens one folder', () => {
+    assert.deepEqual(vscode.workspace.workspaceFolders?.map((f) => f.name), ['single']);
+    assert.equal(vscode.workspace.workspaceFile, undefined);
+  });
+
+  it('runs the built-in offline Reference Agent preset (the demo default) from the installed extension', async () => {
+    const api = await activate();
+    const connection = await api.agents.start('Reference Agent (offline)');
+    assert.equal(connection.caps.agentInfo?.name, 'reference-agent');
+    const { sessionId } = await connection.newSession({ cwd: vscode.workspace.workspaceFolders![0]!.uri.fsPath, mcpServers: [] });
+    const result = await connection.prompt({ sessionId, prompt: [{ type: 'text', text: 'hello' }] });
+    assert.equal(result.stopReason, 'end_turn');
+    await api.agents.stop('Reference Agent (offline)');
+    assert.equal(api.agents.find('Reference Agent (offline)')?.state, 'stopped');
+  });
+});

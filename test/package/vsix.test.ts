@@ -1,0 +1,75 @@
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type * as Packaging from '../../scripts/package.mjs';
+import { REPO_ROOT, Workbench, tooling } from '../e2e/workbench';
+
+describe('the packaged .vsix', function () {
+  this.timeout(240_000);
+  const runId = randomUUID();
+  let packaging: typeof Packaging;
+  let result: ReturnType<typeof Packaging.packageExtension>;
+  let scratch: string;
+
+  before(async () => {
+    packaging = await import('../../scripts/package.mjs');
+    // The test runner type-checked and linted already; this builds the production bundles and packages.
+    result = packaging.packageExtension({ check: false });
+    const { install } = await tooling();
+    scratch = fs.mkdtempSync(path.join(install.CACHE_DIR, 'package-'));
+  });
+
+  after(async () => {
+    const { processes } = await tooling();
+    const leftovers = processes.sweepMarkedProcesses('ACP_WS_TEST_RUN', runId);
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+    assert.deepEqual(leftovers, [], 'every process the packaging test started was stopped');
+  });
+
+  it('contains the bundles and what the manifest and README need, and nothing else', () => {
+    assert.deepEqual(packaging.checkFiles(result.files), []);
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+    assert.equal(manifest['icon'], 'media/icon.png');
+    for (const field of ['repository', 'homepage', 'bugs', 'license', 'galleryBanner']) assert.ok(manifest[field], `${field} is set`);
+    console.log(`      ${path.basename(result.vsix)}: ${(result.sizes['vsix']! / 1024).toFixed(1)} KiB; extension.js ${(result.sizes['dist/extension.js']! / 1024).toFixed(1)} KiB`);
+    assert.ok(result.sizes['vsix']! < 2 * 1024 * 1024, 'the package stays small');
+  });
+
+  it('ships a 128×128 PNG icon', () => {
+    const png = fs.readFileSync(path.join(REPO_ROOT, 'media', 'icon.png'));
+    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.equal(png.readUInt32BE(16), 128);
+    assert.equal(png.readUInt32BE(20), 128);
+  });
+
+  it('installs into VS Code like a user would, activates, and runs its bundled offline agent', async () => {
+    const { codeServer } = await tooling();
+    const server = path.join(scratch, 'server');
+    const installed = codeServer.installExtension({ scratch: server, vsix: result.vsix });
+    assert.match(installed.output, /was successfully installed/);
+    fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', 'workspaces'), path.join(scratch, 'workspaces'), { recursive: true, verbatimSymlinks: true });
+    const workbench = await Workbench.open({
+      target: path.join(scratch, 'workspaces', 'multi-root', 'multi-root.code-workspace'),
+      scratch: server,
+      developmentExtension: false,
+      extensionsDir: installed.extensionsDir,
+      env: { ACP_WS_TEST_RUN: runId },
+    });
+    try {
+      const sidebar = await workbench.openAcpContainer();
+      const rows = workbench.viewTree(sidebar, 'Agents').locator('.monaco-list-row');
+      await rows.filter({ hasText: 'Reference Agent (offline)' }).waitFor({ timeout: 60_000 });
+      await workbench.runCommand('ACP: Start Agent');
+      await workbench.pick('Reference Agent (offline)');
+      await rows
+        .filter({ hasText: 'Reference Agent (offline)' })
+        .locator('.label-description', { hasText: 'running · Reference Agent (offline) 1.0.0' })
+        .waitFor({ timeout: 60_000 });
+      await workbench.screenshot('installed-vsix', sidebar);
+      await workbench.screenshot('installed-vsix-window');
+    } finally {
+      await workbench.close();
+    }
+  });
+});
