@@ -76,9 +76,10 @@ function realVsCodeReady() {
     [
       '--input-type=module',
       '-e',
-      `import { ensureCodeServer } from './scripts/vscode-web/install.mjs';
+      `import { ensureCodeServer, ensureSystemPackages } from './scripts/vscode-web/install.mjs';
        import { launchBrowser } from './scripts/vscode-web/browser.mjs';
        try {
+         ensureSystemPackages({ browser: true });
          ensureCodeServer();
          const browser = await launchBrowser();
          const page = await browser.context.newPage();

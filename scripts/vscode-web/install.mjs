@@ -46,10 +46,13 @@ function run(command, args, options = {}) {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
 }
 
-/** Debian packages: chromium (browser tests), ripgrep (code-server's search), libkrb5-dev (its native build). */
-export function ensureSystemPackages() {
+/**
+ * Debian packages: ripgrep (code-server's search) and libkrb5-dev (its native build), and chromium when
+ * `browser` is set (the test tiers; the demo does not need it).
+ */
+export function ensureSystemPackages({ browser = true } = {}) {
   const missing = [];
-  if (!findChromium()) missing.push('chromium');
+  if (browser && !findChromium()) missing.push('chromium');
   if (!existsSync('/usr/bin/rg')) missing.push('ripgrep');
   if (!existsSync('/usr/include/krb5.h') && !existsSync('/usr/include/krb5/krb5.h')) missing.push('libkrb5-dev');
   if (missing.length === 0) return;
@@ -69,7 +72,7 @@ export function ensureSystemPackages() {
  */
 export function ensureCodeServer() {
   if (existsSync(CODE_SERVER_BIN)) return CODE_SERVER_BIN;
-  ensureSystemPackages();
+  ensureSystemPackages({ browser: false });
   mkdirSync(CACHE_DIR, { recursive: true });
   const started = Date.now();
   log(`installing code-server ${CODE_SERVER_VERSION} into ${path.relative(ROOT, CODE_SERVER_DIR)} (about a minute)`);

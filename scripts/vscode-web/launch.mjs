@@ -13,7 +13,7 @@ import path from 'node:path';
 import { format } from 'node:util';
 import { launchBrowser } from './browser.mjs';
 import { startCodeServer, workbenchUrl } from './codeServer.mjs';
-import { CACHE_DIR } from './install.mjs';
+import { CACHE_DIR, ensureSystemPackages } from './install.mjs';
 import { killAll, onCleanup, sweepMarkedProcesses } from './processes.mjs';
 
 /** Every process of one run inherits this marker, so leftovers can be found afterwards. */
@@ -58,6 +58,7 @@ async function main() {
   if (!options.extensionDevelopmentPath || !options.extensionTestsPath) {
     throw new Error('usage: launch.mjs --extensionDevelopmentPath=<dir> --extensionTestsPath=<file> [folder|file.code-workspace]');
   }
+  ensureSystemPackages({ browser: true });
   const runId = randomUUID();
   const scratch = mkdtempSync(path.join(CACHE_DIR, 'run-'));
   onCleanup(() => rmSync(scratch, { recursive: true, force: true }));

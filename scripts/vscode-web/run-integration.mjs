@@ -10,7 +10,7 @@
 import { runTests } from '@vscode/test-electron';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { CACHE_DIR, ROOT, ensureCodeServer, findChromium } from './install.mjs';
+import { CACHE_DIR, ROOT, ensureCodeServer, ensureSystemPackages, findChromium } from './install.mjs';
 
 /** @type {Record<string, { target: (fixtures: string) => string }>} */
 const SUITES = {
@@ -31,6 +31,7 @@ async function main() {
   if (!spec) throw new Error(`usage: run-integration.mjs <${Object.keys(SUITES).join('|')}>`);
   const desktop = process.env.ACP_VSCODE === 'desktop';
   if (!desktop) {
+    ensureSystemPackages({ browser: true });
     ensureCodeServer();
     if (!findChromium()) throw new Error('Chromium was not found: the integration tests need a browser for code-server');
   }
