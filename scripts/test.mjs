@@ -120,7 +120,7 @@ if (build.status !== 0) {
       for (const tier of realTiers) results.push({ name: tier, passed: 0, failed: 1, note: `not run: ${notReady}` });
     } else {
       if (wants('integration')) {
-        for (const suite of ['multiRoot', 'singleFolder']) {
+        for (const suite of ['multiRoot', 'singleFolder', 'untrusted']) {
           console.log(`\n== integration tests in a real VS Code: ${suite}`);
           commandTier(`integration (${suite})`, [path.join(root, 'scripts', 'vscode-web', 'run-integration.mjs'), suite]);
         }

@@ -12,10 +12,12 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { CACHE_DIR, ROOT, ensureCodeServer, ensureSystemPackages, findChromium } from './install.mjs';
 
-/** @type {Record<string, { target: (fixtures: string) => string }>} */
+/** @type {Record<string, { target: (fixtures: string) => string, args?: string[] }>} */
 const SUITES = {
   multiRoot: { target: (fixtures) => path.join(fixtures, 'multi-root', 'multi-root.code-workspace') },
   singleFolder: { target: (fixtures) => path.join(fixtures, 'single') },
+  // Workspace Trust stays on: the folder opens in Restricted Mode.
+  untrusted: { target: (fixtures) => path.join(fixtures, 'single'), args: ['--enable-workspace-trust'] },
 };
 
 /** A private copy of the fixture workspaces: agents may write into them. */
@@ -30,6 +32,9 @@ async function main() {
   const spec = SUITES[suite];
   if (!spec) throw new Error(`usage: run-integration.mjs <${Object.keys(SUITES).join('|')}>`);
   const desktop = process.env.ACP_VSCODE === 'desktop';
+  if (desktop && spec.args?.includes('--enable-workspace-trust')) {
+    throw new Error(`the ${suite} suite needs Workspace Trust on, which runTests() turns off for a desktop VS Code: run it without ACP_VSCODE=desktop`);
+  }
   if (!desktop) {
     ensureSystemPackages({ browser: true });
     ensureCodeServer();
@@ -43,7 +48,7 @@ async function main() {
       ...(desktop ? { version: '1.100.3' } : { vscodeExecutablePath: path.join(ROOT, 'scripts', 'vscode-web', 'launch.mjs') }),
       extensionDevelopmentPath: ROOT,
       extensionTestsPath: path.join(ROOT, 'out', 'test', 'integration', suite, 'index'),
-      launchArgs: [spec.target(fixtures)],
+      launchArgs: [spec.target(fixtures), ...(spec.args ?? [])],
       extensionTestsEnv: { ACP_TEST_SUMMARY_FILE: process.env.ACP_TEST_SUMMARY_FILE ?? '' },
     });
   } finally {

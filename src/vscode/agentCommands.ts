@@ -64,7 +64,7 @@ export async function startWithProgress(agents: Agents, name: string, log: vscod
   }
 }
 
-async function pickAgent(agents: Agents, placeHolder: string, filter: (s: AgentStatus) => boolean = () => true): Promise<string | undefined> {
+export async function pickAgent(agents: Agents, placeHolder: string, filter: (s: AgentStatus) => boolean = () => true): Promise<string | undefined> {
   const defaultName = readDefaultAgent();
   const items = agents
     .list()

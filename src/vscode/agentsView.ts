@@ -1,9 +1,18 @@
-/** The "Agents" view: every configured agent, its state, what it supports, and start/stop/restart. */
+/**
+ * The "Agents" view: every configured agent, its state, what it supports, and start/stop/restart; under
+ * each agent its open sessions with the folders they were given, what was refused, and whether the
+ * workspace's folders changed since.
+ */
 import * as vscode from 'vscode';
 import type { AgentCaps } from '../acp/capabilities';
+import { listInWords } from '../roots/rootSet';
+import type { ActiveSessions } from '../sessions/activeSessions';
+import { AgentSession } from '../sessions/agentSession';
 import type { AgentStatus, Agents } from './agents';
 import { Disposable } from './lifecycle';
 import { readDefaultAgent, affectsUs } from './settings';
+
+type Node = AgentStatus | AgentSession;
 
 export const AGENTS_VIEW_ID = 'acpWorkspace.agents';
 
@@ -15,28 +24,46 @@ const STATE_LABEL: Record<AgentStatus['state'], string> = {
   failed: 'failed',
 };
 
-export class AgentsView extends Disposable implements vscode.TreeDataProvider<AgentStatus> {
+export class AgentsView extends Disposable implements vscode.TreeDataProvider<Node> {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeTreeData = this.changeEmitter.event;
 
-  constructor(private readonly agents: Agents) {
+  constructor(
+    private readonly agents: Agents,
+    private readonly sessions: ActiveSessions,
+  ) {
     super();
     this._register(agents.onDidChange(() => this.changeEmitter.fire()));
+    this._register(sessions.onDidChange(() => this.changeEmitter.fire()));
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (affectsUs(event, 'defaultAgent')) this.changeEmitter.fire();
       }),
     );
-    this._register(vscode.window.createTreeView(AGENTS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false }));
+    const view = this._register(vscode.window.createTreeView(AGENTS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false }));
+    const explainTrust = () => {
+      view.message = vscode.workspace.isTrusted
+        ? undefined
+        : 'Restricted Mode: agents are not started, because an agent runs programs and reads and writes files in this workspace. Trust the workspace to use them.';
+    };
+    explainTrust();
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(explainTrust));
   }
 
-  getChildren(element?: AgentStatus): AgentStatus[] {
-    return element ? [] : this.agents.list();
+  getChildren(element?: Node): Node[] {
+    if (!element) return this.agents.list();
+    if (element instanceof AgentSession) return [];
+    return this.sessions.forAgent(element.definition.name);
   }
 
-  getTreeItem(status: AgentStatus): vscode.TreeItem {
+  getTreeItem(node: Node): vscode.TreeItem {
+    return node instanceof AgentSession ? sessionItem(node) : this.agentItem(node);
+  }
+
+  private agentItem(status: AgentStatus): vscode.TreeItem {
     const { definition, state } = status;
-    const item = new vscode.TreeItem(definition.name, vscode.TreeItemCollapsibleState.None);
+    const hasSessions = this.sessions.forAgent(definition.name).length > 0;
+    const item = new vscode.TreeItem(definition.name, hasSessions ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     const isDefault = readDefaultAgent() === definition.name;
     const caps = status.process?.caps;
     const version = caps?.agentInfo ? ` · ${caps.agentInfo.title ?? caps.agentInfo.name} ${caps.agentInfo.version}` : '';
@@ -50,6 +77,37 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<Ag
     item.tooltip = tooltipFor(status, caps);
     return item;
   }
+}
+
+function sessionItem(session: AgentSession): vscode.TreeItem {
+  const { rootSet, stale, refusals } = session;
+  const names = [rootSet.cwd, ...rootSet.additionalDirectories].map((root) => root.name);
+  const started = new Date(session.openedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const item = new vscode.TreeItem(`Session from ${started}`, vscode.TreeItemCollapsibleState.None);
+  item.id = `session:${session.agentName}:${session.sessionId}`;
+  item.description = [names.join(', '), stale ? 'folders changed' : undefined, refusals.length > 0 ? `${refusals.length} blocked` : undefined]
+    .filter(Boolean)
+    .join(' · ');
+  item.iconPath = stale
+    ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+    : refusals.length > 0
+      ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('list.warningForeground'))
+      : new vscode.ThemeIcon('comment-discussion');
+  item.contextValue = stale ? 'session.stale' : 'session';
+  item.accessibilityInformation = {
+    label: `Session with ${session.agentName} sharing ${listInWords(names)}${stale ? ', workspace folders changed' : ''}${refusals.length > 0 ? `, ${refusals.length} file accesses blocked` : ''}`,
+  };
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**Session** \`${session.sessionId}\` with ${escape(session.agentName)}\n\n**Shared folders**\n\n`);
+  md.appendMarkdown(`- ${escape(rootSet.cwd.name)} (primary): \`${rootSet.cwd.path}\`\n`);
+  for (const root of rootSet.additionalDirectories) md.appendMarkdown(`- ${escape(root.name)}: \`${root.path}\`\n`);
+  if (stale) md.appendMarkdown(`\n$(warning) ${escape(stale.reason)}\n`);
+  if (refusals.length > 0) {
+    md.appendMarkdown(`\n**Blocked file access** (latest ${Math.min(5, refusals.length)} of ${refusals.length})\n\n`);
+    for (const refusal of refusals.slice(-5)) md.appendMarkdown(`- ${refusal.operation} \`${refusal.path}\`\n`);
+  }
+  item.tooltip = md;
+  return item;
 }
 
 function iconFor(state: AgentStatus['state']): vscode.ThemeIcon {

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { resolveAgentList, type AgentListResult } from '../acp/agentConfig';
 import type { TraceLevel } from '../acp/trace';
+import type { PrimaryFolderSetting } from '../roots/workspaceRoots';
 import { DEFAULT_MAX_LINE_BYTES } from '../acp/transport';
 
 export const SECTION = 'acpWorkspace';
@@ -40,4 +41,15 @@ export async function writeDefaultAgent(name: string): Promise<void> {
 /** True when the change touches any of our settings. */
 export function affectsUs(event: vscode.ConfigurationChangeEvent, key?: string): boolean {
   return event.affectsConfiguration(key ? `${SECTION}.${key}` : SECTION);
+}
+
+/** `acpWorkspace.primaryFolder`: which folder a new session works in. */
+export function readPrimaryFolder(): PrimaryFolderSetting {
+  const value = config().get<unknown>('primaryFolder');
+  return value === 'activeEditor' || value === 'ask' ? value : 'first';
+}
+
+/** `acpWorkspace.shareAllWorkspaceFolders`: share every local workspace folder without asking. */
+export function readShareAllFolders(): boolean {
+  return config().get<unknown>('shareAllWorkspaceFolders') === true;
 }

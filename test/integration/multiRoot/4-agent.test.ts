@@ -31,10 +31,10 @@ describe('an agent from settings, in the real extension host', () => {
       version: String(vscode.extensions.getExtension('acp-workspace.acp-workspace')!.packageJSON.version),
     });
     assert.deepEqual(initialize.params?.['clientCapabilities'], {
-      fs: { readTextFile: false, writeTextFile: false },
+      fs: { readTextFile: true, writeTextFile: true },
       terminal: false,
       auth: { terminal: false },
-    }, 'nothing is advertised that the extension does not serve yet');
+    }, 'exactly what the extension serves: fs through the session roots');
     assert.equal(status?.process?.caps?.agentInfo?.name, 'reference-agent');
   });
 

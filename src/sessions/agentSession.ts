@@ -1,0 +1,97 @@
+/**
+ * One open ACP session: which agent, its id, the connection it lives on, the roots it was given and the
+ * guard that enforces them, what the guard refused, and whether the workspace's folders moved on since.
+ */
+import type { AcpConnection } from '../acp/connection';
+import { RootGuard } from '../roots/rootGuard';
+import { rootPaths, type RootSet } from '../roots/rootSet';
+
+/** A file access the client refused because it was outside the session's roots. */
+export interface Refusal {
+  readonly time: number;
+  readonly operation: 'read' | 'write' | 'terminal';
+  /** The path the agent asked for, as it asked. */
+  readonly path: string;
+  /** The message the agent got (it names the path and the roots). */
+  readonly message: string;
+}
+
+/** The workspace's folders changed after the session started; ACP has no way to change roots mid-session. */
+export interface StaleRoots {
+  /** In words: which folders were added or removed. */
+  readonly reason: string;
+}
+
+const MAX_REFUSALS_KEPT = 50;
+
+export class AgentSession {
+  private roots: RootSet;
+  private guardValue: RootGuard;
+  private readonly refusalList: Refusal[] = [];
+  private staleValue: StaleRoots | undefined;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    readonly agentName: string,
+    readonly sessionId: string,
+    readonly connection: AcpConnection,
+    rootSet: RootSet,
+    /** When the session started (or was reopened) on this connection. */
+    readonly openedAt = Date.now(),
+  ) {
+    this.roots = rootSet;
+    this.guardValue = new RootGuard(rootPaths(rootSet));
+  }
+
+  get rootSet(): RootSet {
+    return this.roots;
+  }
+
+  /** Enforces exactly the roots the agent was given. */
+  get guard(): RootGuard {
+    return this.guardValue;
+  }
+
+  get refusals(): readonly Refusal[] {
+    return this.refusalList;
+  }
+
+  get stale(): StaleRoots | undefined {
+    return this.staleValue;
+  }
+
+  /** The connection this session lives on is gone (agent stopped or crashed). */
+  get isDisconnected(): boolean {
+    return this.connection.isClosed;
+  }
+
+  /** After a reopen with a new list: the guard follows the new roots at once. */
+  setRoots(rootSet: RootSet): void {
+    this.roots = rootSet;
+    this.guardValue = new RootGuard(rootPaths(rootSet));
+    this.staleValue = undefined;
+    this.changed();
+  }
+
+  noteRefusal(refusal: Omit<Refusal, 'time'>): Refusal {
+    const entry = { ...refusal, time: Date.now() };
+    this.refusalList.push(entry);
+    if (this.refusalList.length > MAX_REFUSALS_KEPT) this.refusalList.shift();
+    this.changed();
+    return entry;
+  }
+
+  markStale(stale: StaleRoots | undefined): void {
+    this.staleValue = stale;
+    this.changed();
+  }
+
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private changed(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Starting and reopening sessions with their roots. `session/new`, `session/load`, `session/resume` and
+ * `session/fork` always carry the complete list: `additionalDirectories` is sent whenever the agent
+ * advertises it (an empty list means "no extra roots" and says so explicitly), and never otherwise.
+ */
+import type { AcpConnection } from '../acp/connection';
+import type { McpServer } from '../acp/schema';
+import { additionalPaths, describeRoots, type RootSet } from '../roots/rootSet';
+import { AgentSession } from './agentSession';
+
+export interface SessionOptions {
+  readonly mcpServers?: readonly McpServer[];
+}
+
+/** The root fields of a lifecycle request for this agent. Throws if the agent cannot take the set. */
+export function rootParams(connection: AcpConnection, rootSet: RootSet): { cwd: string; additionalDirectories?: string[] } {
+  const additional = additionalPaths(rootSet);
+  if (connection.caps.sessions.additionalDirectories) return { cwd: rootSet.cwd.path, additionalDirectories: additional };
+  if (additional.length > 0) {
+    throw new Error(
+      `${connection.agentName} can only see one folder, but ${describeRoots(rootSet)} were chosen. ` +
+        'Choose one primary folder, or start one session per folder.',
+    );
+  }
+  return { cwd: rootSet.cwd.path };
+}
+
+/** `session/new` with the given roots. */
+export async function startSession(connection: AcpConnection, rootSet: RootSet, options: SessionOptions = {}): Promise<AgentSession> {
+  const result = await connection.newSession({ ...rootParams(connection, rootSet), mcpServers: [...(options.mcpServers ?? [])] });
+  return new AgentSession(connection.agentName, result.sessionId, connection, rootSet);
+}
+
+export type ReopenMode = 'resume' | 'load';
+
+/** How a session can be reopened on this connection: resume (no replay) if advertised, else load. */
+export function reopenMode(connection: AcpConnection): ReopenMode | undefined {
+  if (connection.caps.sessions.resume) return 'resume';
+  if (connection.caps.loadSession) return 'load';
+  return undefined;
+}
+
+/**
+ * Reopens `sessionId` with `rootSet` as its complete root list (resume, else load). Load replays the
+ * history as `session/update` before it answers; whoever listens to updates sees the replay.
+ */
+export async function reopenSession(
+  connection: AcpConnection,
+  sessionId: string,
+  rootSet: RootSet,
+  options: SessionOptions & { readonly mode?: ReopenMode } = {},
+): Promise<AgentSession> {
+  const mode = options.mode ?? reopenMode(connection);
+  if (!mode) throw new Error(`${connection.agentName} cannot reopen sessions (it supports neither session/resume nor session/load).`);
+  const params = { sessionId, ...rootParams(connection, rootSet), mcpServers: [...(options.mcpServers ?? [])] };
+  if (mode === 'resume') await connection.resumeSession(params);
+  else await connection.loadSession(params);
+  return new AgentSession(connection.agentName, sessionId, connection, rootSet);
+}

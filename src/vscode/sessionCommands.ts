@@ -1,0 +1,63 @@
+/** Commands about sessions and their folders: new session, manage shared folders, reopen or keep after folder changes. */
+import * as vscode from 'vscode';
+import type { FolderGrants } from '../roots/folderGrants';
+import { describeNotShared } from '../roots/workspaceRoots';
+import type { AgentSession } from '../sessions/agentSession';
+import type { AgentStatus } from './agents';
+import type { FolderWatcher } from './folderWatcher';
+import { SessionStartError, type SessionStarter } from './sessionStarter';
+import { currentCandidates } from './workspaceFolders';
+
+export const SessionCommandIds = {
+  newSession: 'acpWorkspace.newSession',
+  manageSharedFolders: 'acpWorkspace.manageSharedFolders',
+  reopenWithCurrentFolders: 'acpWorkspace.reopenSessionWithCurrentFolders',
+  keepFolders: 'acpWorkspace.keepSessionFolders',
+} as const;
+
+export function registerSessionCommands(starter: SessionStarter, grants: FolderGrants, watcher: FolderWatcher, log: vscode.LogOutputChannel): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(SessionCommandIds.newSession, async (argument?: AgentStatus | string) => {
+      const agentName = typeof argument === 'string' ? argument : argument?.definition.name;
+      try {
+        return await starter.newSession({ agentName });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        log.error(message);
+        const actions = error instanceof SessionStartError && !vscode.workspace.isTrusted ? ['Manage Workspace Trust'] : ['Show Log'];
+        const choice = await vscode.window.showErrorMessage(message, ...actions);
+        if (choice === 'Manage Workspace Trust') await vscode.commands.executeCommand('workbench.trust.manage');
+        if (choice === 'Show Log') log.show(true);
+        return [];
+      }
+    }),
+    vscode.commands.registerCommand(SessionCommandIds.manageSharedFolders, () => manageSharedFolders(grants)),
+    vscode.commands.registerCommand(SessionCommandIds.reopenWithCurrentFolders, (session?: AgentSession) => session && watcher.reopen([session])),
+    vscode.commands.registerCommand(SessionCommandIds.keepFolders, (session?: AgentSession) => session?.markStale(undefined)),
+  ];
+}
+
+/** Review and change which workspace folders agents may see (the primary folder of a session is always shared). */
+async function manageSharedFolders(grants: FolderGrants): Promise<void> {
+  const candidates = currentCandidates();
+  const granted = new Set(grants.granted());
+  type Item = vscode.QuickPickItem & { path?: string };
+  const items: Item[] = candidates.roots.map((root) => ({ label: root.name, description: root.path, picked: granted.has(root.path), path: root.path }));
+  for (const folder of candidates.notShared) {
+    items.push({ label: `$(circle-slash) ${folder.name}`, description: folder.location, detail: `Cannot be shared: ${describeNotShared(folder.reason)}` });
+  }
+  const other = grants.granted().filter((p) => !candidates.roots.some((root) => root.path === p));
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('This workspace has no folders to share.');
+    return;
+  }
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Shared folders',
+    placeHolder: 'Agents may see the checked folders besides a session’s primary folder. Uncheck a folder to stop sharing it.',
+    canPickMany: true,
+    matchOnDescription: true,
+  });
+  if (!picked) return;
+  // Grants for folders that are not in the workspace right now are kept as they were.
+  await grants.set([...other, ...picked.flatMap((item) => (item.path ? [item.path] : []))]);
+}

@@ -1,0 +1,221 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../../src/extension';
+import type { Root } from '../../../src/roots/rootSet';
+import type { AgentSession } from '../../../src/sessions/agentSession';
+import type { RootsUi, SingleRootChoice, StaleChoice } from '../../../src/vscode/rootsUi';
+import { activate, addRecordingAgent, assertConforms, waitFor, type RecordingAgent } from '../shared/extension';
+
+/** Answers the folder questions like a user would, and records what was asked. */
+class ScriptedRootsUi implements RootsUi {
+  consent: (folders: readonly Root[]) => readonly Root[] | undefined = (folders) => folders;
+  singleRoot: SingleRootChoice | undefined = 'continue';
+  stale: StaleChoice | undefined = 'reopen';
+  readonly asked: string[] = [];
+
+  async pickPrimary() {
+    return undefined;
+  }
+  async askConsent(agentName: string, primary: Root, folders: readonly Root[]) {
+    this.asked.push(`consent ${agentName} ${primary.name}: ${folders.map((f) => f.name).join(',')}`);
+    return this.consent(folders);
+  }
+  async singleRootChoice(agentName: string, primary: Root, leftOut: readonly Root[]) {
+    this.asked.push(`single-root ${agentName} ${primary.name}: ${leftOut.map((f) => f.name).join(',')}`);
+    return this.singleRoot;
+  }
+  async staleChoice(message: string) {
+    this.asked.push(`stale: ${message}`);
+    return this.stale;
+  }
+  reportNotShared() {}
+}
+
+const real = (p: string) => fs.realpathSync.native(p);
+
+describe('multi-root: the root set, consent and enforcement', function () {
+  this.timeout(60_000);
+  let api: TestApi;
+  let ui: ScriptedRootsUi;
+  let agent: RecordingAgent;
+  let single: RecordingAgent;
+  let app: string;
+  let lib: string;
+  let docs: string;
+
+  const paramsOf = (recording: RecordingAgent, method: string) => recording.received().filter((m) => m.method === method).map((m) => m.params);
+  const lastNew = (recording: RecordingAgent) => paramsOf(recording, 'session/new').at(-1);
+  before(async () => {
+    api = await activate();
+    ui = new ScriptedRootsUi();
+    api.setRootsUi(ui);
+    agent = await addRecordingAgent('Roots Agent');
+    single = await addRecordingAgent('Single-Root Agent', ['--disable', 'additionalDirectories']);
+    await waitFor(() => api.agents.find('Roots Agent') !== undefined && api.agents.find('Single-Root Agent') !== undefined, 'the agents');
+    [app, lib, docs] = vscode.workspace.workspaceFolders!.map((f) => real(f.uri.fsPath)) as [string, string, string];
+    await api.grants.set([]);
+  });
+
+  after(async () => {
+    api.setRootsUi(undefined);
+    await api.grants.set([]);
+    await api.agents.stop('Roots Agent');
+    await api.agents.stop('Single-Root Agent');
+    await agent.dispose();
+    await single.dispose();
+  });
+
+  it('asks before sharing other folders, then sends cwd plus every granted folder, in workspace order', async () => {
+    const [session] = await api.starter.newSession({ agentName: 'Roots Agent' });
+    assert.ok(session);
+    assert.deepEqual(ui.asked.splice(0), ['consent Roots Agent app: lib,docs']);
+    assert.deepEqual(lastNew(agent), { cwd: app, additionalDirectories: [lib, docs], mcpServers: [] });
+    assert.deepEqual(api.grants.granted(), [lib, docs]);
+    assert.ok(api.sessions.find('Roots Agent', session.sessionId));
+  });
+
+  it('remembers the grant for this workspace: the next session does not ask', async () => {
+    await api.starter.newSession({ agentName: 'Roots Agent' });
+    assert.deepEqual(ui.asked.splice(0), []);
+    assert.deepEqual(lastNew(agent), { cwd: app, additionalDirectories: [lib, docs], mcpServers: [] });
+  });
+
+  it('after a folder is revoked, asks again; a refusal leaves it out of the list', async () => {
+    await api.grants.revoke([lib]);
+    ui.consent = () => [];
+    await api.starter.newSession({ agentName: 'Roots Agent' });
+    assert.deepEqual(ui.asked.splice(0), ['consent Roots Agent app: lib']);
+    assert.deepEqual(lastNew(agent), { cwd: app, additionalDirectories: [docs], mcpServers: [] });
+    assert.deepEqual(api.grants.granted(), [docs]);
+  });
+
+  it('starts nothing when the consent prompt is dismissed', async () => {
+    ui.consent = () => undefined;
+    const before = paramsOf(agent, 'session/new').length;
+    assert.deepEqual(await api.starter.newSession({ agentName: 'Roots Agent' }), []);
+    assert.equal(paramsOf(agent, 'session/new').length, before);
+    ui.asked.splice(0);
+    ui.consent = (folders) => folders;
+  });
+
+  it('uses another primary folder when asked, and sends the complete list from it', async () => {
+    await api.grants.set([app, lib, docs]);
+    await api.starter.newSession({ agentName: 'Roots Agent', primaryIndex: 2 });
+    assert.deepEqual(lastNew(agent), { cwd: docs, additionalDirectories: [app, lib], mcpServers: [] });
+  });
+
+  it('never sends additionalDirectories to an agent that does not advertise it, and says what is left out', async () => {
+    ui.singleRoot = 'continue';
+    await api.starter.newSession({ agentName: 'Single-Root Agent' });
+    assert.deepEqual(ui.asked.splice(0), ['single-root Single-Root Agent app: lib,docs']);
+    assert.deepEqual(lastNew(single), { cwd: app, mcpServers: [] });
+    assert.ok(paramsOf(single, 'session/new').every((p) => p && !('additionalDirectories' in p)));
+  });
+
+  it('can start one session per folder for such an agent', async () => {
+    ui.singleRoot = 'one-per-folder';
+    const sessions = await api.starter.newSession({ agentName: 'Single-Root Agent' });
+    assert.equal(sessions.length, 3);
+    assert.deepEqual(paramsOf(single, 'session/new').slice(-3), [
+      { cwd: app, mcpServers: [] },
+      { cwd: lib, mcpServers: [] },
+      { cwd: docs, mcpServers: [] },
+    ]);
+    ui.asked.splice(0);
+  });
+
+  describe('fs access through the session roots', () => {
+    let session: AgentSession;
+
+    before(async () => {
+      await api.grants.set([lib, docs]);
+      [session] = (await api.starter.newSession({ agentName: 'Roots Agent' })) as [AgentSession];
+    });
+
+    it('refuses a read through the symlink that leads outside every folder, naming the path and the roots', async () => {
+      const link = path.join(lib, 'outside-link');
+      await session.connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `read ${link}` }] });
+      const refusal = session.refusals.at(-1);
+      assert.ok(refusal, 'the refusal is recorded on the session');
+      assert.equal(refusal.operation, 'read');
+      assert.equal(refusal.path, link);
+      assert.match(refusal.message, /is outside this session.s folders/);
+      for (const root of [app, lib, docs]) assert.ok(refusal.message.includes(root), `the message names ${root}`);
+    });
+
+    it('lets the agent create a new file inside an additional folder', async () => {
+      const target = path.join(docs, 'notes', 'from-agent.md');
+      await session.connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `write ${target} Hello from the agent` }] });
+      assert.equal(fs.readFileSync(target, 'utf8'), 'Hello from the agent');
+    });
+
+    it('gives the agent the unsaved text of an open editor', async () => {
+      const file = path.join(lib, 'src', 'greet.ts');
+      const document = await vscode.workspace.openTextDocument(file);
+      const editor = await vscode.window.showTextDocument(document);
+      await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), '// unsaved line\n'));
+      assert.ok(document.isDirty);
+      const readsBefore = agent.received().length;
+      await session.connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `read ${file}` }] });
+      assert.ok(agent.received().length > readsBefore);
+      const answer = agent.received().filter((m) => m.result !== undefined && typeof (m.result as { content?: unknown }).content === 'string').at(-1);
+      assert.match(String((answer?.result as { content: string }).content), /^\/\/ unsaved line\n/);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    });
+
+    it('refuses a write outside the roots and creates nothing there', async () => {
+      const outside = path.join(path.dirname(lib), 'outside', 'planted.txt');
+      await session.connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `write ${outside} nope` }] });
+      assert.equal(fs.existsSync(outside), false);
+      assert.equal(session.refusals.at(-1)?.operation, 'write');
+    });
+  });
+
+  describe('workspace folders changing mid-session', () => {
+    const folderChange = () =>
+      new Promise<void>((resolve) => {
+        const subscription = vscode.workspace.onDidChangeWorkspaceFolders(() => {
+          subscription.dispose();
+          resolve();
+        });
+      });
+
+    it('marks open sessions stale and reopens them with the complete new list, or keeps their roots', async () => {
+    const extra = path.join(path.dirname(lib), 'outside');
+    await api.grants.set([lib, docs]);
+    const [session] = (await api.starter.newSession({ agentName: 'Roots Agent' })) as [AgentSession];
+    ui.stale = 'reopen';
+    ui.consent = (folders) => folders;
+    const added = folderChange();
+    assert.ok(vscode.workspace.updateWorkspaceFolders(3, 0, { uri: vscode.Uri.file(extra), name: 'outside' }));
+    await added;
+    await waitFor(() => ui.asked.some((q) => q.startsWith('stale:')), 'the stale question');
+    const resumes = () => paramsOf(agent, 'session/resume').filter((p) => p?.['sessionId'] === session.sessionId);
+    await waitFor(() => resumes().length > 0, 'session/resume');
+    const resume = resumes().at(-1);
+    assert.deepEqual(resume, { sessionId: session.sessionId, cwd: app, additionalDirectories: [lib, docs, real(extra)], mcpServers: [] });
+    assert.ok(ui.asked.includes('consent Roots Agent app: outside'));
+    const reopened = api.sessions.find('Roots Agent', session.sessionId)!;
+    assert.equal(reopened.stale, undefined);
+    assert.deepEqual(reopened.guard.roots, [app, lib, docs, real(extra)]);
+
+    // Back to three folders: the session is stale again; keep its roots this time.
+    ui.stale = 'keep';
+    ui.asked.splice(0);
+    const removed = folderChange();
+    assert.ok(vscode.workspace.updateWorkspaceFolders(3, 1));
+    await removed;
+    await waitFor(() => ui.asked.some((q) => q.startsWith('stale:')), 'the stale question');
+    await waitFor(() => api.sessions.find('Roots Agent', session.sessionId)?.stale === undefined, 'kept');
+    assert.equal(resumes().length, 1, 'keeping does not reopen');
+    assert.match(ui.asked.find((q) => q.startsWith('stale:'))!, /Workspace folders changed \(outside was removed\)/);
+  });
+  });
+
+  it('sent only messages that conform to the ACP JSON Schema', () => {
+    assertConforms(agent.received());
+    assertConforms(single.received());
+  });
+});
