@@ -1,36 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { REPO_ROOT, Workbench, tooling } from './workbench';
+import { useWorkbench } from './workbench';
 
 describe('sharing workspace folders with an agent (real prompts, Chromium)', function () {
   this.timeout(180_000);
-  const runId = randomUUID();
-  let scratch: string;
-  let workbench: Workbench;
+  const bench = useWorkbench('multi-root');
 
-  before(async () => {
-    const { install } = await tooling();
-    fs.mkdirSync(install.CACHE_DIR, { recursive: true });
-    scratch = fs.mkdtempSync(path.join(install.CACHE_DIR, 'e2e-'));
-    fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', 'workspaces'), path.join(scratch, 'workspaces'), { recursive: true, verbatimSymlinks: true });
-    workbench = await Workbench.open({
-      target: path.join(scratch, 'workspaces', 'multi-root', 'multi-root.code-workspace'),
-      scratch: path.join(scratch, 'server'),
-      env: { ACP_WS_TEST_RUN: runId },
-    });
-  });
-
-  after(async () => {
-    await workbench?.close();
-    const { processes } = await tooling();
-    const leftovers = processes.sweepMarkedProcesses('ACP_WS_TEST_RUN', runId);
-    fs.rmSync(scratch, { recursive: true, force: true });
-    assert.deepEqual(leftovers, [], 'every process the UI tests started was stopped');
-  });
-
-  const quickInput = () => workbench.page.locator('.quick-input-widget');
+  const quickInput = () => bench().page.locator('.quick-input-widget');
   const rows = () => quickInput().locator('.quick-input-list .monaco-list-row');
   /** Each row's label (its first line; a hidden detail line may linger from an earlier pick). */
   const labels = () => rows().evaluateAll((list) => list.map((row) => row.querySelector('.quick-input-list-row .label-name')?.textContent ?? ''));
@@ -42,38 +17,38 @@ describe('sharing workspace folders with an agent (real prompts, Chromium)', fun
   };
 
   async function sessionRow(description: string) {
-    const sidebar = await workbench.openAcpContainer();
-    const row = workbench.viewTree(sidebar, 'Agents').locator('.monaco-list-row', { hasText: 'Session' }).filter({ hasText: description });
+    const sidebar = await bench().openAcpContainer();
+    const row = bench().viewTree(sidebar, 'Agents').locator('.monaco-list-row', { hasText: 'Session' }).filter({ hasText: description });
     await row.first().waitFor({ timeout: 30_000 });
     return { sidebar, row: row.first() };
   }
 
   it('asks which folders to share, listing each by name and path, and starts the session with them', async () => {
-    await workbench.runCommand('ACP: New Session');
-    await workbench.pick('Reference Agent (offline)');
+    await bench().runCommand('ACP: New Session');
+    await bench().pick('Reference Agent (offline)');
     await quickInput().locator('.quick-input-title', { hasText: 'Share workspace folders with Reference Agent (offline)?' }).waitFor({ timeout: 30_000 });
     assert.deepEqual(await labels(), ['lib', 'docs']);
     assert.match((await rows().first().getAttribute('aria-label')) ?? '', /^lib, \/.*multi-root\/lib$/, 'each folder is listed with its path');
-    assert.equal(await rows().filter({ has: workbench.page.locator('.monaco-checkbox.checked') }).count(), 2, 'both are proposed');
-    await workbench.screenshot('consent-prompt', quickInput());
-    await workbench.page.keyboard.press('Enter');
+    assert.equal(await rows().filter({ has: bench().page.locator('.monaco-checkbox.checked') }).count(), 2, 'both are proposed');
+    await bench().screenshot('consent-prompt', quickInput());
+    await bench().page.keyboard.press('Enter');
     const { sidebar, row } = await sessionRow('app, lib, docs');
     assert.match((await row.getAttribute('aria-label')) ?? '', /sharing app, lib and docs/);
-    await workbench.screenshot('session-with-three-folders', sidebar);
+    await bench().screenshot('session-with-three-folders', sidebar);
   });
 
   it('lets the user revoke a folder in Manage Shared Folders, then asks again and honours a refusal', async () => {
-    await workbench.runCommand('ACP: Manage Shared Folders');
+    await bench().runCommand('ACP: Manage Shared Folders');
     await quickInput().locator('.quick-input-title', { hasText: 'Shared folders' }).waitFor({ timeout: 30_000 });
     const lib = rows().filter({ hasText: 'lib' }).first();
     assert.equal(await checkbox(lib).getAttribute('aria-checked'), 'true', 'lib was granted');
     await checkbox(lib).click();
     assert.equal(await checkbox(lib).getAttribute('aria-checked'), 'false');
-    await workbench.screenshot('manage-shared-folders', quickInput());
+    await bench().screenshot('manage-shared-folders', quickInput());
     await accept();
 
-    await workbench.runCommand('ACP: New Session');
-    await workbench.pick('Reference Agent (offline)');
+    await bench().runCommand('ACP: New Session');
+    await bench().pick('Reference Agent (offline)');
     await quickInput().locator('.quick-input-title', { hasText: 'Share workspace folders' }).waitFor({ timeout: 30_000 });
     assert.deepEqual(await labels(), ['lib'], 'only the revoked folder is asked about');
     await checkbox(rows().first()).click();

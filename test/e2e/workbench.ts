@@ -3,6 +3,7 @@
  * Command Palette, quick picks, notifications; and saves checked screenshots.
  */
 import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -161,3 +162,43 @@ export function assertNotBlank(png: Buffer, name: string): void {
   assert.ok(colours.size >= 12, `${name}: only ${colours.size} distinct colours: the view looks blank`);
   assert.ok(max - min >= 60, `${name}: contrast ${Math.round(max - min)}: the view looks blank`);
 }
+
+/**
+ * Mocha hooks for a suite on one workbench: a private copy of the fixture workspaces, code-server with the
+ * extension under development, and afterwards a check that every process the suite started is gone.
+ * Returns a getter for the workbench (valid inside tests).
+ */
+export function useWorkbench(target: 'multi-root' | 'single' = 'multi-root'): () => Workbench {
+  const runId = randomUUID();
+  let scratch: string | undefined;
+  let workbench: Workbench | undefined;
+
+  before(async () => {
+    const { install } = await tooling();
+    fs.mkdirSync(install.CACHE_DIR, { recursive: true });
+    scratch = fs.mkdtempSync(path.join(install.CACHE_DIR, 'e2e-'));
+    const workspaces = path.join(scratch, 'workspaces');
+    fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', 'workspaces'), workspaces, { recursive: true, verbatimSymlinks: true });
+    workbench = await Workbench.open({
+      target: target === 'multi-root' ? path.join(workspaces, 'multi-root', 'multi-root.code-workspace') : path.join(workspaces, 'single'),
+      scratch: path.join(scratch, 'server'),
+      env: { [RUN_MARKER]: runId },
+    });
+  });
+
+  after(async () => {
+    await workbench?.close();
+    const { processes } = await tooling();
+    const leftovers = processes.sweepMarkedProcesses(RUN_MARKER, runId);
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+    assert.deepEqual(leftovers, [], 'every process the UI tests started was stopped');
+  });
+
+  return () => {
+    assert.ok(workbench, 'the workbench is open');
+    return workbench;
+  };
+}
+
+/** Every process a test run starts inherits this variable, so leftovers can be found. */
+export const RUN_MARKER = 'ACP_WS_TEST_RUN';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as Packaging from '../../scripts/package.mjs';
-import { REPO_ROOT, Workbench, tooling } from '../e2e/workbench';
+import { REPO_ROOT, RUN_MARKER, Workbench, tooling } from '../e2e/workbench';
 
 describe('the packaged .vsix', function () {
   this.timeout(240_000);
@@ -22,7 +22,7 @@ describe('the packaged .vsix', function () {
 
   after(async () => {
     const { processes } = await tooling();
-    const leftovers = processes.sweepMarkedProcesses('ACP_WS_TEST_RUN', runId);
+    const leftovers = processes.sweepMarkedProcesses(RUN_MARKER, runId);
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
     assert.deepEqual(leftovers, [], 'every process the packaging test started was stopped');
   });
@@ -54,7 +54,7 @@ describe('the packaged .vsix', function () {
       scratch: server,
       developmentExtension: false,
       extensionsDir: installed.extensionsDir,
-      env: { ACP_WS_TEST_RUN: runId },
+      env: { [RUN_MARKER]: runId },
     });
     try {
       const sidebar = await workbench.openAcpContainer();
