@@ -1,0 +1,32 @@
+/**
+ * The environment of a terminal command: the extension host's, with the agent's `env` entries over it.
+ * On Windows variable names are case-insensitive, so an entry replaces an inherited variable spelled
+ * differently (`PATH` over `Path`) instead of sitting next to it.
+ */
+
+/** One `env` entry of `terminal/create`. */
+export interface EnvEntry {
+  readonly name: string;
+  readonly value: string;
+}
+
+/** `base` with `entries` applied in order (a later entry wins). */
+export function mergeEnv(base: NodeJS.ProcessEnv, entries: readonly EnvEntry[], platform: NodeJS.Platform = process.platform): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base };
+  for (const { name, value } of entries) {
+    if (platform === 'win32') {
+      const folded = name.toUpperCase();
+      for (const key of Object.keys(env)) if (key !== name && key.toUpperCase() === folded) delete env[key];
+    }
+    env[name] = value;
+  }
+  return env;
+}
+
+/** The value of variable `name` (case-insensitively on Windows). */
+export function envValue(env: NodeJS.ProcessEnv, name: string, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (platform !== 'win32') return env[name];
+  const folded = name.toUpperCase();
+  const key = Object.keys(env).find((k) => k.toUpperCase() === folded);
+  return key === undefined ? undefined : env[key];
+}

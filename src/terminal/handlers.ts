@@ -1,0 +1,39 @@
+/**
+ * The five ACP `terminal/*` methods on a connection, served by {@link Terminals}. A terminal's cwd must
+ * lie inside its session's roots (checked by the session's RootGuard); a session the client does not
+ * know cannot start terminals.
+ */
+import type { AcpConnection } from '../acp/connection';
+import { TerminalCreateMethod, TerminalKillMethod, TerminalOutputMethod, TerminalReleaseMethod, TerminalWaitForExitMethod } from '../acp/schema';
+import type { RootGuard } from '../roots/rootGuard';
+import { TerminalError, TerminalErrorCodes } from './terminalError';
+import type { Terminals } from './terminals';
+
+/** What a terminal needs to know about its session. */
+export interface TerminalSession {
+  readonly guard: RootGuard;
+  readonly cwd: string;
+}
+
+export function registerTerminalHandlers(connection: AcpConnection, terminals: Terminals, sessionOf: (sessionId: string) => TerminalSession | undefined): void {
+  connection.onRequest(TerminalCreateMethod, (params) => {
+    const session = sessionOf(params.sessionId);
+    if (!session) {
+      throw new TerminalError(TerminalErrorCodes.UnknownTerminal, `No open session ${params.sessionId} on this connection.`, { sessionId: params.sessionId });
+    }
+    return terminals.create(params, session.guard, session.cwd);
+  });
+  connection.onRequest(TerminalOutputMethod, (params) => {
+    const { output, truncated, exitStatus } = terminals.output(params);
+    return exitStatus ? { output, truncated, exitStatus: { ...exitStatus } } : { output, truncated };
+  });
+  connection.onRequest(TerminalWaitForExitMethod, async (params, token) => ({ ...(await terminals.waitForExit(params, token)) }));
+  connection.onRequest(TerminalKillMethod, async (params) => {
+    await terminals.kill(params);
+    return {};
+  });
+  connection.onRequest(TerminalReleaseMethod, async (params) => {
+    await terminals.release(params);
+    return {};
+  });
+}

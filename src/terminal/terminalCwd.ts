@@ -1,0 +1,58 @@
+/**
+ * The working directory of a terminal command: the session's cwd when the agent gives none, otherwise the
+ * agent's `cwd` as the {@link RootGuard} resolves it (absolute, inside the session's roots, symlinks
+ * followed), which must be an existing folder. The command runs in the resolved real path, never in the
+ * agent's string.
+ */
+import * as fs from 'node:fs';
+import { type RootGuard, quotePath } from '../roots/rootGuard';
+import { TerminalError, TerminalErrorCodes } from './terminalError';
+
+/**
+ * @param requested the agent's `cwd` (`null`/absent: the session's cwd).
+ * @param sessionCwd the session's working directory (a root, already chosen by the user).
+ * @throws TerminalError -32602 naming the cwd and the session's roots when it is refused.
+ */
+export async function resolveTerminalCwd(requested: string | null | undefined, guard: RootGuard, sessionCwd: string): Promise<string> {
+  if (requested === undefined || requested === null) {
+    if (!(await isDirectory(sessionCwd))) {
+      throw new TerminalError(TerminalErrorCodes.InvalidParams, `Cannot run a command: the session's folder ${quotePath(sessionCwd)} is not an existing folder.`, {
+        cwd: sessionCwd,
+        roots: guard.roots,
+        reason: 'missing',
+      });
+    }
+    return sessionCwd;
+  }
+  const decision = await guard.check(requested);
+  if (!decision.allowed) {
+    // The guard's words name the path; for "outside" they already list the roots.
+    const roots = decision.reason === 'outside-roots' ? '' : ` Commands can only run inside ${rootsInWords(guard)}.`;
+    throw new TerminalError(TerminalErrorCodes.InvalidParams, `Refused terminal cwd: ${decision.message}.${roots}`, {
+      cwd: requested,
+      roots: guard.roots,
+      reason: decision.reason,
+    });
+  }
+  if (!decision.exists || !(await isDirectory(decision.realPath))) {
+    const what = decision.exists ? 'is not a folder' : 'does not exist';
+    throw new TerminalError(TerminalErrorCodes.InvalidParams, `Refused terminal cwd: ${quotePath(requested)} ${what}.`, {
+      cwd: requested,
+      roots: guard.roots,
+      reason: decision.exists ? 'not-a-directory' : 'missing',
+    });
+  }
+  return decision.realPath;
+}
+
+function rootsInWords(guard: RootGuard): string {
+  return guard.roots.length === 0 ? "this session's folders (it has none)" : `this session's folders (${guard.roots.join(', ')})`;
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  try {
+    return (await fs.promises.stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}

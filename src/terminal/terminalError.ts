@@ -1,0 +1,41 @@
+/**
+ * The error every terminal operation fails with. It is a JSON-RPC `ResponseError` (the connection's
+ * `HandlerError`), so an ACP request handler can let it propagate and the agent receives its code,
+ * message and data unchanged.
+ */
+import { HandlerError } from '../acp/connection';
+import { ErrorCodes } from '../acp/errors';
+
+/** Codes a {@link TerminalError} carries. */
+export const TerminalErrorCodes = {
+  /** Bad request: an empty command, a cwd that is not allowed or not a folder. */
+  InvalidParams: ErrorCodes.InvalidParams,
+  /** No such terminal in this session (never created, released, or another session's). */
+  UnknownTerminal: ErrorCodes.ResourceNotFound,
+  /** The command could not be started (not found, not executable…). */
+  SpawnFailed: ErrorCodes.InternalError,
+  /** `terminal/wait_for_exit` was cancelled. */
+  Cancelled: ErrorCodes.RequestCancelled,
+} as const;
+
+/** Extra details sent with the error (`data`), for logs and for agents that read them. */
+export interface TerminalErrorData {
+  readonly terminalId?: string;
+  readonly sessionId?: string;
+  readonly command?: string;
+  readonly cwd?: string;
+  /** The session's roots, when the cwd was refused. */
+  readonly roots?: readonly string[];
+  /** The guard's or the operating system's reason (`outside-roots`, `ENOENT`…). */
+  readonly reason?: string;
+}
+
+/** A terminal operation that failed; `code` is the JSON-RPC error code to answer with. */
+export class TerminalError extends HandlerError<TerminalErrorData> {
+  override name = 'TerminalError';
+  constructor(code: number, message: string, data?: TerminalErrorData) {
+    super(code, message, data);
+    // ResponseError pins its own prototype; restore ours so `instanceof TerminalError` holds.
+    Object.setPrototypeOf(this, new.target.prototype);
+  }
+}
