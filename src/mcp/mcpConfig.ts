@@ -1,0 +1,500 @@
+/**
+ * The MCP servers this client passes to agents (session/new, load, resume, fork), read from two places:
+ *
+ * 1. the user's setting `acpWorkspace.mcpServers` (an array, this extension's own format);
+ * 2. in a trusted workspace only, each workspace folder's `.vscode/mcp.json` (VS Code's own format, JSONC).
+ *
+ * Both are validated with zod. A bad entry is skipped with one readable problem (which setting entry or
+ * file, which server, what is wrong); a file that cannot be read as JSONC is one problem. Nothing here
+ * throws on bad input, and no problem text ever contains an env or header value.
+ *
+ * The result is ACP's `McpServer` shape (env and headers as `[{name, value}]`, stdio without `type`);
+ * which of them an agent actually gets is decided by `selectMcpServers` (mcpSelection.ts).
+ */
+import { readFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as z from 'zod';
+import { formatIssues, type McpServer, type McpServerHttp, type McpServerSse, type McpServerStdio } from '../acp/schema';
+import { parseEnvFile } from './envFile';
+import { parseJsonc } from './jsonc';
+
+/** The setting's full name, as used in messages. */
+export const MCP_SERVERS_SETTING = 'acpWorkspace.mcpServers';
+
+/** Where a configured server came from. */
+export type McpSource =
+  | { readonly kind: 'setting'; /** position in the setting's array */ readonly index: number }
+  | { readonly kind: 'file'; /** the mcp.json file */ readonly path: string };
+
+/** One server as configured, already in the shape ACP sends. */
+export interface ConfiguredMcpServer {
+  readonly source: McpSource;
+  readonly server: McpServer;
+}
+
+export interface McpConfigResult {
+  readonly servers: ConfiguredMcpServer[];
+  /** One readable line per skipped entry, unreadable file or ignored part of a server. */
+  readonly problems: string[];
+}
+
+/** The environment `${env:NAME}` reads (usually `process.env`). */
+export type McpEnv = Readonly<Record<string, string | undefined>>;
+
+export type McpTransport = 'stdio' | 'http' | 'sse';
+
+/** The transport of an ACP server (stdio servers have no `type`). */
+export function transportOf(server: McpServer): McpTransport {
+  return server['type'] === 'http' || server['type'] === 'sse' ? server['type'] : 'stdio';
+}
+
+/** A stdio server (ACP sends it without `type`). */
+export function isStdioServer(server: McpServer): server is McpServerStdio {
+  return transportOf(server) === 'stdio';
+}
+
+/** An http or sse server. */
+export function isRemoteServer(server: McpServer): server is McpServerHttp | McpServerSse {
+  return transportOf(server) !== 'stdio';
+}
+
+/** `acpWorkspace.mcpServers[2]` or the file's path. */
+export function describeMcpSource(source: McpSource): string {
+  return source.kind === 'setting' ? `${MCP_SERVERS_SETTING}[${source.index}]` : source.path;
+}
+
+/** Where VS Code keeps a workspace folder's MCP servers. */
+export function mcpJsonPath(folderPath: string): string {
+  return path.join(folderPath, '.vscode', 'mcp.json');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Schemas
+
+/** A required string: "is missing" / "must be a string" instead of zod's generic wording. */
+const requiredString = () =>
+  z.string({ error: (issue) => (issue.input === undefined ? 'is missing' : 'must be a string') });
+const nonEmpty = () => requiredString().trim().min(1, 'must not be empty');
+const stringList = () => z.array(z.string({ error: 'must be a string' }), { error: 'must be a list of strings' });
+const stringMap = (what: string) =>
+  z.record(z.string(), z.string({ error: 'must be a string' }), { error: `must be an object mapping ${what}` });
+
+/** `acpWorkspace.mcpServers` entry, stdio: `{ name, command, args?, env? }` (`type: "stdio"` allowed). */
+export const McpSettingStdio = z.strictObject({
+  name: nonEmpty(),
+  type: z.literal('stdio').optional(),
+  command: nonEmpty(),
+  args: stringList().default([]),
+  env: stringMap('variable names to values').default({}),
+});
+
+/** `acpWorkspace.mcpServers` entry, remote: `{ name, type: "http" | "sse", url, headers? }`. */
+export const McpSettingRemote = z.strictObject({
+  name: nonEmpty(),
+  type: z.enum(['http', 'sse']),
+  url: nonEmpty(),
+  headers: stringMap('header names to values').default({}),
+});
+
+/** `.vscode/mcp.json`, stdio server (VS Code's format; other VS Code fields such as `dev` are ignored). */
+export const McpJsonStdio = z.looseObject({
+  type: z.literal('stdio').optional(),
+  command: nonEmpty(),
+  args: stringList().default([]),
+  env: z
+    .record(z.string(), z.union([z.string(), z.number(), z.null()], { error: 'must be a string, a number or null' }), {
+      error: 'must be an object mapping variable names to values',
+    })
+    .default({}),
+  envFile: z.string({ error: 'must be a string' }).optional(),
+  cwd: z.string({ error: 'must be a string' }).optional(),
+  sandboxEnabled: z.boolean({ error: 'must be true or false' }).optional(),
+});
+
+/** `.vscode/mcp.json`, remote server: `{ type: "http" | "sse", url, headers? }` (no `type` with a `url`: http). */
+export const McpJsonRemote = z.looseObject({
+  type: z.enum(['http', 'sse']).optional(),
+  url: nonEmpty(),
+  headers: stringMap('header names to values').default({}),
+});
+
+/** `.vscode/mcp.json` itself: `{ servers: { <name>: server }, inputs: [...] }`. */
+export const McpJsonFile = z.looseObject({
+  servers: z.record(z.string(), z.unknown(), { error: 'must be an object mapping server names to servers' }).optional(),
+  inputs: z.array(z.unknown(), { error: 'must be a list' }).optional(),
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Variables
+
+/** The values `${…}` variables resolve to; `allowed` decides which variables a source may use. */
+interface VariableContext {
+  readonly env: McpEnv;
+  /** Resolves a variable other than `${env:…}`; undefined: not available in this source. */
+  readonly resolve: (name: string) => string | undefined;
+  /** The variables this source supports, for messages. */
+  readonly supported: string;
+}
+
+const VARIABLE = /\$\{([^{}]*)\}/g;
+
+/** Collects the variables used in `texts`, or explains why the server cannot be used. */
+function checkVariables(texts: readonly string[], context: VariableContext): { error?: string; unset: string[] } {
+  const inputs = new Set<string>();
+  const unknown = new Set<string>();
+  const unset = new Set<string>();
+  for (const text of texts) {
+    for (const match of text.matchAll(VARIABLE)) {
+      const name = match[1]!;
+      if (name.startsWith('input:')) inputs.add(match[0]);
+      else if (name.startsWith('env:')) {
+        if (lookupEnv(context.env, name.slice(4)) === undefined) unset.add(name.slice(4));
+      } else if (context.resolve(name) === undefined) unknown.add(match[0]);
+    }
+  }
+  if (inputs.size > 0) {
+    return {
+      error:
+        `it uses ${[...inputs].join(', ')}, which only VS Code's own prompt can fill in. ` +
+        `Use \${env:NAME} instead, or add the server to ${MCP_SERVERS_SETTING}.`,
+      unset: [],
+    };
+  }
+  if (unknown.size > 0) {
+    return { error: `${[...unknown].join(', ')} cannot be resolved here (supported: ${context.supported}).`, unset: [] };
+  }
+  return { unset: [...unset] };
+}
+
+function expand(text: string, context: VariableContext): string {
+  return text.replace(VARIABLE, (whole, name: string) => {
+    if (name.startsWith('env:')) return lookupEnv(context.env, name.slice(4)) ?? '';
+    return context.resolve(name) ?? whole;
+  });
+}
+
+/** `env[name]`; on Windows, where variable names ignore case, any spelling. */
+function lookupEnv(env: McpEnv, name: string): string | undefined {
+  const exact = env[name];
+  if (exact !== undefined || process.platform !== 'win32') return exact;
+  const upper = name.toUpperCase();
+  for (const [key, value] of Object.entries(env)) if (key.toUpperCase() === upper) return value;
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Building ACP servers (shared by both sources)
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+interface StdioDraft {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: ReadonlyMap<string, string>;
+}
+
+interface RemoteDraft {
+  readonly name: string;
+  readonly type: 'http' | 'sse';
+  readonly url: string;
+  readonly headers: ReadonlyMap<string, string>;
+}
+
+/** Final checks on expanded values; an error message (never quoting a value) or the ACP server. */
+function buildServer(draft: StdioDraft | RemoteDraft): McpServer | string {
+  if ('command' in draft) {
+    if (draft.command.trim() === '') return 'command: is empty';
+    for (const [name, value] of draft.env) {
+      if (name === '' || name.includes('=') || name.includes('\0')) return `env: "${printable(name)}" is not a valid environment variable name`;
+      if (value.includes('\0')) return `env.${printable(name)}: contains a NUL character`;
+    }
+    if ([draft.command, ...draft.args].some((text) => text.includes('\0'))) return 'command or args: contain a NUL character';
+    return {
+      name: draft.name,
+      command: draft.command,
+      args: [...draft.args],
+      env: [...draft.env].map(([name, value]) => ({ name, value })),
+    };
+  }
+  if (!URL.canParse(draft.url)) return 'url: is not a valid URL';
+  const protocol = new URL(draft.url).protocol;
+  if (protocol !== 'http:' && protocol !== 'https:') return `url: must be an http:// or https:// address, not ${protocol}//`;
+  for (const [name, value] of draft.headers) {
+    if (!HEADER_NAME.test(name)) return `headers: "${printable(name)}" is not a valid HTTP header name`;
+    if (/[\r\n\0]/.test(value)) return `headers.${printable(name)}: contains a line break or NUL character`;
+  }
+  return {
+    type: draft.type,
+    name: draft.name,
+    url: draft.url,
+    headers: [...draft.headers].map(([name, value]) => ({ name, value })),
+  };
+}
+
+/** A name or key for a message: control characters escaped, length capped. */
+function printable(text: string): string {
+  const escaped = JSON.stringify(text).slice(1, -1);
+  return escaped.length > 80 ? `${escaped.slice(0, 77)}...` : escaped;
+}
+
+type EntryType = McpTransport | { readonly error: string };
+
+/** stdio, http or sse: from `type`, else `url` means http (as VS Code reads mcp.json), else stdio. */
+function entryType(entry: Record<string, unknown>): EntryType {
+  const type = entry['type'];
+  if (type === undefined) return 'url' in entry ? 'http' : 'stdio';
+  if (type === 'stdio' || type === 'http' || type === 'sse') return type;
+  return { error: `type: must be "stdio", "http" or "sse"` };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// ---------------------------------------------------------------------------------------------------------
+// Source 1: the setting
+
+/**
+ * Reads `acpWorkspace.mcpServers`. `${env:NAME}` expands in command, args, env values, url and header
+ * values (an unset variable becomes empty, with a note); any other `${…}` makes the entry skipped.
+ * A server without `type` but with a `url` is http.
+ */
+export function readSettingServers(value: unknown, env: McpEnv = process.env): McpConfigResult {
+  const servers: ConfiguredMcpServer[] = [];
+  const problems: string[] = [];
+  if (value === undefined || value === null) return { servers, problems };
+  if (!Array.isArray(value)) {
+    problems.push(`${MCP_SERVERS_SETTING} must be a list of servers; it was ignored.`);
+    return { servers, problems };
+  }
+  const context: VariableContext = { env, resolve: () => undefined, supported: '${env:NAME}' };
+  value.forEach((entry: unknown, index) => {
+    const named = isObject(entry) && typeof entry['name'] === 'string' && entry['name'].trim() !== '' ? ` ("${printable(entry['name'])}")` : '';
+    const where = `${MCP_SERVERS_SETTING}[${index}]${named}`;
+    const skip = (reason: string): void => {
+      problems.push(`${where} was skipped: ${reason}`);
+    };
+    if (!isObject(entry)) return skip('each server must be an object with a name and a command (stdio) or a type and a url (http, sse).');
+    const type = entryType(entry);
+    if (typeof type === 'object') return skip(type.error);
+    let draft: StdioDraft | RemoteDraft;
+    let texts: string[];
+    if (type === 'stdio') {
+      const parsed = McpSettingStdio.safeParse(entry);
+      if (!parsed.success) return skip(formatIssues(parsed.error.issues));
+      const { name, command, args, env: vars } = parsed.data;
+      texts = [command, ...args, ...Object.values(vars)];
+      draft = { name, command, args, env: new Map(Object.entries(vars)) };
+    } else {
+      const parsed = McpSettingRemote.safeParse({ ...entry, type });
+      if (!parsed.success) return skip(formatIssues(parsed.error.issues));
+      const { name, url, headers } = parsed.data;
+      texts = [url, ...Object.values(headers)];
+      draft = { name, type, url, headers: new Map(Object.entries(headers)) };
+    }
+    const variables = checkVariables(texts, context);
+    if (variables.error !== undefined) return skip(variables.error);
+    const built = buildServer(expandDraft(draft, context));
+    if (typeof built === 'string') return skip(built);
+    for (const name of variables.unset) problems.push(`${where}: \${env:${name}} is not set, so it was replaced by an empty text.`);
+    servers.push({ source: { kind: 'setting', index }, server: built });
+  });
+  return { servers, problems };
+}
+
+function expandDraft(draft: StdioDraft | RemoteDraft, context: VariableContext): StdioDraft | RemoteDraft {
+  const ex = (text: string) => expand(text, context);
+  if ('command' in draft) {
+    return { ...draft, command: ex(draft.command), args: draft.args.map(ex), env: new Map([...draft.env].map(([k, v]) => [k, ex(v)])) };
+  }
+  return { ...draft, url: ex(draft.url), headers: new Map([...draft.headers].map(([k, v]) => [k, ex(v)])) };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Source 2: .vscode/mcp.json
+
+export interface McpJsonOptions {
+  /** The file's path for sources and messages (default: `<folderPath>/.vscode/mcp.json`). */
+  readonly filePath?: string;
+  /** `${userHome}` (default: `os.homedir()`). */
+  readonly userHome?: string;
+  /** Reads an `envFile` (default: `fs.readFileSync(path, 'utf8')`). */
+  readonly readFile?: (absolutePath: string) => string;
+}
+
+/**
+ * Reads one workspace folder's `.vscode/mcp.json` text (JSONC). Variables: `${workspaceFolder}` (this
+ * folder), `${workspaceFolderBasename}`, `${userHome}`, `${pathSeparator}` / `${/}` and `${env:NAME}`;
+ * a server using `${input:…}` (or any other variable) is skipped with the reason. `envFile` is read
+ * (relative to the folder), `env` overrides it. Servers asking for VS Code's sandbox are skipped (the
+ * agent would run them unconfined); `cwd` cannot be passed over ACP and is reported as ignored.
+ */
+export function parseMcpJson(text: string, folderPath: string, env: McpEnv, options: McpJsonOptions = {}): McpConfigResult {
+  const filePath = options.filePath ?? mcpJsonPath(folderPath);
+  const servers: ConfiguredMcpServer[] = [];
+  const problems: string[] = [];
+  if (text.trim() === '') return { servers, problems };
+  const json = parseJsonc(text);
+  if (!json.ok) {
+    problems.push(`${filePath} is not valid JSON (${json.error}); none of its servers were used.`);
+    return { servers, problems };
+  }
+  if (!isObject(json.value)) {
+    problems.push(`${filePath} must hold a JSON object with a "servers" object; none of its servers were used.`);
+    return { servers, problems };
+  }
+  const file = McpJsonFile.safeParse(json.value);
+  if (!file.success) {
+    problems.push(`${filePath}: ${formatIssues(file.error.issues)}; none of its servers were used.`);
+    return { servers, problems };
+  }
+  if (file.data.servers === undefined) {
+    if ('mcpServers' in file.data) problems.push(`${filePath}: VS Code's mcp.json lists servers under "servers", not "mcpServers"; none of its servers were used.`);
+    return { servers, problems };
+  }
+  const userHome = options.userHome ?? os.homedir();
+  const builtIn: Record<string, string> = {
+    workspaceFolder: folderPath,
+    workspaceFolderBasename: path.basename(folderPath),
+    userHome,
+    pathSeparator: path.sep,
+    '/': path.sep,
+  };
+  const context: VariableContext = {
+    env,
+    resolve: (name) => (Object.hasOwn(builtIn, name) ? builtIn[name] : undefined),
+    supported: '${workspaceFolder}, ${workspaceFolderBasename}, ${userHome}, ${pathSeparator}, ${/}, ${env:NAME}',
+  };
+  const readFile = options.readFile ?? ((file: string) => readFileSync(file, 'utf8'));
+
+  for (const [name, entry] of Object.entries(file.data.servers)) {
+    const where = `${filePath}: server "${printable(name)}"`;
+    const skip = (reason: string): void => {
+      problems.push(`${where} was skipped: ${reason}`);
+    };
+    if (name.trim() === '') {
+      skip('a server needs a non-empty name.');
+      continue;
+    }
+    if (!isObject(entry)) {
+      skip('each server must be an object with a command (stdio) or a type and a url (http, sse).');
+      continue;
+    }
+    const type = entryType(entry);
+    if (typeof type === 'object') {
+      skip(type.error);
+      continue;
+    }
+    const notes: string[] = [];
+    let draft: StdioDraft | RemoteDraft;
+    if (type === 'stdio') {
+      const parsed = McpJsonStdio.safeParse(entry);
+      if (!parsed.success) {
+        skip(formatIssues(parsed.error.issues));
+        continue;
+      }
+      const server = parsed.data;
+      if (server.sandboxEnabled === true) {
+        skip('it asks for VS Code\'s sandbox ("sandboxEnabled"), which an agent does not apply; it would run unconfined.');
+        continue;
+      }
+      const envTexts = Object.values(server.env).filter((v): v is string => typeof v === 'string');
+      const texts = [server.command, ...server.args, ...envTexts, ...(server.envFile !== undefined ? [server.envFile] : []), ...(server.cwd !== undefined ? [server.cwd] : [])];
+      const variables = checkVariables(texts, context);
+      if (variables.error !== undefined) {
+        skip(variables.error);
+        continue;
+      }
+      const vars = new Map<string, string>();
+      if (server.envFile !== undefined) {
+        const envFilePath = path.resolve(folderPath, expand(server.envFile, context));
+        let content: string;
+        try {
+          content = readFile(envFilePath);
+        } catch (error) {
+          const code = (error as { code?: unknown }).code;
+          skip(`its envFile ${envFilePath} could not be read${typeof code === 'string' ? ` (${code})` : ''}.`);
+          continue;
+        }
+        for (const [key, value] of parseEnvFile(content)) vars.set(key, value);
+      }
+      for (const [key, value] of Object.entries(server.env)) {
+        if (value === null) {
+          vars.delete(key);
+          notes.push(`env.${printable(key)} is null: VS Code removes it from the server's environment, which ACP cannot express; it was left out.`);
+        } else {
+          vars.set(key, typeof value === 'number' ? String(value) : expand(value, context));
+        }
+      }
+      if (server.cwd !== undefined) notes.push('"cwd" was ignored: ACP cannot pass a working directory for an MCP server (the agent chooses it).');
+      for (const unset of variables.unset) notes.push(`\${env:${unset}} is not set, so it was replaced by an empty text.`);
+      draft = { name, command: expand(server.command, context), args: server.args.map((arg) => expand(arg, context)), env: vars };
+    } else {
+      const parsed = McpJsonRemote.safeParse(entry);
+      if (!parsed.success) {
+        skip(formatIssues(parsed.error.issues));
+        continue;
+      }
+      const server = parsed.data;
+      const variables = checkVariables([server.url, ...Object.values(server.headers)], context);
+      if (variables.error !== undefined) {
+        skip(variables.error);
+        continue;
+      }
+      for (const unset of variables.unset) notes.push(`\${env:${unset}} is not set, so it was replaced by an empty text.`);
+      draft = {
+        name,
+        type,
+        url: expand(server.url, context),
+        headers: new Map(Object.entries(server.headers).map(([key, value]) => [key, expand(value, context)])),
+      };
+    }
+    const built = buildServer(draft);
+    if (typeof built === 'string') {
+      skip(built);
+      continue;
+    }
+    for (const note of notes) problems.push(`${where}: ${note}`);
+    servers.push({ source: { kind: 'file', path: filePath }, server: built });
+  }
+  return { servers, problems };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Both sources
+
+/** One workspace folder's mcp.json: its text, or undefined when the folder has none. */
+export interface McpJsonInput {
+  readonly folderPath: string;
+  readonly text: string | undefined;
+  readonly filePath?: string;
+}
+
+export interface McpConfigInput {
+  /** The value of `acpWorkspace.mcpServers`. */
+  readonly setting: unknown;
+  /** The workspace folders' mcp.json files, in folder order. */
+  readonly files: readonly McpJsonInput[];
+  /** Workspace Trust: the files are only read in a trusted workspace. */
+  readonly trusted: boolean;
+  readonly env: McpEnv;
+  readonly options?: Omit<McpJsonOptions, 'filePath'>;
+}
+
+/** Every configured server: the setting's first, then each folder's mcp.json in folder order. */
+export function readConfiguredServers(input: McpConfigInput): McpConfigResult {
+  const fromSetting = readSettingServers(input.setting, input.env);
+  const servers = [...fromSetting.servers];
+  const problems = [...fromSetting.problems];
+  const present = input.files.filter((file) => file.text !== undefined);
+  if (!input.trusted) {
+    if (present.length > 0) problems.push(`The workspace is not trusted, so its .vscode/mcp.json files were not read (${present.map((f) => f.filePath ?? mcpJsonPath(f.folderPath)).join(', ')}).`);
+    return { servers, problems };
+  }
+  for (const file of present) {
+    const result = parseMcpJson(file.text!, file.folderPath, input.env, { ...input.options, ...(file.filePath !== undefined ? { filePath: file.filePath } : {}) });
+    servers.push(...result.servers);
+    problems.push(...result.problems);
+  }
+  return { servers, problems };
+}
