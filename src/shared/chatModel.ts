@@ -1,0 +1,196 @@
+/**
+ * The chat's view model: plain, JSON-serializable data the host builds from ACP updates (src/thread/)
+ * and the chat webview renders. Only this crosses to the webview, never ACP objects as received.
+ * No `vscode`, no Node.
+ */
+import * as z from 'zod';
+
+/** A prompt or message block, simplified for display. */
+export const ViewContent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('image'), mimeType: z.string(), dataUrl: z.string().optional(), uri: z.string().optional() }),
+  z.object({ type: z.literal('audio'), mimeType: z.string() }),
+  z.object({ type: z.literal('link'), uri: z.string(), name: z.string(), title: z.string().optional() }),
+  z.object({ type: z.literal('resource'), uri: z.string(), text: z.string().optional(), mimeType: z.string().optional() }),
+  z.object({ type: z.literal('unknown'), tag: z.string(), raw: z.string() }),
+]);
+export type ViewContent = z.output<typeof ViewContent>;
+
+export const ExitStatusView = z.object({ exitCode: z.number().nullable().optional(), signal: z.string().nullable().optional() });
+
+export const ViewToolContent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('content'), content: ViewContent }),
+  z.object({
+    type: z.literal('diff'),
+    path: z.string(),
+    oldText: z.string().nullable().optional(),
+    newText: z.string(),
+    added: z.number(),
+    removed: z.number(),
+  }),
+  z.object({
+    type: z.literal('terminal'),
+    terminalId: z.string(),
+    command: z.string().optional(),
+    output: z.string().optional(),
+    truncated: z.boolean().optional(),
+    exitStatus: ExitStatusView.optional(),
+  }),
+  z.object({ type: z.literal('unknown'), tag: z.string(), raw: z.string() }),
+]);
+export type ViewToolContent = z.output<typeof ViewToolContent>;
+
+export const ViewLocation = z.object({ path: z.string(), line: z.number().optional() });
+
+export const PermissionOptionView = z.object({ optionId: z.string(), name: z.string(), kind: z.string() });
+
+export const PermissionState = z.union([
+  z.literal('pending'),
+  z.literal('cancelled'),
+  z.object({ chosen: z.string(), name: z.string(), kind: z.string() }),
+]);
+
+/** Actions an error entry can offer. */
+export const ErrorAction = z.enum(['restart', 'reopen', 'signIn', 'showLog']);
+export type ErrorAction = z.output<typeof ErrorAction>;
+
+const id = z.string();
+
+/** One item of the transcript. Entries are appended or updated in place, never reordered. */
+export const ViewEntry = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('user'), id, blocks: z.array(ViewContent) }),
+  z.object({ kind: z.literal('agent'), id, blocks: z.array(ViewContent) }),
+  z.object({ kind: z.literal('thought'), id, text: z.string() }),
+  z.object({
+    kind: z.literal('tool'),
+    id,
+    toolCallId: z.string(),
+    title: z.string(),
+    toolKind: z.string(),
+    status: z.string(),
+    content: z.array(ViewToolContent),
+    locations: z.array(ViewLocation),
+    rawInput: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal('plan'),
+    id,
+    entries: z.array(z.object({ content: z.string(), priority: z.string(), status: z.string() })),
+  }),
+  z.object({ kind: z.literal('notice'), id, severity: z.string(), title: z.string(), description: z.string().optional() }),
+  z.object({
+    kind: z.literal('permission'),
+    id,
+    title: z.string(),
+    toolCallId: z.string().optional(),
+    options: z.array(PermissionOptionView),
+    state: PermissionState,
+  }),
+  z.object({ kind: z.literal('turnEnd'), id, stopReason: z.string(), durationMs: z.number().optional() }),
+  z.object({ kind: z.literal('error'), id, message: z.string(), actions: z.array(ErrorAction) }),
+  z.object({ kind: z.literal('refusal'), id, operation: z.string(), path: z.string(), message: z.string() }),
+  z.object({ kind: z.literal('info'), id, text: z.string() }),
+  z.object({ kind: z.literal('unknown'), id, tag: z.string(), raw: z.string(), error: z.string().optional() }),
+]);
+export type ViewEntry = z.output<typeof ViewEntry>;
+export type ViewEntryOf<K extends ViewEntry['kind']> = Extract<ViewEntry, { kind: K }>;
+
+export const ViewConfigOption = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('select'),
+    id: z.string(),
+    name: z.string(),
+    category: z.string().optional(),
+    description: z.string().optional(),
+    currentValue: z.string(),
+    options: z.array(z.object({ value: z.string(), name: z.string(), description: z.string().optional(), group: z.string().optional() })),
+  }),
+  z.object({
+    type: z.literal('boolean'),
+    id: z.string(),
+    name: z.string(),
+    category: z.string().optional(),
+    description: z.string().optional(),
+    currentValue: z.boolean(),
+  }),
+]);
+export type ViewConfigOption = z.output<typeof ViewConfigOption>;
+
+export const SessionStatus = z.enum(['starting', 'loading', 'idle', 'running', 'disconnected']);
+export type SessionStatus = z.output<typeof SessionStatus>;
+
+/** Everything about the session besides the transcript (small: sent whole when it changes). */
+export const ViewSessionState = z.object({
+  agentName: z.string(),
+  sessionId: z.string().optional(),
+  title: z.string().optional(),
+  status: SessionStatus,
+  /** Why the session is disconnected or what it is waiting for, in words. */
+  statusDetail: z.string().optional(),
+  roots: z.array(z.object({ name: z.string(), path: z.string(), primary: z.boolean() })),
+  rootsStale: z.string().optional(),
+  modes: z
+    .object({ currentModeId: z.string(), available: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().optional() })) })
+    .optional(),
+  configOptions: z.array(ViewConfigOption),
+  commands: z.array(z.object({ name: z.string(), description: z.string(), hint: z.string().optional() })),
+  usage: z.object({ used: z.number(), size: z.number(), cost: z.object({ amount: z.number(), currency: z.string() }).optional() }).optional(),
+  prompt: z.object({ image: z.boolean(), audio: z.boolean(), embeddedContext: z.boolean() }),
+});
+export type ViewSessionState = z.output<typeof ViewSessionState>;
+
+/** A change to the transcript or session state, applied in order. */
+export const ChatOp = z.discriminatedUnion('op', [
+  /** Add (if new) or replace an entry. */
+  z.object({ op: z.literal('entry'), entry: ViewEntry }),
+  /** Append text to the last text block of an agent/user/thought entry (the streaming fast path). */
+  z.object({ op: z.literal('append'), id: z.string(), text: z.string() }),
+  z.object({ op: z.literal('session'), state: ViewSessionState }),
+  /** Forget every entry (the history is about to be replayed by `session/load`). */
+  z.object({ op: z.literal('reset') }),
+]);
+export type ChatOp = z.output<typeof ChatOp>;
+
+/** Applies ops to a transcript in place (both sides use it, so they agree on what an op means). */
+export function applyOps(entries: ViewEntry[], index: Map<string, number>, ops: readonly ChatOp[]): ViewSessionState | undefined {
+  let session: ViewSessionState | undefined;
+  for (const op of ops) {
+    switch (op.op) {
+      case 'entry': {
+        const at = index.get(op.entry.id);
+        if (at === undefined) {
+          index.set(op.entry.id, entries.length);
+          entries.push(op.entry);
+        } else {
+          entries[at] = op.entry;
+        }
+        break;
+      }
+      case 'append': {
+        const at = index.get(op.id);
+        if (at === undefined) break;
+        entries[at] = appendText(entries[at]!, op.text);
+        break;
+      }
+      case 'session':
+        session = op.state;
+        break;
+      case 'reset':
+        entries.length = 0;
+        index.clear();
+        break;
+    }
+  }
+  return session;
+}
+
+/** The entry with `text` appended to its last text (a new text block when the last block is not text). */
+export function appendText(entry: ViewEntry, text: string): ViewEntry {
+  if (entry.kind === 'thought') return { ...entry, text: entry.text + text };
+  if (entry.kind !== 'agent' && entry.kind !== 'user') return entry;
+  const blocks = entry.blocks.slice();
+  const last = blocks[blocks.length - 1];
+  if (last && last.type === 'text') blocks[blocks.length - 1] = { type: 'text', text: last.text + text };
+  else blocks.push({ type: 'text', text });
+  return { ...entry, blocks };
+}

@@ -1,0 +1,64 @@
+/**
+ * Messages between the chat webview and the extension host, validated with zod on receipt on both sides.
+ * Verbs go to the host; `snapshot`/`patch` events go to the webview (which acknowledges each patch once it
+ * rendered it, so the host posts at most one patch per animation frame whatever the agent's rate).
+ */
+import * as z from 'zod';
+import { ChatOp, ViewEntry, ViewSessionState } from './chatModel';
+
+// ---- host → webview -------------------------------------------------------------------------------
+
+export const MentionItem = z.object({
+  /** Absolute path. */
+  path: z.string(),
+  /** Shown: path relative to its root, prefixed with the root's name in a multi-root session. */
+  label: z.string(),
+  root: z.string(),
+});
+export type MentionItem = z.output<typeof MentionItem>;
+
+export const HostToChat = z.discriminatedUnion('type', [
+  /** The whole state: after `ready`, and whenever the webview was recreated. */
+  z.object({ type: z.literal('snapshot'), session: ViewSessionState, entries: z.array(ViewEntry), draft: z.string().optional() }),
+  /** Changes since the last patch; the webview answers `rendered` with the same `seq`. */
+  z.object({ type: z.literal('patch'), seq: z.number(), ops: z.array(ChatOp) }),
+  z.object({ type: z.literal('mentionResults'), requestId: z.number(), items: z.array(MentionItem) }),
+  /** Add a context chip (the active editor's selection, a file). */
+  z.object({ type: z.literal('addAttachment'), attachment: z.lazy(() => Attachment) }),
+  z.object({ type: z.literal('focusInput') }),
+]);
+export type HostToChat = z.output<typeof HostToChat>;
+
+// ---- webview → host -------------------------------------------------------------------------------
+
+export const Attachment = z.discriminatedUnion('kind', [
+  /** A file mentioned with @ (from any root). */
+  z.object({ kind: z.literal('file'), path: z.string(), label: z.string() }),
+  /** Lines of a file, e.g. the active editor's selection. */
+  z.object({ kind: z.literal('selection'), path: z.string(), label: z.string(), startLine: z.number(), endLine: z.number(), text: z.string() }),
+  /** A pasted or dropped image (base64 data, no data: prefix). */
+  z.object({ kind: z.literal('image'), label: z.string(), mimeType: z.string(), data: z.string() }),
+]);
+export type Attachment = z.output<typeof Attachment>;
+
+export const ChatToHost = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('rendered'), seq: z.number() }),
+  z.object({ type: z.literal('prompt'), text: z.string(), attachments: z.array(Attachment) }),
+  z.object({ type: z.literal('cancel') }),
+  z.object({ type: z.literal('permission'), entryId: z.string(), optionId: z.string() }),
+  z.object({ type: z.literal('setMode'), modeId: z.string() }),
+  z.object({ type: z.literal('setConfig'), configId: z.string(), value: z.union([z.string(), z.boolean()]) }),
+  z.object({ type: z.literal('openLocation'), path: z.string(), line: z.number().optional() }),
+  z.object({ type: z.literal('openDiff'), entryId: z.string(), index: z.number() }),
+  z.object({ type: z.literal('showTerminal'), terminalId: z.string() }),
+  z.object({ type: z.literal('mentionQuery'), requestId: z.number(), query: z.string() }),
+  z.object({ type: z.literal('attachSelection') }),
+  z.object({ type: z.literal('action'), action: z.enum(['restart', 'reopen', 'signIn', 'showLog', 'reopenWithCurrentFolders']), methodId: z.string().optional() }),
+  /** The unsent input, kept by the host so it survives the panel being hidden. */
+  z.object({ type: z.literal('draft'), text: z.string() }),
+  z.object({ type: z.literal('copy'), text: z.string() }),
+  /** A link in agent text: the host opens web links in the browser and paths in the editor. */
+  z.object({ type: z.literal('openLink'), href: z.string() }),
+]);
+export type ChatToHost = z.output<typeof ChatToHost>;

@@ -1,0 +1,332 @@
+/**
+ * The transcript of one session, folded from `session/update` notifications and the client's own events
+ * (prompts, turn ends, permission requests, errors, refusals) into view entries, with the changes since
+ * the last {@link Thread.takeOps} kept as a coalesced list of ops for the webview.
+ *
+ * Like Zed's `acp_thread`: one reducer; message chunks with the same `messageId` (or consecutive chunks
+ * without one) form one entry; tool calls are patched by id (`content` and `locations` replace).
+ */
+import type { SessionUpdate, ToolCall, ToolCallUpdate } from '../acp/schema';
+import { appendText, type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState, type ViewToolContent } from '../shared/chatModel';
+import { configOptionsToView, contentToView, preview, toolContentToView } from './toView';
+
+type MessageKind = 'user' | 'agent' | 'thought';
+
+/** Live state of a terminal shown in tool calls. */
+export interface TerminalView {
+  readonly command?: string;
+  readonly output?: string;
+  readonly truncated?: boolean;
+  readonly exitStatus?: { exitCode?: number | null; signal?: string | null };
+}
+
+export class Thread {
+  private readonly entries: ViewEntry[] = [];
+  private readonly index = new Map<string, number>();
+  private readonly toolEntries = new Map<string, string>();
+  private readonly terminals = new Map<string, TerminalView>();
+  /** messageId of the open message entry of each kind, so chunks of one message land together. */
+  private lastMessage: { kind: MessageKind; id: string; messageId: string | undefined } | undefined;
+  private planEntryId: string | undefined;
+  private turnStarted: number | undefined;
+  /** Pending ops; at most one per entry id, at the position of that entry's first change in the batch. */
+  private ops: ChatOp[] = [];
+  private readonly opAt = new Map<string, number>();
+  private sessionDirty = false;
+  private nextId = 1;
+  private sessionState: ViewSessionState;
+
+  constructor(initial: Pick<ViewSessionState, 'agentName' | 'roots' | 'prompt'> & Partial<ViewSessionState>) {
+    this.sessionState = { status: 'starting', configOptions: [], commands: [], ...initial };
+  }
+
+  get session(): ViewSessionState {
+    return this.sessionState;
+  }
+
+  get length(): number {
+    return this.entries.length;
+  }
+
+  /** The whole state, for a (re)created webview. */
+  snapshot(): { session: ViewSessionState; entries: ViewEntry[] } {
+    return { session: this.sessionState, entries: this.entries.slice() };
+  }
+
+  entry(id: string): ViewEntry | undefined {
+    const at = this.index.get(id);
+    return at === undefined ? undefined : this.entries[at];
+  }
+
+  /** The entry of a tool call, by the agent's tool call id. */
+  toolEntry(toolCallId: string): ViewEntryOf<'tool'> | undefined {
+    const id = this.toolEntries.get(toolCallId);
+    const entry = id === undefined ? undefined : this.entry(id);
+    return entry?.kind === 'tool' ? entry : undefined;
+  }
+
+  /** Changes since the last call, coalesced (consecutive appends merged, superseded ops dropped). */
+  takeOps(): ChatOp[] {
+    if (this.sessionDirty) {
+      this.ops.push({ op: 'session', state: this.sessionState });
+      this.sessionDirty = false;
+    }
+    const ops = this.ops;
+    this.ops = [];
+    this.opAt.clear();
+    return ops;
+  }
+
+  get hasChanges(): boolean {
+    return this.ops.length > 0 || this.sessionDirty;
+  }
+
+  // ---- session/update ---------------------------------------------------------------------------
+
+  apply(update: SessionUpdate): void {
+    switch (update.sessionUpdate) {
+      case 'user_message_chunk':
+        return this.addChunk('user', update.messageId ?? undefined, contentToView(update.content));
+      case 'agent_message_chunk':
+        return this.addChunk('agent', update.messageId ?? undefined, contentToView(update.content));
+      case 'agent_thought_chunk': {
+        const view = contentToView(update.content);
+        return this.addChunk('thought', update.messageId ?? undefined, view.type === 'text' ? view : { type: 'text', text: `[${view.type}]` });
+      }
+      case 'tool_call':
+        return this.upsertTool(update, true);
+      case 'tool_call_update':
+        return this.upsertTool(update, false);
+      case 'plan': {
+        const entries = update.entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status }));
+        const existing = this.planEntryId;
+        if (existing) this.put({ kind: 'plan', id: existing, entries });
+        else this.planEntryId = this.add({ kind: 'plan', id: this.newId('plan'), entries });
+        return;
+      }
+      case 'available_commands_update':
+        return this.setSession({
+          commands: update.availableCommands.map((c) => ({ name: c.name, description: c.description, hint: c.input?.hint })),
+        });
+      case 'current_mode_update':
+        if (this.sessionState.modes) this.setSession({ modes: { ...this.sessionState.modes, currentModeId: update.currentModeId } });
+        return;
+      case 'config_option_update':
+        return this.setSession({ configOptions: configOptionsToView(update.configOptions) });
+      case 'session_info_update':
+        if (update.title === null) this.setSession({ title: undefined });
+        else if (update.title !== undefined) this.setSession({ title: update.title });
+        return;
+      case 'usage_update':
+        return this.setSession({
+          usage: { used: update.used, size: update.size, cost: update.cost ? { amount: update.cost.amount, currency: update.cost.currency } : undefined },
+        });
+      case 'notice':
+        this.closeMessage();
+        this.add({ kind: 'notice', id: this.newId('notice'), severity: update.severity, title: update.title, description: update.description ?? undefined });
+        return;
+      case 'compaction_update':
+        this.closeMessage();
+        this.add({ kind: 'info', id: this.newId('info'), text: `Context compaction ${update.status.replace('_', ' ')}${update.error ? `: ${update.error}` : ''}` });
+        return;
+      case 'compaction_summary_chunk': {
+        const view = contentToView(update.content);
+        return this.addChunk('thought', `compaction:${update.compactionId}`, view.type === 'text' ? view : { type: 'text', text: '' });
+      }
+      case '$unknown':
+        this.closeMessage();
+        this.add({ kind: 'unknown', id: this.newId('unknown'), tag: update.tag, raw: preview(update.raw), error: update.error });
+        return;
+    }
+  }
+
+  // ---- the client's own events --------------------------------------------------------------------
+
+  /** Forgets the transcript (before `session/load` replays it from the agent). */
+  reset(): void {
+    this.entries.length = 0;
+    this.index.clear();
+    this.toolEntries.clear();
+    this.lastMessage = undefined;
+    this.planEntryId = undefined;
+    this.ops = [{ op: 'reset' }];
+    this.opAt.clear();
+  }
+
+  /** The user sent a prompt: show it, and start a turn. */
+  addUserPrompt(blocks: ViewContent[]): void {
+    this.closeMessage();
+    this.add({ kind: 'user', id: this.newId('user'), blocks });
+    this.beginTurn();
+  }
+
+  beginTurn(): void {
+    this.turnStarted = Date.now();
+    this.planEntryId = undefined;
+    this.setSession({ status: 'running', statusDetail: undefined });
+  }
+
+  /** The prompt answered: mark the end of the turn with its stop reason. */
+  endTurn(stopReason: string): void {
+    this.closeMessage();
+    const durationMs = this.turnStarted === undefined ? undefined : Date.now() - this.turnStarted;
+    this.turnStarted = undefined;
+    for (const entry of this.entries) {
+      if (entry.kind === 'tool' && (entry.status === 'pending' || entry.status === 'in_progress') && stopReason === 'cancelled') {
+        this.put({ ...entry, status: 'cancelled' });
+      }
+    }
+    this.add({ kind: 'turnEnd', id: this.newId('end'), stopReason, durationMs });
+    this.setSession({ status: 'idle' });
+  }
+
+  addPermission(title: string, toolCallId: string | undefined, options: ViewEntryOf<'permission'>['options']): string {
+    this.closeMessage();
+    return this.add({ kind: 'permission', id: this.newId('permission'), title, toolCallId, options, state: 'pending' });
+  }
+
+  resolvePermission(id: string, state: ViewEntryOf<'permission'>['state']): void {
+    const entry = this.entry(id);
+    if (entry?.kind === 'permission') this.put({ ...entry, state });
+  }
+
+  addError(message: string, actions: ErrorAction[] = []): string {
+    this.closeMessage();
+    return this.add({ kind: 'error', id: this.newId('error'), message, actions });
+  }
+
+  addRefusal(operation: string, path: string, message: string): void {
+    this.closeMessage();
+    this.add({ kind: 'refusal', id: this.newId('refusal'), operation, path, message });
+  }
+
+  addInfo(text: string): void {
+    this.closeMessage();
+    this.add({ kind: 'info', id: this.newId('info'), text });
+  }
+
+  setSession(change: Partial<ViewSessionState>): void {
+    this.sessionState = { ...this.sessionState, ...change };
+    this.sessionDirty = true;
+  }
+
+  /** New output or exit of a terminal: every tool call showing it is updated. */
+  updateTerminal(terminalId: string, view: TerminalView): void {
+    this.terminals.set(terminalId, view);
+    for (const entry of this.entries) {
+      if (entry.kind !== 'tool' || !entry.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) continue;
+      this.put({ ...entry, content: entry.content.map((c) => this.withTerminal(c)) });
+    }
+  }
+
+  // ---- internals ----------------------------------------------------------------------------------
+
+  private addChunk(kind: MessageKind, messageId: string | undefined, block: ViewContent): void {
+    const open = this.lastMessage;
+    const last = this.entries[this.entries.length - 1];
+    const continues =
+      open !== undefined && open.kind === kind && last !== undefined && last.id === open.id && (messageId === undefined || messageId === open.messageId);
+    if (continues) {
+      if (block.type === 'text') return this.appendText(open.id, block.text);
+      const entry = this.entry(open.id);
+      if (entry && (entry.kind === 'agent' || entry.kind === 'user')) this.put({ ...entry, blocks: [...entry.blocks, block] });
+      return;
+    }
+    const id = this.newId(kind);
+    if (kind === 'thought') this.add({ kind: 'thought', id, text: block.type === 'text' ? block.text : '' });
+    else this.add({ kind, id, blocks: [block] });
+    this.lastMessage = { kind, id, messageId };
+  }
+
+  private appendText(id: string, text: string): void {
+    const at = this.index.get(id)!;
+    // Entries are never mutated once queued or snapshotted: a change is a new object.
+    this.entries[at] = appendText(this.entries[at]!, text);
+    const pending = this.opAt.get(id);
+    if (pending === undefined) {
+      this.opAt.set(id, this.ops.length);
+      this.ops.push({ op: 'append', id, text });
+      return;
+    }
+    // Changes to different entries are independent, so this entry's text can join its earlier op.
+    const op = this.ops[pending]!;
+    if (op.op === 'append') op.text += text;
+    else this.ops[pending] = { op: 'entry', entry: this.entries[at]! };
+  }
+
+  private upsertTool(update: ToolCall | ToolCallUpdate, isNew: boolean): void {
+    this.closeMessage();
+    const existingId = this.toolEntries.get(update.toolCallId);
+    const existing = existingId ? this.entry(existingId) : undefined;
+    const base: ViewEntryOf<'tool'> =
+      existing?.kind === 'tool'
+        ? existing
+        : {
+            kind: 'tool',
+            id: this.newId('tool'),
+            toolCallId: update.toolCallId,
+            title: update.title ?? (isNew ? '' : 'Tool call'),
+            toolKind: 'other',
+            status: 'pending',
+            content: [],
+            locations: [],
+          };
+    const next: ViewEntryOf<'tool'> = {
+      ...base,
+      title: update.title ?? base.title,
+      toolKind: update.kind ?? base.toolKind,
+      status: update.status ?? base.status,
+      content: update.content ? update.content.map((c) => this.withTerminal(toolContentToView(c))) : base.content,
+      locations: update.locations ? update.locations.map((l) => ({ path: l.path, line: l.line ?? undefined })) : base.locations,
+      rawInput: update.rawInput !== undefined ? preview(update.rawInput) : base.rawInput,
+    };
+    if (existing) this.put(next);
+    else {
+      this.add(next);
+      this.toolEntries.set(update.toolCallId, next.id);
+    }
+  }
+
+  private withTerminal(content: ViewToolContent): ViewToolContent {
+    if (content.type !== 'terminal') return content;
+    const live = this.terminals.get(content.terminalId);
+    return live ? { type: 'terminal', terminalId: content.terminalId, ...live } : content;
+  }
+
+  /** The next chunk starts a new message even if its kind matches (another entry came between). */
+  private closeMessage(): void {
+    this.lastMessage = undefined;
+  }
+
+  private newId(prefix: string): string {
+    return `${prefix}-${this.nextId++}`;
+  }
+
+  private add(entry: ViewEntry): string {
+    this.index.set(entry.id, this.entries.length);
+    this.entries.push(entry);
+    this.queueEntry(entry);
+    return entry.id;
+  }
+
+  private put(entry: ViewEntry): void {
+    const at = this.index.get(entry.id);
+    if (at === undefined) return;
+    this.entries[at] = entry;
+    this.queueEntry(entry);
+  }
+
+  /**
+   * An entry op supersedes an earlier op for the same entry in this batch and takes its place, so a new
+   * entry still arrives in creation order.
+   */
+  private queueEntry(entry: ViewEntry): void {
+    const pending = this.opAt.get(entry.id);
+    if (pending !== undefined) {
+      this.ops[pending] = { op: 'entry', entry };
+      return;
+    }
+    this.opAt.set(entry.id, this.ops.length);
+    this.ops.push({ op: 'entry', entry });
+  }
+}

@@ -1,0 +1,107 @@
+/** ACP data (as validated by src/acp/schema) to the chat's plain view model (src/shared/chatModel). */
+import type { ContentBlock, SessionConfigOption, SessionConfigSelectGroup, SessionConfigSelectOption, ToolCallContent } from '../acp/schema';
+import type { ViewConfigOption, ViewContent, ViewToolContent } from '../shared/chatModel';
+
+const RAW_PREVIEW = 2000;
+
+/** JSON of something the client could not interpret, shortened for display. */
+export function preview(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > RAW_PREVIEW ? `${text.slice(0, RAW_PREVIEW)}…` : text;
+}
+
+export function contentToView(block: ContentBlock): ViewContent {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image':
+      return { type: 'image', mimeType: block.mimeType, dataUrl: `data:${block.mimeType};base64,${block.data}`, uri: block.uri ?? undefined };
+    case 'audio':
+      return { type: 'audio', mimeType: block.mimeType };
+    case 'resource_link':
+      return { type: 'link', uri: block.uri, name: block.name, title: block.title ?? undefined };
+    case 'resource': {
+      const resource = block.resource;
+      return {
+        type: 'resource',
+        uri: resource.uri,
+        text: typeof resource['text'] === 'string' ? resource['text'] : undefined,
+        mimeType: resource.mimeType ?? undefined,
+      };
+    }
+    case '$unknown':
+      return { type: 'unknown', tag: block.tag, raw: preview(block.raw) };
+  }
+}
+
+/** Lines added and removed between two texts (a cheap count for the tool call header, not a diff). */
+export function diffStats(oldText: string | null | undefined, newText: string): { added: number; removed: number } {
+  const before = oldText ? oldText.split('\n') : [];
+  const after = newText.split('\n');
+  const counts = new Map<string, number>();
+  for (const line of before) counts.set(line, (counts.get(line) ?? 0) + 1);
+  let common = 0;
+  for (const line of after) {
+    const n = counts.get(line) ?? 0;
+    if (n > 0) {
+      counts.set(line, n - 1);
+      common++;
+    }
+  }
+  return { added: after.length - common, removed: before.length - common };
+}
+
+export function toolContentToView(content: ToolCallContent): ViewToolContent {
+  switch (content.type) {
+    case 'content':
+      return { type: 'content', content: contentToView(content.content) };
+    case 'diff':
+      return { type: 'diff', path: content.path, oldText: content.oldText ?? null, newText: content.newText, ...diffStats(content.oldText, content.newText) };
+    case 'terminal':
+      return { type: 'terminal', terminalId: content.terminalId };
+    case '$unknown':
+      return { type: 'unknown', tag: content.tag, raw: preview(content.raw) };
+  }
+}
+
+/** Config options the client renders (select and boolean); others are left out. Groups are flattened. */
+export function configOptionsToView(options: readonly SessionConfigOption[]): ViewConfigOption[] {
+  const view: ViewConfigOption[] = [];
+  for (const option of options) {
+    if (option.type === 'select') {
+      const flat = option.options.flatMap((entry: SessionConfigSelectOption | SessionConfigSelectGroup) =>
+        isGroup(entry)
+          ? entry.options.map((o) => ({ value: o.value, name: o.name, description: o.description ?? undefined, group: entry.name }))
+          : [{ value: entry.value, name: entry.name, description: entry.description ?? undefined }],
+      );
+      view.push({
+        type: 'select',
+        id: option.id,
+        name: option.name,
+        category: option.category ?? undefined,
+        description: option.description ?? undefined,
+        currentValue: option.currentValue,
+        options: flat,
+      });
+    } else if (option.type === 'boolean') {
+      view.push({
+        type: 'boolean',
+        id: option.id,
+        name: option.name,
+        category: option.category ?? undefined,
+        description: option.description ?? undefined,
+        currentValue: option.currentValue,
+      });
+    }
+  }
+  return view;
+}
+
+function isGroup(entry: SessionConfigSelectOption | SessionConfigSelectGroup): entry is SessionConfigSelectGroup {
+  return typeof entry['group'] === 'string' && Array.isArray(entry['options']);
+}

@@ -1,0 +1,261 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as acp from '../../../src/acp/schema';
+import { applyOps, type ViewEntry, type ViewSessionState } from '../../../src/shared/chatModel';
+import { Thread } from '../../../src/thread/thread';
+
+const FIXTURES = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'updates');
+
+function newThread(): Thread {
+  return new Thread({ agentName: 'Agent', roots: [{ name: 'app', path: '/w/app', primary: true }], prompt: { image: false, audio: false, embeddedContext: false } });
+}
+
+/** Parses an update the way the connection does (zod, tolerant). */
+function update(raw: Record<string, unknown>): acp.SessionUpdate {
+  return acp.SessionNotification.parse({ sessionId: 's', update: raw }).update;
+}
+
+const text = (t: string, messageId?: string, kind = 'agent_message_chunk') => update({ sessionUpdate: kind, content: { type: 'text', text: t }, ...(messageId ? { messageId } : {}) });
+
+/** A webview's view of the thread, built only from the ops it was sent. */
+class WebviewModel {
+  entries: ViewEntry[] = [];
+  index = new Map<string, number>();
+  session: ViewSessionState | undefined;
+  receive(thread: Thread): void {
+    this.session = applyOps(this.entries, this.index, thread.takeOps()) ?? this.session;
+  }
+}
+
+function loadFixture(name: string): { updates: acp.SessionUpdate[]; stopReason: string | undefined } {
+  const updates: acp.SessionUpdate[] = [];
+  let stopReason: string | undefined;
+  for (const line of fs.readFileSync(path.join(FIXTURES, name), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const raw = JSON.parse(line) as Record<string, unknown>;
+    if ('$stopReason' in raw) stopReason = String(raw['$stopReason']);
+    else updates.push(update(raw));
+  }
+  return { updates, stopReason };
+}
+
+describe('Thread (the transcript reducer)', () => {
+  it('joins chunks with the same messageId into one entry, and starts a new one for another id', () => {
+    const thread = newThread();
+    thread.apply(text('Hel', 'm1'));
+    thread.apply(text('lo', 'm1'));
+    thread.apply(text('Next', 'm2'));
+    const entries = thread.snapshot().entries;
+    assert.deepEqual(entries.map((e) => e.kind === 'agent' && e.blocks), [[{ type: 'text', text: 'Hello' }], [{ type: 'text', text: 'Next' }]]);
+  });
+
+  it('joins consecutive chunks without ids, and splits messages around other entries', () => {
+    const thread = newThread();
+    thread.apply(text('a'));
+    thread.apply(text('b'));
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read' }));
+    thread.apply(text('c'));
+    thread.apply(text('thinking', undefined, 'agent_thought_chunk'));
+    thread.apply(text('d'));
+    assert.deepEqual(
+      thread.snapshot().entries.map((e) => e.kind),
+      ['agent', 'tool', 'agent', 'thought', 'agent'],
+    );
+  });
+
+  it('keeps images and links of a message as blocks next to its text', () => {
+    const thread = newThread();
+    thread.apply(text('See '));
+    thread.apply(update({ sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'AAA', mimeType: 'image/png' } }));
+    thread.apply(text(' and '));
+    const [entry] = thread.snapshot().entries;
+    assert.ok(entry?.kind === 'agent');
+    assert.deepEqual(entry.blocks.map((b) => b.type), ['text', 'image', 'text']);
+    assert.equal(entry.blocks[1]?.type === 'image' && entry.blocks[1].dataUrl, 'data:image/png;base64,AAA');
+  });
+
+  it('patches tool calls by id: fields present change, content and locations replace', () => {
+    const thread = newThread();
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit a.ts', kind: 'edit', status: 'pending', locations: [{ path: '/w/a.ts', line: 3 }] }));
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'in_progress' }));
+    thread.apply(
+      update({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 't1',
+        status: 'completed',
+        content: [{ type: 'diff', path: '/w/a.ts', oldText: 'a\nb\n', newText: 'a\nc\nd\n' }],
+        locations: [],
+      }),
+    );
+    const [tool] = thread.snapshot().entries;
+    assert.ok(tool?.kind === 'tool');
+    assert.equal(tool.title, 'Edit a.ts');
+    assert.equal(tool.toolKind, 'edit');
+    assert.equal(tool.status, 'completed');
+    assert.deepEqual(tool.locations, []);
+    assert.deepEqual(tool.content[0], { type: 'diff', path: '/w/a.ts', oldText: 'a\nb\n', newText: 'a\nc\nd\n', added: 2, removed: 1 });
+  });
+
+  it('creates an entry for an update to a tool call it never saw, instead of losing it', () => {
+    const thread = newThread();
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'ghost', status: 'failed' }));
+    const [tool] = thread.snapshot().entries;
+    assert.ok(tool?.kind === 'tool' && tool.status === 'failed' && tool.title === 'Tool call');
+  });
+
+  it('replaces the plan in place during a turn, and starts a new plan in the next turn', () => {
+    const thread = newThread();
+    thread.addUserPrompt([{ type: 'text', text: 'go' }]);
+    const plan = (status: string) => update({ sessionUpdate: 'plan', entries: [{ content: 'step', priority: 'high', status }] });
+    thread.apply(plan('pending'));
+    thread.apply(text('working'));
+    thread.apply(plan('completed'));
+    thread.endTurn('end_turn');
+    thread.addUserPrompt([{ type: 'text', text: 'again' }]);
+    thread.apply(plan('pending'));
+    const plans = thread.snapshot().entries.filter((e) => e.kind === 'plan');
+    assert.equal(plans.length, 2);
+    assert.equal(plans[0]?.kind === 'plan' && plans[0].entries[0]?.status, 'completed');
+  });
+
+  it('keeps session-level state: commands, mode, config options, title (null clears), usage', () => {
+    const thread = newThread();
+    thread.setSession({ modes: { currentModeId: 'code', available: [{ id: 'code', name: 'Code' }, { id: 'ask', name: 'Ask' }] } });
+    thread.apply(update({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'plan', description: 'Plan', input: { hint: 'what' } }] }));
+    thread.apply(update({ sessionUpdate: 'current_mode_update', currentModeId: 'ask' }));
+    thread.apply(
+      update({
+        sessionUpdate: 'config_option_update',
+        configOptions: [
+          { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'b', options: [{ group: 'g', name: 'Group', options: [{ value: 'a', name: 'A' }, { value: 'b', name: 'B' }] }] },
+          { id: 'fast', name: 'Fast', type: 'boolean', currentValue: true },
+          { id: 'weird', name: 'Weird', type: 'slider', min: 0 },
+        ],
+      }),
+    );
+    thread.apply(update({ sessionUpdate: 'session_info_update', title: 'Fix the build' }));
+    thread.apply(update({ sessionUpdate: 'usage_update', used: 10, size: 100, cost: { amount: 0.5, currency: 'EUR' } }));
+    const s = thread.session;
+    assert.deepEqual(s.commands, [{ name: 'plan', description: 'Plan', hint: 'what' }]);
+    assert.equal(s.modes?.currentModeId, 'ask');
+    assert.deepEqual(s.configOptions.map((o) => o.id), ['model', 'fast'], 'unknown option types are left out');
+    assert.deepEqual(s.configOptions[0]?.type === 'select' && s.configOptions[0].options.map((o) => `${o.group}:${o.value}`), ['Group:a', 'Group:b']);
+    assert.equal(s.title, 'Fix the build');
+    assert.deepEqual(s.usage, { used: 10, size: 100, cost: { amount: 0.5, currency: 'EUR' } });
+    thread.apply(update({ sessionUpdate: 'session_info_update', title: null }));
+    assert.equal(thread.session.title, undefined);
+  });
+
+  it('shows notices, compaction and unknown variants as entries (never drops them)', () => {
+    const thread = newThread();
+    thread.apply(update({ sessionUpdate: 'notice', severity: 'warning', title: 'Rate limited' }));
+    thread.apply(update({ sessionUpdate: 'compaction_update', compactionId: 'k', status: 'in_progress' }));
+    thread.apply(update({ sessionUpdate: 'future_variant_xyz', payload: { x: 1 } }));
+    thread.apply(update({ sessionUpdate: 'tool_call', title: 'missing id' }));
+    const entries = thread.snapshot().entries;
+    assert.deepEqual(entries.map((e) => e.kind), ['notice', 'info', 'unknown', 'unknown']);
+    const unknown = entries[2];
+    assert.ok(unknown?.kind === 'unknown' && unknown.tag === 'future_variant_xyz' && unknown.raw.includes('"x": 1'));
+    const invalid = entries[3];
+    assert.ok(invalid?.kind === 'unknown' && /toolCallId/.test(invalid.error ?? ''));
+  });
+
+  it('marks the turn end, and unfinished tool calls as cancelled when the turn was cancelled', () => {
+    const thread = newThread();
+    thread.addUserPrompt([{ type: 'text', text: 'go' }]);
+    assert.equal(thread.session.status, 'running');
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Run', status: 'in_progress' }));
+    thread.endTurn('cancelled');
+    const entries = thread.snapshot().entries;
+    assert.equal(entries[1]?.kind === 'tool' && entries[1].status, 'cancelled');
+    assert.deepEqual(entries[2]?.kind === 'turnEnd' && entries[2].stopReason, 'cancelled');
+    assert.equal(thread.session.status, 'idle');
+  });
+
+  it('records permission requests and their outcome', () => {
+    const thread = newThread();
+    const id = thread.addPermission('Run rm', 't1', [{ optionId: 'x', name: 'Allow', kind: 'allow_once' }]);
+    thread.resolvePermission(id, { chosen: 'x', name: 'Allow', kind: 'allow_once' });
+    const entry = thread.entry(id);
+    assert.deepEqual(entry?.kind === 'permission' && entry.state, { chosen: 'x', name: 'Allow', kind: 'allow_once' });
+  });
+
+  it('coalesces changes into few ops: appends merge, a later full entry replaces them, creation order is kept', () => {
+    const thread = newThread();
+    thread.takeOps();
+    thread.apply(text('a', 'm1'));
+    thread.takeOps();
+    for (const t of ['b', 'c', 'd']) thread.apply(text(t, 'm1'));
+    assert.deepEqual(thread.takeOps(), [{ op: 'append', id: 'agent-1', text: 'bcd' }]);
+
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'One' }));
+    thread.apply(text('between'));
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }));
+    const ops = thread.takeOps();
+    assert.deepEqual(ops.map((op) => (op.op === 'entry' ? `${op.entry.kind}:${op.entry.kind === 'tool' ? op.entry.status : ''}` : op.op)), [
+      'tool:completed',
+      'agent:',
+    ]);
+  });
+
+  it('gives the webview, through ops alone, exactly the host state (random sequences)', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    for (let round = 0; round < 50; round++) {
+      const thread = newThread();
+      const view = new WebviewModel();
+      for (let step = 0; step < 200; step++) {
+        const r = random();
+        if (r < 0.35) thread.apply(text(`t${step} `, random() < 0.5 ? 'm1' : `m${step % 3}`));
+        else if (r < 0.45) thread.apply(text(`th${step}`, undefined, 'agent_thought_chunk'));
+        else if (r < 0.6) thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: `t${step % 4}`, title: `tool ${step}` }));
+        else if (r < 0.7) thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: `t${step % 4}`, status: 'completed' }));
+        else if (r < 0.75) thread.apply(update({ sessionUpdate: 'plan', entries: [{ content: `p${step}`, priority: 'low', status: 'pending' }] }));
+        else if (r < 0.8) thread.addUserPrompt([{ type: 'text', text: `u${step}` }]);
+        else if (r < 0.83) thread.endTurn('end_turn');
+        else if (r < 0.85) thread.reset();
+        else if (r < 0.9) thread.apply(update({ sessionUpdate: 'session_info_update', title: `title ${step}` }));
+        if (random() < 0.3) view.receive(thread);
+      }
+      view.receive(thread);
+      const snapshot = thread.snapshot();
+      assert.deepEqual(view.entries, snapshot.entries, `round ${round}`);
+      assert.deepEqual(view.session ?? snapshot.session, snapshot.session);
+    }
+  });
+
+  it('folds a recorded reference-agent turn into the expected transcript', () => {
+    const { updates, stopReason } = loadFixture('reference-agent.jsonl');
+    const thread = newThread();
+    thread.addUserPrompt([{ type: 'text', text: 'think stream diff permission plan usage title Recorded turn' }]);
+    for (const u of updates) thread.apply(u);
+    thread.endTurn(stopReason ?? 'end_turn');
+    const kinds = thread.snapshot().entries.map((e) => e.kind);
+    assert.deepEqual(kinds.slice(0, 3), ['user', 'thought', 'agent']);
+    assert.ok(kinds.includes('tool') && kinds.includes('plan'));
+    assert.equal(kinds.at(-1), 'turnEnd');
+    assert.equal(thread.session.title, 'Recorded turn');
+    assert.ok(thread.session.usage);
+    assert.ok(!kinds.includes('unknown'), 'every update of a conforming agent is understood');
+  });
+
+  for (const file of fs.existsSync(FIXTURES) ? fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.jsonl')) : []) {
+    it(`folds every recorded update of ${file} without losing any`, () => {
+      const { updates } = loadFixture(file);
+      const thread = newThread();
+      const view = new WebviewModel();
+      for (const u of updates) {
+        thread.apply(u);
+        view.receive(thread);
+      }
+      assert.deepEqual(view.entries, thread.snapshot().entries);
+      const textIn = updates.flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? [u.content.text] : [])).join('');
+      const textOut = thread
+        .snapshot()
+        .entries.flatMap((e) => (e.kind === 'agent' ? e.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])) : []))
+        .join('');
+      assert.equal(textOut, textIn, 'all agent text arrives, in order');
+    });
+  }
+});
