@@ -3,6 +3,7 @@
  * guard that enforces them, what the guard refused, and whether the workspace's folders moved on since.
  */
 import type { AcpConnection } from '../acp/connection';
+import type { SessionConfigOption, SessionModeState } from '../acp/schema';
 import { RootGuard } from '../roots/rootGuard';
 import { rootPaths, type RootSet } from '../roots/rootSet';
 
@@ -22,6 +23,12 @@ export interface StaleRoots {
   readonly reason: string;
 }
 
+/** What the agent's setup answer (new / load / resume / fork) said about modes and config options. */
+export interface SessionSetup {
+  readonly modes?: SessionModeState;
+  readonly configOptions?: readonly SessionConfigOption[];
+}
+
 const MAX_REFUSALS_KEPT = 50;
 
 export class AgentSession {
@@ -36,6 +43,8 @@ export class AgentSession {
     readonly sessionId: string,
     readonly connection: AcpConnection,
     rootSet: RootSet,
+    /** Modes and config options from the setup answer. */
+    readonly setup: SessionSetup = {},
     /** When the session started (or was reopened) on this connection. */
     readonly openedAt = Date.now(),
   ) {

@@ -4,9 +4,9 @@
  * advertises it (an empty list means "no extra roots" and says so explicitly), and never otherwise.
  */
 import type { AcpConnection } from '../acp/connection';
-import type { McpServer } from '../acp/schema';
+import type { McpServer, SessionConfigOption, SessionModeState } from '../acp/schema';
 import { additionalPaths, describeRoots, type RootSet } from '../roots/rootSet';
-import { AgentSession } from './agentSession';
+import { AgentSession, type SessionSetup } from './agentSession';
 
 export interface SessionOptions {
   readonly mcpServers?: readonly McpServer[];
@@ -28,7 +28,7 @@ export function rootParams(connection: AcpConnection, rootSet: RootSet): { cwd: 
 /** `session/new` with the given roots. */
 export async function startSession(connection: AcpConnection, rootSet: RootSet, options: SessionOptions = {}): Promise<AgentSession> {
   const result = await connection.newSession({ ...rootParams(connection, rootSet), mcpServers: [...(options.mcpServers ?? [])] });
-  return new AgentSession(connection.agentName, result.sessionId, connection, rootSet);
+  return new AgentSession(connection.agentName, result.sessionId, connection, rootSet, setupOf(result));
 }
 
 export type ReopenMode = 'resume' | 'load';
@@ -53,7 +53,19 @@ export async function reopenSession(
   const mode = options.mode ?? reopenMode(connection);
   if (!mode) throw new Error(`${connection.agentName} cannot reopen sessions (it supports neither session/resume nor session/load).`);
   const params = { sessionId, ...rootParams(connection, rootSet), mcpServers: [...(options.mcpServers ?? [])] };
-  if (mode === 'resume') await connection.resumeSession(params);
-  else await connection.loadSession(params);
-  return new AgentSession(connection.agentName, sessionId, connection, rootSet);
+  const result = mode === 'resume' ? await connection.resumeSession(params) : await connection.loadSession(params);
+  return new AgentSession(connection.agentName, sessionId, connection, rootSet, setupOf(result));
+}
+
+/**
+ * `session/fork` (unstable): a new session with the source's history and `rootSet` as its complete root
+ * list (the agent must not inherit the source's roots).
+ */
+export async function forkSession(connection: AcpConnection, sessionId: string, rootSet: RootSet, options: SessionOptions = {}): Promise<AgentSession> {
+  const result = await connection.forkSession({ sessionId, ...rootParams(connection, rootSet), mcpServers: [...(options.mcpServers ?? [])] });
+  return new AgentSession(connection.agentName, result.sessionId, connection, rootSet, setupOf(result));
+}
+
+function setupOf(result: { modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null }): SessionSetup {
+  return { modes: result.modes ?? undefined, configOptions: result.configOptions ?? undefined };
 }

@@ -141,6 +141,7 @@ export type SessionConfigOption = z.output<typeof SessionConfigOption>;
 export type SessionConfigSelect = z.output<typeof SessionConfigSelect>;
 export type SessionConfigBoolean = z.output<typeof SessionConfigBoolean>;
 export type SessionConfigSelectOption = z.output<typeof SessionConfigSelectOption>;
+export type SessionConfigSelectGroup = z.output<typeof SessionConfigSelectGroup>;
 export type AvailableCommand = z.output<typeof AvailableCommand>;
 export type PlanEntry = z.output<typeof PlanEntry>;
 export type SessionInfo = z.output<typeof SessionInfo>;
