@@ -78,8 +78,8 @@ const builds = [
 const webviewDir = path.join(root, 'src', 'webview');
 if (existsSync(webviewDir)) {
   for (const entry of readdirSync(webviewDir, { withFileTypes: true })) {
-    const main = path.join('src', 'webview', entry.name, 'main.ts');
-    if (entry.isDirectory() && existsSync(path.join(root, main))) {
+    const main = ['main.tsx', 'main.ts'].map((file) => path.join('src', 'webview', entry.name, file)).find((file) => existsSync(path.join(root, file)));
+    if (entry.isDirectory() && main) {
       builds.push({
         ...common,
         entryPoints: { [entry.name]: main },
@@ -87,7 +87,10 @@ if (existsSync(webviewDir)) {
         platform: 'browser',
         format: 'iife',
         target: 'chrome120',
+        jsx: 'automatic',
+        jsxImportSource: 'preact',
         loader: { '.css': 'css', '.ttf': 'file' },
+        assetNames: '[name]',
       });
     }
   }

@@ -8,13 +8,17 @@ import { ActiveSessions } from './sessions/activeSessions';
 import { pickAgent, registerAgentCommands } from './vscode/agentCommands';
 import { Agents } from './vscode/agents';
 import { AgentsView } from './vscode/agentsView';
+import { ChatActions } from './vscode/chat/chatActions';
+import { ChatSessions } from './vscode/chat/chatSessions';
 import { FolderWatcher } from './vscode/folderWatcher';
 import { RefusalNotices, registerFsHandlers } from './vscode/fsHandlers';
 import { createLog } from './vscode/log';
+import { McpServers } from './vscode/mcpServers';
 import { vscodeOpenDocuments } from './vscode/openDocuments';
 import { vscodeRootsUi, type RootsUi } from './vscode/rootsUi';
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { SessionStarter } from './vscode/sessionStarter';
+import { SignIn } from './vscode/signIn';
 
 /** What integration tests reach (only in the Extension Test mode; `undefined` for everyone else). */
 export interface TestApi {
@@ -23,6 +27,8 @@ export interface TestApi {
   readonly starter: SessionStarter;
   readonly grants: FolderGrants;
   readonly folderWatcher: FolderWatcher;
+  readonly chats: ChatSessions;
+  readonly signIn: SignIn;
   /** Answers the folder questions instead of the real prompts (the UI tests click the real ones). */
   setRootsUi(ui: RootsUi | undefined): void;
 }
@@ -36,32 +42,56 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const ui = () => rootsUi;
 
   const sessions = new ActiveSessions();
-  const refusalNotices = new RefusalNotices();
   const grants = new FolderGrants(context.workspaceState);
+  const refusalNotices = new RefusalNotices();
+  const mcp = new McpServers(logger);
+  // Agents and chats refer to each other: connections are wired into chats, chats restart agents.
+  const late: { chats?: ChatSessions } = {};
   agents = new Agents({
     context,
     logger,
-    features: {},
-    registerHandlers: (_agent, connection) =>
+    features: { booleanConfigOptions: true, notices: true, compaction: true, terminalAuth: true },
+    registerHandlers: (agent, connection) => {
       registerFsHandlers(connection, {
         sessions,
         documents: vscodeOpenDocuments,
         logger,
-        onRefusal: (session, refusal) => refusalNotices.notify(session, refusal),
-      }),
+        onRefusal: (session, refusal) => {
+          late.chats?.noteRefusal(session, refusal);
+          refusalNotices.notify(session, refusal);
+        },
+      });
+      late.chats?.registerConnection(agent, connection);
+    },
   });
-  const starter = new SessionStarter(agents, sessions, grants, ui, logger, () => pickAgent(agents!, 'Start a session with which agent?'));
+  const signIn = new SignIn(agents, logger);
+  const starter = new SessionStarter(
+    agents,
+    sessions,
+    grants,
+    ui,
+    logger,
+    () => pickAgent(agents!, 'Start a session with which agent?'),
+    mcp,
+    (previous, next) => {
+      const chat = late.chats?.find(previous.agentName, previous.sessionId);
+      if (chat) late.chats?.reattach(chat, next);
+    },
+  );
+  const chats = new ChatSessions(context.extensionUri, agents, sessions, logger, (owner) => new ChatActions(owner, starter, mcp, signIn, channel, logger));
+  late.chats = chats;
   const folderWatcher = new FolderWatcher(sessions, starter, ui, logger);
   context.subscriptions.push(
     agents,
+    chats,
     folderWatcher,
     new AgentsView(agents, sessions),
     ...registerAgentCommands(agents, channel),
-    ...registerSessionCommands(starter, grants, folderWatcher, channel),
+    ...registerSessionCommands(starter, grants, folderWatcher, channel, chats, signIn),
   );
   logger.info(`ACP Workspace ${String(context.extension.packageJSON.version)} activated.`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { agents, sessions, starter, grants, folderWatcher, setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi) };
+  return { agents, sessions, starter, grants, folderWatcher, chats, signIn, setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi) };
 }
 
 /** VS Code waits for this: every agent process tree is gone when it settles. */

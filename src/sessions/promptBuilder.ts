@@ -97,3 +97,12 @@ const MIME_TYPES: Record<string, string> = {
 function mimeTypeOf(file: string): string {
   return MIME_TYPES[path.extname(file).toLowerCase()] ?? 'text/plain';
 }
+
+/**
+ * The glob that finds files for an @-mention query: any file whose path contains the query in any case
+ * (`gre` becomes `[gG][rR][eE]` between two wildcards); glob syntax in the query is dropped.
+ */
+export function mentionGlob(query: string): string {
+  const letters = [...query.replace(/[{}[\]*?!\\]/g, '')].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c));
+  return letters.length === 0 ? '**/*' : `**/*${letters.join('')}*`;
+}

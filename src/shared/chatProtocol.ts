@@ -19,7 +19,7 @@ export type MentionItem = z.output<typeof MentionItem>;
 
 export const HostToChat = z.discriminatedUnion('type', [
   /** The whole state: after `ready`, and whenever the webview was recreated. */
-  z.object({ type: z.literal('snapshot'), session: ViewSessionState, entries: z.array(ViewEntry), draft: z.string().optional() }),
+  z.object({ type: z.literal('snapshot'), session: ViewSessionState, entries: z.array(ViewEntry), draft: z.lazy(() => Draft).optional() }),
   /** Changes since the last patch; the webview answers `rendered` with the same `seq`. */
   z.object({ type: z.literal('patch'), seq: z.number(), ops: z.array(ChatOp) }),
   z.object({ type: z.literal('mentionResults'), requestId: z.number(), items: z.array(MentionItem) }),
@@ -41,6 +41,17 @@ export const Attachment = z.discriminatedUnion('kind', [
 ]);
 export type Attachment = z.output<typeof Attachment>;
 
+/** What the user typed and attached but did not send. */
+export const Draft = z.object({ text: z.string(), attachments: z.array(Attachment) });
+export type Draft = z.output<typeof Draft>;
+
+/** Attachments are one chip per file or range: adding the same one twice changes nothing. */
+export function withAttachment(current: readonly Attachment[], added: Attachment): Attachment[] {
+  const key = (a: Attachment) =>
+    a.kind === 'file' ? `file:${a.path}` : a.kind === 'selection' ? `selection:${a.path}:${a.startLine}-${a.endLine}:${a.text.length}` : `image:${a.data}`;
+  return current.some((a) => key(a) === key(added)) ? [...current] : [...current, added];
+}
+
 export const ChatToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('rendered'), seq: z.number() }),
@@ -55,8 +66,8 @@ export const ChatToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mentionQuery'), requestId: z.number(), query: z.string() }),
   z.object({ type: z.literal('attachSelection') }),
   z.object({ type: z.literal('action'), action: z.enum(['restart', 'reopen', 'signIn', 'showLog', 'reopenWithCurrentFolders']), methodId: z.string().optional() }),
-  /** The unsent input, kept by the host so it survives the panel being hidden. */
-  z.object({ type: z.literal('draft'), text: z.string() }),
+  /** The unsent input and context, kept by the host so they survive the panel being hidden. */
+  z.object({ type: z.literal('draft'), draft: Draft }),
   z.object({ type: z.literal('copy'), text: z.string() }),
   /** A link in agent text: the host opens web links in the browser and paths in the editor. */
   z.object({ type: z.literal('openLink'), href: z.string() }),

@@ -4,7 +4,7 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { resolveAgentCommand, type AgentDefinition } from '../acp/agentConfig';
+import { resolveAgentCommand, type AgentCommand, type AgentDefinition } from '../acp/agentConfig';
 import { AgentProcess, type AgentState } from '../acp/agentProcess';
 import type { ClientFeatureOptions } from '../acp/capabilities';
 import type { AcpConnection } from '../acp/connection';
@@ -135,10 +135,16 @@ export class Agents extends Disposable {
     this.changeEmitter.fire();
   }
 
-  private createProcess(entry: Entry): AgentProcess {
-    const { context, logger, features } = this.options;
-    const command = resolveAgentCommand(
-      entry.definition,
+  /** The command line an agent runs (variables expanded), e.g. for a terminal sign-in. */
+  commandFor(name: string): AgentCommand | undefined {
+    const entry = this.entries.get(name);
+    return entry && this.resolve(entry.definition);
+  }
+
+  private resolve(definition: AgentDefinition): AgentCommand {
+    const { context } = this.options;
+    return resolveAgentCommand(
+      definition,
       {
         node: process.execPath,
         extensionPath: context.extensionUri.fsPath,
@@ -148,6 +154,11 @@ export class Agents extends Disposable {
       },
       process.env,
     );
+  }
+
+  private createProcess(entry: Entry): AgentProcess {
+    const { logger, features, context } = this.options;
+    const command = this.resolve(entry.definition);
     const agentProcess = new AgentProcess({
       command,
       cwd: vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath ?? os.homedir(),

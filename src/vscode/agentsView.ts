@@ -94,6 +94,7 @@ function sessionItem(session: AgentSession): vscode.TreeItem {
       ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('list.warningForeground'))
       : new vscode.ThemeIcon('comment-discussion');
   item.contextValue = stale ? 'session.stale' : 'session';
+  item.command = { command: 'acpWorkspace.showSession', title: 'Show Session', arguments: [session] };
   item.accessibilityInformation = {
     label: `Session with ${session.agentName} sharing ${listInWords(names)}${stale ? ', workspace folders changed' : ''}${refusals.length > 0 ? `, ${refusals.length} file accesses blocked` : ''}`,
   };

@@ -1,35 +1,69 @@
 /** Commands about sessions and their folders: new session, manage shared folders, reopen or keep after folder changes. */
 import * as vscode from 'vscode';
+import { AuthRequiredError } from '../acp/errors';
 import type { FolderGrants } from '../roots/folderGrants';
 import { describeNotShared } from '../roots/workspaceRoots';
 import type { AgentSession } from '../sessions/agentSession';
 import type { AgentStatus } from './agents';
+import type { ChatSessions } from './chat/chatSessions';
+import type { SignIn } from './signIn';
 import type { FolderWatcher } from './folderWatcher';
 import { SessionStartError, type SessionStarter } from './sessionStarter';
 import { currentCandidates } from './workspaceFolders';
 
 export const SessionCommandIds = {
   newSession: 'acpWorkspace.newSession',
+  showSession: 'acpWorkspace.showSession',
+  focusChat: 'acpWorkspace.focusChat',
+  addSelectionToChat: 'acpWorkspace.addSelectionToChat',
   manageSharedFolders: 'acpWorkspace.manageSharedFolders',
   reopenWithCurrentFolders: 'acpWorkspace.reopenSessionWithCurrentFolders',
   keepFolders: 'acpWorkspace.keepSessionFolders',
 } as const;
 
-export function registerSessionCommands(starter: SessionStarter, grants: FolderGrants, watcher: FolderWatcher, log: vscode.LogOutputChannel): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand(SessionCommandIds.newSession, async (argument?: AgentStatus | string) => {
-      const agentName = typeof argument === 'string' ? argument : argument?.definition.name;
-      try {
-        return await starter.newSession({ agentName });
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        log.error(message);
-        const actions = error instanceof SessionStartError && !vscode.workspace.isTrusted ? ['Manage Workspace Trust'] : ['Show Log'];
-        const choice = await vscode.window.showErrorMessage(message, ...actions);
-        if (choice === 'Manage Workspace Trust') await vscode.commands.executeCommand('workbench.trust.manage');
-        if (choice === 'Show Log') log.show(true);
+export function registerSessionCommands(
+  starter: SessionStarter,
+  grants: FolderGrants,
+  watcher: FolderWatcher,
+  log: vscode.LogOutputChannel,
+  chats: ChatSessions,
+  signIn: SignIn,
+): vscode.Disposable[] {
+  const newSession = async (agentName: string | undefined, retried = false): Promise<AgentSession[]> => {
+    try {
+      const started = await starter.newSession({ agentName });
+      return started.map(({ session, notes }, index) => {
+        const chat = chats.open(session, { reveal: index === started.length - 1 });
+        for (const note of notes) chat.controller.thread.addInfo(note);
+        chat.panel.scheduleRender();
+        return session;
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log.error(message);
+      if (error instanceof AuthRequiredError && !retried) {
+        const choice = await vscode.window.showWarningMessage(message, 'Sign In');
+        if (choice === 'Sign In' && (await signIn.run(error.agent))) return newSession(error.agent, true);
         return [];
       }
+      const actions = error instanceof SessionStartError && !vscode.workspace.isTrusted ? ['Manage Workspace Trust'] : ['Show Log'];
+      const choice = await vscode.window.showErrorMessage(message, ...actions);
+      if (choice === 'Manage Workspace Trust') await vscode.commands.executeCommand('workbench.trust.manage');
+      if (choice === 'Show Log') log.show(true);
+      return [];
+    }
+  };
+  return [
+    vscode.commands.registerCommand(SessionCommandIds.newSession, (argument?: AgentStatus | string) =>
+      newSession(typeof argument === 'string' ? argument : argument?.definition.name),
+    ),
+    vscode.commands.registerCommand(SessionCommandIds.showSession, (session?: AgentSession) => {
+      if (session) chats.find(session.agentName, session.sessionId)?.panel.reveal();
+    }),
+    vscode.commands.registerCommand(SessionCommandIds.focusChat, () => chats.active()?.panel.reveal()),
+    vscode.commands.registerCommand(SessionCommandIds.addSelectionToChat, async () => {
+      const chat = chats.active() ?? (await newSession(undefined)).map((s) => chats.find(s.agentName, s.sessionId))[0];
+      if (chat) chats.attachSelection(chat);
     }),
     vscode.commands.registerCommand(SessionCommandIds.manageSharedFolders, () => manageSharedFolders(grants)),
     vscode.commands.registerCommand(SessionCommandIds.reopenWithCurrentFolders, (session?: AgentSession) => session && watcher.reopen([session])),

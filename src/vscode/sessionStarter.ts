@@ -8,14 +8,21 @@ import type { AcpConnection } from '../acp/connection';
 import type { AcpLogger } from '../acp/logger';
 import type { FolderGrants } from '../roots/folderGrants';
 import { describeRoots, type Root } from '../roots/rootSet';
-import { choosePrimary, foldersNeedingConsent, planRoots, type CandidateRoot, type Candidates, type RootPlan } from '../roots/workspaceRoots';
+import { choosePrimary, describeNotShared, foldersNeedingConsent, planRoots, type CandidateRoot, type Candidates, type RootPlan } from '../roots/workspaceRoots';
 import type { ActiveSessions } from '../sessions/activeSessions';
 import type { AgentSession } from '../sessions/agentSession';
 import { reopenSession, startSession } from '../sessions/sessionLifecycle';
 import type { Agents } from './agents';
+import type { McpServers } from './mcpServers';
 import type { RootsUi } from './rootsUi';
 import { readDefaultAgent, readPrimaryFolder, readShareAllFolders } from './settings';
 import { activeEditorFolderIndex, currentCandidates } from './workspaceFolders';
+
+/** A session that was started, with notes for its chat (e.g. MCP servers not passed). */
+export interface StartedSession {
+  readonly session: AgentSession;
+  readonly notes: readonly string[];
+}
 
 export interface NewSessionOptions {
   /** The agent; default: `acpWorkspace.defaultAgent`, else the user picks. */
@@ -37,10 +44,13 @@ export class SessionStarter {
     private readonly ui: () => RootsUi,
     private readonly logger: AcpLogger,
     private readonly pickAgent: () => Promise<string | undefined>,
+    private readonly mcp: McpServers,
+    /** A session was reopened as a new object (its chat continues with it). */
+    private readonly onReopened: (previous: AgentSession, next: AgentSession) => void = () => undefined,
   ) {}
 
   /** Runs the whole flow; resolves with the sessions started (none if the user cancelled). */
-  async newSession(options: NewSessionOptions = {}): Promise<AgentSession[]> {
+  async newSession(options: NewSessionOptions = {}): Promise<StartedSession[]> {
     if (!vscode.workspace.isTrusted) {
       throw new SessionStartError(
         'Agents are not started in Restricted Mode: an agent runs programs and reads and writes files in this workspace. Trust the workspace to use agents.',
@@ -70,7 +80,7 @@ export class SessionStarter {
         continue;
       }
       if (decision === 'one-per-folder') {
-        const started: AgentSession[] = [];
+        const started: StartedSession[] = [];
         for (const root of candidates.roots) {
           started.push(await this.start(connection, planRoots(candidates, root, () => true, false, false)));
         }
@@ -90,8 +100,10 @@ export class SessionStarter {
     if (!primary) throw new SessionStartError('The workspace has no local folder left to reopen the session in.');
     const decision = await this.decide(session.connection, candidates, primary);
     if (decision === 'cancel' || decision === 'choose-primary' || decision === 'one-per-folder') return undefined;
-    const reopened = await reopenSession(session.connection, session.sessionId, decision.rootSet);
+    const { servers } = this.mcp.forAgent(session.agentName, session.connection.caps);
+    const reopened = await reopenSession(session.connection, session.sessionId, decision.rootSet, { mcpServers: servers });
     this.sessions.add(reopened);
+    this.onReopened(session, reopened);
     this.logger.info(`Reopened session ${session.sessionId} of ${session.agentName} with ${describeRoots(decision.rootSet)}.`);
     return reopened;
   }
@@ -134,14 +146,16 @@ export class SessionStarter {
     return plan;
   }
 
-  private async start(connection: AcpConnection, plan: RootPlan): Promise<AgentSession> {
-    const session = await startSession(connection, plan.rootSet);
+  private async start(connection: AcpConnection, plan: RootPlan): Promise<StartedSession> {
+    const mcp = this.mcp.forAgent(connection.agentName, connection.caps);
+    const session = await startSession(connection, plan.rootSet, { mcpServers: mcp.servers });
     this.sessions.add(session);
     const left = plan.notShared.map((f) => `${f.name} (${f.reason})`);
     this.logger.info(
       `Started session ${session.sessionId} with ${connection.agentName} in ${describeRoots(plan.rootSet)}` +
         (left.length > 0 ? `; not shared: ${left.join(', ')}` : ''),
     );
-    return session;
+    const notShared = plan.notShared.map((f) => `Not shared with this session: “${f.name}” (${describeNotShared(f.reason)}).`);
+    return { session, notes: [...notShared, ...mcp.notPassed] };
   }
 }

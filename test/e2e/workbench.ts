@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 
 import type * as Browser from '../../scripts/vscode-web/browser.mjs';
@@ -104,6 +104,25 @@ export class Workbench {
   /** The tree of a view by its title, e.g. "Agents". */
   viewTree(sidebar: Locator, title: string): Locator {
     return sidebar.locator('.pane', { has: this.page.locator('.pane-header', { hasText: title }) }).locator('.monaco-list');
+  }
+
+  /**
+   * The document of the visible webview whose content has `selector` (a webview's document sits in two
+   * nested iframes, and VS Code keeps webviews of hidden editors in the page).
+   */
+  async webview(selector: string, timeoutMs = 30_000): Promise<FrameLocator> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const frames = this.page.locator('iframe.webview.ready');
+      for (let i = (await frames.count()) - 1; i >= 0; i--) {
+        const frame = frames.nth(i);
+        if (!(await frame.isVisible())) continue;
+        const document = frame.contentFrame().locator('#active-frame').contentFrame();
+        if ((await document.locator(selector).count()) > 0) return document;
+      }
+      if (Date.now() > deadline) throw new Error(`no visible webview shows ${selector}`);
+      await this.page.waitForTimeout(200);
+    }
   }
 
   /** F1, type `>Category: Title`, Enter. */

@@ -43,7 +43,7 @@ describe('the packaged .vsix', function () {
     assert.equal(png.readUInt32BE(20), 128);
   });
 
-  it('installs into VS Code like a user would, activates, and runs its bundled offline agent', async () => {
+  it('installs into VS Code like a user would, activates, runs its bundled offline agent and chats with it', async () => {
     const { codeServer } = await tooling();
     const server = path.join(scratch, 'server');
     const installed = codeServer.installExtension({ scratch: server, vsix: result.vsix });
@@ -68,6 +68,21 @@ describe('the packaged .vsix', function () {
         .waitFor({ timeout: 60_000 });
       await workbench.screenshot('installed-vsix', sidebar);
       await workbench.screenshot('installed-vsix-window');
+      // The chat's webview assets load from the installed extension (CSP, local resource roots).
+      await workbench.runCommand('ACP: New Session');
+      await workbench.pick('Reference Agent (offline)');
+      await workbench.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click({ timeout: 30_000 });
+      const chat = await workbench.webview('.prompt-input', 60_000);
+      await chat.locator('.prompt-input').fill('hello from the package');
+      await chat.locator('.prompt-input').press('Enter');
+      await chat.locator('.entry.agent', { hasText: 'Echo: hello from the package' }).waitFor({ timeout: 60_000 });
+      const iconFont = await chat.locator('body').evaluate(async () => {
+        type Face = { family: string; status: string };
+        const fonts = (globalThis as unknown as { document: { fonts: Iterable<Face> & { ready: Promise<unknown> } } }).document.fonts;
+        await fonts.ready;
+        return [...fonts].filter((f) => f.family.replace(/"/g, '') === 'codicon').map((f) => f.status);
+      });
+      assert.deepEqual(iconFont, ['loaded'], 'the icon font loads');
     } finally {
       await workbench.close();
     }

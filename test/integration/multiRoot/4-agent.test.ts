@@ -32,9 +32,10 @@ describe('an agent from settings, in the real extension host', () => {
     });
     assert.deepEqual(initialize.params?.['clientCapabilities'], {
       fs: { readTextFile: true, writeTextFile: true },
-      terminal: false,
-      auth: { terminal: false },
-    }, 'exactly what the extension serves: fs through the session roots');
+      terminal: true,
+      auth: { terminal: true },
+      session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
+    }, 'exactly what the extension serves: fs through the session roots, terminals, sign-in in a terminal, and what the chat renders');
     assert.equal(status?.process?.caps?.agentInfo?.name, 'reference-agent');
   });
 

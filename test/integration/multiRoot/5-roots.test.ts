@@ -68,8 +68,9 @@ describe('multi-root: the root set, consent and enforcement', function () {
   });
 
   it('asks before sharing other folders, then sends cwd plus every granted folder, in workspace order', async () => {
-    const [session] = await api.starter.newSession({ agentName: 'Roots Agent' });
-    assert.ok(session);
+    const [started] = await api.starter.newSession({ agentName: 'Roots Agent' });
+    assert.ok(started);
+    const { session } = started;
     assert.deepEqual(ui.asked.splice(0), ['consent Roots Agent app: lib,docs']);
     assert.deepEqual(lastNew(agent), { cwd: app, additionalDirectories: [lib, docs], mcpServers: [] });
     assert.deepEqual(api.grants.granted(), [lib, docs]);
@@ -131,7 +132,7 @@ describe('multi-root: the root set, consent and enforcement', function () {
 
     before(async () => {
       await api.grants.set([lib, docs]);
-      [session] = (await api.starter.newSession({ agentName: 'Roots Agent' })) as [AgentSession];
+      session = (await api.starter.newSession({ agentName: 'Roots Agent' }))[0]!.session;
     });
 
     it('refuses a read through the symlink that leads outside every folder, naming the path and the roots', async () => {
@@ -185,7 +186,7 @@ describe('multi-root: the root set, consent and enforcement', function () {
     it('marks open sessions stale and reopens them with the complete new list, or keeps their roots', async () => {
     const extra = path.join(path.dirname(lib), 'outside');
     await api.grants.set([lib, docs]);
-    const [session] = (await api.starter.newSession({ agentName: 'Roots Agent' })) as [AgentSession];
+    const session = (await api.starter.newSession({ agentName: 'Roots Agent' }))[0]!.session;
     ui.stale = 'reopen';
     ui.consent = (folders) => folders;
     const added = folderChange();

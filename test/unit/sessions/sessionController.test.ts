@@ -6,7 +6,8 @@ import type { AcpConnection } from '../../../src/acp/connection';
 import * as acp from '../../../src/acp/schema';
 import { rootSetFromPaths } from '../../../src/roots/rootSet';
 import { RootGuard } from '../../../src/roots/rootGuard';
-import { buildPrompt } from '../../../src/sessions/promptBuilder';
+import { buildPrompt, mentionGlob } from '../../../src/sessions/promptBuilder';
+import { withAttachment, type Attachment } from '../../../src/shared/chatProtocol';
 import { SessionController } from '../../../src/sessions/sessionController';
 import { startSession } from '../../../src/sessions/sessionLifecycle';
 import { Thread } from '../../../src/thread/thread';
@@ -198,3 +199,25 @@ async function waitUntil(predicate: () => boolean, timeoutMs = 2000): Promise<vo
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+describe('@-mentions and context chips', () => {
+  it('finds files by a query in any case, ignoring glob syntax in it', () => {
+    assert.equal(mentionGlob(''), '**/*');
+    assert.equal(mentionGlob('Gre'), '**/*[gG][rR][eE]*');
+    assert.equal(mentionGlob('a.ts'), '**/*[aA].[tT][sS]*');
+    assert.equal(mentionGlob('{x,*}?[!]'), '**/*[xX],*');
+  });
+
+  it('keeps one chip per file, range and image', () => {
+    const file: Attachment = { kind: 'file', path: '/w/lib/a.ts', label: 'lib/a.ts' };
+    const sameFile: Attachment = { kind: 'file', path: '/w/lib/a.ts', label: 'a.ts' };
+    const range: Attachment = { kind: 'selection', path: '/w/lib/a.ts', label: 'a.ts:1-3', startLine: 1, endLine: 3, text: 'x' };
+    const otherRange: Attachment = { ...range, label: 'a.ts:2-3', startLine: 2 };
+    let chips = withAttachment([], file);
+    chips = withAttachment(chips, sameFile);
+    chips = withAttachment(chips, range);
+    chips = withAttachment(chips, range);
+    chips = withAttachment(chips, otherRange);
+    assert.deepEqual(chips, [file, range, otherRange]);
+  });
+});

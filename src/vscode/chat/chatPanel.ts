@@ -1,0 +1,148 @@
+/**
+ * One chat editor tab. Sends the thread to the webview as a snapshot after `ready`, then as patches paced
+ * by the webview's acknowledgements (see {@link PatchPacer}): at most one post per animation frame
+ * whatever the agent's rate. Messages from the webview are validated before anything acts on them.
+ */
+import * as vscode from 'vscode';
+import type { AcpLogger } from '../../acp/logger';
+import { ChatToHost, withAttachment, type Attachment, type Draft, type HostToChat } from '../../shared/chatProtocol';
+import { PatchPacer } from '../../thread/patchPacer';
+import type { Thread } from '../../thread/thread';
+import { Disposable } from '../lifecycle';
+import { webviewHtml, webviewOptions } from '../webviewHtml';
+
+export const CHAT_VIEW_TYPE = 'acpWorkspace.chat';
+
+export interface ChatPanelOptions {
+  readonly extensionUri: vscode.Uri;
+  readonly thread: Thread;
+  readonly logger: AcpLogger;
+  readonly onMessage: (message: ChatToHost) => void | Promise<void>;
+  readonly onDidDispose: () => void;
+  readonly viewColumn?: vscode.ViewColumn;
+}
+
+export class ChatPanel extends Disposable {
+  readonly panel: vscode.WebviewPanel;
+  private ready = false;
+  private readonly pacer: PatchPacer;
+  private draft: Draft = { text: '', attachments: [] };
+  private focusWhenReady = false;
+  /** Posts so far (the benchmark and tests read it). */
+  posts = 0;
+
+  constructor(private readonly options: ChatPanelOptions) {
+    super();
+    this.pacer = this._register(
+      new PatchPacer({
+        takeOps: () => options.thread.takeOps(),
+        hasChanges: () => options.thread.hasChanges,
+        send: (seq, ops) => this.post({ type: 'patch', seq, ops }),
+        onLate: () => options.logger.warn('The chat view did not acknowledge a patch in time; sending the next one.'),
+      }),
+    );
+    this.panel = this._register(
+      vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, this.title(), options.viewColumn ?? vscode.ViewColumn.Active, {
+        ...webviewOptions(options.extensionUri),
+        enableFindWidget: true,
+      }),
+    );
+    this.panel.iconPath = vscode.Uri.joinPath(options.extensionUri, 'media', 'activitybar.svg');
+    this.panel.webview.html = webviewHtml(this.panel.webview, options.extensionUri, 'chat', this.title());
+    this._register(this.panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
+    this._register(
+      this.panel.onDidChangeViewState(() => {
+        // A hidden webview is torn down; it says `ready` again when shown.
+        if (!this.panel.visible) {
+          this.ready = false;
+          this.pacer.stop();
+        }
+      }),
+    );
+    this._register(this.panel.onDidDispose(() => this.options.onDidDispose()));
+  }
+
+  get visible(): boolean {
+    return this.panel.visible;
+  }
+
+  get active(): boolean {
+    return this.panel.active;
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, false);
+  }
+
+  /** The thread changed: post a patch now if none is in flight, else when the webview catches up. */
+  scheduleRender(): void {
+    this.panel.title = this.title();
+    this.pacer.schedule();
+  }
+
+  post(message: HostToChat): void {
+    this.posts++;
+    void this.panel.webview.postMessage(message);
+  }
+
+  /** What the user typed and attached and did not send (kept across the webview being hidden). */
+  get currentDraft(): Draft {
+    return this.draft;
+  }
+
+  /**
+   * Adds a context chip. The host keeps it in the draft too: a hidden webview is torn down and would
+   * lose a message posted to it, so the snapshot it gets when shown again carries the chip.
+   */
+  addAttachment(attachment: Attachment): void {
+    this.draft = { ...this.draft, attachments: withAttachment(this.draft.attachments, attachment) };
+    if (this.ready) this.post({ type: 'addAttachment', attachment });
+  }
+
+  /** Moves the keyboard focus to the prompt box, now or once the webview is up. */
+  focusInput(): void {
+    if (this.ready) this.post({ type: 'focusInput' });
+    else this.focusWhenReady = true;
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    const parsed = ChatToHost.safeParse(raw);
+    if (!parsed.success) {
+      this.options.logger.warn(`Ignored an invalid message from the chat view: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+      return;
+    }
+    const message = parsed.data;
+    switch (message.type) {
+      case 'ready': {
+        this.ready = true;
+        this.pacer.start(); // the snapshot contains every pending change
+        const { session, entries } = this.options.thread.snapshot();
+        this.post({ type: 'snapshot', session, entries, draft: this.draft });
+        if (this.focusWhenReady) {
+          this.focusWhenReady = false;
+          this.post({ type: 'focusInput' });
+        }
+        return;
+      }
+      case 'rendered':
+        this.pacer.acknowledge(message.seq);
+        return;
+      case 'draft':
+        this.draft = message.draft;
+        return;
+      default:
+        try {
+          await this.options.onMessage(message);
+        } catch (error) {
+          const text = error instanceof Error ? error.message : String(error);
+          this.options.logger.error(`Chat action ${message.type} failed: ${text}`);
+          void vscode.window.showErrorMessage(text);
+        }
+    }
+  }
+
+  private title(): string {
+    const session = this.options.thread.session;
+    return `${session.title ?? 'New session'} · ${session.agentName}`;
+  }
+}

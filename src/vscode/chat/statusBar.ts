@@ -1,0 +1,38 @@
+/** A status bar item: the active chat's agent and what it is doing; click to bring the chat forward. */
+import * as vscode from 'vscode';
+import type { ViewSessionState } from '../../shared/chatModel';
+
+const TEXT: Record<ViewSessionState['status'], string> = {
+  starting: 'starting',
+  loading: 'loading',
+  idle: 'ready',
+  running: 'working',
+  disconnected: 'disconnected',
+};
+
+export class ChatStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('acpWorkspace.chatStatus', vscode.StatusBarAlignment.Right, 100);
+
+  constructor() {
+    this.item.name = 'ACP Session';
+    this.item.command = 'acpWorkspace.focusChat';
+  }
+
+  show(session: ViewSessionState | undefined, pendingPermissions = 0): void {
+    if (!session) {
+      this.item.hide();
+      return;
+    }
+    const icon = session.status === 'running' ? '$(loading~spin)' : session.status === 'disconnected' ? '$(debug-disconnect)' : '$(comment-discussion)';
+    const waiting = pendingPermissions > 0 ? ` · $(shield) ${pendingPermissions}` : '';
+    this.item.text = `${icon} ${session.agentName}: ${TEXT[session.status]}${waiting}`;
+    this.item.tooltip = `${session.title ?? 'New session'} with ${session.agentName}${session.statusDetail ? `\n${session.statusDetail}` : ''}`;
+    this.item.backgroundColor = session.status === 'disconnected' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.accessibilityInformation = { label: `ACP session with ${session.agentName}: ${TEXT[session.status]}` };
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

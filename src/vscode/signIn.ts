@@ -1,0 +1,70 @@
+/**
+ * Signing in to an agent that answered "authentication required": offer its `authMethods`. An agent
+ * method is run with `authenticate`; a terminal method runs the agent's own command (plus the method's
+ * args and env) in a VS Code terminal for the user, and the agent is restarted when that succeeds.
+ */
+import * as vscode from 'vscode';
+import type { AcpLogger } from '../acp/logger';
+import type { AuthMethod } from '../acp/schema';
+import type { Agents } from './agents';
+
+type KnownMethod = Exclude<AuthMethod, { type: '$unknown' }>;
+
+export class SignIn {
+  constructor(
+    private readonly agents: Agents,
+    private readonly logger: AcpLogger,
+  ) {}
+
+  /** Runs the sign-in (asking which method unless `methodId` says); resolves true when it succeeded. */
+  async run(agentName: string, methodId?: string): Promise<boolean> {
+    const connection = await this.agents.start(agentName);
+    const methods = connection.caps.authMethods.filter((m): m is KnownMethod => m.type !== '$unknown');
+    if (methods.length === 0) {
+      void vscode.window.showWarningMessage(`${agentName} asked to sign in but offers no sign-in method ACP Workspace can run. Sign in with the agent's own tools, then restart it.`);
+      return false;
+    }
+    const method =
+      methods.find((m) => m.id === methodId) ??
+      (methods.length === 1
+        ? methods[0]
+        : (
+            await vscode.window.showQuickPick(
+              methods.map((m) => ({ label: m.name, description: m.type === 'terminal' ? 'in a terminal' : undefined, detail: m.description ?? undefined, method: m })),
+              { title: `Sign in to ${agentName}`, placeHolder: 'How do you want to sign in?' },
+            )
+          )?.method);
+    if (!method) return false;
+    if (method.type === 'terminal') return this.inTerminal(agentName, method);
+    await connection.authenticate(method.id);
+    this.logger.info(`Signed in to ${agentName} with ${method.name}.`);
+    void vscode.window.showInformationMessage(`Signed in to ${agentName}.`);
+    return true;
+  }
+
+  private async inTerminal(agentName: string, method: Extract<KnownMethod, { type: 'terminal' }>): Promise<boolean> {
+    const command = this.agents.commandFor(agentName);
+    if (!command) return false;
+    const terminal = vscode.window.createTerminal({
+      name: `Sign in: ${agentName}`,
+      shellPath: command.command,
+      shellArgs: [...command.args, ...method.args],
+      env: { ...command.env, ...method.env },
+    });
+    terminal.show();
+    const code = await new Promise<number | undefined>((resolve) => {
+      const subscription = vscode.window.onDidCloseTerminal((closed) => {
+        if (closed !== terminal) return;
+        subscription.dispose();
+        resolve(closed.exitStatus?.code);
+      });
+    });
+    if (code !== 0) {
+      void vscode.window.showWarningMessage(`Signing in to ${agentName} did not finish (exit code ${code ?? 'unknown'}).`);
+      return false;
+    }
+    await this.agents.restart(agentName);
+    void vscode.window.showInformationMessage(`Signed in to ${agentName}; it was restarted.`);
+    return true;
+  }
+}

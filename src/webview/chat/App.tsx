@@ -1,0 +1,127 @@
+/** The chat view: who and where (agent, folders, state), the transcript, and the prompt box. */
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'preact/compat';
+import type { ViewSessionState } from '../../shared/chatModel';
+import { HostToChat, withAttachment, type Attachment, type ChatToHost } from '../../shared/chatProtocol';
+import { onHostMessage, post } from '../common/vscodeApi';
+import { Icon } from '../common/ui';
+import { Composer, mentionResults } from './Composer';
+import { Entry } from './entries';
+import type { ChatStore } from './store';
+
+const STATUS_TEXT: Record<ViewSessionState['status'], string> = {
+  starting: 'Starting…',
+  loading: 'Loading history…',
+  idle: 'Ready',
+  running: 'Working…',
+  disconnected: 'Disconnected',
+};
+
+function Header(props: { session: ViewSessionState }) {
+  const { session } = props;
+  const usage = session.usage;
+  return (
+    <header class="chat-header">
+      <div class="header-line">
+        <span class="agent-name">{session.agentName}</span>
+        <span class={`status status-${session.status}`} role="status" aria-live="polite">
+          {session.status === 'running' ? <Icon name="loading" spin /> : null} {session.statusDetail ?? STATUS_TEXT[session.status]}
+        </span>
+        {usage ? (
+          <span class="usage" title={`${usage.used.toLocaleString()} of ${usage.size.toLocaleString()} tokens of context used`}>
+            {`${Math.round((usage.used / Math.max(usage.size, 1)) * 100)}% context`}
+            {usage.cost ? ` · ${usage.cost.amount.toFixed(2)} ${usage.cost.currency}` : ''}
+          </span>
+        ) : null}
+      </div>
+      <div class="roots" aria-label="Shared folders">
+        {session.roots.map((root) => (
+          <span key={root.path} class={`chip root ${root.primary ? 'primary' : ''}`} title={`${root.path}${root.primary ? ' (primary folder)' : ''}`}>
+            <Icon name={root.primary ? 'home' : 'folder'} />
+            {root.name}
+          </span>
+        ))}
+      </div>
+      {session.rootsStale ? (
+        <div class="stale" role="status">
+          <Icon name="warning" />
+          <span>{session.rootsStale}</span>
+          <button type="button" class="button secondary small" onClick={() => post<ChatToHost>({ type: 'action', action: 'reopenWithCurrentFolders' })}>
+            Reopen with Current Folders
+          </button>
+        </div>
+      ) : null}
+    </header>
+  );
+}
+
+export function App(props: { store: ChatStore }) {
+  const { store } = props;
+  const state = useSyncExternalStore((listener) => store.subscribe(listener), () => store.state);
+  const [attachments, setAttachments] = useState<Attachment[]>([]);
+  const transcript = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+
+  useEffect(
+    () =>
+      onHostMessage(HostToChat, (message) => {
+        if (message.type === 'snapshot') setAttachments(message.draft?.attachments ?? []);
+        if (message.type === 'snapshot' || message.type === 'patch') store.receive(message);
+        else if (message.type === 'mentionResults') for (const listener of mentionResults.listeners) listener(message.requestId, message.items);
+        else if (message.type === 'addAttachment') setAttachments((current) => withAttachment(current, message.attachment));
+        else if (message.type === 'focusInput') document.querySelector<HTMLTextAreaElement>('.prompt-input')?.focus();
+      }),
+    [store],
+  );
+  useEffect(() => post<ChatToHost>({ type: 'ready' }), []);
+
+  // Follow the stream while the user is at the bottom; leave them alone once they scroll up.
+  useLayoutEffect(() => {
+    const element = transcript.current;
+    if (element && stick.current) element.scrollTop = element.scrollHeight;
+  }, [state.version]);
+
+  const onClick = (event: MouseEvent) => {
+    const target = event.target as HTMLElement;
+    const copy = target.closest<HTMLElement>('[data-copy]');
+    if (copy) {
+      const code = copy.closest('.code-block')?.querySelector('code')?.textContent ?? '';
+      post<ChatToHost>({ type: 'copy', text: code });
+      return;
+    }
+    const link = target.closest<HTMLAnchorElement>('a[href]');
+    if (link) {
+      event.preventDefault();
+      post<ChatToHost>({ type: 'openLink', href: link.getAttribute('href') ?? '' });
+    }
+  };
+
+  if (!state.session) return <div class="loading">Loading…</div>;
+  const running = state.session.status === 'running';
+  return (
+    <div class="chat">
+      <Header session={state.session} />
+      <div
+        class="transcript"
+        ref={transcript}
+        role="log"
+        aria-live="polite"
+        aria-label="Conversation"
+        onScroll={(event) => {
+          const element = event.currentTarget as HTMLDivElement;
+          stick.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
+        }}
+        onClick={onClick}
+      >
+        {state.entries.length === 0 ? (
+          <div class="empty">
+            <p>{`Ask ${state.session.agentName} anything about the shared folders.`}</p>
+          </div>
+        ) : null}
+        {state.entries.map((entry, i) => (
+          <Entry key={entry.id} entry={entry} last={i === state.entries.length - 1} running={running} />
+        ))}
+      </div>
+      <Composer session={state.session} initialDraft={state.draft?.text} attachments={attachments} setAttachments={setAttachments} />
+    </div>
+  );
+}

@@ -1,0 +1,301 @@
+/**
+ * The prompt box: a multi-line input (Enter sends, Shift+Enter adds a line), context chips (@-mentioned
+ * files, the editor selection, pasted or dropped images), slash-command and @-mention completion, the
+ * agent's modes and config options (the model picker first), and Send / Stop.
+ */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { ViewConfigOption, ViewSessionState } from '../../shared/chatModel';
+import { withAttachment, type Attachment, type ChatToHost, type MentionItem } from '../../shared/chatProtocol';
+import { post } from '../common/vscodeApi';
+import { Icon } from '../common/ui';
+
+interface Completion {
+  readonly kind: 'command' | 'mention';
+  readonly items: ReadonlyArray<{ key: string; label: string; detail?: string; apply: () => void }>;
+}
+
+let mentionRequest = 0;
+/** The newest mention results, delivered by App when the host answers. */
+export const mentionResults = { listeners: new Set<(requestId: number, items: MentionItem[]) => void>() };
+
+export function Composer(props: {
+  session: ViewSessionState;
+  initialDraft: string | undefined;
+  attachments: Attachment[];
+  setAttachments: (update: (current: Attachment[]) => Attachment[]) => void;
+}) {
+  const { session, attachments, setAttachments } = props;
+  const [text, setText] = useState(props.initialDraft ?? '');
+  const [completion, setCompletion] = useState<Completion | undefined>(undefined);
+  const [selected, setSelected] = useState(0);
+  const [hint, setHint] = useState<string | undefined>(undefined);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const running = session.status === 'running';
+  const connected = session.status !== 'disconnected';
+
+  // The host keeps the draft while the panel is hidden: typing is sent after a pause, context at once.
+  const postedAttachments = useRef(attachments);
+  useEffect(() => {
+    const postDraft = () => post<ChatToHost>({ type: 'draft', draft: { text, attachments } });
+    if (postedAttachments.current !== attachments) {
+      postedAttachments.current = attachments;
+      postDraft();
+      return undefined;
+    }
+    const timer = setTimeout(postDraft, 300);
+    return () => clearTimeout(timer);
+  }, [text, attachments]);
+
+  // Mentions: "@query" right before the caret asks the host for matching files in the session's roots.
+  useEffect(() => {
+    const listener = (requestId: number, items: MentionItem[]) => {
+      if (requestId !== mentionRequest) return;
+      setSelected(0);
+      setCompletion({
+        kind: 'mention',
+        items: items.map((item) => ({
+          key: item.path,
+          label: item.label,
+          detail: item.root,
+          apply: () => {
+            replaceToken('@', `@${item.label.split('/').pop()} `);
+            setAttachments((current) => withAttachment(current, { kind: 'file', path: item.path, label: item.label }));
+          },
+        })),
+      });
+    };
+    mentionResults.listeners.add(listener);
+    return () => void mentionResults.listeners.delete(listener);
+  });
+
+  const tokenBeforeCaret = (value: string): string => {
+    const caret = input.current?.selectionStart ?? value.length;
+    const before = value.slice(0, caret);
+    return /(?:^|\s)([@/][^\s]*)$/.exec(before)?.[1] ?? '';
+  };
+
+  const replaceToken = (prefix: string, replacement: string) => {
+    const element = input.current;
+    const caret = element?.selectionStart ?? text.length;
+    const before = text.slice(0, caret);
+    const start = before.lastIndexOf(prefix);
+    const next = text.slice(0, start) + replacement + text.slice(caret);
+    setText(next);
+    setCompletion(undefined);
+    requestAnimationFrame(() => {
+      element?.focus();
+      const at = start + replacement.length;
+      element?.setSelectionRange(at, at);
+    });
+  };
+
+  const updateCompletion = (value: string) => {
+    const token = tokenBeforeCaret(value);
+    if (token.startsWith('/') && value.trimStart().startsWith(token)) {
+      const query = token.slice(1).toLowerCase();
+      const items = session.commands
+        .filter((c) => c.name.toLowerCase().startsWith(query))
+        .map((c) => ({ key: c.name, label: `/${c.name}`, detail: c.hint ? `${c.description} — ${c.hint}` : c.description, apply: () => replaceToken('/', `/${c.name} `) }));
+      setSelected(0);
+      setCompletion(items.length > 0 ? { kind: 'command', items } : undefined);
+    } else if (token.startsWith('@')) {
+      mentionRequest++;
+      post<ChatToHost>({ type: 'mentionQuery', requestId: mentionRequest, query: token.slice(1) });
+    } else {
+      setCompletion(undefined);
+    }
+  };
+
+  const send = () => {
+    const prompt = text.trim();
+    if (!prompt && attachments.length === 0) return;
+    if (running || !connected) return;
+    post<ChatToHost>({ type: 'prompt', text: prompt, attachments });
+    setText('');
+    setAttachments(() => []);
+    setCompletion(undefined);
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (completion && completion.items.length > 0) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const delta = event.key === 'ArrowDown' ? 1 : -1;
+        setSelected((i) => (i + delta + completion.items.length) % completion.items.length);
+        return;
+      }
+      if (event.key === 'Enter' || event.key === 'Tab') {
+        event.preventDefault();
+        completion.items[selected]?.apply();
+        return;
+      }
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        setCompletion(undefined);
+        return;
+      }
+    }
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      send();
+    }
+  };
+
+  const addImages = (files: FileList | null | undefined): boolean => {
+    const images = [...(files ?? [])].filter((file) => file.type.startsWith('image/'));
+    if (images.length === 0) return false;
+    if (!session.prompt.image) {
+      setHint(`${session.agentName} does not accept images.`);
+      return true;
+    }
+    for (const file of images) {
+      const reader = new FileReader();
+      reader.onload = () => {
+        const data = String(reader.result).replace(/^data:[^,]*,/, '');
+        setAttachments((current) => [...current, { kind: 'image', label: file.name || 'pasted image', mimeType: file.type, data }]);
+      };
+      reader.readAsDataURL(file);
+    }
+    return true;
+  };
+
+  const usesModeOption = session.configOptions.some((o) => o.category === 'mode');
+  const options = useMemo(
+    () => [...session.configOptions].sort((a, b) => Number(b.category === 'model') - Number(a.category === 'model')),
+    [session.configOptions],
+  );
+
+  return (
+    <div class="composer">
+      {completion && completion.items.length > 0 ? (
+        <ul class="completion" role="listbox" aria-label={completion.kind === 'command' ? 'Slash commands' : 'Files'}>
+          {completion.items.map((item, i) => (
+            <li
+              key={item.key}
+              role="option"
+              aria-selected={i === selected}
+              class={i === selected ? 'selected' : ''}
+              onMouseDown={(event) => {
+                event.preventDefault();
+                item.apply();
+              }}
+            >
+              <span class="completion-label">{item.label}</span>
+              {item.detail ? <span class="completion-detail">{item.detail}</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {attachments.length > 0 ? (
+        <div class="attachments" aria-label="Context">
+          {attachments.map((attachment, i) => (
+            <span class="chip" key={i}>
+              <Icon name={attachment.kind === 'image' ? 'file-media' : attachment.kind === 'selection' ? 'selection' : 'file'} />
+              <span>{attachment.label}</span>
+              <button type="button" class="icon-button" aria-label={`Remove ${attachment.label}`} onClick={() => setAttachments((current) => current.filter((_, j) => j !== i))}>
+                <Icon name="close" />
+              </button>
+            </span>
+          ))}
+        </div>
+      ) : null}
+      <textarea
+        ref={input}
+        class="prompt-input"
+        rows={3}
+        value={text}
+        placeholder={connected ? `Ask ${session.agentName}… (@ to mention files, / for commands)` : 'The agent is not connected.'}
+        aria-label="Prompt"
+        disabled={!connected}
+        onInput={(event) => {
+          const value = (event.currentTarget as HTMLTextAreaElement).value;
+          setText(value);
+          setHint(undefined);
+          updateCompletion(value);
+        }}
+        onKeyDown={onKeyDown}
+        onPaste={(event) => {
+          if (addImages(event.clipboardData?.files)) event.preventDefault();
+        }}
+        onDrop={(event) => {
+          if (addImages(event.dataTransfer?.files)) event.preventDefault();
+        }}
+        onDragOver={(event) => event.preventDefault()}
+      />
+      {hint ? <div class="hint">{hint}</div> : null}
+      <div class="composer-bar">
+        <button type="button" class="icon-button" title="Mention a file (@)" aria-label="Mention a file" onClick={() => {
+          setText((t) => `${t}${t && !t.endsWith(' ') ? ' ' : ''}@`);
+          input.current?.focus();
+          mentionRequest++;
+          post<ChatToHost>({ type: 'mentionQuery', requestId: mentionRequest, query: '' });
+        }}>
+          <Icon name="mention" />
+        </button>
+        <button type="button" class="icon-button" title="Add the editor selection" aria-label="Add the editor selection" onClick={() => post<ChatToHost>({ type: 'attachSelection' })}>
+          <Icon name="selection" />
+        </button>
+        {session.modes && !usesModeOption ? (
+          <select
+            class="select"
+            aria-label="Mode"
+            title="Mode"
+            value={session.modes.currentModeId}
+            onChange={(event) => post<ChatToHost>({ type: 'setMode', modeId: (event.currentTarget as HTMLSelectElement).value })}
+          >
+            {session.modes.available.map((mode) => (
+              <option key={mode.id} value={mode.id} title={mode.description}>
+                {mode.name}
+              </option>
+            ))}
+          </select>
+        ) : null}
+        {options.map((option) => (
+          <ConfigControl key={option.id} option={option} />
+        ))}
+        <span class="spacer" />
+        {running ? (
+          <button type="button" class="button stop" onClick={() => post<ChatToHost>({ type: 'cancel' })} aria-label="Stop">
+            <Icon name="debug-stop" /> Stop
+          </button>
+        ) : (
+          <button type="button" class="button send" onClick={send} disabled={!connected || (!text.trim() && attachments.length === 0)} aria-label="Send">
+            <Icon name="send" /> Send
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function ConfigControl(props: { option: ViewConfigOption }) {
+  const { option } = props;
+  if (option.type === 'boolean') {
+    return (
+      <label class="toggle" title={option.description ?? option.name}>
+        <input
+          type="checkbox"
+          checked={option.currentValue}
+          onChange={(event) => post<ChatToHost>({ type: 'setConfig', configId: option.id, value: (event.currentTarget as HTMLInputElement).checked })}
+        />
+        {option.name}
+      </label>
+    );
+  }
+  return (
+    <select
+      class="select"
+      aria-label={option.name}
+      title={option.description ?? option.name}
+      value={option.currentValue}
+      data-category={option.category}
+      onChange={(event) => post<ChatToHost>({ type: 'setConfig', configId: option.id, value: (event.currentTarget as HTMLSelectElement).value })}
+    >
+      {option.options.map((choice) => (
+        <option key={choice.value} value={choice.value} title={choice.description}>
+          {choice.group ? `${choice.group}: ${choice.name}` : choice.name}
+        </option>
+      ))}
+    </select>
+  );
+}

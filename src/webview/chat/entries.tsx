@@ -1,0 +1,372 @@
+/** How each transcript entry looks. Agent text is sanitized markdown; everything else is text. */
+import { memo } from 'preact/compat';
+import type { ViewContent, ViewEntry, ViewEntryOf, ViewToolContent } from '../../shared/chatModel';
+import type { ChatToHost } from '../../shared/chatProtocol';
+import { post } from '../common/vscodeApi';
+import { Icon, Markdown } from '../common/ui';
+
+const TOOL_ICONS: Record<string, string> = {
+  read: 'file',
+  edit: 'edit',
+  delete: 'trash',
+  move: 'arrow-swap',
+  search: 'search',
+  execute: 'terminal',
+  think: 'lightbulb',
+  fetch: 'cloud-download',
+  switch_mode: 'arrow-right',
+  other: 'tools',
+};
+
+const STATUS: Record<string, { icon: string; label: string; spin?: boolean }> = {
+  pending: { icon: 'circle-large-outline', label: 'Pending' },
+  in_progress: { icon: 'loading', label: 'Running', spin: true },
+  completed: { icon: 'check', label: 'Completed' },
+  failed: { icon: 'error', label: 'Failed' },
+  cancelled: { icon: 'circle-slash', label: 'Cancelled' },
+};
+
+const PERMISSION_KINDS: Record<string, { icon: string; label: string; primary: boolean }> = {
+  allow_once: { icon: 'check', label: 'Allowed once', primary: true },
+  allow_always: { icon: 'check-all', label: 'Always allowed', primary: false },
+  reject_once: { icon: 'close', label: 'Rejected', primary: false },
+  reject_always: { icon: 'circle-slash', label: 'Always rejected', primary: false },
+};
+
+/** Why a turn ended, in words (nothing for a normal end). */
+export function stopReasonText(stopReason: string): string | undefined {
+  switch (stopReason) {
+    case 'end_turn':
+      return undefined;
+    case 'cancelled':
+      return 'Stopped.';
+    case 'max_tokens':
+      return 'The agent stopped: it reached its maximum number of tokens for this turn.';
+    case 'max_turn_requests':
+      return 'The agent stopped: it reached its maximum number of requests for this turn.';
+    case 'refusal':
+      return 'The agent refused to continue. This prompt and everything after it will not be part of the context of the next prompt.';
+    default:
+      return `The turn ended (${stopReason}).`;
+  }
+}
+
+function basename(path: string): string {
+  return path.split(/[\\/]/).filter(Boolean).pop() ?? path;
+}
+
+function Location(props: { path: string; line?: number; label?: string }) {
+  const label = props.label ?? `${basename(props.path)}${props.line !== undefined ? `:${props.line}` : ''}`;
+  return (
+    <button
+      class="link-button location"
+      type="button"
+      title={`Open ${props.path}${props.line !== undefined ? ` at line ${props.line}` : ''}`}
+      onClick={() => post<ChatToHost>({ type: 'openLocation', path: props.path, line: props.line })}
+    >
+      {label}
+    </button>
+  );
+}
+
+/** The path of a file: URI and the lines of its `#L3-9` fragment, if any (webviews have no `url.fileURLToPath`). */
+function fileUri(uri: string): { path: string; startLine?: number; endLine?: number } | undefined {
+  const match = /^file:\/\/([^#?]*)(?:#L(\d+)(?:-(\d+))?)?/i.exec(uri);
+  if (!match) return undefined;
+  let path = decodeURIComponent(match[1]!);
+  if (/^\/[a-z]:/i.test(path)) path = path.slice(1); // file:///c:/x → c:/x
+  const startLine = match[2] ? Number(match[2]) : undefined;
+  return { path, startLine, endLine: match[3] ? Number(match[3]) : startLine };
+}
+
+function ResourceName(props: { uri: string }) {
+  const file = fileUri(props.uri);
+  if (!file) return <span>{props.uri}</span>;
+  const lines = file.startLine === undefined ? '' : file.endLine !== file.startLine ? `, lines ${file.startLine}–${file.endLine}` : `, line ${file.startLine}`;
+  return (
+    <span>
+      <Location path={file.path} line={file.startLine} label={basename(file.path)} />
+      {lines}
+    </span>
+  );
+}
+
+function ContentView(props: { block: ViewContent; markdown?: boolean }) {
+  const { block } = props;
+  switch (block.type) {
+    case 'text':
+      return props.markdown ? <Markdown source={block.text} /> : <div class="plain-text">{block.text}</div>;
+    case 'image':
+      return block.dataUrl ? <img class="content-image" src={block.dataUrl} alt={block.uri ?? 'image'} /> : <span class="chip">image</span>;
+    case 'audio':
+      return <span class="chip">{`audio (${block.mimeType})`}</span>;
+    case 'link':
+      return (
+        <span class="chip">
+          <Icon name="file" />
+          {fileUri(block.uri) ? <Location path={fileUri(block.uri)!.path} /> : <span>{block.title ?? block.name}</span>}
+        </span>
+      );
+    case 'resource':
+      return (
+        <details class="resource">
+          <summary title={block.uri}>
+            <Icon name="file-code" /> <ResourceName uri={block.uri} />
+          </summary>
+          {block.text !== undefined ? <pre>{block.text}</pre> : null}
+        </details>
+      );
+    case 'unknown':
+      return (
+        <details class="unknown">
+          <summary>{`Content this client cannot show (${block.tag})`}</summary>
+          <pre>{block.raw}</pre>
+        </details>
+      );
+  }
+}
+
+/** Consecutive text blocks render as one markdown document (chunks split words). */
+function Blocks(props: { blocks: readonly ViewContent[]; markdown: boolean }) {
+  const groups: Array<{ text: string } | { block: ViewContent }> = [];
+  for (const block of props.blocks) {
+    const last = groups[groups.length - 1];
+    if (block.type === 'text' && last && 'text' in last) last.text += block.text;
+    else groups.push(block.type === 'text' ? { text: block.text } : { block });
+  }
+  return (
+    <>
+      {groups.map((group, i) =>
+        'text' in group ? <ContentView key={i} block={{ type: 'text', text: group.text }} markdown={props.markdown} /> : <ContentView key={i} block={group.block} />,
+      )}
+    </>
+  );
+}
+
+function ToolContent(props: { entryId: string; index: number; content: ViewToolContent }) {
+  const { content } = props;
+  switch (content.type) {
+    case 'content':
+      return <ContentView block={content.content} markdown={content.content.type === 'text'} />;
+    case 'diff':
+      return (
+        <div class="diff-summary">
+          <Icon name="diff" />
+          <Location path={content.path} />
+          <span class="diff-added">{`+${content.added}`}</span>
+          <span class="diff-removed">{`−${content.removed}`}</span>
+          {content.oldText === null || content.oldText === undefined ? <span class="badge">new file</span> : null}
+          <button class="button secondary small" type="button" onClick={() => post<ChatToHost>({ type: 'openDiff', entryId: props.entryId, index: props.index })}>
+            Open Diff
+          </button>
+        </div>
+      );
+    case 'terminal': {
+      const exit = content.exitStatus;
+      return (
+        <div class="terminal">
+          <div class="terminal-header">
+            <Icon name="terminal" />
+            <span class="terminal-command">{content.command ?? 'Terminal'}</span>
+            {exit ? (
+              <span class={exit.exitCode === 0 ? 'exit ok' : 'exit failed'}>
+                {exit.signal ? `killed (${exit.signal})` : `exit ${exit.exitCode ?? '?'}`}
+              </span>
+            ) : (
+              <Icon name="loading" spin label="Running" />
+            )}
+            <button class="button secondary small" type="button" onClick={() => post<ChatToHost>({ type: 'showTerminal', terminalId: content.terminalId })}>
+              Show in Terminal
+            </button>
+          </div>
+          {content.truncated ? <div class="muted">Earlier output was truncated.</div> : null}
+          <pre class="terminal-output">{content.output ?? ''}</pre>
+        </div>
+      );
+    }
+    case 'unknown':
+      return (
+        <details class="unknown">
+          <summary>{`Tool output this client cannot show (${content.tag})`}</summary>
+          <pre>{content.raw}</pre>
+        </details>
+      );
+  }
+}
+
+function ToolCall(props: { entry: ViewEntryOf<'tool'> }) {
+  const { entry } = props;
+  const status = STATUS[entry.status] ?? { icon: 'question', label: entry.status };
+  return (
+    <div class={`entry tool status-${entry.status}`} role="group" aria-label={`Tool call: ${entry.title || entry.toolKind}, ${status.label}`}>
+      <div class="tool-header">
+        <Icon name={TOOL_ICONS[entry.toolKind] ?? 'tools'} />
+        <span class="tool-title">{entry.title || 'Tool call'}</span>
+        <Icon name={status.icon} spin={status.spin} label={status.label} class="tool-status" />
+      </div>
+      {entry.locations.length > 0 ? (
+        <div class="tool-locations">
+          {entry.locations.map((location, i) => (
+            <Location key={i} path={location.path} line={location.line} />
+          ))}
+        </div>
+      ) : null}
+      {entry.content.map((content, i) => (
+        <ToolContent key={i} entryId={entry.id} index={i} content={content} />
+      ))}
+      {entry.rawInput ? (
+        <details class="raw-input">
+          <summary>Input</summary>
+          <pre>{entry.rawInput}</pre>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+function Permission(props: { entry: ViewEntryOf<'permission'> }) {
+  const { entry } = props;
+  const state = entry.state;
+  if (state !== 'pending') {
+    const chosen = state === 'cancelled' ? undefined : state;
+    const kind = chosen ? PERMISSION_KINDS[chosen.kind] : undefined;
+    return (
+      <div class="entry permission resolved">
+        <Icon name={kind?.icon ?? 'circle-slash'} />
+        <span>{`${entry.title}: ${chosen ? (kind?.label ?? chosen.name) : 'cancelled'}`}</span>
+      </div>
+    );
+  }
+  return (
+    <div class="entry permission pending" role="alertdialog" aria-label={`Permission requested: ${entry.title}`}>
+      <div class="permission-title">
+        <Icon name="shield" />
+        <span>{entry.title}</span>
+      </div>
+      <div class="permission-options">
+        {entry.options.map((option) => (
+          <button
+            key={option.optionId}
+            type="button"
+            class={`button ${PERMISSION_KINDS[option.kind]?.primary ? '' : 'secondary'} kind-${option.kind}`}
+            data-kind={option.kind}
+            onClick={() => post<ChatToHost>({ type: 'permission', entryId: entry.id, optionId: option.optionId })}
+          >
+            {option.name}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+const ERROR_ACTIONS: Record<string, string> = {
+  restart: 'Restart Agent',
+  reopen: 'Reopen Session',
+  signIn: 'Sign In',
+  showLog: 'Show Log',
+};
+
+function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean }) {
+  const { entry } = props;
+  switch (entry.kind) {
+    case 'user':
+      return (
+        <div class="entry user" role="article" aria-label="You">
+          <Blocks blocks={entry.blocks} markdown={false} />
+        </div>
+      );
+    case 'agent':
+      return (
+        <div class="entry agent" role="article" aria-label="Agent">
+          <Blocks blocks={entry.blocks} markdown />
+        </div>
+      );
+    case 'thought':
+      return (
+        <details class="entry thought">
+          <summary>
+            <Icon name={props.last && props.running ? 'loading' : 'lightbulb'} spin={props.last && props.running} />
+            {props.last && props.running ? ' Thinking…' : ' Thought'}
+          </summary>
+          <Markdown source={entry.text} />
+        </details>
+      );
+    case 'tool':
+      return <ToolCall entry={entry} />;
+    case 'plan':
+      return (
+        <div class="entry plan" role="group" aria-label="Plan">
+          <div class="plan-title">
+            <Icon name="checklist" /> Plan
+          </div>
+          <ol>
+            {entry.entries.map((item, i) => (
+              <li key={i} class={`plan-item ${item.status} priority-${item.priority}`}>
+                <Icon name={item.status === 'completed' ? 'pass-filled' : item.status === 'in_progress' ? 'circle-large-filled' : 'circle-large-outline'} label={item.status.replace('_', ' ')} />
+                <span>{item.content}</span>
+              </li>
+            ))}
+          </ol>
+        </div>
+      );
+    case 'notice':
+      return (
+        <div class={`entry notice severity-${entry.severity}`} role="note">
+          <Icon name={entry.severity === 'error' ? 'error' : entry.severity === 'warning' ? 'warning' : 'info'} />
+          <div>
+            <div class="notice-title">{entry.title}</div>
+            {entry.description ? <div class="notice-description">{entry.description}</div> : null}
+          </div>
+        </div>
+      );
+    case 'permission':
+      return <Permission entry={entry} />;
+    case 'turnEnd': {
+      const text = stopReasonText(entry.stopReason);
+      return (
+        <div class={`entry turn-end reason-${entry.stopReason}`} role="separator" aria-label={text ?? 'End of turn'}>
+          {text ? <span>{text}</span> : null}
+        </div>
+      );
+    }
+    case 'error':
+      return (
+        <div class="entry error" role="alert">
+          <Icon name="error" />
+          <div class="error-body">
+            <div>{entry.message}</div>
+            <div class="error-actions">
+              {entry.actions.map((action) => (
+                <button key={action} type="button" class="button secondary" onClick={() => post<ChatToHost>({ type: 'action', action })}>
+                  {ERROR_ACTIONS[action] ?? action}
+                </button>
+              ))}
+            </div>
+          </div>
+        </div>
+      );
+    case 'refusal':
+      return (
+        <div class="entry refusal" role="note">
+          <Icon name="shield" />
+          <span>{`Blocked a ${entry.operation}: ${entry.message}`}</span>
+        </div>
+      );
+    case 'info':
+      return <div class="entry info">{entry.text}</div>;
+    case 'unknown':
+      return (
+        <details class="entry unknown">
+          <summary>
+            <Icon name="question" />
+            {` An update this client does not know: ${entry.tag}${entry.error ? ` (${entry.error})` : ''}`}
+          </summary>
+          <pre>{entry.raw}</pre>
+        </details>
+      );
+  }
+}
+
+/** Entries only re-render when their object changes (the store replaces changed entries). */
+export const Entry = memo(EntryView);

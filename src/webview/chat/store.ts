@@ -1,0 +1,86 @@
+/**
+ * The chat webview's copy of the transcript. Patches from the host are applied once per animation frame
+ * and acknowledged once rendered, which is what lets the host post at most one patch per frame whatever
+ * the agent's rate.
+ */
+import { applyOps, type ChatOp, type ViewEntry, type ViewSessionState } from '../../shared/chatModel';
+import type { ChatToHost, Draft, HostToChat } from '../../shared/chatProtocol';
+import { post } from '../common/vscodeApi';
+
+export interface ChatState {
+  readonly session: ViewSessionState | undefined;
+  readonly entries: readonly ViewEntry[];
+  /** Bumped on every change, so views can memoize on it. */
+  readonly version: number;
+  readonly draft: Draft | undefined;
+}
+
+type Listener = () => void;
+
+export class ChatStore {
+  private entries: ViewEntry[] = [];
+  private index = new Map<string, number>();
+  private session: ViewSessionState | undefined;
+  private draft: Draft | undefined;
+  private version = 0;
+  private queued: Array<{ seq: number; ops: ChatOp[] }> = [];
+  private frame: number | undefined;
+  private readonly listeners = new Set<Listener>();
+  /** Main-thread time spent applying ops and rendering in each frame (the benchmark reads it). */
+  readonly frameTimes: number[] = [];
+  /** Include forced layout in {@link frameTimes} (the benchmark sets it; off in normal use). */
+  measureLayout = false;
+
+  private snapshot: ChatState = { session: undefined, entries: [], version: 0, draft: undefined };
+
+  /** The current state; the same object until something changes (useSyncExternalStore needs that). */
+  get state(): ChatState {
+    return this.snapshot;
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  receive(message: HostToChat): void {
+    if (message.type === 'snapshot') {
+      this.entries = message.entries.slice();
+      this.index = new Map(this.entries.map((entry, i) => [entry.id, i]));
+      this.session = message.session;
+      this.draft = message.draft;
+      this.queued = [];
+      this.changed();
+    } else if (message.type === 'patch') {
+      this.queued.push({ seq: message.seq, ops: message.ops });
+      this.frame ??= requestAnimationFrame(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.frame = undefined;
+    const started = performance.now();
+    const batch = this.queued;
+    this.queued = [];
+    // Entries are replaced, not mutated: a new array lets views see what changed.
+    const entries = this.entries.slice();
+    let session: ViewSessionState | undefined;
+    for (const { ops } of batch) session = applyOps(entries, this.index, ops) ?? session;
+    this.entries = entries;
+    if (session) this.session = session;
+    this.changed(); // renders synchronously (see main.tsx)
+    if (this.measureLayout) void document.body.offsetHeight;
+    this.frameTimes.push(performance.now() - started);
+    if (this.frameTimes.length > 5000) this.frameTimes.shift();
+    const lastSeq = batch[batch.length - 1]?.seq;
+    // Acknowledge once rendered. The next patch may arrive before this frame is painted, but patches are
+    // only applied in animation frames, so it lands in the next one: at most one render per frame.
+    if (lastSeq !== undefined) post<ChatToHost>({ type: 'rendered', seq: lastSeq });
+  }
+
+  private changed(): void {
+    this.version++;
+    this.snapshot = { session: this.session, entries: this.entries, version: this.version, draft: this.draft };
+    for (const listener of [...this.listeners]) listener();
+  }
+}

@@ -1,0 +1,27 @@
+/** Small shared pieces for the webviews: codicons, and markdown rendered into the DOM without flicker. */
+import morphdom from 'morphdom';
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import { renderMarkdown } from './markdown';
+
+export function Icon(props: { name: string; spin?: boolean; label?: string; class?: string }) {
+  const classes = ['codicon', `codicon-${props.name}`, props.spin ? 'codicon-modifier-spin' : '', props.class ?? ''].filter(Boolean).join(' ');
+  return props.label ? <span class={classes} role="img" aria-label={props.label} title={props.label} /> : <span class={classes} aria-hidden="true" />;
+}
+
+/**
+ * Sanitized markdown. While an agent streams, the same element is morphed to the new HTML instead of
+ * replaced, so the text does not flicker and a selection in earlier paragraphs survives.
+ */
+export function Markdown(props: { source: string; class?: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const last = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element || last.current === props.source) return;
+    last.current = props.source;
+    const next = document.createElement('div');
+    next.innerHTML = renderMarkdown(props.source);
+    morphdom(element, next, { childrenOnly: true });
+  }, [props.source]);
+  return <div ref={ref} class={`markdown ${props.class ?? ''}`} />;
+}

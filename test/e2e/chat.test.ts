@@ -1,0 +1,194 @@
+import * as assert from 'node:assert/strict';
+import type { FrameLocator } from 'playwright-core';
+import { useWorkbench } from './workbench';
+
+describe('the chat (real workbench, Chromium)', function () {
+  this.timeout(180_000);
+  const bench = useWorkbench('multi-root');
+  let chat: FrameLocator;
+
+  before(async () => {
+    const workbench = bench();
+    await workbench.runCommand('ACP: New Session');
+    await workbench.pick('Reference Agent (offline)');
+    const ok = workbench.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
+    await ok.click({ timeout: 30_000 });
+    chat = await workbench.webview('.prompt-input');
+  });
+
+  async function send(text: string) {
+    const input = chat.locator('.prompt-input');
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  it('shows the agent, its folders and an empty conversation', async () => {
+    await chat.locator('.agent-name', { hasText: 'Reference Agent (offline)' }).waitFor();
+    const roots = await chat.locator('.roots .chip').allInnerTexts();
+    assert.deepEqual(roots.map((r) => r.trim()), ['app', 'lib', 'docs']);
+    await bench().screenshot('chat-empty');
+  });
+
+  it('streams an answer as markdown, with thoughts collapsed, a plan and a diff', async () => {
+    await send('think stream plan diff usage');
+    await chat.locator('.entry.turn-end').first().waitFor({ timeout: 60_000 });
+    assert.ok((await chat.locator('.entry.agent .markdown').count()) >= 1);
+    assert.equal(await chat.locator('details.entry.thought').first().getAttribute('open'), null, 'thoughts are collapsed');
+    await chat.locator('.entry.plan .plan-item').first().waitFor();
+    await chat.locator('.diff-summary', { hasText: 'hello.txt' }).waitFor();
+    await bench().screenshot('chat-streamed');
+  });
+
+  it('renders HTML and script in agent text inert', async () => {
+    await send('Echo <img src=x onerror="document.title=1"><script>document.title=2</script> **bold**');
+    await chat.locator('.entry.user', { hasText: '<script>' }).waitFor();
+    const answer = chat.locator('.entry.agent').last();
+    await answer.locator('strong', { hasText: 'bold' }).waitFor();
+    assert.equal(await answer.locator('script, img[onerror]').count(), 0);
+    assert.match(await answer.innerText(), /<img src=x onerror=/, 'the markup shows as text');
+  });
+
+  const lastAgentText = async () => (await chat.locator('.entry.agent').last().innerText()).trim();
+  const turnEnds = () => chat.locator('.entry.turn-end').count();
+  async function untilTurnEnds(before: number) {
+    for (let i = 0; i < 300 && (await turnEnds()) <= before; i++) await bench().page.waitForTimeout(100);
+    assert.ok((await turnEnds()) > before, 'the turn ended');
+  }
+
+  it('completes @-mentions from the session folders and sends the file as context', async () => {
+    const input = chat.locator('.prompt-input');
+    await input.fill('');
+    await input.pressSequentially('Summarise @GRE');
+    const option = chat.locator('.completion[aria-label=Files] li', { hasText: 'lib/src/greet.ts' });
+    await option.waitFor({ timeout: 30_000 });
+    await bench().screenshot('chat-mention');
+    await input.press('Enter');
+    await chat.locator('.attachments .chip', { hasText: 'lib/src/greet.ts' }).waitFor();
+    assert.equal(await input.inputValue(), 'Summarise @greet.ts ');
+    const before = await turnEnds();
+    await input.press('Enter');
+    await untilTurnEnds(before);
+    assert.match(await lastAgentText(), /Attachments: resource file:\/\/\S+\/lib\/src\/greet\.ts/);
+    assert.equal(await chat.locator('.attachments .chip').count(), 0, 'the context is cleared once sent');
+  });
+
+  it('completes the agent\'s slash commands, and /title renames the chat tab', async () => {
+    const input = chat.locator('.prompt-input');
+    await input.pressSequentially('/ti');
+    const commands = chat.locator('.completion[aria-label="Slash commands"] li');
+    await commands.first().waitFor({ timeout: 10_000 });
+    assert.deepEqual((await commands.allInnerTexts()).map((t) => t.split(/\s/)[0]), ['/title']);
+    await input.press('Tab');
+    assert.equal(await input.inputValue(), '/title ');
+    await input.pressSequentially('Greeting work');
+    const before = await turnEnds();
+    await input.press('Enter');
+    await untilTurnEnds(before);
+    await bench().page.locator('.tab', { hasText: 'Greeting work · Reference Agent (offline)' }).waitFor({ timeout: 10_000 });
+  });
+
+  it('adds the editor selection to the chat with ACP: Add Selection to Chat', async () => {
+    const page = bench().page;
+    await bench().runCommand('Go to File...');
+    await bench().pick('greet.ts');
+    const editor = page.locator('.editor-instance .monaco-editor', { hasText: 'Hello from lib' }).first();
+    await editor.waitFor({ timeout: 30_000 });
+    await editor.locator('.view-lines').click();
+    await page.keyboard.press('Control+A');
+    await bench().runCommand('ACP: Add Selection to Chat');
+    chat = await bench().webview('.prompt-input');
+    await chat.locator('.attachments .chip').first().waitFor({ timeout: 30_000 });
+    assert.deepEqual((await chat.locator('.attachments .chip').allInnerTexts()).map((t) => t.trim()), ['src/greet.ts:1-3']);
+    const before = await turnEnds();
+    await chat.locator('.prompt-input').fill('What does this do?');
+    await chat.locator('.prompt-input').press('Enter');
+    await untilTurnEnds(before);
+    assert.match(await lastAgentText(), /Attachments: resource file:\/\/\S+\/lib\/src\/greet\.ts#L1-3/);
+    const context = chat.locator('.entry.user').last().locator('details.resource');
+    assert.equal((await context.locator('summary').innerText()).trim(), 'greet.ts, lines 1–3');
+    await context.locator('summary').click({ position: { x: 4, y: 4 } });
+    await context.locator('pre', { hasText: 'Hello from lib' }).waitFor();
+  });
+
+  it('asks for permission inline and approves by the option kind', async () => {
+    const before = await turnEnds();
+    await send('permission');
+    const card = chat.locator('.entry.permission.pending');
+    await card.waitFor({ timeout: 30_000 });
+    assert.deepEqual(await card.locator('button').evaluateAll((b) => b.map((x) => x.getAttribute('data-kind'))), [
+      'allow_once',
+      'allow_always',
+      'reject_once',
+      'reject_always',
+    ], 'options are ordered by kind, whatever order the agent sent');
+    await bench().screenshot('chat-permission');
+    await card.locator('button[data-kind=allow_once]').click();
+    await untilTurnEnds(before);
+    await chat.locator('.entry.permission.resolved', { hasText: 'Allowed once' }).waitFor();
+    assert.match(await lastAgentText(), /allow_once/);
+  });
+
+  it('rejects a permission request, and the tool call fails', async () => {
+    const before = await turnEnds();
+    await send('permission');
+    await chat.locator('.entry.permission.pending button[data-kind=reject_once]').click({ timeout: 30_000 });
+    await untilTurnEnds(before);
+    await chat.locator('.entry.permission.resolved', { hasText: 'Rejected' }).last().waitFor();
+    await chat.locator('.entry.tool.status-failed').last().waitFor();
+  });
+
+  it('opens a diff in VS Code\'s diff editor', async () => {
+    await chat.locator('.diff-summary button', { hasText: 'Open Diff' }).first().click();
+    await bench().page.locator('.monaco-diff-editor').first().waitFor({ timeout: 30_000 });
+    await bench().page.locator('.tab', { hasText: 'hello.txt' }).first().waitFor();
+    await bench().screenshot('chat-diff');
+    await bench().page.keyboard.press('Control+W');
+  });
+
+  it('runs a terminal command for the agent and shows its output in the tool call', async () => {
+    chat = await bench().webview('.prompt-input');
+    const before = await turnEnds();
+    await send('terminal echo hello-from-a-terminal');
+    await untilTurnEnds(before);
+    const terminal = chat.locator('.terminal').last();
+    await terminal.locator('.terminal-output', { hasText: 'hello-from-a-terminal' }).waitFor();
+    await terminal.locator('.exit.ok', { hasText: 'exit 0' }).waitFor();
+    await bench().screenshot('chat-terminal');
+  });
+
+  it('stops a running turn', async () => {
+    const before = await turnEnds();
+    await send('hang');
+    await chat.locator('.button.stop').click({ timeout: 30_000 });
+    await untilTurnEnds(before);
+    await chat.locator('.entry.turn-end', { hasText: 'Stopped.' }).last().waitFor();
+    await chat.locator('.button.send').waitFor();
+  });
+
+  it('changes the mode and the model, and the agent works with them', async () => {
+    await chat.locator('select[aria-label=Mode]').selectOption('ask');
+    await chat.locator('select[data-category=model]').selectOption('ref-smart');
+    await bench().page.waitForTimeout(300);
+    const before = await turnEnds();
+    await send('status');
+    await untilTurnEnds(before);
+    assert.match(await lastAgentText(), /mode ask; model ref-smart/);
+    assert.equal(await chat.locator('select[aria-label=Mode]').inputValue(), 'ask');
+  });
+
+  it('survives the agent crashing mid-turn: keeps the transcript and reopens the session', async () => {
+    const entries = await chat.locator('.entry').count();
+    await send('crash');
+    const error = chat.locator('.entry.error').last();
+    await error.waitFor({ timeout: 30_000 });
+    assert.match(await error.innerText(), /exited \(exit code 42\)/);
+    assert.ok((await chat.locator('.entry').count()) > entries, 'nothing shown so far was lost');
+    await bench().screenshot('chat-crash');
+    await error.locator('button', { hasText: 'Reopen Session' }).click();
+    await chat.locator('.entry.info', { hasText: 'Session resumed.' }).waitFor({ timeout: 30_000 });
+    const before = await turnEnds();
+    await send('hello again');
+    await untilTurnEnds(before);
+    assert.equal(await lastAgentText(), 'Echo: hello again');
+  });
+});

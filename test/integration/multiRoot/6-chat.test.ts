@@ -1,0 +1,195 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../../src/extension';
+import type { ViewEntry } from '../../../src/shared/chatModel';
+import type { Chat } from '../../../src/vscode/chat/chatSessions';
+import { activate, addRecordingAgent, assertConforms, waitFor, type RecordingAgent } from '../shared/extension';
+
+describe('chat sessions in the real extension host', function () {
+  this.timeout(60_000);
+  let api: TestApi;
+  let agent: RecordingAgent;
+  let chat: Chat;
+
+  const entries = (): ViewEntry[] => chat.controller.thread.snapshot().entries;
+  const received = (method: string) => agent.received().filter((m) => m.method === method).map((m) => m.params);
+  const lastAgentText = () => {
+    const last = entries().filter((e) => e.kind === 'agent').at(-1);
+    return last?.kind === 'agent' ? last.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '';
+  };
+
+  async function prompt(text: string): Promise<void> {
+    const ends = entries().filter((e) => e.kind === 'turnEnd').length;
+    await api.chats.dispatch(chat, { type: 'prompt', text, attachments: [] });
+    await waitFor(() => entries().filter((e) => e.kind === 'turnEnd' || e.kind === 'error').length > ends, `the turn for "${text}"`, 30_000);
+  }
+
+  before(async () => {
+    api = await activate();
+    await api.grants.set(vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath)));
+    agent = await addRecordingAgent('Chat Agent');
+    await waitFor(() => api.agents.find('Chat Agent') !== undefined, 'the agent setting');
+    const [started] = await api.starter.newSession({ agentName: 'Chat Agent' });
+    chat = api.chats.open(started!.session);
+  });
+
+  after(async () => {
+    chat?.panel.dispose();
+    await api.agents.stop('Chat Agent');
+    await agent.dispose();
+  });
+
+  it('opens the chat as an editor tab and streams an answer into it, coalescing what it posts', async () => {
+    await waitFor(() => chat.panel.visible, 'the chat tab');
+    const postsBefore = chat.panel.posts;
+    await prompt('stream');
+    const streamed = agent.received().length;
+    assert.ok(streamed > 0);
+    assert.match(lastAgentText(), /# Streaming test[\s\S]*item 1: `value_1`/);
+    assert.deepEqual(
+      entries().map((e) => e.kind).slice(0, 3),
+      ['user', 'agent', 'turnEnd'],
+    );
+    assert.ok(chat.panel.posts - postsBefore < 50, `${chat.panel.posts - postsBefore} posts for 50 chunks: patches are coalesced`);
+  });
+
+  it('approves and rejects permission requests by option kind', async () => {
+    const approve = prompt('permission');
+    await waitFor(() => chat.controller.pendingPermissions === 1, 'the permission request');
+    const pending = entries().find((e) => e.kind === 'permission' && e.state === 'pending')!;
+    assert.ok(chat.controller.choosePermissionKind(pending.id, 'allow_once'));
+    await approve;
+    assert.match(lastAgentText(), /allow_once/);
+    const reject = prompt('permission');
+    await waitFor(() => chat.controller.pendingPermissions === 1, 'the second permission request');
+    const second = entries().filter((e) => e.kind === 'permission').at(-1)!;
+    assert.ok(chat.controller.choosePermissionKind(second.id, 'reject_once'));
+    await reject;
+    const tool = entries().filter((e) => e.kind === 'tool').at(-1);
+    assert.equal(tool?.kind === 'tool' && tool.status, 'failed');
+  });
+
+  it("opens a tool call's diff in VS Code's native diff editor", async () => {
+    await prompt('diff');
+    const tool = entries().find((e) => e.kind === 'tool' && e.content.some((c) => c.type === 'diff'))!;
+    await api.chats.dispatch(chat, { type: 'openDiff', entryId: tool.id, index: 0 });
+    await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff, 'the diff editor');
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab!.input as vscode.TabInputTextDiff;
+    assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), 'Hello, world!\n');
+    assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), 'Hello, ACP!\n');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it("runs a terminal command in the session's primary folder and shows its output", async () => {
+    await prompt('terminal node -e "console.log(process.cwd())"');
+    const created = agent.received().filter((m) => typeof (m.result as { terminalId?: unknown } | undefined)?.terminalId === 'string');
+    assert.equal(created.length, 1, 'the client answered terminal/create with a terminal id');
+    const tool = entries().filter((e) => e.kind === 'tool').at(-1);
+    const content = tool?.kind === 'tool' ? tool.content.find((c) => c.type === 'terminal') : undefined;
+    assert.ok(content?.type === 'terminal');
+    assert.equal(content.output?.trim(), fs.realpathSync.native(vscode.workspace.workspaceFolders![0]!.uri.fsPath));
+    assert.equal(content.exitStatus?.exitCode, 0);
+  });
+
+  it('cancels a running turn', async () => {
+    const ends = entries().filter((e) => e.kind === 'turnEnd').length;
+    void api.chats.dispatch(chat, { type: 'prompt', text: 'hang', attachments: [] });
+    await waitFor(() => chat.controller.isRunning, 'the turn to start');
+    await api.chats.dispatch(chat, { type: 'cancel' });
+    await waitFor(() => entries().filter((e) => e.kind === 'turnEnd').length > ends, 'the cancelled end');
+    const end = entries().at(-1);
+    assert.equal(end?.kind === 'turnEnd' && end.stopReason, 'cancelled');
+    assert.ok(received('session/cancel').length >= 1);
+  });
+
+  it('changes mode and model; the agent sees both', async () => {
+    await api.chats.dispatch(chat, { type: 'setMode', modeId: 'architect' });
+    await api.chats.dispatch(chat, { type: 'setConfig', configId: 'model', value: 'ref-smart' });
+    await api.chats.dispatch(chat, { type: 'setConfig', configId: 'extended_thinking', value: true });
+    assert.deepEqual(received('session/set_mode').at(-1), { sessionId: chat.controller.session.sessionId, modeId: 'architect' });
+    assert.deepEqual(received('session/set_config_option').at(-1), { sessionId: chat.controller.session.sessionId, configId: 'extended_thinking', type: 'boolean', value: true });
+    assert.equal(chat.controller.thread.session.modes?.currentModeId, 'architect');
+    await prompt('status');
+    assert.match(lastAgentText(), /mode architect; model ref-smart; extended thinking on/);
+  });
+
+  it('recovers from an agent crash: the transcript stays, the session is reopened with its complete root list', async () => {
+    const before = entries().length;
+    await prompt('crash');
+    const error = entries().at(-1);
+    assert.ok(error?.kind === 'error' && /exited \(exit code 42\)/.test(error.message));
+    assert.deepEqual(error?.kind === 'error' && error.actions, ['restart', 'reopen']);
+    assert.ok(entries().length > before);
+    await api.chats.dispatch(chat, { type: 'action', action: 'reopen' });
+    const resume = received('session/resume').at(-1);
+    assert.deepEqual(resume?.['additionalDirectories'], vscode.workspace.workspaceFolders!.slice(1).map((f) => fs.realpathSync.native(f.uri.fsPath)));
+    assert.equal(chat.controller.thread.session.status, 'idle');
+    await prompt('hello again');
+    assert.equal(lastAgentText(), 'Echo: hello again', JSON.stringify(entries().slice(-4)));
+  });
+
+  it('passes configured MCP servers, only those the agent can take, and says which were not passed', async () => {
+    const config = vscode.workspace.getConfiguration('acpWorkspace');
+    await config.update(
+      'mcpServers',
+      [
+        { name: 'files', command: 'mcp-files', args: ['--root', '/tmp'], env: { TOKEN: 'secret-token-value' } },
+        { name: 'events', type: 'sse', url: 'https://mcp.example.com/sse', headers: { Authorization: 'Bearer secret' } },
+      ],
+      vscode.ConfigurationTarget.Global,
+    );
+    try {
+      const [started] = await api.starter.newSession({ agentName: 'Chat Agent' });
+      const params = received('session/new').at(-1);
+      assert.deepEqual(params?.['mcpServers'], [{ name: 'files', command: 'mcp-files', args: ['--root', '/tmp'], env: [{ name: 'TOKEN', value: 'secret-token-value' }] }]);
+      assert.ok(started!.notes.some((n) => /“events” was not passed: the agent does not support SSE MCP servers/.test(n)));
+    } finally {
+      await config.update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('offers the agent\'s sign-in when it answers "authentication required", then starts the session', async () => {
+    const locked = await addRecordingAgent('Locked Agent', ['--auth', 'ref-login']);
+    try {
+      await waitFor(() => api.agents.find('Locked Agent') !== undefined, 'the agent setting');
+      await assert.rejects(api.starter.newSession({ agentName: 'Locked Agent' }), (error: Error) => error.name === 'AuthRequiredError' && /sign in/.test(error.message));
+      assert.equal(await api.signIn.run('Locked Agent', 'ref-login'), true);
+      const [started] = await api.starter.newSession({ agentName: 'Locked Agent' });
+      assert.ok(started?.session.sessionId);
+      assert.deepEqual(locked.received().filter((m) => m.method === 'authenticate').map((m) => m.params), [{ methodId: 'ref-login' }]);
+    } finally {
+      await api.agents.stop('Locked Agent');
+      await locked.dispose();
+    }
+  });
+
+  it('runs a terminal sign-in method in a VS Code terminal, then restarts the agent signed in', async () => {
+    const locked = await addRecordingAgent('Terminal Login Agent', ['--auth', 'ref-login']);
+    try {
+      await waitFor(() => api.agents.find('Terminal Login Agent') !== undefined, 'the agent setting');
+      await assert.rejects(api.starter.newSession({ agentName: 'Terminal Login Agent' }), (error: Error) => error.name === 'AuthRequiredError');
+      const opened = new Promise<vscode.Terminal>((resolve) => {
+        const subscription = vscode.window.onDidOpenTerminal((terminal) => {
+          subscription.dispose();
+          resolve(terminal);
+        });
+      });
+      const signedIn = api.signIn.run('Terminal Login Agent', 'ref-login-terminal');
+      const terminal = await opened;
+      assert.equal(terminal.name, 'Sign in: Terminal Login Agent');
+      assert.equal(await signedIn, true);
+      assert.equal(terminal.exitStatus?.code, 0);
+      const [started] = await api.starter.newSession({ agentName: 'Terminal Login Agent' });
+      assert.ok(started?.session.sessionId);
+      assert.deepEqual(locked.received().filter((m) => m.method === 'authenticate'), [], 'a terminal method is never passed to authenticate');
+    } finally {
+      await api.agents.stop('Terminal Login Agent');
+      await locked.dispose();
+    }
+  });
+
+  it('sent only messages that conform to the ACP JSON Schema', () => {
+    assertConforms(agent.received());
+  });
+});
