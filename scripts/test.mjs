@@ -2,7 +2,7 @@
 // with one line: `tests: N passed, M failed`.
 //
 //   node scripts/test.mjs                 all tiers
-//   node scripts/test.mjs --only unit     one tier (unit)
+//   node scripts/test.mjs --only unit     one tier (unit, interop, integration, e2e, package)
 //
 // A tier that cannot run counts as failed and says why; the other tiers still run.
 import { spawnSync } from 'node:child_process';
@@ -19,19 +19,21 @@ const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefi
 const results = [];
 const scratch = mkdtempSync(path.join(tmpdir(), 'acp-ws-tests-'));
 
-function run(command, args, env = {}) {
-  return spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+function run(command, args, env = {}, timeoutMs = undefined) {
+  return spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env }, timeout: timeoutMs, killSignal: 'SIGTERM' });
 }
 
-/** Runs mocha with the summary reporter and records its counts as one tier. */
-function mochaTier(name, mochaArgs, env = {}) {
+/** Runs mocha with the summary reporter and records its counts as one tier (stopped after `timeoutMs`, if given). */
+function mochaTier(name, mochaArgs, env = {}, timeoutMs = undefined) {
   const summaryFile = path.join(scratch, `${name}.json`);
   const started = Date.now();
   const result = run(
     process.execPath,
     [path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', path.join(root, 'scripts', 'summary-reporter.cjs'), ...mochaArgs],
     { ...env, ACP_TEST_SUMMARY_FILE: summaryFile },
+    timeoutMs,
   );
+  if (result.error?.code === 'ETIMEDOUT') console.log(`\n${name}: stopped after ${timeoutMs / 1000} s`);
   recordTier(name, summaryFile, result, started);
 }
 
@@ -109,6 +111,17 @@ if (build.status !== 0) {
   if (wants('unit')) {
     console.log('\n== unit tests (plain Node)');
     mochaTier('unit', []);
+  }
+  if (wants('interop')) {
+    // Real agents from npm (pinned in package.json), offline against a scripted model server on loopback.
+    // Each test has a bounded timeout; the whole tier is stopped after 10 minutes whatever happens.
+    console.log('\n== interop tests: real agents against a scripted model server (offline)');
+    mochaTier(
+      'interop',
+      ['--no-config', '--require', 'out/test/unit/hooks.js', '--require', 'out/test/interop/hooks.js', '--timeout', '90000', 'out/test/interop/**/*.test.js'],
+      {},
+      10 * 60_000,
+    );
   }
   const realTiers = ['integration', 'e2e', 'package'].filter(wants);
   if (realTiers.length > 0) {

@@ -10,7 +10,8 @@ export const AgentSetting = z.object({
   name: z.string().trim().min(1, 'name must not be empty'),
   command: z.string().trim().min(1, 'command must not be empty'),
   args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
+  /** Set over the inherited environment; `null` removes a variable the agent must not inherit. */
+  env: z.record(z.string(), z.string().nullable()).default({}),
 });
 export type AgentSetting = z.output<typeof AgentSetting>;
 
@@ -124,6 +125,8 @@ export interface AgentCommand {
   readonly args: readonly string[];
   /** Only the variables set in settings (merged over the parent environment at spawn time). */
   readonly env: Readonly<Record<string, string>>;
+  /** Variables removed from the parent environment (set to `null` in settings). */
+  readonly unsetEnv?: readonly string[];
 }
 
 const VARIABLE = /\$\{(node|extensionPath|globalStorage|env:([A-Za-z_][A-Za-z0-9_]*))\}/g;
@@ -137,6 +140,12 @@ export function resolveAgentCommand(agent: AgentSetting, variables: CommandVaria
     });
   const usesNode = agent.command === '${node}';
   const env: Record<string, string> = usesNode ? { ...variables.nodeEnv } : {};
-  for (const [key, value] of Object.entries(agent.env)) env[key] = expand(value);
-  return { name: agent.name, command: expand(agent.command), args: agent.args.map(expand), env };
+  const unsetEnv: string[] = [];
+  for (const [key, value] of Object.entries(agent.env)) {
+    if (value === null) {
+      unsetEnv.push(key);
+      delete env[key];
+    } else env[key] = expand(value);
+  }
+  return { name: agent.name, command: expand(agent.command), args: agent.args.map(expand), env, ...(unsetEnv.length > 0 ? { unsetEnv } : {}) };
 }

@@ -5,6 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawn as spawnChild } from 'node:child_process';
+import * as fs from 'node:fs';
 import spawn from 'cross-spawn';
 import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import type { AgentCommand } from './agentConfig';
@@ -152,6 +153,7 @@ export class AgentProcess implements Disposable {
     this.stderrTail = [];
     const { command } = this.options;
     const env = { ...(this.options.parentEnv ?? process.env), ...command.env };
+    for (const name of command.unsetEnv ?? []) delete env[name];
     this.logger.info(`Starting ${command.name}: ${[command.command, ...command.args].join(' ')}`);
 
     let child: ChildProcess;
@@ -234,8 +236,9 @@ export class AgentProcess implements Disposable {
     else this.logger.warn(message);
     // Deliver what it wrote before exiting (the last chunks often explain the exit), then close.
     connection.close(message);
-    // Helpers the agent started may still be running: end the whole group.
-    killTree(child, 'SIGKILL');
+    // Helpers the agent started may still be running: end the whole group. When we stopped it,
+    // terminate() does that once the group had its grace period.
+    if (!wasStopping) killTree(child, 'SIGKILL');
     if (this.child === child) this.child = undefined;
     if (this.current === connection) this.current = undefined;
     if (wasStopping || initializing) return; // stop() / launch() settle the state
@@ -259,6 +262,7 @@ export class AgentProcess implements Disposable {
     child.stdin?.end();
     killTree(child, 'SIGTERM');
     const grace = this.options.stopGraceMs ?? 2000;
+    const deadline = Date.now() + grace;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
       exited.then(() => false),
@@ -269,6 +273,10 @@ export class AgentProcess implements Disposable {
     clearTimeout(timer);
     if (timedOut) {
       this.logger.warn(`${this.name} did not exit within ${grace} ms of SIGTERM; killing it.`);
+    } else if (!(await groupGone(child, deadline))) {
+      // The rest of the group got the SIGTERM too. Killing it the moment the agent exits cuts short what
+      // its helpers do on the way out (Claude Code writes a session's last messages to disk then).
+      this.logger.info(`Processes started by ${this.name} were still running ${grace} ms after SIGTERM; killing them.`);
     }
     killTree(child, 'SIGKILL');
     await exited;
@@ -329,6 +337,56 @@ export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
     process.kill(-pid, signal);
   } catch {
     // ESRCH: the group is already gone.
+  }
+}
+
+/**
+ * Resolves true once no process of the child's process group is left running, false at `deadline`
+ * (POSIX; on Windows `taskkill /T /F` has already ended the tree, so true).
+ */
+async function groupGone(child: ChildProcess, deadline: number): Promise<boolean> {
+  const pid = child.pid;
+  if (pid === undefined || process.platform === 'win32') return true;
+  while (groupRunning(pid)) {
+    if (Date.now() >= deadline) return false;
+    await delay(Math.min(25, Math.max(1, deadline - Date.now())));
+  }
+  return true;
+}
+
+/**
+ * Whether a process of group `pgid` is still running. Members whose parent (the agent) is gone are
+ * reaped by init, which may take a while: on Linux zombies are not counted (they are already dead).
+ */
+export function groupRunning(pgid: number): boolean {
+  if (process.platform === 'linux') {
+    let entries: string[];
+    try {
+      entries = fs.readdirSync('/proc');
+    } catch {
+      entries = [];
+    }
+    if (entries.length > 0) {
+      for (const entry of entries) {
+        if (!/^\d+$/.test(entry)) continue;
+        let stat: string;
+        try {
+          stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        } catch {
+          continue; // gone meanwhile
+        }
+        // "pid (comm) state ppid pgrp …"; comm may contain spaces and parentheses.
+        const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (Number(pgrp) === pgid && state !== 'Z') return true;
+      }
+      return false;
+    }
+  }
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -29,8 +29,19 @@ export class AgentRequestError extends Error {
     readonly agentMessage: string,
     readonly data?: unknown,
   ) {
-    super(`${agent} rejected ${method}: ${agentMessage} (error ${code})`);
+    super(`${agent} rejected ${method}: ${withDetails(agentMessage, data)} (error ${code})`);
   }
+}
+
+/**
+ * The agent's error message plus `data.details` when that holds the real reason: the ACP SDKs answer an
+ * error thrown in a handler with `-32603 "Internal error"` and put the thrown message in `details`
+ * (claude-agent-acp's "Session not found", for one).
+ */
+export function withDetails(message: string, data: unknown): string {
+  const details = typeof data === 'object' && data !== null ? (data as { details?: unknown }).details : undefined;
+  if (typeof details !== 'string' || details.trim() === '' || message.includes(details.trim())) return message;
+  return `${message}: ${details.trim()}`;
 }
 
 /** `-32000`: the agent wants the user to sign in first. Carries the methods it offered at initialize. */

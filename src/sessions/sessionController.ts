@@ -95,7 +95,8 @@ export class SessionController {
 
   /**
    * Stops the running turn: pending permission requests are answered `cancelled` first, then
-   * `session/cancel` is sent; the agent ends the turn with `stopReason: "cancelled"`.
+   * `session/cancel` is sent and unfinished tool calls are marked cancelled; the agent ends the turn
+   * (with `stopReason: "cancelled"`, if it follows the spec).
    */
   async cancel(): Promise<void> {
     const hadPending = this.pending.size > 0;
@@ -106,6 +107,10 @@ export class SessionController {
     this.thread.setSession({ statusDetail: 'Stopping…' });
     this.changed();
     await this.current.connection.cancel(this.current.sessionId);
+    // As the spec asks, at once: not every agent ends the turn with `cancelled` (the ACP SDK's example
+    // agent answers `end_turn`), and its unfinished tool calls would otherwise stay pending for good.
+    this.thread.cancelUnfinishedTools();
+    this.changed();
   }
 
   /** The agent asks the user to approve a tool call. Resolves with the user's choice (or cancelled). */

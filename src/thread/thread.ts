@@ -24,6 +24,10 @@ export class Thread {
   private readonly entries: ViewEntry[] = [];
   private readonly index = new Map<string, number>();
   private readonly toolEntries = new Map<string, string>();
+  /** The turn in which each tool call id was announced (see {@link upsertTool}). */
+  private readonly toolTurns = new Map<string, number>();
+  /** Counts turn boundaries: user prompts (the client's own and replayed ones) and turn ends. */
+  private turn = 0;
   private readonly terminals = new Map<string, TerminalView>();
   /** messageId of the open message entry of each kind, so chunks of one message land together. */
   private lastMessage: { kind: MessageKind; id: string; messageId: string | undefined } | undefined;
@@ -147,6 +151,7 @@ export class Thread {
     this.entries.length = 0;
     this.index.clear();
     this.toolEntries.clear();
+    this.toolTurns.clear();
     this.lastMessage = undefined;
     this.planEntryId = undefined;
     this.ops = [{ op: 'reset' }];
@@ -157,6 +162,7 @@ export class Thread {
   addUserPrompt(blocks: ViewContent[]): void {
     this.closeMessage();
     this.add({ kind: 'user', id: this.newId('user'), blocks });
+    this.turn++;
     this.beginTurn();
   }
 
@@ -171,13 +177,17 @@ export class Thread {
     this.closeMessage();
     const durationMs = this.turnStarted === undefined ? undefined : Date.now() - this.turnStarted;
     this.turnStarted = undefined;
-    for (const entry of this.entries) {
-      if (entry.kind === 'tool' && (entry.status === 'pending' || entry.status === 'in_progress') && stopReason === 'cancelled') {
-        this.put({ ...entry, status: 'cancelled' });
-      }
-    }
+    this.turn++;
+    if (stopReason === 'cancelled') this.cancelUnfinishedTools();
     this.add({ kind: 'turnEnd', id: this.newId('end'), stopReason, durationMs });
     this.setSession({ status: 'idle' });
+  }
+
+  /** Marks every tool call that is still pending or in progress as cancelled (the user stopped the turn). */
+  cancelUnfinishedTools(): void {
+    for (const entry of this.entries) {
+      if (entry.kind === 'tool' && (entry.status === 'pending' || entry.status === 'in_progress')) this.put({ ...entry, status: 'cancelled' });
+    }
   }
 
   addPermission(title: string, toolCallId: string | undefined, options: ViewEntryOf<'permission'>['options']): string {
@@ -233,6 +243,7 @@ export class Thread {
       return;
     }
     const id = this.newId(kind);
+    if (kind === 'user') this.turn++;
     if (kind === 'thought') this.add({ kind: 'thought', id, text: block.type === 'text' ? block.text : '' });
     else this.add({ kind, id, blocks: [block] });
     this.lastMessage = { kind, id, messageId };
@@ -257,7 +268,10 @@ export class Thread {
   private upsertTool(update: ToolCall | ToolCallUpdate, isNew: boolean): void {
     this.closeMessage();
     const existingId = this.toolEntries.get(update.toolCallId);
-    const existing = existingId ? this.entry(existingId) : undefined;
+    // Ids are unique within a session, but some agents (the ACP SDK's example agent) number tool calls per
+    // turn: a `tool_call` reusing an id from an earlier turn is a new call, not a change to the old one.
+    const reused = isNew && existingId !== undefined && (this.toolTurns.get(update.toolCallId) ?? 0) < this.turn;
+    const existing = existingId && !reused ? this.entry(existingId) : undefined;
     const base: ViewEntryOf<'tool'> =
       existing?.kind === 'tool'
         ? existing
@@ -284,6 +298,7 @@ export class Thread {
     else {
       this.add(next);
       this.toolEntries.set(update.toolCallId, next.id);
+      this.toolTurns.set(update.toolCallId, this.turn);
     }
   }
 

@@ -60,5 +60,10 @@ describe('agent configuration', () => {
     );
     assert.deepEqual(custom.args, ['--home', '/home/me', '']);
     assert.deepEqual(custom.env, { KEY: 's3' }, 'the Node runtime env is only for ${node} commands');
+    assert.equal(custom.unsetEnv, undefined);
+    const unsetting = resolveAgentCommand({ name: 'x', command: '${node}', args: [], env: { IS_SANDBOX: null, ELECTRON_RUN_AS_NODE: null, KEEP: 'yes' } }, variables, {});
+    assert.deepEqual(unsetting.env, { KEEP: 'yes' });
+    assert.deepEqual(unsetting.unsetEnv, ['IS_SANDBOX', 'ELECTRON_RUN_AS_NODE']);
+    assert.deepEqual(resolveAgentList([{ name: 'y', command: 'z', env: { A: null } }]).problems, [], 'null is a valid env value');
   });
 });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AgentProcess, describeExit, type AgentProcessOptions, type AgentStateChange } from '../../../src/acp/agentProcess';
+import { AgentProcess, describeExit, groupRunning, type AgentProcessOptions, type AgentStateChange } from '../../../src/acp/agentProcess';
 import type { AcpConnection } from '../../../src/acp/connection';
 import { ConnectionClosedError } from '../../../src/acp/errors';
 import * as acp from '../../../src/acp/schema';
@@ -73,6 +73,13 @@ describe('AgentProcess (against the reference agent)', function () {
     assert.equal(connection.caps.agentInfo?.name, 'renamed-by-env');
   });
 
+  it('removes the inherited variables the settings set to null', async () => {
+    const command = { ...referenceAgentCommand([]), unsetEnv: ['ACP_REF_NAME'] };
+    const process = agent([], { command, parentEnv: { ...globalThis.process.env, ACP_REF_NAME: 'inherited' } });
+    const connection = await process.start();
+    assert.notEqual(connection.caps.agentInfo?.name, 'inherited');
+  });
+
   it('kills the whole process group, including helpers, even when the agent ignores stdin closing', async () => {
     const process = agent(['--fault', 'spawn-child,ignore-stdin-close']);
     await process.start();
@@ -83,6 +90,62 @@ describe('AgentProcess (against the reference agent)', function () {
     await process.stop();
     await waitFor(() => !isAlive(childPid), 3000, 'the grandchild to be gone');
     assert.equal(isAlive(agentPid), false);
+  });
+
+  /**
+   * A minimal agent (answers initialize) that starts one helper in its group. On SIGTERM the helper
+   * either takes 300 ms and then writes `flushed` to a file (like Claude Code writing a session's last
+   * messages on its way out) or ignores the signal.
+   */
+  function agentWithHelper(onSigterm: 'flush' | 'ignore'): { command: AgentProcessOptions['command']; flushed: string; ready: string } {
+    const flushed = path.join(workspace.dir, 'flushed.txt');
+    const ready = path.join(workspace.dir, 'ready.txt');
+    const helper = `const fs = require('fs');
+      process.on('SIGTERM', () => { ${onSigterm === 'flush' ? `setTimeout(() => { fs.writeFileSync(${JSON.stringify(flushed)}, 'flushed'); process.exit(0); }, 300);` : ''} });
+      fs.writeFileSync(${JSON.stringify(ready)}, String(process.pid));
+      setInterval(() => {}, 1 << 30);`;
+    const script = path.join(workspace.dir, 'agent-with-helper.js');
+    fs.writeFileSync(
+      script,
+      `const { spawn } = require('child_process');
+      spawn(process.execPath, ['-e', ${JSON.stringify(helper)}], { stdio: 'ignore' });
+      let buffer = '';
+      process.stdin.on('data', (chunk) => {
+        buffer += chunk;
+        for (let at = buffer.indexOf('\\n'); at >= 0; at = buffer.indexOf('\\n')) {
+          const message = JSON.parse(buffer.slice(0, at));
+          buffer = buffer.slice(at + 1);
+          if (message.method === 'initialize') {
+            process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [] } }) + '\\n');
+          }
+        }
+      });`,
+    );
+    return { command: { name: 'Helper Agent', command: globalThis.process.execPath, args: [script], env: {} }, flushed, ready };
+  }
+
+  it('lets the processes an agent started finish on their way out before killing its group', async () => {
+    const { command, flushed, ready } = agentWithHelper('flush');
+    const process = agent([], { command, stopGraceMs: 3000 });
+    await process.start();
+    await waitFor(() => fs.existsSync(ready) && fs.readFileSync(ready, 'utf8') !== '', 5000, 'the helper');
+    const group = process.pid!;
+    await process.stop();
+    assert.equal(fs.readFileSync(flushed, 'utf8'), 'flushed', 'the helper was not killed while it wrote');
+    assert.equal(groupRunning(group), false, 'nothing of the group runs any more');
+  });
+
+  it('kills helpers that ignore SIGTERM once the grace period is over', async () => {
+    const { command, ready } = agentWithHelper('ignore');
+    const process = agent([], { command, stopGraceMs: 400 });
+    await process.start();
+    await waitFor(() => fs.existsSync(ready) && fs.readFileSync(ready, 'utf8') !== '', 5000, 'the helper');
+    const group = process.pid!;
+    const before = Date.now();
+    await process.stop();
+    assert.equal(groupRunning(group), false, 'the helper was killed');
+    assert.ok(Date.now() - before >= 350, 'the helper had the grace period');
+    assert.ok(logger.lines.some((l) => l.message === 'Processes started by Helper Agent were still running 400 ms after SIGTERM; killing them.'));
   });
 
   it('escalates to SIGKILL when the agent ignores SIGTERM', async () => {

@@ -251,6 +251,21 @@ describe('AcpConnection', () => {
       });
     });
 
+    it('says what an agent put in data.details (the ACP SDKs answer a thrown error with "Internal error")', async () => {
+      ({ client, agent } = await ready());
+      agent.rpc.onRequest('session/prompt', () => new ResponseError(-32603, 'Internal error', { details: 'Session not found' }));
+      agent.rpc.onRequest('session/close', () => new ResponseError(-32603, 'Session not found', { details: 'Session not found' }));
+      agent.rpc.onRequest('session/list', () => new ResponseError(-32603, 'Internal error', { details: 42 }));
+      await assert.rejects(client.prompt({ sessionId: 's', prompt: [{ type: 'text', text: 'x' }] }), (error: Error) => {
+        assert.ok(error instanceof AgentRequestError);
+        assert.equal(error.message, 'Memory Agent rejected session/prompt: Internal error: Session not found (error -32603)');
+        assert.equal(error.agentMessage, 'Internal error');
+        return true;
+      });
+      await assert.rejects(client.closeSession('s'), { message: 'Memory Agent rejected session/close: Session not found (error -32603)' });
+      await assert.rejects(client.listSessions({}), { message: 'Memory Agent rejected session/list: Internal error (error -32603)' });
+    });
+
     it('validates answers: a session/new result without sessionId is an InvalidResponseError', async () => {
       ({ client, agent } = await ready());
       agent.rpc.onRequest('session/new', () => ({ id: 'not-the-field' }));

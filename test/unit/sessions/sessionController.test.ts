@@ -107,6 +107,28 @@ describe('SessionController: turns, permissions, cancellation', () => {
     assert.equal(end?.kind === 'turnEnd' && end.stopReason, 'cancelled');
   });
 
+  it('marks unfinished tool calls cancelled when it sends session/cancel, even if the agent then ends the turn otherwise', async () => {
+    let release: () => void = () => undefined;
+    agent.rpc.onRequest('session/prompt', async () => {
+      const tool = (toolCallId: string, status: string) => ({ sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId, title: toolCallId, status } });
+      await agent.rpc.sendNotification('session/update', tool('done', 'completed'));
+      await agent.rpc.sendNotification('session/update', tool('waiting', 'pending'));
+      await agent.rpc.sendNotification('session/update', tool('running', 'in_progress'));
+      await new Promise<void>((resolve) => (release = resolve));
+      return { stopReason: 'end_turn' };
+    });
+    const turn = controller.prompt([{ type: 'text', text: 'go' }], []);
+    await waitUntil(() => controller.thread.toolEntry('running') !== undefined);
+    await controller.cancel();
+    const statuses = () => ['done', 'waiting', 'running'].map((id) => controller.thread.toolEntry(id)?.status);
+    assert.deepEqual(statuses(), ['completed', 'cancelled', 'cancelled'], 'at once, before the agent answers');
+    release();
+    await turn;
+    const end = controller.thread.snapshot().entries.at(-1);
+    assert.equal(end?.kind === 'turnEnd' && end.stopReason, 'end_turn', 'the stop reason is what the agent said');
+    assert.deepEqual(statuses(), ['completed', 'cancelled', 'cancelled']);
+  });
+
   it('answers cancelled when the agent cancels its own permission request', async () => {
     const source = new CancellationTokenSource();
     const answer = controller.requestPermission(acp.RequestPermissionRequest.parse({ sessionId: 's1', toolCall: { toolCallId: 't' }, options }), source.token);

@@ -104,6 +104,28 @@ describe('Thread (the transcript reducer)', () => {
     assert.ok(tool?.kind === 'tool' && tool.status === 'failed' && tool.title === 'Tool call');
   });
 
+  it('starts a new tool entry when a later turn announces a tool call id again (agents that number calls per turn)', () => {
+    const thread = newThread();
+    const call = (title: string) => update({ sessionUpdate: 'tool_call', toolCallId: 'call_1', title, kind: 'read', status: 'pending' });
+    thread.addUserPrompt([{ type: 'text', text: 'one' }]);
+    thread.apply(call('Read a'));
+    thread.apply(call('Read a (again)'));
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed' }));
+    thread.endTurn('end_turn');
+    thread.apply(update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'two (replayed)' } }));
+    thread.apply(call('Read b'));
+    thread.addUserPrompt([{ type: 'text', text: 'three' }]);
+    thread.apply(call('Read c'));
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'failed' }));
+    const tools = thread.snapshot().entries.flatMap((e) => (e.kind === 'tool' ? [[e.title, e.status]] : []));
+    assert.deepEqual(tools, [
+      ['Read a (again)', 'completed'],
+      ['Read b', 'pending'],
+      ['Read c', 'failed'],
+    ]);
+    assert.equal(thread.toolEntry('call_1')?.title, 'Read c', 'updates go to the latest call with the id');
+  });
+
   it('replaces the plan in place during a turn, and starts a new plan in the next turn', () => {
     const thread = newThread();
     thread.addUserPrompt([{ type: 'text', text: 'go' }]);
@@ -240,22 +262,72 @@ describe('Thread (the transcript reducer)', () => {
     assert.ok(!kinds.includes('unknown'), 'every update of a conforming agent is understood');
   });
 
-  for (const file of fs.existsSync(FIXTURES) ? fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.jsonl')) : []) {
+  const recordings = fs.existsSync(FIXTURES) ? fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.jsonl')) : [];
+
+  it('has recordings of the reference agent and of the real agents of the interop tier', () => {
+    for (const name of ['reference-agent.jsonl', 'claude-agent-acp-0.49.0.jsonl', 'claude-agent-acp-0.49.0-load.jsonl', 'sdk-v1-example.jsonl']) {
+      assert.ok(recordings.includes(name), `test/fixtures/updates/${name}`);
+    }
+  });
+
+  for (const file of recordings) {
     it(`folds every recorded update of ${file} without losing any`, () => {
-      const { updates } = loadFixture(file);
+      const raw = fs
+        .readFileSync(path.join(FIXTURES, file), 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       const thread = newThread();
       const view = new WebviewModel();
-      for (const u of updates) {
-        thread.apply(u);
+      const updates: acp.SessionUpdate[] = [];
+      /** Per announced tool call (a `tool_call`, or the first update of an unseen id), in order: the last status sent. */
+      const calls: Array<{ id: string; status: string | undefined }> = [];
+      const current = new Map<string, { id: string; status: string | undefined }>();
+      for (const line of raw) {
+        if ('$stopReason' in line) {
+          thread.endTurn(String(line['$stopReason']));
+          current.clear();
+        } else {
+          const u = update(line);
+          updates.push(u);
+          thread.apply(u);
+          if (u.sessionUpdate === 'user_message_chunk') current.clear();
+          if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
+            let call = current.get(u.toolCallId);
+            if (!call) {
+              call = { id: u.toolCallId, status: undefined };
+              calls.push(call);
+              current.set(u.toolCallId, call);
+            }
+            call.status = u.status ?? call.status;
+          }
+        }
         view.receive(thread);
       }
-      assert.deepEqual(view.entries, thread.snapshot().entries);
-      const textIn = updates.flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? [u.content.text] : [])).join('');
-      const textOut = thread
-        .snapshot()
-        .entries.flatMap((e) => (e.kind === 'agent' ? e.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])) : []))
-        .join('');
-      assert.equal(textOut, textIn, 'all agent text arrives, in order');
+      const entries = thread.snapshot().entries;
+      assert.deepEqual(view.entries, entries);
+      const textOf = (kind: 'agent_message_chunk' | 'user_message_chunk' | 'agent_thought_chunk') =>
+        updates
+          .flatMap((u) =>
+            (u.sessionUpdate === 'agent_message_chunk' || u.sessionUpdate === 'user_message_chunk' || u.sessionUpdate === 'agent_thought_chunk') &&
+            u.sessionUpdate === kind &&
+            u.content.type === 'text'
+              ? [u.content.text]
+              : [],
+          )
+          .join('');
+      const blocksText = (kind: 'agent' | 'user') =>
+        entries.flatMap((e) => (e.kind === kind ? e.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])) : [])).join('');
+      assert.equal(blocksText('agent'), textOf('agent_message_chunk'), 'all agent text arrives, in order');
+      assert.equal(blocksText('user'), textOf('user_message_chunk'), 'all replayed user text arrives, in order');
+      assert.equal(entries.flatMap((e) => (e.kind === 'thought' ? [e.text] : [])).join(''), textOf('agent_thought_chunk'), 'all thoughts arrive');
+      const tools = entries.flatMap((e) => (e.kind === 'tool' ? [e] : []));
+      assert.deepEqual(
+        tools.map((t) => [t.toolCallId, t.status]),
+        calls.map((c) => [c.id, c.status ?? 'pending']),
+        'one entry per tool call, with the last status sent',
+      );
+      assert.deepEqual(entries.filter((e) => e.kind === 'unknown'), [], 'every update of a recorded agent is understood');
     });
   }
 });
