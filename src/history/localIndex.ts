@@ -1,0 +1,365 @@
+/**
+ * The client's own record of the sessions it created or opened, per agent: roots, title, times, the user's
+ * local changes (rename, pin, hide) and the text of the transcript this client has seen, for search. It is
+ * the session history of agents without `session/list`, the fallback for a session's roots when the agent
+ * does not list them, and the only place full-text search can look.
+ *
+ * Stored in a folder (the extension's global storage): `index.json` (zod-validated when read; a file that
+ * cannot be read is kept aside, never deleted, and a new history starts) and `text/<hash>.txt` per session.
+ * Writes are debounced and atomic (temp file + rename). Bounded: at most {@link MAX_RECORDS} sessions and
+ * {@link MAX_TEXT_CHARS} characters of text per session; the least recently updated unpinned ones go first.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as z from 'zod';
+
+export const MAX_RECORDS = 20_000;
+/** Text kept per session: its beginning (where the task is stated) and its most recent part. */
+export const MAX_TEXT_CHARS = 32 * 1024;
+const TEXT_HEAD_CHARS = 8 * 1024;
+const TEXT_GAP = '\n…\n';
+const WRITE_DELAY_MS = 300;
+const FORMAT_VERSION = 1;
+
+export interface LocalRecord {
+  readonly agentName: string;
+  readonly sessionId: string;
+  readonly cwd: string;
+  /** The complete ordered list of the session's other roots, as last sent by this client. */
+  readonly additionalDirectories: readonly string[];
+  /** The agent's title (from session/list or session_info_update). */
+  readonly title?: string;
+  /** The user's own name for the session (ACP has no rename). */
+  readonly localTitle?: string;
+  /** Epoch ms. */
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly pinned?: boolean;
+  readonly hidden?: boolean;
+  /** Whether transcript text is stored for it. */
+  readonly hasText?: boolean;
+}
+
+const RecordSchema = z.object({
+  agentName: z.string().min(1),
+  sessionId: z.string().min(1),
+  cwd: z.string().min(1),
+  additionalDirectories: z.array(z.string()),
+  title: z.string().optional(),
+  localTitle: z.string().optional(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  pinned: z.boolean().optional(),
+  hidden: z.boolean().optional(),
+  hasText: z.boolean().optional(),
+});
+
+const FileSchema = z.object({ version: z.literal(FORMAT_VERSION), sessions: z.array(z.unknown()) });
+
+/** What a caller records about a session; everything but the ids is optional (unchanged when absent). */
+export interface RecordUpdate {
+  readonly agentName: string;
+  readonly sessionId: string;
+  readonly cwd?: string;
+  readonly additionalDirectories?: readonly string[];
+  readonly title?: string | null;
+  /** Epoch ms of the activity; default now. */
+  readonly at?: number;
+}
+
+export interface LocalChanges {
+  readonly localTitle?: string | null;
+  readonly pinned?: boolean;
+  readonly hidden?: boolean;
+}
+
+export interface LocalIndexOptions {
+  readonly now?: () => number;
+  readonly writeDelayMs?: number;
+  /** Told about a problem reading or writing (the caller logs it and may show it). */
+  readonly onProblem?: (message: string) => void;
+}
+
+export function recordKey(agentName: string, sessionId: string): string {
+  return `${agentName}\u0000${sessionId}`;
+}
+
+/** Keeps the beginning and the most recent part of a long transcript. */
+export function capText(text: string): string {
+  if (text.length <= MAX_TEXT_CHARS) return text;
+  const tail = MAX_TEXT_CHARS - TEXT_HEAD_CHARS - TEXT_GAP.length;
+  return text.slice(0, TEXT_HEAD_CHARS) + TEXT_GAP + text.slice(text.length - tail);
+}
+
+export class LocalSessionIndex {
+  private readonly records = new Map<string, LocalRecord>();
+  private readonly texts = new Map<string, string>();
+  private readonly listeners = new Set<() => void>();
+  private readonly now: () => number;
+  private readonly writeDelayMs: number;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  private readonly dirtyTexts = new Set<string>();
+  private readonly removedTexts = new Set<string>();
+  private indexDirty = false;
+  /** Why the stored history could not be read, if it could not. */
+  readonly loadProblem: string | undefined;
+  /** Bumped when a record changes (not when only transcript text does); views memoize on it. */
+  version = 0;
+  /** Bumped when transcript text changes; search memoizes on it. */
+  textVersion = 0;
+
+  constructor(
+    private readonly dir: string,
+    private readonly options: LocalIndexOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.writeDelayMs = options.writeDelayMs ?? WRITE_DELAY_MS;
+    this.loadProblem = this.load();
+    if (this.loadProblem) options.onProblem?.(this.loadProblem);
+  }
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  get(agentName: string, sessionId: string): LocalRecord | undefined {
+    return this.records.get(recordKey(agentName, sessionId));
+  }
+
+  all(): LocalRecord[] {
+    return [...this.records.values()];
+  }
+
+  forAgent(agentName: string): LocalRecord[] {
+    return this.all().filter((record) => record.agentName === agentName);
+  }
+
+  /** Creates or updates a record (the client created, opened or forked the session, or learnt its title). */
+  record(update: RecordUpdate): LocalRecord | undefined {
+    const key = recordKey(update.agentName, update.sessionId);
+    const existing = this.records.get(key);
+    const at = update.at ?? this.now();
+    const cwd = update.cwd ?? existing?.cwd;
+    if (!cwd) return undefined; // nothing known about where it ran: not worth a record
+    const title = update.title === null ? undefined : (update.title ?? existing?.title);
+    const next: LocalRecord = {
+      ...existing,
+      agentName: update.agentName,
+      sessionId: update.sessionId,
+      cwd,
+      additionalDirectories: [...(update.additionalDirectories ?? existing?.additionalDirectories ?? [])],
+      createdAt: existing?.createdAt ?? at,
+      updatedAt: Math.max(existing?.updatedAt ?? 0, at),
+    };
+    if (title === undefined) delete (next as { title?: string }).title;
+    else (next as { title?: string }).title = title;
+    if (existing && sameRecord(existing, next)) return existing;
+    this.records.set(key, next);
+    this.trim();
+    this.changed();
+    return next;
+  }
+
+  /** The user's rename, pin or hide. */
+  setLocal(agentName: string, sessionId: string, changes: LocalChanges): boolean {
+    const key = recordKey(agentName, sessionId);
+    const existing = this.records.get(key);
+    if (!existing) return false;
+    const next: { -readonly [K in keyof LocalRecord]: LocalRecord[K] } = { ...existing };
+    if (changes.localTitle !== undefined) {
+      const title = changes.localTitle?.trim();
+      if (title) next.localTitle = title;
+      else delete next.localTitle;
+    }
+    if (changes.pinned !== undefined) {
+      if (changes.pinned) next.pinned = true;
+      else delete next.pinned;
+    }
+    if (changes.hidden !== undefined) {
+      if (changes.hidden) next.hidden = true;
+      else delete next.hidden;
+    }
+    this.records.set(key, next);
+    this.changed();
+    return true;
+  }
+
+  /** Forgets a session (it was deleted), with its text. */
+  remove(agentName: string, sessionId: string): void {
+    const key = recordKey(agentName, sessionId);
+    if (!this.records.delete(key)) return;
+    this.dropText(key);
+    this.changed();
+  }
+
+  /** Stores the transcript text of a session (capped); the record must exist. */
+  setText(agentName: string, sessionId: string, text: string): void {
+    const key = recordKey(agentName, sessionId);
+    const existing = this.records.get(key);
+    if (!existing) return;
+    const capped = capText(text);
+    if (this.texts.get(key) === capped) return;
+    this.texts.set(key, capped);
+    this.dirtyTexts.add(key);
+    this.removedTexts.delete(key);
+    this.textVersion++;
+    if (!existing.hasText) {
+      this.records.set(key, { ...existing, hasText: true });
+      this.changed();
+    } else {
+      this.scheduleWrite();
+      for (const listener of [...this.listeners]) listener();
+    }
+  }
+
+  /** The stored transcript text of a session, if any (read from disk once, then kept in memory). */
+  text(agentName: string, sessionId: string): string | undefined {
+    const key = recordKey(agentName, sessionId);
+    const cached = this.texts.get(key);
+    if (cached !== undefined) return cached;
+    if (!this.records.get(key)?.hasText) return undefined;
+    try {
+      const text = fs.readFileSync(this.textFile(key), 'utf8');
+      this.texts.set(key, text);
+      return text;
+    } catch {
+      return undefined;
+    }
+  }
+
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Writes what changed now (and waits for it). */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.write();
+  }
+
+  async dispose(): Promise<void> {
+    await this.flush();
+    this.listeners.clear();
+  }
+
+  // ---- storage ------------------------------------------------------------------------------------
+
+  private get indexFile(): string {
+    return path.join(this.dir, 'index.json');
+  }
+
+  private textFile(key: string): string {
+    return path.join(this.dir, 'text', `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.txt`);
+  }
+
+  private load(): string | undefined {
+    let raw: string;
+    try {
+      raw = fs.readFileSync(this.indexFile, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      return `The local session history (${this.indexFile}) could not be read: ${(error as Error).message}. Sessions opened from now on are recorded in memory only until it can be written.`;
+    }
+    let parsed: z.output<typeof FileSchema>;
+    try {
+      parsed = FileSchema.parse(JSON.parse(raw));
+    } catch (error) {
+      const kept = `${this.indexFile}.unreadable-${this.now()}`;
+      let where = `it was kept as ${kept}`;
+      try {
+        fs.renameSync(this.indexFile, kept);
+      } catch (renameError) {
+        where = `it could not be moved aside either (${(renameError as Error).message})`;
+      }
+      const reason = error instanceof z.ZodError ? 'it is not a session history of this version' : (error as Error).message;
+      return `The local session history could not be read (${reason}); ${where}, and a new history was started.`;
+    }
+    let skipped = 0;
+    for (const item of parsed.sessions) {
+      const record = RecordSchema.safeParse(item);
+      if (!record.success) {
+        skipped++;
+        continue;
+      }
+      this.records.set(recordKey(record.data.agentName, record.data.sessionId), record.data);
+    }
+    return skipped > 0 ? `${skipped} unreadable ${skipped === 1 ? 'entry' : 'entries'} of the local session history ${skipped === 1 ? 'was' : 'were'} skipped.` : undefined;
+  }
+
+  private changed(): void {
+    this.version++;
+    this.indexDirty = true;
+    this.scheduleWrite();
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  private scheduleWrite(): void {
+    if (this.timer === undefined) this.timer = setTimeout(() => ((this.timer = undefined), void this.write()), this.writeDelayMs);
+  }
+
+  private write(): Promise<void> {
+    this.writing = this.writing.then(() => this.writeNow()).catch((error: unknown) => {
+      this.options.onProblem?.(`The local session history could not be saved in ${this.dir}: ${(error as Error).message}`);
+    });
+    return this.writing;
+  }
+
+  private async writeNow(): Promise<void> {
+    const texts = [...this.dirtyTexts];
+    const removed = [...this.removedTexts];
+    const writeIndex = this.indexDirty;
+    this.dirtyTexts.clear();
+    this.removedTexts.clear();
+    this.indexDirty = false;
+    if (texts.length === 0 && removed.length === 0 && !writeIndex) return;
+    await fs.promises.mkdir(path.join(this.dir, 'text'), { recursive: true });
+    for (const key of texts) {
+      const text = this.texts.get(key);
+      if (text !== undefined) await writeAtomically(this.textFile(key), text);
+    }
+    for (const key of removed) await fs.promises.rm(this.textFile(key), { force: true });
+    if (writeIndex) await writeAtomically(this.indexFile, JSON.stringify({ version: FORMAT_VERSION, sessions: this.all() }));
+  }
+
+  private dropText(key: string): void {
+    this.textVersion++;
+    this.texts.delete(key);
+    this.dirtyTexts.delete(key);
+    this.removedTexts.add(key);
+  }
+
+  /** Keeps the index bounded: the least recently updated unpinned sessions go first. */
+  private trim(): void {
+    if (this.records.size <= MAX_RECORDS) return;
+    const candidates = [...this.records.entries()].filter(([, r]) => !r.pinned).sort((a, b) => a[1].updatedAt - b[1].updatedAt);
+    for (const [key] of candidates.slice(0, this.records.size - MAX_RECORDS)) {
+      this.records.delete(key);
+      this.dropText(key);
+    }
+  }
+}
+
+function sameRecord(a: LocalRecord, b: LocalRecord): boolean {
+  return (
+    a.cwd === b.cwd &&
+    a.title === b.title &&
+    a.updatedAt === b.updatedAt &&
+    a.additionalDirectories.length === b.additionalDirectories.length &&
+    a.additionalDirectories.every((d, i) => d === b.additionalDirectories[i])
+  );
+}
+
+async function writeAtomically(file: string, data: string): Promise<void> {
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  await fs.promises.writeFile(temp, data);
+  try {
+    await fs.promises.rename(temp, file);
+  } catch (error) {
+    await fs.promises.rm(temp, { force: true });
+    throw error;
+  }
+}

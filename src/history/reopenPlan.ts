@@ -1,0 +1,86 @@
+/**
+ * Which roots a reopened or forked session gets. The session's own roots come from `session/list`
+ * (`additionalDirectories` when the agent gave them) or from the client's record; the workspace's come from
+ * its current folders. When they differ, or the session's include folders the user has not allowed, the user
+ * chooses between the two lists (or cancels). Folders that no longer exist are named and never sent, and
+ * the complete chosen list is always sent (an omitted list would mean "no other folders").
+ */
+import { listInWords } from '../roots/rootSet';
+
+export interface ReopenInput {
+  /** The session's working folder and its other roots (undefined when nobody recorded them). */
+  readonly cwd: string;
+  readonly additionalDirectories: readonly string[] | undefined;
+  /** The root list a new session with this agent would get now (`[cwd, ...others]`), empty without local folders. */
+  readonly workspaceRoots: readonly string[];
+  /** The workspace's local folders. */
+  readonly folders: readonly string[];
+  readonly supportsAdditional: boolean;
+  exists(folder: string): boolean;
+  isGranted(folder: string): boolean;
+}
+
+export interface RootChoice {
+  /** `[cwd, ...additionalDirectories]` to send. */
+  readonly roots: readonly string[];
+}
+
+export interface ReopenPlan {
+  /** The session's roots that still exist, cwd first; empty when its cwd is gone. */
+  readonly sessionRoots: readonly string[];
+  /** The session's roots that no longer exist (named to the user, never sent). */
+  readonly missing: readonly string[];
+  readonly workspaceRoots: readonly string[];
+  /** Going from the session's roots to the workspace's. */
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  /** Folders of either list the user has not allowed yet (a working folder needs no grant). */
+  readonly notGranted: readonly string[];
+  /** The agent did not report the session's other roots and the client has no record of them. */
+  readonly unknownRoots: boolean;
+  /** Ask the user: the lists differ, or the session's include folders not allowed yet. */
+  readonly needsChoice: boolean;
+  /** Without a choice: the list to send. */
+  readonly roots: readonly string[] | undefined;
+}
+
+export function planReopen(input: ReopenInput): ReopenPlan {
+  const declared = [input.cwd, ...(input.supportsAdditional ? (input.additionalDirectories ?? []) : [])];
+  const unique = declared.filter((p, i) => declared.indexOf(p) === i);
+  const missing = unique.filter((p) => !input.exists(p));
+  const cwdExists = input.exists(input.cwd);
+  const sessionRoots = cwdExists ? unique.filter((p) => input.exists(p)) : [];
+  const workspaceRoots = input.supportsAdditional ? [...input.workspaceRoots] : input.workspaceRoots.slice(0, 1);
+  const added = workspaceRoots.filter((p) => !sessionRoots.includes(p));
+  const removed = sessionRoots.filter((p) => !workspaceRoots.includes(p));
+  // Either list's other folders may not be shared yet; the one chosen is shared from then on.
+  const others = [...sessionRoots.slice(1), ...workspaceRoots.slice(1)];
+  const notGranted = others.filter((p, i) => others.indexOf(p) === i && !input.isGranted(p));
+  const same = sessionRoots.length === workspaceRoots.length && sessionRoots.every((p, i) => p === workspaceRoots[i]);
+  const needsChoice = !same || notGranted.length > 0 || missing.length > 0 || sessionRoots.length === 0;
+  return {
+    sessionRoots,
+    missing,
+    workspaceRoots,
+    added,
+    removed,
+    notGranted,
+    unknownRoots: input.supportsAdditional && input.additionalDirectories === undefined,
+    needsChoice,
+    roots: needsChoice ? undefined : sessionRoots,
+  };
+}
+
+/** What changes between the two lists, in words, for the prompt. */
+export function describeRootChange(plan: ReopenPlan, name: (folder: string) => string): string[] {
+  const lines: string[] = [];
+  if (plan.sessionRoots.length > 0) lines.push(`The session's folders: ${plan.sessionRoots.map(name).join(', ')}.`);
+  else lines.push("The session's working folder no longer exists.");
+  if (plan.unknownRoots) lines.push('The agent did not report which other folders the session had, and this client has no record of them.');
+  if (plan.workspaceRoots.length > 0) lines.push(`This workspace's folders: ${plan.workspaceRoots.map(name).join(', ')}.`);
+  if (plan.added.length > 0) lines.push(`With the workspace's folders, ${listInWords(plan.added.map(name))} ${plan.added.length === 1 ? 'is' : 'are'} added.`);
+  if (plan.removed.length > 0) lines.push(`With the workspace's folders, ${listInWords(plan.removed.map(name))} ${plan.removed.length === 1 ? 'is' : 'are'} left out.`);
+  if (plan.notGranted.length > 0) lines.push(`Not shared with agents yet: ${listInWords(plan.notGranted.map(name))}.`);
+  if (plan.missing.length > 0) lines.push(`No longer on this machine (never sent): ${listInWords(plan.missing.map(name))}.`);
+  return lines;
+}

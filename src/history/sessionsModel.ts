@@ -1,0 +1,459 @@
+/**
+ * The Sessions view's list, computed from the agents' catalogs and the local index: scoped, searched,
+ * grouped (by agent, then Pinned and date), with a status row closing each agent's part (loading, more to
+ * load, an error with a retry, or why only local history is shown). The list can be very long, so it is
+ * kept as light references; full rows (with their actions and why an action is not available) are built
+ * only for the window the webview shows.
+ */
+import * as path from 'node:path';
+import type { AgentCaps } from '../acp/capabilities';
+import type { GroupRow, Row, Scope, SessionRow, SessionRowActions, SpecialRow, StatusRow, ViewSettings } from '../shared/sessionsProtocol';
+import type { AgentCatalog, CatalogEntry, SourcePlan } from './catalog';
+import { recordKey, type LocalRecord, type LocalSessionIndex } from './localIndex';
+import { ListSearch, type Range, type SearchHit, type SearchResult, type Searchable, type Snippet } from './search';
+
+export interface AgentEntry {
+  readonly name: string;
+  readonly running: boolean;
+  /** From its current or last connection; undefined if it never ran. */
+  readonly caps: AgentCaps | undefined;
+  /** Present while it runs and advertises `session/list`. */
+  readonly catalog: AgentCatalog | undefined;
+}
+
+export interface WorkspaceShape {
+  /** Real paths of the workspace's local folders, in order. */
+  readonly folders: readonly string[];
+  /** The root list (`[cwd, ...additionalDirectories]`) a new session with this agent would get now. */
+  rootSetFor(agent: AgentEntry): readonly string[];
+  /** Whether a folder exists (callers cache). */
+  exists(folder: string): boolean;
+}
+
+export interface SessionsModelDeps {
+  readonly index: LocalSessionIndex;
+  agents(): readonly AgentEntry[];
+  workspace(): WorkspaceShape;
+  isOpen(agentName: string, sessionId: string): boolean;
+  now(): number;
+  /** False in Restricted Mode: no agent runs, only local history is shown. */
+  trusted(): boolean;
+}
+
+/** One session as the view knows it: the agent's listing merged with the client's own record. */
+export interface SessionView extends Searchable {
+  readonly key: string;
+  readonly agentName: string;
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly additionalDirectories: readonly string[];
+  readonly rootsKnown: boolean;
+  /** The title shown: the user's rename, else the agent's title, else a placeholder. */
+  readonly title: string;
+  readonly titled: boolean;
+  readonly agentTitle: string | undefined;
+  readonly updatedAt: number | undefined;
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  readonly pinned: boolean;
+  readonly hidden: boolean;
+  readonly local: boolean;
+}
+
+type Ref =
+  | { readonly kind: 'session'; readonly view: SessionView; readonly hit?: SearchHit<SessionView> }
+  | GroupRow
+  | StatusRow;
+
+export interface ModelState {
+  readonly count: number;
+  readonly specials: SpecialRow[];
+  readonly searching: boolean;
+  readonly coverage: string | undefined;
+  readonly notices: string[];
+  readonly empty: string;
+}
+
+export const DEFAULT_SETTINGS: ViewSettings = { agent: null, scope: 'workspace', query: '', showHidden: false };
+
+const UNTITLED = 'Untitled session';
+const META_LIMIT = 4000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The `session/list` sources a scope needs, in the order they are read. */
+export function sourcePlan(scope: Scope, workspace: WorkspaceShape, agent: AgentEntry): SourcePlan {
+  if (scope === 'all') return [undefined];
+  if (scope === 'workspace') {
+    const cwd = workspace.rootSetFor(agent)[0];
+    return cwd === undefined ? [] : [cwd];
+  }
+  // Sessions whose cwd is a workspace folder come first (exact cwd filter); sessions that only have a
+  // workspace folder among their other roots can only be found in the unfiltered list.
+  return [...workspace.folders, ...(agent.caps?.sessions.additionalDirectories ? [undefined] : [])];
+}
+
+/** Exact ordered comparison, as the additional-directories RFD defines root-set matching. */
+export function sameRootList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((p, i) => p === b[i]);
+}
+
+export function inScope(view: SessionView, scope: Scope, workspace: WorkspaceShape, agent: AgentEntry): boolean {
+  switch (scope) {
+    case 'all':
+      return true;
+    case 'workspace':
+      return sameRootList([view.cwd, ...view.additionalDirectories], workspace.rootSetFor(agent));
+    case 'folders':
+      return workspace.folders.includes(view.cwd) || view.additionalDirectories.some((d) => workspace.folders.includes(d));
+  }
+}
+
+export type DateGroup = 'Today' | 'Yesterday' | 'Previous 7 days' | 'Older' | 'No date';
+
+/** The date group of a time, by the local calendar of `now`. */
+export function dateGroup(updatedAt: number | undefined, now: number): DateGroup {
+  if (updatedAt === undefined) return 'No date';
+  const midnight = new Date(now);
+  midnight.setHours(0, 0, 0, 0);
+  const today = midnight.getTime();
+  if (updatedAt >= today) return 'Today';
+  if (updatedAt >= today - DAY_MS) return 'Yesterday';
+  if (updatedAt >= today - 7 * DAY_MS) return 'Previous 7 days';
+  return 'Older';
+}
+
+/** Newest first; sessions without a time last; then by title. */
+function byRecency(a: SessionView, b: SessionView): number {
+  return (b.updatedAt ?? -Infinity) - (a.updatedAt ?? -Infinity) || a.title.localeCompare(b.title);
+}
+
+function viewOf(agentName: string, entry: CatalogEntry | undefined, record: LocalRecord | undefined): SessionView | undefined {
+  const sessionId = entry?.sessionId ?? record?.sessionId;
+  const cwd = entry?.cwd ?? record?.cwd;
+  if (sessionId === undefined || cwd === undefined) return undefined;
+  // The agent's list is authoritative; the client's record fills in what the agent did not say.
+  const sameCwd = record !== undefined && record.cwd === cwd;
+  const additional = entry?.additionalDirectories ?? (sameCwd || !entry ? record?.additionalDirectories : undefined);
+  const agentTitle = entry?.title ?? record?.title;
+  const shown = record?.localTitle ?? agentTitle;
+  return {
+    key: recordKey(agentName, sessionId),
+    agentName,
+    sessionId,
+    cwd,
+    additionalDirectories: additional ?? [],
+    rootsKnown: additional !== undefined,
+    title: shown ?? UNTITLED,
+    titled: shown !== undefined,
+    agentTitle,
+    updatedAt: entry?.updatedAt ?? record?.updatedAt,
+    meta: entry?.meta,
+    pinned: record?.pinned === true,
+    hidden: record?.hidden === true,
+    local: entry === undefined,
+  };
+}
+
+export class SessionsModel {
+  private settings: ViewSettings = DEFAULT_SETTINGS;
+  private refs: Ref[] = [];
+  private readonly viewCache = new Map<string, { catalogVersion: number; indexVersion: number; views: SessionView[] }>();
+  private readonly scopedCache = new Map<string, { views: SessionView[]; key: string; scoped: SessionView[] }>();
+  private readonly groupedCache = new Map<string, { scoped: SessionView[]; day: number; refs: Ref[]; count: number }>();
+  private searchCache: { lists: SessionView[][]; indexVersion: number; textVersion: number; search: ListSearch<SessionView> } | undefined;
+  private lastSearch: SearchResult<SessionView> | undefined;
+  private readonly textCache = new Map<string, { text: string; lower: string }>();
+  private textCacheIndexVersion = -1;
+  private lists: SessionView[][] = [];
+  private byKey: { lists: SessionView[][]; map: Map<string, SessionView> } | undefined;
+
+  constructor(private readonly deps: SessionsModelDeps) {}
+
+  get currentSettings(): ViewSettings {
+    return this.settings;
+  }
+
+  setSettings(settings: ViewSettings): void {
+    this.settings = settings;
+  }
+
+  /** The agents the view shows, in configuration order. */
+  shownAgents(): AgentEntry[] {
+    const agents = this.deps.agents();
+    return this.settings.agent === null ? [...agents] : agents.filter((a) => a.name === this.settings.agent);
+  }
+
+  /** A session of the last computed list, by its row key. */
+  find(key: string): SessionView | undefined {
+    if (this.byKey?.lists !== this.lists) {
+      const map = new Map<string, SessionView>();
+      for (const list of this.lists) for (const view of list) map.set(view.key, view);
+      this.byKey = { lists: this.lists, map };
+    }
+    return this.byKey.map.get(key);
+  }
+
+  /** Every session of an agent, merged and newest first (cached until its catalog or the index changes). */
+  views(agent: AgentEntry): SessionView[] {
+    const catalogVersion = agent.catalog ? agent.catalog.version : -1;
+    const indexVersion = this.deps.index.version;
+    const cached = this.viewCache.get(agent.name);
+    if (cached && cached.catalogVersion === catalogVersion && cached.indexVersion === indexVersion) return cached.views;
+    const records = new Map(this.deps.index.forAgent(agent.name).map((r) => [r.sessionId, r]));
+    const views: SessionView[] = [];
+    if (agent.catalog) {
+      for (const entry of agent.catalog.entries()) {
+        const view = viewOf(agent.name, entry, records.get(entry.sessionId));
+        if (view) views.push(view);
+      }
+    } else {
+      for (const record of records.values()) {
+        const view = viewOf(agent.name, undefined, record);
+        if (view) views.push(view);
+      }
+    }
+    views.sort(byRecency);
+    this.viewCache.set(agent.name, { catalogVersion, indexVersion, views });
+    return views;
+  }
+
+  /** An agent's sessions in the current scope (cached until they, the scope or the workspace change). */
+  private scoped(agent: AgentEntry, workspace: WorkspaceShape): SessionView[] {
+    const { scope, showHidden } = this.settings;
+    const views = this.views(agent);
+    const key = [scope, showHidden, workspace.folders.join('\0'), workspace.rootSetFor(agent).join('\0')].join('|');
+    const cached = this.scopedCache.get(agent.name);
+    if (cached && cached.views === views && cached.key === key) return cached.scoped;
+    const scoped = views.filter((view) => (showHidden || !view.hidden) && inScope(view, scope, workspace, agent));
+    this.scopedCache.set(agent.name, { views, key, scoped });
+    return scoped;
+  }
+
+  /** Recomputes the list; cheap enough to run on every keystroke (see bench/sessions.bench.ts). */
+  compute(): ModelState {
+    const { scope, query } = this.settings;
+    const workspace = this.deps.workspace();
+    const agents = this.shownAgents();
+    const searching = query.trim().length > 0;
+    const notices: string[] = [];
+    const sections = agents.map((agent) => ({ agent, scoped: this.scoped(agent, workspace), status: this.statusOf(agent, workspace) }));
+    this.lists = sections.map((s) => s.scoped);
+    if (!this.deps.trusted()) notices.push('Agents are not started in Restricted Mode: this is the history of sessions opened in this client.');
+    let coverage: string | undefined;
+    let refs: Ref[];
+
+    if (searching) {
+      const result = this.searchFor(this.lists).run(query);
+      this.lastSearch = result;
+      refs = result.hits.map((hit) => ({ kind: 'session', view: hit.item, hit }));
+      for (const section of sections) if (section.status && section.status.state !== 'info') refs.push(section.status);
+      const partial = sections.some((s) => s.agent.catalog?.hasMore(sourcePlan(scope, workspace, s.agent)));
+      coverage =
+        `Titles of ${count(result.searched, 'session')} searched; transcript text of ${result.textSearched} of them ` +
+        '(only sessions opened in this client have text here).' +
+        (result.matched > result.hits.length ? ` ${result.matched.toLocaleString('en')} match; the best ${result.hits.length.toLocaleString('en')} are shown.` : '') +
+        (partial ? ' More sessions are not loaded yet.' : '');
+    } else {
+      refs = [];
+      const byAgent = agents.length > 1 || this.settings.agent === null;
+      for (const section of sections) {
+        const grouped = this.grouped(section.agent, section.scoped);
+        if (byAgent) refs.push({ kind: 'group', key: `agent:${section.agent.name}`, label: section.agent.name, level: 1, count: grouped.count });
+        for (const ref of grouped.refs) refs.push(ref);
+        if (section.status) refs.push(section.status);
+      }
+    }
+    this.refs = refs;
+    const specials: SpecialRow[] = [];
+    for (let index = 0; index < refs.length; index++) {
+      const ref = refs[index]!;
+      if (ref.kind === 'group') specials.push({ index, kind: ref.level === 1 ? 'group1' : 'group2' });
+      else if (ref.kind === 'status') specials.push({ index, kind: 'status' });
+    }
+    return { count: refs.length, specials, searching, coverage, notices, empty: this.emptyText(agents, searching) };
+  }
+
+  /** An agent's part of the list: Pinned, then the date groups (cached per list and day). */
+  private grouped(agent: AgentEntry, scoped: SessionView[]): { refs: Ref[]; count: number } {
+    const now = this.deps.now();
+    const midnight = new Date(now);
+    midnight.setHours(0, 0, 0, 0);
+    const day = midnight.getTime();
+    const cached = this.groupedCache.get(agent.name);
+    if (cached && cached.scoped === scoped && cached.day === day) return cached;
+    const refs: Ref[] = [];
+    const pinned = scoped.filter((v) => v.pinned);
+    if (pinned.length > 0) {
+      refs.push({ kind: 'group', key: `pinned:${agent.name}`, label: 'Pinned', level: 2, count: pinned.length });
+      for (const view of pinned) refs.push({ kind: 'session', view });
+    }
+    let group: DateGroup | undefined;
+    let groupRef: { -readonly [K in keyof GroupRow]: GroupRow[K] } | undefined;
+    for (const view of scoped) {
+      if (view.pinned) continue;
+      const g = dateGroup(view.updatedAt, now);
+      if (g !== group || !groupRef) {
+        group = g;
+        groupRef = { kind: 'group', key: `date:${agent.name}:${g}`, label: g, level: 2, count: 0 };
+        refs.push(groupRef);
+      }
+      groupRef.count++;
+      refs.push({ kind: 'session', view });
+    }
+    const entry = { scoped, day, refs, count: scoped.length };
+    this.groupedCache.set(agent.name, entry);
+    return entry;
+  }
+
+  /** The search over the shown lists, kept while they stay the same so typing can narrow it. */
+  private searchFor(lists: SessionView[][]): ListSearch<SessionView> {
+    const indexVersion = this.deps.index.version;
+    const textVersion = this.deps.index.textVersion;
+    const cached = this.searchCache;
+    if (cached && cached.indexVersion === indexVersion && cached.textVersion === textVersion && cached.lists.length === lists.length && cached.lists.every((l, i) => l === lists[i])) {
+      return cached.search;
+    }
+    const items = lists.length === 1 ? lists[0]! : lists.flat().sort((a, b) => (b.updatedAt ?? -Infinity) - (a.updatedAt ?? -Infinity));
+    const withText = items.filter((view) => this.deps.index.get(view.agentName, view.sessionId)?.hasText === true);
+    const search = new ListSearch(items, { items: withText, text: (view) => this.textOf(view) });
+    this.searchCache = { lists, indexVersion, textVersion, search };
+    return search;
+  }
+
+  /** Full rows [from, to) of the last computed list. */
+  rows(from: number, to: number): Row[] {
+    const workspace = this.deps.workspace();
+    const agents = new Map(this.deps.agents().map((a) => [a.name, a]));
+    return this.refs.slice(from, to).map((ref): Row => {
+      if (ref.kind !== 'session') return ref;
+      return this.sessionRow(ref.view, ref.hit, agents.get(ref.view.agentName), workspace);
+    });
+  }
+
+  /** The status rows in [from, to) that ask for more pages (the view scrolled to the end of a list). */
+  statusRowsIn(from: number, to: number): StatusRow[] {
+    return this.refs.slice(from, to).filter((ref): ref is StatusRow => ref.kind === 'status');
+  }
+
+  private sessionRow(view: SessionView, hit: SearchHit<SessionView> | undefined, agent: AgentEntry | undefined, workspace: WorkspaceShape): SessionRow {
+    const roots = [view.cwd, ...view.additionalDirectories].map((p, i) => ({
+      name: path.basename(p) || p,
+      path: p,
+      primary: i === 0,
+      missing: !workspace.exists(p),
+    }));
+    const snippet = hit && this.lastSearch ? this.lastSearch.snippet(hit) : undefined;
+    return {
+      kind: 'session',
+      key: view.key,
+      agentName: view.agentName,
+      sessionId: view.sessionId,
+      title: view.title,
+      titled: view.titled,
+      highlights: (hit && this.lastSearch ? this.lastSearch.highlights(hit) : []).map((r: Range) => [r[0], r[1]] as [number, number]),
+      ...(view.updatedAt !== undefined ? { updatedAt: view.updatedAt } : {}),
+      roots,
+      rootsKnown: view.rootsKnown,
+      pinned: view.pinned,
+      hidden: view.hidden,
+      open: this.deps.isOpen(view.agentName, view.sessionId),
+      local: view.local,
+      ...(snippet ? { snippet: snippetRow(snippet) } : {}),
+      ...(view.meta !== undefined ? { meta: metaText(view.meta) } : {}),
+      actions: actionsFor(view, agent, this.deps.isOpen(view.agentName, view.sessionId), this.deps.trusted()),
+    };
+  }
+
+  private statusOf(agent: AgentEntry, workspace: WorkspaceShape): StatusRow | undefined {
+    const key = `status:${agent.name}`;
+    const base = { kind: 'status' as const, key, agentName: agent.name };
+    if (!this.deps.trusted()) return undefined;
+    if (!agent.running) {
+      return { ...base, state: 'info', message: `${agent.name} is not running: these are the sessions opened in this client.`, action: 'startAgent' };
+    }
+    if (!agent.catalog) {
+      return { ...base, state: 'info', message: `${agent.name} does not list its sessions: this is the local history of sessions opened in this client.` };
+    }
+    const plan = sourcePlan(this.settings.scope, workspace, agent);
+    const error = agent.catalog.errorFor(plan);
+    if (error !== undefined) return { ...base, state: 'error', message: `Could not load more sessions: ${error}`, action: 'retry' };
+    if (agent.catalog.isLoading) return { ...base, state: 'loading', message: 'Loading sessions…' };
+    if (agent.catalog.hasMore(plan)) return { ...base, state: 'more', message: 'More sessions', action: 'loadMore' };
+    return undefined;
+  }
+
+  private textOf(view: SessionView): { text: string; lower: string } | undefined {
+    if (this.textCacheIndexVersion !== this.deps.index.textVersion) {
+      // Texts only change through the index; drop what it no longer has text for.
+      this.textCacheIndexVersion = this.deps.index.textVersion;
+      for (const key of this.textCache.keys()) {
+        const [agentName, sessionId] = key.split('\u0000') as [string, string];
+        if (!this.deps.index.get(agentName, sessionId)?.hasText) this.textCache.delete(key);
+      }
+    }
+    const cached = this.textCache.get(view.key);
+    const text = this.deps.index.text(view.agentName, view.sessionId);
+    if (text === undefined) return undefined;
+    if (cached && cached.text === text) return cached;
+    const entry = { text, lower: text.toLowerCase() };
+    this.textCache.set(view.key, entry);
+    return entry;
+  }
+
+  private emptyText(agents: readonly AgentEntry[], searching: boolean): string {
+    if (this.deps.agents().length === 0) return 'No agents are configured.';
+    if (searching) return 'No session matches the search.';
+    if (agents.length === 0) return 'This agent is not configured any more.';
+    switch (this.settings.scope) {
+      case 'workspace':
+        return 'No sessions with exactly this workspace’s folders yet. “These folders” and “All” show more.';
+      case 'folders':
+        return 'No sessions in these folders yet. “All” shows sessions in other folders.';
+      case 'all':
+        return 'No sessions yet.';
+    }
+  }
+}
+
+function count(n: number, noun: string): string {
+  return `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function snippetRow(snippet: Snippet): SessionRow['snippet'] {
+  return { text: snippet.text, highlights: snippet.highlights.map((r) => [r[0], r[1]] as [number, number]) };
+}
+
+function metaText(meta: Readonly<Record<string, unknown>>): string {
+  let text: string;
+  try {
+    text = JSON.stringify(meta, null, 2);
+  } catch {
+    text = '(unreadable)';
+  }
+  return text.length > META_LIMIT ? `${text.slice(0, META_LIMIT)}\n…` : text;
+}
+
+/** Which actions a row offers, and why the others are not available. */
+export function actionsFor(view: SessionView, agent: AgentEntry | undefined, open: boolean, trusted: boolean): SessionRowActions {
+  const name = view.agentName;
+  const no = (reason: string) => ({ enabled: false, reason });
+  const yes = { enabled: true };
+  if (!trusted) {
+    const reason = 'Agents are not started in Restricted Mode.';
+    return { open: no(reason), resume: no(reason), fork: no(reason), close: no(reason), delete: no(reason) };
+  }
+  if (!agent) {
+    const reason = `${name} is not configured any more.`;
+    return { open: no(reason), resume: no(reason), fork: no(reason), close: no(reason), delete: no(reason) };
+  }
+  const caps = agent.caps;
+  // Before an agent first ran, what it supports is unknown: opening starts it and then decides.
+  const unknown = caps === undefined;
+  const sessions = caps?.sessions;
+  return {
+    open: open || unknown || caps.loadSession || sessions?.resume ? yes : no(`${name} can neither load nor resume sessions.`),
+    resume: open ? no('It is open in a chat already.') : unknown || sessions?.resume ? yes : no(`${name} does not support resuming sessions (session/resume).`),
+    fork: unknown || sessions?.fork ? yes : no(`${name} does not support forking sessions (session/fork).`),
+    close: open ? yes : no('Only sessions open in this window can be closed.'),
+    delete: unknown || sessions?.delete ? yes : no(`${name} does not support deleting sessions (session/delete).`),
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * Messages between the Sessions webview view and the extension host, validated with zod on receipt on
+ * both sides. The host keeps the whole (possibly very long) list; the webview renders a virtual window of
+ * it: it learns the row count and where the few non-session rows are (enough to place every row, since
+ * each kind has a fixed height), and asks for the rows it is about to show.
+ */
+import * as z from 'zod';
+
+// ---- rows -----------------------------------------------------------------------------------------
+
+/** [start, end) in UTF-16 code units of the text it belongs to. */
+export const Highlight = z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]);
+
+export const RootChip = z.object({
+  name: z.string(),
+  path: z.string(),
+  primary: z.boolean(),
+  /** The folder does not exist on this machine (any more). */
+  missing: z.boolean(),
+});
+export type RootChip = z.output<typeof RootChip>;
+
+/** Whether an action can be used on a row, and if not, why (shown as its tooltip). */
+export const ActionState = z.object({ enabled: z.boolean(), reason: z.string().optional() });
+export type ActionState = z.output<typeof ActionState>;
+
+export const SessionRowActions = z.object({
+  open: ActionState,
+  resume: ActionState,
+  fork: ActionState,
+  close: ActionState,
+  delete: ActionState,
+});
+export type SessionRowActions = z.output<typeof SessionRowActions>;
+
+export const SessionRow = z.object({
+  kind: z.literal('session'),
+  /** Opaque, stable id of the row (agent and session id). */
+  key: z.string(),
+  agentName: z.string(),
+  sessionId: z.string(),
+  /** Shown as plain text, never as markup. */
+  title: z.string(),
+  /** False when `title` is a placeholder (the session has none). */
+  titled: z.boolean(),
+  highlights: z.array(Highlight),
+  /** Epoch ms. */
+  updatedAt: z.number().optional(),
+  roots: z.array(RootChip),
+  /** False when only the session's working folder is known (its other folders were never reported). */
+  rootsKnown: z.boolean(),
+  pinned: z.boolean(),
+  hidden: z.boolean(),
+  /** Open in a chat in this window. */
+  open: z.boolean(),
+  /** Known only from this client's own history (the agent does not list sessions, or is not running). */
+  local: z.boolean(),
+  /** A transcript excerpt around a text-search hit. */
+  snippet: z.object({ text: z.string(), highlights: z.array(Highlight) }).optional(),
+  /** The agent's `_meta` for the session, as indented JSON text (shown as text, never trusted as markup). */
+  meta: z.string().optional(),
+  actions: SessionRowActions,
+});
+export type SessionRow = z.output<typeof SessionRow>;
+
+export const GroupRow = z.object({
+  kind: z.literal('group'),
+  key: z.string(),
+  label: z.string(),
+  /** 1: an agent (when all agents are shown), 2: a date group or "Pinned". */
+  level: z.union([z.literal(1), z.literal(2)]),
+  count: z.number().int().nonnegative(),
+});
+export type GroupRow = z.output<typeof GroupRow>;
+
+export const StatusAction = z.enum(['retry', 'loadMore', 'startAgent']);
+export type StatusAction = z.output<typeof StatusAction>;
+
+/** The end of an agent's list: loading, more to load, an error with a retry, or why nothing is listed. */
+export const StatusRow = z.object({
+  kind: z.literal('status'),
+  key: z.string(),
+  agentName: z.string(),
+  state: z.enum(['loading', 'more', 'error', 'info']),
+  message: z.string(),
+  action: StatusAction.optional(),
+});
+export type StatusRow = z.output<typeof StatusRow>;
+
+export const Row = z.discriminatedUnion('kind', [SessionRow, GroupRow, StatusRow]);
+export type Row = z.output<typeof Row>;
+
+/** Row heights in CSS pixels, by kind; session rows are taller while searching (a snippet line). */
+export const ROW_HEIGHTS = { session: 46, sessionWithSnippet: 64, group1: 28, group2: 24, status: 32 } as const;
+
+export const SpecialRow = z.object({ index: z.number().int().nonnegative(), kind: z.enum(['group1', 'group2', 'status']) });
+export type SpecialRow = z.output<typeof SpecialRow>;
+
+export const Scope = z.enum(['workspace', 'folders', 'all']);
+export type Scope = z.output<typeof Scope>;
+
+export const ViewSettings = z.object({
+  /** An agent's name, or null for all agents. */
+  agent: z.string().nullable(),
+  scope: Scope,
+  query: z.string().max(500),
+  showHidden: z.boolean(),
+});
+export type ViewSettings = z.output<typeof ViewSettings>;
+
+// ---- host → webview -------------------------------------------------------------------------------
+
+export const HostToSessions = z.discriminatedUnion('type', [
+  /** The list changed: its size and layout; the webview then asks for the rows it shows. */
+  z.object({
+    type: z.literal('state'),
+    version: z.number().int(),
+    settings: ViewSettings,
+    agents: z.array(z.object({ name: z.string(), running: z.boolean() })),
+    count: z.number().int().nonnegative(),
+    specials: z.array(SpecialRow),
+    searching: z.boolean(),
+    /** What the search covered, in words ("Searched the text of 40 of 212 sessions …"). */
+    coverage: z.string().optional(),
+    /** Shown above the list (local history, problems reading it, Restricted Mode). */
+    notices: z.array(z.string()),
+    /** Shown when there are no rows. */
+    empty: z.string(),
+  }),
+  z.object({ type: z.literal('rows'), version: z.number().int(), from: z.number().int().nonnegative(), rows: z.array(Row) }),
+  /** Put the keyboard focus on a row (after an action changed the list). */
+  z.object({ type: z.literal('select'), key: z.string() }),
+]);
+export type HostToSessions = z.output<typeof HostToSessions>;
+
+// ---- webview → host -------------------------------------------------------------------------------
+
+export const SessionAction = z.enum(['open', 'resume', 'fork', 'close', 'delete', 'rename', 'pin', 'unpin', 'hide', 'unhide', 'copyId']);
+export type SessionAction = z.output<typeof SessionAction>;
+
+export const SessionsToHost = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('settings'), settings: ViewSettings }),
+  /** Rows [from, to) of list `version` are about to be shown. */
+  z.object({ type: z.literal('window'), version: z.number().int(), from: z.number().int().nonnegative(), to: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('action'), action: SessionAction, key: z.string() }),
+  z.object({ type: z.literal('status'), action: StatusAction, agentName: z.string() }),
+  z.object({ type: z.literal('refresh') }),
+]);
+export type SessionsToHost = z.output<typeof SessionsToHost>;

@@ -1,0 +1,105 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { capText, LocalSessionIndex, MAX_TEXT_CHARS } from '../../../src/history/localIndex';
+
+describe('LocalSessionIndex (the client’s own session history)', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-index-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('records sessions with their roots, title and times, and reads them back after a restart', async () => {
+    let now = 1000;
+    const index = new LocalSessionIndex(dir, { now: () => now });
+    index.record({ agentName: 'A', sessionId: 's1', cwd: '/w/app', additionalDirectories: ['/w/lib'] });
+    now = 2000;
+    index.record({ agentName: 'A', sessionId: 's1', title: 'Fix the greeting' });
+    index.record({ agentName: 'B', sessionId: 's1', cwd: '/w/docs' });
+    index.setText('A', 's1', 'user: fix the greeting\nagent: done');
+    await index.dispose();
+
+    const again = new LocalSessionIndex(dir);
+    assert.equal(again.loadProblem, undefined);
+    assert.deepEqual(again.get('A', 's1'), {
+      agentName: 'A',
+      sessionId: 's1',
+      cwd: '/w/app',
+      additionalDirectories: ['/w/lib'],
+      title: 'Fix the greeting',
+      createdAt: 1000,
+      updatedAt: 2000,
+      hasText: true,
+    });
+    assert.equal(again.forAgent('B').length, 1, 'the same session id under another agent is another session');
+    assert.equal(again.text('A', 's1'), 'user: fix the greeting\nagent: done');
+    await again.dispose();
+  });
+
+  it('does not record a session it knows no folder of', () => {
+    const index = new LocalSessionIndex(dir);
+    assert.equal(index.record({ agentName: 'A', sessionId: 's1', title: 'x' }), undefined);
+    assert.equal(index.size, 0);
+  });
+
+  it('keeps the user’s rename, pin and hide, and clears them again', async () => {
+    const index = new LocalSessionIndex(dir);
+    index.record({ agentName: 'A', sessionId: 's1', cwd: '/w' });
+    assert.equal(index.setLocal('A', 'nope', { pinned: true }), false);
+    index.setLocal('A', 's1', { localTitle: '  My name  ', pinned: true, hidden: true });
+    assert.equal(index.get('A', 's1')?.localTitle, 'My name');
+    assert.equal(index.get('A', 's1')?.pinned, true);
+    index.setLocal('A', 's1', { localTitle: '', pinned: false, hidden: false });
+    const record = index.get('A', 's1')!;
+    assert.equal('localTitle' in record || 'pinned' in record || 'hidden' in record, false);
+    await index.dispose();
+  });
+
+  it('forgets a deleted session together with its text', async () => {
+    const index = new LocalSessionIndex(dir);
+    index.record({ agentName: 'A', sessionId: 's1', cwd: '/w' });
+    index.setText('A', 's1', 'secret plans');
+    await index.flush();
+    assert.equal(fs.readdirSync(path.join(dir, 'text')).length, 1);
+    index.remove('A', 's1');
+    await index.flush();
+    assert.equal(fs.readdirSync(path.join(dir, 'text')).length, 0);
+    assert.equal(new LocalSessionIndex(dir).size, 0);
+  });
+
+  it('keeps a file it cannot read aside, says so, and starts a new history', () => {
+    fs.writeFileSync(path.join(dir, 'index.json'), '{ not json');
+    const problems: string[] = [];
+    const index = new LocalSessionIndex(dir, { now: () => 42, onProblem: (p) => problems.push(p) });
+    assert.equal(index.size, 0);
+    assert.match(index.loadProblem!, /could not be read .*kept as .*index\.json\.unreadable-42.*new history/);
+    assert.deepEqual(problems, [index.loadProblem]);
+    assert.equal(fs.readFileSync(path.join(dir, 'index.json.unreadable-42'), 'utf8'), '{ not json', 'nothing is lost');
+  });
+
+  it('skips entries it cannot read and keeps the others', () => {
+    fs.writeFileSync(
+      path.join(dir, 'index.json'),
+      JSON.stringify({
+        version: 1,
+        sessions: [
+          { agentName: 'A', sessionId: 'ok', cwd: '/w', additionalDirectories: [], createdAt: 1, updatedAt: 2 },
+          { agentName: 'A', sessionId: 'bad', cwd: 7 },
+          'junk',
+        ],
+      }),
+    );
+    const index = new LocalSessionIndex(dir);
+    assert.equal(index.size, 1);
+    assert.match(index.loadProblem!, /2 unreadable entries .* skipped/);
+  });
+
+  it('caps long transcripts to their beginning and most recent part', () => {
+    const long = `START ${'x'.repeat(100_000)} END`;
+    const capped = capText(long);
+    assert.equal(capped.length, MAX_TEXT_CHARS);
+    assert.ok(capped.startsWith('START '));
+    assert.ok(capped.endsWith(' END'));
+    assert.equal(capText('short'), 'short');
+  });
+});

@@ -1,0 +1,326 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AgentCaps } from '../../../src/acp/capabilities';
+import type { SessionInfo } from '../../../src/acp/schema';
+import { AgentCatalog } from '../../../src/history/catalog';
+import { LocalSessionIndex } from '../../../src/history/localIndex';
+import { ListSearch, matchTitle, MAX_RESULTS, snippetAround } from '../../../src/history/search';
+import { dateGroup, inScope, SessionsModel, sourcePlan, type AgentEntry, type SessionView, type WorkspaceShape } from '../../../src/history/sessionsModel';
+import type { Row, SessionRow, ViewSettings } from '../../../src/shared/sessionsProtocol';
+
+const NOW = new Date(2026, 10, 21, 15, 0, 0).getTime();
+const HOUR = 3_600_000;
+
+function caps(sessions: Partial<AgentCaps['sessions']> = {}, loadSession = true): AgentCaps {
+  return {
+    protocolVersion: 1,
+    agentInfo: undefined,
+    loadSession,
+    prompt: { image: false, audio: false, embeddedContext: false },
+    mcp: { http: false, sse: false },
+    sessions: { list: true, resume: true, close: true, delete: true, additionalDirectories: true, fork: true, setTitle: false, ...sessions },
+    auth: { logout: false },
+    authMethods: [],
+  };
+}
+
+const workspace: WorkspaceShape = {
+  folders: ['/w/app', '/w/lib', '/w/docs'],
+  rootSetFor: (agent) => (agent.caps?.sessions.additionalDirectories === false ? ['/w/app'] : ['/w/app', '/w/lib', '/w/docs']),
+  exists: (folder) => folder.startsWith('/w/'),
+};
+
+function info(sessionId: string, cwd: string, additionalDirectories: string[] | undefined, title: string | undefined, hoursAgo: number, extra: Partial<SessionInfo> = {}): SessionInfo {
+  return {
+    sessionId,
+    cwd,
+    ...(additionalDirectories ? { additionalDirectories } : {}),
+    ...(title ? { title } : {}),
+    updatedAt: new Date(NOW - hoursAgo * HOUR).toISOString(),
+    ...extra,
+  };
+}
+
+const LISTED: SessionInfo[] = [
+  info('exact', '/w/app', ['/w/lib', '/w/docs'], 'Refactor the greeting', 1),
+  info('reordered', '/w/app', ['/w/docs', '/w/lib'], 'Reordered roots', 2),
+  info('lib-only', '/w/lib', [], 'Library docs pass', 30),
+  info('extra-root', '/elsewhere', ['/w/docs'], 'Docs from elsewhere', 24 * 3),
+  info('other', '/other', [], 'Something else entirely', 24 * 30),
+  info('untitled', '/w/app', ['/w/lib', '/w/docs'], undefined, 24 * 400),
+  info('html', '/w/app', ['/w/lib', '/w/docs'], '<img src=x onerror=alert(1)>', 5, { _meta: { tags: ['<script>'] } }),
+];
+
+describe('the session history model', () => {
+  let dir: string;
+  let index: LocalSessionIndex;
+  let catalog: AgentCatalog;
+  let agents: AgentEntry[];
+  let open = new Set<string>();
+  let trusted = true;
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-model-'));
+    index = new LocalSessionIndex(dir);
+    catalog = new AgentCatalog('Claude', () => Promise.resolve({ sessions: LISTED }));
+    await catalog.loadMore([undefined]);
+    agents = [
+      { name: 'Claude', running: true, caps: caps(), catalog },
+      { name: 'Gemini', running: true, caps: caps({ list: false, resume: false, fork: false, delete: false, additionalDirectories: false }), catalog: undefined },
+    ];
+    open = new Set();
+    trusted = true;
+  });
+  afterEach(async () => {
+    await index.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  function model(settings: Partial<ViewSettings> = {}) {
+    const m = new SessionsModel({
+      index,
+      agents: () => agents,
+      workspace: () => workspace,
+      isOpen: (agent, id) => open.has(`${agent}/${id}`),
+      now: () => NOW,
+      trusted: () => trusted,
+    });
+    m.setSettings({ agent: 'Claude', scope: 'all', query: '', showHidden: false, ...settings });
+    return m;
+  }
+
+  const sessionIds = (rows: Row[]) => rows.filter((r): r is SessionRow => r.kind === 'session').map((r) => r.sessionId);
+  const all = (m: SessionsModel) => {
+    const state = m.compute();
+    return { state, rows: m.rows(0, state.count) };
+  };
+
+  describe('scopes', () => {
+    it('"This workspace": the same root list, exact and ordered', () => {
+      const { rows } = all(model({ scope: 'workspace' }));
+      assert.deepEqual(sessionIds(rows), ['exact', 'html', 'untitled']);
+    });
+
+    it('"These folders": the working folder or any other root is a workspace folder', () => {
+      const { rows } = all(model({ scope: 'folders' }));
+      assert.deepEqual(sessionIds(rows), ['exact', 'reordered', 'html', 'lib-only', 'extra-root', 'untitled']);
+    });
+
+    it('"All": everything', () => {
+      assert.equal(sessionIds(all(model({ scope: 'all' })).rows).length, LISTED.length);
+    });
+
+    it('for an agent that takes one folder, the workspace’s root list is its primary folder only', () => {
+      const gemini = agents[1]!;
+      const view = { cwd: '/w/app', additionalDirectories: [] } as unknown as SessionView;
+      assert.equal(inScope(view, 'workspace', workspace, gemini), true);
+      assert.equal(inScope(view, 'workspace', workspace, agents[0]!), false);
+    });
+
+    it('pages only what a scope needs: the primary folder, the folders then everything, or everything', () => {
+      const claude = agents[0]!;
+      assert.deepEqual(sourcePlan('workspace', workspace, claude), ['/w/app']);
+      assert.deepEqual(sourcePlan('folders', workspace, claude), ['/w/app', '/w/lib', '/w/docs', undefined]);
+      assert.deepEqual(sourcePlan('folders', workspace, agents[1]!), ['/w/app', '/w/lib', '/w/docs'], 'sessions of a one-folder agent have no other roots to look for');
+      assert.deepEqual(sourcePlan('all', workspace, claude), [undefined]);
+    });
+  });
+
+  describe('rows', () => {
+    it('groups by date (newest first), puts pinned sessions first, and ends with the agent’s state', () => {
+      index.record({ agentName: 'Claude', sessionId: 'other', cwd: '/other' });
+      index.setLocal('Claude', 'other', { pinned: true });
+      const { rows } = all(model());
+      assert.deepEqual(
+        rows.map((r) => (r.kind === 'group' ? `[${r.label} ${r.count}]` : r.kind === 'session' ? r.sessionId : `(${r.state})`)),
+        ['[Pinned 1]', 'other', '[Today 3]', 'exact', 'reordered', 'html', '[Yesterday 1]', 'lib-only', '[Previous 7 days 1]', 'extra-root', '[Older 1]', 'untitled'],
+      );
+    });
+
+    it('shows all agents under their names, with local history for an agent that does not list sessions', () => {
+      index.record({ agentName: 'Gemini', sessionId: 'g1', cwd: '/w/app', title: 'Gemini work', at: NOW - HOUR });
+      const { rows, state } = all(model({ agent: null }));
+      const labels = rows.filter((r) => r.kind === 'group' && r.level === 1).map((r) => r.kind === 'group' && r.label);
+      assert.deepEqual(labels, ['Claude', 'Gemini']);
+      const g1 = rows.find((r): r is SessionRow => r.kind === 'session' && r.sessionId === 'g1')!;
+      assert.equal(g1.local, true);
+      const status = rows.at(-1)!;
+      assert.ok(status.kind === 'status' && /does not list its sessions: this is the local history/.test(status.message));
+      assert.deepEqual(
+        state.specials.map((s) => s.kind),
+        rows.map((r) => (r.kind === 'group' ? (r.level === 1 ? 'group1' : 'group2') : r.kind)).filter((k) => k !== 'session'),
+      );
+    });
+
+    it('gives a placeholder to untitled sessions and keeps titles and _meta as plain text', () => {
+      const { rows } = all(model());
+      const untitled = rows.find((r): r is SessionRow => r.kind === 'session' && r.sessionId === 'untitled')!;
+      assert.equal(untitled.title, 'Untitled session');
+      assert.equal(untitled.titled, false);
+      const html = rows.find((r): r is SessionRow => r.kind === 'session' && r.sessionId === 'html')!;
+      assert.equal(html.title, '<img src=x onerror=alert(1)>');
+      assert.equal(html.meta, JSON.stringify({ tags: ['<script>'] }, null, 2));
+    });
+
+    it('marks the primary folder and folders that no longer exist', () => {
+      const { rows } = all(model());
+      const extra = rows.find((r): r is SessionRow => r.kind === 'session' && r.sessionId === 'extra-root')!;
+      assert.deepEqual(extra.roots, [
+        { name: 'elsewhere', path: '/elsewhere', primary: true, missing: true },
+        { name: 'docs', path: '/w/docs', primary: false, missing: false },
+      ]);
+    });
+
+    it('takes a session’s roots from the client’s record when the agent does not report them', async () => {
+      catalog = new AgentCatalog('Claude', () => Promise.resolve({ sessions: [info('bare', '/w/app', undefined, 'Bare', 1), info('unknown', '/w/lib', undefined, 'Unknown', 2)] }));
+      await catalog.loadMore([undefined]);
+      agents[0] = { ...agents[0]!, catalog };
+      index.record({ agentName: 'Claude', sessionId: 'bare', cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs'] });
+      const rows = all(model()).rows.filter((r): r is SessionRow => r.kind === 'session');
+      assert.deepEqual(rows.map((r) => [r.sessionId, r.roots.map((x) => x.path), r.rootsKnown]), [
+        ['bare', ['/w/app', '/w/lib', '/w/docs'], true],
+        ['unknown', ['/w/lib'], false],
+      ]);
+    });
+
+    it('hides hidden sessions unless asked, and shows the user’s rename', () => {
+      index.record({ agentName: 'Claude', sessionId: 'exact', cwd: '/w/app' });
+      index.setLocal('Claude', 'exact', { hidden: true, localTitle: 'Mine' });
+      assert.equal(sessionIds(all(model()).rows).includes('exact'), false);
+      const shown = all(model({ showHidden: true })).rows.find((r): r is SessionRow => r.kind === 'session' && r.sessionId === 'exact')!;
+      assert.equal(shown.hidden, true);
+      assert.equal(shown.title, 'Mine');
+    });
+
+    it('offers each action only when the agent advertises it, and says why not', () => {
+      agents[0] = { ...agents[0]!, caps: caps({ resume: false, fork: false, delete: false }, false) };
+      open.add('Claude/exact');
+      const rows = all(model()).rows.filter((r): r is SessionRow => r.kind === 'session');
+      const exact = rows.find((r) => r.sessionId === 'exact')!;
+      const lib = rows.find((r) => r.sessionId === 'lib-only')!;
+      assert.deepEqual(exact.actions.open, { enabled: true }, 'an open session can always be shown');
+      assert.deepEqual(exact.actions.close, { enabled: true });
+      assert.deepEqual(lib.actions.open, { enabled: false, reason: 'Claude can neither load nor resume sessions.' });
+      assert.deepEqual(lib.actions.fork, { enabled: false, reason: 'Claude does not support forking sessions (session/fork).' });
+      assert.deepEqual(lib.actions.delete, { enabled: false, reason: 'Claude does not support deleting sessions (session/delete).' });
+      assert.deepEqual(lib.actions.close, { enabled: false, reason: 'Only sessions open in this window can be closed.' });
+      assert.equal(exact.open, true);
+      trusted = false;
+      const restricted = all(model()).rows.find((r): r is SessionRow => r.kind === 'session')!;
+      assert.equal(restricted.actions.open.enabled, false);
+    });
+
+    it('ends an agent’s part with "more", "loading" or an error with a retry', async () => {
+      let fail = false;
+      catalog = new AgentCatalog('Claude', (params) =>
+        fail ? Promise.reject(new Error('boom')) : Promise.resolve({ sessions: LISTED.slice(0, 2), ...(params.cursor ? {} : { nextCursor: 'c1' }) }),
+      );
+      agents[0] = { ...agents[0]!, catalog };
+      await catalog.loadMore([undefined]);
+      const m = model();
+      let last = all(m).rows.at(-1)!;
+      assert.deepEqual(last.kind === 'status' && [last.state, last.action], ['more', 'loadMore']);
+      fail = true;
+      const loading = catalog.loadMore([undefined]);
+      last = all(m).rows.at(-1)!;
+      assert.equal(last.kind === 'status' && last.state, 'loading');
+      await loading;
+      last = all(m).rows.at(-1)!;
+      assert.deepEqual(last.kind === 'status' && [last.state, last.action, last.message], ['error', 'retry', 'Could not load more sessions: boom']);
+    });
+  });
+
+  describe('search', () => {
+    it('finds titles fuzzily with the matched characters, best first, without date groups', () => {
+      const m = model({ query: 'rfctr grt' });
+      const { rows, state } = all(m);
+      assert.equal(state.searching, true);
+      const first = rows[0] as SessionRow;
+      assert.equal(first.sessionId, 'exact');
+      const marked = first.highlights.map(([a, b]) => first.title.slice(a, b)).join('');
+      assert.equal(marked.replace(/\s/g, '').toLowerCase(), 'rfctrgrt');
+      assert.equal(rows.some((r) => r.kind === 'group'), false);
+    });
+
+    it('searches the transcript text this client has seen, and says how much that covered', () => {
+      index.record({ agentName: 'Claude', sessionId: 'other', cwd: '/other' });
+      index.setText('Claude', 'other', 'user: please rename the WidgetFactory class\nagent: renamed it everywhere');
+      const { rows, state } = all(model({ query: 'widgetfactory' }));
+      const hit = rows.find((r): r is SessionRow => r.kind === 'session')!;
+      assert.equal(hit.sessionId, 'other');
+      const [start, end] = hit.snippet!.highlights[0]!;
+      assert.equal(hit.snippet!.text.slice(start, end), 'WidgetFactory');
+      assert.equal(state.coverage, 'Titles of 7 sessions searched; transcript text of 1 of them (only sessions opened in this client have text here).');
+    });
+
+    it('does not match placeholders', () => {
+      assert.deepEqual(sessionIds(all(model({ query: 'untitled' })).rows), []);
+    });
+  });
+
+  it('puts sessions in date groups by the local calendar', () => {
+    const midnight = new Date(2026, 10, 21).getTime();
+    assert.equal(dateGroup(midnight, NOW), 'Today');
+    assert.equal(dateGroup(midnight - 1, NOW), 'Yesterday');
+    assert.equal(dateGroup(midnight - 24 * HOUR - 1, NOW), 'Previous 7 days');
+    assert.equal(dateGroup(midnight - 7 * 24 * HOUR - 1, NOW), 'Older');
+    assert.equal(dateGroup(undefined, NOW), 'No date');
+  });
+});
+
+describe('search helpers', () => {
+  const items = (titles: string[]) => titles.map((title, id) => ({ title, titled: true, id }));
+  const noText = { items: [], text: () => undefined };
+  const marked = (title: string, query: string) => {
+    const ranges = matchTitle(title.toLowerCase(), query.toLowerCase().split(' '));
+    return ranges && ranges.map(([a, b]) => title.slice(a, b)).join('|');
+  };
+
+  it('matches every word as a substring, preferring word starts, else as scattered letters', () => {
+    assert.equal(marked('Refactor the greeting', 'greet'), 'greet');
+    assert.equal(marked('Unreadable reading list', 'read'), 'read', 'the word start wins over the earlier match inside a word');
+    assert.equal(marked('Refactor the greeting', 'rfctr'), 'R|f|ct|r');
+    assert.equal(marked('Refactor the greeting', 'greet xyz'), undefined, 'every word must match');
+    assert.equal(marked('Refactor the greeting', 'greeting refactor'), 'Refactor|greeting');
+  });
+
+  it('ranks a whole word above a word’s middle above scattered letters, then by recency', () => {
+    const list = items(['a unit test harness', 'oauth flow', 'auth flow', 'fix auth']);
+    assert.deepEqual(new ListSearch(list, noText).run('auth').hits.map((h) => h.item.title), ['auth flow', 'fix auth', 'oauth flow', 'a unit test harness']);
+  });
+
+  it('cuts a one-line snippet around the hit with ellipses', () => {
+    const text = `${'lorem '.repeat(30)}the needle\nis here ${'ipsum '.repeat(40)}`;
+    const snippet = snippetAround(text, text.toLowerCase(), 'needle')!;
+    assert.ok(snippet.text.startsWith('…') && snippet.text.endsWith('…'));
+    assert.equal(snippet.text.includes('\n'), false);
+    const [a, b] = snippet.highlights[0]!;
+    assert.equal(snippet.text.slice(a, b), 'needle');
+  });
+
+  it('ranks title hits above text-only hits, then by recency', () => {
+    const list = items(['Nothing here', 'Auth bug', 'Other', 'Auth again']);
+    const text = { items: [list[0]!], text: () => ({ text: 'the auth flow', lower: 'the auth flow' }) };
+    const result = new ListSearch(list, text).run('auth');
+    assert.deepEqual(result.hits.map((h) => h.item.id), [1, 3, 0]);
+    assert.equal(result.snippet(result.hits[2]!)?.text, 'the auth flow');
+    assert.equal(result.hits[2]!.byTitle, false);
+    assert.equal(result.textSearched, 1);
+    assert.equal(result.matched, 3);
+  });
+
+  it('gives the same answer when narrowing as a fresh search does', () => {
+    const words = ['refactor', 'auth', 'flow', 'parser', 'greeting', 'docs', 'fix', 'oauth', 'reader'];
+    const list = items(Array.from({ length: 3000 }, (_, i) => `${words[i % 9]} ${words[(i * 7) % 9]} ${words[(i * 5) % 9]} ${i}`));
+    const typing = new ListSearch(list, noText);
+    for (const query of ['r', 're', 'ref', 'refa', 'refa o', 'refa oa', 'refa oau']) {
+      const narrowed = typing.run(query);
+      const fresh = new ListSearch(list, noText).run(query);
+      assert.deepEqual(narrowed.hits.map((h) => h.item.id), fresh.hits.map((h) => h.item.id), query);
+      assert.equal(narrowed.matched, fresh.matched, query);
+    }
+    assert.ok(new ListSearch(list, noText).run('r').hits.length <= MAX_RESULTS);
+  });
+});
