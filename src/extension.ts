@@ -18,6 +18,9 @@ import { vscodeOpenDocuments } from './vscode/openDocuments';
 import { vscodeRootsUi, type RootsUi } from './vscode/rootsUi';
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { SessionStarter } from './vscode/sessionStarter';
+import { HistoryActions, vscodeHistoryUi, type HistoryUi } from './vscode/sessions/historyActions';
+import { SessionHistory } from './vscode/sessions/sessionHistory';
+import { SessionsView } from './vscode/sessions/sessionsView';
 import { SignIn } from './vscode/signIn';
 
 /** What integration tests reach (only in the Extension Test mode; `undefined` for everyone else). */
@@ -29,8 +32,13 @@ export interface TestApi {
   readonly folderWatcher: FolderWatcher;
   readonly chats: ChatSessions;
   readonly signIn: SignIn;
+  readonly history: SessionHistory;
+  readonly historyActions: HistoryActions;
+  readonly sessionsView: SessionsView;
   /** Answers the folder questions instead of the real prompts (the UI tests click the real ones). */
   setRootsUi(ui: RootsUi | undefined): void;
+  /** Answers the history's questions (delete, rename) instead of the real prompts. */
+  setHistoryUi(ui: HistoryUi | undefined): void;
 }
 
 let agents: Agents | undefined;
@@ -81,9 +89,16 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const chats = new ChatSessions(context.extensionUri, agents, sessions, logger, (owner) => new ChatActions(owner, starter, mcp, signIn, channel, logger));
   late.chats = chats;
   const folderWatcher = new FolderWatcher(sessions, starter, ui, logger);
+  let historyUi: HistoryUi = vscodeHistoryUi;
+  const history = new SessionHistory(context, agents, sessions, logger);
+  const historyActions = new HistoryActions(history, agents, chats, grants, ui, () => historyUi, mcp, logger);
+  const sessionsView = new SessionsView(context, history, agents, chats, historyActions, logger);
   context.subscriptions.push(
     agents,
     chats,
+    history,
+    sessionsView,
+    chats.onDidChangeChat((chat) => history.threadChanged(chat.controller.session, chat.controller.thread)),
     folderWatcher,
     new AgentsView(agents, sessions),
     ...registerAgentCommands(agents, channel),
@@ -91,7 +106,20 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   );
   logger.info(`ACP Workspace ${String(context.extension.packageJSON.version)} activated.`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { agents, sessions, starter, grants, folderWatcher, chats, signIn, setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi) };
+  return {
+    agents,
+    sessions,
+    starter,
+    grants,
+    folderWatcher,
+    chats,
+    signIn,
+    history,
+    historyActions,
+    sessionsView,
+    setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi),
+    setHistoryUi: (replacement) => (historyUi = replacement ?? vscodeHistoryUi),
+  };
 }
 
 /** VS Code waits for this: every agent process tree is gone when it settles. */

@@ -8,6 +8,22 @@ import { describeNotShared, type CandidateRoot, type NotShared } from '../roots/
 
 export type SingleRootChoice = 'continue' | 'choose-primary' | 'one-per-folder';
 export type StaleChoice = 'reopen' | 'keep';
+/** Which root list a reopened or forked session gets. */
+export type ReopenRootsChoice = 'session' | 'workspace';
+/** What to do when a session's working folder is not a folder of this workspace. */
+export type OutsideFolderChoice = 'add' | 'open' | 'proceed';
+
+/** What the reopen prompt shows. */
+export interface ReopenRootsQuestion {
+  readonly agentName: string;
+  /** "Open", "Resume" or "Fork". */
+  readonly verb: string;
+  readonly title: string;
+  /** The differences in words (see describeRootChange). */
+  readonly lines: readonly string[];
+  readonly canUseSession: boolean;
+  readonly canUseWorkspace: boolean;
+}
 
 export interface RootsUi {
   /** Which folder is the session's primary folder (its cwd)? undefined = cancelled. */
@@ -20,6 +36,10 @@ export interface RootsUi {
   staleChoice(message: string): Promise<StaleChoice | undefined>;
   /** Tell the user which folders are not shared and why (not-local, missing). */
   reportNotShared(agentName: string, folders: readonly NotShared[]): void;
+  /** A reopened or forked session's folders differ from the workspace's, or are not all allowed: which list? */
+  chooseReopenRoots(question: ReopenRootsQuestion): Promise<ReopenRootsChoice | undefined>;
+  /** The session's working folder is not in this workspace: add it, open it, or go on as it is? */
+  outsideFolder(agentName: string, folder: string): Promise<OutsideFolderChoice | undefined>;
 }
 
 export const vscodeRootsUi: RootsUi = {
@@ -76,6 +96,35 @@ export const vscodeRootsUi: RootsUi = {
     const keep = 'Keep Current Folders';
     const answer = await vscode.window.showWarningMessage(message, reopen, keep);
     return answer === reopen ? 'reopen' : answer === keep ? 'keep' : undefined;
+  },
+
+  async chooseReopenRoots(question) {
+    const useSession = "Use the Session's Folders";
+    const useWorkspace = "Use This Workspace's Folders";
+    const answer = await vscode.window.showWarningMessage(
+      `${question.verb} “${question.title}” with which folders?`,
+      { modal: true, detail: `${question.lines.join('\n')}\n\n${question.agentName} gets the complete list you choose.` },
+      ...(question.canUseSession ? [useSession] : []),
+      ...(question.canUseWorkspace ? [useWorkspace] : []),
+    );
+    return answer === useSession ? 'session' : answer === useWorkspace ? 'workspace' : undefined;
+  },
+
+  async outsideFolder(agentName, folder) {
+    const add = 'Add Folder to Workspace';
+    const open = 'Open Folder in New Window';
+    const proceed = 'Continue';
+    const answer = await vscode.window.showWarningMessage(
+      'The session worked in a folder that is not part of this workspace',
+      {
+        modal: true,
+        detail: `${folder}\n\nAdd it to this workspace, open it in a new window, or continue: ${agentName} still gets the session's folders.`,
+      },
+      add,
+      open,
+      proceed,
+    );
+    return answer === add ? 'add' : answer === open ? 'open' : answer === proceed ? 'proceed' : undefined;
   },
 
   reportNotShared(agentName, folders) {

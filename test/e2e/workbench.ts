@@ -187,7 +187,14 @@ export function assertNotBlank(png: Buffer, name: string): void {
  * extension under development, and afterwards a check that every process the suite started is gone.
  * Returns a getter for the workbench (valid inside tests).
  */
-export function useWorkbench(target: 'multi-root' | 'single' = 'multi-root'): () => Workbench {
+export interface WorkbenchPaths {
+  /** The private copy of test/fixtures/workspaces. */
+  readonly workspaces: string;
+  /** code-server's user data folder (global storage is under User/globalStorage/). */
+  readonly userData: string;
+}
+
+export function useWorkbench(target: 'multi-root' | 'single' = 'multi-root', prepare?: (paths: WorkbenchPaths) => void): () => Workbench {
   const runId = randomUUID();
   let scratch: string | undefined;
   let workbench: Workbench | undefined;
@@ -198,6 +205,7 @@ export function useWorkbench(target: 'multi-root' | 'single' = 'multi-root'): ()
     scratch = fs.mkdtempSync(path.join(install.CACHE_DIR, 'e2e-'));
     const workspaces = path.join(scratch, 'workspaces');
     fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', 'workspaces'), workspaces, { recursive: true, verbatimSymlinks: true });
+    prepare?.({ workspaces, userData: path.join(scratch, 'server', 'user-data') });
     workbench = await Workbench.open({
       target: target === 'multi-root' ? path.join(workspaces, 'multi-root', 'multi-root.code-workspace') : path.join(workspaces, 'single'),
       scratch: path.join(scratch, 'server'),

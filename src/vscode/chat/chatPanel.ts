@@ -105,6 +105,13 @@ export class ChatPanel extends Disposable {
     else this.focusWhenReady = true;
   }
 
+  override dispose(): void {
+    // Closing the tab from code runs the same clean-up as the user closing it (onDidDispose); the base
+    // class would remove that listener before disposing the panel.
+    this.panel.dispose();
+    super.dispose();
+  }
+
   private async receive(raw: unknown): Promise<void> {
     const parsed = ChatToHost.safeParse(raw);
     if (!parsed.success) {

@@ -29,12 +29,20 @@ export interface Chat {
 
 /** Updates for a session nobody opened yet (they can arrive right after `session/new` answers). */
 const MAX_BUFFERED_UPDATES = 2000;
+/** …and for a session being loaded, whose whole history is replayed before `session/load` answers. */
+const MAX_REPLAYED_UPDATES = 500_000;
 
 export class ChatSessions extends Disposable {
   private readonly chats = new Set<Chat>();
   /** Per connection: session id → chat. */
   private readonly routes = new WeakMap<AcpConnection, Map<string, Chat>>();
   private readonly buffered = new WeakMap<AcpConnection, Map<string, SessionUpdate[]>>();
+  private readonly replaying = new WeakMap<AcpConnection, Set<string>>();
+  /** `session/close` requests in flight, by agent and session: reopening waits for them. */
+  private readonly closing = new Map<string, Promise<void>>();
+  private readonly chatChanged = this._register(new vscode.EventEmitter<Chat>());
+  /** A chat's transcript or state changed (many times a second while streaming). */
+  readonly onDidChangeChat = this.chatChanged.event;
   private readonly terminals = new WeakMap<AcpConnection, Terminals>();
   private readonly statusBar = this._register(new ChatStatusBar());
   readonly diffs = new DiffDocuments();
@@ -152,11 +160,33 @@ export class ChatSessions extends Disposable {
     const routes = this.routes.get(connection);
     if (!routes) throw new Error(`${connection.agentName}'s connection is not registered.`);
     routes.set(sessionId, chat);
+    this.replaying.get(connection)?.delete(sessionId);
     const pending = this.buffered.get(connection)?.get(sessionId);
     if (pending) {
       this.buffered.get(connection)!.delete(sessionId);
       for (const update of pending) chat.controller.onUpdate(update);
     }
+  }
+
+  /**
+   * A session is about to be loaded for a chat that does not exist yet: keep its whole replay until
+   * {@link open} binds it (instead of the small buffer for unexpected updates).
+   */
+  expectReplay(connection: AcpConnection, sessionId: string): void {
+    let sessions = this.replaying.get(connection);
+    if (!sessions) this.replaying.set(connection, (sessions = new Set()));
+    sessions.add(sessionId);
+  }
+
+  /** The load failed: drop what was kept for it. */
+  abandonReplay(connection: AcpConnection, sessionId: string): void {
+    this.replaying.get(connection)?.delete(sessionId);
+    this.buffered.get(connection)?.delete(sessionId);
+  }
+
+  /** Settles when a `session/close` sent for this session (its chat was closed) has been answered. */
+  whenClosed(agentName: string, sessionId: string): Promise<void> {
+    return this.closing.get(`${agentName}\u0000${sessionId}`) ?? Promise.resolve();
   }
 
   /** Does what a message from the chat's webview asks (the panel calls it; so can tests). */
@@ -192,8 +222,9 @@ export class ChatSessions extends Disposable {
     if (!buffer) return;
     const list = buffer.get(sessionId) ?? [];
     if (list.length === 0) buffer.set(sessionId, list);
-    if (list.length < MAX_BUFFERED_UPDATES) list.push(update);
-    else if (list.length === MAX_BUFFERED_UPDATES) this.logger.warn(`${connection.agentName}: too many updates for unknown session ${sessionId}; dropping more.`);
+    const limit = this.replaying.get(connection)?.has(sessionId) ? MAX_REPLAYED_UPDATES : MAX_BUFFERED_UPDATES;
+    if (list.length < limit) list.push(update);
+    else if (list.length === limit) this.logger.warn(`${connection.agentName}: too many updates for session ${sessionId} before its chat opened; dropping more.`);
   }
 
   private requestPermission(
@@ -238,6 +269,7 @@ export class ChatSessions extends Disposable {
 
   private changed(chat: Chat): void {
     chat.panel.scheduleRender();
+    this.chatChanged.fire(chat);
     if (chat === this.active()) this.updateStatusBar();
   }
 
@@ -250,7 +282,14 @@ export class ChatSessions extends Disposable {
     this.sessions.remove(session);
     if (session.connection.caps.sessions.close && !session.connection.isClosed) {
       // Free the agent's resources; the history stays (it can be reopened from the session history).
-      void session.connection.closeSession(session.sessionId).catch((error: unknown) => this.logger.info(`Closing ${session.sessionId}: ${String(error)}`));
+      const key = `${session.agentName}\u0000${session.sessionId}`;
+      const closed = session.connection
+        .closeSession(session.sessionId)
+        .catch((error: unknown) => this.logger.info(`Closing ${session.sessionId}: ${String(error)}`))
+        .finally(() => {
+          if (this.closing.get(key) === closed) this.closing.delete(key);
+        });
+      this.closing.set(key, closed);
     }
     this.updateStatusBar();
   }

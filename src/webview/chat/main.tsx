@@ -1,6 +1,7 @@
 /** The chat webview. The host serves it with a strict CSP (see src/vscode/webviewHtml.ts). */
 import '../common/zodSetup';
 import '@vscode/codicons/dist/codicon.css';
+import '../common/controls.css';
 import './chat.css';
 import { options, render } from 'preact';
 import { App } from './App';

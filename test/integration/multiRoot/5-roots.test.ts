@@ -3,35 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
-import type { Root } from '../../../src/roots/rootSet';
 import type { AgentSession } from '../../../src/sessions/agentSession';
-import type { RootsUi, SingleRootChoice, StaleChoice } from '../../../src/vscode/rootsUi';
 import { activate, addRecordingAgent, assertConforms, waitFor, type RecordingAgent } from '../shared/extension';
-
-/** Answers the folder questions like a user would, and records what was asked. */
-class ScriptedRootsUi implements RootsUi {
-  consent: (folders: readonly Root[]) => readonly Root[] | undefined = (folders) => folders;
-  singleRoot: SingleRootChoice | undefined = 'continue';
-  stale: StaleChoice | undefined = 'reopen';
-  readonly asked: string[] = [];
-
-  async pickPrimary() {
-    return undefined;
-  }
-  async askConsent(agentName: string, primary: Root, folders: readonly Root[]) {
-    this.asked.push(`consent ${agentName} ${primary.name}: ${folders.map((f) => f.name).join(',')}`);
-    return this.consent(folders);
-  }
-  async singleRootChoice(agentName: string, primary: Root, leftOut: readonly Root[]) {
-    this.asked.push(`single-root ${agentName} ${primary.name}: ${leftOut.map((f) => f.name).join(',')}`);
-    return this.singleRoot;
-  }
-  async staleChoice(message: string) {
-    this.asked.push(`stale: ${message}`);
-    return this.stale;
-  }
-  reportNotShared() {}
-}
+import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
 
 const real = (p: string) => fs.realpathSync.native(p);
 
@@ -198,6 +172,8 @@ describe('multi-root: the root set, consent and enforcement', function () {
     const resume = resumes().at(-1);
     assert.deepEqual(resume, { sessionId: session.sessionId, cwd: app, additionalDirectories: [lib, docs, real(extra)], mcpServers: [] });
     assert.ok(ui.asked.includes('consent Roots Agent app: outside'));
+    // The reopened session replaces the stale one once session/resume has answered.
+    await waitFor(() => api.sessions.find('Roots Agent', session.sessionId) !== session, 'the reopened session');
     const reopened = api.sessions.find('Roots Agent', session.sessionId)!;
     assert.equal(reopened.stale, undefined);
     assert.deepEqual(reopened.guard.roots, [app, lib, docs, real(extra)]);

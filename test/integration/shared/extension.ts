@@ -34,6 +34,8 @@ export async function waitFor(predicate: () => boolean, what: string, timeoutMs 
 export interface RecordingAgent {
   readonly name: string;
   readonly recordFile: string;
+  /** The agent's `--store` folder (seed it before the agent starts). */
+  readonly storeDir: string;
   /** The JSON-RPC messages the agent received, in order. */
   received(): Array<{ id?: unknown; method?: string; params?: Record<string, unknown>; result?: unknown }>;
   dispose(): Promise<void>;
@@ -63,6 +65,7 @@ export async function addRecordingAgent(name: string, extraArgs: string[] = []):
   return {
     name,
     recordFile,
+    storeDir: path.join(dir, 'store'),
     received: () =>
       fs.existsSync(recordFile)
         ? fs

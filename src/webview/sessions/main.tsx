@@ -1,0 +1,12 @@
+/** The Sessions webview view. The host serves it with a strict CSP (see src/vscode/webviewHtml.ts). */
+import '../common/zodSetup';
+import '@vscode/codicons/dist/codicon.css';
+import '../common/controls.css';
+import './sessions.css';
+import { render } from 'preact';
+import { App } from './App';
+import { SessionsStore } from './store';
+
+const store = new SessionsStore();
+(window as unknown as { acpSessionsStore: SessionsStore }).acpSessionsStore = store;
+render(<App store={store} />, document.getElementById('root')!);

@@ -1,0 +1,73 @@
+/**
+ * The Sessions webview's copy of the list: the host's latest state (size, layout, settings) and the rows
+ * received so far for it. Rows of an older version are dropped; rows not received yet are asked for in
+ * windows around what is on screen.
+ */
+import type { HostToSessions, Row } from '../../shared/sessionsProtocol';
+import { post } from '../common/vscodeApi';
+import type { SessionsToHost } from '../../shared/sessionsProtocol';
+
+export type ListState = Extract<HostToSessions, { type: 'state' }>;
+
+/** Rows asked for beyond the visible ones, on each side. */
+const PREFETCH = 40;
+
+type Listener = () => void;
+
+export class SessionsStore {
+  state: ListState | undefined;
+  private rows = new Map<number, Row>();
+  private requested: { version: number; from: number; to: number } | undefined;
+  private readonly listeners = new Set<Listener>();
+  /** Bumped when anything shown changes. */
+  revision = 0;
+  /** When the first rows of the first state were rendered (the benchmark reads it). */
+  firstRowsAt: number | undefined;
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  receive(message: HostToSessions): void {
+    if (message.type === 'state') {
+      this.state = message;
+      this.rows = new Map();
+      this.requested = undefined;
+      this.changed();
+    } else if (message.type === 'rows') {
+      if (message.version !== this.state?.version) return;
+      message.rows.forEach((row, i) => this.rows.set(message.from + i, row));
+      this.changed();
+    }
+  }
+
+  row(index: number): Row | undefined {
+    return this.rows.get(index);
+  }
+
+  /** Makes sure rows [from, to) are here or asked for. */
+  want(from: number, to: number): void {
+    const state = this.state;
+    if (!state) return;
+    const end = Math.min(to, state.count);
+    let missing = false;
+    for (let i = from; i < end; i++) {
+      if (!this.rows.has(i)) {
+        missing = true;
+        break;
+      }
+    }
+    if (!missing) return;
+    const r = this.requested;
+    if (r && r.version === state.version && r.from <= from && r.to >= end) return;
+    const window = { version: state.version, from: Math.max(0, from - PREFETCH), to: Math.min(state.count, end + PREFETCH) };
+    this.requested = window;
+    post<SessionsToHost>({ type: 'window', ...window });
+  }
+
+  private changed(): void {
+    this.revision++;
+    for (const listener of [...this.listeners]) listener();
+  }
+}
