@@ -16,8 +16,8 @@ import { AgentProcess } from '../../src/acp/agentProcess';
 import { HandlerError, type AcpConnection } from '../../src/acp/connection';
 import { ErrorCodes } from '../../src/acp/errors';
 import * as acp from '../../src/acp/schema';
-import { AccessDeniedError, FileOperationError, readTextFile, writeTextFile } from '../../src/roots/guardedFs';
 import { ActiveSessions } from '../../src/sessions/activeSessions';
+import { registerFsHandlers } from '../../src/sessions/fsHandlers';
 import type { AgentSession } from '../../src/sessions/agentSession';
 import { SessionController } from '../../src/sessions/sessionController';
 import { registerTerminalHandlers } from '../../src/terminal/handlers';
@@ -198,39 +198,8 @@ export class InteropClient {
       if (!controller) throw new HandlerError(ErrorCodes.ResourceNotFound, `No open session ${params.sessionId}.`, { sessionId: params.sessionId });
       return controller.requestPermission(params, token);
     });
-    // fs/* exactly as the extension serves them: only inside the session's roots (src/vscode/fsHandlers.ts).
-    const sessionOf = (sessionId: string): AgentSession => {
-      const session = this.sessions.find(connection.agentName, sessionId);
-      if (!session || session.connection !== connection) throw new HandlerError(ErrorCodes.ResourceNotFound, `No open session ${sessionId}.`, { sessionId });
-      return session;
-    };
-    const fsError = (session: AgentSession, operation: 'read' | 'write', requested: string, error: unknown): never => {
-      if (error instanceof AccessDeniedError) {
-        session.noteRefusal({ operation, path: requested, message: error.message });
-        throw new HandlerError(ErrorCodes.InvalidParams, error.message, { path: requested, roots: session.guard.roots, reason: error.reason });
-      }
-      if (error instanceof FileOperationError) {
-        throw new HandlerError(error.problem === 'not-found' ? ErrorCodes.ResourceNotFound : ErrorCodes.InvalidParams, error.message, { path: requested });
-      }
-      throw error;
-    };
-    connection.onRequest(acp.ReadTextFileMethod, async (params) => {
-      const session = sessionOf(params.sessionId);
-      try {
-        return { content: await readTextFile(session.guard, params) };
-      } catch (error) {
-        return fsError(session, 'read', params.path, error);
-      }
-    });
-    connection.onRequest(acp.WriteTextFileMethod, async (params) => {
-      const session = sessionOf(params.sessionId);
-      try {
-        await writeTextFile(session.guard, params);
-        return {};
-      } catch (error) {
-        return fsError(session, 'write', params.path, error);
-      }
-    });
+    // fs/* exactly as the extension serves them: only inside the session's roots.
+    registerFsHandlers(connection, { sessions: this.sessions, logger: this.logger });
     const terminals = new Terminals({ logger: this.logger, parentEnv: this.options.agent.env });
     registerTerminalHandlers(connection, terminals, (sessionId) => {
       const session = this.sessions.find(connection.agentName, sessionId);
