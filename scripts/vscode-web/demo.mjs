@@ -6,7 +6,7 @@
 //
 //   npm run demo [-- --port 8080]
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageExtension } from '../package.mjs';
 import { installExtension, startCodeServer, workbenchUrl } from './codeServer.mjs';
@@ -19,6 +19,30 @@ function portArgument() {
   const index = process.argv.indexOf('--port');
   const value = index >= 0 ? Number(process.argv[index + 1]) : Number(process.env.PORT ?? 0);
   return Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * Gives the demo's Reference Agent a few past sessions (demo/sessions.json), written in its store format
+ * (one JSON file per session, see test/fixtures/referenceAgent/store.ts), so the Sessions view has something
+ * to show, open and fork from the start.
+ * @param {string} workspaceDir
+ * @param {string} storeDir
+ */
+function seedPastSessions(workspaceDir, storeDir) {
+  /** @type {{ sessions: Array<{ title: string, folders: string[], hoursAgo: number, history: Array<[string, string]> }> }} */
+  const seeds = JSON.parse(readFileSync(path.join(ROOT, 'demo', 'sessions.json'), 'utf8'));
+  mkdirSync(storeDir, { recursive: true });
+  seeds.sessions.forEach((seed, i) => {
+    const [cwd, ...others] = seed.folders.map((name) => realpathSync(path.join(workspaceDir, name)));
+    const at = new Date(Date.now() - seed.hoursAgo * 3_600_000).toISOString();
+    const history = seed.history.map(([role, text]) => ({
+      sessionUpdate: role === 'user' ? 'user_message_chunk' : 'agent_message_chunk',
+      content: { type: 'text', text },
+    }));
+    const sessionId = `ref_demo_${i + 1}`;
+    const record = { sessionId, cwd, additionalDirectories: others, title: seed.title, createdAt: at, updatedAt: at, history };
+    writeFileSync(path.join(storeDir, `${sessionId}.json`), JSON.stringify(record));
+  });
 }
 
 async function main() {
@@ -34,6 +58,7 @@ async function main() {
   cpSync(path.join(ROOT, 'demo'), workspaceDir, { recursive: true });
   const server = path.join(scratch, 'server');
   installExtension({ scratch: server, vsix });
+  seedPastSessions(workspaceDir, path.join(server, 'user-data', 'User', 'globalStorage', 'acp-workspace.acp-workspace', 'reference-agent'));
 
   const runId = randomUUID();
   onCleanup(() => {
@@ -58,7 +83,8 @@ async function main() {
   console.log('');
   console.log(`    ${url}`);
   console.log('');
-  console.log('  Then click the ACP icon in the activity bar. The default agent is the offline Reference Agent.');
+  console.log('  Then click the ACP icon in the activity bar: start a session with + (the default agent is the offline');
+  console.log('  Reference Agent; type /help in the chat), or open a past one from the Sessions view.');
   console.log('  Press Ctrl-C to stop everything.');
   await new Promise(() => undefined); // until a signal: processes.mjs stops everything on SIGINT/SIGTERM
 }

@@ -235,7 +235,15 @@ export class SessionsModel {
     const agents = this.shownAgents();
     const searching = query.trim().length > 0;
     const notices: string[] = [];
-    const sections = agents.map((agent) => ({ agent, scoped: this.scoped(agent, workspace), status: this.statusOf(agent, workspace) }));
+    let sections = agents.map((agent) => ({ agent, scoped: this.scoped(agent, workspace), status: this.statusOf(agent, workspace) }));
+    if (this.settings.agent === null) {
+      // All agents: an agent that is not running and has nothing here gets one line, not a section.
+      const idle = sections.filter((s) => !s.agent.running && s.scoped.length === 0);
+      if (idle.length > 0 && idle.length < sections.length) {
+        sections = sections.filter((s) => !idle.includes(s));
+        notices.push(`Not running, no sessions here yet: ${idle.map((s) => s.agent.name).join(', ')}.`);
+      }
+    }
     this.lists = sections.map((s) => s.scoped);
     if (!this.deps.trusted()) notices.push('Agents are not started in Restricted Mode: this is the history of sessions opened in this client.');
     let coverage: string | undefined;

@@ -11,6 +11,7 @@ import { SessionAction, SessionsToHost, ViewSettings, type HostToSessions, type 
 import type { Agents } from '../agents';
 import type { ChatSessions } from '../chat/chatSessions';
 import { Disposable } from '../lifecycle';
+import { readDefaultAgent } from '../settings';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 import type { HistoryActions } from './historyActions';
 import type { SessionHistory } from './sessionHistory';
@@ -33,6 +34,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
   private version = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastShown = 0;
+  private readonly autoStarted = new Set<string>();
   /** Posts so far (tests read it). */
   posts = 0;
   private readonly computedEmitter = this._register(new vscode.EventEmitter<void>());
@@ -57,7 +59,8 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
       trusted: () => vscode.workspace.isTrusted,
     });
     const stored = ViewSettings.safeParse(context.workspaceState.get(SETTINGS_KEY));
-    this.model.setSettings(stored.success ? stored.data : DEFAULT_SETTINGS);
+    // First time: the default agent's sessions, if one is set; else every agent's.
+    this.model.setSettings(stored.success ? stored.data : { ...DEFAULT_SETTINGS, agent: readDefaultAgent() || null });
     this._register(history.onDidChange(() => this.schedule()));
     this._register(vscode.window.registerWebviewViewProvider(SESSIONS_VIEW_ID, this, { webviewOptions: { retainContextWhenHidden: false } }));
     for (const action of SessionAction.options) {
@@ -94,6 +97,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
       case 'ready':
         this.shown();
         this.computeNow();
+        await this.startSelectedAgent(false);
         return;
       case 'settings':
         return this.applySettings(message.settings);
@@ -164,13 +168,21 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     this.model.setSettings(settings);
     await this.context.workspaceState.update(SETTINGS_KEY, settings);
     this.computeNow();
-    // Picking one agent is asking for its sessions: start it (its status row offers it otherwise).
-    if (settings.agent !== null && settings.agent !== previous.agent && vscode.workspace.isTrusted) {
-      const status = this.agents.find(settings.agent);
-      if (status && status.state !== 'running' && status.state !== 'starting') {
-        await this.statusAction('startAgent', settings.agent);
-      }
-    }
+    if (settings.agent !== previous.agent) await this.startSelectedAgent(true);
+  }
+
+  /**
+   * Showing one agent's sessions is asking for them: start it if it is not running. Picking it always
+   * does; the view merely being shown does once per agent (stopped later, its status row offers a start).
+   */
+  private async startSelectedAgent(picked: boolean): Promise<void> {
+    const name = this.model.currentSettings.agent;
+    if (name === null || !vscode.workspace.isTrusted) return;
+    if (!picked && this.autoStarted.has(name)) return;
+    this.autoStarted.add(name);
+    const status = this.agents.find(name);
+    if (!status || status.state === 'running' || status.state === 'starting' || (!picked && status.state === 'failed')) return;
+    await this.statusAction('startAgent', name);
   }
 
   /** The view became visible: catch up, and look for sessions created elsewhere meanwhile. */

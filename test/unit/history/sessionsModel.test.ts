@@ -154,6 +154,13 @@ describe('the session history model', () => {
       );
     });
 
+    it('sums up agents that are not running and have no sessions here in one line', () => {
+      agents.push({ name: 'Idle', running: false, caps: undefined, catalog: undefined });
+      const { rows, state } = all(model({ agent: null }));
+      assert.equal(rows.some((r) => r.kind === 'group' && r.label === 'Idle'), false);
+      assert.deepEqual(state.notices, ['Not running, no sessions here yet: Idle.']);
+    });
+
     it('gives a placeholder to untitled sessions and keeps titles and _meta as plain text', () => {
       const { rows } = all(model());
       const untitled = rows.find((r): r is SessionRow => r.kind === 'session' && r.sessionId === 'untitled')!;
