@@ -19,6 +19,7 @@ import { vscodeOpenDocuments } from './vscode/openDocuments';
 import { vscodeRootsUi, type RootsUi } from './vscode/rootsUi';
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { SessionStarter } from './vscode/sessionStarter';
+import { ChatRestorer } from './vscode/sessions/chatRestorer';
 import { HistoryActions, vscodeHistoryUi, type HistoryUi } from './vscode/sessions/historyActions';
 import { SessionHistory } from './vscode/sessions/sessionHistory';
 import { SessionsView } from './vscode/sessions/sessionsView';
@@ -36,6 +37,7 @@ export interface TestApi {
   readonly history: SessionHistory;
   readonly historyActions: HistoryActions;
   readonly sessionsView: SessionsView;
+  readonly chatRestorer: ChatRestorer;
   /** Answers the folder questions instead of the real prompts (the UI tests click the real ones). */
   setRootsUi(ui: RootsUi | undefined): void;
   /** Answers the history's questions (delete, rename) instead of the real prompts. */
@@ -94,7 +96,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const history = new SessionHistory(context, agents, sessions, logger);
   const historyActions = new HistoryActions(history, agents, chats, grants, ui, () => historyUi, mcp, logger);
   const sessionsView = new SessionsView(context, history, agents, chats, historyActions, logger);
+  const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, logger);
   context.subscriptions.push(
+    chatRestorer.register(),
     agents,
     chats,
     history,
@@ -118,6 +122,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     history,
     historyActions,
     sessionsView,
+    chatRestorer,
     setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi),
     setHistoryUi: (replacement) => (historyUi = replacement ?? vscodeHistoryUi),
   };

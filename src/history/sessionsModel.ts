@@ -126,7 +126,7 @@ function byRecency(a: SessionView, b: SessionView): number {
   return (b.updatedAt ?? -Infinity) - (a.updatedAt ?? -Infinity) || a.title.localeCompare(b.title);
 }
 
-function viewOf(agentName: string, entry: CatalogEntry | undefined, record: LocalRecord | undefined): SessionView | undefined {
+export function viewOf(agentName: string, entry: CatalogEntry | undefined, record: LocalRecord | undefined): SessionView | undefined {
   const sessionId = entry?.sessionId ?? record?.sessionId;
   const cwd = entry?.cwd ?? record?.cwd;
   if (sessionId === undefined || cwd === undefined) return undefined;

@@ -73,3 +73,19 @@ export const ChatToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openLink'), href: z.string() }),
 ]);
 export type ChatToHost = z.output<typeof ChatToHost>;
+
+// ---- kept by the webview across window reloads ----------------------------------------------------
+
+/**
+ * What a chat tab keeps in its webview state, so that after a window reload the restored tab can reopen
+ * its session (VS Code hands it to the host's serializer). Read with zod: it comes back from storage.
+ */
+export const ChatViewState = z.object({
+  agentName: z.string().min(1),
+  sessionId: z.string().min(1),
+  title: z.string().optional(),
+  /** `[cwd, ...additionalDirectories]` as the session had them. */
+  roots: z.array(z.string().min(1)).optional(),
+  draft: Draft.optional(),
+});
+export type ChatViewState = z.output<typeof ChatViewState>;

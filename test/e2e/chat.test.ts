@@ -191,4 +191,27 @@ describe('the chat (real workbench, Chromium)', function () {
     await untilTurnEnds(before);
     assert.equal(await lastAgentText(), 'Echo: hello again');
   });
+
+  it('comes back after the window reloads: the tab reopens its session with the replayed history and the unsent text', async () => {
+    const page = bench().page;
+    await chat.locator('.prompt-input').fill('half-written question');
+    await page.waitForTimeout(400); // past the composer's pause before it tells the host
+    await bench().runCommand('Developer: Reload Window');
+    await page.waitForEvent('load', { timeout: 60_000 });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('.tab', { hasText: 'Greeting work · Reference Agent (offline)' }).waitFor({ timeout: 60_000 });
+    chat = await bench().webview('.prompt-input', 60_000);
+    await chat.locator('.entry.info', { hasText: 'the agent replayed its history' }).waitFor({ timeout: 60_000 });
+    assert.ok((await chat.locator('.entry.user', { hasText: 'hello again' }).count()) >= 1, 'earlier prompts are back');
+    assert.equal(await lastAgentText(), 'Echo: hello again');
+    assert.equal(await chat.locator('.prompt-input').inputValue(), 'half-written question');
+    assert.deepEqual((await chat.locator('.roots .chip').allInnerTexts()).map((r) => r.trim()), ['app', 'lib', 'docs']);
+    // The replayed terminal tool call names a terminal of the agent process before the reload.
+    await chat.locator('.entry.tool .terminal', { hasText: 'no longer available' }).first().waitFor();
+    await bench().screenshot('chat-restored');
+    const before = await turnEnds();
+    await send('after the reload');
+    await untilTurnEnds(before);
+    assert.equal(await lastAgentText(), 'Echo: after the reload');
+  });
 });

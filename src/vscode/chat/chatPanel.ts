@@ -13,13 +13,20 @@ import { webviewHtml, webviewOptions } from '../webviewHtml';
 
 export const CHAT_VIEW_TYPE = 'acpWorkspace.chat';
 
-export interface ChatPanelOptions {
+export interface ChatPanelHandlers {
+  readonly onMessage: (message: ChatToHost) => void | Promise<void>;
+  readonly onDidDispose: () => void;
+}
+
+export interface ChatPanelOptions extends ChatPanelHandlers {
   readonly extensionUri: vscode.Uri;
   readonly thread: Thread;
   readonly logger: AcpLogger;
-  readonly onMessage: (message: ChatToHost) => void | Promise<void>;
-  readonly onDidDispose: () => void;
   readonly viewColumn?: vscode.ViewColumn;
+  /** A tab VS Code restored after a window reload, to adopt instead of creating one. */
+  readonly panel?: vscode.WebviewPanel;
+  /** What the user had typed in that tab. */
+  readonly draft?: Draft;
 }
 
 export class ChatPanel extends Disposable {
@@ -28,11 +35,15 @@ export class ChatPanel extends Disposable {
   private readonly pacer: PatchPacer;
   private draft: Draft = { text: '', attachments: [] };
   private focusWhenReady = false;
+  private handlers: ChatPanelHandlers;
+  private tabClosed = false;
   /** Posts so far (the benchmark and tests read it). */
   posts = 0;
 
   constructor(private readonly options: ChatPanelOptions) {
     super();
+    this.handlers = { onMessage: options.onMessage, onDidDispose: options.onDidDispose };
+    if (options.draft) this.draft = options.draft;
     this.pacer = this._register(
       new PatchPacer({
         takeOps: () => options.thread.takeOps(),
@@ -42,11 +53,16 @@ export class ChatPanel extends Disposable {
       }),
     );
     this.panel = this._register(
-      vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, this.title(), options.viewColumn ?? vscode.ViewColumn.Active, {
-        ...webviewOptions(options.extensionUri),
-        enableFindWidget: true,
-      }),
+      options.panel ??
+        vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, this.title(), options.viewColumn ?? vscode.ViewColumn.Active, {
+          ...webviewOptions(options.extensionUri),
+          enableFindWidget: true,
+        }),
     );
+    if (options.panel) {
+      this.panel.webview.options = webviewOptions(options.extensionUri);
+      this.panel.title = this.title();
+    }
     this.panel.iconPath = vscode.Uri.joinPath(options.extensionUri, 'media', 'activitybar.svg');
     this.panel.webview.html = webviewHtml(this.panel.webview, options.extensionUri, 'chat', this.title());
     this._register(this.panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
@@ -59,7 +75,27 @@ export class ChatPanel extends Disposable {
         }
       }),
     );
-    this._register(this.panel.onDidDispose(() => this.options.onDidDispose()));
+    this._register(
+      this.panel.onDidDispose(() => {
+        this.tabClosed = true;
+        this.handlers.onDidDispose();
+      }),
+    );
+  }
+
+  /** The transcript this tab shows. */
+  get thread(): Thread {
+    return this.options.thread;
+  }
+
+  /** The tab was closed. */
+  get isClosed(): boolean {
+    return this.tabClosed;
+  }
+
+  /** Hands the tab to its session (a restored tab reopens its session before it becomes a chat). */
+  setHandlers(handlers: ChatPanelHandlers): void {
+    this.handlers = handlers;
   }
 
   get visible(): boolean {
@@ -139,7 +175,7 @@ export class ChatPanel extends Disposable {
         return;
       default:
         try {
-          await this.options.onMessage(message);
+          await this.handlers.onMessage(message);
         } catch (error) {
           const text = error instanceof Error ? error.message : String(error);
           this.options.logger.error(`Chat action ${message.type} failed: ${text}`);

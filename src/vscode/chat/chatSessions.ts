@@ -10,6 +10,7 @@ import type { AcpLogger } from '../../acp/logger';
 import { RequestPermissionMethod, SessionUpdateNotification, type PermissionOption, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '../../acp/schema';
 import type { ActiveSessions } from '../../sessions/activeSessions';
 import type { AgentSession, Refusal } from '../../sessions/agentSession';
+import type { ChatToHost } from '../../shared/chatProtocol';
 import { SessionController } from '../../sessions/sessionController';
 import { registerTerminalHandlers } from '../../terminal/handlers';
 import { Terminals } from '../../terminal/terminals';
@@ -102,8 +103,9 @@ export class ChatSessions extends Disposable {
    * the event loop as the lifecycle request resolved: updates that already arrived are replayed from a
    * buffer, later ones are routed directly.
    */
-  open(session: AgentSession, options: { thread?: Thread; reveal?: boolean; viewColumn?: vscode.ViewColumn } = {}): Chat {
+  open(session: AgentSession, options: { thread?: Thread; reveal?: boolean; viewColumn?: vscode.ViewColumn; panel?: ChatPanel } = {}): Chat {
     const thread =
+      options.panel?.thread ??
       options.thread ??
       new Thread({
         agentName: session.agentName,
@@ -117,14 +119,9 @@ export class ChatSessions extends Disposable {
       onChange: () => self.chat && this.changed(self.chat),
       onPermissionRequested: (entryId, title, options) => self.chat && this.notifyPermission(self.chat, entryId, title, options),
     });
-    const panel = new ChatPanel({
-      extensionUri: this.extensionUri,
-      thread,
-      logger: this.logger,
-      viewColumn: options.viewColumn,
-      onMessage: (message) => this.actions.handle(chat, message),
-      onDidDispose: () => this.closed(chat),
-    });
+    const handlers = { onMessage: (message: ChatToHost) => this.actions.handle(chat, message), onDidDispose: () => this.closed(chat) };
+    const panel = options.panel ?? new ChatPanel({ extensionUri: this.extensionUri, thread, logger: this.logger, viewColumn: options.viewColumn, ...handlers });
+    panel.setHandlers(handlers);
     const chat: Chat = { controller, panel };
     self.chat = chat;
     this.chats.add(chat);

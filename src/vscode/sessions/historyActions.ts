@@ -16,6 +16,7 @@ import type { AgentSession } from '../../sessions/agentSession';
 import { forkSession, reopenSession, type ReopenMode } from '../../sessions/sessionLifecycle';
 import type { SessionAction } from '../../shared/sessionsProtocol';
 import type { Agents } from '../agents';
+import type { ChatPanel } from '../chat/chatPanel';
 import type { Chat, ChatSessions } from '../chat/chatSessions';
 import type { McpServers } from '../mcpServers';
 import type { RootsUi } from '../rootsUi';
@@ -108,9 +109,10 @@ export class HistoryActions {
 
   /**
    * Open (load with replay, else resume), resume (no replay) or fork (a new session) with the complete root
-   * list the user chose. An open session's chat is shown instead of reopening it.
+   * list the user chose. An open session's chat is shown instead of reopening it. `into` is a tab to show
+   * the session in (a chat tab restored after a window reload) instead of a new one.
    */
-  async reopen(view: SessionView, verb: Verb): Promise<Chat | undefined> {
+  async reopen(view: SessionView, verb: Verb, into?: ChatPanel): Promise<Chat | undefined> {
     const existing = this.chats.find(view.agentName, view.sessionId);
     if (existing && verb !== 'Fork') {
       existing.panel.reveal();
@@ -135,8 +137,15 @@ export class HistoryActions {
         throw error;
       }
     }
+    if (into?.isClosed) {
+      // The tab was closed while the session reopened: nobody wants it any more.
+      this.chats.abandonReplay(connection, session.sessionId);
+      if (connection.caps.sessions.close) void connection.closeSession(session.sessionId).catch(() => undefined);
+      return undefined;
+    }
     // Open the chat in the same turn as the answer: the replayed history is waiting for it.
-    const chat = this.chats.open(session);
+    into?.thread.reset();
+    const chat = this.chats.open(session, { panel: into });
     const { thread } = chat.controller;
     if (view.agentTitle && how !== 'fork') thread.setSession({ title: view.agentTitle });
     for (const line of notPassed) thread.addInfo(line);

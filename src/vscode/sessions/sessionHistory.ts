@@ -13,7 +13,7 @@ import type { AcpConnection } from '../../acp/connection';
 import type { AcpLogger } from '../../acp/logger';
 import { AgentCatalog } from '../../history/catalog';
 import { LocalSessionIndex } from '../../history/localIndex';
-import type { AgentEntry, WorkspaceShape } from '../../history/sessionsModel';
+import { viewOf, type AgentEntry, type SessionView, type WorkspaceShape } from '../../history/sessionsModel';
 import { rootPaths } from '../../roots/rootSet';
 import { choosePrimary, planRoots } from '../../roots/workspaceRoots';
 import type { ActiveSessions } from '../../sessions/activeSessions';
@@ -82,6 +82,22 @@ export class SessionHistory extends Disposable {
   /** The current catalog of an agent, if it runs and lists sessions. */
   catalog(agentName: string): AgentCatalog | undefined {
     return this.entries().find((e) => e.name === agentName)?.catalog;
+  }
+
+  /**
+   * One session as the history knows it: the agent's listing where it has one, the client's record for the
+   * rest, else `fallback` (what a restored chat tab remembered).
+   */
+  view(agentName: string, sessionId: string, fallback?: { cwd: string; additionalDirectories: readonly string[]; title?: string }): SessionView | undefined {
+    const record =
+      this.index.get(agentName, sessionId) ??
+      (fallback ? { agentName, sessionId, ...fallback, createdAt: 0, updatedAt: 0 } : undefined);
+    return viewOf(agentName, this.catalog(agentName)?.get(sessionId), record);
+  }
+
+  /** What an agent supported when it last ran (it may not run now); undefined if it never ran here. */
+  knownCaps(agentName: string): StoredCaps | undefined {
+    return this.agents.list().find((s) => s.definition.name === agentName)?.process?.connection?.caps ?? this.lastCaps(agentName);
   }
 
   /** The workspace as the model sees it (folder existence is cached until the next change). */

@@ -6,6 +6,7 @@ import { onHostMessage, post } from '../common/vscodeApi';
 import { Icon } from '../common/ui';
 import { Composer, mentionResults } from './Composer';
 import { Entry } from './entries';
+import { persistSession } from './persist';
 import type { ChatStore } from './store';
 
 const STATUS_TEXT: Record<ViewSessionState['status'], string> = {
@@ -73,6 +74,9 @@ export function App(props: { store: ChatStore }) {
     [store],
   );
   useEffect(() => post<ChatToHost>({ type: 'ready' }), []);
+  useEffect(() => {
+    if (state.session) persistSession(state.session);
+  }, [state.session]);
 
   // Follow the stream while the user is at the bottom; leave them alone once they scroll up.
   useLayoutEffect(() => {

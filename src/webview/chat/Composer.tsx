@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ViewConfigOption, ViewSessionState } from '../../shared/chatModel';
 import { withAttachment, type Attachment, type ChatToHost, type MentionItem } from '../../shared/chatProtocol';
 import { post } from '../common/vscodeApi';
+import { persistDraft } from './persist';
 import { Icon } from '../common/ui';
 
 interface Completion {
@@ -32,10 +33,14 @@ export function Composer(props: {
   const input = useRef<HTMLTextAreaElement>(null);
   const running = session.status === 'running';
   const connected = session.status !== 'disconnected';
+  // Typing is fine while the session starts or reopens; sending waits until it is ready.
+  const ready = session.status === 'idle';
 
   // The host keeps the draft while the panel is hidden: typing is sent after a pause, context at once.
+  // The tab's own state keeps it across a window reload, and at once: a reload can come any moment.
   const postedAttachments = useRef(attachments);
   useEffect(() => {
+    persistDraft({ text, attachments });
     const postDraft = () => post<ChatToHost>({ type: 'draft', draft: { text, attachments } });
     if (postedAttachments.current !== attachments) {
       postedAttachments.current = attachments;
@@ -109,7 +114,7 @@ export function Composer(props: {
   const send = () => {
     const prompt = text.trim();
     if (!prompt && attachments.length === 0) return;
-    if (running || !connected) return;
+    if (!ready) return;
     post<ChatToHost>({ type: 'prompt', text: prompt, attachments });
     setText('');
     setAttachments(() => []);
@@ -259,7 +264,7 @@ export function Composer(props: {
             <Icon name="debug-stop" /> Stop
           </button>
         ) : (
-          <button type="button" class="button send" onClick={send} disabled={!connected || (!text.trim() && attachments.length === 0)} aria-label="Send">
+          <button type="button" class="button send" onClick={send} disabled={!ready || (!text.trim() && attachments.length === 0)} aria-label="Send">
             <Icon name="send" /> Send
           </button>
         )}

@@ -143,7 +143,7 @@ function Blocks(props: { blocks: readonly ViewContent[]; markdown: boolean }) {
   );
 }
 
-function ToolContent(props: { entryId: string; index: number; content: ViewToolContent }) {
+function ToolContent(props: { entryId: string; index: number; content: ViewToolContent; finished: boolean }) {
   const { content } = props;
   switch (content.type) {
     case 'content':
@@ -163,6 +163,18 @@ function ToolContent(props: { entryId: string; index: number; content: ViewToolC
       );
     case 'terminal': {
       const exit = content.exitStatus;
+      if (!exit && props.finished && content.command === undefined && content.output === undefined) {
+        // A replayed tool call (session/load) names a terminal of an earlier agent process: it is gone.
+        return (
+          <div class="terminal">
+            <div class="terminal-header">
+              <Icon name="terminal" />
+              <span class="terminal-command">Terminal</span>
+            </div>
+            <div class="muted">Its output is no longer available: the terminal belonged to an earlier run of the agent.</div>
+          </div>
+        );
+      }
       return (
         <div class="terminal">
           <div class="terminal-header">
@@ -194,6 +206,9 @@ function ToolContent(props: { entryId: string; index: number; content: ViewToolC
   }
 }
 
+/** Tool call statuses after which nothing more runs. */
+const FINISHED = new Set(['completed', 'failed', 'cancelled']);
+
 function ToolCall(props: { entry: ViewEntryOf<'tool'> }) {
   const { entry } = props;
   const status = STATUS[entry.status] ?? { icon: 'question', label: entry.status };
@@ -212,7 +227,7 @@ function ToolCall(props: { entry: ViewEntryOf<'tool'> }) {
         </div>
       ) : null}
       {entry.content.map((content, i) => (
-        <ToolContent key={i} entryId={entry.id} index={i} content={content} />
+        <ToolContent key={i} entryId={entry.id} index={i} content={content} finished={FINISHED.has(entry.status)} />
       ))}
       {entry.rawInput ? (
         <details class="raw-input">

@@ -12,7 +12,8 @@ describe('activation', () => {
   it('declares itself a workspace extension with lazy activation', () => {
     const manifest = extension().packageJSON as { extensionKind: string[]; activationEvents: string[]; engines: { vscode: string } };
     assert.deepEqual(manifest.extensionKind, ['workspace']);
-    assert.deepEqual(manifest.activationEvents, []);
+    // Views and commands activate by their contributions; a chat tab restored after a reload needs its own.
+    assert.deepEqual(manifest.activationEvents, ['onWebviewPanel:acpWorkspace.chat']);
     assert.equal(manifest.engines.vscode, '^1.100.0');
     assert.equal(vscode.version, '1.100.3', 'the tests run on the VS Code the engines field targets');
   });

@@ -4,7 +4,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
 import { sourcePlan } from '../../../src/history/sessionsModel';
+import type { Thread } from '../../../src/thread/thread';
 import type { SessionRow, ViewSettings } from '../../../src/shared/sessionsProtocol';
+import { CHAT_VIEW_TYPE } from '../../../src/vscode/chat/chatPanel';
 import type { HistoryUi } from '../../../src/vscode/sessions/historyActions';
 import { seedStore, type SeedSession } from '../../fixtures/referenceAgent/store';
 import { activate, addRecordingAgent, assertConforms, waitFor, type RecordingAgent } from '../shared/extension';
@@ -230,6 +232,104 @@ describe('the session history in the real extension host (250 sessions in three 
     const before = received('session/load').length;
     assert.equal(await api.historyActions.reopen(viewOf('hist_003'), 'Open'), undefined);
     assert.equal(received('session/load').length, before);
+  });
+
+  /** A chat tab as VS Code hands it back after a window reload (its webview kept `state`). */
+  function restoredTab(state: unknown) {
+    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'Restored', vscode.ViewColumn.Active, { enableScripts: true });
+    const tab = { panel, closed: false, restored: undefined as ReturnType<TestApi['chatRestorer']['restore']> };
+    panel.onDidDispose(() => (tab.closed = true));
+    tab.restored = api.chatRestorer.restore(panel, state);
+    return tab;
+  }
+  const texts = (thread: Thread) =>
+    thread.snapshot().entries.map((e) =>
+      e.kind === 'user' || e.kind === 'agent' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : e.kind === 'error' ? e.message : e.kind === 'info' ? e.text : e.kind,
+    );
+
+  it('a chat tab restored after a window reload reopens its session in that tab: load with the complete roots, history replayed, draft kept', async () => {
+    // Still open in a chat (the test above): the restored tab makes way for it.
+    const open = api.chats.find(NAME, 'hist_000');
+    assert.ok(open);
+    const duplicate = restoredTab({ agentName: NAME, sessionId: 'hist_000', roots: [app, lib, docs] });
+    await api.chatRestorer.settled();
+    assert.equal(duplicate.closed, true);
+    assert.equal(api.chats.find(NAME, 'hist_000'), open);
+    open.panel.dispose();
+
+    rootsUi.asked.length = 0;
+    const loads = received('session/load').length;
+    const { panel, restored } = restoredTab({
+      agentName: NAME,
+      sessionId: 'hist_000',
+      title: 'Session 0 about greeting',
+      roots: [app, lib, docs],
+      draft: { text: 'and now the tests', attachments: [{ kind: 'file', path: path.join(lib, 'src', 'greet.ts'), label: 'lib/src/greet.ts' }] },
+    });
+    assert.ok(restored);
+    assert.equal(restored.thread.session.status, 'loading', 'the tab shows at once, reopening');
+    await api.chatRestorer.settled();
+    const chat = api.chats.find(NAME, 'hist_000');
+    assert.ok(chat, 'the session is open again');
+    assert.equal(chat.panel, restored, 'in the restored tab, not a new one');
+    assert.equal(chat.panel.panel, panel);
+    const load = received('session/load').slice(loads);
+    assert.equal(load.length, 1);
+    assert.deepEqual({ sessionId: load[0]!['sessionId'], cwd: load[0]!['cwd'], additionalDirectories: load[0]!['additionalDirectories'] }, { sessionId: 'hist_000', cwd: app, additionalDirectories: [lib, docs] });
+    assert.equal(rootsUi.asked.length, 0, 'the same folders as the workspace: no question');
+    const shown = texts(chat.controller.thread);
+    assert.ok(shown.includes('Rename the greeting helper') && shown.includes('Renamed greet() to welcome() in lib.'), JSON.stringify(shown));
+    assert.equal(chat.controller.thread.session.status, 'idle');
+    assert.equal(chat.panel.currentDraft.text, 'and now the tests');
+    assert.deepEqual(chat.panel.currentDraft.attachments.map((a) => a.label), ['lib/src/greet.ts']);
+    // It is a working chat again.
+    await api.chats.dispatch(chat, { type: 'prompt', text: 'hello again', attachments: [] });
+    await waitFor(() => chat.controller.thread.session.status === 'idle' && texts(chat.controller.thread).includes('hello again'), 'the turn');
+    assert.equal(received('session/prompt').at(-1)!['sessionId'], 'hist_000');
+    chat.panel.dispose();
+  });
+
+  it('a restored tab whose session cannot be reopened says why, keeps its place, and reopens when asked again', async () => {
+    rootsUi.asked.length = 0;
+    rootsUi.reopenRoots = undefined; // the user cancels the folder question (hist_001 has the folders in another order)
+    const { restored } = restoredTab({ agentName: NAME, sessionId: 'hist_001', title: 'Session 1 about parser', roots: [app, docs, lib] });
+    await api.chatRestorer.settled();
+    assert.ok(restored);
+    assert.equal(rootsUi.asked.length, 1);
+    assert.equal(restored.thread.session.status, 'disconnected');
+    const error = restored.thread.snapshot().entries.find((e) => e.kind === 'error');
+    assert.ok(error && error.kind === 'error');
+    assert.match(error.message, /could not be reopened\. The choice of folders was cancelled\./);
+    assert.deepEqual(error.actions, ['reopen', 'showLog']);
+    assert.equal(api.chats.find(NAME, 'hist_001'), undefined);
+
+    rootsUi.reopenRoots = 'session';
+    // The error's Reopen button, through the tab's own message path.
+    await restored['receive']({ type: 'action', action: 'reopen' });
+    await api.chatRestorer.settled();
+    const chat = api.chats.find(NAME, 'hist_001');
+    assert.ok(chat && chat.panel === restored, 'Reopen in the tab opens it there');
+    assert.deepEqual(received('session/load').at(-1)!['additionalDirectories'], [docs, lib]);
+    assert.equal(chat.controller.thread.snapshot().entries.some((e) => e.kind === 'error'), false, 'the error is gone with the replay');
+    chat.panel.dispose();
+  });
+
+  it('a restored tab with nothing to reopen closes; one of an agent that is gone says so', async () => {
+    const empty = restoredTab(undefined);
+    assert.equal(empty.restored, undefined);
+    assert.equal(empty.closed, true);
+    const invalid = restoredTab({ agentName: NAME, sessionId: 42 });
+    assert.equal(invalid.restored, undefined);
+    assert.equal(invalid.closed, true);
+    const bad = restoredTab({ agentName: 'Gone Agent', sessionId: 's1', roots: [app] });
+    await api.chatRestorer.settled();
+    assert.ok(bad.restored);
+    const error = bad.restored.thread.snapshot().entries.find((e) => e.kind === 'error');
+    assert.ok(error && error.kind === 'error');
+    assert.match(error.message, /Gone Agent/);
+    assert.equal(bad.closed, false, 'the tab stays, saying why');
+    bad.restored.dispose();
+    assert.equal(bad.closed, true);
   });
 
   it('renames, pins and hides locally (ACP has no rename for this agent)', async () => {

@@ -1,0 +1,137 @@
+/**
+ * Chat tabs survive a window reload: VS Code restores each tab with the state its webview kept (which
+ * session, its folders, the unsent input; see src/webview/chat/persist.ts) and hands it here. The tab shows
+ * at once what it remembers and reopens its session like the Sessions view's Open does (load with replay,
+ * else resume; the complete root list, asking first when the folders changed). When that cannot happen the
+ * tab says why and offers to try again; nothing is lost.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AcpLogger } from '../../acp/logger';
+import { ChatViewState, type ChatToHost } from '../../shared/chatProtocol';
+import { Thread } from '../../thread/thread';
+import { AgentCommandIds } from '../agentCommands';
+import { CHAT_VIEW_TYPE, ChatPanel } from '../chat/chatPanel';
+import type { HistoryActions } from './historyActions';
+import type { SessionHistory } from './sessionHistory';
+
+interface Restoring {
+  readonly saved: ChatViewState;
+  readonly panel: ChatPanel;
+  busy: boolean;
+}
+
+export class ChatRestorer implements vscode.WebviewPanelSerializer {
+  /** Settles when every restore started so far has ended (tests wait for it). */
+  private pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly history: SessionHistory,
+    private readonly actions: HistoryActions,
+    private readonly logger: AcpLogger,
+  ) {}
+
+  register(): vscode.Disposable {
+    return vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, this);
+  }
+
+  /** Called by VS Code for each chat tab it restores; resolves once the tab shows (the reopening goes on). */
+  deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    this.restore(panel, state);
+    return Promise.resolve();
+  }
+
+  /** Restores a tab from its saved state; returns the tab, or undefined when there was nothing to restore. */
+  restore(panel: vscode.WebviewPanel, state: unknown): ChatPanel | undefined {
+    const parsed = ChatViewState.safeParse(state);
+    if (!parsed.success) {
+      // A tab closed before its session started, or state from another version: nothing to reopen.
+      this.logger.info('Closed a chat tab restored after the window reload: it had no session to reopen.');
+      panel.dispose();
+      return undefined;
+    }
+    const saved = parsed.data;
+    const thread = new Thread({
+      agentName: saved.agentName,
+      sessionId: saved.sessionId,
+      title: saved.title,
+      roots: (saved.roots ?? []).map((folder, index) => ({ name: path.basename(folder) || folder, path: folder, primary: index === 0 })),
+      prompt: { image: false, audio: false, embeddedContext: false },
+      status: 'loading',
+    });
+    const restoring: { current?: Restoring } = {};
+    const chatPanel = new ChatPanel({
+      extensionUri: this.extensionUri,
+      thread,
+      logger: this.logger,
+      panel,
+      draft: saved.draft,
+      onMessage: (message) => restoring.current && this.message(restoring.current, message),
+      onDidDispose: () => undefined,
+    });
+    restoring.current = { saved, panel: chatPanel, busy: false };
+    this.track(this.reopen(restoring.current));
+    return chatPanel;
+  }
+
+  /** Settles when the restores started so far have finished (or failed). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  private track(work: Promise<void>): void {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
+  }
+
+  /** What the tab asks before its session is back: to try again, or the log. */
+  private message(restoring: Restoring, message: ChatToHost): void | Promise<void> {
+    if (message.type !== 'action') return;
+    if (message.action === 'reopen') {
+      const work = this.reopen(restoring);
+      this.track(work);
+      return work;
+    }
+    if (message.action === 'showLog') return void vscode.commands.executeCommand(AgentCommandIds.showLog);
+  }
+
+  private async reopen(restoring: Restoring): Promise<void> {
+    if (restoring.busy) return;
+    restoring.busy = true;
+    const { saved, panel } = restoring;
+    const { thread } = panel;
+    thread.setSession({ status: 'loading', statusDetail: 'Reopening the session…' });
+    panel.scheduleRender();
+    try {
+      const [cwd, ...others] = saved.roots ?? [];
+      const view = this.history.view(saved.agentName, saved.sessionId, cwd === undefined ? undefined : { cwd, additionalDirectories: others, title: saved.title });
+      if (!view) throw new Error('ACP Workspace has no record of its folders. Find it in the Sessions view to open it again.');
+      const caps = this.history.knownCaps(saved.agentName);
+      if (caps && !caps.loadSession && !caps.sessions.resume) {
+        throw new Error(`${saved.agentName} can neither load nor resume sessions, so a chat cannot continue after a reload.`);
+      }
+      const chat = await this.actions.reopen(view, 'Open', panel);
+      if (panel.isClosed) return;
+      if (!chat) {
+        this.failed(restoring, 'The choice of folders was cancelled.');
+      } else if (chat.panel !== panel) {
+        // The session is open in another tab already (that one was shown).
+        panel.dispose();
+      }
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      this.logger.warn(`Reopening ${saved.agentName} session ${saved.sessionId} after the reload: ${text}`);
+      if (!panel.isClosed) this.failed(restoring, text);
+    } finally {
+      restoring.busy = false;
+    }
+  }
+
+  private failed(restoring: Restoring, reason: string): void {
+    const { thread } = restoring.panel;
+    thread.setSession({ status: 'disconnected', statusDetail: 'Not reopened' });
+    thread.addError(`This chat was open before the window reloaded and could not be reopened. ${reason}`, ['reopen', 'showLog']);
+    restoring.panel.scheduleRender();
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Keeps what a chat tab needs after a window reload in the webview state (VS Code stores it with the tab
+ * and hands it to the host's serializer): which session it shows, its folders, and the unsent input.
+ */
+import type { ViewSessionState } from '../../shared/chatModel';
+import type { ChatViewState, Draft } from '../../shared/chatProtocol';
+import { getState, setState } from '../common/vscodeApi';
+
+let saved: Partial<ChatViewState> = getState<Partial<ChatViewState>>() ?? {};
+
+function save(change: Partial<ChatViewState>): void {
+  saved = { ...saved, ...change };
+  setState(saved);
+}
+
+/** The session shown changed (its id arrives once the agent answered; titles change as it works). */
+export function persistSession(session: ViewSessionState): void {
+  if (session.sessionId === undefined) return;
+  const roots = session.roots.map((root) => root.path);
+  if (saved.sessionId === session.sessionId && saved.agentName === session.agentName && saved.title === session.title && sameList(saved.roots, roots)) return;
+  save({ agentName: session.agentName, sessionId: session.sessionId, title: session.title, roots: roots.length > 0 ? roots : saved.roots });
+}
+
+/** The unsent input; pasted images stay out (they can be large, and the state is stored with the tab). */
+export function persistDraft(draft: Draft): void {
+  save({ draft: { text: draft.text, attachments: draft.attachments.filter((a) => a.kind !== 'image') } });
+}
+
+function sameList(a: readonly string[] | undefined, b: readonly string[]): boolean {
+  return a !== undefined && a.length === b.length && a.every((item, i) => item === b[i]);
+}
