@@ -84,9 +84,15 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     logger,
     () => pickAgent(agents!, 'Start a session with which agent?'),
     mcp,
-    (previous, next) => {
-      const chat = late.chats?.find(previous.agentName, previous.sessionId);
-      if (chat) late.chats?.reattach(chat, next);
+    {
+      reopening: (previous, mode) => {
+        const chat = late.chats?.find(previous.agentName, previous.sessionId);
+        if (chat) late.chats?.prepareReopen(chat, previous.connection, mode);
+      },
+      reopened: (previous, next) => {
+        const chat = late.chats?.find(previous.agentName, previous.sessionId);
+        if (chat) late.chats?.reattach(chat, next);
+      },
     },
   );
   const chats = new ChatSessions(context.extensionUri, agents, sessions, logger, (owner) => new ChatActions(owner, starter, mcp, signIn, channel, logger));

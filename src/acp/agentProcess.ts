@@ -11,6 +11,7 @@ import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import type { AgentCommand } from './agentConfig';
 import type { AgentCaps, ClientFeatureOptions } from './capabilities';
 import { AcpConnection } from './connection';
+import { mergeEnv, withoutEnv } from './environment';
 import { ConnectionClosedError } from './errors';
 import { silentLogger, type AcpLogger } from './logger';
 import { RestartPolicy, type RestartPolicyOptions } from './restartPolicy';
@@ -63,14 +64,11 @@ export class AgentProcess implements Disposable {
   private readonly stopRequested = new WeakSet<ChildProcess>();
   private readonly stateEmitter = new Emitter<AgentStateChange>();
   private readonly restartEmitter = new Emitter<AcpConnection>();
-  private readonly connectionEmitter = new Emitter<AcpConnection>();
 
   /** Every state change, with the reason when it stopped or failed. */
   readonly onDidChangeState: Event<AgentStateChange> = this.stateEmitter.event;
   /** A new connection after an automatic restart (sessions of the old one are gone: reopen them). */
   readonly onDidRestart: Event<AcpConnection> = this.restartEmitter.event;
-  /** Every new initialized connection (first start, restarts, manual restarts). */
-  readonly onDidConnect: Event<AcpConnection> = this.connectionEmitter.event;
 
   constructor(private readonly options: AgentProcessOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -142,7 +140,6 @@ export class AgentProcess implements Disposable {
     return done.finally(() => {
       this.stateEmitter.dispose();
       this.restartEmitter.dispose();
-      this.connectionEmitter.dispose();
     });
   }
 
@@ -152,8 +149,8 @@ export class AgentProcess implements Disposable {
     this.setState({ state: 'starting' });
     this.stderrTail = [];
     const { command } = this.options;
-    const env = { ...(this.options.parentEnv ?? process.env), ...command.env };
-    for (const name of command.unsetEnv ?? []) delete env[name];
+    const entries = Object.entries(command.env).map(([name, value]) => ({ name, value }));
+    const env = withoutEnv(mergeEnv(this.options.parentEnv ?? process.env, entries), command.unsetEnv ?? []);
     this.logger.info(`Starting ${command.name}: ${[command.command, ...command.args].join(' ')}`);
 
     let child: ChildProcess;
@@ -225,7 +222,6 @@ export class AgentProcess implements Disposable {
     }
     initializing = false;
     this.setState({ state: 'running' });
-    this.connectionEmitter.fire(connection);
     return connection;
   }
 
@@ -280,6 +276,11 @@ export class AgentProcess implements Disposable {
     }
     killTree(child, 'SIGKILL');
     await exited;
+    // SIGKILL is delivered at once but takes effect when each process is next scheduled: stopping is
+    // done when nothing of the group runs any more, not when the signal was sent.
+    if (!(await groupGone(child, Date.now() + KILL_SETTLE_MS))) {
+      this.logger.warn(`Processes started by ${this.name} were still running ${KILL_SETTLE_MS} ms after SIGKILL.`);
+    }
     if (this.child === child) this.child = undefined;
     this.setState({ state: 'stopped' });
   }
@@ -339,6 +340,9 @@ export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
     // ESRCH: the group is already gone.
   }
 }
+
+/** How long a stop waits for SIGKILLed processes to be gone. */
+const KILL_SETTLE_MS = 1000;
 
 /**
  * Resolves true once no process of the child's process group is left running, false at `deadline`

@@ -15,7 +15,8 @@ import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as z from 'zod';
-import { formatIssues, type McpServer, type McpServerHttp, type McpServerSse, type McpServerStdio } from '../acp/schema';
+import { envValue } from '../acp/environment';
+import { formatIssues, type McpServer, type McpServerStdio } from '../acp/schema';
 import { parseEnvFile } from './envFile';
 import { parseJsonc } from './jsonc';
 
@@ -52,11 +53,6 @@ export function transportOf(server: McpServer): McpTransport {
 /** A stdio server (ACP sends it without `type`). */
 export function isStdioServer(server: McpServer): server is McpServerStdio {
   return transportOf(server) === 'stdio';
-}
-
-/** An http or sse server. */
-export function isRemoteServer(server: McpServer): server is McpServerHttp | McpServerSse {
-  return transportOf(server) !== 'stdio';
 }
 
 /** `acpWorkspace.mcpServers[2]` or the file's path. */
@@ -149,7 +145,7 @@ function checkVariables(texts: readonly string[], context: VariableContext): { e
       const name = match[1]!;
       if (name.startsWith('input:')) inputs.add(match[0]);
       else if (name.startsWith('env:')) {
-        if (lookupEnv(context.env, name.slice(4)) === undefined) unset.add(name.slice(4));
+        if (envValue(context.env, name.slice(4)) === undefined) unset.add(name.slice(4));
       } else if (context.resolve(name) === undefined) unknown.add(match[0]);
     }
   }
@@ -169,19 +165,11 @@ function checkVariables(texts: readonly string[], context: VariableContext): { e
 
 function expand(text: string, context: VariableContext): string {
   return text.replace(VARIABLE, (whole, name: string) => {
-    if (name.startsWith('env:')) return lookupEnv(context.env, name.slice(4)) ?? '';
+    if (name.startsWith('env:')) return envValue(context.env, name.slice(4)) ?? '';
     return context.resolve(name) ?? whole;
   });
 }
 
-/** `env[name]`; on Windows, where variable names ignore case, any spelling. */
-function lookupEnv(env: McpEnv, name: string): string | undefined {
-  const exact = env[name];
-  if (exact !== undefined || process.platform !== 'win32') return exact;
-  const upper = name.toUpperCase();
-  for (const [key, value] of Object.entries(env)) if (key.toUpperCase() === upper) return value;
-  return undefined;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Building ACP servers (shared by both sources)

@@ -17,7 +17,7 @@ import type { AcpLogger } from '../acp/logger';
 import type { CreateTerminalRequest } from '../acp/schema/clientMethods';
 import type { RootGuard } from '../roots/rootGuard';
 import { planCommand } from './commandLine';
-import { mergeEnv } from './environment';
+import { mergeEnv } from '../acp/environment';
 import { MAX_RETAINED_OUTPUT_BYTES } from './outputBuffer';
 import {
   type CancellationSignal,

@@ -45,6 +45,8 @@ export class Agents extends Disposable {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
   /** The list of agents, or one agent's state, changed. */
   readonly onDidChange = this.changeEmitter.event;
+  /** The trace setting, read when it changes (the trace tap asks for it on every message). */
+  private trace = readTrace();
 
   constructor(private readonly options: AgentsOptions) {
     super();
@@ -52,6 +54,7 @@ export class Agents extends Disposable {
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (affectsUs(event, 'agents')) this.reload();
+        if (affectsUs(event, 'trace')) this.trace = readTrace();
       }),
     );
   }
@@ -166,7 +169,7 @@ export class Agents extends Disposable {
       clientInfo: { name: 'acp-workspace', title: 'ACP Workspace', version: String(context.extension.packageJSON.version ?? '0.0.0') },
       features,
       maxLineBytes: readMaxMessageBytes(),
-      tap: traceTap(entry.definition.name, readTrace, logger),
+      tap: traceTap(entry.definition.name, () => this.trace, logger),
       registerHandlers: (connection) => this.options.registerHandlers?.(entry.definition, connection),
     });
     agentProcess.onDidChangeState((change) => {

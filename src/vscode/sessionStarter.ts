@@ -11,7 +11,7 @@ import { describeRoots, type Root } from '../roots/rootSet';
 import { choosePrimary, describeNotShared, foldersNeedingConsent, planRoots, type CandidateRoot, type Candidates, type RootPlan } from '../roots/workspaceRoots';
 import type { ActiveSessions } from '../sessions/activeSessions';
 import type { AgentSession } from '../sessions/agentSession';
-import { reopenSession, startSession } from '../sessions/sessionLifecycle';
+import { reopenMode, reopenSession, startSession, type ReopenMode } from '../sessions/sessionLifecycle';
 import type { Agents } from './agents';
 import type { McpServers } from './mcpServers';
 import type { RootsUi } from './rootsUi';
@@ -36,6 +36,14 @@ export class SessionStartError extends Error {
   override readonly name = 'SessionStartError';
 }
 
+/** What the chats do around a reopen (the starter knows sessions, not chats). */
+export interface ReopenHooks {
+  /** Before the request: `load` replays the history, which the session's chat must take instead of what it shows. */
+  readonly reopening?: (previous: AgentSession, mode: ReopenMode) => void;
+  /** After it: the session continues as a new object. */
+  readonly reopened?: (previous: AgentSession, next: AgentSession) => void;
+}
+
 export class SessionStarter {
   constructor(
     private readonly agents: Agents,
@@ -45,8 +53,8 @@ export class SessionStarter {
     private readonly logger: AcpLogger,
     private readonly pickAgent: () => Promise<string | undefined>,
     private readonly mcp: McpServers,
-    /** A session was reopened as a new object (its chat continues with it). */
-    private readonly onReopened: (previous: AgentSession, next: AgentSession) => void = () => undefined,
+    /** A session is about to be reopened, and then was (as a new object): its chat continues with it. */
+    private readonly hooks: ReopenHooks = {},
   ) {}
 
   /** Runs the whole flow; resolves with the sessions started (none if the user cancelled). */
@@ -100,10 +108,13 @@ export class SessionStarter {
     if (!primary) throw new SessionStartError('The workspace has no local folder left to reopen the session in.');
     const decision = await this.decide(session.connection, candidates, primary);
     if (decision === 'cancel' || decision === 'choose-primary' || decision === 'one-per-folder') return undefined;
+    const mode = reopenMode(session.connection);
+    if (!mode) throw new SessionStartError(`${session.agentName} cannot reopen sessions (it supports neither session/resume nor session/load).`);
     const { servers } = this.mcp.forAgent(session.agentName, session.connection.caps);
-    const reopened = await reopenSession(session.connection, session.sessionId, decision.rootSet, { mcpServers: servers });
+    this.hooks.reopening?.(session, mode);
+    const reopened = await reopenSession(session.connection, session.sessionId, decision.rootSet, { mode, mcpServers: servers });
     this.sessions.add(reopened);
-    this.onReopened(session, reopened);
+    this.hooks.reopened?.(session, reopened);
     this.logger.info(`Reopened session ${session.sessionId} of ${session.agentName} with ${describeRoots(decision.rootSet)}.`);
     return reopened;
   }

@@ -117,10 +117,7 @@ export class ChatActions {
       return;
     }
     const { servers, notPassed } = this.mcp.forAgent(previous.agentName, connection.caps);
-    chat.controller.thread.setSession({ status: mode === 'load' ? 'loading' : 'starting', statusDetail: undefined });
-    if (mode === 'load') chat.controller.thread.reset();
-    // Route the replay to this chat before the agent starts sending it.
-    this.chats.expect(chat, connection, previous.sessionId);
+    this.chats.prepareReopen(chat, connection, mode);
     const session = await reopenSession(connection, previous.sessionId, previous.rootSet, { mode, mcpServers: servers });
     this.chats.reattach(chat, session);
     for (const line of notPassed) chat.controller.thread.addInfo(line);

@@ -12,8 +12,9 @@ import type { ActiveSessions } from '../../sessions/activeSessions';
 import type { AgentSession, Refusal } from '../../sessions/agentSession';
 import type { ChatToHost } from '../../shared/chatProtocol';
 import { SessionController } from '../../sessions/sessionController';
+import type { ReopenMode } from '../../sessions/sessionLifecycle';
 import { registerTerminalHandlers } from '../../terminal/handlers';
-import { Terminals } from '../../terminal/terminals';
+import { Terminals, type TerminalChange, type TerminalView } from '../../terminal/terminals';
 import { Thread } from '../../thread/thread';
 import type { Agents } from '../agents';
 import { Disposable } from '../lifecycle';
@@ -30,6 +31,8 @@ export interface Chat {
 
 /** Updates for a session nobody opened yet (they can arrive right after `session/new` answers). */
 const MAX_BUFFERED_UPDATES = 2000;
+/** Terminal output reaches the chat at most this often. */
+const TERMINAL_FLUSH_MS = 50;
 /** …and for a session being loaded, whose whole history is replayed before `session/load` answers. */
 const MAX_REPLAYED_UPDATES = 500_000;
 
@@ -45,6 +48,8 @@ export class ChatSessions extends Disposable {
   /** A chat's transcript or state changed (many times a second while streaming). */
   readonly onDidChangeChat = this.chatChanged.event;
   private readonly terminals = new WeakMap<AcpConnection, Terminals>();
+  private readonly changedTerminals = new Map<TerminalView, AcpConnection>();
+  private terminalTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly statusBar = this._register(new ChatStatusBar());
   readonly diffs = new DiffDocuments();
   private readonly actions: ChatActions;
@@ -94,7 +99,7 @@ export class ChatSessions extends Disposable {
       const session = this.sessions.find(agent.name, sessionId);
       return session && session.connection === connection ? { guard: session.guard, cwd: session.rootSet.cwd.path } : undefined;
     });
-    terminals.onDidChange((terminalId) => this.terminalChanged(connection, terminals, terminalId));
+    terminals.onDidChange((terminalId, change) => this.terminalChanged(connection, terminals, terminalId, change));
     connection.onDidClose(() => void terminals.dispose());
   }
 
@@ -135,6 +140,18 @@ export class ChatSessions extends Disposable {
     if (options.reveal !== false) panel.reveal();
     this.updateStatusBar();
     return chat;
+  }
+
+  /**
+   * The chat's session is about to be reopened on `connection`: `load` replays the history, so the transcript
+   * is cleared for it; either way, what the agent sends for the session is routed to this chat from now on.
+   */
+  prepareReopen(chat: Chat, connection: AcpConnection, mode: ReopenMode): void {
+    const { thread } = chat.controller;
+    thread.setSession({ status: mode === 'load' ? 'loading' : 'starting', statusDetail: undefined });
+    if (mode === 'load') thread.reset();
+    this.expect(chat, connection, chat.controller.session.sessionId);
+    this.changed(chat);
   }
 
   /** After a reopen on a (new) connection: the same chat continues with the new session object. */
@@ -205,6 +222,7 @@ export class ChatSessions extends Disposable {
   }
 
   override dispose(): void {
+    clearTimeout(this.terminalTimer);
     for (const chat of [...this.chats]) chat.panel.dispose();
     super.dispose();
   }
@@ -250,18 +268,36 @@ export class ChatSessions extends Disposable {
     });
   }
 
-  private terminalChanged(connection: AcpConnection, terminals: Terminals, terminalId: string): void {
+  /**
+   * A terminal changed (output arrives many times a second): its tool calls are updated once per
+   * {@link TERMINAL_FLUSH_MS}, reading the output (a join of everything kept) once per flush, not per chunk;
+   * anything else (created, exited, released) shows at once, with the output so far. The view is taken now:
+   * it stays readable after the agent releases the terminal.
+   */
+  private terminalChanged(connection: AcpConnection, terminals: Terminals, terminalId: string, change: TerminalChange): void {
     const view = terminals.get(terminalId);
     if (!view) return;
-    const chat = this.routes.get(connection)?.get(view.sessionId);
-    if (!chat) return;
-    chat.controller.thread.updateTerminal(terminalId, {
-      command: view.commandLine,
-      output: view.output,
-      truncated: view.truncated,
-      exitStatus: view.exitStatus,
-    });
-    this.changed(chat);
+    this.changedTerminals.set(view, connection);
+    if (change !== 'output') this.flushTerminals();
+    else this.terminalTimer ??= setTimeout(() => this.flushTerminals(), TERMINAL_FLUSH_MS);
+  }
+
+  private flushTerminals(): void {
+    clearTimeout(this.terminalTimer);
+    this.terminalTimer = undefined;
+    const changed = [...this.changedTerminals];
+    this.changedTerminals.clear();
+    for (const [view, connection] of changed) {
+      const chat = this.routes.get(connection)?.get(view.sessionId);
+      if (!chat) continue;
+      chat.controller.thread.updateTerminal(view.terminalId, {
+        command: view.commandLine,
+        output: view.output,
+        truncated: view.truncated,
+        exitStatus: view.exitStatus,
+      });
+      this.changed(chat);
+    }
   }
 
   private changed(chat: Chat): void {

@@ -18,7 +18,12 @@ export class ChatStatusBar implements vscode.Disposable {
     this.item.command = 'acpWorkspace.focusChat';
   }
 
+  private shown: { session: ViewSessionState | undefined; pending: number } | undefined;
+
+  /** Called on every change of the active chat; the item changes only when its session state does (a new object). */
   show(session: ViewSessionState | undefined, pendingPermissions = 0): void {
+    if (this.shown && this.shown.session === session && this.shown.pending === pendingPermissions) return;
+    this.shown = { session, pending: pendingPermissions };
     if (!session) {
       this.item.hide();
       return;

@@ -189,6 +189,28 @@ describe('chat sessions in the real extension host', function () {
     }
   });
 
+  it('reopens with the current folders on an agent that can only load: the replay replaces the transcript, not added to it', async () => {
+    const loadOnly = await addRecordingAgent('Load-only Agent', ['--disable', 'resume']);
+    try {
+      await waitFor(() => api.agents.find('Load-only Agent') !== undefined, 'the agent setting');
+      const [started] = await api.starter.newSession({ agentName: 'Load-only Agent' });
+      const own = api.chats.open(started!.session);
+      const texts = () => own.controller.thread.snapshot().entries.filter((e) => e.kind === 'user' || e.kind === 'agent').map((e) => (e.kind === 'user' || e.kind === 'agent' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : ''));
+      await api.chats.dispatch(own, { type: 'prompt', text: 'remember me', attachments: [] });
+      await waitFor(() => own.controller.thread.session.status === 'idle' && texts().includes('Echo: remember me'), 'the turn');
+      await api.chats.dispatch(own, { type: 'action', action: 'reopenWithCurrentFolders' });
+      const loads = loadOnly.received().filter((m) => m.method === 'session/load');
+      assert.equal(loads.length, 1);
+      assert.equal(loadOnly.received().filter((m) => m.method === 'session/resume').length, 0);
+      assert.deepEqual(texts(), ['remember me', 'Echo: remember me'], 'each message once, from the replay');
+      assert.equal(own.controller.thread.session.status, 'idle');
+      own.panel.dispose();
+    } finally {
+      await api.agents.stop('Load-only Agent');
+      await loadOnly.dispose();
+    }
+  });
+
   it('sent only messages that conform to the ACP JSON Schema', () => {
     assertConforms(agent.received());
   });

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { displayLine, looksLikeShellLine, planCommand } from '../../../src/terminal/commandLine';
-import { envValue, mergeEnv } from '../../../src/terminal/environment';
+import { envValue, mergeEnv, withoutEnv } from '../../../src/acp/environment';
 
 describe('terminal command planning', () => {
   let dir: string;
@@ -73,6 +73,13 @@ describe('terminal command planning', () => {
       assert.deepEqual(mergeEnv({ Path: 'a' }, [{ name: 'PATH', value: 'b' }], 'win32'), { PATH: 'b' });
       assert.equal(envValue({ Path: 'a' }, 'PATH', 'win32'), 'a');
       assert.equal(envValue({ Path: 'a' }, 'PATH', 'linux'), undefined);
+    });
+
+    it('removes inherited variables by name: exactly on POSIX, any spelling on Windows', () => {
+      assert.deepEqual(withoutEnv({ Path: 'a', PATH: 'b', X: '1' }, ['PATH'], 'linux'), { Path: 'a', X: '1' });
+      assert.deepEqual(withoutEnv({ Path: 'a', X: '1' }, ['PATH'], 'win32'), { X: '1' });
+      const base = { A: '1' };
+      assert.equal(withoutEnv(base, [], 'linux'), base);
     });
 
     it('does not modify the base', () => {
