@@ -205,10 +205,6 @@ export class AcpConnection implements Disposable {
     return this.agentCaps;
   }
 
-  get isInitialized(): boolean {
-    return this.agentCaps !== undefined;
-  }
-
   // ---- agent → client handlers --------------------------------------------------------------------
 
   /** Registers the handler for one agent → client request. Its params are validated before it runs. */

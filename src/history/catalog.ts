@@ -81,8 +81,7 @@ export class AgentCatalog {
 
   /** True when `plan` still has pages to read (everything is read once the unfiltered list is complete). */
   hasMore(plan: SourcePlan): boolean {
-    if (this.state(undefined)?.done) return false;
-    return plan.some((source) => !this.state(source)?.done);
+    return this.next(plan) !== null;
   }
 
   /** The error that stops `plan` from loading further, if any. */
@@ -218,11 +217,11 @@ export class AgentCatalog {
   }
 
   private state(source: string | undefined): SourceState | undefined {
-    return this.sources.get(source === undefined ? '' : `cwd:${source}`);
+    return this.sources.get(sourceKey(source));
   }
 
   private ensure(source: string | undefined): SourceState {
-    const key = source === undefined ? '' : `cwd:${source}`;
+    const key = sourceKey(source);
     let state = this.sources.get(key);
     if (!state) {
       state = { cursor: undefined, pages: 0, done: false, error: undefined, restart: false };
@@ -239,4 +238,9 @@ export class AgentCatalog {
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The unfiltered list (undefined) or the list filtered by one exact cwd. */
+function sourceKey(source: string | undefined): string {
+  return source === undefined ? '' : `cwd:${source}`;
 }

@@ -5,7 +5,7 @@
  * chooses between the two lists (or cancels). Folders that no longer exist are named and never sent, and
  * the complete chosen list is always sent (an omitted list would mean "no other folders").
  */
-import { listInWords } from '../roots/rootSet';
+import { listInWords, sameRootPaths } from '../roots/rootSet';
 
 export interface ReopenInput {
   /** The session's working folder and its other roots (undefined when nobody recorded them). */
@@ -13,8 +13,6 @@ export interface ReopenInput {
   readonly additionalDirectories: readonly string[] | undefined;
   /** The root list a new session with this agent would get now (`[cwd, ...others]`), empty without local folders. */
   readonly workspaceRoots: readonly string[];
-  /** The workspace's local folders. */
-  readonly folders: readonly string[];
   readonly supportsAdditional: boolean;
   exists(folder: string): boolean;
   isGranted(folder: string): boolean;
@@ -56,7 +54,7 @@ export function planReopen(input: ReopenInput): ReopenPlan {
   // Either list's other folders may not be shared yet; the one chosen is shared from then on.
   const others = [...sessionRoots.slice(1), ...workspaceRoots.slice(1)];
   const notGranted = others.filter((p, i) => others.indexOf(p) === i && !input.isGranted(p));
-  const same = sessionRoots.length === workspaceRoots.length && sessionRoots.every((p, i) => p === workspaceRoots[i]);
+  const same = sameRootPaths(sessionRoots, workspaceRoots);
   const needsChoice = !same || notGranted.length > 0 || missing.length > 0 || sessionRoots.length === 0;
   return {
     sessionRoots,

@@ -5,8 +5,8 @@
  * kept as light references; full rows (with their actions and why an action is not available) are built
  * only for the window the webview shows.
  */
-import * as path from 'node:path';
 import type { AgentCaps } from '../acp/capabilities';
+import { namedRoot, sameRootPaths } from '../roots/rootSet';
 import type { GroupRow, Row, Scope, SessionRow, SessionRowActions, SpecialRow, StatusRow, ViewSettings } from '../shared/sessionsProtocol';
 import type { AgentCatalog, CatalogEntry, SourcePlan } from './catalog';
 import { recordKey, type LocalRecord, type LocalSessionIndex } from './localIndex';
@@ -91,17 +91,12 @@ export function sourcePlan(scope: Scope, workspace: WorkspaceShape, agent: Agent
   return [...workspace.folders, ...(agent.caps?.sessions.additionalDirectories ? [undefined] : [])];
 }
 
-/** Exact ordered comparison, as the additional-directories RFD defines root-set matching. */
-export function sameRootList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((p, i) => p === b[i]);
-}
-
 export function inScope(view: SessionView, scope: Scope, workspace: WorkspaceShape, agent: AgentEntry): boolean {
   switch (scope) {
     case 'all':
       return true;
     case 'workspace':
-      return sameRootList([view.cwd, ...view.additionalDirectories], workspace.rootSetFor(agent));
+      return sameRootPaths([view.cwd, ...view.additionalDirectories], workspace.rootSetFor(agent));
     case 'folders':
       return workspace.folders.includes(view.cwd) || view.additionalDirectories.some((d) => workspace.folders.includes(d));
   }
@@ -111,10 +106,19 @@ export type DateGroup = 'Today' | 'Yesterday' | 'Previous 7 days' | 'Older' | 'N
 
 /** The date group of a time, by the local calendar of `now`. */
 export function dateGroup(updatedAt: number | undefined, now: number): DateGroup {
-  if (updatedAt === undefined) return 'No date';
+  return groupSince(updatedAt, startOfDay(now));
+}
+
+/** The local midnight that began the day of `now`. */
+function startOfDay(now: number): number {
   const midnight = new Date(now);
   midnight.setHours(0, 0, 0, 0);
-  const today = midnight.getTime();
+  return midnight.getTime();
+}
+
+/** {@link dateGroup} with today's midnight worked out once (a list groups many sessions). */
+function groupSince(updatedAt: number | undefined, today: number): DateGroup {
+  if (updatedAt === undefined) return 'No date';
   if (updatedAt >= today) return 'Today';
   if (updatedAt >= today - DAY_MS) return 'Yesterday';
   if (updatedAt >= today - 7 * DAY_MS) return 'Previous 7 days';
@@ -282,10 +286,7 @@ export class SessionsModel {
 
   /** An agent's part of the list: Pinned, then the date groups (cached per list and day). */
   private grouped(agent: AgentEntry, scoped: SessionView[]): { refs: Ref[]; count: number } {
-    const now = this.deps.now();
-    const midnight = new Date(now);
-    midnight.setHours(0, 0, 0, 0);
-    const day = midnight.getTime();
+    const day = startOfDay(this.deps.now());
     const cached = this.groupedCache.get(agent.name);
     if (cached && cached.scoped === scoped && cached.day === day) return cached;
     const refs: Ref[] = [];
@@ -298,7 +299,7 @@ export class SessionsModel {
     let groupRef: { -readonly [K in keyof GroupRow]: GroupRow[K] } | undefined;
     for (const view of scoped) {
       if (view.pinned) continue;
-      const g = dateGroup(view.updatedAt, now);
+      const g = groupSince(view.updatedAt, day);
       if (g !== group || !groupRef) {
         group = g;
         groupRef = { kind: 'group', key: `date:${agent.name}:${g}`, label: g, level: 2, count: 0 };
@@ -344,7 +345,7 @@ export class SessionsModel {
 
   private sessionRow(view: SessionView, hit: SearchHit<SessionView> | undefined, agent: AgentEntry | undefined, workspace: WorkspaceShape): SessionRow {
     const roots = [view.cwd, ...view.additionalDirectories].map((p, i) => ({
-      name: path.basename(p) || p,
+      name: namedRoot(p).name,
       path: p,
       primary: i === 0,
       missing: !workspace.exists(p),

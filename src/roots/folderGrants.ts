@@ -3,6 +3,8 @@
  * The primary folder of a session needs no grant: starting a session in it is the user's choice.
  */
 
+import { sameRootPaths } from './rootSet';
+
 /** The part of VS Code's `Memento` this needs (so this module stays free of `vscode`). */
 export interface KeyValueStore {
   get<T>(key: string): T | undefined;
@@ -41,7 +43,7 @@ export class FolderGrants {
   /** Replaces the whole list (the Manage Shared Folders picker). */
   async set(paths: readonly string[]): Promise<void> {
     const current = this.granted();
-    if (current.length === paths.length && current.every((p, i) => p === paths[i])) return;
+    if (sameRootPaths(current, paths)) return;
     await this.save([...paths]);
   }
 

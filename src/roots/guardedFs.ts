@@ -15,7 +15,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type GuardRefusal, type RootGuard, quotePath } from './rootGuard';
+import { codeOf, type GuardRefusal, type RootGuard, quotePath } from './rootGuard';
 
 /** Access to the editor's open documents, supplied by the VS Code layer. */
 export interface OpenDocuments {
@@ -270,8 +270,4 @@ async function removeIfSame(realPath: string, created: fs.BigIntStats): Promise<
   } catch {
     // Best effort.
   }
-}
-
-function codeOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }

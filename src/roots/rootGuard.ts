@@ -386,7 +386,8 @@ export function quotePath(p: unknown): string {
   return `"${escaped.length > 300 ? `${escaped.slice(0, 150)}…${escaped.slice(-100)}` : escaped}"`;
 }
 
-function codeOf(error: unknown): string | undefined {
+/** The `code` of a Node.js system error (`ENOENT`, …). */
+export function codeOf(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 

@@ -106,38 +106,6 @@ export function sameRootPaths(a: readonly string[], b: readonly string[]): boole
   return a.length === b.length && a.every((entry, index) => entry === b[index]);
 }
 
-export function sameRoots(a: RootSet, b: RootSet): boolean {
-  return sameRootPaths(rootPaths(a), rootPaths(b));
-}
-
-export interface RootSetDiff {
-  /** In `to` but not in `from`. */
-  readonly added: readonly Root[];
-  /** In `from` but not in `to`. */
-  readonly removed: readonly Root[];
-  readonly primaryChanged: boolean;
-  /** Same roots, other order (order matters: earlier roots win conflicts). */
-  readonly reordered: boolean;
-  readonly same: boolean;
-}
-
-export function diffRootSets(from: RootSet, to: RootSet): RootSetDiff {
-  const fromRoots = [from.cwd, ...from.additionalDirectories];
-  const toRoots = [to.cwd, ...to.additionalDirectories];
-  const fromPaths = new Set(fromRoots.map((r) => r.path));
-  const toPaths = new Set(toRoots.map((r) => r.path));
-  const added = toRoots.filter((r) => !fromPaths.has(r.path));
-  const removed = fromRoots.filter((r) => !toPaths.has(r.path));
-  const same = sameRoots(from, to);
-  return {
-    added,
-    removed,
-    primaryChanged: from.cwd.path !== to.cwd.path,
-    reordered: !same && added.length === 0 && removed.length === 0,
-    same,
-  };
-}
-
 /** "app, lib and docs" (names), for messages. */
 export function describeRoots(set: RootSet): string {
   return listInWords([set.cwd, ...set.additionalDirectories].map((root) => root.name));

@@ -128,8 +128,6 @@ export const HostToSessions = z.discriminatedUnion('type', [
     empty: z.string(),
   }),
   z.object({ type: z.literal('rows'), version: z.number().int(), from: z.number().int().nonnegative(), rows: z.array(Row) }),
-  /** Put the keyboard focus on a row (after an action changed the list). */
-  z.object({ type: z.literal('select'), key: z.string() }),
 ]);
 export type HostToSessions = z.output<typeof HostToSessions>;
 
@@ -145,6 +143,5 @@ export const SessionsToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('window'), version: z.number().int(), from: z.number().int().nonnegative(), to: z.number().int().nonnegative() }),
   z.object({ type: z.literal('action'), action: SessionAction, key: z.string() }),
   z.object({ type: z.literal('status'), action: StatusAction, agentName: z.string() }),
-  z.object({ type: z.literal('refresh') }),
 ]);
 export type SessionsToHost = z.output<typeof SessionsToHost>;

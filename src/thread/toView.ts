@@ -79,27 +79,17 @@ export function configOptionsToView(options: readonly SessionConfigOption[]): Vi
           ? entry.options.map((o) => ({ value: o.value, name: o.name, description: o.description ?? undefined, group: entry.name }))
           : [{ value: entry.value, name: entry.name, description: entry.description ?? undefined }],
       );
-      view.push({
-        type: 'select',
-        id: option.id,
-        name: option.name,
-        category: option.category ?? undefined,
-        description: option.description ?? undefined,
-        currentValue: option.currentValue,
-        options: flat,
-      });
+      view.push({ type: 'select', ...optionBase(option), currentValue: option.currentValue, options: flat });
     } else if (option.type === 'boolean') {
-      view.push({
-        type: 'boolean',
-        id: option.id,
-        name: option.name,
-        category: option.category ?? undefined,
-        description: option.description ?? undefined,
-        currentValue: option.currentValue,
-      });
+      view.push({ type: 'boolean', ...optionBase(option), currentValue: option.currentValue });
     }
   }
   return view;
+}
+
+/** What every kind of option shows. */
+function optionBase(option: { id: string; name: string; category?: string | null; description?: string | null }) {
+  return { id: option.id, name: option.name, category: option.category ?? undefined, description: option.description ?? undefined };
 }
 
 function isGroup(entry: SessionConfigSelectOption | SessionConfigSelectGroup): entry is SessionConfigSelectGroup {

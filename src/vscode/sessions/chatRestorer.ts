@@ -5,9 +5,9 @@
  * else resume; the complete root list, asking first when the folders changed). When that cannot happen the
  * tab says why and offers to try again; nothing is lost.
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpLogger } from '../../acp/logger';
+import { namedRoot } from '../../roots/rootSet';
 import { ChatViewState, type ChatToHost } from '../../shared/chatProtocol';
 import { Thread } from '../../thread/thread';
 import { AgentCommandIds } from '../agentCommands';
@@ -56,7 +56,7 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
       agentName: saved.agentName,
       sessionId: saved.sessionId,
       title: saved.title,
-      roots: (saved.roots ?? []).map((folder, index) => ({ name: path.basename(folder) || folder, path: folder, primary: index === 0 })),
+      roots: (saved.roots ?? []).map((folder, index) => ({ ...namedRoot(folder), primary: index === 0 })),
       prompt: { image: false, audio: false, embeddedContext: false },
       status: 'loading',
     });

@@ -4,14 +4,13 @@
  * user chose between the session's folders and the workspace's when they differ (see reopenPlan.ts).
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpConnection } from '../../acp/connection';
 import type { AcpLogger } from '../../acp/logger';
 import { describeRootChange, planReopen } from '../../history/reopenPlan';
 import type { SessionView } from '../../history/sessionsModel';
 import type { FolderGrants } from '../../roots/folderGrants';
-import { createRootSet, type Root } from '../../roots/rootSet';
+import { createRootSet, namedRoot, type Root } from '../../roots/rootSet';
 import type { AgentSession } from '../../sessions/agentSession';
 import { forkSession, reopenSession, type ReopenMode } from '../../sessions/sessionLifecycle';
 import type { SessionAction } from '../../shared/sessionsProtocol';
@@ -187,7 +186,6 @@ export class HistoryActions {
       cwd: view.cwd,
       additionalDirectories: view.rootsKnown ? view.additionalDirectories : undefined,
       workspaceRoots: workspace.rootSetFor(agent),
-      folders: workspace.folders,
       supportsAdditional: connection.caps.sessions.additionalDirectories,
       exists: (folder) => isDirectory(folder),
       isGranted: (folder) => shareAll || this.grants.isGranted(folder),
@@ -279,7 +277,7 @@ function isDirectory(folder: string): boolean {
 
 /** A workspace folder's name (folders are compared by real path), else the folder's base name. */
 function folderName(folder: string): string {
-  return currentCandidates().roots.find((root) => root.path === folder)?.name ?? (path.basename(folder) || folder);
+  return currentCandidates().roots.find((root) => root.path === folder)?.name ?? namedRoot(folder).name;
 }
 
 function named(folder: string): Root {

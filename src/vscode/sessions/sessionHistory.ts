@@ -22,7 +22,7 @@ import type { Thread } from '../../thread/thread';
 import { transcriptText } from '../../history/transcript';
 import type { Agents } from '../agents';
 import { Disposable } from '../lifecycle';
-import { readPrimaryFolder } from '../settings';
+import { affectsUs, readPrimaryFolder } from '../settings';
 import { activeEditorFolderIndex, currentCandidates } from '../workspaceFolders';
 
 const CAPS_KEY = 'acpWorkspace.lastAgentCaps';
@@ -34,13 +34,13 @@ type StoredCaps = Pick<AgentCaps, 'loadSession' | 'sessions'>;
 export class SessionHistory extends Disposable {
   readonly index: LocalSessionIndex;
   private readonly catalogs = new WeakMap<AcpConnection, AgentCatalog>();
-  private readonly catalogSubscriptions = new WeakSet<AgentCatalog>();
   private readonly known = new WeakSet<AgentSession>();
   private readonly textTimers = new Map<Thread, ReturnType<typeof setTimeout>>();
   private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
   /** Something the Sessions view shows changed (agents, a catalog, the index, open sessions, folders). */
   readonly onDidChange = this.changeEmitter.event;
   private existsCache = new Map<string, boolean>();
+  private workspaceShape: WorkspaceShape | undefined;
   /** Problems with the stored history, for the view's notices. */
   readonly problems: string[] = [];
 
@@ -62,6 +62,13 @@ export class SessionHistory extends Disposable {
     this._register(sessions.onDidChange(() => this.sessionsChanged()));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.changed()));
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed()));
+    // The primary folder can follow the active editor or the setting: work the workspace out again then.
+    this._register(vscode.window.onDidChangeActiveTextEditor(() => (this.workspaceShape = undefined)));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (affectsUs(event, 'primaryFolder')) this.workspaceShape = undefined;
+      }),
+    );
     this.agentsChanged();
   }
 
@@ -100,8 +107,15 @@ export class SessionHistory extends Disposable {
     return this.agents.list().find((s) => s.definition.name === agentName)?.process?.connection?.caps ?? this.lastCaps(agentName);
   }
 
-  /** The workspace as the model sees it (folder existence is cached until the next change). */
+  /**
+   * The workspace as the model sees it: worked out (real paths of the folders) once until something changes,
+   * not on every keystroke of a search; folder existence is cached the same way.
+   */
   workspace(): WorkspaceShape {
+    return (this.workspaceShape ??= this.computeWorkspace());
+  }
+
+  private computeWorkspace(): WorkspaceShape {
     const candidates = currentCandidates();
     const setting = readPrimaryFolder();
     const primary = choosePrimary(candidates.roots, setting === 'ask' ? 'first' : setting, activeEditorFolderIndex());
@@ -164,9 +178,6 @@ export class SessionHistory extends Disposable {
     if (!catalog) {
       catalog = new AgentCatalog(connection.agentName, (params) => connection.listSessions(params));
       this.catalogs.set(connection, catalog);
-    }
-    if (!this.catalogSubscriptions.has(catalog)) {
-      this.catalogSubscriptions.add(catalog);
       const subscription = catalog.onDidChange(() => this.changed());
       connection.onDidClose(() => subscription.dispose());
     }
@@ -211,6 +222,7 @@ export class SessionHistory extends Disposable {
 
   private changed(): void {
     this.existsCache = new Map();
+    this.workspaceShape = undefined;
     this.changeEmitter.fire();
   }
 }

@@ -118,8 +118,6 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
       }
       case 'status':
         return this.statusAction(message.action, message.agentName);
-      case 'refresh':
-        return this.refresh();
     }
   }
 
@@ -224,7 +222,6 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
       agents: this.history.entries().map((a) => ({ name: a.name, running: a.running })),
       ...state,
       notices: [...this.history.problems, ...state.notices],
-      ...(state.coverage !== undefined ? { coverage: state.coverage } : {}),
     });
     this.computedEmitter.fire();
   }

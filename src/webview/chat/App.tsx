@@ -1,5 +1,5 @@
 /** The chat view: who and where (agent, folders, state), the transcript, and the prompt box. */
-import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'preact/compat';
+import { memo, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'preact/compat';
 import type { ViewSessionState } from '../../shared/chatModel';
 import { HostToChat, withAttachment, type Attachment, type ChatToHost } from '../../shared/chatProtocol';
 import { onHostMessage, post } from '../common/vscodeApi';
@@ -55,6 +55,10 @@ function Header(props: { session: ViewSessionState }) {
   );
 }
 
+// The header and the prompt box change with the session state, not with every streamed frame.
+const SessionHeader = memo(Header);
+const PromptBox = memo(Composer);
+
 export function App(props: { store: ChatStore }) {
   const { store } = props;
   const state = useSyncExternalStore((listener) => store.subscribe(listener), () => store.state);
@@ -103,7 +107,7 @@ export function App(props: { store: ChatStore }) {
   const running = state.session.status === 'running';
   return (
     <div class="chat">
-      <Header session={state.session} />
+      <SessionHeader session={state.session} />
       <div
         class="transcript"
         ref={transcript}
@@ -125,7 +129,7 @@ export function App(props: { store: ChatStore }) {
           <Entry key={entry.id} entry={entry} last={i === state.entries.length - 1} running={running} />
         ))}
       </div>
-      <Composer session={state.session} initialDraft={state.draft?.text} attachments={attachments} setAttachments={setAttachments} />
+      <PromptBox session={state.session} initialDraft={state.draft?.text} attachments={attachments} setAttachments={setAttachments} />
     </div>
   );
 }

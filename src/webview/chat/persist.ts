@@ -16,9 +16,10 @@ function save(change: Partial<ChatViewState>): void {
 /** The session shown changed (its id arrives once the agent answered; titles change as it works). */
 export function persistSession(session: ViewSessionState): void {
   if (session.sessionId === undefined) return;
-  const roots = session.roots.map((root) => root.path);
+  // A session without roots yet (a restored tab before it reopened) keeps the ones saved.
+  const roots = session.roots.length > 0 ? session.roots.map((root) => root.path) : saved.roots;
   if (saved.sessionId === session.sessionId && saved.agentName === session.agentName && saved.title === session.title && sameList(saved.roots, roots)) return;
-  save({ agentName: session.agentName, sessionId: session.sessionId, title: session.title, roots: roots.length > 0 ? roots : saved.roots });
+  save({ agentName: session.agentName, sessionId: session.sessionId, title: session.title, roots });
 }
 
 /** The unsent input; pasted images stay out (they can be large, and the state is stored with the tab). */
@@ -26,6 +27,6 @@ export function persistDraft(draft: Draft): void {
   save({ draft: { text: draft.text, attachments: draft.attachments.filter((a) => a.kind !== 'image') } });
 }
 
-function sameList(a: readonly string[] | undefined, b: readonly string[]): boolean {
-  return a !== undefined && a.length === b.length && a.every((item, i) => item === b[i]);
+function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((item, i) => item === b[i]));
 }

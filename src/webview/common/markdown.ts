@@ -38,8 +38,3 @@ purify.setConfig({
 export function renderMarkdown(source: string): string {
   return purify.sanitize(md.render(source));
 }
-
-/** Safe HTML for plain text (no markdown): escaped, line breaks kept by CSS. */
-export function escapeText(text: string): string {
-  return md.utils.escapeHtml(text);
-}

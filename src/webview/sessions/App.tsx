@@ -34,19 +34,24 @@ interface Persisted {
   readonly activeKey?: string;
 }
 
+// Formatters are built once: rows are rendered again on every scroll.
+const RELATIVE = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'short' });
+const DAY_THIS_YEAR = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric' });
+const EXACT = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+
 function relativeTime(ms: number, now: number): string {
   const seconds = Math.round((ms - now) / 1000);
-  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'short' });
   const abs = Math.abs(seconds);
   if (abs < 60) return 'just now';
-  if (abs < 3600) return format.format(Math.round(seconds / 60), 'minute');
-  if (abs < 86_400) return format.format(Math.round(seconds / 3600), 'hour');
-  if (abs < 7 * 86_400) return format.format(Math.round(seconds / 86_400), 'day');
-  return new Date(ms).toLocaleDateString(undefined, { month: 'short', day: 'numeric', year: abs > 300 * 86_400 ? 'numeric' : undefined });
+  if (abs < 3600) return RELATIVE.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86_400) return RELATIVE.format(Math.round(seconds / 3600), 'hour');
+  if (abs < 7 * 86_400) return RELATIVE.format(Math.round(seconds / 86_400), 'day');
+  return (abs > 300 * 86_400 ? DAY : DAY_THIS_YEAR).format(ms);
 }
 
 function exactTime(ms: number): string {
-  return new Date(ms).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+  return EXACT.format(ms);
 }
 
 /** Text with some ranges marked, as text nodes only. */

@@ -8,5 +8,4 @@ import { App } from './App';
 import { SessionsStore } from './store';
 
 const store = new SessionsStore();
-(window as unknown as { acpSessionsStore: SessionsStore }).acpSessionsStore = store;
 render(<App store={store} />, document.getElementById('root')!);

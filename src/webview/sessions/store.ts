@@ -21,8 +21,6 @@ export class SessionsStore {
   private readonly listeners = new Set<Listener>();
   /** Bumped when anything shown changes. */
   revision = 0;
-  /** When the first rows of the first state were rendered (the benchmark reads it). */
-  firstRowsAt: number | undefined;
 
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);

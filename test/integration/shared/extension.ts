@@ -92,11 +92,4 @@ export function assertConforms(messages: ReturnType<RecordingAgent['received']>)
 }
 
 /** True while a process with this pid exists. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { isAlive } from '../../helpers/referenceAgent';

@@ -6,7 +6,6 @@ const base: ReopenInput = {
   cwd: '/w/app',
   additionalDirectories: ['/w/lib', '/w/docs'],
   workspaceRoots: ['/w/app', '/w/lib', '/w/docs'],
-  folders: ['/w/app', '/w/lib', '/w/docs'],
   supportsAdditional: true,
   exists: (p) => p.startsWith('/w/'),
   isGranted: () => true,
