@@ -15,7 +15,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
 
-/** @type {{ name: string, passed: number, failed: number, note?: string }[]} */
+/** @type {{ name: string, passed: number, failed: number, note?: string, failures?: string[] }[]} */
 const results = [];
 const scratch = mkdtempSync(path.join(tmpdir(), 'acp-ws-tests-'));
 
@@ -54,7 +54,7 @@ function recordTier(name, summaryFile, result, started) {
   // A run whose tests passed but whose process failed (leftover processes, a crash) is a failure too.
   const extra = failed === 0 && result.status !== 0 ? 1 : 0;
   const notes = [`${seconds} s`, counts.pending ? `${counts.pending} skipped` : '', extra ? `exited with ${result.status ?? result.signal}` : ''].filter(Boolean);
-  results.push({ name, passed: counts.passes, failed: failed + extra, note: notes.join(', ') });
+  results.push({ name, passed: counts.passes, failed: failed + extra, note: notes.join(', '), failures: counts.failed ?? [] });
 }
 
 /** Runs a command that records its counts in $ACP_TEST_SUMMARY_FILE (an in-host mocha run) as one tier. */
@@ -154,6 +154,8 @@ if (build.status !== 0) {
 rmSync(scratch, { recursive: true, force: true });
 console.log('\n== summary');
 for (const r of results) console.log(`  ${r.name}: ${r.passed} passed, ${r.failed} failed${r.note ? ` (${r.note})` : ''}`);
+const failures = results.flatMap((r) => (r.failures ?? []).map((f) => `  ${r.name}: ${f}`));
+if (failures.length > 0) console.log(`\n== failed\n${failures.join('\n')}\n`);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 console.log(`tests: ${passed} passed, ${failed} failed`);

@@ -189,6 +189,10 @@ export class AgentProcess implements Disposable {
       logger: this.logger,
       tap: this.options.tap,
       maxLineBytes: this.options.maxLineBytes,
+      // The process's exit closes the connection with its exit code and last stderr lines; the generic
+      // "closed the connection" is only for an agent that ends its output and then keeps running. A busy
+      // machine can take a while to report the exit after the output ended, so wait for it.
+      closeGraceMs: EXIT_AFTER_EOF_MS,
     });
     this.current = connection;
     this.options.registerHandlers?.(connection);
@@ -267,7 +271,9 @@ export class AgentProcess implements Disposable {
       }),
     ]);
     clearTimeout(timer);
-    if (timedOut) {
+    // On a busy machine the exit can be reported after the grace period although the agent did exit:
+    // only an agent that still runs ignored the SIGTERM.
+    if (timedOut && child.pid !== undefined && processRunning(child.pid)) {
       this.logger.warn(`${this.name} did not exit within ${grace} ms of SIGTERM; killing it.`);
     } else if (!(await groupGone(child, deadline))) {
       // The rest of the group got the SIGTERM too. Killing it the moment the agent exits cuts short what
@@ -341,6 +347,9 @@ export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/** How long after the agent's output ends its exit is awaited before the connection closes without it. */
+const EXIT_AFTER_EOF_MS = 5000;
+
 /** How long a stop waits for SIGKILLed processes to be gone. */
 const KILL_SETTLE_MS = 1000;
 
@@ -371,23 +380,42 @@ export function groupRunning(pgid: number): boolean {
       entries = [];
     }
     if (entries.length > 0) {
-      for (const entry of entries) {
-        if (!/^\d+$/.test(entry)) continue;
-        let stat: string;
-        try {
-          stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-        } catch {
-          continue; // gone meanwhile
-        }
-        // "pid (comm) state ppid pgrp …"; comm may contain spaces and parentheses.
-        const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        if (Number(pgrp) === pgid && state !== 'Z') return true;
-      }
-      return false;
+      return entries.some((entry) => {
+        if (!/^\d+$/.test(entry)) return false;
+        const stat = procStat(entry);
+        return stat !== undefined && stat.pgrp === pgid && stat.state !== 'Z';
+      });
     }
   }
+  return signalReaches(-pgid);
+}
+
+/** Whether process `pid` is still running (on Linux a zombie, dead but not yet reaped, is not). */
+export function processRunning(pid: number): boolean {
+  if (process.platform === 'linux' && fs.existsSync('/proc/self/stat')) {
+    const stat = procStat(String(pid));
+    return stat !== undefined && stat.state !== 'Z';
+  }
+  return signalReaches(pid);
+}
+
+/** State and process group of a process from `/proc/<pid>/stat`; undefined when it is gone. */
+function procStat(pid: string): { state: string; pgrp: number } | undefined {
+  let stat: string;
   try {
-    process.kill(-pgid, 0);
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined; // gone meanwhile
+  }
+  // "pid (comm) state ppid pgrp …"; comm may contain spaces and parentheses.
+  const [state = '', , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { state, pgrp: Number(pgrp) };
+}
+
+/** Whether signal 0 reaches `target` (a pid, or a negated process group id). */
+function signalReaches(target: number): boolean {
+  try {
+    process.kill(target, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';

@@ -72,7 +72,7 @@ describe('reference agent: permission requests', () => {
     assert.match(agent.agentText(sessionId), /Permission request cancelled/);
   });
 
-  it('session/cancel while the request is pending ends the turn at once', async () => {
+  it('session/cancel while the request is pending ends the turn, though the request is never answered', async () => {
     let asked: () => void = () => undefined;
     const askedPromise = new Promise<void>((resolve) => (asked = resolve));
     const agent = await startAgent({
@@ -84,10 +84,9 @@ describe('reference agent: permission requests', () => {
     const sessionId = await agent.newSession(tempDir());
     const turn = agent.prompt(sessionId, 'permission');
     await askedPromise;
-    const started = Date.now();
     await agent.agent.notify('session/cancel', { sessionId });
+    // The permission request is never answered: only the cancel can end this turn.
     assert.equal(await turn, 'cancelled');
-    assert.ok(Date.now() - started < 1000);
     assert.deepEqual(toolStatuses(agent, sessionId), ['pending', 'failed']);
   });
 });

@@ -39,7 +39,7 @@ function isGone(pid: number): boolean {
   }
 }
 
-async function waitFor(predicate: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
+async function waitFor(predicate: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
