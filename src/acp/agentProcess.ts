@@ -209,7 +209,7 @@ export class AgentProcess implements Disposable {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`${command.name} did not finish starting within ${Math.round(timeoutMs / 1000)} s.`)),
+        () => reject(new Error(`${command.name} did not finish starting within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}.`)),
         timeoutMs,
       );
     });

@@ -111,9 +111,19 @@ describe('Terminals (real processes)', function () {
   });
 
   it('interleaves stdout and stderr as they arrive', async () => {
+    // Each write waits until the previous one was read (two pipes read after a pause arrive together,
+    // in no particular order): the script goes on when the test creates the next go-file.
+    const go = [path.join(tree.base, 'go-err'), path.join(tree.base, 'go-out2')];
     const id = await node(
-      'process.stdout.write("out1\\n"); setTimeout(() => process.stderr.write("err\\n"), 60); setTimeout(() => process.stdout.write("out2\\n"), 120)',
+      `const fs = require("fs");
+       const after = (file, then) => { const t = setInterval(() => { if (fs.existsSync(file)) { clearInterval(t); then(); } }, 5); };
+       process.stdout.write("out1\\n");
+       after(${JSON.stringify(go[0])}, () => { process.stderr.write("err\\n"); after(${JSON.stringify(go[1])}, () => process.stdout.write("out2\\n")); });`,
     );
+    await waitFor(() => terminals.output(ref(id)).output === 'out1\n', 'out1');
+    fs.writeFileSync(go[0]!, '');
+    await waitFor(() => terminals.output(ref(id)).output === 'out1\nerr\n', 'err after out1');
+    fs.writeFileSync(go[1]!, '');
     await terminals.waitForExit(ref(id));
     assert.equal(terminals.output(ref(id)).output, 'out1\nerr\nout2\n');
   });
