@@ -159,17 +159,19 @@ const EMPTY_SCROLL_HTML = `<!DOCTYPE html><html><body style="margin:0"><div id="
 /** A minimal host for the page: the real model, answering `ready`, `settings` and `window` like SessionsView. */
 async function openSessionsPage(page: Page, url: string, model: SessionsModel): Promise<void> {
   let version = 0;
+  let settingsSeq = 0;
   const send = (message: HostToSessions) =>
     page.evaluate((m) => (globalThis as unknown as { postMessage(m: unknown, o: string): void }).postMessage(m, '*'), message).catch(() => undefined); // the page may be closed
   const post = () => {
     const state = model.compute();
     version++;
-    void send({ type: 'state', version, settings: model.currentSettings, agents: [{ name: 'Bench', running: true }], ...state, notices: state.notices });
+    void send({ type: 'state', version, settings: model.currentSettings, settingsSeq, agents: [{ name: 'Bench', running: true }], ...state, notices: state.notices });
   };
   await page.exposeBinding('hostReceive', (_source, raw: unknown) => {
     const message = SessionsToHost.parse(raw);
     if (message.type === 'ready') post();
     else if (message.type === 'settings') {
+      settingsSeq = message.seq;
       model.setSettings(message.settings);
       post();
     } else if (message.type === 'window' && message.version === version) {

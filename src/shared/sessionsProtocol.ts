@@ -116,6 +116,8 @@ export const HostToSessions = z.discriminatedUnion('type', [
     type: z.literal('state'),
     version: z.number().int(),
     settings: ViewSettings,
+    /** The `seq` of the last settings message applied (0 before any). */
+    settingsSeq: z.number().int().nonnegative(),
     agents: z.array(z.object({ name: z.string(), running: z.boolean() })),
     count: z.number().int().nonnegative(),
     specials: z.array(SpecialRow),
@@ -138,7 +140,11 @@ export type SessionAction = z.output<typeof SessionAction>;
 
 export const SessionsToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('settings'), settings: ViewSettings }),
+  /**
+   * The whole settings, changed. `seq` grows with every message, so the webview knows which of its changes
+   * a state already includes (a change made before the host answered the previous one builds on it).
+   */
+  z.object({ type: z.literal('settings'), seq: z.number().int().nonnegative(), settings: ViewSettings }),
   /** Rows [from, to) of list `version` are about to be shown. */
   z.object({ type: z.literal('window'), version: z.number().int(), from: z.number().int().nonnegative(), to: z.number().int().nonnegative() }),
   z.object({ type: z.literal('action'), action: SessionAction, key: z.string() }),

@@ -103,9 +103,19 @@ describe('the session history browser (real workbench, Chromium)', function () {
     assert.ok(marked.join('').replace(/\s/g, '').toLowerCase().includes('libtask'), marked.join('|'));
     assert.match(await view.locator('.coverage').innerText(), /Titles of \d+ sessions searched; transcript text of \d+ of them/);
     await bench().screenshot('sessions-search');
-    await view.locator('.search-input').fill('');
-    await view.locator('.scope', { hasText: 'This workspace' }).click();
+    // Clear the search and pick a scope at once, before the host can answer the first change: the second
+    // change builds on the first, so the old search does not come back.
+    interface Button { textContent: string | null; click(): void }
+    interface Input { value: string; dispatchEvent(event: Event): void; ownerDocument: { querySelectorAll(selector: string): ArrayLike<Button> } }
+    await view.locator('.search-input').evaluate((element) => {
+      const input = element as unknown as Input;
+      input.value = '';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      Array.from(input.ownerDocument.querySelectorAll('.scope')).find((button) => button.textContent?.includes('This workspace'))?.click();
+    });
     await row('Obsolete experiment').waitFor();
+    assert.equal(await view.locator('.coverage').count(), 0, 'no search any more');
+    assert.equal(await view.locator('.search-input').inputValue(), '');
   });
 
   it('opens a session with the keyboard: consent for its folders, then its history replays in a chat', async () => {

@@ -127,13 +127,24 @@ export class Workbench {
 
   /** F1, type `>Category: Title`, Enter. */
   async runCommand(title: string): Promise<void> {
-    await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 5 } }).catch(() => undefined);
-    await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor({ timeout: 10_000 });
-    await input.fill(`>${title}`);
     const row = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: title }).first();
-    await row.waitFor({ timeout: 10_000 });
+    // A window still loading (a busy machine) may not list the extension's commands yet: like a person,
+    // close the palette and look again, for up to a minute.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 5 } }).catch(() => undefined);
+      await this.page.keyboard.press('F1');
+      await input.waitFor({ timeout: 10_000 });
+      await input.fill(`>${title}`);
+      try {
+        await row.waitFor({ timeout: 5_000 });
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await input.press('Escape');
+      }
+    }
     await input.press('Enter');
   }
 
@@ -211,6 +222,14 @@ export function useWorkbench(target: 'multi-root' | 'single' = 'multi-root', pre
       scratch: path.join(scratch, 'server'),
       env: { [RUN_MARKER]: runId },
     });
+  });
+
+  afterEach(async function () {
+    // What the window showed when a test failed (not checked for blankness: it is evidence, not a test).
+    if (this.currentTest?.state !== 'failed' || !workbench) return;
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const name = `failed-${this.currentTest.fullTitle().replace(/[^\w-]+/g, '-').slice(0, 120)}.png`;
+    await workbench.page.screenshot({ path: path.join(SCREENSHOT_DIR, name) }).catch(() => undefined);
   });
 
   after(async () => {

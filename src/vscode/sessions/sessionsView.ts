@@ -32,6 +32,8 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
   readonly model: SessionsModel;
   private view: vscode.WebviewView | undefined;
   private version = 0;
+  /** The `seq` of the webview's last settings message. */
+  private settingsSeq = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastShown = 0;
   private readonly autoStarted = new Set<string>();
@@ -100,6 +102,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
         await this.startSelectedAgent(false);
         return;
       case 'settings':
+        this.settingsSeq = message.seq;
         return this.applySettings(message.settings);
       case 'window':
         if (message.version !== this.version) return;
@@ -219,6 +222,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
       type: 'state',
       version: this.version,
       settings: this.model.currentSettings,
+      settingsSeq: this.settingsSeq,
       agents: this.history.entries().map((a) => ({ name: a.name, running: a.running })),
       ...state,
       notices: [...this.history.problems, ...state.notices],

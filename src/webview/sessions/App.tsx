@@ -260,7 +260,7 @@ export function App(props: { store: SessionsStore }) {
     return () => observer.disconnect();
   }, [state !== undefined]);
 
-  const settings = state?.settings;
+  const settings = store.settings;
   const searching = state?.searching ?? false;
   const layout = useMemo(
     () => new RowLayout(state?.count ?? 0, state?.specials ?? [], searching ? ROW_HEIGHTS.sessionWithSnippet : ROW_HEIGHTS.session),
@@ -287,10 +287,7 @@ export function App(props: { store: SessionsStore }) {
     }
   }, [store.revision]);
 
-  const send = (next: Partial<ViewSettings>) => {
-    if (!settings) return;
-    post<SessionsToHost>({ type: 'settings', settings: { ...settings, ...next } });
-  };
+  const send = (next: Partial<ViewSettings>) => store.sendSettings(next);
   const run = (action: SessionAction, key: string) => post<SessionsToHost>({ type: 'action', action, key });
 
   const selectIndex = (index: number | undefined, scroll = true) => {

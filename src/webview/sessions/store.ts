@@ -3,9 +3,8 @@
  * received so far for it. Rows of an older version are dropped; rows not received yet are asked for in
  * windows around what is on screen.
  */
-import type { HostToSessions, Row } from '../../shared/sessionsProtocol';
+import type { HostToSessions, Row, SessionsToHost, ViewSettings } from '../../shared/sessionsProtocol';
 import { post } from '../common/vscodeApi';
-import type { SessionsToHost } from '../../shared/sessionsProtocol';
 
 export type ListState = Extract<HostToSessions, { type: 'state' }>;
 
@@ -18,6 +17,8 @@ export class SessionsStore {
   state: ListState | undefined;
   private rows = new Map<number, Row>();
   private requested: { version: number; from: number; to: number } | undefined;
+  /** The settings last sent, until a state says the host applied them. */
+  private sent: { seq: number; settings: ViewSettings } | undefined;
   private readonly listeners = new Set<Listener>();
   /** Bumped when anything shown changes. */
   revision = 0;
@@ -38,6 +39,26 @@ export class SessionsStore {
       message.rows.forEach((row, i) => this.rows.set(message.from + i, row));
       this.changed();
     }
+  }
+
+  /**
+   * The settings in effect: the ones last sent while the host has not applied them yet, else the host's.
+   * (Clearing the search and at once picking a scope must not bring the old search back.)
+   */
+  get settings(): ViewSettings | undefined {
+    const state = this.state;
+    if (!state) return undefined;
+    return this.sent && this.sent.seq > state.settingsSeq ? this.sent.settings : state.settings;
+  }
+
+  /** Changes some settings, on top of any change the host has not applied yet. */
+  sendSettings(change: Partial<ViewSettings>): void {
+    const current = this.settings;
+    if (!this.state || !current) return;
+    const seq = Math.max(this.sent?.seq ?? 0, this.state.settingsSeq) + 1;
+    this.sent = { seq, settings: { ...current, ...change } };
+    post<SessionsToHost>({ type: 'settings', seq, settings: this.sent.settings });
+    this.changed();
   }
 
   row(index: number): Row | undefined {

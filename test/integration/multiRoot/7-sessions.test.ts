@@ -70,8 +70,9 @@ describe('the session history in the real extension host (250 sessions in three 
     });
   }
 
+  let settingsSeq = 0;
   async function settings(change: Partial<ViewSettings>): Promise<void> {
-    await api.sessionsView.receive({ type: 'settings', settings: { ...api.sessionsView.model.currentSettings, ...change } });
+    await api.sessionsView.receive({ type: 'settings', seq: ++settingsSeq, settings: { ...api.sessionsView.model.currentSettings, ...change } });
   }
 
   /** Pages until the current scope's list is complete, like the view does when its end scrolls into view. */

@@ -88,7 +88,7 @@ describe('a real agent in the real extension host: claude-agent-acp, offline', f
   });
 
   it('lists the session in the Sessions view with its folders, then reopens it with its replayed history', async () => {
-    await api.sessionsView.receive({ type: 'settings', settings: { agent: NAME, scope: 'workspace', query: '', showHidden: false } });
+    await api.sessionsView.receive({ type: 'settings', seq: 1, settings: { agent: NAME, scope: 'workspace', query: '', showHidden: false } });
     const rows = () => {
       const state = api.sessionsView.model.compute();
       return api.sessionsView.model.rows(0, state.count).filter((r): r is SessionRow => r.kind === 'session');
