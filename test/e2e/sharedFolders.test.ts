@@ -18,8 +18,17 @@ describe('sharing workspace folders with an agent (real prompts, Chromium)', fun
 
   async function sessionRow(description: string) {
     const sidebar = await bench().openAcpContainer();
-    const row = bench().viewTree(sidebar, 'Agents').locator('.monaco-list-row', { hasText: 'Session' }).filter({ hasText: description });
-    await row.first().waitFor({ timeout: 30_000 });
+    const tree = bench().viewTree(sidebar, 'Agents');
+    const row = tree.locator('.monaco-list-row', { hasText: 'Session' }).filter({ hasText: description });
+    // The agent's row opens by itself when it gets a session; if the tree kept it closed (it can, on a busy
+    // machine), open it like a person would.
+    const agent = tree.locator('.monaco-list-row[aria-expanded="false"]', { hasText: 'Reference Agent (offline)' });
+    const deadline = Date.now() + 30_000;
+    while (!(await row.first().isVisible())) {
+      if (Date.now() > deadline) await row.first().waitFor({ timeout: 1 }); // fails, saying what it looked for
+      if (await agent.isVisible()) await agent.click();
+      await bench().page.waitForTimeout(100);
+    }
     return { sidebar, row: row.first() };
   }
 
