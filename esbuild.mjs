@@ -97,6 +97,8 @@ if (existsSync(webviewDir)) {
 }
 
 const started = Date.now();
+// A bundle that was renamed or removed must not linger (and ship) from an earlier build.
+if (!watch) rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...b, absWorkingDir: root })));
   await Promise.all(contexts.map((c) => c.watch()));

@@ -4,7 +4,7 @@
  *
  *   host:     AgentCatalog merging the pages; SessionsModel filtering by scope, grouping by date, and
  *             searching (fuzzy titles + transcript text) on every keystroke of a typed query;
- *   webview:  the Sessions bundle (dist/webview/sessions.js) in Chromium fed by that model: first paint, and
+ *   webview:  the Sessions bundle (dist/webview/history.js) in Chromium fed by that model: first paint, and
  *             frame times while scrolling through the whole list (virtualized: the DOM stays small).
  *
  * Baselines measured in the same run: merging with a bare Map and filtering with a bare loop; a plain
@@ -24,7 +24,7 @@ import type { SessionInfo } from '../src/acp/schema';
 import { AgentCatalog } from '../src/history/catalog';
 import { LocalSessionIndex } from '../src/history/localIndex';
 import { SessionsModel, type AgentEntry, type WorkspaceShape } from '../src/history/sessionsModel';
-import { SessionsToHost, type HostToSessions, type ViewSettings } from '../src/shared/sessionsProtocol';
+import { SessionsToHost, type HostToSessions, type ViewSettings } from '../src/shared/historyProtocol';
 import { median, parseArgs, printTable } from './util';
 
 const { sessions: SESSIONS, runs: RUNS } = parseArgs({ sessions: 100_000, runs: 3 });
@@ -262,10 +262,10 @@ async function main(): Promise<void> {
 
     // Chromium.
     const bundle = path.join(REPO_ROOT, 'dist', 'webview');
-    if (!fs.existsSync(path.join(bundle, 'sessions.js'))) throw new Error('dist/webview/sessions.js is missing: run `node esbuild.mjs` first');
+    if (!fs.existsSync(path.join(bundle, 'history.js'))) throw new Error('dist/webview/history.js is missing: run `node esbuild.mjs` first');
     const pageFile = path.join(dir, 'sessions.html');
     const emptyFile = path.join(dir, 'empty.html');
-    fs.writeFileSync(pageFile, PAGE_HTML.replace('CSS', pathToFileURL(path.join(bundle, 'sessions.css')).href).replace('JS', pathToFileURL(path.join(bundle, 'sessions.js')).href));
+    fs.writeFileSync(pageFile, PAGE_HTML.replace('CSS', pathToFileURL(path.join(bundle, 'history.css')).href).replace('JS', pathToFileURL(path.join(bundle, 'history.js')).href));
     const spacerHeight = 46 * SESSIONS;
     fs.writeFileSync(emptyFile, EMPTY_SCROLL_HTML.replace('<div id="spacer"></div>', `<div id="spacer" style="height:${spacerHeight}px"></div>`));
     const { launchBrowser } = (await import(pathToFileURL(path.join(REPO_ROOT, 'scripts', 'vscode-web', 'browser.mjs')).href)) as typeof Browser;

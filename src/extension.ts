@@ -12,17 +12,17 @@ import { ChatActions } from './vscode/chat/chatActions';
 import { ChatSessions } from './vscode/chat/chatSessions';
 import { FolderWatcher } from './vscode/folderWatcher';
 import { registerFsHandlers } from './sessions/fsHandlers';
-import { RefusalNotices } from './vscode/fsHandlers';
+import { RefusalNotices } from './vscode/refusalNotices';
 import { createLog } from './vscode/log';
 import { McpServers } from './vscode/mcpServers';
 import { vscodeOpenDocuments } from './vscode/openDocuments';
 import { vscodeRootsUi, type RootsUi } from './vscode/rootsUi';
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { SessionStarter } from './vscode/sessionStarter';
-import { ChatRestorer } from './vscode/sessions/chatRestorer';
-import { HistoryActions, vscodeHistoryUi, type HistoryUi } from './vscode/sessions/historyActions';
-import { SessionHistory } from './vscode/sessions/sessionHistory';
-import { SessionsView } from './vscode/sessions/sessionsView';
+import { ChatRestorer } from './vscode/history/chatRestorer';
+import { HistoryActions, vscodeHistoryUi, type HistoryUi } from './vscode/history/historyActions';
+import { SessionHistory } from './vscode/history/sessionHistory';
+import { SessionsView } from './vscode/history/sessionsView';
 import { SignIn } from './vscode/signIn';
 
 /** What integration tests reach (only in the Extension Test mode; `undefined` for everyone else). */

@@ -35,7 +35,7 @@ import {
   SessionNotFoundError,
   toAcpError,
 } from './errors';
-import { silentLogger, type AcpLogger } from './logger';
+import { silentLogger, type Logger } from '../common/logger';
 import {
   AuthenticateMethod,
   CancelRequestNotification,
@@ -84,7 +84,7 @@ export interface AcpConnectionOptions {
   readonly output: Writable;
   /** Longest accepted line (default 32 MiB). */
   readonly maxLineBytes?: number;
-  readonly logger?: AcpLogger;
+  readonly logger?: Logger;
   /** Sees every message sent and received (protocol trace). */
   readonly tap?: MessageTap;
   /**
@@ -126,7 +126,7 @@ interface Pending {
 export class AcpConnection implements Disposable {
   readonly agentName: string;
   private readonly connection: MessageConnection;
-  private readonly logger: AcpLogger;
+  private readonly logger: Logger;
   private readonly pending = new Set<Pending>();
   private readonly incomingCancellations = new Map<CancellationId, CancellationTokenSource>();
   private readonly registered = new Set<string>();

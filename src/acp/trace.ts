@@ -3,7 +3,7 @@
  * travel in messages (MCP server env values and HTTP headers) are replaced before anything is logged.
  */
 import type { Message } from 'vscode-jsonrpc/node';
-import type { AcpLogger } from './logger';
+import type { Logger } from '../common/logger';
 import type { MessageTap } from './transport';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';
@@ -45,7 +45,7 @@ export function describeMessage(message: Message): string {
 }
 
 /** A tap that writes the traffic with one agent to the log at trace level. */
-export function traceTap(agentName: string, level: () => TraceLevel, logger: AcpLogger): MessageTap {
+export function traceTap(agentName: string, level: () => TraceLevel, logger: Logger): MessageTap {
   return (direction, message) => {
     const current = level();
     if (current === 'off') return;

@@ -7,7 +7,7 @@
  */
 import type { AgentCaps } from '../acp/capabilities';
 import { namedRoot, sameRootPaths } from '../roots/rootSet';
-import type { GroupRow, Row, Scope, SessionRow, SessionRowActions, SpecialRow, StatusRow, ViewSettings } from '../shared/sessionsProtocol';
+import type { GroupRow, Row, Scope, SessionRow, SessionRowActions, SpecialRow, StatusRow, ViewSettings } from '../shared/historyProtocol';
 import type { AgentCatalog, CatalogEntry, SourcePlan } from './catalog';
 import { recordKey, type LocalRecord, type LocalSessionIndex } from './localIndex';
 import { ListSearch, type Range, type SearchHit, type SearchResult, type Searchable, type Snippet } from './search';

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as z from 'zod';
-import { envValue } from '../acp/environment';
+import { envValue } from '../process/environment';
 import { formatIssues, type McpServer, type McpServerStdio } from '../acp/schema';
 import { parseEnvFile } from './envFile';
 import { parseJsonc } from './jsonc';

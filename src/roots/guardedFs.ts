@@ -60,7 +60,7 @@ export class FileOperationError extends Error {
 }
 
 /** Parameters of `fs/read_text_file` that matter here. */
-export interface ReadTextFileRequest {
+export interface TextFileRead {
   readonly path: string;
   /** First line to return, 1-based (values below 1 mean 1). */
   readonly line?: number | null;
@@ -69,7 +69,7 @@ export interface ReadTextFileRequest {
 }
 
 /** Parameters of `fs/write_text_file` that matter here. */
-export interface WriteTextFileRequest {
+export interface TextFileWrite {
   readonly path: string;
   readonly content: string;
 }
@@ -86,7 +86,7 @@ const O_NONBLOCK = C.O_NONBLOCK ?? 0;
  * @throws AccessDeniedError when the path is not inside the roots; FileOperationError when it is missing
  *   or not a file.
  */
-export async function readTextFile(guard: RootGuard, request: ReadTextFileRequest, documents?: OpenDocuments): Promise<string> {
+export async function readTextFile(guard: RootGuard, request: TextFileRead, documents?: OpenDocuments): Promise<string> {
   const decision = await allow(guard, request.path);
   const fromEditor = documents ? await documents.textOf(request.path, decision.realPath) : undefined;
   if (typeof fromEditor === 'string') return sliceLines(fromEditor, request.line, request.limit);
@@ -115,7 +115,7 @@ export async function readTextFile(guard: RootGuard, request: ReadTextFileReques
  * @throws AccessDeniedError when the path is not inside the roots (or stopped being so meanwhile);
  *   FileOperationError when it names a folder.
  */
-export async function writeTextFile(guard: RootGuard, request: WriteTextFileRequest, documents?: OpenDocuments): Promise<void> {
+export async function writeTextFile(guard: RootGuard, request: TextFileWrite, documents?: OpenDocuments): Promise<void> {
   if (typeof request.content !== 'string') throw new TypeError('The content to write must be a string');
   const decision = await allow(guard, request.path);
   if (/[\\/]$/.test(request.path)) throw new FileOperationError('is-a-directory', request.path, `${quotePath(request.path)} names a folder, not a file`);

@@ -5,7 +5,7 @@
  */
 import { HandlerError, type AcpConnection } from '../acp/connection';
 import { ErrorCodes } from '../acp/errors';
-import type { AcpLogger } from '../acp/logger';
+import type { Logger } from '../common/logger';
 import { ReadTextFileMethod, WriteTextFileMethod } from '../acp/schema';
 import { AccessDeniedError, FileOperationError, readTextFile, writeTextFile, type OpenDocuments } from '../roots/guardedFs';
 import type { ActiveSessions } from './activeSessions';
@@ -15,7 +15,7 @@ export interface FsHandlerOptions {
   readonly sessions: ActiveSessions;
   /** Open editors (unsaved text wins over the disk); none outside VS Code. */
   readonly documents?: OpenDocuments;
-  readonly logger: AcpLogger;
+  readonly logger: Logger;
   /** Called for each refusal (the VS Code layer tells the user). */
   readonly onRefusal?: (session: AgentSession, refusal: Refusal) => void;
 }

@@ -6,16 +6,15 @@
  */
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { AgentCaps } from '../acp/capabilities';
 import type { OutgoingContentBlock } from '../acp/schema';
 import { readTextFile, type OpenDocuments } from '../roots/guardedFs';
 import type { RootGuard } from '../roots/rootGuard';
 import type { ViewContent } from '../shared/chatModel';
 import type { Attachment } from '../shared/chatProtocol';
 
-export interface PromptCapabilities {
-  readonly image: boolean;
-  readonly embeddedContext: boolean;
-}
+/** What the agent accepts in prompts beyond text and links. */
+export type PromptCapabilities = Pick<AgentCaps['prompt'], 'image' | 'embeddedContext'>;
 
 export interface BuiltPrompt {
   readonly blocks: OutgoingContentBlock[];

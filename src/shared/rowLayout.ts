@@ -3,7 +3,7 @@
  * ordinary: every row's offset and the row at a scroll position follow from the row count and the
  * (sorted) list of special rows, in O(log n), without a per-row array.
  */
-import { ROW_HEIGHTS, type SpecialRow } from './sessionsProtocol';
+import { ROW_HEIGHTS, type SpecialRow } from './historyProtocol';
 
 export class RowLayout {
   /** extra[k]: total height difference of specials[0..k) from ordinary rows. */

@@ -15,7 +15,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { envValue } from '../acp/environment';
+import { envValue } from '../process/environment';
 
 /** How to start the command. */
 export interface CommandPlan {

@@ -14,7 +14,7 @@ import crossSpawn from 'cross-spawn';
 import { quotePath } from '../roots/rootGuard';
 import type { CommandPlan } from './commandLine';
 import { OutputBuffer } from './outputBuffer';
-import { ProcessGroup } from './processGroup';
+import { ProcessGroup } from '../process/processGroup';
 import { TerminalError, TerminalErrorCodes } from './terminalError';
 
 /** How a command ended: `exitCode` null when a signal ended it, `signal` null when it exited by itself. */

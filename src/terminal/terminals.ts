@@ -13,11 +13,11 @@
  * {@link Terminals.onDidChange} and {@link Terminals.get}, and throttles as it sees fit.
  */
 import { randomBytes } from 'node:crypto';
-import type { AcpLogger } from '../acp/logger';
+import type { Logger } from '../common/logger';
 import type { CreateTerminalRequest } from '../acp/schema/clientMethods';
 import type { RootGuard } from '../roots/rootGuard';
 import { planCommand } from './commandLine';
-import { mergeEnv } from '../acp/environment';
+import { mergeEnv } from '../process/environment';
 import { MAX_RETAINED_OUTPUT_BYTES } from './outputBuffer';
 import {
   type CancellationSignal,
@@ -52,7 +52,7 @@ export interface TerminalsOptions {
   readonly killGraceMs?: number;
   /** Most output bytes one terminal keeps, whatever the agent asks (default {@link MAX_RETAINED_OUTPUT_BYTES}). */
   readonly maxOutputBytes?: number;
-  readonly logger?: AcpLogger;
+  readonly logger?: Logger;
   /** The platform whose rules apply (shell, environment, process groups). Default: the real one. */
   readonly platform?: NodeJS.Platform;
 }

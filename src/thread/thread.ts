@@ -13,7 +13,7 @@ import { configOptionsToView, contentToView, preview, toolContentToView } from '
 type MessageKind = 'user' | 'agent' | 'thought';
 
 /** Live state of a terminal shown in tool calls. */
-export interface TerminalView {
+export interface ThreadTerminal {
   readonly command?: string;
   readonly output?: string;
   readonly truncated?: boolean;
@@ -28,7 +28,7 @@ export class Thread {
   private readonly toolTurns = new Map<string, number>();
   /** Counts turn boundaries: user prompts (the client's own and replayed ones) and turn ends. */
   private turn = 0;
-  private readonly terminals = new Map<string, TerminalView>();
+  private readonly terminals = new Map<string, ThreadTerminal>();
   /** messageId of the open message entry of each kind, so chunks of one message land together. */
   private lastMessage: { kind: MessageKind; id: string; messageId: string | undefined } | undefined;
   private planEntryId: string | undefined;
@@ -221,7 +221,7 @@ export class Thread {
   }
 
   /** New output or exit of a terminal: every tool call showing it is updated. */
-  updateTerminal(terminalId: string, view: TerminalView): void {
+  updateTerminal(terminalId: string, view: ThreadTerminal): void {
     this.terminals.set(terminalId, view);
     for (const entry of this.entries) {
       if (entry.kind !== 'tool' || !entry.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) continue;

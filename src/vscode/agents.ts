@@ -4,13 +4,13 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { resolveAgentCommand, type AgentCommand, type AgentDefinition } from '../acp/agentConfig';
-import { AgentProcess, type AgentState } from '../acp/agentProcess';
+import { resolveAgentCommand, type AgentCommand, type AgentDefinition } from '../agents/agentConfig';
+import { AgentProcess, type AgentState } from '../process/agentProcess';
 import type { ClientFeatureOptions } from '../acp/capabilities';
 import type { AcpConnection } from '../acp/connection';
-import type { AcpLogger } from '../acp/logger';
+import type { Logger } from '../common/logger';
 import { traceTap } from '../acp/trace';
-import { Disposable } from './lifecycle';
+import { Disposable } from '../common/lifecycle';
 import { affectsUs, readAgents, readMaxMessageBytes, readTrace } from './settings';
 
 /** What the UI shows about one agent. */
@@ -34,7 +34,7 @@ interface Entry {
 
 export interface AgentsOptions {
   readonly context: vscode.ExtensionContext;
-  readonly logger: AcpLogger;
+  readonly logger: Logger;
   readonly features: ClientFeatureOptions;
   /** Registers agent → client handlers on every new connection (fs, permission, terminals…). */
   readonly registerHandlers?: (agent: AgentDefinition, connection: AcpConnection) => void;

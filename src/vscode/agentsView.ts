@@ -9,7 +9,7 @@ import { listInWords } from '../roots/rootSet';
 import type { ActiveSessions } from '../sessions/activeSessions';
 import { AgentSession } from '../sessions/agentSession';
 import type { AgentStatus, Agents } from './agents';
-import { Disposable } from './lifecycle';
+import { Disposable } from '../common/lifecycle';
 import { readDefaultAgent, affectsUs } from './settings';
 
 type Node = AgentStatus | AgentSession;

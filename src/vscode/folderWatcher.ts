@@ -3,12 +3,12 @@
  * roots cannot change mid-session) and the user can reopen it with the current folders or keep its own.
  */
 import * as vscode from 'vscode';
-import type { AcpLogger } from '../acp/logger';
+import type { Logger } from '../common/logger';
 import type { CandidateRoot } from '../roots/workspaceRoots';
 import type { ActiveSessions } from '../sessions/activeSessions';
 import type { AgentSession } from '../sessions/agentSession';
 import { describeFolderChange, staleAfterFolderChange } from '../sessions/staleRoots';
-import { Disposable } from './lifecycle';
+import { Disposable } from '../common/lifecycle';
 import type { RootsUi } from './rootsUi';
 import type { SessionStarter } from './sessionStarter';
 import { currentCandidates } from './workspaceFolders';
@@ -20,7 +20,7 @@ export class FolderWatcher extends Disposable {
     private readonly sessions: ActiveSessions,
     private readonly starter: SessionStarter,
     private readonly ui: () => RootsUi,
-    private readonly logger: AcpLogger,
+    private readonly logger: Logger,
   ) {
     super();
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.onFoldersChanged()));

@@ -1,10 +1,10 @@
 /** The "ACP Workspace" log (Output view), as the logger the protocol layer writes to. */
 import * as vscode from 'vscode';
-import type { AcpLogger } from '../acp/logger';
+import type { Logger } from '../common/logger';
 
-export function createLog(): { channel: vscode.LogOutputChannel; logger: AcpLogger } {
+export function createLog(): { channel: vscode.LogOutputChannel; logger: Logger } {
   const channel = vscode.window.createOutputChannel('ACP Workspace', { log: true });
-  const logger: AcpLogger = {
+  const logger: Logger = {
     trace: (message) => channel.trace(message),
     info: (message) => channel.info(message),
     warn: (message) => channel.warn(message),

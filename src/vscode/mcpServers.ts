@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { AgentCaps } from '../acp/capabilities';
-import type { AcpLogger } from '../acp/logger';
+import type { Logger } from '../common/logger';
 import type { McpServer } from '../acp/schema';
 import { mcpJsonPath, readConfiguredServers } from '../mcp/mcpConfig';
 import { describeMcpSelection, selectMcpServers } from '../mcp/mcpSelection';
@@ -18,7 +18,7 @@ export interface McpChoice {
 }
 
 export class McpServers {
-  constructor(private readonly logger: AcpLogger) {}
+  constructor(private readonly logger: Logger) {}
 
   /** The servers to pass to an agent with these capabilities; reads the files fresh each time. */
   forAgent(agentName: string, caps: AgentCaps): McpChoice {

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { AcpConnection } from '../acp/connection';
-import type { AcpLogger } from '../acp/logger';
+import type { Logger } from '../common/logger';
 import type { FolderGrants } from '../roots/folderGrants';
 import { describeRoots, type Root } from '../roots/rootSet';
 import { choosePrimary, describeNotShared, foldersNeedingConsent, planRoots, type CandidateRoot, type Candidates, type RootPlan } from '../roots/workspaceRoots';
@@ -50,7 +50,7 @@ export class SessionStarter {
     private readonly sessions: ActiveSessions,
     private readonly grants: FolderGrants,
     private readonly ui: () => RootsUi,
-    private readonly logger: AcpLogger,
+    private readonly logger: Logger,
     private readonly pickAgent: () => Promise<string | undefined>,
     private readonly mcp: McpServers,
     /** A session is about to be reopened, and then was (as a new object): its chat continues with it. */

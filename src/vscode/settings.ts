@@ -1,6 +1,6 @@
 /** Typed, validated reads of the `acpWorkspace.*` settings. Bad values fall back to defaults, never throw. */
 import * as vscode from 'vscode';
-import { resolveAgentList, type AgentListResult } from '../acp/agentConfig';
+import { resolveAgentList, type AgentListResult } from '../agents/agentConfig';
 import type { TraceLevel } from '../acp/trace';
 import type { PrimaryFolderSetting } from '../roots/workspaceRoots';
 import { DEFAULT_MAX_LINE_BYTES } from '../acp/transport';

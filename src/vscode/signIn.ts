@@ -4,7 +4,7 @@
  * args and env) in a VS Code terminal for the user, and the agent is restarted when that succeeds.
  */
 import * as vscode from 'vscode';
-import type { AcpLogger } from '../acp/logger';
+import type { Logger } from '../common/logger';
 import type { AuthMethod } from '../acp/schema';
 import type { Agents } from './agents';
 
@@ -13,7 +13,7 @@ type KnownMethod = Exclude<AuthMethod, { type: '$unknown' }>;
 export class SignIn {
   constructor(
     private readonly agents: Agents,
-    private readonly logger: AcpLogger,
+    private readonly logger: Logger,
   ) {}
 
   /** Runs the sign-in (asking which method unless `methodId` says); resolves true when it succeeded. */

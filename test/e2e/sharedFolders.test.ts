@@ -44,6 +44,9 @@ describe('sharing workspace folders with an agent (real prompts, Chromium)', fun
     const { sidebar, row } = await sessionRow('app, lib, docs');
     assert.match((await row.getAttribute('aria-label')) ?? '', /sharing app, lib and docs/);
     await bench().screenshot('session-with-three-folders', sidebar);
+    // The session's chat opens and takes the focus once it has loaded; like a person, wait until it shows
+    // before the next command (a quick pick opened meanwhile would close when the chat takes the focus).
+    await bench().webview('.prompt-input');
   });
 
   it('lets the user revoke a folder in Manage Shared Folders, then asks again and honours a refusal', async () => {

@@ -6,7 +6,7 @@
 import { PassThrough } from 'node:stream';
 import { createMessageConnection, type MessageConnection, type Message } from 'vscode-jsonrpc/node';
 import { AcpConnection, type AcpConnectionOptions } from '../../src/acp/connection';
-import type { AcpLogger } from '../../src/acp/logger';
+import type { Logger } from '../../src/common/logger';
 import { NdjsonMessageReader, NdjsonMessageWriter } from '../../src/acp/transport';
 import { conformance } from './conformance';
 
@@ -65,7 +65,7 @@ export class MemoryAgent {
   }
 }
 
-export interface RecordingLogger extends AcpLogger {
+export interface RecordingLogger extends Logger {
   readonly lines: Array<{ level: string; message: string }>;
 }
 

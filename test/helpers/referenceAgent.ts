@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AgentCommand } from '../../src/acp/agentConfig';
+import type { AgentCommand } from '../../src/agents/agentConfig';
 
 /** `dist/reference-agent.js`, built by `node esbuild.mjs`. */
 export const REFERENCE_AGENT_BUNDLE = path.resolve(__dirname, '..', '..', '..', 'dist', 'reference-agent.js');

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AgentCommand } from '../../src/acp/agentConfig';
+import type { AgentCommand } from '../../src/agents/agentConfig';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const MODULES = path.join(REPO, 'node_modules');

@@ -12,7 +12,7 @@
  *   conformance checker), so tests can assert on exactly what the client sent.
  */
 import type { Message } from 'vscode-jsonrpc/node';
-import { AgentProcess } from '../../src/acp/agentProcess';
+import { AgentProcess } from '../../src/process/agentProcess';
 import { HandlerError, type AcpConnection } from '../../src/acp/connection';
 import { ErrorCodes } from '../../src/acp/errors';
 import * as acp from '../../src/acp/schema';

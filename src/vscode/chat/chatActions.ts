@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as vscode from 'vscode';
-import type { AcpLogger } from '../../acp/logger';
+import type { Logger } from '../../common/logger';
 import type { ChatToHost, MentionItem } from '../../shared/chatProtocol';
 import { buildPrompt, mentionGlob } from '../../sessions/promptBuilder';
 import { reopenMode, reopenSession } from '../../sessions/sessionLifecycle';
@@ -24,7 +24,7 @@ export class ChatActions {
     private readonly mcp: McpServers,
     private readonly signIn: SignIn,
     private readonly log: vscode.LogOutputChannel,
-    private readonly logger: AcpLogger,
+    private readonly logger: Logger,
   ) {}
 
   async handle(chat: Chat, message: ChatToHost): Promise<void> {

@@ -4,11 +4,11 @@
  * whatever the agent's rate. Messages from the webview are validated before anything acts on them.
  */
 import * as vscode from 'vscode';
-import type { AcpLogger } from '../../acp/logger';
+import type { Logger } from '../../common/logger';
 import { ChatToHost, withAttachment, type Attachment, type Draft, type HostToChat } from '../../shared/chatProtocol';
 import { PatchPacer } from '../../thread/patchPacer';
 import type { Thread } from '../../thread/thread';
-import { Disposable } from '../lifecycle';
+import { Disposable } from '../../common/lifecycle';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 
 export const CHAT_VIEW_TYPE = 'acpWorkspace.chat';
@@ -21,7 +21,7 @@ export interface ChatPanelHandlers {
 export interface ChatPanelOptions extends ChatPanelHandlers {
   readonly extensionUri: vscode.Uri;
   readonly thread: Thread;
-  readonly logger: AcpLogger;
+  readonly logger: Logger;
   readonly viewColumn?: vscode.ViewColumn;
   /** A tab VS Code restored after a window reload, to adopt instead of creating one. */
   readonly panel?: vscode.WebviewPanel;

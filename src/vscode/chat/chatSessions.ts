@@ -4,9 +4,9 @@
  * chat, and what the user does in a chat to the session.
  */
 import * as vscode from 'vscode';
-import type { AgentDefinition } from '../../acp/agentConfig';
+import type { AgentDefinition } from '../../agents/agentConfig';
 import type { AcpConnection, CancellationToken } from '../../acp/connection';
-import type { AcpLogger } from '../../acp/logger';
+import type { Logger } from '../../common/logger';
 import { RequestPermissionMethod, SessionUpdateNotification, type PermissionOption, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '../../acp/schema';
 import type { ActiveSessions } from '../../sessions/activeSessions';
 import type { AgentSession, Refusal } from '../../sessions/agentSession';
@@ -17,7 +17,7 @@ import { registerTerminalHandlers } from '../../terminal/handlers';
 import { Terminals, type TerminalChange, type TerminalView } from '../../terminal/terminals';
 import { Thread } from '../../thread/thread';
 import type { Agents } from '../agents';
-import { Disposable } from '../lifecycle';
+import { Disposable } from '../../common/lifecycle';
 import type { ChatActions } from './chatActions';
 import { ChatPanel } from './chatPanel';
 import { DiffDocuments } from './diffDocuments';
@@ -59,7 +59,7 @@ export class ChatSessions extends Disposable {
     private readonly extensionUri: vscode.Uri,
     readonly agents: Agents,
     private readonly sessions: ActiveSessions,
-    private readonly logger: AcpLogger,
+    private readonly logger: Logger,
     actions: (chats: ChatSessions) => ChatActions,
   ) {
     super();

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
 import type { ViewEntry } from '../../../src/shared/chatModel';
-import type { SessionRow } from '../../../src/shared/sessionsProtocol';
+import type { SessionRow } from '../../../src/shared/historyProtocol';
 import type { Chat } from '../../../src/vscode/chat/chatSessions';
 import { claudeAgentAcp } from '../../interop/agents';
 import { ModelServer } from '../../interop/modelServer';

@@ -8,7 +8,7 @@ import { AgentCatalog } from '../../../src/history/catalog';
 import { LocalSessionIndex } from '../../../src/history/localIndex';
 import { ListSearch, matchTitle, MAX_RESULTS, snippetAround } from '../../../src/history/search';
 import { dateGroup, inScope, SessionsModel, sourcePlan, type AgentEntry, type SessionView, type WorkspaceShape } from '../../../src/history/sessionsModel';
-import type { Row, SessionRow, ViewSettings } from '../../../src/shared/sessionsProtocol';
+import type { Row, SessionRow, ViewSettings } from '../../../src/shared/historyProtocol';
 
 const NOW = new Date(2026, 10, 21, 15, 0, 0).getTime();
 const HOUR = 3_600_000;

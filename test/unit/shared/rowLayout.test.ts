@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { RowLayout } from '../../../src/shared/rowLayout';
-import { ROW_HEIGHTS } from '../../../src/shared/sessionsProtocol';
+import { ROW_HEIGHTS } from '../../../src/shared/historyProtocol';
 
 describe('RowLayout (where each row of the virtual list is)', () => {
   const specials = [

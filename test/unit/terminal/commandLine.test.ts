@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { displayLine, looksLikeShellLine, planCommand } from '../../../src/terminal/commandLine';
-import { envValue, mergeEnv, withoutEnv } from '../../../src/acp/environment';
+import { envValue, mergeEnv, withoutEnv } from '../../../src/process/environment';
 
 describe('terminal command planning', () => {
   let dir: string;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { RestartPolicy } from '../../../src/acp/restartPolicy';
+import { RestartPolicy } from '../../../src/process/restartPolicy';
 
 describe('RestartPolicy', () => {
   it('allows maxRestarts within the window, then refuses until old restarts age out', () => {

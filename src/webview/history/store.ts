@@ -3,7 +3,7 @@
  * received so far for it. Rows of an older version are dropped; rows not received yet are asked for in
  * windows around what is on screen.
  */
-import type { HostToSessions, Row, SessionsToHost, ViewSettings } from '../../shared/sessionsProtocol';
+import type { HostToSessions, Row, SessionsToHost, ViewSettings } from '../../shared/historyProtocol';
 import { post } from '../common/vscodeApi';
 
 export type ListState = Extract<HostToSessions, { type: 'state' }>;

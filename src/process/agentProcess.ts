@@ -3,20 +3,20 @@
  * `initialize`, and an end that takes the whole process tree with it (several real agents ignore
  * stdin closing, and many start helpers of their own).
  */
-import type { ChildProcess } from 'node:child_process';
-import { spawn as spawnChild } from 'node:child_process';
-import * as fs from 'node:fs';
 import spawn from 'cross-spawn';
+import type { ChildProcess } from 'node:child_process';
 import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
-import type { AgentCommand } from './agentConfig';
-import type { AgentCaps, ClientFeatureOptions } from './capabilities';
-import { AcpConnection } from './connection';
+import type { AgentCaps, ClientFeatureOptions } from '../acp/capabilities';
+import { AcpConnection } from '../acp/connection';
+import { ConnectionClosedError } from '../acp/errors';
+import type { Implementation } from '../acp/schema';
+import type { MessageTap } from '../acp/transport';
+import type { AgentCommand } from '../agents/agentConfig';
+import { silentLogger, type Logger } from '../common/logger';
 import { mergeEnv, withoutEnv } from './environment';
-import { ConnectionClosedError } from './errors';
-import { silentLogger, type AcpLogger } from './logger';
+import { describeExit, describeSpawnError, exitSummary } from './exitReasons';
+import { groupGone, killTree, processRunning } from './processTree';
 import { RestartPolicy, type RestartPolicyOptions } from './restartPolicy';
-import type { Implementation } from './schema';
-import type { MessageTap } from './transport';
 
 /** Lifecycle states, as vscode-languageclient names them. */
 export type AgentState = 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
@@ -33,7 +33,7 @@ export interface AgentProcessOptions {
   readonly cwd?: string;
   /** The environment the agent's settings are merged over (default: this process's). */
   readonly parentEnv?: NodeJS.ProcessEnv;
-  readonly logger?: AcpLogger;
+  readonly logger?: Logger;
   readonly clientInfo: Implementation;
   readonly features?: ClientFeatureOptions;
   /** Registers agent → client handlers on every new connection, before `initialize`. */
@@ -58,7 +58,7 @@ export class AgentProcess implements Disposable {
   private stopping: Promise<void> | undefined;
   private stateValue: AgentState = 'stopped';
   private readonly restartPolicy: RestartPolicy | undefined;
-  private readonly logger: AcpLogger;
+  private readonly logger: Logger;
   private stderrTail: string[] = [];
   /** Processes we asked to stop: their exit is expected, not a crash. */
   private readonly stopRequested = new WeakSet<ChildProcess>();
@@ -330,129 +330,11 @@ export class AgentProcess implements Disposable {
   }
 }
 
-/** Signals the process and everything in its group (POSIX) or its tree (Windows). Never throws. */
-export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
-  const pid = child.pid;
-  if (pid === undefined) return;
-  if (process.platform === 'win32') {
-    // taskkill /T ends the whole tree; /F because console programs ignore polite requests.
-    const killer = spawnChild('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' });
-    killer.on('error', () => undefined);
-    return;
-  }
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
 /** How long after the agent's output ends its exit is awaited before the connection closes without it. */
 const EXIT_AFTER_EOF_MS = 5000;
 
 /** How long a stop waits for SIGKILLed processes to be gone. */
 const KILL_SETTLE_MS = 1000;
-
-/**
- * Resolves true once no process of the child's process group is left running, false at `deadline`
- * (POSIX; on Windows `taskkill /T /F` has already ended the tree, so true).
- */
-async function groupGone(child: ChildProcess, deadline: number): Promise<boolean> {
-  const pid = child.pid;
-  if (pid === undefined || process.platform === 'win32') return true;
-  while (groupRunning(pid)) {
-    if (Date.now() >= deadline) return false;
-    await delay(Math.min(25, Math.max(1, deadline - Date.now())));
-  }
-  return true;
-}
-
-/**
- * Whether a process of group `pgid` is still running. Members whose parent (the agent) is gone are
- * reaped by init, which may take a while: on Linux zombies are not counted (they are already dead).
- */
-export function groupRunning(pgid: number): boolean {
-  if (process.platform === 'linux') {
-    let entries: string[];
-    try {
-      entries = fs.readdirSync('/proc');
-    } catch {
-      entries = [];
-    }
-    if (entries.length > 0) {
-      return entries.some((entry) => {
-        if (!/^\d+$/.test(entry)) return false;
-        const stat = procStat(entry);
-        return stat !== undefined && stat.pgrp === pgid && stat.state !== 'Z';
-      });
-    }
-  }
-  return signalReaches(-pgid);
-}
-
-/** Whether process `pid` is still running (on Linux a zombie, dead but not yet reaped, is not). */
-export function processRunning(pid: number): boolean {
-  if (process.platform === 'linux' && fs.existsSync('/proc/self/stat')) {
-    const stat = procStat(String(pid));
-    return stat !== undefined && stat.state !== 'Z';
-  }
-  return signalReaches(pid);
-}
-
-/** State and process group of a process from `/proc/<pid>/stat`; undefined when it is gone. */
-function procStat(pid: string): { state: string; pgrp: number } | undefined {
-  let stat: string;
-  try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined; // gone meanwhile
-  }
-  // "pid (comm) state ppid pgrp …"; comm may contain spaces and parentheses.
-  const [state = '', , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { state, pgrp: Number(pgrp) };
-}
-
-/** Whether signal 0 reaches `target` (a pid, or a negated process group id). */
-function signalReaches(target: number): boolean {
-  try {
-    process.kill(target, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Words for a failed spawn: "not found" and "not executable" are the common ones. */
-export function describeSpawnError(command: AgentCommand, error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') {
-    return `Could not start ${command.name}: the command "${command.command}" was not found. Install it, or set its full path in the acpWorkspace.agents setting.`;
-  }
-  if (code === 'EACCES') {
-    return `Could not start ${command.name}: "${command.command}" is not executable (permission denied).`;
-  }
-  return `Could not start ${command.name}: ${error instanceof Error ? error.message : String(error)}`;
-}
-
-/** Words for an exit: when, how, and the last lines the agent wrote to stderr. */
-export function describeExit(
-  name: string,
-  code: number | null,
-  signal: NodeJS.Signals | null,
-  duringInitialize: boolean,
-  stderrTail: readonly string[],
-): string {
-  const when = duringInitialize ? `${name} exited while starting` : `${name} exited`;
-  let how = ` (${exitSummary(code, signal)})`;
-  if (code === 127 || code === 9009) how = ` (exit code ${code}: a command it runs was not found)`;
-  const tail = stderrTail.length > 0 ? ` Its last output: ${stderrTail.slice(-3).join(' | ')}` : '';
-  return `${when}${how}.${tail}`;
-}
-
-function exitSummary(code: number | null, signal: NodeJS.Signals | null): string {
-  if (signal) return `stopped by signal ${signal}`;
-  return `exit code ${code ?? 'unknown'}`;
-}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,5 @@
-/** Where the ACP layer writes what it observes. The VS Code layer backs this with a LogOutputChannel. */
-export interface AcpLogger {
+/** Where the extension writes what it observes. The VS Code layer backs this with a LogOutputChannel. */
+export interface Logger {
   trace(message: string): void;
   info(message: string): void;
   warn(message: string): void;
@@ -7,7 +7,7 @@ export interface AcpLogger {
 }
 
 /** Discards everything (tests and benchmarks that do not look at logs). */
-export const silentLogger: AcpLogger = {
+export const silentLogger: Logger = {
   trace: () => undefined,
   info: () => undefined,
   warn: () => undefined,

@@ -1,9 +1,13 @@
 /** Disposables: everything the extension registers is owned by something that disposes it. */
-import type * as vscode from 'vscode';
+
+/** Anything that can be disposed (VS Code's `Disposable` has this shape). */
+export interface IDisposable {
+  dispose(): void;
+}
 
 /** A base class that owns disposables and disposes them in reverse order of registration. */
-export abstract class Disposable implements vscode.Disposable {
-  private readonly owned: vscode.Disposable[] = [];
+export abstract class Disposable implements IDisposable {
+  private readonly owned: IDisposable[] = [];
   private disposed = false;
 
   protected get isDisposed(): boolean {
@@ -11,7 +15,7 @@ export abstract class Disposable implements vscode.Disposable {
   }
 
   /** Takes ownership of `disposable` and returns it. */
-  protected _register<T extends vscode.Disposable>(disposable: T): T {
+  protected _register<T extends IDisposable>(disposable: T): T {
     if (this.disposed) {
       disposable.dispose();
     } else {

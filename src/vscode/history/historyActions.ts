@@ -6,14 +6,14 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { AcpConnection } from '../../acp/connection';
-import type { AcpLogger } from '../../acp/logger';
+import type { Logger } from '../../common/logger';
 import { describeRootChange, planReopen } from '../../history/reopenPlan';
 import type { SessionView } from '../../history/sessionsModel';
 import type { FolderGrants } from '../../roots/folderGrants';
 import { createRootSet, namedRoot, type Root } from '../../roots/rootSet';
 import type { AgentSession } from '../../sessions/agentSession';
 import { forkSession, reopenSession, type ReopenMode } from '../../sessions/sessionLifecycle';
-import type { SessionAction } from '../../shared/sessionsProtocol';
+import type { SessionAction } from '../../shared/historyProtocol';
 import type { Agents } from '../agents';
 import type { ChatPanel } from '../chat/chatPanel';
 import type { Chat, ChatSessions } from '../chat/chatSessions';
@@ -60,7 +60,7 @@ export class HistoryActions {
     private readonly rootsUi: () => RootsUi,
     private readonly historyUi: () => HistoryUi,
     private readonly mcp: McpServers,
-    private readonly logger: AcpLogger,
+    private readonly logger: Logger,
   ) {}
 
   /** Runs an action on a session; problems are shown to the user, never thrown. Resolves when done. */

@@ -3,7 +3,7 @@
  * with zod (a bad entry is reported and skipped, never a crash), and the command line each one runs.
  */
 import * as z from 'zod';
-import { formatIssues } from './schema';
+import { formatIssues } from '../acp/schema';
 
 /** One configured agent, as the user writes it in settings. */
 export const AgentSetting = z.object({

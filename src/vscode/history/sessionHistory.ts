@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentCaps } from '../../acp/capabilities';
 import type { AcpConnection } from '../../acp/connection';
-import type { AcpLogger } from '../../acp/logger';
+import type { Logger } from '../../common/logger';
 import { AgentCatalog } from '../../history/catalog';
 import { LocalSessionIndex } from '../../history/localIndex';
 import { viewOf, type AgentEntry, type SessionView, type WorkspaceShape } from '../../history/sessionsModel';
@@ -21,7 +21,7 @@ import type { AgentSession } from '../../sessions/agentSession';
 import type { Thread } from '../../thread/thread';
 import { transcriptText } from '../../history/transcript';
 import type { Agents } from '../agents';
-import { Disposable } from '../lifecycle';
+import { Disposable } from '../../common/lifecycle';
 import { affectsUs, readPrimaryFolder } from '../settings';
 import { activeEditorFolderIndex, currentCandidates } from '../workspaceFolders';
 
@@ -48,7 +48,7 @@ export class SessionHistory extends Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly agents: Agents,
     private readonly sessions: ActiveSessions,
-    logger: AcpLogger,
+    logger: Logger,
   ) {
     super();
     this.index = new LocalSessionIndex(path.join(context.globalStorageUri.fsPath, 'session-history'), {

@@ -15,7 +15,7 @@ import {
   type SessionsToHost,
   type StatusRow,
   type ViewSettings,
-} from '../../shared/sessionsProtocol';
+} from '../../shared/historyProtocol';
 import { Icon } from '../common/ui';
 import { getState, onHostMessage, post, setState } from '../common/vscodeApi';
 import type { SessionsStore } from './store';

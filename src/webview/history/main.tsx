@@ -2,7 +2,7 @@
 import '../common/zodSetup';
 import '@vscode/codicons/dist/codicon.css';
 import '../common/controls.css';
-import './sessions.css';
+import './history.css';
 import { render } from 'preact';
 import { App } from './App';
 import { SessionsStore } from './store';

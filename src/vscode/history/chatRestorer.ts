@@ -6,7 +6,7 @@
  * tab says why and offers to try again; nothing is lost.
  */
 import * as vscode from 'vscode';
-import type { AcpLogger } from '../../acp/logger';
+import type { Logger } from '../../common/logger';
 import { namedRoot } from '../../roots/rootSet';
 import { ChatViewState, type ChatToHost } from '../../shared/chatProtocol';
 import { Thread } from '../../thread/thread';
@@ -29,7 +29,7 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
     private readonly extensionUri: vscode.Uri,
     private readonly history: SessionHistory,
     private readonly actions: HistoryActions,
-    private readonly logger: AcpLogger,
+    private readonly logger: Logger,
   ) {}
 
   register(): vscode.Disposable {

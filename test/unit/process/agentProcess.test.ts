@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AgentProcess, describeExit, groupRunning, type AgentProcessOptions, type AgentStateChange } from '../../../src/acp/agentProcess';
+import { AgentProcess, type AgentProcessOptions, type AgentStateChange } from '../../../src/process/agentProcess';
+import { describeExit } from '../../../src/process/exitReasons';
+import { groupRunning } from '../../../src/process/processTree';
 import type { AcpConnection } from '../../../src/acp/connection';
 import { ConnectionClosedError } from '../../../src/acp/errors';
 import * as acp from '../../../src/acp/schema';

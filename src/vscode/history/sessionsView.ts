@@ -5,12 +5,12 @@
  * from the webview's buttons and keys, and from its native context menu (commands below).
  */
 import * as vscode from 'vscode';
-import type { AcpLogger } from '../../acp/logger';
+import type { Logger } from '../../common/logger';
 import { DEFAULT_SETTINGS, SessionsModel, sourcePlan, type AgentEntry } from '../../history/sessionsModel';
-import { SessionAction, SessionsToHost, ViewSettings, type HostToSessions, type StatusAction } from '../../shared/sessionsProtocol';
+import { SessionAction, SessionsToHost, ViewSettings, type HostToSessions, type StatusAction } from '../../shared/historyProtocol';
 import type { Agents } from '../agents';
 import type { ChatSessions } from '../chat/chatSessions';
-import { Disposable } from '../lifecycle';
+import { Disposable } from '../../common/lifecycle';
 import { readDefaultAgent } from '../settings';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 import type { HistoryActions } from './historyActions';
@@ -49,7 +49,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     private readonly agents: Agents,
     chats: ChatSessions,
     private readonly actions: HistoryActions,
-    private readonly logger: AcpLogger,
+    private readonly logger: Logger,
   ) {
     super();
     this.model = new SessionsModel({
@@ -74,7 +74,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     view.webview.options = webviewOptions(this.context.extensionUri);
-    view.webview.html = webviewHtml(view.webview, this.context.extensionUri, 'sessions', 'Sessions');
+    view.webview.html = webviewHtml(view.webview, this.context.extensionUri, 'history', 'Sessions');
     const subscriptions = [
       view.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
       view.onDidChangeVisibility(() => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { AGENT_PRESETS, REFERENCE_AGENT_NAME, resolveAgentCommand, resolveAgentList } from '../../../src/acp/agentConfig';
+import { AGENT_PRESETS, REFERENCE_AGENT_NAME, resolveAgentCommand, resolveAgentList } from '../../../src/agents/agentConfig';
 
 describe('agent configuration', () => {
   it('offers the built-in presets when nothing is configured', () => {

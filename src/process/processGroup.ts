@@ -8,7 +8,7 @@
  * left alone.
  */
 import type { ChildProcess } from 'node:child_process';
-import { killTree } from '../acp/agentProcess';
+import { killTree } from './processTree';
 
 /** The process group (POSIX) or process tree (Windows) of one spawned command. */
 export class ProcessGroup {
