@@ -56,14 +56,8 @@ function makeSessions(count: number): SessionInfo[] {
 
 function caps(): AgentEntry['caps'] {
   return {
-    protocolVersion: 1,
-    agentInfo: undefined,
     loadSession: true,
-    prompt: { image: false, audio: false, embeddedContext: false },
-    mcp: { http: false, sse: false },
     sessions: { list: true, resume: true, close: true, delete: true, additionalDirectories: true, fork: true, setTitle: false },
-    auth: { logout: false },
-    authMethods: [],
   };
 }
 

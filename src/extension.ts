@@ -1,38 +1,45 @@
 /**
- * ACP Workspace: the composition root. Builds the objects and registers every disposable; the logic
- * lives in the modules it wires together.
+ * ACP Workspace: the composition root. Builds the objects, bottom layer first, and registers every
+ * disposable; the logic lives in the modules it wires together (see CONTRIBUTING.md, "Layers").
  */
 import * as vscode from 'vscode';
+import type { AgentRegistry } from './agents/agentRegistry';
+import { McpServers } from './mcp/mcpServers';
 import { FolderGrants } from './roots/folderGrants';
 import { ActiveSessions } from './sessions/activeSessions';
+import { Chats } from './sessions/chats';
+import { FolderChanges } from './sessions/folderChanges';
+import { HistoryActions } from './sessions/historyActions';
+import type { HistoryUi, Notices, RootsUi } from './sessions/ports';
+import { Reopener } from './sessions/reopener';
+import { historyStorageDir, SessionHistory } from './sessions/sessionHistory';
+import { SessionRouter } from './sessions/sessionRouter';
+import { SessionStarter } from './sessions/sessionStarter';
 import { pickAgent, registerAgentCommands } from './vscode/agentCommands';
-import { Agents } from './vscode/agents';
+import { AgentsFromSettings } from './vscode/agents';
 import { AgentsView } from './vscode/agentsView';
 import { ChatActions } from './vscode/chat/chatActions';
-import { ChatSessions } from './vscode/chat/chatSessions';
-import { FolderWatcher } from './vscode/folderWatcher';
-import { registerFsHandlers } from './sessions/fsHandlers';
-import { RefusalNotices } from './vscode/refusalNotices';
-import { createLog } from './vscode/log';
-import { McpServers } from './vscode/mcpServers';
-import { vscodeOpenDocuments } from './vscode/openDocuments';
-import { vscodeRootsUi, type RootsUi } from './vscode/rootsUi';
-import { registerSessionCommands } from './vscode/sessionCommands';
-import { SessionStarter } from './vscode/sessionStarter';
-import { ChatRestorer } from './vscode/history/chatRestorer';
-import { HistoryActions, vscodeHistoryUi, type HistoryUi } from './vscode/history/historyActions';
-import { SessionHistory } from './vscode/history/sessionHistory';
+import { ChatRestorer } from './vscode/chat/chatRestorer';
+import { ChatTabs } from './vscode/chat/chatTabs';
+import { vscodeHistoryUi } from './vscode/history/historyUi';
 import { SessionsView } from './vscode/history/sessionsView';
+import { createLog } from './vscode/log';
+import { vscodeOpenDocuments } from './vscode/openDocuments';
+import { RefusalNotices } from './vscode/refusalNotices';
+import { vscodeRootsUi } from './vscode/rootsUi';
+import { registerSessionCommands } from './vscode/sessionCommands';
+import { affectsUs } from './vscode/settings';
 import { SignIn } from './vscode/signIn';
+import { localFolders, vscodeWorkspace } from './vscode/workspace';
 
 /** What integration tests reach (only in the Extension Test mode; `undefined` for everyone else). */
 export interface TestApi {
-  readonly agents: Agents;
+  readonly agents: AgentRegistry;
   readonly sessions: ActiveSessions;
   readonly starter: SessionStarter;
   readonly grants: FolderGrants;
-  readonly folderWatcher: FolderWatcher;
-  readonly chats: ChatSessions;
+  readonly folderChanges: FolderChanges;
+  readonly chats: ChatTabs;
   readonly signIn: SignIn;
   readonly history: SessionHistory;
   readonly historyActions: HistoryActions;
@@ -44,86 +51,88 @@ export interface TestApi {
   setHistoryUi(ui: HistoryUi | undefined): void;
 }
 
-let agents: Agents | undefined;
+let agents: AgentsFromSettings | undefined;
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   const { channel, logger } = createLog();
   context.subscriptions.push(channel);
   let rootsUi: RootsUi = vscodeRootsUi;
-  const ui = () => rootsUi;
+  let historyUi: HistoryUi = vscodeHistoryUi;
+  const notices: Notices = { error: (message) => void vscode.window.showErrorMessage(message) };
+  const workspace = vscodeWorkspace;
 
+  // The application layer, bottom up: sessions and the agent → client surface, agents, chats, history.
   const sessions = new ActiveSessions();
   const grants = new FolderGrants(context.workspaceState);
-  const refusalNotices = new RefusalNotices();
-  const mcp = new McpServers(logger);
-  // Agents and chats refer to each other: connections are wired into chats, chats restart agents.
-  const late: { chats?: ChatSessions } = {};
-  agents = new Agents({
+  const router = new SessionRouter({ sessions, documents: vscodeOpenDocuments, logger });
+  agents = new AgentsFromSettings({
     context,
     logger,
     features: { booleanConfigOptions: true, notices: true, compaction: true, terminalAuth: true },
-    registerHandlers: (agent, connection) => {
-      registerFsHandlers(connection, {
-        sessions,
-        documents: vscodeOpenDocuments,
-        logger,
-        onRefusal: (session, refusal) => {
-          late.chats?.noteRefusal(session, refusal);
-          refusalNotices.notify(session, refusal);
-        },
-      });
-      late.chats?.registerConnection(agent, connection);
-    },
+    connect: (connection) => router.connect(connection),
   });
-  const signIn = new SignIn(agents, logger);
-  const starter = new SessionStarter(
-    agents,
-    sessions,
-    grants,
-    ui,
+  const registry = agents.registry;
+  const mcp = new McpServers(
+    { folders: localFolders, setting: () => vscode.workspace.getConfiguration('acpWorkspace').get<unknown>('mcpServers'), trusted: () => vscode.workspace.isTrusted },
     logger,
-    () => pickAgent(agents!, 'Start a session with which agent?'),
-    mcp,
-    {
-      reopening: (previous, mode) => {
-        const chat = late.chats?.find(previous.agentName, previous.sessionId);
-        if (chat) late.chats?.prepareReopen(chat, previous.connection, mode);
-      },
-      reopened: (previous, next) => {
-        const chat = late.chats?.find(previous.agentName, previous.sessionId);
-        if (chat) late.chats?.reattach(chat, next);
-      },
-    },
   );
-  const chats = new ChatSessions(context.extensionUri, agents, sessions, logger, (owner) => new ChatActions(owner, starter, mcp, signIn, channel, logger));
-  late.chats = chats;
-  const folderWatcher = new FolderWatcher(sessions, starter, ui, logger);
-  let historyUi: HistoryUi = vscodeHistoryUi;
-  const history = new SessionHistory(context, agents, sessions, logger);
-  const historyActions = new HistoryActions(history, agents, chats, grants, ui, () => historyUi, mcp, logger);
-  const sessionsView = new SessionsView(context, history, agents, chats, historyActions, logger);
-  const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, logger);
+  const chats = new Chats({ router, sessions, documents: vscodeOpenDocuments, logger });
+  const history = new SessionHistory({ storageDir: historyStorageDir(context.globalStorageUri.fsPath), memory: context.globalState, agents: registry, sessions, workspace, logger });
+  const reopener = new Reopener({ agents: registry, chats, router, sessions, mcp, logger, record: (session, title) => history.recordSession(session, title) });
+  const starter = new SessionStarter({
+    agents: registry,
+    sessions,
+    chats,
+    reopener,
+    grants,
+    workspace,
+    mcp,
+    ui: () => rootsUi,
+    pickAgent: () => pickAgent(registry, 'Start a session with which agent?'),
+    logger,
+  });
+  const folderChanges = new FolderChanges({ sessions, starter, workspace, ui: () => rootsUi, notices, logger });
+  const historyActions = new HistoryActions({ history, agents: registry, chats, reopener, grants, workspace, rootsUi: () => rootsUi, historyUi: () => historyUi, notices, logger });
+
+  // The VS Code adapters.
+  const signIn = new SignIn(agents, logger);
+  const chatActions = new ChatActions({ reopener, starter, router, signIn, log: channel, logger });
+  const tabs = new ChatTabs(context.extensionUri, chats, chatActions, logger);
+  const sessionsView = new SessionsView(context, history, registry, chats, historyActions, logger);
+  const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger);
+  const refusalNotices = new RefusalNotices();
   context.subscriptions.push(
     chatRestorer.register(),
     agents,
+    tabs,
     chats,
+    chatActions,
+    router,
     history,
     sessionsView,
-    chats.onDidChangeChat((chat) => history.threadChanged(chat.controller.session, chat.controller.thread)),
-    folderWatcher,
-    new AgentsView(agents, sessions),
-    ...registerAgentCommands(agents, channel),
-    ...registerSessionCommands(starter, grants, folderWatcher, channel, chats, signIn),
+    router.onDidRefuse(({ session, refusal }) => refusalNotices.notify(session, refusal)),
+    chats.onDidChange((chat) => history.threadChanged(chat.session, chat.thread)),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      history.workspaceChanged();
+      void folderChanges.foldersChanged();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => history.workspaceChanged()),
+    // The primary folder can follow the active editor or the setting.
+    vscode.window.onDidChangeActiveTextEditor(() => history.primaryMayHaveChanged()),
+    vscode.workspace.onDidChangeConfiguration((event) => affectsUs(event, 'primaryFolder') && history.primaryMayHaveChanged()),
+    new AgentsView(registry, sessions),
+    ...registerAgentCommands(registry, channel),
+    ...registerSessionCommands(starter, grants, folderChanges, channel, tabs, signIn),
   );
   logger.info(`ACP Workspace ${String(context.extension.packageJSON.version)} activated.`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
-    agents,
+    agents: registry,
     sessions,
     starter,
     grants,
-    folderWatcher,
-    chats,
+    folderChanges,
+    chats: tabs,
     signIn,
     history,
     historyActions,
@@ -136,6 +145,6 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
 
 /** VS Code waits for this: every agent process tree is gone when it settles. */
 export async function deactivate(): Promise<void> {
-  await agents?.stopAll();
+  await agents?.registry.stopAll();
   agents = undefined;
 }

@@ -3,7 +3,10 @@
  * with zod (a bad entry is reported and skipped, never a crash), and the command line each one runs.
  */
 import * as z from 'zod';
+import type { AgentCommand } from '../process/command';
 import { formatIssues } from '../acp/schema';
+
+export type { AgentCommand } from '../process/command';
 
 /** One configured agent, as the user writes it in settings. */
 export const AgentSetting = z.object({
@@ -116,17 +119,6 @@ export interface CommandVariables {
   readonly globalStorage: string;
   /** Environment variables the Node runtime needs, e.g. `ELECTRON_RUN_AS_NODE=1` inside Electron. */
   readonly nodeEnv?: Readonly<Record<string, string>>;
-}
-
-/** A command ready to spawn. */
-export interface AgentCommand {
-  readonly name: string;
-  readonly command: string;
-  readonly args: readonly string[];
-  /** Only the variables set in settings (merged over the parent environment at spawn time). */
-  readonly env: Readonly<Record<string, string>>;
-  /** Variables removed from the parent environment (set to `null` in settings). */
-  readonly unsetEnv?: readonly string[];
 }
 
 const VARIABLE = /\$\{(node|extensionPath|globalStorage|env:([A-Za-z_][A-Za-z0-9_]*))\}/g;

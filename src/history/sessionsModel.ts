@@ -5,18 +5,18 @@
  * kept as light references; full rows (with their actions and why an action is not available) are built
  * only for the window the webview shows.
  */
-import type { AgentCaps } from '../acp/capabilities';
 import { namedRoot, sameRootPaths } from '../roots/rootSet';
 import type { GroupRow, Row, Scope, SessionRow, SessionRowActions, SpecialRow, StatusRow, ViewSettings } from '../shared/historyProtocol';
 import type { AgentCatalog, CatalogEntry, SourcePlan } from './catalog';
 import { recordKey, type LocalRecord, type LocalSessionIndex } from './localIndex';
+import { chooseReopenMethod, type ReopenCaps } from './reopenPolicy';
 import { ListSearch, type Range, type SearchHit, type SearchResult, type Searchable, type Snippet } from './search';
 
 export interface AgentEntry {
   readonly name: string;
   readonly running: boolean;
   /** From its current or last connection; undefined if it never ran. */
-  readonly caps: AgentCaps | undefined;
+  readonly caps: ReopenCaps | undefined;
   /** Present while it runs and advertises `session/list`. */
   readonly catalog: AgentCatalog | undefined;
 }
@@ -456,13 +456,16 @@ export function actionsFor(view: SessionView, agent: AgentEntry | undefined, ope
   }
   const caps = agent.caps;
   // Before an agent first ran, what it supports is unknown: opening starts it and then decides.
-  const unknown = caps === undefined;
-  const sessions = caps?.sessions;
+  const offered = (verb: 'open' | 'resume' | 'fork') => {
+    if (caps === undefined) return yes;
+    const choice = chooseReopenMethod(verb, caps, name);
+    return 'reason' in choice ? no(choice.reason) : yes;
+  };
   return {
-    open: open || unknown || caps.loadSession || sessions?.resume ? yes : no(`${name} can neither load nor resume sessions.`),
-    resume: open ? no('It is open in a chat already.') : unknown || sessions?.resume ? yes : no(`${name} does not support resuming sessions (session/resume).`),
-    fork: unknown || sessions?.fork ? yes : no(`${name} does not support forking sessions (session/fork).`),
+    open: open ? yes : offered('open'),
+    resume: open ? no('It is open in a chat already.') : offered('resume'),
+    fork: offered('fork'),
     close: open ? yes : no('Only sessions open in this window can be closed.'),
-    delete: unknown || sessions?.delete ? yes : no(`${name} does not support deleting sessions (session/delete).`),
+    delete: caps === undefined || caps.sessions.delete ? yes : no(`${name} does not support deleting sessions (session/delete).`),
   };
 }

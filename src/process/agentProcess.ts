@@ -11,7 +11,7 @@ import { AcpConnection } from '../acp/connection';
 import { ConnectionClosedError } from '../acp/errors';
 import type { Implementation } from '../acp/schema';
 import type { MessageTap } from '../acp/transport';
-import type { AgentCommand } from '../agents/agentConfig';
+import type { AgentCommand } from './command';
 import { silentLogger, type Logger } from '../common/logger';
 import { mergeEnv, withoutEnv } from './environment';
 import { describeExit, describeSpawnError, exitSummary } from './exitReasons';

@@ -1,5 +1,5 @@
 /** What went wrong with a program, in words: a spawn that failed, an exit and its last output. */
-import type { AgentCommand } from '../agents/agentConfig';
+import type { AgentCommand } from './command';
 
 /** Words for a failed spawn: "not found" and "not executable" are the common ones. */
 export function describeSpawnError(command: AgentCommand, error: unknown): string {

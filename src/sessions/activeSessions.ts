@@ -1,9 +1,10 @@
 /** The sessions open right now, by agent and session id; fs requests are routed through it. */
+import { Emitter, type Event } from '../common/events';
 import type { AgentSession } from './agentSession';
 
 export class ActiveSessions {
   private readonly sessions = new Map<string, AgentSession>();
-  private readonly listeners = new Set<() => void>();
+  private readonly changeEmitter = new Emitter<void>();
   private readonly subscriptions = new Map<AgentSession, { dispose(): void }>();
 
   private static key(agentName: string, sessionId: string): string {
@@ -42,10 +43,8 @@ export class ActiveSessions {
     return this.all().filter((session) => session.agentName === agentName);
   }
 
-  onDidChange(listener: () => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
+  /** A session was added, replaced or removed, or one of them changed. */
+  readonly onDidChange: Event<void> = this.changeEmitter.event;
 
   private detach(session: AgentSession): void {
     this.subscriptions.get(session)?.dispose();
@@ -53,6 +52,6 @@ export class ActiveSessions {
   }
 
   private changed(): void {
-    for (const listener of [...this.listeners]) listener();
+    this.changeEmitter.fire();
   }
 }

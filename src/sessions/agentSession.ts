@@ -6,6 +6,7 @@ import type { AcpConnection } from '../acp/connection';
 import type { SessionConfigOption, SessionModeState } from '../acp/schema';
 import { RootGuard } from '../roots/rootGuard';
 import { rootPaths, type RootSet } from '../roots/rootSet';
+import { Emitter, type Event } from '../common/events';
 
 /** A file access the client refused because it was outside the session's roots. */
 export interface Refusal {
@@ -36,7 +37,10 @@ export class AgentSession {
   private guardValue: RootGuard;
   private readonly refusalList: Refusal[] = [];
   private staleValue: StaleRoots | undefined;
-  private readonly listeners = new Set<() => void>();
+  private readonly changeEmitter = new Emitter<void>();
+
+  /** Its roots, refusals or stale flag changed. */
+  readonly onDidChange: Event<void> = this.changeEmitter.event;
 
   constructor(
     readonly agentName: string,
@@ -95,12 +99,7 @@ export class AgentSession {
     this.changed();
   }
 
-  onDidChange(listener: () => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
-
   private changed(): void {
-    for (const listener of [...this.listeners]) listener();
+    this.changeEmitter.fire();
   }
 }

@@ -1,7 +1,8 @@
 /**
- * Runs one session's conversation: prompts and turns, cancellation, permission requests (answered by the
- * user, matched by option id, cancelled with the turn), modes and config options, and what happens when
- * the agent goes away. It writes everything into the session's {@link Thread}; the UI renders that.
+ * Runs one session's conversation (a chat): prompts and turns, cancellation, permission requests (answered
+ * by the user, matched by option id, cancelled with the turn), modes and config options, what the agent's
+ * terminals and refused file accesses show, and what happens when the agent goes away. It writes
+ * everything into the session's {@link Thread}, which announces each change; the UI renders that.
  */
 import { ConnectionClosedError, AuthRequiredError, RequestCancelledError } from '../acp/errors';
 import type {
@@ -12,10 +13,14 @@ import type {
   SessionUpdate,
 } from '../acp/schema';
 import type { CancellationToken } from '../acp/connection';
+import type { OpenDocuments } from '../roots/guardedFs';
 import type { ViewContent } from '../shared/chatModel';
-import type { Thread } from '../thread/thread';
+import type { Attachment } from '../shared/chatProtocol';
+import type { Thread, ThreadTerminal } from '../thread/thread';
 import { configOptionsToView } from '../thread/toView';
-import type { AgentSession } from './agentSession';
+import type { AgentSession, Refusal } from './agentSession';
+import { buildPrompt } from './promptBuilder';
+import type { SessionSink } from './sessionRouter';
 
 /** The order permission options are shown in: allow before reject, once before always. */
 const KIND_ORDER = ['allow_once', 'allow_always', 'reject_once', 'reject_always'];
@@ -26,22 +31,24 @@ interface PendingPermission {
   readonly resolve: (response: RequestPermissionResponse) => void;
 }
 
-export interface SessionControllerHooks {
-  /** Something in the thread changed (the UI schedules a render). */
-  onChange(): void;
+export interface SessionControllerOptions {
+  /** Open editors: a mentioned file's unsaved text is what the agent gets. */
+  readonly documents?: OpenDocuments;
   /** A permission request is waiting for the user (the UI may notify when the chat is hidden). */
   onPermissionRequested?(entryId: string, title: string, options: readonly PermissionOption[]): void;
 }
 
-export class SessionController {
+export class SessionController implements SessionSink {
   private current: AgentSession;
   private readonly pending = new Map<string, PendingPermission>();
   private turn: Promise<void> | undefined;
+  /** What this chat listens to on its current session (replaced when the session is). */
+  private subscriptions: Array<{ dispose(): void }> = [];
 
   constructor(
     session: AgentSession,
     readonly thread: Thread,
-    private readonly hooks: SessionControllerHooks,
+    private readonly options: SessionControllerOptions = {},
   ) {
     this.current = session;
     this.adopt(session);
@@ -63,20 +70,38 @@ export class SessionController {
   attach(session: AgentSession): void {
     this.current = session;
     this.adopt(session);
-    this.changed();
   }
 
   /** A `session/update` for this session. */
   onUpdate(update: SessionUpdate): void {
     this.thread.apply(update);
-    this.changed();
+  }
+
+  /** A file access of the agent was refused: the chat shows it. */
+  noteRefusal(refusal: Refusal): void {
+    this.thread.addRefusal(refusal.operation, refusal.path, refusal.message);
+  }
+
+  /** An agent terminal's output or exit: every tool call showing it follows. */
+  updateTerminal(terminalId: string, terminal: ThreadTerminal): void {
+    this.thread.updateTerminal(terminalId, terminal);
+  }
+
+  /**
+   * What the user typed and attached, as a prompt: files are read through the session's RootGuard (open
+   * editors' unsaved text first); what cannot be sent is said in the chat. Resolves when the turn ends.
+   */
+  async send(text: string, attachments: readonly Attachment[]): Promise<void> {
+    const session = this.current;
+    const built = await buildPrompt(text, attachments, session.connection.caps.prompt, session.guard, this.options.documents);
+    for (const line of built.skipped) this.thread.addInfo(line);
+    if (built.blocks.length > 0) await this.prompt(built.blocks, built.shown);
   }
 
   /** Sends a prompt and runs the turn to its end; errors become thread entries, never throws. */
   prompt(blocks: OutgoingContentBlock[], shown: ViewContent[]): Promise<void> {
     if (this.turn) return Promise.reject(new Error('A turn is already running in this session; stop it first.'));
     this.thread.addUserPrompt(shown);
-    this.changed();
     const session = this.current;
     const turn = session.connection
       .prompt({ sessionId: session.sessionId, prompt: blocks })
@@ -87,7 +112,6 @@ export class SessionController {
       .finally(() => {
         this.turn = undefined;
         this.cancelPendingPermissions();
-        this.changed();
       });
     this.turn = turn;
     return turn;
@@ -105,12 +129,10 @@ export class SessionController {
     // Let the `cancelled` answers go out before the cancel itself.
     if (hadPending) await new Promise((resolve) => setImmediate(resolve));
     this.thread.setSession({ statusDetail: 'Stopping…' });
-    this.changed();
     await this.current.connection.cancel(this.current.sessionId);
     // As the spec asks, at once: not every agent ends the turn with `cancelled` (the ACP SDK's example
     // agent answers `end_turn`), and its unfinished tool calls would otherwise stay pending for good.
     this.thread.cancelUnfinishedTools();
-    this.changed();
   }
 
   /** The agent asks the user to approve a tool call. Resolves with the user's choice (or cancelled). */
@@ -125,8 +147,7 @@ export class SessionController {
       params.toolCall.toolCallId,
       options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
     );
-    this.changed();
-    this.hooks.onPermissionRequested?.(entryId, title, options);
+    this.options.onPermissionRequested?.(entryId, title, options);
     return new Promise((resolve) => {
       this.pending.set(entryId, { entryId, options, resolve });
       token?.onCancellationRequested(() => this.settlePermission(entryId, undefined));
@@ -151,13 +172,11 @@ export class SessionController {
     await this.current.connection.setMode(this.current.sessionId, modeId);
     const modes = this.thread.session.modes;
     if (modes) this.thread.setSession({ modes: { ...modes, currentModeId: modeId } });
-    this.changed();
   }
 
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
     const result = await this.current.connection.setConfigOption(this.current.sessionId, configId, value);
     this.thread.setSession({ configOptions: configOptionsToView(result.configOptions) });
-    this.changed();
   }
 
   /** The connection closed under this session (agent exited or was stopped). */
@@ -166,8 +185,12 @@ export class SessionController {
     if (this.thread.session.status !== 'disconnected') {
       this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(reason) });
       if (!this.turn) this.thread.addError(sentence(reason), ['restart', 'reopen']);
-      this.changed();
     }
+  }
+
+  /** The chat closed: nothing it listened to keeps it alive. */
+  dispose(): void {
+    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
   }
 
   private adopt(session: AgentSession): void {
@@ -187,14 +210,11 @@ export class SessionController {
       configOptions: configOptions ? configOptionsToView(configOptions) : [],
       prompt: session.connection.caps.prompt,
     });
-    session.onDidChange(() => {
-      if (this.current !== session) return;
-      this.thread.setSession({ rootsStale: session.stale?.reason });
-      this.changed();
-    });
-    session.connection.onDidClose((reason) => {
-      if (this.current === session) this.disconnected(reason);
-    });
+    this.dispose();
+    this.subscriptions = [
+      session.onDidChange(() => this.thread.setSession({ rootsStale: session.stale?.reason })),
+      session.connection.onDidClose((reason) => this.disconnected(reason)),
+    ];
   }
 
   private turnFailed(error: unknown): void {
@@ -218,7 +238,6 @@ export class SessionController {
     this.pending.delete(entryId);
     this.thread.resolvePermission(entryId, option ? { chosen: option.optionId, name: option.name, kind: option.kind } : 'cancelled');
     pending.resolve({ outcome: option ? { outcome: 'selected', optionId: option.optionId } : { outcome: 'cancelled' } });
-    this.changed();
   }
 
   private cancelPendingPermissions(): void {
@@ -229,9 +248,6 @@ export class SessionController {
     return this.thread.toolEntry(toolCallId)?.title || undefined;
   }
 
-  private changed(): void {
-    this.hooks.onChange();
-  }
 }
 
 /** The first sentence of a reason, for the header (the whole text is in the transcript). */

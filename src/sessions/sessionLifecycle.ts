@@ -31,29 +31,21 @@ export async function startSession(connection: AcpConnection, rootSet: RootSet, 
   return new AgentSession(connection.agentName, result.sessionId, connection, rootSet, setupOf(result));
 }
 
+/** The requests that reopen a session under its own id (which one: see `history/reopenPolicy.ts`). */
 export type ReopenMode = 'resume' | 'load';
 
-/** How a session can be reopened on this connection: resume (no replay) if advertised, else load. */
-export function reopenMode(connection: AcpConnection): ReopenMode | undefined {
-  if (connection.caps.sessions.resume) return 'resume';
-  if (connection.caps.loadSession) return 'load';
-  return undefined;
-}
-
 /**
- * Reopens `sessionId` with `rootSet` as its complete root list (resume, else load). Load replays the
- * history as `session/update` before it answers; whoever listens to updates sees the replay.
+ * Reopens `sessionId` with `rootSet` as its complete root list, by `session/resume` or `session/load`. Load
+ * replays the history as `session/update` before it answers; whoever listens to updates sees the replay.
  */
 export async function reopenSession(
   connection: AcpConnection,
   sessionId: string,
   rootSet: RootSet,
-  options: SessionOptions & { readonly mode?: ReopenMode } = {},
+  options: SessionOptions & { readonly mode: ReopenMode },
 ): Promise<AgentSession> {
-  const mode = options.mode ?? reopenMode(connection);
-  if (!mode) throw new Error(`${connection.agentName} cannot reopen sessions (it supports neither session/resume nor session/load).`);
   const params = { sessionId, ...rootParams(connection, rootSet), mcpServers: [...(options.mcpServers ?? [])] };
-  const result = mode === 'resume' ? await connection.resumeSession(params) : await connection.loadSession(params);
+  const result = options.mode === 'resume' ? await connection.resumeSession(params) : await connection.loadSession(params);
   return new AgentSession(connection.agentName, sessionId, connection, rootSet, setupOf(result));
 }
 

@@ -52,6 +52,10 @@ export function withAttachment(current: readonly Attachment[], added: Attachment
   return current.some((a) => key(a) === key(added)) ? [...current] : [...current, added];
 }
 
+/** What an error's buttons and the session header's actions ask for. */
+export const ChatAction = z.enum(['restart', 'reopen', 'signIn', 'showLog', 'reopenWithCurrentFolders']);
+export type ChatAction = z.output<typeof ChatAction>;
+
 export const ChatToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('rendered'), seq: z.number() }),
@@ -65,7 +69,7 @@ export const ChatToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('showTerminal'), terminalId: z.string() }),
   z.object({ type: z.literal('mentionQuery'), requestId: z.number(), query: z.string() }),
   z.object({ type: z.literal('attachSelection') }),
-  z.object({ type: z.literal('action'), action: z.enum(['restart', 'reopen', 'signIn', 'showLog', 'reopenWithCurrentFolders']), methodId: z.string().optional() }),
+  z.object({ type: z.literal('action'), action: ChatAction, methodId: z.string().optional() }),
   /** The unsent input and context, kept by the host so they survive the panel being hidden. */
   z.object({ type: z.literal('draft'), draft: Draft }),
   z.object({ type: z.literal('copy'), text: z.string() }),

@@ -7,6 +7,7 @@
  * without one) form one entry; tool calls are patched by id (`content` and `locations` replace).
  */
 import type { SessionUpdate, ToolCall, ToolCallUpdate } from '../acp/schema';
+import { Emitter, type Event } from '../common/events';
 import { appendText, type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState, type ViewToolContent } from '../shared/chatModel';
 import { configOptionsToView, contentToView, preview, toolContentToView } from './toView';
 
@@ -39,6 +40,14 @@ export class Thread {
   private sessionDirty = false;
   private nextId = 1;
   private sessionState: ViewSessionState;
+  private announcing = false;
+  private readonly changeEmitter = new Emitter<void>();
+
+  /**
+   * The transcript or the session state changed. Announced once for all the changes made in one run of
+   * the event loop (a burst of streamed chunks is one announcement), after they were made.
+   */
+  readonly onDidChange: Event<void> = this.changeEmitter.event;
 
   constructor(initial: Pick<ViewSessionState, 'agentName' | 'roots' | 'prompt'> & Partial<ViewSessionState>) {
     this.sessionState = { status: 'starting', configOptions: [], commands: [], ...initial };
@@ -156,6 +165,7 @@ export class Thread {
     this.planEntryId = undefined;
     this.ops = [{ op: 'reset' }];
     this.opAt.clear();
+    this.changed();
   }
 
   /** The user sent a prompt: show it, and start a turn. */
@@ -218,6 +228,7 @@ export class Thread {
   setSession(change: Partial<ViewSessionState>): void {
     this.sessionState = { ...this.sessionState, ...change };
     this.sessionDirty = true;
+    this.changed();
   }
 
   /** New output or exit of a terminal: every tool call showing it is updated. */
@@ -254,6 +265,7 @@ export class Thread {
     // Entries are never mutated once queued or snapshotted: a change is a new object.
     this.entries[at] = appendText(this.entries[at]!, text);
     const pending = this.opAt.get(id);
+    this.changed();
     if (pending === undefined) {
       this.opAt.set(id, this.ops.length);
       this.ops.push({ op: 'append', id, text });
@@ -336,6 +348,7 @@ export class Thread {
    * entry still arrives in creation order.
    */
   private queueEntry(entry: ViewEntry): void {
+    this.changed();
     const pending = this.opAt.get(entry.id);
     if (pending !== undefined) {
       this.ops[pending] = { op: 'entry', entry };
@@ -343,5 +356,14 @@ export class Thread {
     }
     this.opAt.set(entry.id, this.ops.length);
     this.ops.push({ op: 'entry', entry });
+  }
+
+  private changed(): void {
+    if (this.announcing) return;
+    this.announcing = true;
+    queueMicrotask(() => {
+      this.announcing = false;
+      this.changeEmitter.fire();
+    });
   }
 }

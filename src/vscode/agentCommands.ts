@@ -1,6 +1,6 @@
 /** Commands about agents: start, stop, restart, pick the default, configure, show the log. */
 import * as vscode from 'vscode';
-import type { AgentStatus, Agents } from './agents';
+import type { AgentRegistry, AgentStatus } from '../agents/agentRegistry';
 import { readDefaultAgent, writeDefaultAgent } from './settings';
 
 export const AgentCommandIds = {
@@ -15,7 +15,7 @@ export const AgentCommandIds = {
 /** From a view item, a name, or (from the Command Palette) a pick. */
 type AgentArgument = AgentStatus | string | undefined;
 
-export function registerAgentCommands(agents: Agents, log: vscode.LogOutputChannel): vscode.Disposable[] {
+export function registerAgentCommands(agents: AgentRegistry, log: vscode.LogOutputChannel): vscode.Disposable[] {
   const resolve = async (argument: AgentArgument, placeHolder: string, filter?: (s: AgentStatus) => boolean) => {
     if (typeof argument === 'string') return argument;
     if (argument) return argument.definition.name;
@@ -47,7 +47,7 @@ export function registerAgentCommands(agents: Agents, log: vscode.LogOutputChann
 }
 
 /** Starts (or restarts) an agent with a progress indicator; explains a failure with ways forward. */
-export async function startWithProgress(agents: Agents, name: string, log: vscode.LogOutputChannel, restart = false): Promise<boolean> {
+export async function startWithProgress(agents: AgentRegistry, name: string, log: vscode.LogOutputChannel, restart = false): Promise<boolean> {
   try {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `${restart ? 'Restarting' : 'Starting'} ${name}…` },
@@ -64,7 +64,7 @@ export async function startWithProgress(agents: Agents, name: string, log: vscod
   }
 }
 
-export async function pickAgent(agents: Agents, placeHolder: string, filter: (s: AgentStatus) => boolean = () => true): Promise<string | undefined> {
+export async function pickAgent(agents: AgentRegistry, placeHolder: string, filter: (s: AgentStatus) => boolean = () => true): Promise<string | undefined> {
   const defaultName = readDefaultAgent();
   const items = agents
     .list()

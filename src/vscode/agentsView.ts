@@ -8,7 +8,7 @@ import type { AgentCaps } from '../acp/capabilities';
 import { listInWords } from '../roots/rootSet';
 import type { ActiveSessions } from '../sessions/activeSessions';
 import { AgentSession } from '../sessions/agentSession';
-import type { AgentStatus, Agents } from './agents';
+import type { AgentRegistry, AgentStatus } from '../agents/agentRegistry';
 import { Disposable } from '../common/lifecycle';
 import { readDefaultAgent, affectsUs } from './settings';
 
@@ -29,7 +29,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
   readonly onDidChangeTreeData = this.changeEmitter.event;
 
   constructor(
-    private readonly agents: Agents,
+    private readonly agents: AgentRegistry,
     private readonly sessions: ActiveSessions,
   ) {
     super();

@@ -1,4 +1,4 @@
-/** Tells the user about refusals of agents' file access (the handlers are in src/sessions/fsHandlers.ts). */
+/** Tells the user about refusals of agents' file access (the handlers are in src/sessions/fsHandlers.ts, routed by SessionRouter). */
 import * as vscode from 'vscode';
 import type { AgentSession, Refusal } from '../sessions/agentSession';
 

@@ -1,46 +1,11 @@
 /**
- * The questions about folders a user answers when a session starts or the workspace changes. An
- * interface, so the integration tests can answer them while the UI tests click the real prompts.
+ * The questions about folders a user answers when a session starts, is reopened or the workspace changes,
+ * as VS Code prompts (the integration tests answer them instead; the UI tests click these).
  */
 import * as vscode from 'vscode';
-import { listInWords, type Root } from '../roots/rootSet';
-import { describeNotShared, type CandidateRoot, type NotShared } from '../roots/workspaceRoots';
-
-export type SingleRootChoice = 'continue' | 'choose-primary' | 'one-per-folder';
-export type StaleChoice = 'reopen' | 'keep';
-/** Which root list a reopened or forked session gets. */
-export type ReopenRootsChoice = 'session' | 'workspace';
-/** What to do when a session's working folder is not a folder of this workspace. */
-export type OutsideFolderChoice = 'add' | 'open' | 'proceed';
-
-/** What the reopen prompt shows. */
-export interface ReopenRootsQuestion {
-  readonly agentName: string;
-  /** "Open", "Resume" or "Fork". */
-  readonly verb: string;
-  readonly title: string;
-  /** The differences in words (see describeRootChange). */
-  readonly lines: readonly string[];
-  readonly canUseSession: boolean;
-  readonly canUseWorkspace: boolean;
-}
-
-export interface RootsUi {
-  /** Which folder is the session's primary folder (its cwd)? undefined = cancelled. */
-  pickPrimary(agentName: string, candidates: readonly CandidateRoot[]): Promise<CandidateRoot | undefined>;
-  /** Which of these folders may the agent see? The subset granted, or undefined when cancelled. */
-  askConsent(agentName: string, primary: Root, folders: readonly Root[]): Promise<readonly Root[] | undefined>;
-  /** The agent takes only one folder: go on with the primary only, pick another, or one session per folder? */
-  singleRootChoice(agentName: string, primary: Root, leftOut: readonly Root[]): Promise<SingleRootChoice | undefined>;
-  /** The workspace folders changed under open sessions: reopen them with the current folders, or keep theirs? */
-  staleChoice(message: string): Promise<StaleChoice | undefined>;
-  /** Tell the user which folders are not shared and why (not-local, missing). */
-  reportNotShared(agentName: string, folders: readonly NotShared[]): void;
-  /** A reopened or forked session's folders differ from the workspace's, or are not all allowed: which list? */
-  chooseReopenRoots(question: ReopenRootsQuestion): Promise<ReopenRootsChoice | undefined>;
-  /** The session's working folder is not in this workspace: add it, open it, or go on as it is? */
-  outsideFolder(agentName: string, folder: string): Promise<OutsideFolderChoice | undefined>;
-}
+import { listInWords } from '../roots/rootSet';
+import { describeNotShared } from '../roots/workspaceRoots';
+import type { RootsUi } from '../sessions/ports';
 
 export const vscodeRootsUi: RootsUi = {
   async pickPrimary(agentName, candidates) {

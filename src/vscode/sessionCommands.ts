@@ -3,13 +3,14 @@ import * as vscode from 'vscode';
 import { AuthRequiredError } from '../acp/errors';
 import type { FolderGrants } from '../roots/folderGrants';
 import { describeNotShared } from '../roots/workspaceRoots';
+import type { AgentStatus } from '../agents/agentRegistry';
 import type { AgentSession } from '../sessions/agentSession';
-import type { AgentStatus } from './agents';
-import type { ChatSessions } from './chat/chatSessions';
+import type { FolderChanges } from '../sessions/folderChanges';
+import { SessionStartError, type SessionStarter } from '../sessions/sessionStarter';
+import { attachSelection } from './chat/chatActions';
+import type { ChatTabs } from './chat/chatTabs';
 import type { SignIn } from './signIn';
-import type { FolderWatcher } from './folderWatcher';
-import { SessionStartError, type SessionStarter } from './sessionStarter';
-import { currentCandidates } from './workspaceFolders';
+import { currentCandidates } from './workspace';
 
 export const SessionCommandIds = {
   newSession: 'acpWorkspace.newSession',
@@ -24,18 +25,16 @@ export const SessionCommandIds = {
 export function registerSessionCommands(
   starter: SessionStarter,
   grants: FolderGrants,
-  watcher: FolderWatcher,
+  folderChanges: FolderChanges,
   log: vscode.LogOutputChannel,
-  chats: ChatSessions,
+  chats: ChatTabs,
   signIn: SignIn,
 ): vscode.Disposable[] {
   const newSession = async (agentName: string | undefined, retried = false): Promise<AgentSession[]> => {
     try {
       const started = await starter.newSession({ agentName });
       return started.map(({ session, notes }, index) => {
-        const chat = chats.open(session, { reveal: index === started.length - 1 });
-        for (const note of notes) chat.controller.thread.addInfo(note);
-        chat.panel.scheduleRender();
+        chats.open(session, { notes, background: index < started.length - 1 });
         return session;
       });
     } catch (error) {
@@ -63,10 +62,10 @@ export function registerSessionCommands(
     vscode.commands.registerCommand(SessionCommandIds.focusChat, () => chats.active()?.panel.reveal()),
     vscode.commands.registerCommand(SessionCommandIds.addSelectionToChat, async () => {
       const chat = chats.active() ?? (await newSession(undefined)).map((s) => chats.find(s.agentName, s.sessionId))[0];
-      if (chat) chats.attachSelection(chat);
+      if (chat) attachSelection(chat);
     }),
     vscode.commands.registerCommand(SessionCommandIds.manageSharedFolders, () => manageSharedFolders(grants)),
-    vscode.commands.registerCommand(SessionCommandIds.reopenWithCurrentFolders, (session?: AgentSession) => session && watcher.reopen([session])),
+    vscode.commands.registerCommand(SessionCommandIds.reopenWithCurrentFolders, (session?: AgentSession) => session && folderChanges.reopen([session])),
     vscode.commands.registerCommand(SessionCommandIds.keepFolders, (session?: AgentSession) => session?.markStale(undefined)),
   ];
 }

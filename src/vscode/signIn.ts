@@ -6,19 +6,19 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../common/logger';
 import type { AuthMethod } from '../acp/schema';
-import type { Agents } from './agents';
+import type { AgentsFromSettings } from './agents';
 
 type KnownMethod = Exclude<AuthMethod, { type: '$unknown' }>;
 
 export class SignIn {
   constructor(
-    private readonly agents: Agents,
+    private readonly agents: AgentsFromSettings,
     private readonly logger: Logger,
   ) {}
 
   /** Runs the sign-in (asking which method unless `methodId` says); resolves true when it succeeded. */
   async run(agentName: string, methodId?: string): Promise<boolean> {
-    const connection = await this.agents.start(agentName);
+    const connection = await this.agents.registry.start(agentName);
     const methods = connection.caps.authMethods.filter((m): m is KnownMethod => m.type !== '$unknown');
     if (methods.length === 0) {
       void vscode.window.showWarningMessage(`${agentName} asked to sign in but offers no sign-in method ACP Workspace can run. Sign in with the agent's own tools, then restart it.`);
@@ -63,7 +63,7 @@ export class SignIn {
       void vscode.window.showWarningMessage(`Signing in to ${agentName} did not finish (exit code ${code ?? 'unknown'}).`);
       return false;
     }
-    await this.agents.restart(agentName);
+    await this.agents.registry.restart(agentName);
     void vscode.window.showInformationMessage(`Signed in to ${agentName}; it was restarted.`);
     return true;
   }

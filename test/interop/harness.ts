@@ -1,6 +1,6 @@
 /**
  * The extension's own client, wired in plain Node the way the extension wires it (see src/extension.ts
- * and src/vscode/chat/chatSessions.ts), around one real agent process:
+ * and src/sessions/sessionRouter.ts), around one real agent process:
  *
  * - `AgentProcess` spawns the agent in its own process group and runs `initialize`, with the client
  *   capabilities the extension advertises (fs through `RootGuard` + `guardedFs`, terminals, the same
@@ -115,7 +115,6 @@ export class InteropClient {
     }
     const thread = this.threadFor(session.sessionId);
     const controller = new SessionController(session, thread, {
-      onChange: () => undefined,
       onPermissionRequested: (entryId) => {
         // Like a person clicking, after the request is shown (the controller registers it right after this).
         setImmediate(() => this.answerPermission(controller, entryId));

@@ -9,7 +9,8 @@ import { CapabilityError } from '../../src/acp/errors';
 import { rootSetFromPaths } from '../../src/roots/rootSet';
 import type { AgentSession } from '../../src/sessions/agentSession';
 import type { SessionController } from '../../src/sessions/sessionController';
-import { forkSession, reopenMode, reopenSession, rootParams, startSession } from '../../src/sessions/sessionLifecycle';
+import { chooseReopenMethod } from '../../src/history/reopenPolicy';
+import { forkSession, reopenSession, rootParams, startSession } from '../../src/sessions/sessionLifecycle';
 import { waitFor } from '../helpers/referenceAgent';
 import { makeScratch, sdkV1Example, type InteropAgent, type Scratch } from './agents';
 import { capabilityTable, printCapabilities } from './capabilityTable';
@@ -162,7 +163,7 @@ describe('interop: @agentclientprotocol/sdk@1 example agent', function () {
   it('refuses list, load, resume, fork, close and delete without sending anything', async () => {
     const id = chat.session.sessionId;
     const roots = rootSetFromPaths(scratch.app);
-    assert.equal(reopenMode(connection), undefined);
+    assert.ok('reason' in chooseReopenMethod('open', connection.caps, connection.agentName), 'the policy offers no way to reopen');
     await refused('session/list', () => connection.listSessions({ cwd: scratch.app }), /sessionCapabilities\.list/);
     await refused('session/load', () => connection.loadSession({ sessionId: id, cwd: scratch.app, mcpServers: [] }), /loadSession/);
     await refused('session/resume', () => connection.resumeSession({ sessionId: id, cwd: scratch.app, mcpServers: [] }), /sessionCapabilities\.resume/);
@@ -170,7 +171,8 @@ describe('interop: @agentclientprotocol/sdk@1 example agent', function () {
     await refused('session/close', () => connection.closeSession(id), /sessionCapabilities\.close/);
     await refused('session/delete', () => connection.deleteSession(id), /sessionCapabilities\.delete/);
     const mark = client.mark();
-    await assert.rejects(reopenSession(connection, id, roots), /cannot reopen sessions/);
+    await assert.rejects(reopenSession(connection, id, roots, { mode: 'load' }), /does not support reopening sessions/);
+    await assert.rejects(reopenSession(connection, id, roots, { mode: 'resume' }), /does not support resuming sessions/);
     assert.deepEqual(client.sentSince(mark), []);
   });
 

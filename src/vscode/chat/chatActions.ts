@@ -4,34 +4,47 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
-import type { ChatToHost, MentionItem } from '../../shared/chatProtocol';
-import { buildPrompt, mentionGlob } from '../../sessions/promptBuilder';
-import { reopenMode, reopenSession } from '../../sessions/sessionLifecycle';
-import type { McpServers } from '../mcpServers';
-import { vscodeOpenDocuments } from '../openDocuments';
-import type { SessionStarter } from '../sessionStarter';
+import { ReopenUnsupportedError } from '../../history/reopenPolicy';
+import type { Reopener } from '../../sessions/reopener';
+import { mentionGlob } from '../../sessions/promptBuilder';
+import type { SessionController } from '../../sessions/sessionController';
+import type { SessionRouter } from '../../sessions/sessionRouter';
+import type { SessionStarter } from '../../sessions/sessionStarter';
+import type { ChatAction, ChatToHost, MentionItem } from '../../shared/chatProtocol';
 import type { SignIn } from '../signIn';
-import type { Chat, ChatSessions } from './chatSessions';
+import type { ChatPanel } from './chatPanel';
+import { DiffDocuments } from './diffDocuments';
 import { showAgentTerminal } from './terminalView';
+
+/** An open chat and its tab. */
+export interface ChatTab {
+  readonly controller: SessionController;
+  readonly panel: ChatPanel;
+}
 
 const MENTION_LIMIT = 40;
 const MENTION_EXCLUDE = '**/{node_modules,.git,out,dist,.cache}/**';
 
-export class ChatActions {
-  constructor(
-    private readonly chats: ChatSessions,
-    private readonly starter: SessionStarter,
-    private readonly mcp: McpServers,
-    private readonly signIn: SignIn,
-    private readonly log: vscode.LogOutputChannel,
-    private readonly logger: Logger,
-  ) {}
+export interface ChatActionsOptions {
+  readonly reopener: Reopener;
+  readonly starter: SessionStarter;
+  readonly router: SessionRouter;
+  readonly signIn: SignIn;
+  readonly log: vscode.LogOutputChannel;
+  readonly logger: Logger;
+}
 
-  async handle(chat: Chat, message: ChatToHost): Promise<void> {
-    const { controller } = chat;
+export class ChatActions implements vscode.Disposable {
+  readonly diffs = new DiffDocuments();
+  private readonly registration = this.diffs.register();
+
+  constructor(private readonly options: ChatActionsOptions) {}
+
+  async handle(tab: ChatTab, message: ChatToHost): Promise<void> {
+    const { controller } = tab;
     switch (message.type) {
       case 'prompt':
-        return this.prompt(chat, message.text, message.attachments);
+        return controller.send(message.text, message.attachments);
       case 'cancel':
         return controller.cancel();
       case 'permission':
@@ -45,28 +58,28 @@ export class ChatActions {
       case 'openDiff': {
         const entry = controller.thread.entry(message.entryId);
         const content = entry?.kind === 'tool' ? entry.content[message.index] : undefined;
-        if (content?.type === 'diff') await this.chats.diffs.open(content.path, content.oldText, content.newText, `${path.basename(content.path)} (${entry?.kind === 'tool' ? entry.title : 'diff'})`);
+        if (content?.type === 'diff') await this.diffs.open(content.path, content.oldText, content.newText, `${path.basename(content.path)} (${entry?.kind === 'tool' ? entry.title : 'diff'})`);
         return;
       }
       case 'showTerminal': {
-        const terminals = this.chats.terminalsOf(controller.session.connection);
+        const terminals = this.options.router.terminals(controller.session.connection);
         if (!terminals || !showAgentTerminal(terminals, message.terminalId, controller.session.agentName)) {
           void vscode.window.showInformationMessage('That terminal was released by the agent; its output is in the chat.');
         }
         return;
       }
       case 'mentionQuery':
-        chat.panel.post({ type: 'mentionResults', requestId: message.requestId, items: await this.mentions(chat, message.query) });
+        tab.panel.post({ type: 'mentionResults', requestId: message.requestId, items: await this.mentions(controller, message.query) });
         return;
       case 'attachSelection':
-        return this.attachSelection(chat);
+        return attachSelection(tab);
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
         return;
       case 'openLink':
         return openLink(message.href);
       case 'action':
-        return this.action(chat, message.action, message.methodId);
+        return this.action(tab, message.action, message.methodId);
       case 'ready':
       case 'rendered':
       case 'draft':
@@ -74,91 +87,50 @@ export class ChatActions {
     }
   }
 
-  /** Adds the active editor's selection (or its whole file) as context to a chat. */
-  attachSelection(chat: Chat): void {
-    const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.document.uri.scheme !== 'file') {
-      void vscode.window.showInformationMessage('Open a file and select some lines to add them to the chat.');
-      return;
-    }
-    const { document, selection } = editor;
-    const file = document.uri.fsPath;
-    const root = vscode.workspace.getWorkspaceFolder(document.uri);
-    const relative = root ? path.relative(root.uri.fsPath, file) : path.basename(file);
-    if (selection.isEmpty) {
-      chat.panel.addAttachment({ kind: 'file', path: file, label: relative });
-    } else {
-      const startLine = selection.start.line + 1;
-      const endLine = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line : selection.end.line + 1;
-      chat.panel.addAttachment({ kind: 'selection', path: file, label: `${relative}:${startLine}-${endLine}`, startLine, endLine, text: document.getText(selection) });
-    }
-    chat.panel.reveal();
-    chat.panel.focusInput();
+  dispose(): void {
+    this.registration.dispose();
   }
 
-  /** Restart the agent and reopen this session in the same chat. */
-  async restartAndReopen(chat: Chat): Promise<void> {
-    const agentName = chat.controller.session.agentName;
-    await this.chats.agents.restart(agentName);
-    await this.reopen(chat);
-  }
-
-  /**
-   * Reopens the session on a running agent with its complete root list: resume (no replay) when the
-   * agent supports it, else load (the chat is cleared and the agent replays the history).
-   */
-  async reopen(chat: Chat): Promise<void> {
-    const previous = chat.controller.session;
-    const connection = await this.chats.agents.start(previous.agentName);
-    const mode = reopenMode(connection);
-    if (!mode) {
-      chat.controller.thread.addError(`${previous.agentName} cannot reopen sessions (it supports neither session/resume nor session/load). Start a new session.`, []);
-      chat.panel.scheduleRender();
-      return;
-    }
-    const { servers, notPassed } = this.mcp.forAgent(previous.agentName, connection.caps);
-    this.chats.prepareReopen(chat, connection, mode);
-    const session = await reopenSession(connection, previous.sessionId, previous.rootSet, { mode, mcpServers: servers });
-    this.chats.reattach(chat, session);
-    for (const line of notPassed) chat.controller.thread.addInfo(line);
-    chat.controller.thread.addInfo(mode === 'load' ? 'Session reopened: the agent replayed its history.' : 'Session resumed.');
-    chat.panel.scheduleRender();
-  }
-
-  private async prompt(chat: Chat, text: string, attachments: Parameters<typeof buildPrompt>[1]): Promise<void> {
-    const { controller } = chat;
-    const session = controller.session;
-    const built = await buildPrompt(text, attachments, session.connection.caps.prompt, session.guard, vscodeOpenDocuments);
-    for (const line of built.skipped) controller.thread.addInfo(line);
-    if (built.blocks.length === 0) {
-      chat.panel.scheduleRender();
-      return;
-    }
-    await controller.prompt(built.blocks, built.shown);
-  }
-
-  private async action(chat: Chat, action: string, methodId: string | undefined): Promise<void> {
+  private async action(tab: ChatTab, action: ChatAction, methodId: string | undefined): Promise<void> {
+    const { controller } = tab;
     switch (action) {
       case 'restart':
-        return this.restartAndReopen(chat);
+        return this.recover(controller, true);
       case 'reopen':
-        return this.reopen(chat);
+        return this.recover(controller, false);
       case 'signIn':
-        await this.signIn.run(chat.controller.session.agentName, methodId);
+        await this.options.signIn.run(controller.session.agentName, methodId);
         return;
       case 'showLog':
-        this.log.show(true);
+        this.options.log.show(true);
         return;
-      case 'reopenWithCurrentFolders': {
-        await this.starter.reopenWithCurrentFolders(chat.controller.session);
+      case 'reopenWithCurrentFolders':
+        await this.options.starter.reopenWithCurrentFolders(controller.session);
         return;
-      }
+    }
+  }
+
+  /** Reopens the chat's session with its complete root list (after restarting the agent, if asked). */
+  private async recover(chat: SessionController, restart: boolean): Promise<void> {
+    const previous = chat.session;
+    try {
+      await this.options.reopener.reopen({
+        verb: 'recover',
+        agentName: previous.agentName,
+        sessionId: previous.sessionId,
+        chat,
+        restart,
+        roots: () => Promise.resolve(previous.rootSet),
+      });
+    } catch (error) {
+      if (!(error instanceof ReopenUnsupportedError)) throw error;
+      chat.thread.addError(`${error.message} Start a new session.`, []);
     }
   }
 
   /** Files under the session's roots whose path contains the query (case-insensitive), roots in order. */
-  private async mentions(chat: Chat, query: string): Promise<MentionItem[]> {
-    const roots = [chat.controller.session.rootSet.cwd, ...chat.controller.session.rootSet.additionalDirectories];
+  private async mentions(chat: SessionController, query: string): Promise<MentionItem[]> {
+    const roots = [chat.session.rootSet.cwd, ...chat.session.rootSet.additionalDirectories];
     const needle = query.toLowerCase();
     const items: MentionItem[] = [];
     for (const root of roots) {
@@ -168,7 +140,7 @@ export class ChatActions {
       try {
         found = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.file(root.path), pattern), MENTION_EXCLUDE, MENTION_LIMIT * 2);
       } catch (error) {
-        this.logger.warn(`Mention search in ${root.path}: ${String(error)}`);
+        this.options.logger.warn(`Mention search in ${root.path}: ${String(error)}`);
       }
       const matches = found
         .map((uri) => uri.fsPath)
@@ -184,6 +156,27 @@ export class ChatActions {
   }
 }
 
+/** Adds the active editor's selection (or its whole file) as context to a chat. */
+export function attachSelection(tab: ChatTab): void {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.uri.scheme !== 'file') {
+    void vscode.window.showInformationMessage('Open a file and select some lines to add them to the chat.');
+    return;
+  }
+  const { document, selection } = editor;
+  const file = document.uri.fsPath;
+  const root = vscode.workspace.getWorkspaceFolder(document.uri);
+  const relative = root ? path.relative(root.uri.fsPath, file) : path.basename(file);
+  if (selection.isEmpty) {
+    tab.panel.addAttachment({ kind: 'file', path: file, label: relative });
+  } else {
+    const startLine = selection.start.line + 1;
+    const endLine = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line : selection.end.line + 1;
+    tab.panel.addAttachment({ kind: 'selection', path: file, label: `${relative}:${startLine}-${endLine}`, startLine, endLine, text: document.getText(selection) });
+  }
+  tab.panel.reveal();
+  tab.panel.focusInput();
+}
 
 async function openFile(file: string, line?: number): Promise<void> {
   if (!fs.existsSync(file)) {

@@ -1,7 +1,8 @@
 /**
- * One chat editor tab. Sends the thread to the webview as a snapshot after `ready`, then as patches paced
- * by the webview's acknowledgements (see {@link PatchPacer}): at most one post per animation frame
- * whatever the agent's rate. Messages from the webview are validated before anything acts on them.
+ * One chat editor tab. Sends the thread to the webview as a snapshot after `ready`, then, whenever the
+ * thread announces a change, as patches paced by the webview's acknowledgements (see {@link PatchPacer}):
+ * at most one post per animation frame whatever the agent's rate. Messages from the webview are validated
+ * before anything acts on them.
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
@@ -65,6 +66,7 @@ export class ChatPanel extends Disposable {
     }
     this.panel.iconPath = vscode.Uri.joinPath(options.extensionUri, 'media', 'activitybar.svg');
     this.panel.webview.html = webviewHtml(this.panel.webview, options.extensionUri, 'chat', this.title());
+    this._register(options.thread.onDidChange(() => this.render()));
     this._register(this.panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
     this._register(
       this.panel.onDidChangeViewState(() => {
@@ -110,11 +112,6 @@ export class ChatPanel extends Disposable {
     this.panel.reveal(undefined, false);
   }
 
-  /** The thread changed: post a patch now if none is in flight, else when the webview catches up. */
-  scheduleRender(): void {
-    this.panel.title = this.title();
-    this.pacer.schedule();
-  }
 
   post(message: HostToChat): void {
     this.posts++;
@@ -182,6 +179,12 @@ export class ChatPanel extends Disposable {
           void vscode.window.showErrorMessage(text);
         }
     }
+  }
+
+  /** The thread changed: post a patch now if none is in flight, else when the webview catches up. */
+  private render(): void {
+    this.panel.title = this.title();
+    this.pacer.schedule();
   }
 
   private title(): string {

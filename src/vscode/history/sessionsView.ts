@@ -5,16 +5,16 @@
  * from the webview's buttons and keys, and from its native context menu (commands below).
  */
 import * as vscode from 'vscode';
+import type { AgentRegistry } from '../../agents/agentRegistry';
+import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/logger';
 import { DEFAULT_SETTINGS, SessionsModel, sourcePlan, type AgentEntry } from '../../history/sessionsModel';
+import type { Chats } from '../../sessions/chats';
+import type { HistoryActions } from '../../sessions/historyActions';
+import type { SessionHistory } from '../../sessions/sessionHistory';
 import { SessionAction, SessionsToHost, ViewSettings, type HostToSessions, type StatusAction } from '../../shared/historyProtocol';
-import type { Agents } from '../agents';
-import type { ChatSessions } from '../chat/chatSessions';
-import { Disposable } from '../../common/lifecycle';
 import { readDefaultAgent } from '../settings';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
-import type { HistoryActions } from './historyActions';
-import type { SessionHistory } from './sessionHistory';
 
 export const SESSIONS_VIEW_ID = 'acpWorkspace.sessions';
 const SETTINGS_KEY = 'acpWorkspace.sessionsView';
@@ -46,8 +46,8 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly history: SessionHistory,
-    private readonly agents: Agents,
-    chats: ChatSessions,
+    private readonly agents: AgentRegistry,
+    chats: Chats,
     private readonly actions: HistoryActions,
     private readonly logger: Logger,
   ) {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
 import type { ViewEntry } from '../../../src/shared/chatModel';
-import type { Chat } from '../../../src/vscode/chat/chatSessions';
+import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
 import { activate, addRecordingAgent, assertConforms, waitFor, type RecordingAgent } from '../shared/extension';
 
 describe('chat sessions in the real extension host', function () {

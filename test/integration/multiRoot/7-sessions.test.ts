@@ -7,9 +7,9 @@ import { sourcePlan } from '../../../src/history/sessionsModel';
 import type { Thread } from '../../../src/thread/thread';
 import type { SessionRow, ViewSettings } from '../../../src/shared/historyProtocol';
 import { CHAT_VIEW_TYPE } from '../../../src/vscode/chat/chatPanel';
-import type { HistoryUi } from '../../../src/vscode/history/historyActions';
+import type { HistoryUi } from '../../../src/sessions/ports';
 import { seedStore, type SeedSession } from '../../fixtures/referenceAgent/store';
-import { activate, addRecordingAgent, assertConforms, waitFor, type RecordingAgent } from '../shared/extension';
+import { activate, addRecordingAgent, assertConforms, reopenFromHistory, waitFor, type RecordingAgent } from '../shared/extension';
 import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
 
 const NAME = 'History Agent';
@@ -27,6 +27,9 @@ class ScriptedHistoryUi implements HistoryUi {
   async rename(current: string) {
     this.asked.push(`rename “${current}”`);
     return this.newName;
+  }
+  async copyId(sessionId: string) {
+    this.asked.push(`copy ${sessionId}`);
   }
 }
 
@@ -176,7 +179,7 @@ describe('the session history in the real extension host (250 sessions in three 
   });
 
   it('opens a session: load with the complete root list, and the history replays into a chat', async () => {
-    const chat = await api.historyActions.reopen(viewOf('hist_000'), 'Open');
+    const chat = await reopenFromHistory(api, viewOf('hist_000'), 'open');
     assert.ok(chat);
     const load = received('session/load').at(-1)!;
     assert.deepEqual({ cwd: load['cwd'], additionalDirectories: load['additionalDirectories'] }, { cwd: app, additionalDirectories: [lib, docs] });
@@ -204,7 +207,7 @@ describe('the session history in the real extension host (250 sessions in three 
   it('forks with a changed folder set after the user chose which list: the agent gets the complete chosen list', async () => {
     rootsUi.asked.length = 0;
     rootsUi.reopenRoots = 'workspace';
-    const forked = await api.historyActions.reopen(viewOf('hist_001'), 'Fork');
+    const forked = await reopenFromHistory(api, viewOf('hist_001'), 'fork');
     assert.ok(forked);
     assert.equal(rootsUi.asked.length, 1);
     assert.match(rootsUi.asked[0]!, /reopen-roots History Agent Fork “Session 1 about parser”: The session's folders: “app”.*“docs”.*“lib”.*This workspace's folders: “app”.*“lib”.*“docs”/);
@@ -213,7 +216,7 @@ describe('the session history in the real extension host (250 sessions in three 
     assert.notEqual(forked.controller.session.sessionId, 'hist_001');
 
     rootsUi.reopenRoots = 'session';
-    await api.historyActions.reopen(viewOf('hist_001'), 'Fork');
+    await reopenFromHistory(api, viewOf('hist_001'), 'fork');
     fork = received('session/fork').at(-1)!;
     assert.deepEqual(fork['additionalDirectories'], [docs, lib], 'the session’s own order');
     await waitFor(() => rows().some((r) => r.sessionId === forked.controller.session.sessionId), 'the fork to appear in the list');
@@ -222,7 +225,7 @@ describe('the session history in the real extension host (250 sessions in three 
   it('never sends a folder that no longer exists: the session’s working folder is gone, so only the workspace’s list is offered', async () => {
     rootsUi.asked.length = 0;
     rootsUi.reopenRoots = 'workspace';
-    await api.historyActions.reopen(viewOf('hist_004'), 'Resume');
+    await reopenFromHistory(api, viewOf('hist_004'), 'resume');
     assert.match(rootsUi.asked[0]!, /working folder no longer exists.*No longer on this machine \(never sent\): “elsewhere”/);
     const resume = received('session/resume').at(-1)!;
     assert.deepEqual({ sessionId: resume['sessionId'], cwd: resume['cwd'], additionalDirectories: resume['additionalDirectories'] }, { sessionId: 'hist_004', cwd: app, additionalDirectories: [lib, docs] });
@@ -231,7 +234,7 @@ describe('the session history in the real extension host (250 sessions in three 
   it('cancelling the folder question starts nothing', async () => {
     rootsUi.reopenRoots = undefined;
     const before = received('session/load').length;
-    assert.equal(await api.historyActions.reopen(viewOf('hist_003'), 'Open'), undefined);
+    assert.equal(await reopenFromHistory(api, viewOf('hist_003'), 'open'), undefined);
     assert.equal(received('session/load').length, before);
   });
 

@@ -11,10 +11,10 @@ import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
 import type { ViewEntry } from '../../../src/shared/chatModel';
 import type { SessionRow } from '../../../src/shared/historyProtocol';
-import type { Chat } from '../../../src/vscode/chat/chatSessions';
+import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
 import { claudeAgentAcp } from '../../interop/agents';
 import { ModelServer } from '../../interop/modelServer';
-import { activate, waitFor } from '../shared/extension';
+import { activate, reopenFromHistory, waitFor } from '../shared/extension';
 import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
 
 const NAME = 'Claude Code (offline test)';
@@ -104,7 +104,7 @@ describe('a real agent in the real extension host: claude-agent-acp, offline', f
     chat.panel.dispose();
     await waitFor(() => !rows().find((r) => r.sessionId === sessionId)?.open, 'the chat to close');
 
-    const reopened = await api.historyActions.reopen(api.sessionsView.model.find(row.key)!, 'Open');
+    const reopened = await reopenFromHistory(api, api.sessionsView.model.find(row.key)!, 'open');
     assert.ok(reopened);
     const replayed = entriesOf(reopened).filter((e) => e.kind === 'user' || e.kind === 'agent').map(text);
     assert.ok(replayed.some((t) => t.includes('hello from the real VS Code')), JSON.stringify(replayed));
@@ -119,7 +119,7 @@ describe('a real agent in the real extension host: claude-agent-acp, offline', f
       const state = api.sessionsView.model.compute();
       return api.sessionsView.model.rows(0, state.count).find((r): r is SessionRow => r.kind === 'session' && r.sessionId === sessionId)!;
     })();
-    const fork = await api.historyActions.reopen(api.sessionsView.model.find(row.key)!, 'Fork');
+    const fork = await reopenFromHistory(api, api.sessionsView.model.find(row.key)!, 'fork');
     assert.ok(fork);
     assert.notEqual(fork.controller.session.sessionId, sessionId);
     assert.deepEqual([fork.controller.session.rootSet.cwd.path, ...fork.controller.session.rootSet.additionalDirectories.map((r) => r.path)], [app, lib, docs]);

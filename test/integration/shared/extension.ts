@@ -5,6 +5,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
+import type { SessionView } from '../../../src/history/sessionsModel';
+import type { HistoryVerb } from '../../../src/sessions/historyActions';
+import type { ChatTab } from '../../../src/vscode/chat/chatActions';
 import { checkClientMessage } from '../../helpers/conformance';
 
 export const EXTENSION_ID = 'acp-workspace.acp-workspace';
@@ -20,6 +23,12 @@ export async function activate(): Promise<TestApi> {
   const api = await extension().activate();
   assert.ok(api, 'the extension returns its test API in the Extension Test mode');
   return api;
+}
+
+/** Reopens a session of the history as the Sessions view does; resolves with its chat's tab (undefined when cancelled). */
+export async function reopenFromHistory(api: TestApi, view: SessionView, verb: HistoryVerb): Promise<ChatTab | undefined> {
+  const chat = await api.historyActions.reopen(view, verb);
+  return chat && api.chats.tabOf(chat);
 }
 
 /** Polls until `predicate` holds. */

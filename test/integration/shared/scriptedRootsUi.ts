@@ -1,5 +1,5 @@
 import type { Root } from '../../../src/roots/rootSet';
-import type { OutsideFolderChoice, ReopenRootsChoice, ReopenRootsQuestion, RootsUi, SingleRootChoice, StaleChoice } from '../../../src/vscode/rootsUi';
+import type { OutsideFolderChoice, ReopenRootsChoice, ReopenRootsQuestion, RootsUi, SingleRootChoice, StaleChoice } from '../../../src/sessions/ports';
 
 /** Answers the folder questions like a user would, and records what was asked. */
 export class ScriptedRootsUi implements RootsUi {

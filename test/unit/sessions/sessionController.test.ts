@@ -34,9 +34,9 @@ describe('SessionController: turns, permissions, cancellation', () => {
     await client.initialize({ clientInfo: { name: 'acp-workspace', version: '0' } });
     const session = await startSession(client, rootSetFromPaths('/w/app'));
     changes = 0;
-    controller = new SessionController(session, new Thread({ agentName: 'Memory Agent', roots: [], prompt: session.connection.caps.prompt }), {
-      onChange: () => changes++,
-    });
+    const thread = new Thread({ agentName: 'Memory Agent', roots: [], prompt: session.connection.caps.prompt });
+    thread.onDidChange(() => changes++);
+    controller = new SessionController(session, thread);
     client.onNotification(acp.SessionUpdateNotification, (n) => controller.onUpdate(n.update));
     client.onRequest(acp.RequestPermissionMethod, (params, token) => controller.requestPermission(params, token));
   });

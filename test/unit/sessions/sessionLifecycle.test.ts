@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import type { AcpConnection } from '../../../src/acp/connection';
 import { rootSetFromPaths } from '../../../src/roots/rootSet';
 import { ActiveSessions } from '../../../src/sessions/activeSessions';
-import { reopenMode, reopenSession, rootParams, startSession } from '../../../src/sessions/sessionLifecycle';
+import { chooseReopenMethod } from '../../../src/history/reopenPolicy';
+import { reopenSession, rootParams, startSession } from '../../../src/sessions/sessionLifecycle';
 import { describeFolderChange, staleAfterFolderChange } from '../../../src/sessions/staleRoots';
 import { FULL_AGENT_CAPABILITIES, connectToMemoryAgent, type MemoryAgent } from '../../helpers/memoryPeer';
 
@@ -43,10 +44,10 @@ describe('session lifecycle with roots', () => {
     assert.throws(() => rootParams(client, three), /can only see one folder, but app, lib and docs were chosen/);
   });
 
-  it('reopens with resume when advertised, else load, always with the complete list', async () => {
+  it('reopens a chat with resume when advertised, else load, always with the complete list', async () => {
     const withResume = await ready({ additionalDirectories: {}, resume: {} });
-    assert.equal(reopenMode(withResume.client), 'resume');
-    const session = await reopenSession(withResume.client, 'old', three);
+    assert.deepEqual(chooseReopenMethod('recover', withResume.client.caps, 'Memory Agent'), { method: 'resume' });
+    const session = await reopenSession(withResume.client, 'old', three, { mode: 'resume' });
     assert.deepEqual(session.rootSet, three);
     assert.deepEqual(withResume.agent.sent('session/resume')[0]!.params, {
       sessionId: 'old',
@@ -57,15 +58,17 @@ describe('session lifecycle with roots', () => {
     client!.dispose();
     agent!.dispose();
     const loadOnly = await ready({ additionalDirectories: {} });
-    assert.equal(reopenMode(loadOnly.client), 'load');
-    await reopenSession(loadOnly.client, 'old', rootSetFromPaths('/w/app'));
+    assert.deepEqual(chooseReopenMethod('recover', loadOnly.client.caps, 'Memory Agent'), { method: 'load' });
+    await reopenSession(loadOnly.client, 'old', rootSetFromPaths('/w/app'), { mode: 'load' });
     assert.deepEqual(loadOnly.agent.sent('session/load')[0]!.params, { sessionId: 'old', cwd: '/w/app', additionalDirectories: [], mcpServers: [] });
   });
 
-  it('says so when the agent can neither resume nor load', async () => {
-    const { client } = await ready({}, false);
-    assert.equal(reopenMode(client), undefined);
-    await assert.rejects(reopenSession(client, 'old', rootSetFromPaths('/w/app')), /cannot reopen sessions/);
+  it('says so when the agent can neither resume nor load, and refuses to send either', async () => {
+    const { client, agent } = await ready({}, false);
+    assert.deepEqual(chooseReopenMethod('recover', client.caps, 'Memory Agent'), { reason: 'Memory Agent can neither load nor resume sessions.' });
+    await assert.rejects(reopenSession(client, 'old', rootSetFromPaths('/w/app'), { mode: 'resume' }), /does not support resuming/);
+    await assert.rejects(reopenSession(client, 'old', rootSetFromPaths('/w/app'), { mode: 'load' }), /does not support reopening sessions with their history/);
+    assert.equal(agent.sent('session/resume').length + agent.sent('session/load').length, 0);
   });
 
   it('keeps open sessions by agent and id, and drops them when their connection closes', async () => {

@@ -1,19 +1,21 @@
 /**
  * Chat tabs survive a window reload: VS Code restores each tab with the state its webview kept (which
  * session, its folders, the unsent input; see src/webview/chat/persist.ts) and hands it here. The tab shows
- * at once what it remembers and reopens its session like the Sessions view's Open does (load with replay,
- * else resume; the complete root list, asking first when the folders changed). When that cannot happen the
- * tab says why and offers to try again; nothing is lost.
+ * at once what it remembers and reopens its session like the Sessions view's Open does (the `restore` row
+ * of the reopen policy: load with replay, else resume; the complete root list, asking first when the
+ * folders changed). When that cannot happen the tab says why and offers to try again; nothing is lost.
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
+import { chooseReopenMethod } from '../../history/reopenPolicy';
 import { namedRoot } from '../../roots/rootSet';
+import type { HistoryActions } from '../../sessions/historyActions';
+import type { SessionHistory } from '../../sessions/sessionHistory';
 import { ChatViewState, type ChatToHost } from '../../shared/chatProtocol';
 import { Thread } from '../../thread/thread';
 import { AgentCommandIds } from '../agentCommands';
-import { CHAT_VIEW_TYPE, ChatPanel } from '../chat/chatPanel';
-import type { HistoryActions } from './historyActions';
-import type { SessionHistory } from './sessionHistory';
+import { CHAT_VIEW_TYPE, ChatPanel } from './chatPanel';
+import type { ChatTabs } from './chatTabs';
 
 interface Restoring {
   readonly saved: ChatViewState;
@@ -22,13 +24,14 @@ interface Restoring {
 }
 
 export class ChatRestorer implements vscode.WebviewPanelSerializer {
-  /** Settles when every restore started so far has ended (tests wait for it). */
-  private pending = new Set<Promise<void>>();
+  /** Restores started and not yet finished (tests wait for them). */
+  private readonly pending = new Set<Promise<void>>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly history: SessionHistory,
     private readonly actions: HistoryActions,
+    private readonly tabs: ChatTabs,
     private readonly logger: Logger,
   ) {}
 
@@ -70,6 +73,7 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
       onMessage: (message) => restoring.current && this.message(restoring.current, message),
       onDidDispose: () => undefined,
     });
+    this.tabs.adopt(chatPanel);
     restoring.current = { saved, panel: chatPanel, busy: false };
     this.track(this.reopen(restoring.current));
     return chatPanel;
@@ -100,22 +104,19 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
     if (restoring.busy) return;
     restoring.busy = true;
     const { saved, panel } = restoring;
-    const { thread } = panel;
-    thread.setSession({ status: 'loading', statusDetail: 'Reopening the session…' });
-    panel.scheduleRender();
+    panel.thread.setSession({ status: 'loading', statusDetail: 'Reopening the session…' });
     try {
       const [cwd, ...others] = saved.roots ?? [];
       const view = this.history.view(saved.agentName, saved.sessionId, cwd === undefined ? undefined : { cwd, additionalDirectories: others, title: saved.title });
       if (!view) throw new Error('ACP Workspace has no record of its folders. Find it in the Sessions view to open it again.');
       const caps = this.history.knownCaps(saved.agentName);
-      if (caps && !caps.loadSession && !caps.sessions.resume) {
-        throw new Error(`${saved.agentName} can neither load nor resume sessions, so a chat cannot continue after a reload.`);
-      }
-      const chat = await this.actions.reopen(view, 'Open', panel);
+      const choice = caps && chooseReopenMethod('restore', caps, saved.agentName);
+      if (choice && 'reason' in choice) throw new Error(`${choice.reason} So a chat cannot continue after a reload.`);
+      const chat = await this.actions.reopen(view, 'restore', { thread: panel.thread, isClosed: () => panel.isClosed });
       if (panel.isClosed) return;
       if (!chat) {
         this.failed(restoring, 'The choice of folders was cancelled.');
-      } else if (chat.panel !== panel) {
+      } else if (chat.thread !== panel.thread) {
         // The session is open in another tab already (that one was shown).
         panel.dispose();
       }
@@ -132,6 +133,5 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
     const { thread } = restoring.panel;
     thread.setSession({ status: 'disconnected', statusDetail: 'Not reopened' });
     thread.addError(`This chat was open before the window reloaded and could not be reopened. ${reason}`, ['reopen', 'showLog']);
-    restoring.panel.scheduleRender();
   }
 }

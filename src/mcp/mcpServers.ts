@@ -4,12 +4,21 @@
  * told to the user; values of env variables and headers never reach the log.
  */
 import * as fs from 'node:fs';
-import * as vscode from 'vscode';
 import type { AgentCaps } from '../acp/capabilities';
 import type { Logger } from '../common/logger';
+import { mcpJsonPath, readConfiguredServers } from './mcpConfig';
+import { describeMcpSelection, selectMcpServers } from './mcpSelection';
 import type { McpServer } from '../acp/schema';
-import { mcpJsonPath, readConfiguredServers } from '../mcp/mcpConfig';
-import { describeMcpSelection, selectMcpServers } from '../mcp/mcpSelection';
+
+/** Where the configuration comes from (the VS Code layer reads the workspace and the setting). */
+export interface McpInputs {
+  /** The workspace's local folders. */
+  folders(): readonly string[];
+  /** `acpWorkspace.mcpServers`, as read. */
+  setting(): unknown;
+  /** Workspace Trust: a folder's own `.vscode/mcp.json` is read only in a trusted workspace. */
+  trusted(): boolean;
+}
 
 export interface McpChoice {
   readonly servers: McpServer[];
@@ -18,27 +27,24 @@ export interface McpChoice {
 }
 
 export class McpServers {
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly inputs: McpInputs,
+    private readonly logger: Logger,
+  ) {}
 
   /** The servers to pass to an agent with these capabilities; reads the files fresh each time. */
   forAgent(agentName: string, caps: AgentCaps): McpChoice {
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
-    const files = folders.map((folder) => {
-      const filePath = mcpJsonPath(folder.uri.fsPath);
+    const files = this.inputs.folders().map((folderPath) => {
+      const filePath = mcpJsonPath(folderPath);
       let text: string | undefined;
       try {
         text = fs.readFileSync(filePath, 'utf8');
       } catch {
         text = undefined; // no file
       }
-      return { folderPath: folder.uri.fsPath, text, filePath };
+      return { folderPath, text, filePath };
     });
-    const configured = readConfiguredServers({
-      setting: vscode.workspace.getConfiguration('acpWorkspace').get<unknown>('mcpServers'),
-      files,
-      trusted: vscode.workspace.isTrusted,
-      env: process.env,
-    });
+    const configured = readConfiguredServers({ setting: this.inputs.setting(), files, trusted: this.inputs.trusted(), env: process.env });
     for (const problem of configured.problems) this.logger.warn(`MCP servers: ${problem}`);
     const selection = selectMcpServers(configured.servers, caps.mcp);
     for (const line of describeMcpSelection(selection, configured.servers)) this.logger.info(`MCP servers for ${agentName}: ${line}`);

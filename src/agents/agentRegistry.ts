@@ -1,0 +1,147 @@
+/**
+ * The configured agents and their processes: one {@link AgentProcess} per agent, started on demand,
+ * stopped with the extension. A changed definition applies to an agent the next time it starts; the list
+ * shows a running agent whose definition changed as stale.
+ */
+import type { AcpConnection } from '../acp/connection';
+import { Emitter, type Event } from '../common/events';
+import type { AgentProcess, AgentState } from '../process/agentProcess';
+import type { AgentDefinition } from './agentConfig';
+
+/** What the UI shows about one agent. */
+export interface AgentStatus {
+  readonly definition: AgentDefinition;
+  readonly state: AgentState;
+  /** Why it stopped or failed, in words. */
+  readonly message: string | undefined;
+  /** The definition changed while it was running: a restart applies it. */
+  readonly stale: boolean;
+  readonly process: AgentProcess | undefined;
+}
+
+interface Entry {
+  definition: AgentDefinition;
+  process: AgentProcess | undefined;
+  /** The definition the running process was started with. */
+  startedWith: AgentDefinition | undefined;
+  lastMessage: string | undefined;
+}
+
+export interface AgentRegistryOptions {
+  /** Whether agents may run (Workspace Trust); when not, starting one is refused with why. */
+  isTrusted(): boolean;
+  /** A process for an agent, not started yet. */
+  createProcess(definition: AgentDefinition): AgentProcess;
+}
+
+export const RESTRICTED_MODE_MESSAGE =
+  'Agents are not started in Restricted Mode: an agent runs programs and reads and writes files in this workspace. Trust the workspace to use agents.';
+
+export class AgentRegistry {
+  private readonly entries = new Map<string, Entry>();
+  private readonly changeEmitter = new Emitter<void>();
+
+  /** The list of agents, or one agent's state, changed. */
+  readonly onDidChange: Event<void> = this.changeEmitter.event;
+
+  constructor(private readonly options: AgentRegistryOptions) {}
+
+  /**
+   * The agents there are now, in order. A known agent keeps its process (an unchanged definition keeps its
+   * identity, so it is not shown stale); an agent no longer defined is stopped.
+   */
+  setDefinitions(definitions: readonly AgentDefinition[]): void {
+    const seen = new Set<string>();
+    for (const definition of definitions) {
+      seen.add(definition.name);
+      const entry = this.entries.get(definition.name);
+      if (entry) entry.definition = sameDefinition(entry.definition, definition) ? entry.definition : definition;
+      else this.entries.set(definition.name, { definition, process: undefined, startedWith: undefined, lastMessage: undefined });
+    }
+    for (const [name, entry] of this.entries) {
+      if (!seen.has(name)) {
+        void entry.process?.dispose();
+        this.entries.delete(name);
+      }
+    }
+    this.changeEmitter.fire();
+  }
+
+  /** Every configured agent with its current state, presets first. */
+  list(): AgentStatus[] {
+    return [...this.entries.values()].map((entry) => this.status(entry));
+  }
+
+  find(name: string): AgentStatus | undefined {
+    const entry = this.entries.get(name);
+    return entry && this.status(entry);
+  }
+
+  /** Its connection while it runs. */
+  running(name: string): AcpConnection | undefined {
+    return this.entries.get(name)?.process?.connection;
+  }
+
+  /** Starts the agent if needed and resolves with its initialized connection. Refuses in Restricted Mode. */
+  async start(name: string): Promise<AcpConnection> {
+    if (!this.options.isTrusted()) throw new Error(RESTRICTED_MODE_MESSAGE);
+    const entry = this.entries.get(name);
+    if (!entry) throw new Error(`There is no agent named "${name}". Check the acpWorkspace.agents setting.`);
+    if (entry.process && entry.startedWith !== entry.definition && entry.process.state !== 'running' && entry.process.state !== 'starting') {
+      // The definition changed while it was stopped: start from the new one.
+      void entry.process.dispose();
+      entry.process = undefined;
+    }
+    entry.process ??= this.createProcess(entry);
+    entry.startedWith = entry.definition;
+    return entry.process.start();
+  }
+
+  async stop(name: string): Promise<void> {
+    await this.entries.get(name)?.process?.stop();
+  }
+
+  async restart(name: string): Promise<AcpConnection> {
+    const entry = this.entries.get(name);
+    if (entry?.process) {
+      await entry.process.dispose();
+      entry.process = undefined;
+    }
+    return this.start(name);
+  }
+
+  /** Stops every agent process tree; settles when they are gone. */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((entry) => entry.process?.dispose()));
+  }
+
+  dispose(): void {
+    void this.stopAll();
+    this.changeEmitter.dispose();
+  }
+
+  private createProcess(entry: Entry): AgentProcess {
+    const agentProcess = this.options.createProcess(entry.definition);
+    agentProcess.onDidChangeState((change) => {
+      entry.lastMessage = change.state === 'running' || change.state === 'starting' ? undefined : (change.message ?? entry.lastMessage);
+      this.changeEmitter.fire();
+    });
+    return agentProcess;
+  }
+
+  private status(entry: Entry): AgentStatus {
+    const state = entry.process?.state ?? 'stopped';
+    const running = state === 'running' || state === 'starting';
+    return {
+      definition: entry.definition,
+      state,
+      message: entry.lastMessage,
+      stale: running && entry.startedWith !== undefined && entry.startedWith !== entry.definition,
+      process: entry.process,
+    };
+  }
+}
+
+function sameDefinition(a: AgentDefinition, b: AgentDefinition): boolean {
+  return JSON.stringify([a.command, a.args, a.env]) === JSON.stringify([b.command, b.args, b.env]);
+}

@@ -1,0 +1,168 @@
+/**
+ * The open chats: one {@link SessionController} over a {@link Thread} per open session. Opening a chat
+ * routes its session's traffic to it (see {@link SessionRouter}); closing it cancels its turn, releases its
+ * terminals and closes the session on the agent (`session/close`, when advertised; the history stays).
+ * The VS Code layer shows each chat in a tab and follows the events here; nothing here knows about tabs.
+ */
+import type { AcpConnection } from '../acp/connection';
+import type { PermissionOption } from '../acp/schema';
+import { Emitter, type Event } from '../common/events';
+import type { Logger } from '../common/logger';
+import type { OpenDocuments } from '../roots/guardedFs';
+import { Thread } from '../thread/thread';
+import type { ActiveSessions } from './activeSessions';
+import type { AgentSession } from './agentSession';
+import { SessionController } from './sessionController';
+import type { ReopenMode } from './sessionLifecycle';
+import type { SessionRouter } from './sessionRouter';
+
+export interface OpenChatOptions {
+  /** The transcript to continue in (a tab restored after a window reload); default: a new one. */
+  readonly thread?: Thread;
+  /** Lines shown first (folders not shared, MCP servers not passed). */
+  readonly notes?: readonly string[];
+  /** Open without taking the user there (all but the last of several sessions started at once). */
+  readonly background?: boolean;
+}
+
+export interface ChatOpened {
+  readonly chat: SessionController;
+  readonly background: boolean;
+}
+
+export interface PermissionAsked {
+  readonly chat: SessionController;
+  readonly entryId: string;
+  readonly title: string;
+  readonly options: readonly PermissionOption[];
+}
+
+export interface ChatsOptions {
+  readonly router: SessionRouter;
+  readonly sessions: ActiveSessions;
+  readonly documents?: OpenDocuments;
+  readonly logger: Logger;
+}
+
+export class Chats {
+  private readonly chats = new Set<SessionController>();
+  private readonly changeSubscriptions = new Map<SessionController, { dispose(): void }>();
+  /** `session/close` requests in flight, by agent and session: reopening waits for them. */
+  private readonly closing = new Map<string, Promise<void>>();
+  private readonly openEmitter = new Emitter<ChatOpened>();
+  private readonly closeEmitter = new Emitter<SessionController>();
+  private readonly changeEmitter = new Emitter<SessionController>();
+  private readonly revealEmitter = new Emitter<SessionController>();
+  private readonly permissionEmitter = new Emitter<PermissionAsked>();
+
+  readonly onDidOpen: Event<ChatOpened> = this.openEmitter.event;
+  readonly onDidClose: Event<SessionController> = this.closeEmitter.event;
+  /** A chat's transcript or state changed (announced once per burst of changes). */
+  readonly onDidChange: Event<SessionController> = this.changeEmitter.event;
+  /** Someone asked to bring a chat forward (it was opened again from the history). */
+  readonly onDidRequestReveal: Event<SessionController> = this.revealEmitter.event;
+  /** A permission request waits for the user in a chat. */
+  readonly onDidRequestPermission: Event<PermissionAsked> = this.permissionEmitter.event;
+
+  constructor(private readonly options: ChatsOptions) {}
+
+  /**
+   * Opens a chat for a session that was just started, reopened or forked. Call it in the same turn of the
+   * event loop as the lifecycle request resolved: updates that already arrived are replayed from a buffer,
+   * later ones are routed directly.
+   */
+  open(session: AgentSession, options: OpenChatOptions = {}): SessionController {
+    const thread = options.thread ?? new Thread({ agentName: session.agentName, roots: [], prompt: session.connection.caps.prompt, title: undefined });
+    const self: { chat?: SessionController } = {};
+    const chat = new SessionController(session, thread, {
+      documents: this.options.documents,
+      onPermissionRequested: (entryId, title, permissionOptions) => {
+        if (self.chat) this.permissionEmitter.fire({ chat: self.chat, entryId, title, options: permissionOptions });
+      },
+    });
+    self.chat = chat;
+    this.chats.add(chat);
+    this.changeSubscriptions.set(chat, thread.onDidChange(() => this.changeEmitter.fire(chat)));
+    this.options.sessions.add(session);
+    this.options.router.route(session.connection, session.sessionId, chat);
+    for (const note of options.notes ?? []) thread.addInfo(note);
+    this.openEmitter.fire({ chat, background: options.background === true });
+    return chat;
+  }
+
+  /** Every open chat. */
+  all(): SessionController[] {
+    return [...this.chats];
+  }
+
+  /** The chat of a session, if it is open. */
+  find(agentName: string, sessionId: string): SessionController | undefined {
+    return this.all().find((chat) => chat.session.agentName === agentName && chat.session.sessionId === sessionId);
+  }
+
+  has(chat: SessionController): boolean {
+    return this.chats.has(chat);
+  }
+
+  /** Brings a chat forward (its tab). */
+  reveal(chat: SessionController): void {
+    this.revealEmitter.fire(chat);
+  }
+
+  /**
+   * The chat's session is about to be reopened on `connection`: `load` replays the history, so the
+   * transcript is cleared for it; either way, what the agent sends for the session comes here from now on.
+   */
+  prepareReopen(chat: SessionController, connection: AcpConnection, mode: ReopenMode): void {
+    chat.thread.setSession({ status: mode === 'load' ? 'loading' : 'starting', statusDetail: undefined });
+    if (mode === 'load') chat.thread.reset();
+    this.options.router.route(connection, chat.session.sessionId, chat);
+  }
+
+  /** After a reopen (on the same or a new connection): the chat continues with the new session object. */
+  reattach(chat: SessionController, session: AgentSession): void {
+    chat.attach(session);
+    this.options.sessions.add(session);
+    this.options.router.route(session.connection, session.sessionId, chat);
+  }
+
+  /** Closes a chat: its turn is cancelled, its terminals released and its session closed on the agent. */
+  close(chat: SessionController): void {
+    if (!this.chats.delete(chat)) return;
+    this.changeSubscriptions.get(chat)?.dispose();
+    this.changeSubscriptions.delete(chat);
+    const session = chat.session;
+    const { router, sessions, logger } = this.options;
+    router.unroute(session.connection, session.sessionId, chat);
+    void chat.cancel().catch(() => undefined);
+    chat.dispose();
+    void router.terminals(session.connection)?.releaseSession(session.sessionId);
+    sessions.remove(session);
+    if (session.connection.caps.sessions.close && !session.connection.isClosed) {
+      // Free the agent's resources; the history stays (it can be reopened from the session history).
+      const key = closingKey(session.agentName, session.sessionId);
+      const closed = session.connection
+        .closeSession(session.sessionId)
+        .catch((error: unknown) => logger.info(`Closing ${session.sessionId}: ${String(error)}`))
+        .finally(() => {
+          if (this.closing.get(key) === closed) this.closing.delete(key);
+        });
+      this.closing.set(key, closed);
+    }
+    this.closeEmitter.fire(chat);
+  }
+
+  /** Settles when a `session/close` sent for this session (its chat was closed) has been answered. */
+  whenClosed(agentName: string, sessionId: string): Promise<void> {
+    return this.closing.get(closingKey(agentName, sessionId)) ?? Promise.resolve();
+  }
+
+  dispose(): void {
+    for (const chat of this.all()) this.close(chat);
+    for (const emitter of [this.openEmitter, this.closeEmitter, this.changeEmitter, this.revealEmitter, this.permissionEmitter]) emitter.dispose();
+  }
+}
+
+function closingKey(agentName: string, sessionId: string): string {
+  return `${agentName}\u0000${sessionId}`;
+}

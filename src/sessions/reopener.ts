@@ -1,0 +1,136 @@
+/**
+ * Reopening a session, the one way every path does it: from the Sessions view (open, resume, fork), a chat
+ * tab restored after a window reload, a chat whose agent exited, a session reopened with the workspace's
+ * current folders. Which request serves which verb is the table in `history/reopenPolicy.ts`; the root
+ * list is the caller's decision (it may ask the user, once the agent's capabilities are known) and is
+ * always sent complete.
+ */
+import type { AcpConnection } from '../acp/connection';
+import type { Logger } from '../common/logger';
+import { chooseReopenMethod, ReopenUnsupportedError, type ReopenMethod, type ReopenVerb } from '../history/reopenPolicy';
+import { describeRoots, type RootSet } from '../roots/rootSet';
+import type { Thread } from '../thread/thread';
+import type { ActiveSessions } from './activeSessions';
+import type { AgentSession } from './agentSession';
+import type { Chats } from './chats';
+import type { AgentPool, McpSource } from './ports';
+import type { SessionController } from './sessionController';
+import { forkSession, reopenSession } from './sessionLifecycle';
+import type { SessionRouter } from './sessionRouter';
+
+export interface ReopenRequest {
+  readonly verb: ReopenVerb;
+  readonly agentName: string;
+  readonly sessionId: string;
+  /**
+   * The complete root list to send, decided once the agent runs (what it supports matters, and the user
+   * may be asked); undefined cancels.
+   */
+  readonly roots: (connection: AcpConnection) => Promise<RootSet | undefined>;
+  /** The chat the session continues in (recover, refolder): a `load` replay replaces its transcript. */
+  readonly chat?: SessionController;
+  /** A transcript for the new chat (a tab restored after a window reload), instead of a new one. */
+  readonly thread?: Thread;
+  /** Without a chat: register the session but open none (a session reopened with new folders). */
+  readonly withoutChat?: boolean;
+  /** The request is moot by the time the agent answers (the restored tab was closed). */
+  readonly cancelled?: () => boolean;
+  /** The title the history knows; shown in the chat and recorded (not for a fork). */
+  readonly title?: string;
+  /** Restart the agent first (Restart Agent in a chat whose agent exited). */
+  readonly restart?: boolean;
+}
+
+export interface Reopened {
+  readonly session: AgentSession;
+  readonly method: ReopenMethod;
+  /** The chat it continues in; undefined with {@link ReopenRequest.withoutChat}. */
+  readonly chat: SessionController | undefined;
+}
+
+export interface ReopenerOptions {
+  readonly agents: AgentPool;
+  readonly chats: Chats;
+  readonly router: SessionRouter;
+  readonly sessions: ActiveSessions;
+  readonly mcp: McpSource;
+  readonly logger: Logger;
+  /** Records a session the client opened (with the title the history knows). */
+  readonly record?: (session: AgentSession, title: string | undefined) => void;
+}
+
+/** What the chat says once the session is back, by verb and request. */
+function reopenedNote(verb: ReopenVerb, method: ReopenMethod, title: string | undefined): string {
+  if (method === 'fork') return `Forked from “${title ?? 'a session'}”: the new session continues from its history, which is not shown here.`;
+  switch (verb) {
+    case 'recover':
+      return method === 'load' ? 'Session reopened: the agent replayed its history.' : 'Session resumed.';
+    case 'refolder':
+      return method === 'load' ? 'Session reopened with the current folders: the agent replayed its history.' : 'Session reopened with the current folders.';
+    case 'open':
+    case 'restore':
+    case 'resume':
+    case 'fork':
+      return method === 'load' ? 'Session opened: the agent replayed its history.' : 'Session resumed: earlier messages are not shown (resuming does not replay them).';
+  }
+}
+
+export class Reopener {
+  constructor(private readonly options: ReopenerOptions) {}
+
+  /**
+   * Reopens (or forks) a session. Resolves with it, or undefined when the root choice was cancelled or the
+   * request became moot. Throws {@link ReopenUnsupportedError} when the agent offers no request for the verb.
+   */
+  async reopen(request: ReopenRequest): Promise<Reopened | undefined> {
+    const { agents, chats, router, sessions, mcp, logger } = this.options;
+    const { verb, agentName, sessionId, chat } = request;
+    // A chat closed a moment ago may still be closing its session on the agent: reopening must come after.
+    await chats.whenClosed(agentName, sessionId);
+    const connection = request.restart ? await agents.restart(agentName) : await agents.start(agentName);
+    const choice = chooseReopenMethod(verb, connection.caps, agentName);
+    if ('reason' in choice) throw new ReopenUnsupportedError(choice.reason);
+    const { method } = choice;
+    const roots = await request.roots(connection);
+    if (!roots) return undefined;
+    const { servers, notPassed } = mcp.forAgent(agentName, connection.caps);
+
+    if (chat && method !== 'fork') chats.prepareReopen(chat, connection, method);
+    else if (method === 'load') router.expectReplay(connection, sessionId);
+    let session: AgentSession;
+    try {
+      session =
+        method === 'fork'
+          ? await forkSession(connection, sessionId, roots, { mcpServers: servers })
+          : await reopenSession(connection, sessionId, roots, { mode: method, mcpServers: servers });
+    } catch (error) {
+      if (!chat) router.abandonReplay(connection, sessionId);
+      throw error;
+    }
+    if (request.cancelled?.()) {
+      router.abandonReplay(connection, session.sessionId);
+      if (connection.caps.sessions.close) void connection.closeSession(session.sessionId).catch(() => undefined);
+      return undefined;
+    }
+
+    // In the same turn as the answer: the replayed history is waiting for its chat.
+    let target: SessionController | undefined;
+    if (chat && method !== 'fork') {
+      chats.reattach(chat, session);
+      target = chat;
+    } else if (request.withoutChat) {
+      sessions.add(session);
+    } else {
+      request.thread?.reset();
+      target = chats.open(session, { thread: request.thread });
+    }
+    if (target) {
+      if (request.title && method !== 'fork') target.thread.setSession({ title: request.title });
+      for (const line of notPassed) target.thread.addInfo(line);
+      target.thread.addInfo(reopenedNote(verb, method, request.title));
+    }
+    this.options.record?.(session, method === 'fork' ? undefined : request.title);
+    logger.info(`${verb} ${agentName} session ${sessionId}${method === 'fork' ? ` as ${session.sessionId}` : ''} (${method}) with ${describeRoots(roots)}.`);
+    return { session, method, chat: target };
+  }
+}

@@ -1,0 +1,266 @@
+/**
+ * The session history behind the Sessions view: the local index (in the extension's global storage), a
+ * `session/list` catalog for each running agent that lists sessions (bound to its current connection, so a
+ * restart starts a fresh listing with fresh cursors), and what each agent supported when it last ran.
+ * Sessions this client creates, opens or forks are recorded as they appear; titles and transcript text are
+ * recorded from their chats.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as z from 'zod';
+import type { AcpConnection } from '../acp/connection';
+import type { AgentRegistry } from '../agents/agentRegistry';
+import { Emitter, type Event } from '../common/events';
+import type { Logger } from '../common/logger';
+import { AgentCatalog } from '../history/catalog';
+import { LocalSessionIndex } from '../history/localIndex';
+import type { ReopenCaps } from '../history/reopenPolicy';
+import { viewOf, type AgentEntry, type SessionView, type WorkspaceShape } from '../history/sessionsModel';
+import { transcriptText } from '../history/transcript';
+import { rootPaths } from '../roots/rootSet';
+import { choosePrimary, planRoots } from '../roots/workspaceRoots';
+import type { Thread } from '../thread/thread';
+import type { ActiveSessions } from './activeSessions';
+import type { AgentSession } from './agentSession';
+import type { WorkspacePort } from './ports';
+
+const CAPS_KEY = 'acpWorkspace.lastAgentCaps';
+/** A chat's transcript is recorded this long after its last change (it changes with every chunk). */
+const TEXT_DELAY_MS = 1500;
+
+/** What an agent supported when it last ran, as kept in global state (validated when read back). */
+const StoredCaps = z.object({
+  loadSession: z.boolean(),
+  sessions: z.object({
+    list: z.boolean(),
+    resume: z.boolean(),
+    close: z.boolean(),
+    delete: z.boolean(),
+    additionalDirectories: z.boolean(),
+    fork: z.boolean(),
+    setTitle: z.boolean(),
+  }),
+});
+
+/** Key-value storage that survives the window (VS Code's global state). */
+export interface KeyValueStore {
+  get(key: string): unknown;
+  update(key: string, value: unknown): PromiseLike<void>;
+}
+
+export interface SessionHistoryOptions {
+  /** Where the local index keeps its files. */
+  readonly storageDir: string;
+  /** Where what each agent supported is remembered. */
+  readonly memory: KeyValueStore;
+  readonly agents: AgentRegistry;
+  readonly sessions: ActiveSessions;
+  readonly workspace: WorkspacePort;
+  readonly logger: Logger;
+}
+
+export class SessionHistory {
+  readonly index: LocalSessionIndex;
+  private readonly catalogs = new WeakMap<AcpConnection, AgentCatalog>();
+  private readonly known = new WeakSet<AgentSession>();
+  private readonly textTimers = new Map<Thread, ReturnType<typeof setTimeout>>();
+  private readonly changeEmitter = new Emitter<void>();
+  private readonly subscriptions: Array<{ dispose(): void }>;
+  private existsCache = new Map<string, boolean>();
+  private workspaceShape: WorkspaceShape | undefined;
+  /** Problems with the stored history, for the view's notices. */
+  readonly problems: string[] = [];
+
+  /** Something the Sessions view shows changed (agents, a catalog, the index, open sessions, folders). */
+  readonly onDidChange: Event<void> = this.changeEmitter.event;
+
+  constructor(private readonly options: SessionHistoryOptions) {
+    this.index = new LocalSessionIndex(options.storageDir, {
+      onProblem: (problem) => {
+        options.logger.warn(problem);
+        this.problems.push(problem);
+      },
+    });
+    this.subscriptions = [
+      this.index.onDidChange(() => this.changed()),
+      options.agents.onDidChange(() => this.agentsChanged()),
+      options.sessions.onDidChange(() => this.sessionsChanged()),
+    ];
+    this.agentsChanged();
+  }
+
+  /** The workspace's folders or its trust changed: everything is worked out again. */
+  workspaceChanged(): void {
+    this.changed();
+  }
+
+  /** The primary folder may follow another folder now (active editor, setting): worked out again when next needed. */
+  primaryMayHaveChanged(): void {
+    this.workspaceShape = undefined;
+  }
+
+  /** The configured agents as the model needs them. */
+  entries(): AgentEntry[] {
+    return this.options.agents.list().map((status) => {
+      const connection = status.process?.connection;
+      return {
+        name: status.definition.name,
+        running: connection !== undefined,
+        caps: connection?.caps ?? this.lastCaps(status.definition.name),
+        catalog: connection && connection.caps.sessions.list ? this.catalogFor(connection) : undefined,
+      };
+    });
+  }
+
+  /** The current catalog of an agent, if it runs and lists sessions. */
+  catalog(agentName: string): AgentCatalog | undefined {
+    return this.entries().find((e) => e.name === agentName)?.catalog;
+  }
+
+  /**
+   * One session as the history knows it: the agent's listing where it has one, the client's record for the
+   * rest, else `fallback` (what a restored chat tab remembered).
+   */
+  view(agentName: string, sessionId: string, fallback?: { cwd: string; additionalDirectories: readonly string[]; title?: string }): SessionView | undefined {
+    const record = this.index.get(agentName, sessionId) ?? (fallback ? { agentName, sessionId, ...fallback, createdAt: 0, updatedAt: 0 } : undefined);
+    return viewOf(agentName, this.catalog(agentName)?.get(sessionId), record);
+  }
+
+  /** What an agent supported when it last ran (it may not run now); undefined if it never ran here. */
+  knownCaps(agentName: string): ReopenCaps | undefined {
+    return this.options.agents.find(agentName)?.process?.connection?.caps ?? this.lastCaps(agentName);
+  }
+
+  /**
+   * The workspace as the model sees it: worked out (real paths of the folders) once until something changes,
+   * not on every keystroke of a search; folder existence is cached the same way.
+   */
+  workspace(): WorkspaceShape {
+    return (this.workspaceShape ??= this.computeWorkspace());
+  }
+
+  /** Records a session the client created, opened or forked, and shows it at once. */
+  recordSession(session: AgentSession, title?: string): void {
+    const roots = { cwd: session.rootSet.cwd.path, additionalDirectories: session.rootSet.additionalDirectories.map((r) => r.path) };
+    this.index.record({ agentName: session.agentName, sessionId: session.sessionId, ...roots, ...(title ? { title } : {}) });
+    const catalog = session.connection.isClosed ? undefined : this.catalogs.get(session.connection);
+    catalog?.upsert({ sessionId: session.sessionId, ...roots, updatedAt: Date.now(), ...(title ? { title } : {}) });
+  }
+
+  /** A chat's thread changed: its title at once, its transcript text after a pause. */
+  threadChanged(session: AgentSession, thread: Thread): void {
+    const title = thread.session.title;
+    const record = this.index.get(session.agentName, session.sessionId);
+    if (title && record && record.title !== title) {
+      this.index.record({ agentName: session.agentName, sessionId: session.sessionId, title });
+      this.catalogs.get(session.connection)?.upsert({ sessionId: session.sessionId, title, updatedAt: Date.now() });
+    }
+    clearTimeout(this.textTimers.get(thread));
+    this.textTimers.set(
+      thread,
+      setTimeout(() => {
+        this.textTimers.delete(thread);
+        this.index.setText(session.agentName, session.sessionId, transcriptText(thread.snapshot().entries));
+      }, TEXT_DELAY_MS),
+    );
+  }
+
+  /** The catalog of a connection (created on first use; it lives as long as the connection). */
+  catalogFor(connection: AcpConnection): AgentCatalog {
+    let catalog = this.catalogs.get(connection);
+    if (!catalog) {
+      catalog = new AgentCatalog(connection.agentName, (params) => connection.listSessions(params));
+      this.catalogs.set(connection, catalog);
+      const subscription = catalog.onDidChange(() => this.changed());
+      connection.onDidClose(() => subscription.dispose());
+    }
+    return catalog;
+  }
+
+  dispose(): void {
+    for (const timer of this.textTimers.values()) clearTimeout(timer);
+    for (const subscription of this.subscriptions) subscription.dispose();
+    void this.index.dispose();
+    this.changeEmitter.dispose();
+  }
+
+  private computeWorkspace(): WorkspaceShape {
+    const { workspace } = this.options;
+    const candidates = workspace.candidates();
+    const setting = workspace.primaryFolder();
+    const primary = choosePrimary(candidates.roots, setting === 'ask' ? 'first' : setting, workspace.activeEditorFolderIndex());
+    const byCapability = new Map<boolean, readonly string[]>();
+    const rootSetFor = (agent: AgentEntry): readonly string[] => {
+      if (!primary) return [];
+      const supports = agent.caps?.sessions.additionalDirectories ?? true;
+      let roots = byCapability.get(supports);
+      if (!roots) {
+        // The workspace's folders, whether or not they are shared yet: a session "of this workspace" is
+        // one with these folders; sharing is asked when such a session is opened.
+        roots = rootPaths(planRoots(candidates, primary, () => true, true, supports).rootSet);
+        byCapability.set(supports, roots);
+      }
+      return roots;
+    };
+    return {
+      folders: candidates.roots.map((r) => r.path),
+      rootSetFor,
+      exists: (folder) => {
+        let exists = this.existsCache.get(folder);
+        if (exists === undefined) {
+          exists = fs.existsSync(folder);
+          this.existsCache.set(folder, exists);
+        }
+        return exists;
+      },
+    };
+  }
+
+  /** What the agent supported when it last ran here, if that was kept and still reads as such. */
+  private lastCaps(agentName: string): ReopenCaps | undefined {
+    const parsed = StoredCaps.safeParse(this.storedCaps()[agentName]);
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  private storedCaps(): Record<string, unknown> {
+    const stored = this.options.memory.get(CAPS_KEY);
+    return typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? (stored as Record<string, unknown>) : {};
+  }
+
+  private agentsChanged(): void {
+    // Remember what each running agent supports, for its rows while it is not running.
+    const stored = { ...this.storedCaps() };
+    let dirty = false;
+    for (const status of this.options.agents.list()) {
+      const caps = status.process?.connection?.caps;
+      if (!caps) continue;
+      const next = { loadSession: caps.loadSession, sessions: caps.sessions };
+      if (JSON.stringify(stored[status.definition.name]) !== JSON.stringify(next)) {
+        stored[status.definition.name] = next;
+        dirty = true;
+      }
+    }
+    if (dirty) void this.options.memory.update(CAPS_KEY, stored);
+    this.changed();
+  }
+
+  private sessionsChanged(): void {
+    for (const session of this.options.sessions.all()) {
+      if (this.known.has(session)) continue;
+      this.known.add(session);
+      this.recordSession(session);
+    }
+    this.changed();
+  }
+
+  private changed(): void {
+    this.existsCache = new Map();
+    this.workspaceShape = undefined;
+    this.changeEmitter.fire();
+  }
+}
+
+/** The history's files under the extension's global storage. */
+export function historyStorageDir(globalStorage: string): string {
+  return path.join(globalStorage, 'session-history');
+}

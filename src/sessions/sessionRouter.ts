@@ -1,0 +1,202 @@
+/**
+ * The agent → client surface. {@link SessionRouter.connect} is the one place where a new connection gets
+ * every handler an agent may call (`fs/*`, `session/request_permission`, `terminal/*`, `session/update`),
+ * and each request or update is routed to its session's chat (a {@link SessionSink}).
+ *
+ * Updates can arrive before their chat exists: right after `session/new` answers, and the whole replay
+ * of `session/load`, which comes before its answer. They wait in a buffer (small for unexpected updates,
+ * large for an expected replay) until {@link SessionRouter.route} names the chat.
+ */
+import type { AcpConnection, CancellationToken } from '../acp/connection';
+import {
+  RequestPermissionMethod,
+  SessionUpdateNotification,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionUpdate,
+} from '../acp/schema';
+import { Emitter, type Event } from '../common/events';
+import type { Logger } from '../common/logger';
+import type { OpenDocuments } from '../roots/guardedFs';
+import { registerTerminalHandlers } from '../terminal/handlers';
+import { Terminals, type TerminalChange, type TerminalView } from '../terminal/terminals';
+import type { ThreadTerminal } from '../thread/thread';
+import type { ActiveSessions } from './activeSessions';
+import type { AgentSession, Refusal } from './agentSession';
+import { registerFsHandlers } from './fsHandlers';
+
+/** What a session's traffic goes to: its chat. */
+export interface SessionSink {
+  onUpdate(update: SessionUpdate): void;
+  requestPermission(params: RequestPermissionRequest, token: CancellationToken): Promise<RequestPermissionResponse>;
+  noteRefusal(refusal: Refusal): void;
+  updateTerminal(terminalId: string, terminal: ThreadTerminal): void;
+}
+
+/** A refused file access, for whoever tells the user. */
+export interface RefusalEvent {
+  readonly session: AgentSession;
+  readonly refusal: Refusal;
+}
+
+export interface SessionRouterOptions {
+  readonly sessions: ActiveSessions;
+  /** Open editors for the guarded fs (unsaved text wins over the disk); none outside VS Code. */
+  readonly documents?: OpenDocuments;
+  readonly logger: Logger;
+}
+
+/** Updates for a session nobody opened yet (they can arrive right after `session/new` answers). */
+const MAX_BUFFERED_UPDATES = 2000;
+/** …and for a session being loaded, whose whole history is replayed before `session/load` answers. */
+const MAX_REPLAYED_UPDATES = 500_000;
+/** Terminal output reaches the chat at most this often. */
+const TERMINAL_FLUSH_MS = 50;
+
+interface Routes {
+  readonly sinks: Map<string, SessionSink>;
+  readonly buffered: Map<string, SessionUpdate[]>;
+  /** Sessions whose `session/load` replay is expected (kept in the large buffer). */
+  readonly replaying: Set<string>;
+  readonly terminals: Terminals;
+}
+
+export class SessionRouter {
+  private readonly routes = new WeakMap<AcpConnection, Routes>();
+  private readonly changedTerminals = new Map<TerminalView, AcpConnection>();
+  private terminalTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly refusalEmitter = new Emitter<RefusalEvent>();
+
+  /** The root guard refused a file access of an agent (the chat shows it too). */
+  readonly onDidRefuse: Event<RefusalEvent> = this.refusalEmitter.event;
+
+  constructor(private readonly options: SessionRouterOptions) {}
+
+  /** Registers every agent → client handler on a new connection (before `initialize`, which advertises them). */
+  connect(connection: AcpConnection): void {
+    const { sessions, documents, logger } = this.options;
+    const terminals = new Terminals({ logger });
+    const routes: Routes = { sinks: new Map(), buffered: new Map(), replaying: new Set(), terminals };
+    this.routes.set(connection, routes);
+    registerFsHandlers(connection, {
+      sessions,
+      documents,
+      logger,
+      onRefusal: (session, refusal) => {
+        routes.sinks.get(session.sessionId)?.noteRefusal(refusal);
+        this.refusalEmitter.fire({ session, refusal });
+      },
+    });
+    connection.onNotification(SessionUpdateNotification, (notification) => this.deliver(connection, routes, notification.sessionId, notification.update));
+    connection.onRequest(RequestPermissionMethod, (params, token) => this.requestPermission(connection, routes, params, token));
+    registerTerminalHandlers(connection, terminals, (sessionId) => {
+      const session = sessions.find(connection.agentName, sessionId);
+      return session && session.connection === connection ? { guard: session.guard, cwd: session.rootSet.cwd.path } : undefined;
+    });
+    const changes = terminals.onDidChange((terminalId, change) => this.terminalChanged(connection, terminals, terminalId, change));
+    connection.onDidClose(() => {
+      changes.dispose();
+      void terminals.dispose();
+    });
+  }
+
+  /**
+   * Routes what the agent sends for `sessionId` on `connection` to `sink` from now on, and hands it what
+   * was buffered for it. Call it before `session/load` (whose replay arrives before its answer) or in the
+   * same turn of the event loop as a lifecycle request resolved.
+   */
+  route(connection: AcpConnection, sessionId: string, sink: SessionSink): void {
+    const routes = this.routesOf(connection);
+    routes.sinks.set(sessionId, sink);
+    routes.replaying.delete(sessionId);
+    const pending = routes.buffered.get(sessionId);
+    if (!pending) return;
+    routes.buffered.delete(sessionId);
+    for (const update of pending) sink.onUpdate(update);
+  }
+
+  /** Stops routing `sessionId` to `sink` (its chat closed). */
+  unroute(connection: AcpConnection, sessionId: string, sink: SessionSink): void {
+    const routes = this.routes.get(connection);
+    if (routes?.sinks.get(sessionId) === sink) routes.sinks.delete(sessionId);
+  }
+
+  /** A session is about to be loaded for a chat that does not exist yet: keep its whole replay until it is routed. */
+  expectReplay(connection: AcpConnection, sessionId: string): void {
+    this.routesOf(connection).replaying.add(sessionId);
+  }
+
+  /** The load failed, or nobody wants the session any more: drop what was kept for it. */
+  abandonReplay(connection: AcpConnection, sessionId: string): void {
+    const routes = this.routes.get(connection);
+    routes?.replaying.delete(sessionId);
+    routes?.buffered.delete(sessionId);
+  }
+
+  /** The terminals the agent started on this connection. */
+  terminals(connection: AcpConnection): Terminals | undefined {
+    return this.routes.get(connection)?.terminals;
+  }
+
+  dispose(): void {
+    clearTimeout(this.terminalTimer);
+    this.refusalEmitter.dispose();
+  }
+
+  private routesOf(connection: AcpConnection): Routes {
+    const routes = this.routes.get(connection);
+    if (!routes) throw new Error(`${connection.agentName}'s connection is not connected to the session router.`);
+    return routes;
+  }
+
+  private deliver(connection: AcpConnection, routes: Routes, sessionId: string, update: SessionUpdate): void {
+    const sink = routes.sinks.get(sessionId);
+    if (sink) {
+      sink.onUpdate(update);
+      return;
+    }
+    const list = routes.buffered.get(sessionId) ?? [];
+    if (list.length === 0) routes.buffered.set(sessionId, list);
+    const limit = routes.replaying.has(sessionId) ? MAX_REPLAYED_UPDATES : MAX_BUFFERED_UPDATES;
+    if (list.length < limit) list.push(update);
+    else if (list.length === limit) this.options.logger.warn(`${connection.agentName}: too many updates for session ${sessionId} before its chat opened; dropping more.`);
+  }
+
+  private requestPermission(connection: AcpConnection, routes: Routes, params: RequestPermissionRequest, token: CancellationToken): Promise<RequestPermissionResponse> {
+    const sink = routes.sinks.get(params.sessionId);
+    if (!sink) {
+      this.options.logger.warn(`${connection.agentName} asked for permission in session ${params.sessionId}, which has no open chat; answered cancelled.`);
+      return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+    }
+    return sink.requestPermission(params, token);
+  }
+
+  /**
+   * A terminal changed (output arrives many times a second): its chat is updated once per
+   * {@link TERMINAL_FLUSH_MS}, reading the output (a join of everything kept) once per flush, not per chunk;
+   * anything else (created, exited, released) shows at once, with the output so far. The view is taken now:
+   * it stays readable after the agent releases the terminal.
+   */
+  private terminalChanged(connection: AcpConnection, terminals: Terminals, terminalId: string, change: TerminalChange): void {
+    const view = terminals.get(terminalId);
+    if (!view) return;
+    this.changedTerminals.set(view, connection);
+    if (change !== 'output') this.flushTerminals();
+    else this.terminalTimer ??= setTimeout(() => this.flushTerminals(), TERMINAL_FLUSH_MS);
+  }
+
+  private flushTerminals(): void {
+    clearTimeout(this.terminalTimer);
+    this.terminalTimer = undefined;
+    const changed = [...this.changedTerminals];
+    this.changedTerminals.clear();
+    for (const [view, connection] of changed) {
+      this.routes.get(connection)?.sinks.get(view.sessionId)?.updateTerminal(view.terminalId, {
+        command: view.commandLine,
+        output: view.output,
+        truncated: view.truncated,
+        exitStatus: view.exitStatus,
+      });
+    }
+  }
+}
