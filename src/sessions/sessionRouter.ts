@@ -58,6 +58,8 @@ interface Routes {
   readonly buffered: Map<string, SessionUpdate[]>;
   /** Sessions whose `session/load` replay is expected (kept in the large buffer). */
   readonly replaying: Set<string>;
+  /** Sessions whose buffer overflowed (said once). */
+  readonly overflowed: Set<string>;
   readonly terminals: Terminals;
 }
 
@@ -76,7 +78,7 @@ export class SessionRouter {
   connect(connection: AcpConnection): void {
     const { sessions, documents, logger } = this.options;
     const terminals = new Terminals({ logger });
-    const routes: Routes = { sinks: new Map(), buffered: new Map(), replaying: new Set(), terminals };
+    const routes: Routes = { sinks: new Map(), buffered: new Map(), replaying: new Set(), overflowed: new Set(), terminals };
     this.routes.set(connection, routes);
     registerFsHandlers(connection, {
       sessions,
@@ -109,6 +111,7 @@ export class SessionRouter {
     const routes = this.routesOf(connection);
     routes.sinks.set(sessionId, sink);
     routes.replaying.delete(sessionId);
+    routes.overflowed.delete(sessionId);
     const pending = routes.buffered.get(sessionId);
     if (!pending) return;
     routes.buffered.delete(sessionId);
@@ -131,6 +134,7 @@ export class SessionRouter {
     const routes = this.routes.get(connection);
     routes?.replaying.delete(sessionId);
     routes?.buffered.delete(sessionId);
+    routes?.overflowed.delete(sessionId);
   }
 
   /** The terminals the agent started on this connection. */
@@ -158,8 +162,12 @@ export class SessionRouter {
     const list = routes.buffered.get(sessionId) ?? [];
     if (list.length === 0) routes.buffered.set(sessionId, list);
     const limit = routes.replaying.has(sessionId) ? MAX_REPLAYED_UPDATES : MAX_BUFFERED_UPDATES;
-    if (list.length < limit) list.push(update);
-    else if (list.length === limit) this.options.logger.warn(`${connection.agentName}: too many updates for session ${sessionId} before its chat opened; dropping more.`);
+    if (list.length < limit) {
+      list.push(update);
+    } else if (!routes.overflowed.has(sessionId)) {
+      routes.overflowed.add(sessionId);
+      this.options.logger.warn(`${connection.agentName}: too many updates for session ${sessionId} before its chat opened; dropping more.`);
+    }
   }
 
   private requestPermission(connection: AcpConnection, routes: Routes, params: RequestPermissionRequest, token: CancellationToken): Promise<RequestPermissionResponse> {

@@ -1,0 +1,104 @@
+import * as assert from 'node:assert/strict';
+import type { AcpConnection } from '../../../src/acp/connection';
+import { rootSetFromPaths } from '../../../src/roots/rootSet';
+import { ActiveSessions } from '../../../src/sessions/activeSessions';
+import { AgentSession } from '../../../src/sessions/agentSession';
+import { Chats } from '../../../src/sessions/chats';
+import { startSession } from '../../../src/sessions/sessionLifecycle';
+import { SessionRouter, type RefusalEvent } from '../../../src/sessions/sessionRouter';
+import { connectToMemoryAgent, flush, type MemoryAgent, type RecordingLogger } from '../../helpers/memoryPeer';
+
+/** One text chunk for a session. */
+const chunk = (sessionId: string, text: string) => ({ sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
+
+describe('SessionRouter: the agent → client surface, routed to each session’s chat', () => {
+  let client: AcpConnection;
+  let agent: MemoryAgent;
+  let logger: RecordingLogger;
+  let sessions: ActiveSessions;
+  let router: SessionRouter;
+  let chats: Chats;
+
+  beforeEach(async () => {
+    ({ client, agent, logger } = connectToMemoryAgent());
+    sessions = new ActiveSessions();
+    router = new SessionRouter({ sessions, logger });
+    router.connect(client);
+    agent.acceptInitialize();
+    let next = 1;
+    agent.rpc.onRequest('session/new', () => ({ sessionId: `s${next++}` }));
+    await client.initialize({ clientInfo: { name: 'acp-workspace', version: '0' } });
+    chats = new Chats({ router, sessions, logger });
+  });
+  afterEach(() => {
+    chats.dispose();
+    router.dispose();
+    client.dispose();
+    agent.dispose();
+  });
+
+  const agentText = (thread: { snapshot(): { entries: ReadonlyArray<{ kind: string; blocks?: ReadonlyArray<{ type: string; text?: string }> }> } }) =>
+    thread.snapshot().entries.flatMap((e) => (e.kind === 'agent' ? (e.blocks ?? []).map((b) => b.text ?? '') : [])).join('');
+
+  it('registers every handler an agent may call, in one place', () => {
+    const advertised = agent.sent('initialize')[0]!.params as { clientCapabilities: { fs: unknown; terminal: unknown } };
+    assert.deepEqual(advertised.clientCapabilities.fs, { readTextFile: true, writeTextFile: true });
+    assert.equal(advertised.clientCapabilities.terminal, true);
+  });
+
+  it('keeps updates that arrive before their chat and hands them over in order; routes later ones directly', async () => {
+    const session = await startSession(client, rootSetFromPaths('/w/app'));
+    await agent.rpc.sendNotification('session/update', chunk(session.sessionId, 'early '));
+    await flush();
+    const chat = chats.open(session);
+    await agent.rpc.sendNotification('session/update', chunk(session.sessionId, 'late'));
+    await flush();
+    assert.equal(agentText(chat.thread), 'early late');
+  });
+
+  it('bounds what waits for a chat: 2,000 updates (one warning, however many are dropped), or a whole expected replay', async () => {
+    for (let i = 0; i < 2100; i++) void agent.rpc.sendNotification('session/update', chunk('stray', 'x'));
+    router.expectReplay(client, 'replayed');
+    for (let i = 0; i < 2100; i++) void agent.rpc.sendNotification('session/update', chunk('replayed', 'y'));
+    await flush(10);
+    const warnings = logger.lines.filter((l) => l.level === 'warn' && /too many updates/.test(l.message));
+    assert.equal(warnings.length, 1, 'one warning for the stray session, none for the expected replay');
+    assert.match(warnings[0]!.message, /session stray/);
+    const replayed = chats.open(new AgentSession(client.agentName, 'replayed', client, rootSetFromPaths('/w/app')));
+    assert.equal(agentText(replayed.thread).length, 2100, 'the whole replay');
+    const stray = chats.open(new AgentSession(client.agentName, 'stray', client, rootSetFromPaths('/w/app')));
+    assert.equal(agentText(stray.thread).length, 2000, 'the first 2,000');
+  });
+
+  it('answers a permission request for a session without a chat with "cancelled", and says so', async () => {
+    const answer = await agent.rpc.sendRequest('session/request_permission', {
+      sessionId: 'nobody',
+      toolCall: { toolCallId: 't1', title: 'Edit' },
+      options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }],
+    });
+    assert.deepEqual(answer, { outcome: { outcome: 'cancelled' } });
+    assert.ok(logger.lines.some((l) => /which has no open chat; answered cancelled/.test(l.message)));
+  });
+
+  it('shows a refused file access in the session’s chat and tells whoever listens', async () => {
+    const session = await startSession(client, rootSetFromPaths('/w/app'));
+    const chat = chats.open(session);
+    const refused: RefusalEvent[] = [];
+    router.onDidRefuse((event) => refused.push(event));
+    await assert.rejects(agent.rpc.sendRequest('fs/read_text_file', { sessionId: session.sessionId, path: '/etc/hostname' }), /outside|not inside|roots/);
+    await flush();
+    assert.equal(refused.length, 1);
+    assert.equal(refused[0]!.session, session);
+    assert.ok(chat.thread.snapshot().entries.some((e) => e.kind === 'refusal' && e.path === '/etc/hostname'));
+  });
+
+  it('stops routing to a chat once it is closed (what comes later waits, bounded, for a chat)', async () => {
+    const session = await startSession(client, rootSetFromPaths('/w/app'));
+    const chat = chats.open(session);
+    chats.close(chat);
+    await agent.rpc.sendNotification('session/update', chunk(session.sessionId, 'after close'));
+    await flush();
+    assert.equal(agentText(chat.thread), '');
+    assert.equal(sessions.find(session.agentName, session.sessionId), undefined);
+  });
+});
