@@ -27,6 +27,15 @@ export default tseslint.config(
     },
   },
   {
+    // Every `switch` over a union handles each member or says what the rest do (`default`): a new message
+    // type, verb or state cannot be missed. Needs type information, so it reads both TypeScript projects.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    languageOptions: { parserOptions: { project: ['./tsconfig.json', './tsconfig.webview.json'], tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false }],
+    },
+  },
+  {
     files: ['src/vscode/**/*.ts', 'src/extension.ts', 'test/integration/**/*.ts'],
     rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
   },
