@@ -23,7 +23,8 @@ import type * as Install from '../scripts/vscode-web/install.mjs';
 import type { SessionInfo } from '../src/acp/schema';
 import { AgentCatalog } from '../src/history/catalog';
 import { LocalSessionIndex } from '../src/history/localIndex';
-import { SessionsModel, type AgentEntry, type WorkspaceShape } from '../src/history/sessionsModel';
+import { SessionsModel } from '../src/history/sessionsModel';
+import { type AgentEntry, type WorkspaceShape } from '../src/history/sessionView';
 import { SessionsToHost, type HostToSessions, type ViewSettings } from '../src/shared/historyProtocol';
 import { median, parseArgs, printTable } from './util';
 

@@ -5,30 +5,13 @@
  * kept as light references; full rows (with their actions and why an action is not available) are built
  * only for the window the webview shows.
  */
-import { namedRoot, sameRootPaths } from '../roots/rootSet';
-import type { GroupRow, Row, Scope, SessionRow, SessionRowActions, SpecialRow, StatusRow, ViewSettings } from '../shared/historyProtocol';
-import type { AgentCatalog, CatalogEntry, SourcePlan } from './catalog';
-import { recordKey, type LocalRecord, type LocalSessionIndex } from './localIndex';
-import { chooseReopenMethod, type ReopenCaps } from './reopenPolicy';
-import { ListSearch, type Range, type SearchHit, type SearchResult, type Searchable, type Snippet } from './search';
-
-export interface AgentEntry {
-  readonly name: string;
-  readonly running: boolean;
-  /** From its current or last connection; undefined if it never ran. */
-  readonly caps: ReopenCaps | undefined;
-  /** Present while it runs and advertises `session/list`. */
-  readonly catalog: AgentCatalog | undefined;
-}
-
-export interface WorkspaceShape {
-  /** Real paths of the workspace's local folders, in order. */
-  readonly folders: readonly string[];
-  /** The root list (`[cwd, ...additionalDirectories]`) a new session with this agent would get now. */
-  rootSetFor(agent: AgentEntry): readonly string[];
-  /** Whether a folder exists (callers cache). */
-  exists(folder: string): boolean;
-}
+import { namedRoot } from '../roots/rootSet';
+import type { GroupRow, Row, SessionRow, SpecialRow, StatusRow, ViewSettings } from '../shared/historyProtocol';
+import type { LocalSessionIndex } from './localIndex';
+import { groupSince, startOfDay, type DateGroup } from './dateGroups';
+import { actionsFor } from './rowActions';
+import { ListSearch, type Range, type SearchHit, type SearchResult, type Snippet } from './search';
+import { inScope, sourcePlan, viewOf, type AgentEntry, type SessionView, type WorkspaceShape } from './sessionView';
 
 export interface SessionsModelDeps {
   readonly index: LocalSessionIndex;
@@ -38,25 +21,6 @@ export interface SessionsModelDeps {
   now(): number;
   /** False in Restricted Mode: no agent runs, only local history is shown. */
   trusted(): boolean;
-}
-
-/** One session as the view knows it: the agent's listing merged with the client's own record. */
-export interface SessionView extends Searchable {
-  readonly key: string;
-  readonly agentName: string;
-  readonly sessionId: string;
-  readonly cwd: string;
-  readonly additionalDirectories: readonly string[];
-  readonly rootsKnown: boolean;
-  /** The title shown: the user's rename, else the agent's title, else a placeholder. */
-  readonly title: string;
-  readonly titled: boolean;
-  readonly agentTitle: string | undefined;
-  readonly updatedAt: number | undefined;
-  readonly meta: Readonly<Record<string, unknown>> | undefined;
-  readonly pinned: boolean;
-  readonly hidden: boolean;
-  readonly local: boolean;
 }
 
 type Ref =
@@ -75,86 +39,11 @@ export interface ModelState {
 
 export const DEFAULT_SETTINGS: ViewSettings = { agent: null, scope: 'workspace', query: '', showHidden: false };
 
-const UNTITLED = 'Untitled session';
 const META_LIMIT = 4000;
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The `session/list` sources a scope needs, in the order they are read. */
-export function sourcePlan(scope: Scope, workspace: WorkspaceShape, agent: AgentEntry): SourcePlan {
-  if (scope === 'all') return [undefined];
-  if (scope === 'workspace') {
-    const cwd = workspace.rootSetFor(agent)[0];
-    return cwd === undefined ? [] : [cwd];
-  }
-  // Sessions whose cwd is a workspace folder come first (exact cwd filter); sessions that only have a
-  // workspace folder among their other roots can only be found in the unfiltered list.
-  return [...workspace.folders, ...(agent.caps?.sessions.additionalDirectories ? [undefined] : [])];
-}
-
-export function inScope(view: SessionView, scope: Scope, workspace: WorkspaceShape, agent: AgentEntry): boolean {
-  switch (scope) {
-    case 'all':
-      return true;
-    case 'workspace':
-      return sameRootPaths([view.cwd, ...view.additionalDirectories], workspace.rootSetFor(agent));
-    case 'folders':
-      return workspace.folders.includes(view.cwd) || view.additionalDirectories.some((d) => workspace.folders.includes(d));
-  }
-}
-
-export type DateGroup = 'Today' | 'Yesterday' | 'Previous 7 days' | 'Older' | 'No date';
-
-/** The date group of a time, by the local calendar of `now`. */
-export function dateGroup(updatedAt: number | undefined, now: number): DateGroup {
-  return groupSince(updatedAt, startOfDay(now));
-}
-
-/** The local midnight that began the day of `now`. */
-function startOfDay(now: number): number {
-  const midnight = new Date(now);
-  midnight.setHours(0, 0, 0, 0);
-  return midnight.getTime();
-}
-
-/** {@link dateGroup} with today's midnight worked out once (a list groups many sessions). */
-function groupSince(updatedAt: number | undefined, today: number): DateGroup {
-  if (updatedAt === undefined) return 'No date';
-  if (updatedAt >= today) return 'Today';
-  if (updatedAt >= today - DAY_MS) return 'Yesterday';
-  if (updatedAt >= today - 7 * DAY_MS) return 'Previous 7 days';
-  return 'Older';
-}
 
 /** Newest first; sessions without a time last; then by title. */
 function byRecency(a: SessionView, b: SessionView): number {
   return (b.updatedAt ?? -Infinity) - (a.updatedAt ?? -Infinity) || a.title.localeCompare(b.title);
-}
-
-export function viewOf(agentName: string, entry: CatalogEntry | undefined, record: LocalRecord | undefined): SessionView | undefined {
-  const sessionId = entry?.sessionId ?? record?.sessionId;
-  const cwd = entry?.cwd ?? record?.cwd;
-  if (sessionId === undefined || cwd === undefined) return undefined;
-  // The agent's list is authoritative; the client's record fills in what the agent did not say.
-  const sameCwd = record !== undefined && record.cwd === cwd;
-  const additional = entry?.additionalDirectories ?? (sameCwd || !entry ? record?.additionalDirectories : undefined);
-  const agentTitle = entry?.title ?? record?.title;
-  const shown = record?.localTitle ?? agentTitle;
-  return {
-    key: recordKey(agentName, sessionId),
-    agentName,
-    sessionId,
-    cwd,
-    additionalDirectories: additional ?? [],
-    rootsKnown: additional !== undefined,
-    title: shown ?? UNTITLED,
-    titled: shown !== undefined,
-    agentTitle,
-    updatedAt: entry?.updatedAt ?? record?.updatedAt,
-    meta: entry?.meta,
-    pinned: record?.pinned === true,
-    hidden: record?.hidden === true,
-    local: entry === undefined,
-  };
 }
 
 export class SessionsModel {
@@ -439,33 +328,4 @@ function metaText(meta: Readonly<Record<string, unknown>>): string {
     text = '(unreadable)';
   }
   return text.length > META_LIMIT ? `${text.slice(0, META_LIMIT)}\n…` : text;
-}
-
-/** Which actions a row offers, and why the others are not available. */
-export function actionsFor(view: SessionView, agent: AgentEntry | undefined, open: boolean, trusted: boolean): SessionRowActions {
-  const name = view.agentName;
-  const no = (reason: string) => ({ enabled: false, reason });
-  const yes = { enabled: true };
-  if (!trusted) {
-    const reason = 'Agents are not started in Restricted Mode.';
-    return { open: no(reason), resume: no(reason), fork: no(reason), close: no(reason), delete: no(reason) };
-  }
-  if (!agent) {
-    const reason = `${name} is not configured any more.`;
-    return { open: no(reason), resume: no(reason), fork: no(reason), close: no(reason), delete: no(reason) };
-  }
-  const caps = agent.caps;
-  // Before an agent first ran, what it supports is unknown: opening starts it and then decides.
-  const offered = (verb: 'open' | 'resume' | 'fork') => {
-    if (caps === undefined) return yes;
-    const choice = chooseReopenMethod(verb, caps, name);
-    return 'reason' in choice ? no(choice.reason) : yes;
-  };
-  return {
-    open: open ? yes : offered('open'),
-    resume: open ? no('It is open in a chat already.') : offered('resume'),
-    fork: offered('fork'),
-    close: open ? yes : no('Only sessions open in this window can be closed.'),
-    delete: caps === undefined || caps.sessions.delete ? yes : no(`${name} does not support deleting sessions (session/delete).`),
-  };
 }

@@ -4,7 +4,7 @@
  * user chose between the session's folders and the workspace's when they differ (see reopenRoots.ts).
  */
 import type { Logger } from '../common/logger';
-import type { SessionView } from '../history/sessionsModel';
+import type { SessionView } from '../history/sessionView';
 import type { FolderGrants } from '../roots/folderGrants';
 import type { SessionAction } from '../shared/historyProtocol';
 import type { Thread } from '../thread/thread';

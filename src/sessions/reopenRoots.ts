@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import type { AcpConnection } from '../acp/connection';
 import { describeRootChange, planReopen } from '../history/reopenPlan';
-import type { SessionView, WorkspaceShape } from '../history/sessionsModel';
+import type { SessionView, WorkspaceShape } from '../history/sessionView';
 import type { FolderGrants } from '../roots/folderGrants';
 import { createRootSet, namedRoot, type Root, type RootSet } from '../roots/rootSet';
 import type { RootsUi, WorkspacePort } from './ports';

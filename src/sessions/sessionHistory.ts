@@ -15,7 +15,7 @@ import type { Logger } from '../common/logger';
 import { AgentCatalog } from '../history/catalog';
 import { LocalSessionIndex } from '../history/localIndex';
 import type { ReopenCaps } from '../history/reopenPolicy';
-import { viewOf, type AgentEntry, type SessionView, type WorkspaceShape } from '../history/sessionsModel';
+import { viewOf, type AgentEntry, type SessionView, type WorkspaceShape } from '../history/sessionView';
 import { transcriptText } from '../history/transcript';
 import { rootPaths } from '../roots/rootSet';
 import { choosePrimary, planRoots } from '../roots/workspaceRoots';

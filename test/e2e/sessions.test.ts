@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator } from 'playwright-core';
-import { dateGroup } from '../../src/history/sessionsModel';
+import { dateGroup } from '../../src/history/dateGroups';
 import { seedStore, type SeedSession } from '../fixtures/referenceAgent/store';
 import { useWorkbench, type WorkbenchPaths } from './workbench';
 

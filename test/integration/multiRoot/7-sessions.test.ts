@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
-import { sourcePlan } from '../../../src/history/sessionsModel';
+import { sourcePlan } from '../../../src/history/sessionView';
 import type { Thread } from '../../../src/thread/thread';
 import type { SessionRow, ViewSettings } from '../../../src/shared/historyProtocol';
 import { CHAT_VIEW_TYPE } from '../../../src/vscode/chat/chatPanel';

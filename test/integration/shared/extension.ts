@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
-import type { SessionView } from '../../../src/history/sessionsModel';
+import type { SessionView } from '../../../src/history/sessionView';
 import type { HistoryVerb } from '../../../src/sessions/historyActions';
 import type { ChatTab } from '../../../src/vscode/chat/chatActions';
 import { checkClientMessage } from '../../helpers/conformance';

@@ -7,7 +7,9 @@ import type { SessionInfo } from '../../../src/acp/schema';
 import { AgentCatalog } from '../../../src/history/catalog';
 import { LocalSessionIndex } from '../../../src/history/localIndex';
 import { ListSearch, matchTitle, MAX_RESULTS, snippetAround } from '../../../src/history/search';
-import { dateGroup, inScope, SessionsModel, sourcePlan, type AgentEntry, type SessionView, type WorkspaceShape } from '../../../src/history/sessionsModel';
+import { dateGroup } from '../../../src/history/dateGroups';
+import { SessionsModel } from '../../../src/history/sessionsModel';
+import { inScope, sourcePlan, type AgentEntry, type SessionView, type WorkspaceShape } from '../../../src/history/sessionView';
 import type { Row, SessionRow, ViewSettings } from '../../../src/shared/historyProtocol';
 
 const NOW = new Date(2026, 10, 21, 15, 0, 0).getTime();
