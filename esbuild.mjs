@@ -62,6 +62,10 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    // jsonc-parser's `main` is a UMD wrapper whose inner requires esbuild cannot follow
+    // (microsoft/node-jsonc-parser#57); its `module` entry is the ESM build meant for bundlers.
+    // No other bundled package changes with this (checked with the metafile).
+    mainFields: ['module', 'main'],
   },
   {
     // The offline reference agent: a real ACP agent built on the official SDK. It ships in the

@@ -8,7 +8,7 @@
  * Every server not passed is listed with the reason.
  */
 import type { McpServer } from '../acp/schema';
-import { type ConfiguredMcpServer, describeMcpSource, isStdioServer, type McpSource, transportOf } from './mcpConfig';
+import { type ConfiguredMcpServer, describeMcpSource, isStdioServer, type McpSource, transportOf } from './configuredServer';
 
 /** The agent's `mcpCapabilities` (`AgentCaps.mcp`). */
 export interface McpTransportCaps {

@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { parseEnvFile } from '../../../src/mcp/envFile';
 import { parseJsonc } from '../../../src/mcp/jsonc';
 
 describe('JSONC reader', () => {
@@ -42,7 +41,12 @@ describe('JSONC reader', () => {
       ['{"a": "\\q"}', /unknown escape/],
       ['{"a": 01}', /expected ',' or '}'/],
       ['', /the JSON ends where a value was expected/],
+      ['\uFEFF', /the JSON ends where a value was expected/],
+      ['/* only a comment */', /the JSON ends where a value was expected/],
       ['['.repeat(10_000), /nested too deeply/],
+      // jsonc-parser alone recurses once per level and overflows the stack long before this.
+      ['['.repeat(100_000), /^line 1, column 257: the JSON is nested too deeply$/],
+      ['{"a":'.repeat(100_000), /nested too deeply/],
     ];
     for (const [text, pattern] of cases) {
       const result = parseJsonc(text);
@@ -54,6 +58,43 @@ describe('JSONC reader', () => {
     }
   });
 
+  it('accepts nesting up to 256 levels', () => {
+    const text = `${'['.repeat(256)}${']'.repeat(256)}`;
+    assert.deepEqual(parseJsonc(text), { ok: true, value: JSON.parse(text) as unknown });
+  });
+
+  it('keeps the last value of a key given twice, in the first position, like JSON.parse', () => {
+    const text = '{"a": 1, "b": 2, "a": 3}';
+    const result = parseJsonc(text);
+    assert.deepEqual(result, { ok: true, value: { a: 3, b: 2 } });
+    assert.deepEqual(Object.keys((result as { value: object }).value), Object.keys(JSON.parse(text) as object));
+  });
+
+  it('never throws, and reads every text JSON.parse reads to the same value (random texts)', () => {
+    const atoms = ['{', '}', '[', ']', ',', ':', '"a"', '"b\\n"', '"\\u00e9"', '"__proto__"', '1', '-2.5e3', '0', '01', '1.', 'true', 'tru', 'null', ' ', '\n', '\r\n', '\t', '// c\n', '/* c */', '"x', '\\', "'"];
+    let seed = 1;
+    const random = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 16) % n;
+    };
+    let valid = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let text = '';
+      for (let n = 1 + random(12); n > 0; n--) text += atoms[random(atoms.length)];
+      const result = parseJsonc(text);
+      if (!result.ok) assert.match(result.error, /^line \d+, column \d+: [a-z\\]/, text);
+      let expected: unknown;
+      try {
+        expected = JSON.parse(text);
+      } catch {
+        continue;
+      }
+      valid++;
+      assert.deepEqual(result, { ok: true, value: expected }, text);
+    }
+    assert.ok(valid > 500, `only ${valid} valid texts`);
+  });
+
   it('keeps a "__proto__" key as a plain property', () => {
     const result = parseJsonc('{"__proto__": {"polluted": true}}');
     assert.ok(result.ok);
@@ -61,30 +102,5 @@ describe('JSONC reader', () => {
     assert.equal(Object.getPrototypeOf(value), Object.prototype);
     assert.deepEqual(Object.keys(value), ['__proto__']);
     assert.equal((value as { polluted?: unknown }).polluted, undefined);
-  });
-});
-
-describe('.env reader (envFile)', () => {
-  it('reads names and values the way dotenv does', () => {
-    const text = [
-      '# comment',
-      'export A=1',
-      'B = spaced value   # trailing comment',
-      "C='single # kept $x'",
-      'D="line\\nbreak \\"q\\""',
-      'E="multi',
-      'line"',
-      'not a variable line',
-      'F=',
-      'B=later wins',
-    ].join('\r\n');
-    assert.deepEqual(Object.fromEntries(parseEnvFile(text)), {
-      A: '1',
-      B: 'later wins',
-      C: 'single # kept $x',
-      D: 'line\nbreak "q"',
-      E: 'multi\nline',
-      F: '',
-    });
   });
 });
