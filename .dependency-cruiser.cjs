@@ -1,0 +1,69 @@
+// @ts-check
+/**
+ * The layer table (CONTRIBUTING.md, "Layers and data flow"), enforced on every import under src/, type-only
+ * imports included: each folder may import itself and the folders listed here, nothing else, and no import
+ * cycle is allowed anywhere. `npm run lint` and the build's check step run it; a violation fails them.
+ *
+ * Top to bottom. A folder only lists folders further down, so an import can never run back up.
+ */
+const LAYERS = {
+  'extension.ts': ['vscode', 'sessions', 'history', 'thread', 'terminal', 'mcp', 'agents', 'process', 'acp', 'roots', 'shared', 'common'],
+  vscode: ['sessions', 'history', 'thread', 'terminal', 'mcp', 'agents', 'process', 'acp', 'roots', 'shared', 'common'],
+  sessions: ['history', 'thread', 'terminal', 'mcp', 'agents', 'process', 'acp', 'roots', 'shared', 'common'],
+  history: ['acp', 'roots', 'shared', 'common'],
+  thread: ['acp', 'shared', 'common'],
+  terminal: ['process', 'acp', 'roots', 'common'],
+  mcp: ['process', 'acp', 'common'],
+  agents: ['process', 'acp', 'common'],
+  process: ['acp', 'common'],
+  acp: ['common'],
+  roots: ['common'],
+  // Browser code: the webviews and what they share with the host.
+  webview: ['shared'],
+  shared: [],
+  common: [],
+};
+
+const at = (layer) => (layer.endsWith('.ts') ? `^src/${layer.replace('.', '\\.')}$` : `^src/${layer}/`);
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Modules that import each other (even for types only) belong together, or the shared part moves down.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    ...Object.entries(LAYERS).map(([layer, allowed]) => ({
+      name: `layer:${layer}`,
+      severity: /** @type {const} */ ('error'),
+      comment: `src/${layer} may import ${allowed.length > 0 ? allowed.map((a) => `src/${a}/`).join(', ') : 'nothing else of src/'} (see CONTRIBUTING.md, "Layers and data flow").`,
+      from: { path: at(layer) },
+      to: { path: '^src/', pathNot: [at(layer), ...allowed.map(at)] },
+    })),
+    {
+      name: 'browser-code-without-node',
+      severity: 'error',
+      comment: 'Webview code and the protocols it shares with the host run in a browser: no Node built-ins.',
+      from: { path: '^src/(webview|shared)/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'vscode-only-in-adapters',
+      severity: 'error',
+      comment: "Only src/vscode/ and src/extension.ts import 'vscode'; everything else runs and is tested in plain Node.",
+      from: { path: '^src/', pathNot: ['^src/vscode/', '^src/extension\\.ts$'] },
+      to: { path: '^vscode$', dependencyTypes: ['core', 'unknown', 'undetermined', 'npm', 'npm-dev', 'npm-peer', 'npm-optional', 'npm-no-pkg', 'npm-unknown', 'type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.css$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
