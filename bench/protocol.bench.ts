@@ -10,6 +10,7 @@
  * ours as a ratio of the other two. Usage: node out/bench/protocol.bench.js [--updates N] [--runs N]
  */
 import { PassThrough, Readable, Writable } from 'node:stream';
+import { stdioTransport } from '../src/acp/transport/stdio';
 import { AcpConnection } from '../src/acp/connection';
 import { SessionUpdateNotification } from '../src/acp/schema';
 import { median, parseArgs, printTable } from './util';
@@ -71,7 +72,7 @@ function ours(chunks: Buffer[]): Promise<number> {
     const input = new PassThrough({ highWaterMark: CHUNK_BYTES });
     const output = new PassThrough();
     output.resume();
-    const connection = new AcpConnection({ agentName: 'bench', input, output });
+    const connection = new AcpConnection({ transport: stdioTransport(input, output, { peer: 'bench' }) });
     let count = 0;
     let started = 0;
     connection.onProtocolError(reject);

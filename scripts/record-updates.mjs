@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { AgentProcess } = require('../out/src/acp/agentProcess.js');
+const { AgentProcess } = require('../out/src/process/agentProcess.js');
 const acp = require('../out/src/acp/schema/index.js');
 
 const [output, prompt, separator, ...agentCommand] = process.argv.slice(2);

@@ -1,44 +1,20 @@
 /**
- * A typed ACP client connection to one agent over newline-delimited JSON-RPC (vscode-jsonrpc).
+ * A typed ACP client connection to one agent, over any {@link AcpTransport} (see {@link RpcPeer} for the
+ * JSON-RPC ground: validation where messages arrive, cancellation, delivery before close).
  *
  * - One method per client → agent request. Each checks the agent's advertised capabilities first and
  *   throws a {@link CapabilityError} before anything is sent when a method or field is not supported.
- * - Agent → client requests and notifications are validated with zod before their handler runs: bad
- *   params answer `-32602` with a readable message; unknown requests get `-32601`; unknown
- *   notifications are logged and ignored.
- * - Answers are validated too; agent errors become typed errors (see `errors.ts`).
- * - `$/cancel_request` works both ways.
+ * - Client capabilities are derived from the agent → client handlers actually registered.
+ * - Agent errors become typed errors (see `errors.ts`); answers that do not validate become
+ *   {@link InvalidResponseError}s.
  */
 import * as path from 'node:path';
-import type { Readable, Writable } from 'node:stream';
-import {
-  CancellationTokenSource,
-  Emitter,
-  Message,
-  ResponseError,
-  createMessageConnection,
-  type CancellationId,
-  type CancellationStrategy,
-  type CancellationToken,
-  type Disposable,
-  type Event,
-  type MessageConnection,
-} from 'vscode-jsonrpc/node';
+import type { CancellationToken } from 'vscode-jsonrpc/node';
 import { buildClientCapabilities, readAgentCaps, type AgentCaps, type ClientFeatureOptions } from './capabilities';
-import {
-  AgentRequestError,
-  CapabilityError,
-  ConnectionClosedError,
-  ErrorCodes,
-  InvalidResponseError,
-  ProtocolVersionError,
-  SessionNotFoundError,
-  toAcpError,
-} from './errors';
-import { silentLogger, type Logger } from '../common/logger';
+import { AgentRequestError, CapabilityError, ErrorCodes, InvalidResponseError, ProtocolVersionError, SessionNotFoundError, toAcpError } from './errors';
+import { RpcPeer, type RpcPeerOptions } from './rpcPeer';
 import {
   AuthenticateMethod,
-  CancelRequestNotification,
   ElicitationCreateMethod,
   InitializeMethod,
   LogoutMethod,
@@ -62,51 +38,21 @@ import {
   TerminalReleaseMethod,
   TerminalWaitForExitMethod,
   WriteTextFileMethod,
-  formatIssues,
   type Implementation,
   type McpServer,
-  type NotificationDefinition,
   type ParamsOf,
   type RequestDefinition,
   type ResultOf,
 } from './schema';
-import { END_OF_STREAM_METHOD, NdjsonMessageReader, NdjsonMessageWriter, type MessageTap } from './transport';
 
-export { ResponseError as HandlerError } from 'vscode-jsonrpc/node';
-export type { CancellationToken } from 'vscode-jsonrpc/node';
+export { HandlerError, type CancellationToken, type NotificationHandler, type RequestHandler } from './rpcPeer';
 
-export interface AcpConnectionOptions {
-  /** The agent's display name, used in every message the user may see. */
-  readonly agentName: string;
-  /** The agent's stdout. */
-  readonly input: Readable;
-  /** The agent's stdin. */
-  readonly output: Writable;
-  /** Longest accepted line (default 32 MiB). */
-  readonly maxLineBytes?: number;
-  readonly logger?: Logger;
-  /** Sees every message sent and received (protocol trace). */
-  readonly tap?: MessageTap;
-  /**
-   * After the agent's output ended and everything it sent was delivered, how long to wait for the owner
-   * to {@link AcpConnection.close} with a better reason (an exit code, say) before closing with a
-   * generic one. Default 250 ms.
-   */
-  readonly closeGraceMs?: number;
-}
+export type AcpConnectionOptions = RpcPeerOptions;
 
 export interface InitializeOptions {
   readonly clientInfo: Implementation;
   readonly features?: ClientFeatureOptions;
 }
-
-/** A handler for one agent → client request. Throw a `HandlerError` to answer with a specific code. */
-export type RequestHandler<D extends RequestDefinition> = (
-  params: ParamsOf<D>,
-  token: CancellationToken,
-) => ResultOf<D> | Promise<ResultOf<D>>;
-
-export type NotificationHandler<D extends NotificationDefinition> = (params: ParamsOf<D>) => void;
 
 /** What the agent declared for one session in its setup answer; gates `set_mode` / `set_config_option`. */
 interface SessionSetupFlags {
@@ -116,153 +62,20 @@ interface SessionSetupFlags {
 
 type Params<D extends RequestDefinition> = ParamsOf<D>;
 
-/** A request in flight, so that closing the connection can fail it with the real reason. */
-interface Pending {
-  readonly method: string;
-  readonly reject: (error: Error) => void;
-}
-
 /** The typed client side of one ACP connection. */
-export class AcpConnection implements Disposable {
-  readonly agentName: string;
-  private readonly connection: MessageConnection;
-  private readonly logger: Logger;
-  private readonly pending = new Set<Pending>();
-  private readonly incomingCancellations = new Map<CancellationId, CancellationTokenSource>();
-  private readonly registered = new Set<string>();
+export class AcpConnection extends RpcPeer {
   private readonly sessionSetup = new Map<string, SessionSetupFlags>();
   private agentCaps: AgentCaps | undefined;
-  private closedReason: string | undefined;
-  private closeTimer: NodeJS.Timeout | undefined;
-  /** Set once every message the agent sent before its output ended has been dispatched. */
-  private drained = false;
-  /** Why the peer went away, when the owner told us before the drain finished. */
-  private pendingCloseReason: string | undefined;
-  private readonly closeGraceMs: number;
-  /** Messages handed to vscode-jsonrpc's queue and not yet taken out of it. */
-  private queued = 0;
-  /** Notification handlers that may run straight from the reader (see {@link dispatchDirectly}). */
-  private readonly directNotifications = new Map<string, (params: unknown) => void>();
 
-  private readonly closeEmitter = new Emitter<string>();
-  private readonly protocolErrorEmitter = new Emitter<Error>();
-  /** Fires once when the connection closes, with the reason in words. */
-  readonly onDidClose: Event<string> = this.closeEmitter.event;
-  /** Fires for every problem with what the agent sent that did not fail a request (bad lines, bad notifications). */
-  readonly onProtocolError: Event<Error> = this.protocolErrorEmitter.event;
-
-  constructor(options: AcpConnectionOptions) {
-    this.agentName = options.agentName;
-    this.logger = options.logger ?? silentLogger;
-    const reader = new NdjsonMessageReader(options.input, {
-      peer: options.agentName,
-      maxLineBytes: options.maxLineBytes,
-      tap: options.tap,
-      intercept: (message) => this.dispatchDirectly(message),
-    });
-    const writer = new NdjsonMessageWriter(options.output, { peer: options.agentName, tap: options.tap });
-    this.connection = createMessageConnection(reader, writer, this.jsonRpcLogger(), {
-      cancellationStrategy: this.cancellationStrategy(),
-      messageStrategy: {
-        handleMessage: (message, next) => {
-          this.queued--;
-          return next(message);
-        },
-      },
-    });
-    this.connection.onError(([error]) => this.reportProtocolError(error));
-    this.connection.onUnhandledNotification((message) => {
-      const note = `${this.agentName} sent a notification this client does not handle: ${message.method}`;
-      if (message.method.startsWith('_') || message.method.startsWith('$/')) this.logger.trace(note);
-      else this.logger.info(note);
-    });
-    this.closeGraceMs = options.closeGraceMs ?? 250;
-    this.connection.onNotification(END_OF_STREAM_METHOD, () => {
-      this.drained = true;
-      if (this.pendingCloseReason !== undefined) return this.dispose(this.pendingCloseReason);
-      clearTimeout(this.closeTimer);
-      this.closeTimer = setTimeout(() => this.dispose(`${this.agentName} closed the connection.`), this.closeGraceMs);
-    });
-    this.connection.onNotification(CancelRequestNotification.method, (params: unknown) => {
-      const parsed = CancelRequestNotification.params.safeParse(params);
-      if (!parsed.success) {
-        this.reportProtocolError(new Error(`${this.agentName} sent an invalid $/cancel_request: ${formatIssues(parsed.error.issues)}`));
-        return;
-      }
-      if (parsed.data.requestId !== null) this.incomingCancellations.get(parsed.data.requestId)?.cancel();
-    });
-    this.connection.listen();
-  }
-
-  /** True once the connection has closed; every request then fails at once. */
-  get isClosed(): boolean {
-    return this.closedReason !== undefined;
+  /** The agent's display name, used in every message the user may see. */
+  get agentName(): string {
+    return this.peer;
   }
 
   /** The agent's capabilities. Only valid after {@link initialize}. */
   get caps(): AgentCaps {
     if (!this.agentCaps) throw new Error(`The connection to ${this.agentName} is not initialized yet.`);
     return this.agentCaps;
-  }
-
-  // ---- agent → client handlers --------------------------------------------------------------------
-
-  /** Registers the handler for one agent → client request. Its params are validated before it runs. */
-  onRequest<D extends RequestDefinition>(definition: D, handler: RequestHandler<D>): Disposable {
-    if (this.registered.has(definition.method)) throw new Error(`A handler for ${definition.method} is already registered.`);
-    this.registered.add(definition.method);
-    const registration = this.connection.onRequest(definition.method, async (raw: unknown, token: CancellationToken) => {
-      const parsed = definition.params.safeParse(raw);
-      if (!parsed.success) {
-        const details = formatIssues(parsed.error.issues);
-        this.logger.warn(`${this.agentName} sent ${definition.method} with invalid params: ${details}`);
-        return new ResponseError(ErrorCodes.InvalidParams, `Invalid params for ${definition.method}: ${details}`);
-      }
-      try {
-        return await handler(parsed.data as ParamsOf<D>, token);
-      } catch (error) {
-        if (error instanceof ResponseError) return error;
-        const message = error instanceof Error ? error.message : String(error);
-        this.logger.error(`Handling ${definition.method} from ${this.agentName} failed: ${message}`);
-        return new ResponseError(ErrorCodes.InternalError, message);
-      }
-    });
-    return {
-      dispose: () => {
-        this.registered.delete(definition.method);
-        registration.dispose();
-      },
-    };
-  }
-
-  /**
-   * Registers the handler for one agent → client notification. Invalid params are reported through
-   * {@link onProtocolError} and the log; the handler never sees them. A throwing handler is logged.
-   */
-  onNotification<D extends NotificationDefinition>(definition: D, handler: NotificationHandler<D>): Disposable {
-    if (this.directNotifications.has(definition.method)) throw new Error(`A handler for ${definition.method} is already registered.`);
-    const dispatch = (raw: unknown) => {
-      const parsed = definition.params.safeParse(raw);
-      if (!parsed.success) {
-        this.reportProtocolError(
-          new Error(`${this.agentName} sent an invalid ${definition.method} notification: ${formatIssues(parsed.error.issues)}`),
-        );
-        return;
-      }
-      try {
-        handler(parsed.data as ParamsOf<D>);
-      } catch (error) {
-        this.logger.error(`Handling ${definition.method} from ${this.agentName} failed: ${error instanceof Error ? error.stack : String(error)}`);
-      }
-    };
-    this.directNotifications.set(definition.method, dispatch);
-    const registration = this.connection.onNotification(definition.method, dispatch);
-    return {
-      dispose: () => {
-        this.directNotifications.delete(definition.method);
-        registration.dispose();
-      },
-    };
   }
 
   // ---- client → agent -----------------------------------------------------------------------------
@@ -419,41 +232,11 @@ export class AcpConnection implements Disposable {
     await this.notify(SessionCancelNotification, { sessionId });
   }
 
-  /**
-   * The agent is gone (it exited): deliver whatever it sent before that, then close with `reason`.
-   * If its output does not end soon (a helper process may hold the pipe open), close anyway.
-   */
-  close(reason: string, drainTimeoutMs = 2000): void {
-    if (this.closedReason !== undefined) return;
-    if (this.drained) return this.dispose(reason);
-    this.pendingCloseReason = reason;
-    clearTimeout(this.closeTimer);
-    this.closeTimer = setTimeout(() => this.dispose(reason), drainTimeoutMs);
-  }
-
-  /**
-   * Closes the connection now. Outstanding requests fail with a {@link ConnectionClosedError} carrying
-   * `reason` (say, "the agent exited with code 1"). Idempotent; the first reason wins.
-   */
-  dispose(reason = 'the connection was closed.'): void {
-    if (this.closedReason !== undefined) return;
-    this.closedReason = reason;
-    if (this.closeTimer) clearTimeout(this.closeTimer);
-    for (const entry of this.pending) entry.reject(new ConnectionClosedError(this.agentName, entry.method, reason));
-    this.pending.clear();
-    for (const source of this.incomingCancellations.values()) source.cancel();
-    this.incomingCancellations.clear();
-    this.connection.dispose();
-    this.closeEmitter.fire(reason);
-    this.closeEmitter.dispose();
-    this.protocolErrorEmitter.dispose();
-  }
-
   // ---- internals ----------------------------------------------------------------------------------
 
   /** The capabilities, once initialized and while open; otherwise a clear error for `method`. */
   private ready(method: string): AgentCaps {
-    if (this.closedReason !== undefined) throw new ConnectionClosedError(this.agentName, method, this.closedReason);
+    this.checkOpen(method);
     if (!this.agentCaps) throw new Error(`${method}: the connection to ${this.agentName} is not initialized yet.`);
     return this.agentCaps;
   }
@@ -502,94 +285,20 @@ export class AcpConnection implements Disposable {
     }
   }
 
-  /** Sends one request, validates the answer and maps errors. */
+  /** Sends one request once initialized, validates the answer and maps errors. */
   private send<D extends RequestDefinition>(definition: D, params: ParamsOf<D>, token?: CancellationToken): Promise<ResultOf<D>> {
-    if (this.closedReason !== undefined) {
-      return Promise.reject(new ConnectionClosedError(this.agentName, definition.method, this.closedReason));
-    }
-    if (definition.method !== InitializeMethod.method && !this.agentCaps) {
+    if (!this.isClosed && definition.method !== InitializeMethod.method && !this.agentCaps) {
       return Promise.reject(new Error(`${definition.method}: the connection to ${this.agentName} is not initialized yet.`));
     }
-    return new Promise<ResultOf<D>>((resolve, reject) => {
-      const entry: Pending = { method: definition.method, reject };
-      this.pending.add(entry);
-      // Only pass a token when there is one: vscode-jsonrpc would send `undefined` as a second positional param.
-      const sent = token ? this.connection.sendRequest(definition.method, params, token) : this.connection.sendRequest(definition.method, params);
-      sent.then(
-        (raw: unknown) => {
-          if (!this.pending.delete(entry)) return;
-          const parsed = definition.result.safeParse(raw);
-          if (parsed.success) resolve(parsed.data as ResultOf<D>);
-          else reject(new InvalidResponseError(this.agentName, definition.method, formatIssues(parsed.error.issues)));
-        },
-        (error: unknown) => {
-          if (!this.pending.delete(entry)) return;
-          const authMethods = this.agentCaps?.authMethods ?? [];
-          const mapped = toAcpError(error, this.agentName, definition.method, authMethods, params);
-          reject(mapped instanceof Error ? mapped : new AgentRequestError(this.agentName, definition.method, ErrorCodes.InternalError, String(mapped)));
-        },
-      );
-    });
+    return this.request(definition, params, token);
   }
 
-  private async notify<D extends NotificationDefinition>(definition: D, params: ParamsOf<D>): Promise<void> {
-    if (this.closedReason !== undefined) throw new ConnectionClosedError(this.agentName, definition.method, this.closedReason);
-    await this.connection.sendNotification(definition.method, params);
+  protected mapError(error: unknown, definition: RequestDefinition, params: unknown): Error {
+    const mapped = toAcpError(error, this.agentName, definition.method, this.agentCaps?.authMethods ?? [], params);
+    return mapped instanceof Error ? mapped : new AgentRequestError(this.agentName, definition.method, ErrorCodes.InternalError, String(mapped));
   }
 
-  /**
-   * The fast path for streamed notifications. vscode-jsonrpc dispatches one queued message per event
-   * loop turn; an agent streaming thousands of `session/update`s would pay that per message. When
-   * nothing is waiting in its queue, a notification with a registered handler is dispatched here,
-   * synchronously, which keeps the exact arrival order; anything else goes through the queue.
-   */
-  private dispatchDirectly(message: Message): boolean {
-    if (this.queued === 0 && this.closedReason === undefined && Message.isNotification(message)) {
-      const dispatch = this.directNotifications.get(message.method);
-      if (dispatch) {
-        dispatch(message.params);
-        return true;
-      }
-    }
-    this.queued++;
-    return false;
-  }
-
-  private reportProtocolError(error: Error): void {
-    this.logger.warn(error.message);
-    this.protocolErrorEmitter.fire(error);
-  }
-
-  /** ACP's `$/cancel_request {requestId}` instead of LSP's `$/cancelRequest {id}`. */
-  private cancellationStrategy(): CancellationStrategy {
-    const incoming = this.incomingCancellations;
-    return {
-      receiver: {
-        createCancellationTokenSource(id: CancellationId) {
-          const source = new CancellationTokenSource();
-          incoming.set(id, source);
-          const dispose = source.dispose.bind(source);
-          source.dispose = () => {
-            incoming.delete(id);
-            dispose();
-          };
-          return source;
-        },
-      },
-      sender: {
-        sendCancellation: (connection, id) => connection.sendNotification(CancelRequestNotification.method, { requestId: id }),
-        cleanup: () => undefined,
-      },
-    };
-  }
-
-  private jsonRpcLogger() {
-    const { logger, agentName } = this;
-    return {
-      error: (message: string) => logger.error(`${agentName}: ${message}`),
-      warn: (message: string) => logger.warn(`${agentName}: ${message}`),
-      info: (message: string) => logger.info(`${agentName}: ${message}`),
-      log: (message: string) => logger.trace(`${agentName}: ${message}`),
-    };
+  protected invalidAnswer(definition: RequestDefinition, details: string): Error {
+    return new InvalidResponseError(this.agentName, definition.method, details);
   }
 }

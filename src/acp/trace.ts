@@ -4,7 +4,7 @@
  */
 import type { Message } from 'vscode-jsonrpc/node';
 import type { Logger } from '../common/logger';
-import type { MessageTap } from './transport';
+import type { MessageTap } from './transport/transport';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 

@@ -10,7 +10,8 @@ import type { AgentCaps, ClientFeatureOptions } from '../acp/capabilities';
 import { AcpConnection } from '../acp/connection';
 import { ConnectionClosedError } from '../acp/errors';
 import type { Implementation } from '../acp/schema';
-import type { MessageTap } from '../acp/transport';
+import { stdioTransport } from '../acp/transport/stdio';
+import type { MessageTap } from '../acp/transport/transport';
 import type { AgentCommand } from './command';
 import { silentLogger, type Logger } from '../common/logger';
 import { mergeEnv, withoutEnv } from './environment';
@@ -183,12 +184,9 @@ export class AgentProcess implements Disposable {
     child.stdin?.on('error', (error) => this.logger.trace(`${command.name} stdin: ${error.message}`));
 
     const connection = new AcpConnection({
-      agentName: command.name,
-      input: child.stdout!,
-      output: child.stdin!,
+      transport: stdioTransport(child.stdout!, child.stdin!, { peer: command.name, maxLineBytes: this.options.maxLineBytes }),
       logger: this.logger,
       tap: this.options.tap,
-      maxLineBytes: this.options.maxLineBytes,
       // The process's exit closes the connection with its exit code and last stderr lines; the generic
       // "closed the connection" is only for an agent that ends its output and then keeps running. A busy
       // machine can take a while to report the exit after the output ended, so wait for it.

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { resolveAgentList, type AgentListResult } from '../agents/agentConfig';
 import type { TraceLevel } from '../acp/trace';
 import type { PrimaryFolderSetting } from '../roots/workspaceRoots';
-import { DEFAULT_MAX_LINE_BYTES } from '../acp/transport';
+import { DEFAULT_MAX_LINE_BYTES } from '../acp/transport/ndjson';
 
 export const SECTION = 'acpWorkspace';
 

@@ -9,7 +9,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { MessageTap } from '../../src/acp/transport';
+import type { MessageTap } from '../../src/acp/transport/transport';
 
 interface SchemaDef {
   'x-method'?: string;

@@ -7,7 +7,8 @@ import { PassThrough } from 'node:stream';
 import { createMessageConnection, type MessageConnection, type Message } from 'vscode-jsonrpc/node';
 import { AcpConnection, type AcpConnectionOptions } from '../../src/acp/connection';
 import type { Logger } from '../../src/common/logger';
-import { NdjsonMessageReader, NdjsonMessageWriter } from '../../src/acp/transport';
+import { NdjsonMessageReader, NdjsonMessageWriter } from '../../src/acp/transport/ndjson';
+import { stdioTransport } from '../../src/acp/transport/stdio';
 import { conformance } from './conformance';
 
 /** What an agent answers to `initialize` when a test does not say otherwise. */
@@ -80,9 +81,7 @@ export function connectToMemoryAgent(options: Partial<AcpConnectionOptions> = {}
   const agent = new MemoryAgent();
   const logger = recordingLogger();
   const client = new AcpConnection({
-    agentName: 'Memory Agent',
-    input: agent.stdout,
-    output: agent.stdin,
+    transport: stdioTransport(agent.stdout, agent.stdin, { peer: 'Memory Agent' }),
     logger,
     tap: conformance.newTap(),
     ...options,

@@ -1,10 +1,12 @@
 /**
  * Newline-delimited JSON framing for vscode-jsonrpc (ACP's stdio transport: one JSON-RPC message per
  * line, no Content-Length headers). vscode-jsonrpc's stock reader expects LSP headers, so this module
- * supplies its own reader and writer on top of the library's abstract classes.
+ * supplies its own reader and writer on top of the library's abstract classes, keeping the contract of
+ * `AcpTransport` (transport.ts).
  */
 import type { Readable, Writable } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter, Disposable, type DataCallback, type Message } from 'vscode-jsonrpc/node';
+import { END_OF_STREAM_METHOD, type MessageTap } from './transport';
 
 /** 32 MiB: large enough for a big file read or diff, small enough that a runaway agent cannot exhaust memory. */
 export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
@@ -12,14 +14,6 @@ export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
-/**
- * A notification the reader itself appends after the last message when the stream ends. It is queued
- * behind everything the peer sent, so its handler runs once every earlier message was dispatched.
- */
-export const END_OF_STREAM_METHOD = '$/acp-workspace/end-of-stream';
-
-/** Observes every message crossing the connection (protocol trace, conformance checks in tests). */
-export type MessageTap = (direction: 'send' | 'receive', message: Message) => void;
 
 /** A line the peer sent that could not be turned into a message. The connection goes on with the next line. */
 export class FramingError extends Error {
