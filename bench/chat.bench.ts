@@ -4,7 +4,7 @@
  *
  *   host:     Thread (session updates → immutable entries → coalesced ops) → PatchPacer (one patch in flight,
  *             the next after the webview's acknowledgement) → the webview's messages;
- *   webview:  the chat bundle (dist/webview/chat.js) in Chromium, applying patches and rendering with
+ *   webview:  the chat app (the shipped bundle's code plus a frame probe, bench/webview/chatPage.tsx) in Chromium, applying patches and rendering with
  *             Preact, markdown-it, DOMPurify and morphdom, acknowledging each patch once rendered.
  *
  * Reported: chunks per second, posts per second to the webview, and main-thread time per frame in Chromium
@@ -22,6 +22,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import * as esbuild from 'esbuild';
 import type { Page } from 'playwright-core';
 import type * as Browser from '../scripts/vscode-web/browser.mjs';
 import type * as Install from '../scripts/vscode-web/install.mjs';
@@ -263,9 +264,6 @@ async function webviewCoalesced(page: Page, steps: readonly Step[], pageUrl: str
   page.on('pageerror', (error) => console.error(`webview error: ${error.message}`));
   await page.goto(pageUrl);
   await isReady;
-  await page.evaluate(() => {
-    (globalThis as unknown as { acpChatStore: { measureLayout: boolean } }).acpChatStore.measureLayout = true;
-  });
   const done = new Promise<void>((resolve) => (finished = resolve));
   const started = performance.now();
   await feed(steps, thread, () => pacer.schedule(), rate);
@@ -273,7 +271,7 @@ async function webviewCoalesced(page: Page, steps: readonly Step[], pageUrl: str
   if (pacer.waiting || thread.hasChanges) await done;
   const ms = performance.now() - started;
   pacer.dispose();
-  const frameTimes = await page.evaluate(() => (globalThis as unknown as { acpChatStore: { frameTimes: number[] } }).acpChatStore.frameTimes.slice());
+  const frameTimes = await page.evaluate(() => (globalThis as unknown as { acpBench: { frameTimes: number[] } }).acpBench.frameTimes.slice());
   const shown = await page.evaluate(() => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('.entry').length);
   if (shown !== thread.length) throw new Error(`the webview shows ${shown} entries, the thread has ${thread.length}`);
   return { ms, posts, frameTimes, appended };
@@ -333,13 +331,28 @@ async function main(): Promise<void> {
     `ours / baseline: chunks/s ${fixed(perChunk.ms / ours.ms)}×, posts 1/${Math.round(perChunk.posts / ours.posts).toLocaleString('en')}, bytes ${fixed(ours.bytes / perChunk.bytes)}×; posts/s ${fixed(ours.posts / (ours.ms / 1000), 1)} (at most one per frame: ≤ 60)`,
   );
 
-  // Chromium: the real webview bundle.
+  // Chromium: the chat app with a frame probe, bundled like the shipped one (minified, same CSS).
   const bundle = path.join(REPO_ROOT, 'dist', 'webview');
-  if (!fs.existsSync(path.join(bundle, 'chat.js'))) throw new Error('dist/webview/chat.js is missing: run `node esbuild.mjs` first');
+  if (!fs.existsSync(path.join(bundle, 'chat.css'))) throw new Error('dist/webview/chat.css is missing: run `node esbuild.mjs` first');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-ws-chat-bench-'));
+  const chatScript = path.join(dir, 'chat-bench.js');
+  await esbuild.build({
+    entryPoints: [path.join(REPO_ROOT, 'bench', 'webview', 'chatPage.tsx')],
+    outfile: chatScript,
+    bundle: true,
+    minify: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    loader: { '.css': 'empty' },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'warning',
+  });
   const chatPage = path.join(dir, 'chat.html');
   const barePage = path.join(dir, 'bare.html');
-  fs.writeFileSync(chatPage, PAGE.replace('CHAT_CSS', pathToFileURL(path.join(bundle, 'chat.css')).href).replace('CHAT_JS', pathToFileURL(path.join(bundle, 'chat.js')).href));
+  fs.writeFileSync(chatPage, PAGE.replace('CHAT_CSS', pathToFileURL(path.join(bundle, 'chat.css')).href).replace('CHAT_JS', pathToFileURL(chatScript).href));
   fs.writeFileSync(barePage, BARE_PAGE);
   const { launchBrowser } = (await import(pathToFileURL(path.join(REPO_ROOT, 'scripts', 'vscode-web', 'browser.mjs')).href)) as typeof Browser;
   const { ensureSystemPackages, findChromium } = (await import(pathToFileURL(path.join(REPO_ROOT, 'scripts', 'vscode-web', 'install.mjs')).href)) as typeof Install;

@@ -25,7 +25,8 @@ import { AgentCatalog } from '../src/history/catalog';
 import { LocalSessionIndex } from '../src/history/localIndex';
 import { SessionsModel } from '../src/history/sessionsModel';
 import { type AgentEntry, type WorkspaceShape } from '../src/history/sessionView';
-import { SessionsToHost, type HostToSessions, type ViewSettings } from '../src/shared/historyProtocol';
+import { HistoryRequests, SessionsToHost, type HostToSessions, type ViewSettings } from '../src/shared/historyProtocol';
+import { answer } from '../src/shared/ipc';
 import { median, parseArgs, printTable } from './util';
 
 const { sessions: SESSIONS, runs: RUNS } = parseArgs({ sessions: 100_000, runs: 3 });
@@ -151,7 +152,7 @@ const EMPTY_SCROLL_HTML = `<!DOCTYPE html><html><body style="margin:0"><div id="
   ${SCROLL_SCRIPT}
 </script></body></html>`;
 
-/** A minimal host for the page: the real model, answering `ready`, `settings` and `window` like SessionsView. */
+/** A minimal host for the page: the real model, answering `ready`, `settings` and the `rows` request like SessionsView. */
 async function openSessionsPage(page: Page, url: string, model: SessionsModel): Promise<void> {
   let version = 0;
   let settingsSeq = 0;
@@ -169,8 +170,8 @@ async function openSessionsPage(page: Page, url: string, model: SessionsModel): 
       settingsSeq = message.seq;
       model.setSettings(message.settings);
       post();
-    } else if (message.type === 'window' && message.version === version) {
-      void send({ type: 'rows', version, from: message.from, rows: model.rows(message.from, message.to) });
+    } else if (message.type === 'request') {
+      void answer(HistoryRequests, { rows: (w) => Promise.resolve({ version, rows: w.version === version ? model.rows(w.from, w.to) : [] }) }, message).then(send);
     }
   });
   await page.goto(url);

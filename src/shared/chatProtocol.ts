@@ -1,10 +1,12 @@
 /**
- * Messages between the chat webview and the extension host, validated with zod on receipt on both sides.
- * Verbs go to the host; `snapshot`/`patch` events go to the webview (which acknowledges each patch once it
- * rendered it, so the host posts at most one patch per animation frame whatever the agent's rate).
+ * The chat webview's protocol with the extension host, validated with zod on receipt on both sides.
+ * Verbs go to the host ({@link ChatToHost}); `snapshot`/`patch` events go to the webview ({@link HostToChat}),
+ * which acknowledges each patch once it rendered it, so the host posts at most one patch per animation
+ * frame whatever the agent's rate; requests ({@link ChatRequests}) are answered by id (see ipc.ts).
  */
 import * as z from 'zod';
 import { ChatOp, ViewEntry, ViewSessionState } from './chatModel';
+import { defineRequest, RequestMessage, ResponseMessage } from './ipc';
 
 // ---- host → webview -------------------------------------------------------------------------------
 
@@ -17,12 +19,19 @@ export const MentionItem = z.object({
 });
 export type MentionItem = z.output<typeof MentionItem>;
 
+// ---- requests (webview asks, host answers) ---------------------------------------------------------
+
+export const ChatRequests = {
+  /** Files of the session's folders whose path contains `query` (for an `@` mention). */
+  mentions: defineRequest('mentions', z.object({ query: z.string().max(1000) }), z.array(MentionItem)),
+} as const;
+
 export const HostToChat = z.discriminatedUnion('type', [
   /** The whole state: after `ready`, and whenever the webview was recreated. */
   z.object({ type: z.literal('snapshot'), session: ViewSessionState, entries: z.array(ViewEntry), draft: z.lazy(() => Draft).optional() }),
   /** Changes since the last patch; the webview answers `rendered` with the same `seq`. */
   z.object({ type: z.literal('patch'), seq: z.number(), ops: z.array(ChatOp) }),
-  z.object({ type: z.literal('mentionResults'), requestId: z.number(), items: z.array(MentionItem) }),
+  ResponseMessage,
   /** Add a context chip (the active editor's selection, a file). */
   z.object({ type: z.literal('addAttachment'), attachment: z.lazy(() => Attachment) }),
   z.object({ type: z.literal('focusInput') }),
@@ -67,7 +76,7 @@ export const ChatToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openLocation'), path: z.string(), line: z.number().optional() }),
   z.object({ type: z.literal('openDiff'), entryId: z.string(), index: z.number() }),
   z.object({ type: z.literal('showTerminal'), terminalId: z.string() }),
-  z.object({ type: z.literal('mentionQuery'), requestId: z.number(), query: z.string() }),
+  RequestMessage,
   z.object({ type: z.literal('attachSelection') }),
   z.object({ type: z.literal('action'), action: ChatAction, methodId: z.string().optional() }),
   /** The unsent input and context, kept by the host so they survive the panel being hidden. */

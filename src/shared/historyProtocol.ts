@@ -1,10 +1,12 @@
 /**
- * Messages between the Sessions webview view and the extension host, validated with zod on receipt on
- * both sides. The host keeps the whole (possibly very long) list; the webview renders a virtual window of
- * it: it learns the row count and where the few non-session rows are (enough to place every row, since
- * each kind has a fixed height), and asks for the rows it is about to show.
+ * The Sessions webview view's protocol with the extension host, validated with zod on receipt on both
+ * sides. The host keeps the whole (possibly very long) list; the webview renders a virtual window of it:
+ * it learns the row count and where the few non-session rows are (enough to place every row, since each
+ * kind has a fixed height), and asks for the rows it is about to show ({@link HistoryRequests}, answered by
+ * id, see ipc.ts).
  */
 import * as z from 'zod';
+import { defineRequest, RequestMessage, ResponseMessage } from './ipc';
 
 // ---- rows -----------------------------------------------------------------------------------------
 
@@ -129,9 +131,23 @@ export const HostToSessions = z.discriminatedUnion('type', [
     /** Shown when there are no rows. */
     empty: z.string(),
   }),
-  z.object({ type: z.literal('rows'), version: z.number().int(), from: z.number().int().nonnegative(), rows: z.array(Row) }),
+  ResponseMessage,
 ]);
 export type HostToSessions = z.output<typeof HostToSessions>;
+
+// ---- requests (webview asks, host answers) ---------------------------------------------------------
+
+export const HistoryRequests = {
+  /**
+   * Rows [from, to) of list `version`, about to be shown. The answer carries the host's current version:
+   * rows of a list that changed meanwhile are none, and the webview asks again for the new one.
+   */
+  rows: defineRequest(
+    'rows',
+    z.object({ version: z.number().int(), from: z.number().int().nonnegative(), to: z.number().int().nonnegative() }),
+    z.object({ version: z.number().int(), rows: z.array(Row) }),
+  ),
+} as const;
 
 // ---- webview → host -------------------------------------------------------------------------------
 
@@ -145,8 +161,7 @@ export const SessionsToHost = z.discriminatedUnion('type', [
    * a state already includes (a change made before the host answered the previous one builds on it).
    */
   z.object({ type: z.literal('settings'), seq: z.number().int().nonnegative(), settings: ViewSettings }),
-  /** Rows [from, to) of list `version` are about to be shown. */
-  z.object({ type: z.literal('window'), version: z.number().int(), from: z.number().int().nonnegative(), to: z.number().int().nonnegative() }),
+  RequestMessage,
   z.object({ type: z.literal('action'), action: SessionAction, key: z.string() }),
   z.object({ type: z.literal('status'), action: StatusAction, agentName: z.string() }),
 ]);

@@ -10,7 +10,8 @@ import { mentionGlob } from '../../sessions/promptBuilder';
 import type { SessionController } from '../../sessions/sessionController';
 import type { SessionRouter } from '../../sessions/sessionRouter';
 import type { SessionStarter } from '../../sessions/sessionStarter';
-import type { ChatAction, ChatToHost, MentionItem } from '../../shared/chatProtocol';
+import { ChatRequests, type ChatAction, type ChatToHost, type MentionItem } from '../../shared/chatProtocol';
+import { answer } from '../../shared/ipc';
 import type { SignIn } from '../signIn';
 import type { ChatPanel } from './chatPanel';
 import { DiffDocuments } from './diffDocuments';
@@ -68,8 +69,8 @@ export class ChatActions implements vscode.Disposable {
         }
         return;
       }
-      case 'mentionQuery':
-        tab.panel.post({ type: 'mentionResults', requestId: message.requestId, items: await this.mentions(controller, message.query) });
+      case 'request':
+        tab.panel.post(await answer(ChatRequests, { mentions: ({ query }) => this.mentions(controller, query) }, message));
         return;
       case 'attachSelection':
         return attachSelection(tab);

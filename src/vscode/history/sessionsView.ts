@@ -13,7 +13,8 @@ import { sourcePlan, type AgentEntry } from '../../history/sessionView';
 import type { Chats } from '../../sessions/chats';
 import type { HistoryActions } from '../../sessions/historyActions';
 import type { SessionHistory } from '../../sessions/sessionHistory';
-import { SessionAction, SessionsToHost, ViewSettings, type HostToSessions, type StatusAction } from '../../shared/historyProtocol';
+import { HistoryRequests, SessionAction, SessionsToHost, ViewSettings, type HostToSessions, type Row, type StatusAction } from '../../shared/historyProtocol';
+import { answer } from '../../shared/ipc';
 import { readDefaultAgent } from '../settings';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 
@@ -105,13 +106,8 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
       case 'settings':
         this.settingsSeq = message.seq;
         return this.applySettings(message.settings);
-      case 'window':
-        if (message.version !== this.version) return;
-        this.post({ type: 'rows', version: this.version, from: message.from, rows: this.model.rows(message.from, message.to) });
-        // The end of a list is in view: read its next page.
-        for (const status of this.model.statusRowsIn(message.from, message.to)) {
-          if (status.state === 'more') void this.loadMore(status.agentName);
-        }
+      case 'request':
+        this.post(await answer(HistoryRequests, { rows: (window) => Promise.resolve(this.rowsFor(window)) }, message));
         return;
       case 'action': {
         const session = this.model.find(message.key);
@@ -123,6 +119,15 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
       case 'status':
         return this.statusAction(message.action, message.agentName);
     }
+  }
+
+  /** Rows [from, to) of the current list; the end of a list in view reads its next page. */
+  private rowsFor(window: { version: number; from: number; to: number }): { version: number; rows: Row[] } {
+    if (window.version !== this.version) return { version: this.version, rows: [] };
+    for (const status of this.model.statusRowsIn(window.from, window.to)) {
+      if (status.state === 'more') void this.loadMore(status.agentName);
+    }
+    return { version: this.version, rows: this.model.rows(window.from, window.to) };
   }
 
   /** Forgets what was listed and reads the shown agents' lists again from their first page. */

@@ -1,11 +1,11 @@
 /** The chat view: who and where (agent, folders, state), the transcript, and the prompt box. */
 import { memo, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'preact/compat';
 import type { ViewSessionState } from '../../shared/chatModel';
-import { HostToChat, withAttachment, type Attachment, type ChatToHost } from '../../shared/chatProtocol';
-import { onHostMessage, post } from '../common/vscodeApi';
+import { withAttachment, type Attachment } from '../../shared/chatProtocol';
 import { Icon } from '../common/ui';
-import { Composer, mentionResults } from './Composer';
+import { Composer } from './Composer';
 import { Entry } from './entries';
+import { host } from './host';
 import { persistSession } from './persist';
 import type { ChatStore } from './store';
 
@@ -46,7 +46,7 @@ function Header(props: { session: ViewSessionState }) {
         <div class="stale" role="status">
           <Icon name="warning" />
           <span>{session.rootsStale}</span>
-          <button type="button" class="button secondary small" onClick={() => post<ChatToHost>({ type: 'action', action: 'reopenWithCurrentFolders' })}>
+          <button type="button" class="button secondary small" onClick={() => host.post({ type: 'action', action: 'reopenWithCurrentFolders' })}>
             Reopen with Current Folders
           </button>
         </div>
@@ -68,16 +68,15 @@ export function App(props: { store: ChatStore }) {
 
   useEffect(
     () =>
-      onHostMessage(HostToChat, (message) => {
+      host.onMessage((message) => {
         if (message.type === 'snapshot') setAttachments(message.draft?.attachments ?? []);
         if (message.type === 'snapshot' || message.type === 'patch') store.receive(message);
-        else if (message.type === 'mentionResults') for (const listener of mentionResults.listeners) listener(message.requestId, message.items);
         else if (message.type === 'addAttachment') setAttachments((current) => withAttachment(current, message.attachment));
         else if (message.type === 'focusInput') document.querySelector<HTMLTextAreaElement>('.prompt-input')?.focus();
       }),
     [store],
   );
-  useEffect(() => post<ChatToHost>({ type: 'ready' }), []);
+  useEffect(() => host.post({ type: 'ready' }), []);
   useEffect(() => {
     if (state.session) persistSession(state.session);
   }, [state.session]);
@@ -93,13 +92,13 @@ export function App(props: { store: ChatStore }) {
     const copy = target.closest<HTMLElement>('[data-copy]');
     if (copy) {
       const code = copy.closest('.code-block')?.querySelector('code')?.textContent ?? '';
-      post<ChatToHost>({ type: 'copy', text: code });
+      host.post({ type: 'copy', text: code });
       return;
     }
     const link = target.closest<HTMLAnchorElement>('a[href]');
     if (link) {
       event.preventDefault();
-      post<ChatToHost>({ type: 'openLink', href: link.getAttribute('href') ?? '' });
+      host.post({ type: 'openLink', href: link.getAttribute('href') ?? '' });
     }
   };
 

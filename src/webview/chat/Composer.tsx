@@ -5,19 +5,18 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ViewConfigOption, ViewSessionState } from '../../shared/chatModel';
-import { withAttachment, type Attachment, type ChatToHost, type MentionItem } from '../../shared/chatProtocol';
-import { post } from '../common/vscodeApi';
-import { persistDraft } from './persist';
+import { ChatRequests, withAttachment, type Attachment, type MentionItem } from '../../shared/chatProtocol';
 import { Icon } from '../common/ui';
+import { host } from './host';
+import { persistDraft } from './persist';
 
 interface Completion {
   readonly kind: 'command' | 'mention';
   readonly items: ReadonlyArray<{ key: string; label: string; detail?: string; apply: () => void }>;
 }
 
+/** Counts mention requests: only the newest one's answer is shown. */
 let mentionRequest = 0;
-/** The newest mention results, delivered by App when the host answers. */
-export const mentionResults = { listeners: new Set<(requestId: number, items: MentionItem[]) => void>() };
 
 export function Composer(props: {
   session: ViewSessionState;
@@ -41,7 +40,7 @@ export function Composer(props: {
   const postedAttachments = useRef(attachments);
   useEffect(() => {
     persistDraft({ text, attachments });
-    const postDraft = () => post<ChatToHost>({ type: 'draft', draft: { text, attachments } });
+    const postDraft = () => host.post({ type: 'draft', draft: { text, attachments } });
     if (postedAttachments.current !== attachments) {
       postedAttachments.current = attachments;
       postDraft();
@@ -51,27 +50,33 @@ export function Composer(props: {
     return () => clearTimeout(timer);
   }, [text, attachments]);
 
-  // Mentions: "@query" right before the caret asks the host for matching files in the session's roots.
-  useEffect(() => {
-    const listener = (requestId: number, items: MentionItem[]) => {
-      if (requestId !== mentionRequest) return;
-      setSelected(0);
-      setCompletion({
-        kind: 'mention',
-        items: items.map((item) => ({
-          key: item.path,
-          label: item.label,
-          detail: item.root,
-          apply: () => {
-            replaceToken('@', `@${item.label.split('/').pop()} `);
-            setAttachments((current) => withAttachment(current, { kind: 'file', path: item.path, label: item.label }));
-          },
-        })),
-      });
-    };
-    mentionResults.listeners.add(listener);
-    return () => void mentionResults.listeners.delete(listener);
-  });
+  // Mentions: "@query" right before the caret asks the host for matching files in the session's roots. The
+  // answer is shown with what is in the box by then (the latest render's closures).
+  const showMentions = useRef<(items: MentionItem[]) => void>(() => undefined);
+  showMentions.current = (items: MentionItem[]) => {
+    setSelected(0);
+    setCompletion({
+      kind: 'mention',
+      items: items.map((item) => ({
+        key: item.path,
+        label: item.label,
+        detail: item.root,
+        apply: () => {
+          replaceToken('@', `@${item.label.split('/').pop()} `);
+          setAttachments((current) => withAttachment(current, { kind: 'file', path: item.path, label: item.label }));
+        },
+      })),
+    });
+  };
+  const askMentions = (query: string) => {
+    const asked = ++mentionRequest;
+    host.request(ChatRequests.mentions, { query }).then(
+      (items) => {
+        if (asked === mentionRequest) showMentions.current(items);
+      },
+      () => undefined,
+    );
+  };
 
   const tokenBeforeCaret = (value: string): string => {
     const caret = input.current?.selectionStart ?? value.length;
@@ -104,8 +109,7 @@ export function Composer(props: {
       setSelected(0);
       setCompletion(items.length > 0 ? { kind: 'command', items } : undefined);
     } else if (token.startsWith('@')) {
-      mentionRequest++;
-      post<ChatToHost>({ type: 'mentionQuery', requestId: mentionRequest, query: token.slice(1) });
+      askMentions(token.slice(1));
     } else {
       setCompletion(undefined);
     }
@@ -115,7 +119,7 @@ export function Composer(props: {
     const prompt = text.trim();
     if (!prompt && attachments.length === 0) return;
     if (!ready) return;
-    post<ChatToHost>({ type: 'prompt', text: prompt, attachments });
+    host.post({ type: 'prompt', text: prompt, attachments });
     setText('');
     setAttachments(() => []);
     setCompletion(undefined);
@@ -232,12 +236,11 @@ export function Composer(props: {
         <button type="button" class="icon-button" title="Mention a file (@)" aria-label="Mention a file" onClick={() => {
           setText((t) => `${t}${t && !t.endsWith(' ') ? ' ' : ''}@`);
           input.current?.focus();
-          mentionRequest++;
-          post<ChatToHost>({ type: 'mentionQuery', requestId: mentionRequest, query: '' });
+          askMentions('');
         }}>
           <Icon name="mention" />
         </button>
-        <button type="button" class="icon-button" title="Add the editor selection" aria-label="Add the editor selection" onClick={() => post<ChatToHost>({ type: 'attachSelection' })}>
+        <button type="button" class="icon-button" title="Add the editor selection" aria-label="Add the editor selection" onClick={() => host.post({ type: 'attachSelection' })}>
           <Icon name="selection" />
         </button>
         {session.modes && !usesModeOption ? (
@@ -246,7 +249,7 @@ export function Composer(props: {
             aria-label="Mode"
             title="Mode"
             value={session.modes.currentModeId}
-            onChange={(event) => post<ChatToHost>({ type: 'setMode', modeId: (event.currentTarget as HTMLSelectElement).value })}
+            onChange={(event) => host.post({ type: 'setMode', modeId: (event.currentTarget as HTMLSelectElement).value })}
           >
             {session.modes.available.map((mode) => (
               <option key={mode.id} value={mode.id} title={mode.description}>
@@ -260,7 +263,7 @@ export function Composer(props: {
         ))}
         <span class="spacer" />
         {running ? (
-          <button type="button" class="button stop" onClick={() => post<ChatToHost>({ type: 'cancel' })} aria-label="Stop">
+          <button type="button" class="button stop" onClick={() => host.post({ type: 'cancel' })} aria-label="Stop">
             <Icon name="debug-stop" /> Stop
           </button>
         ) : (
@@ -281,7 +284,7 @@ function ConfigControl(props: { option: ViewConfigOption }) {
         <input
           type="checkbox"
           checked={option.currentValue}
-          onChange={(event) => post<ChatToHost>({ type: 'setConfig', configId: option.id, value: (event.currentTarget as HTMLInputElement).checked })}
+          onChange={(event) => host.post({ type: 'setConfig', configId: option.id, value: (event.currentTarget as HTMLInputElement).checked })}
         />
         {option.name}
       </label>
@@ -294,7 +297,7 @@ function ConfigControl(props: { option: ViewConfigOption }) {
       title={option.description ?? option.name}
       value={option.currentValue}
       data-category={option.category}
-      onChange={(event) => post<ChatToHost>({ type: 'setConfig', configId: option.id, value: (event.currentTarget as HTMLSelectElement).value })}
+      onChange={(event) => host.post({ type: 'setConfig', configId: option.id, value: (event.currentTarget as HTMLSelectElement).value })}
     >
       {option.options.map((choice) => (
         <option key={choice.value} value={choice.value} title={choice.description}>

@@ -1,9 +1,8 @@
 /** How each transcript entry looks. Agent text is sanitized markdown; everything else is text. */
 import { memo } from 'preact/compat';
 import type { ViewContent, ViewEntry, ViewEntryOf, ViewToolContent } from '../../shared/chatModel';
-import type { ChatToHost } from '../../shared/chatProtocol';
-import { post } from '../common/vscodeApi';
 import { Icon, Markdown } from '../common/ui';
+import { host } from './host';
 
 const TOOL_ICONS: Record<string, string> = {
   read: 'file',
@@ -62,7 +61,7 @@ function Location(props: { path: string; line?: number; label?: string }) {
       class="link-button location"
       type="button"
       title={`Open ${props.path}${props.line !== undefined ? ` at line ${props.line}` : ''}`}
-      onClick={() => post<ChatToHost>({ type: 'openLocation', path: props.path, line: props.line })}
+      onClick={() => host.post({ type: 'openLocation', path: props.path, line: props.line })}
     >
       {label}
     </button>
@@ -156,7 +155,7 @@ function ToolContent(props: { entryId: string; index: number; content: ViewToolC
           <span class="diff-added">{`+${content.added}`}</span>
           <span class="diff-removed">{`−${content.removed}`}</span>
           {content.oldText === null || content.oldText === undefined ? <span class="badge">new file</span> : null}
-          <button class="button secondary small" type="button" onClick={() => post<ChatToHost>({ type: 'openDiff', entryId: props.entryId, index: props.index })}>
+          <button class="button secondary small" type="button" onClick={() => host.post({ type: 'openDiff', entryId: props.entryId, index: props.index })}>
             Open Diff
           </button>
         </div>
@@ -187,7 +186,7 @@ function ToolContent(props: { entryId: string; index: number; content: ViewToolC
             ) : (
               <Icon name="loading" spin label="Running" />
             )}
-            <button class="button secondary small" type="button" onClick={() => post<ChatToHost>({ type: 'showTerminal', terminalId: content.terminalId })}>
+            <button class="button secondary small" type="button" onClick={() => host.post({ type: 'showTerminal', terminalId: content.terminalId })}>
               Show in Terminal
             </button>
           </div>
@@ -265,7 +264,7 @@ function Permission(props: { entry: ViewEntryOf<'permission'> }) {
             type="button"
             class={`button ${PERMISSION_KINDS[option.kind]?.primary ? '' : 'secondary'} kind-${option.kind}`}
             data-kind={option.kind}
-            onClick={() => post<ChatToHost>({ type: 'permission', entryId: entry.id, optionId: option.optionId })}
+            onClick={() => host.post({ type: 'permission', entryId: entry.id, optionId: option.optionId })}
           >
             {option.name}
           </button>
@@ -353,7 +352,7 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
             <div>{entry.message}</div>
             <div class="error-actions">
               {entry.actions.map((action) => (
-                <button key={action} type="button" class="button secondary" onClick={() => post<ChatToHost>({ type: 'action', action })}>
+                <button key={action} type="button" class="button secondary" onClick={() => host.post({ type: 'action', action })}>
                   {ERROR_ACTIONS[action] ?? action}
                 </button>
               ))}

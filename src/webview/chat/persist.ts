@@ -4,13 +4,14 @@
  */
 import type { ViewSessionState } from '../../shared/chatModel';
 import type { ChatViewState, Draft } from '../../shared/chatProtocol';
-import { getState, setState } from '../common/vscodeApi';
+import { host } from './host';
 
-let saved: Partial<ChatViewState> = getState<Partial<ChatViewState>>() ?? {};
+/** What was saved; the host validates it when the tab comes back (ChatViewState). */
+let saved: Partial<ChatViewState> = (host.getState() as Partial<ChatViewState> | undefined) ?? {};
 
 function save(change: Partial<ChatViewState>): void {
   saved = { ...saved, ...change };
-  setState(saved);
+  host.setState(saved);
 }
 
 /** The session shown changed (its id arrives once the agent answered; titles change as it works). */

@@ -4,8 +4,8 @@
  * the agent's rate.
  */
 import { applyOps, type ChatOp, type ViewEntry, type ViewSessionState } from '../../shared/chatModel';
-import type { ChatToHost, Draft, HostToChat } from '../../shared/chatProtocol';
-import { post } from '../common/vscodeApi';
+import type { Draft, HostToChat } from '../../shared/chatProtocol';
+import { host } from './host';
 
 export interface ChatState {
   readonly session: ViewSessionState | undefined;
@@ -26,10 +26,6 @@ export class ChatStore {
   private queued: Array<{ seq: number; ops: ChatOp[] }> = [];
   private frame: number | undefined;
   private readonly listeners = new Set<Listener>();
-  /** Main-thread time spent applying ops and rendering in each frame (the benchmark reads it). */
-  readonly frameTimes: number[] = [];
-  /** Include forced layout in {@link frameTimes} (the benchmark sets it; off in normal use). */
-  measureLayout = false;
 
   private snapshot: ChatState = { session: undefined, entries: [], version: 0, draft: undefined };
 
@@ -43,7 +39,7 @@ export class ChatStore {
     return () => this.listeners.delete(listener);
   }
 
-  receive(message: HostToChat): void {
+  receive(message: Extract<HostToChat, { type: 'snapshot' | 'patch' }>): void {
     if (message.type === 'snapshot') {
       this.entries = message.entries.slice();
       this.index = new Map(this.entries.map((entry, i) => [entry.id, i]));
@@ -57,9 +53,9 @@ export class ChatStore {
     }
   }
 
-  private flush(): void {
+  /** Applies the patches that arrived since the last frame and renders them (once per animation frame). */
+  protected flush(): void {
     this.frame = undefined;
-    const started = performance.now();
     const batch = this.queued;
     this.queued = [];
     // Entries are replaced, not mutated: a new array lets views see what changed.
@@ -68,14 +64,11 @@ export class ChatStore {
     for (const { ops } of batch) session = applyOps(entries, this.index, ops) ?? session;
     this.entries = entries;
     if (session) this.session = session;
-    this.changed(); // renders synchronously (see main.tsx)
-    if (this.measureLayout) void document.body.offsetHeight;
-    this.frameTimes.push(performance.now() - started);
-    if (this.frameTimes.length > 5000) this.frameTimes.shift();
+    this.changed(); // renders synchronously (see mount.tsx)
     const lastSeq = batch[batch.length - 1]?.seq;
     // Acknowledge once rendered. The next patch may arrive before this frame is painted, but patches are
     // only applied in animation frames, so it lands in the next one: at most one render per frame.
-    if (lastSeq !== undefined) post<ChatToHost>({ type: 'rendered', seq: lastSeq });
+    if (lastSeq !== undefined) host.post({ type: 'rendered', seq: lastSeq });
   }
 
   private changed(): void {

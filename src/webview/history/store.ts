@@ -3,8 +3,8 @@
  * received so far for it. Rows of an older version are dropped; rows not received yet are asked for in
  * windows around what is on screen.
  */
-import type { HostToSessions, Row, SessionsToHost, ViewSettings } from '../../shared/historyProtocol';
-import { post } from '../common/vscodeApi';
+import { HistoryRequests, type HostToSessions, type Row, type ViewSettings } from '../../shared/historyProtocol';
+import { host } from './host';
 
 export type ListState = Extract<HostToSessions, { type: 'state' }>;
 
@@ -28,17 +28,12 @@ export class SessionsStore {
     return () => this.listeners.delete(listener);
   }
 
-  receive(message: HostToSessions): void {
-    if (message.type === 'state') {
-      this.state = message;
-      this.rows = new Map();
-      this.requested = undefined;
-      this.changed();
-    } else if (message.type === 'rows') {
-      if (message.version !== this.state?.version) return;
-      message.rows.forEach((row, i) => this.rows.set(message.from + i, row));
-      this.changed();
-    }
+  /** The host's new state of the list (its size, layout, settings): rows of the old one are forgotten. */
+  receive(message: ListState): void {
+    this.state = message;
+    this.rows = new Map();
+    this.requested = undefined;
+    this.changed();
   }
 
   /**
@@ -57,7 +52,7 @@ export class SessionsStore {
     if (!this.state || !current) return;
     const seq = Math.max(this.sent?.seq ?? 0, this.state.settingsSeq) + 1;
     this.sent = { seq, settings: { ...current, ...change } };
-    post<SessionsToHost>({ type: 'settings', seq, settings: this.sent.settings });
+    host.post({ type: 'settings', seq, settings: this.sent.settings });
     this.changed();
   }
 
@@ -82,7 +77,17 @@ export class SessionsStore {
     if (r && r.version === state.version && r.from <= from && r.to >= end) return;
     const window = { version: state.version, from: Math.max(0, from - PREFETCH), to: Math.min(state.count, end + PREFETCH) };
     this.requested = window;
-    post<SessionsToHost>({ type: 'window', ...window });
+    host.request(HistoryRequests.rows, window).then(
+      ({ version, rows }) => {
+        // A list that changed meanwhile has rows of its own (asked for when it arrives).
+        if (version !== window.version || version !== this.state?.version) return;
+        rows.forEach((row, i) => this.rows.set(window.from + i, row));
+        this.changed();
+      },
+      () => {
+        if (this.requested === window) this.requested = undefined;
+      },
+    );
   }
 
   private changed(): void {

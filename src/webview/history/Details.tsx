@@ -1,0 +1,59 @@
+/** The selected session's details: title, id, time, folders (missing ones marked), the agent's `_meta` as text, and every action. */
+import type { ActionState, SessionAction, SessionRow } from '../../shared/historyProtocol';
+import { Icon } from '../common/ui';
+import { exactTime } from './format';
+
+export function Details(props: { row: SessionRow; run: (action: SessionAction, key: string) => void }) {
+  const { row, run } = props;
+  const button = (action: SessionAction, label: string, state?: ActionState) => {
+    const enabled = state?.enabled ?? true;
+    return (
+      <button
+        type="button"
+        class="button secondary small"
+        aria-disabled={!enabled}
+        title={enabled ? undefined : state?.reason}
+        onClick={() => enabled && run(action, row.key)}
+      >
+        {label}
+      </button>
+    );
+  };
+  return (
+    <section class="details" aria-label="Selected session">
+      <div class="details-title">{row.title}</div>
+      <div class="details-line">
+        {row.agentName} · <code title="Session ID">{row.sessionId}</code>
+      </div>
+      {row.updatedAt !== undefined ? <div class="details-line">Updated {exactTime(row.updatedAt)}</div> : null}
+      <ul class="details-roots" aria-label="Folders">
+        {row.roots.map((root) => (
+          <li key={root.path} class={root.missing ? 'missing' : ''} title={`${root.path}${root.primary ? ' (working folder)' : ''}${root.missing ? ' — no longer exists' : ''}`}>
+            <Icon name={root.missing ? 'warning' : root.primary ? 'home' : 'folder'} />
+            <span class="root-name">{root.name}</span>
+            <span class="root-path">{root.path}</span>
+            {root.missing ? <span class="badge warn">missing</span> : null}
+          </li>
+        ))}
+        {!row.rootsKnown ? <li class="unknown">Other folders unknown: the agent did not report them.</li> : null}
+      </ul>
+      {row.meta !== undefined ? (
+        <details class="meta-details">
+          <summary>Agent details (_meta)</summary>
+          <pre>{row.meta}</pre>
+        </details>
+      ) : null}
+      <div class="details-actions">
+        {button('open', row.open ? 'Show' : 'Open', row.actions.open)}
+        {button('resume', 'Resume', row.actions.resume)}
+        {button('fork', 'Fork', row.actions.fork)}
+        {row.open ? button('close', 'Close', row.actions.close) : null}
+        {button('rename', 'Rename')}
+        {button(row.pinned ? 'unpin' : 'pin', row.pinned ? 'Unpin' : 'Pin')}
+        {button(row.hidden ? 'unhide' : 'hide', row.hidden ? 'Unhide' : 'Hide')}
+        {button('copyId', 'Copy ID')}
+        {button('delete', 'Delete…', row.actions.delete)}
+      </div>
+    </section>
+  );
+}
