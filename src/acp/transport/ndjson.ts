@@ -147,18 +147,16 @@ export class NdjsonMessageReader extends AbstractMessageReader {
       this.pending = [];
       this.pendingBytes = 0;
       this.discarding = true;
-      this.fireError(
-        new FramingError(
-          `${this.options.peer} sent a message longer than ${formatBytes(this.maxLineBytes)}; it was discarded.`,
-          this.options.peer,
-          'oversize',
-        ),
-      );
+      this.reportOversize();
       return;
     }
     // Copy: the stream may reuse the chunk's memory.
     this.pending.push(Buffer.from(chunk.subarray(start, end)));
     this.pendingBytes += end - start;
+  }
+
+  private reportOversize(): void {
+    this.fireError(new FramingError(`${this.options.peer} sent a message longer than ${formatBytes(this.maxLineBytes)}; it was discarded.`, this.options.peer, 'oversize'));
   }
 
   private takePending(): Buffer {
@@ -172,13 +170,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === CARRIAGE_RETURN) end--;
     if (end > this.maxLineBytes) {
-      this.fireError(
-        new FramingError(
-          `${this.options.peer} sent a message longer than ${formatBytes(this.maxLineBytes)}; it was discarded.`,
-          this.options.peer,
-          'oversize',
-        ),
-      );
+      this.reportOversize();
       return;
     }
     this.emitText(bytes.toString('utf8', 0, end));
