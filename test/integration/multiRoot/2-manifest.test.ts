@@ -25,6 +25,21 @@ describe('contributions', () => {
     for (const command of manifest.contributes.commands) assert.equal(command.category, 'ACP', `${command.command} is in the ACP category`);
   });
 
+  it('obeys no setting a workspace must not set: the fixture asks for a 1 GiB message limit, sharing everything, its own agent and MCP server', async () => {
+    const file = vscode.workspace.workspaceFile;
+    assert.ok(file);
+    const asked = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+    for (const key of ['maxMessageSizeMiB', 'shareAllWorkspaceFolders', 'agents', 'defaultAgent', 'mcpServers']) assert.match(asked, new RegExp(`"acpWorkspace\\.${key}"`));
+    const config = vscode.workspace.getConfiguration('acpWorkspace');
+    assert.equal(config.get('maxMessageSizeMiB'), 32);
+    assert.equal(config.get('shareAllWorkspaceFolders'), false);
+    assert.deepEqual(config.get('agents'), []);
+    assert.equal(config.get('defaultAgent'), '');
+    assert.deepEqual(config.get('mcpServers'), []);
+    const api = await activate();
+    assert.equal(api.agents.find('Workspace Agent'), undefined, 'no agent from the workspace');
+  });
+
   it('has the documented setting defaults, and agents are machine-scoped', () => {
     const config = vscode.workspace.getConfiguration('acpWorkspace');
     assert.deepEqual(config.inspect('agents')?.defaultValue, []);
