@@ -116,8 +116,9 @@ export function planRoots(
   const additional: Root[] = [];
   for (const root of candidates.roots) {
     if (root.path === primary.path) continue;
-    if (!shareAll && !isGranted(root.path)) notShared.push({ name: root.name, location: root.path, reason: 'not-granted' });
-    else if (!agentSupportsAdditional) notShared.push({ name: root.name, location: root.path, reason: 'agent-unsupported' });
+    // An agent that takes one folder is never asked about the others: that is why they are left out.
+    if (!agentSupportsAdditional) notShared.push({ name: root.name, location: root.path, reason: 'agent-unsupported' });
+    else if (!shareAll && !isGranted(root.path)) notShared.push({ name: root.name, location: root.path, reason: 'not-granted' });
     else additional.push({ path: root.path, name: root.name });
   }
   return { rootSet: createRootSet({ path: primary.path, name: primary.name }, additional), notShared };

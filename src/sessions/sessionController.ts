@@ -252,7 +252,8 @@ export class SessionController implements SessionSink {
 
 /** The first sentence of a reason, for the header (the whole text is in the transcript). */
 function shortReason(reason: string): string {
-  const first = /^(.*?\))?[^.]*\./.exec(reason)?.[0] ?? reason;
+  // A sentence ends at a stop followed by a space and a capital, or by the end: not at the dots of a version.
+  const first = /^.*?[.!?](?=\s+[A-Z]|\s*$)/s.exec(reason)?.[0] ?? reason;
   return first.length > 90 ? `${first.slice(0, 89)}…` : first;
 }
 

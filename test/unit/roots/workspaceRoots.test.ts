@@ -80,6 +80,18 @@ describe('workspace folders → roots', () => {
     assert.deepEqual(plan.notShared.filter((f) => f.reason === 'agent-unsupported').map((f) => f.name), ['lib', 'docs']);
   });
 
+  it('says a folder is left out because the agent takes one folder, also when it was never granted', () => {
+    const plan = planRoots(candidates, candidates.roots[0]!, () => false, false, false);
+    assert.deepEqual(
+      plan.notShared.filter((f) => f.reason !== 'not-local' && f.reason !== 'missing').map((f) => [f.name, f.reason]),
+      [
+        ['lib', 'agent-unsupported'],
+        ['docs', 'agent-unsupported'],
+      ],
+      'not "not allowed": the user was never asked, because this agent takes one folder',
+    );
+  });
+
   it('shares every local folder when all workspace folders are trusted', () => {
     const plan = planRoots(candidates, candidates.roots[0]!, () => false, true, true);
     assert.deepEqual(rootPaths(plan.rootSet), ['/real/w/app', '/real/w/lib', '/real/w/docs']);

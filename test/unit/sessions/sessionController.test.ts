@@ -161,6 +161,13 @@ describe('SessionController: turns, permissions, cancellation', () => {
     assert.equal(controller.thread.session.status, 'disconnected');
   });
 
+  it('shows the first sentence of why the agent went away in the header, whole even with a dotted version in it', () => {
+    controller.disconnected('codex-acp 0.23.1 closed the connection. Its last output: error: not signed in | see https://example.com/a.b');
+    assert.equal(controller.thread.session.statusDetail, 'codex-acp 0.23.1 closed the connection.');
+    const error = controller.thread.snapshot().entries.at(-1);
+    assert.ok(error?.kind === 'error' && error.message.startsWith('codex-acp 0.23.1 closed the connection. Its last output'));
+  });
+
   it('refuses a second prompt while a turn runs', async () => {
     agent.rpc.onRequest('session/prompt', () => new Promise(() => undefined));
     void controller.prompt([{ type: 'text', text: 'one' }], []);
