@@ -49,6 +49,8 @@ export interface TestApi {
   setRootsUi(ui: RootsUi | undefined): void;
   /** Answers the history's questions (delete, rename) instead of the real prompts. */
   setHistoryUi(ui: HistoryUi | undefined): void;
+  /** Where this window keeps the extension's logs (the log channel's file is below its parent). */
+  readonly logUri: vscode.Uri;
 }
 
 let agents: AgentsFromSettings | undefined;
@@ -140,6 +142,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     chatRestorer,
     setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi),
     setHistoryUi: (replacement) => (historyUi = replacement ?? vscodeHistoryUi),
+    logUri: context.logUri,
   };
 }
 

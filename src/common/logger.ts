@@ -13,3 +13,12 @@ export const silentLogger: Logger = {
   warn: () => undefined,
   error: () => undefined,
 };
+
+/**
+ * Text from an agent made safe for a log line: control characters (a NUL in a path, escape sequences,
+ * carriage returns that would overwrite what the line shows) become `\u0000`-style escapes; line breaks and
+ * tabs stay as they are.
+ */
+export function escapeControl(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

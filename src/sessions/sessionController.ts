@@ -139,9 +139,7 @@ export class SessionController implements SessionSink {
   requestPermission(params: RequestPermissionRequest, token?: CancellationToken): Promise<RequestPermissionResponse> {
     const options = [...params.options].sort((a, b) => rank(a.kind) - rank(b.kind));
     const title = params.toolCall.title ?? this.toolTitle(params.toolCall.toolCallId) ?? 'The agent wants to run a tool';
-    if (params.toolCall.title || params.toolCall.status || params.toolCall.content) {
-      this.thread.apply({ ...params.toolCall, sessionUpdate: 'tool_call_update' });
-    }
+    if (params.toolCall.title || params.toolCall.status || params.toolCall.content) this.thread.applyPermissionToolCall(params.toolCall);
     const entryId = this.thread.addPermission(
       title,
       params.toolCall.toolCallId,

@@ -277,12 +277,20 @@ export class Thread {
     else this.ops[pending] = { op: 'entry', entry: this.entries[at]! };
   }
 
-  private upsertTool(update: ToolCall | ToolCallUpdate, isNew: boolean): void {
+  /**
+   * The tool call a permission request is about. An id last seen in an earlier turn is a new call (agents
+   * that number calls per turn reuse ids), so the request never lands on an old call's card.
+   */
+  applyPermissionToolCall(toolCall: ToolCallUpdate): void {
+    this.upsertTool(toolCall, false, true);
+  }
+
+  private upsertTool(update: ToolCall | ToolCallUpdate, isNew: boolean, newInLaterTurn = isNew): void {
     this.closeMessage();
     const existingId = this.toolEntries.get(update.toolCallId);
     // Ids are unique within a session, but some agents (the ACP SDK's example agent) number tool calls per
     // turn: a `tool_call` reusing an id from an earlier turn is a new call, not a change to the old one.
-    const reused = isNew && existingId !== undefined && (this.toolTurns.get(update.toolCallId) ?? 0) < this.turn;
+    const reused = newInLaterTurn && existingId !== undefined && (this.toolTurns.get(update.toolCallId) ?? 0) < this.turn;
     const existing = existingId && !reused ? this.entry(existingId) : undefined;
     const base: ViewEntryOf<'tool'> =
       existing?.kind === 'tool'

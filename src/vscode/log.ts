@@ -1,14 +1,14 @@
-/** The "ACP Workspace" log (Output view), as the logger the protocol layer writes to. */
+/** The "ACP Workspace" log (Output view), as the logger everything writes to; text from agents is escaped. */
 import * as vscode from 'vscode';
-import type { Logger } from '../common/logger';
+import { escapeControl, type Logger } from '../common/logger';
 
 export function createLog(): { channel: vscode.LogOutputChannel; logger: Logger } {
   const channel = vscode.window.createOutputChannel('ACP Workspace', { log: true });
   const logger: Logger = {
-    trace: (message) => channel.trace(message),
-    info: (message) => channel.info(message),
-    warn: (message) => channel.warn(message),
-    error: (message) => channel.error(message),
+    trace: (message) => channel.trace(escapeControl(message)),
+    info: (message) => channel.info(escapeControl(message)),
+    warn: (message) => channel.warn(escapeControl(message)),
+    error: (message) => channel.error(escapeControl(message)),
   };
   return { channel, logger };
 }

@@ -120,6 +120,26 @@ describe('multi-root: the root set, consent and enforcement', function () {
       for (const root of [app, lib, docs]) assert.ok(refusal.message.includes(root), `the message names ${root}`);
     });
 
+    it('writes an agent’s path with a NUL byte into the log escaped, never raw', async () => {
+      const marker = `nul-marker-${Date.now()}`;
+      await session.connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `read ${lib}/a\u0000${marker}` }] });
+      assert.equal(session.refusals.at(-1)?.path, `${lib}/a\u0000${marker}`, 'refused (a NUL never names a file)');
+      const logs = path.dirname(api.logUri.fsPath);
+      const find = (): string | undefined => {
+        const files = fs.readdirSync(logs, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.log'));
+        for (const file of files) {
+          const text = fs.readFileSync(path.join(file.parentPath, file.name), 'latin1');
+          if (text.includes(marker)) return text;
+        }
+        return undefined;
+      };
+      await waitFor(() => find() !== undefined, 'the refusal in the log file', 20_000);
+      const text = find()!;
+      const line = text.split('\n').find((l) => l.includes(marker))!;
+      assert.ok(line.includes(`a\\u0000${marker}`), line);
+      assert.ok(!text.includes('\u0000'), 'no raw NUL in the log');
+    });
+
     it('lets the agent create a new file inside an additional folder', async () => {
       const target = path.join(docs, 'notes', 'from-agent.md');
       await session.connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `write ${target} Hello from the agent` }] });

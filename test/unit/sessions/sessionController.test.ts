@@ -168,6 +168,24 @@ describe('SessionController: turns, permissions, cancellation', () => {
     assert.ok(error?.kind === 'error' && error.message.startsWith('codex-acp 0.23.1 closed the connection. Its last output'));
   });
 
+  it('asks permission for a tool call id reused in a later turn in a new card, not in the old call’s', async () => {
+    const options = [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }];
+    controller.thread.addUserPrompt([{ type: 'text', text: 'one' }]);
+    controller.onUpdate(acp.SessionNotification.parse({ sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 'call_1', title: 'Edit a', status: 'completed' } }).update);
+    controller.thread.endTurn('end_turn');
+    controller.thread.addUserPrompt([{ type: 'text', text: 'two' }]);
+    const answer = controller.requestPermission(acp.RequestPermissionRequest.parse({ sessionId: 's1', toolCall: { toolCallId: 'call_1', title: 'Edit b', status: 'pending' }, options }));
+    const tools = controller.thread.snapshot().entries.flatMap((e) => (e.kind === 'tool' ? [[e.title, e.status]] : []));
+    assert.deepEqual(tools, [
+      ['Edit a', 'completed'],
+      ['Edit b', 'pending'],
+    ]);
+    const card = controller.thread.snapshot().entries.find((e) => e.kind === 'permission');
+    assert.ok(card?.kind === 'permission' && card.title === 'Edit b');
+    controller.choosePermission(card.id, 'ok');
+    assert.deepEqual(await answer, { outcome: { outcome: 'selected', optionId: 'ok' } });
+  });
+
   it('refuses a second prompt while a turn runs', async () => {
     agent.rpc.onRequest('session/prompt', () => new Promise(() => undefined));
     void controller.prompt([{ type: 'text', text: 'one' }], []);

@@ -126,6 +126,20 @@ describe('Thread (the transcript reducer)', () => {
     assert.equal(thread.toolEntry('call_1')?.title, 'Read c', 'updates go to the latest call with the id');
   });
 
+  it('shows a tool call’s input as JSON text, also when it is nested deeper than JSON.stringify can go', () => {
+    const thread = newThread();
+    const depth = 100_000;
+    const deep = JSON.parse(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`) as unknown;
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'deep', title: 'Deep', rawInput: deep }));
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'flat', title: 'Flat', rawInput: { path: '/w/a', lines: [1, 2] } }));
+    const [first, second] = thread.snapshot().entries;
+    assert.ok(first?.kind === 'tool' && first.rawInput);
+    assert.ok(first.rawInput.startsWith('{\n  "a": {\n    "a": {'), first.rawInput.slice(0, 40));
+    assert.doesNotMatch(first.rawInput, /\[object Object\]/);
+    assert.ok(first.rawInput.length <= 4001, 'bounded');
+    assert.ok(second?.kind === 'tool' && second.rawInput === JSON.stringify({ path: '/w/a', lines: [1, 2] }, null, 2));
+  });
+
   it('replaces the plan in place during a turn, and starts a new plan in the next turn', () => {
     const thread = newThread();
     thread.addUserPrompt([{ type: 'text', text: 'go' }]);
