@@ -1,8 +1,11 @@
 /**
- * Protocol tracing for the log: one line per message, optionally with its JSON. Secrets that may
- * travel in messages (MCP server env values and HTTP headers) are replaced before anything is logged.
+ * Protocol tracing for the log, like LSP clients' `trace.server`: `messages` writes one line per message with
+ * its method and params, `verbose` the whole message. Both show at the log's default level. Secrets that may
+ * travel in messages (MCP server env values and HTTP headers) are replaced before anything is logged, and the
+ * text is bounded whatever the agent sends (see jsonText).
  */
 import type { Message } from 'vscode-jsonrpc/node';
+import { jsonText } from '../common/jsonText';
 import type { Logger } from '../common/logger';
 import type { MessageTap } from './transport/transport';
 
@@ -10,16 +13,14 @@ export type TraceLevel = 'off' | 'messages' | 'verbose';
 
 const REDACTED = '«redacted»';
 
-/** A copy of `value` with every `env[].value` and `headers[].value` under `mcpServers` replaced. */
+/**
+ * A copy of a message's params with every `mcpServers[].env[].value` and `mcpServers[].headers[].value`
+ * replaced (where the lifecycle requests carry MCP servers); everything else is shared, not copied.
+ */
 export function redactSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactSecrets);
-  if (typeof value !== 'object' || value === null) return value;
-  const result: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    if (key === 'mcpServers' && Array.isArray(child)) result[key] = child.map(redactServer);
-    else result[key] = redactSecrets(child);
-  }
-  return result;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const servers = (value as { mcpServers?: unknown }).mcpServers;
+  return Array.isArray(servers) ? { ...value, mcpServers: servers.map(redactServer) } : value;
 }
 
 function redactServer(server: unknown): unknown {
@@ -44,13 +45,22 @@ export function describeMessage(message: Message): string {
   return `response #${String(m.id)}`;
 }
 
-/** A tap that writes the traffic with one agent to the log at trace level. */
+/** Longest params shown per message at `messages`, and longest message at `verbose`. */
+const MESSAGES_CHARS = 2000;
+const VERBOSE_CHARS = 1024 * 1024;
+
+/** A tap that writes the traffic with one agent to the log. */
 export function traceTap(agentName: string, level: () => TraceLevel, logger: Logger): MessageTap {
   return (direction, message) => {
     const current = level();
     if (current === 'off') return;
     const arrow = direction === 'send' ? `→ ${agentName}` : `← ${agentName}`;
     const line = `${arrow}: ${describeMessage(message)}`;
-    logger.trace(current === 'verbose' ? `${line} ${JSON.stringify(redactSecrets(message))}` : line);
+    const m = message as { params?: unknown };
+    if (current === 'verbose') {
+      logger.info(`${line} ${jsonText({ ...message, ...(m.params !== undefined ? { params: redactSecrets(m.params) } : {}) }, { maxChars: VERBOSE_CHARS })}`);
+    } else {
+      logger.info(m.params !== undefined ? `${line} ${jsonText(redactSecrets(m.params), { maxChars: MESSAGES_CHARS })}` : line);
+    }
   };
 }

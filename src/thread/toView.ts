@@ -1,51 +1,14 @@
 /** ACP data (as validated by src/acp/schema) to the chat's plain view model (src/shared/chatModel). */
 import type { ContentBlock, SessionConfigOption, SessionConfigSelectGroup, SessionConfigSelectOption, ToolCallContent } from '../acp/schema';
 import type { ViewConfigOption, ViewContent, ViewToolContent } from '../shared/chatModel';
+import { jsonText } from '../common/jsonText';
 
 const RAW_PREVIEW = 2000;
 
 /** JSON of something the client could not interpret, shortened for display. */
-/** Nesting shown in a preview; deeper levels read `{…}` / `[…]`. */
-const PREVIEW_DEPTH = 64;
-
-/**
- * A value from an agent as indented JSON text (as `JSON.stringify(value, null, 2)` writes it), cut at
- * {@link RAW_PREVIEW} characters. Written by hand with a depth bound: `JSON.stringify` overflows the stack on
- * an input nested some thousands deep, and an agent may send one.
- */
+/** A value from an agent as indented JSON text, cut at {@link RAW_PREVIEW} characters. */
 export function preview(value: unknown): string {
-  const parts: string[] = [];
-  let length = 0;
-  const full = () => length > RAW_PREVIEW;
-  const push = (text: string) => {
-    parts.push(text);
-    length += text.length;
-  };
-  const write = (item: unknown, indent: string, depth: number): void => {
-    if (item === null || typeof item !== 'object') {
-      push(JSON.stringify(item) ?? 'null');
-      return;
-    }
-    const array = Array.isArray(item);
-    const entries: Array<[string | undefined, unknown]> = array
-      ? (item as unknown[]).map((element) => [undefined, element])
-      : Object.entries(item as Record<string, unknown>).filter(([, v]) => v !== undefined && typeof v !== 'function');
-    const [open, close] = array ? ['[', ']'] : ['{', '}'];
-    if (entries.length === 0) return push(`${open}${close}`);
-    if (depth >= PREVIEW_DEPTH) return push(`${open}…${close}`);
-    const inner = `${indent}  `;
-    push(`${open}\n`);
-    entries.forEach(([key, element], index) => {
-      if (full()) return;
-      push(key === undefined ? inner : `${inner}${JSON.stringify(key)}: `);
-      write(element, inner, depth + 1);
-      push(index < entries.length - 1 ? ',\n' : '\n');
-    });
-    push(`${indent}${close}`);
-  };
-  write(value, '', 0);
-  const text = parts.join('');
-  return text.length > RAW_PREVIEW ? `${text.slice(0, RAW_PREVIEW)}…` : text;
+  return jsonText(value, { indent: 2, maxChars: RAW_PREVIEW });
 }
 
 export function contentToView(block: ContentBlock): ViewContent {
