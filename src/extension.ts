@@ -93,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     pickAgent: () => pickAgent(registry, 'Start a session with which agent?'),
     logger,
   });
-  const folderChanges = new FolderChanges({ sessions, starter, workspace, ui: () => rootsUi, notices, logger });
+  const folderChanges = new FolderChanges({ sessions, starter, grants, router, workspace, ui: () => rootsUi, notices, logger });
   const historyActions = new HistoryActions({ history, agents: registry, chats, reopener, grants, workspace, rootsUi: () => rootsUi, historyUi: () => historyUi, notices, logger });
 
   // The VS Code adapters.
@@ -110,6 +110,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     chats,
     chatActions,
     router,
+    folderChanges,
+    grants,
     history,
     sessionsView,
     router.onDidRefuse(({ session, refusal }) => refusalNotices.notify(session, refusal)),
@@ -124,7 +126,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     vscode.workspace.onDidChangeConfiguration((event) => affectsUs(event, 'primaryFolder') && history.primaryMayHaveChanged()),
     new AgentsView(registry, sessions),
     ...registerAgentCommands(registry, channel),
-    ...registerSessionCommands(starter, grants, folderChanges, channel, tabs, signIn),
+    ...registerSessionCommands(starter, registry, grants, folderChanges, channel, tabs, signIn),
   );
   logger.info(`ACP Workspace ${String(context.extension.packageJSON.version)} activated.`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;

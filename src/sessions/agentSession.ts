@@ -35,6 +35,8 @@ const MAX_REFUSALS_KEPT = 50;
 export class AgentSession {
   private roots: RootSet;
   private guardValue: RootGuard;
+  /** Roots the user took back (a revoked grant, a folder removed from the workspace): refused from then on. */
+  private readonly withdrawnPaths = new Set<string>();
   private readonly refusalList: Refusal[] = [];
   private staleValue: StaleRoots | undefined;
   private readonly changeEmitter = new Emitter<void>();
@@ -73,6 +75,11 @@ export class AgentSession {
     return this.staleValue;
   }
 
+  /** Roots the agent was given but may no longer reach through the client (until the session is reopened). */
+  get withdrawn(): readonly string[] {
+    return [...this.withdrawnPaths];
+  }
+
   /** The connection this session lives on is gone (agent stopped or crashed). */
   get isDisconnected(): boolean {
     return this.connection.isClosed;
@@ -81,9 +88,25 @@ export class AgentSession {
   /** After a reopen with a new list: the guard follows the new roots at once. */
   setRoots(rootSet: RootSet): void {
     this.roots = rootSet;
+    this.withdrawnPaths.clear();
     this.guardValue = new RootGuard(rootPaths(rootSet));
     this.staleValue = undefined;
     this.changed();
+  }
+
+  /**
+   * Takes roots back at once: the guard refuses them from now on (files, terminals, prompts), whatever the
+   * agent was told, and the session is marked stale with `reason`. ACP cannot change a session's roots, so
+   * reopening is what gives the agent the list it may use. Returns the roots withdrawn now.
+   */
+  withdraw(paths: readonly string[], reason: string): string[] {
+    const withdrawn = rootPaths(this.roots).filter((root) => paths.includes(root) && !this.withdrawnPaths.has(root));
+    if (withdrawn.length === 0) return [];
+    for (const root of withdrawn) this.withdrawnPaths.add(root);
+    this.guardValue = new RootGuard(rootPaths(this.roots).filter((root) => !this.withdrawnPaths.has(root)));
+    this.staleValue = { reason };
+    this.changed();
+    return withdrawn;
   }
 
   noteRefusal(refusal: Omit<Refusal, 'time'>): Refusal {

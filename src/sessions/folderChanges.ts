@@ -1,19 +1,28 @@
 /**
- * Workspace folders added or removed while sessions are open: each affected session is marked stale (ACP
- * cannot change a session's roots mid-session) and the user can reopen it with the current folders or keep
- * its own.
+ * What open sessions may reach follows the user's decisions at once. A folder removed from the workspace, or
+ * a grant the user took back (ACP: Manage Shared Folders), is withdrawn from every open session it reached:
+ * the guard refuses it from then on (files, terminals, prompts), the agent's terminals running in it are
+ * stopped, and the session is marked stale. ACP cannot change a session's roots mid-session, so the user is
+ * offered to reopen it with what is shared now (or keep it as it is, without the folder). A folder added to
+ * the workspace is an offer to reopen, for sessions whose agent takes more than one folder.
  */
+import * as path from 'node:path';
 import type { Logger } from '../common/logger';
+import type { FolderGrants, GrantsChange } from '../roots/folderGrants';
+import { listInWords, namedRoot } from '../roots/rootSet';
 import type { CandidateRoot } from '../roots/workspaceRoots';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession } from './agentSession';
 import type { Notices, RootsUi, WorkspacePort } from './ports';
+import type { SessionRouter } from './sessionRouter';
 import type { SessionStarter } from './sessionStarter';
 import { describeFolderChange, staleAfterFolderChange } from './staleRoots';
 
 export interface FolderChangesOptions {
   readonly sessions: ActiveSessions;
   readonly starter: SessionStarter;
+  readonly grants: FolderGrants;
+  readonly router: SessionRouter;
   readonly workspace: WorkspacePort;
   readonly ui: () => RootsUi;
   readonly notices: Notices;
@@ -22,34 +31,57 @@ export interface FolderChangesOptions {
 
 export class FolderChanges {
   private last: readonly CandidateRoot[];
+  private readonly subscription: { dispose(): void };
 
   constructor(private readonly options: FolderChangesOptions) {
     this.last = options.workspace.candidates().roots;
+    this.subscription = options.grants.onDidChange((change) => void this.grantsChanged(change));
   }
 
-  /** The workspace's folders changed: marks affected sessions stale; resolves after the user answered. */
+  /** The workspace's folders changed: withdraws removed roots at once, marks affected sessions; resolves after the user answered. */
   async foldersChanged(): Promise<void> {
-    const { sessions, workspace, ui, logger } = this.options;
+    const { sessions, workspace, logger } = this.options;
     const before = this.last;
     const after = workspace.candidates().roots;
     this.last = after;
     const affected: AgentSession[] = [];
     for (const session of sessions.all()) {
-      const stale = staleAfterFolderChange(session.rootSet, before, after);
-      if (!stale) continue;
-      session.markStale(stale);
+      const effect = staleAfterFolderChange(session.rootSet, before, after, session.connection.caps.sessions.additionalDirectories);
+      if (!effect) continue;
+      session.markStale(effect.stale);
+      this.withdraw(session, effect.removed, effect.stale.reason);
       affected.push(session);
     }
     if (affected.length === 0) return;
     logger.info(`Workspace folders changed; ${affected.length} open session(s) keep their old folders until reopened.`);
     const change = describeFolderChange(before, after);
-    const message =
+    await this.offerReopen(
+      affected,
       affected.length === 1
         ? `Workspace folders changed (${change}). The ${affected[0]!.agentName} session still has its old folders: reopen it with the current folders?`
-        : `Workspace folders changed (${change}). ${affected.length} open sessions still have their old folders: reopen them with the current folders?`;
-    const choice = await ui().staleChoice(message);
-    if (choice === 'keep') for (const session of affected) session.markStale(undefined);
-    if (choice === 'reopen') await this.reopen(affected);
+        : `Workspace folders changed (${change}). ${affected.length} open sessions still have their old folders: reopen them with the current folders?`,
+    );
+  }
+
+  /** An agent's grants changed: folders taken back stop at once for its open sessions. */
+  async grantsChanged({ agent, revoked }: GrantsChange): Promise<void> {
+    if (revoked.length === 0 || this.options.workspace.shareAllFolders()) return;
+    const affected: AgentSession[] = [];
+    for (const session of this.options.sessions.forAgent(agent)) {
+      // The primary folder is the user's choice of where the session works, not a grant.
+      const taken = revoked.filter((folder) => folder !== session.rootSet.cwd.path);
+      const names = listInWords(taken.map((folder) => `“${namedRoot(folder).name}”`));
+      const reason = `${names} ${taken.length === 1 ? 'is' : 'are'} no longer shared with ${agent}: the session can no longer reach ${taken.length === 1 ? 'it' : 'them'}. Reopen it to give the agent the folders shared now.`;
+      if (this.withdraw(session, taken, reason).length > 0) affected.push(session);
+    }
+    if (affected.length === 0) return;
+    const folders = listInWords(revoked.map((folder) => `“${namedRoot(folder).name}”`));
+    await this.offerReopen(
+      affected,
+      affected.length === 1
+        ? `${folders} ${revoked.length === 1 ? 'is' : 'are'} no longer shared with ${agent}; its open session can no longer reach ${revoked.length === 1 ? 'it' : 'them'}. Reopen it with the folders shared now?`
+        : `${folders} ${revoked.length === 1 ? 'is' : 'are'} no longer shared with ${agent}; ${affected.length} open sessions can no longer reach ${revoked.length === 1 ? 'it' : 'them'}. Reopen them with the folders shared now?`,
+    );
   }
 
   /** Reopens sessions with the current folders, one after the other; a failure is told and the rest go on. */
@@ -63,5 +95,28 @@ export class FolderChanges {
         this.options.notices.error(`Could not reopen the ${session.agentName} session: ${message}`);
       }
     }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+
+  /** Withdraws roots from a session and stops the agent's terminals running in them. */
+  private withdraw(session: AgentSession, folders: readonly string[], reason: string): string[] {
+    const withdrawn = session.withdraw(folders, reason);
+    if (withdrawn.length === 0) return withdrawn;
+    this.options.logger.info(`${session.agentName} session ${session.sessionId} can no longer reach ${withdrawn.join(', ')}.`);
+    const terminals = this.options.router.terminals(session.connection);
+    const inside = (cwd: string) => withdrawn.some((root) => cwd === root || cwd.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`));
+    for (const terminal of terminals?.list(session.sessionId) ?? []) {
+      if (!terminal.exitStatus && inside(terminal.cwd)) void terminals?.kill({ sessionId: session.sessionId, terminalId: terminal.terminalId }).catch(() => undefined);
+    }
+    return withdrawn;
+  }
+
+  private async offerReopen(affected: readonly AgentSession[], message: string): Promise<void> {
+    const choice = await this.options.ui().staleChoice(message);
+    if (choice === 'keep') for (const session of affected) session.markStale(undefined);
+    if (choice === 'reopen') await this.reopen(affected);
   }
 }

@@ -31,7 +31,7 @@ export async function chooseReopenRoots(view: SessionView, connection: AcpConnec
     workspaceRoots: shape.rootSetFor(agent),
     supportsAdditional: connection.caps.sessions.additionalDirectories,
     exists: isDirectory,
-    isGranted: (folder) => shareAll || grants.isGranted(folder),
+    isGranted: (folder) => shareAll || grants.isGranted(view.agentName, folder),
   });
   const name = (folder: string) => folderName(workspace, folder);
   let roots = plan.roots;
@@ -59,7 +59,7 @@ export async function chooseReopenRoots(view: SessionView, connection: AcpConnec
     if (choice === 'add' && !workspace.addFolder(cwd)) throw new Error(`${cwd} could not be added to the workspace.`);
   }
   // The list was shown and chosen (or every folder in it was allowed already): remember the consent.
-  await grants.grant(others);
+  await grants.grant(view.agentName, others);
   const named = (folder: string): Root => ({ path: folder, name: name(folder) });
   return createRootSet(named(cwd), others.map(named));
 }

@@ -14,7 +14,7 @@ import type {
 } from '../acp/schema';
 import type { CancellationToken } from '../acp/connection';
 import type { OpenDocuments } from '../roots/guardedFs';
-import type { ViewContent } from '../shared/chatModel';
+import type { ViewContent, ViewSessionState } from '../shared/chatModel';
 import type { Attachment } from '../shared/chatProtocol';
 import type { Thread, ThreadTerminal } from '../thread/thread';
 import { configOptionsToView } from '../thread/toView';
@@ -197,7 +197,7 @@ export class SessionController implements SessionSink {
       sessionId: session.sessionId,
       status: this.turn ? 'running' : 'idle',
       statusDetail: undefined,
-      roots: [session.rootSet.cwd, ...session.rootSet.additionalDirectories].map((root, index) => ({ name: root.name, path: root.path, primary: index === 0 })),
+      roots: viewRoots(session),
       rootsStale: session.stale?.reason,
       modes: modes
         ? {
@@ -210,7 +210,7 @@ export class SessionController implements SessionSink {
     });
     this.dispose();
     this.subscriptions = [
-      session.onDidChange(() => this.thread.setSession({ rootsStale: session.stale?.reason })),
+      session.onDidChange(() => this.thread.setSession({ roots: viewRoots(session), rootsStale: session.stale?.reason })),
       session.connection.onDidClose((reason) => this.disconnected(reason)),
     ];
   }
@@ -246,6 +246,17 @@ export class SessionController implements SessionSink {
     return this.thread.toolEntry(toolCallId)?.title || undefined;
   }
 
+}
+
+/** The session's folders for the chat header, the primary first, the withdrawn ones marked. */
+function viewRoots(session: AgentSession): ViewSessionState['roots'] {
+  const withdrawn = new Set(session.withdrawn);
+  return [session.rootSet.cwd, ...session.rootSet.additionalDirectories].map((root, index) => ({
+    name: root.name,
+    path: root.path,
+    primary: index === 0,
+    ...(withdrawn.has(root.path) ? { withdrawn: true } : {}),
+  }));
 }
 
 /** The first sentence of a reason, for the header (the whole text is in the transcript). */

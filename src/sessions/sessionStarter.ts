@@ -6,7 +6,7 @@
 import type { AcpConnection } from '../acp/connection';
 import type { Logger } from '../common/logger';
 import type { FolderGrants } from '../roots/folderGrants';
-import { describeRoots, type Root } from '../roots/rootSet';
+import { describeRoots, rootPaths, sameRootPaths, type Root } from '../roots/rootSet';
 import { choosePrimary, describeNotShared, foldersNeedingConsent, planRoots, type CandidateRoot, type Candidates, type RootPlan } from '../roots/workspaceRoots';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession } from './agentSession';
@@ -103,6 +103,15 @@ export class SessionStarter {
     const candidates = this.options.workspace.candidates();
     const primary = candidates.roots.find((root) => root.path === session.rootSet.cwd.path) ?? candidates.roots[0];
     if (!primary) throw new SessionStartError('The workspace has no local folder left to reopen the session in.');
+    const connection = session.connection.isClosed ? await this.options.agents.start(session.agentName) : session.connection;
+    const decision = await this.decide(connection, candidates, primary);
+    if (typeof decision === 'string') return undefined;
+    if (connection === session.connection && session.withdrawn.length === 0 && sameRootPaths(rootPaths(decision.rootSet), rootPaths(session.rootSet))) {
+      // Nothing to change: the session already has exactly what it would get.
+      session.markStale(undefined);
+      this.options.logger.info(`${session.agentName} session ${session.sessionId} already has the current folders; not reopened.`);
+      return session;
+    }
     const chat = this.options.chats.find(session.agentName, session.sessionId);
     const reopened = await this.options.reopener.reopen({
       verb: 'refolder',
@@ -110,10 +119,7 @@ export class SessionStarter {
       sessionId: session.sessionId,
       chat,
       withoutChat: chat === undefined,
-      roots: async (connection) => {
-        const decision = await this.decide(connection, candidates, primary);
-        return typeof decision === 'string' ? undefined : decision.rootSet;
-      },
+      roots: () => Promise.resolve(decision.rootSet),
     });
     return reopened?.session;
   }
@@ -137,16 +143,16 @@ export class SessionStarter {
       if (choice !== 'continue') return choice;
     }
     if (supportsAdditional) {
-      const ask = foldersNeedingConsent(candidates, primary, (p) => grants.isGranted(p), shareAll);
+      const ask = foldersNeedingConsent(candidates, primary, (p) => grants.isGranted(agentName, p), shareAll);
       if (ask.length > 0) {
         const allowed = await ui().askConsent(agentName, primary, ask);
         if (!allowed) return 'cancel';
-        await grants.grant(allowed.map((root) => root.path));
+        await grants.grant(agentName, allowed.map((root) => root.path));
         const refused = ask.filter((root) => !allowed.some((a) => a.path === root.path));
         if (refused.length > 0) logger.info(`Not shared with ${agentName} (not allowed): ${refused.map((r) => r.path).join(', ')}`);
       }
     }
-    const plan = planRoots(candidates, primary, (p) => grants.isGranted(p), shareAll, supportsAdditional);
+    const plan = planRoots(candidates, primary, (p) => grants.isGranted(agentName, p), shareAll, supportsAdditional);
     ui().reportNotShared(
       agentName,
       plan.notShared.filter((f) => f.reason === 'not-local' || f.reason === 'missing'),

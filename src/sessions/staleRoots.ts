@@ -1,31 +1,41 @@
 /**
- * ACP has no mid-session change of roots. When workspace folders are added or removed (MCP's
- * `list_changed` situation), a session whose roots no longer match what the workspace offers is stale:
- * the user can reopen it with the current folders or keep its roots.
+ * ACP has no mid-session change of roots. When workspace folders are added or removed (MCP's `list_changed`
+ * situation), what a session may reach and what it could be given change: a root removed from the workspace is
+ * withdrawn at once (see AgentSession.withdraw), and a folder added that the session's agent could take is an
+ * offer to reopen. Either way the session is stale until reopened or kept as it is.
  */
-import { listInWords, type RootSet } from '../roots/rootSet';
+import { listInWords, rootPaths, type RootSet } from '../roots/rootSet';
 import type { CandidateRoot } from '../roots/workspaceRoots';
 import type { StaleRoots } from './agentSession';
 
+/** What a folder change does to one session. */
+export interface FolderChangeEffect {
+  readonly stale: StaleRoots;
+  /** The session's roots that left the workspace (to withdraw). */
+  readonly removed: readonly string[];
+}
+
 /**
- * Whether a folder change affects a session: one of its roots was removed from the workspace, or a folder
- * was added that it could be given. Returns undefined when it does not.
+ * Whether a folder change affects a session: one of its roots was removed from the workspace, or a folder was
+ * added that it could be given (only when its agent takes more than one folder). Undefined when it does not.
  */
 export function staleAfterFolderChange(
   session: RootSet,
   before: readonly CandidateRoot[],
   after: readonly CandidateRoot[],
-): StaleRoots | undefined {
+  takesMoreFolders: boolean,
+): FolderChangeEffect | undefined {
   const afterPaths = new Set(after.map((root) => root.path));
   const beforePaths = new Set(before.map((root) => root.path));
   const sessionRoots = [session.cwd, ...session.additionalDirectories];
+  const sessionPaths = new Set(rootPaths(session));
   const removed = sessionRoots.filter((root) => beforePaths.has(root.path) && !afterPaths.has(root.path));
-  const added = after.filter((root) => !beforePaths.has(root.path));
+  const added = takesMoreFolders ? after.filter((root) => !beforePaths.has(root.path) && !sessionPaths.has(root.path)) : [];
   if (removed.length === 0 && added.length === 0) return undefined;
   const parts: string[] = [];
   if (added.length > 0) parts.push(`${listInWords(added.map((r) => r.name))} ${added.length === 1 ? 'was' : 'were'} added to the workspace`);
-  if (removed.length > 0) parts.push(`${listInWords(removed.map((r) => r.name))} ${removed.length === 1 ? 'was' : 'were'} removed from it`);
-  return { reason: `${parts.join(', and ')}. The session still has its old folders.` };
+  if (removed.length > 0) parts.push(`${listInWords(removed.map((r) => r.name))} ${removed.length === 1 ? 'was' : 'were'} removed from it and can no longer be reached`);
+  return { stale: { reason: `${parts.join(', and ')}. Reopen the session to give the agent the current folders.` }, removed: removed.map((r) => r.path) };
 }
 
 /** The workspace-level change in words: "tools was added, lib was removed". */

@@ -127,7 +127,8 @@ export const ViewSessionState = z.object({
   status: SessionStatus,
   /** Why the session is disconnected or what it is waiting for, in words. */
   statusDetail: z.string().optional(),
-  roots: z.array(z.object({ name: z.string(), path: z.string(), primary: z.boolean() })),
+  /** The session's folders, the primary first; `withdrawn` ones were taken back and can no longer be reached. */
+  roots: z.array(z.object({ name: z.string(), path: z.string(), primary: z.boolean(), withdrawn: z.boolean().optional() })),
   rootsStale: z.string().optional(),
   modes: z
     .object({ currentModeId: z.string(), available: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().optional() })) })

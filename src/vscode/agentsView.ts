@@ -81,11 +81,13 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
 
 function sessionItem(session: AgentSession): vscode.TreeItem {
   const { rootSet, stale, refusals } = session;
-  const names = [rootSet.cwd, ...rootSet.additionalDirectories].map((root) => root.name);
+  const withdrawn = new Set(session.withdrawn);
+  const names = [rootSet.cwd, ...rootSet.additionalDirectories].filter((root) => !withdrawn.has(root.path)).map((root) => root.name);
+  const taken = [rootSet.cwd, ...rootSet.additionalDirectories].filter((root) => withdrawn.has(root.path)).map((root) => root.name);
   const started = new Date(session.openedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   const item = new vscode.TreeItem(`Session from ${started}`, vscode.TreeItemCollapsibleState.None);
   item.id = `session:${session.agentName}:${session.sessionId}`;
-  item.description = [names.join(', '), stale ? 'folders changed' : undefined, refusals.length > 0 ? `${refusals.length} blocked` : undefined]
+  item.description = [names.join(', '), taken.length > 0 ? `no longer shared: ${taken.join(', ')}` : undefined, stale ? 'folders changed' : undefined, refusals.length > 0 ? `${refusals.length} blocked` : undefined]
     .filter(Boolean)
     .join(' · ');
   item.iconPath = stale
@@ -100,8 +102,9 @@ function sessionItem(session: AgentSession): vscode.TreeItem {
   };
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**Session** \`${session.sessionId}\` with ${escape(session.agentName)}\n\n**Shared folders**\n\n`);
-  md.appendMarkdown(`- ${escape(rootSet.cwd.name)} (primary): \`${rootSet.cwd.path}\`\n`);
-  for (const root of rootSet.additionalDirectories) md.appendMarkdown(`- ${escape(root.name)}: \`${root.path}\`\n`);
+  const gone = (root: { path: string }) => (withdrawn.has(root.path) ? ' — no longer shared: refused from now on' : '');
+  md.appendMarkdown(`- ${escape(rootSet.cwd.name)} (primary): \`${rootSet.cwd.path}\`${gone(rootSet.cwd)}\n`);
+  for (const root of rootSet.additionalDirectories) md.appendMarkdown(`- ${escape(root.name)}: \`${root.path}\`${gone(root)}\n`);
   if (stale) md.appendMarkdown(`\n$(warning) ${escape(stale.reason)}\n`);
   if (refusals.length > 0) {
     md.appendMarkdown(`\n**Blocked file access** (latest ${Math.min(5, refusals.length)} of ${refusals.length})\n\n`);

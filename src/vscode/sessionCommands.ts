@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { AuthRequiredError } from '../acp/errors';
 import type { FolderGrants } from '../roots/folderGrants';
 import { describeNotShared } from '../roots/workspaceRoots';
-import type { AgentStatus } from '../agents/agentRegistry';
+import type { AgentRegistry, AgentStatus } from '../agents/agentRegistry';
 import type { AgentSession } from '../sessions/agentSession';
 import type { FolderChanges } from '../sessions/folderChanges';
 import { SessionStartError, type SessionStarter } from '../sessions/sessionStarter';
@@ -24,6 +24,7 @@ export const SessionCommandIds = {
 
 export function registerSessionCommands(
   starter: SessionStarter,
+  agents: AgentRegistry,
   grants: FolderGrants,
   folderChanges: FolderChanges,
   log: vscode.LogOutputChannel,
@@ -64,33 +65,49 @@ export function registerSessionCommands(
       const chat = chats.active() ?? (await newSession(undefined)).map((s) => chats.find(s.agentName, s.sessionId))[0];
       if (chat) attachSelection(chat);
     }),
-    vscode.commands.registerCommand(SessionCommandIds.manageSharedFolders, () => manageSharedFolders(grants)),
+    vscode.commands.registerCommand(SessionCommandIds.manageSharedFolders, () => manageSharedFolders(grants, agents)),
     vscode.commands.registerCommand(SessionCommandIds.reopenWithCurrentFolders, (session?: AgentSession) => session && folderChanges.reopen([session])),
     vscode.commands.registerCommand(SessionCommandIds.keepFolders, (session?: AgentSession) => session?.markStale(undefined)),
   ];
 }
 
-/** Review and change which workspace folders agents may see (the primary folder of a session is always shared). */
-async function manageSharedFolders(grants: FolderGrants): Promise<void> {
+/**
+ * Review and change which workspace folders each agent may see (a session's primary folder is always shared):
+ * first which agent, then its folders. A folder unchecked stops at once for that agent's open sessions.
+ */
+async function manageSharedFolders(grants: FolderGrants, agents: AgentRegistry): Promise<void> {
   const candidates = currentCandidates();
-  const granted = new Set(grants.granted());
-  type Item = vscode.QuickPickItem & { path?: string };
-  const items: Item[] = candidates.roots.map((root) => ({ label: root.name, description: root.path, picked: granted.has(root.path), path: root.path }));
-  for (const folder of candidates.notShared) {
-    items.push({ label: `$(circle-slash) ${folder.name}`, description: folder.location, detail: `Cannot be shared: ${describeNotShared(folder.reason)}` });
-  }
-  const other = grants.granted().filter((p) => !candidates.roots.some((root) => root.path === p));
-  if (items.length === 0) {
+  if (candidates.roots.length === 0 && candidates.notShared.length === 0) {
     void vscode.window.showInformationMessage('This workspace has no folders to share.');
     return;
   }
+  const names = [...new Set([...agents.list().map((s) => s.definition.name), ...grants.agents()])];
+  const countOf = (agent: string) => candidates.roots.filter((root) => grants.isGranted(agent, root.path)).length;
+  const agentPick =
+    names.length === 1
+      ? { agent: names[0]! }
+      : await vscode.window.showQuickPick(
+          names.map((agent) => {
+            const count = countOf(agent);
+            return { label: agent, description: count === 0 ? 'no folders shared' : `${count} folder${count === 1 ? '' : 's'} shared`, agent };
+          }),
+          { title: 'Shared Folders', placeHolder: 'Which agent’s shared folders?' },
+        );
+  if (!agentPick) return;
+  const { agent } = agentPick;
+  type Item = vscode.QuickPickItem & { path?: string };
+  const items: Item[] = candidates.roots.map((root) => ({ label: root.name, description: root.path, picked: grants.isGranted(agent, root.path), path: root.path }));
+  for (const folder of candidates.notShared) {
+    items.push({ label: `$(circle-slash) ${folder.name}`, description: folder.location, detail: `Cannot be shared: ${describeNotShared(folder.reason)}` });
+  }
   const picked = await vscode.window.showQuickPick(items, {
-    title: 'Shared folders',
-    placeHolder: 'Agents may see the checked folders besides a session’s primary folder. Uncheck a folder to stop sharing it.',
+    title: `Folders shared with ${agent}`,
+    placeHolder: `${agent} may see the checked folders besides a session’s primary folder. Uncheck a folder to stop sharing it at once.`,
     canPickMany: true,
     matchOnDescription: true,
   });
   if (!picked) return;
   // Grants for folders that are not in the workspace right now are kept as they were.
-  await grants.set([...other, ...picked.flatMap((item) => (item.path ? [item.path] : []))]);
+  const other = grants.granted(agent).filter((p) => !candidates.roots.some((root) => root.path === p));
+  await grants.set(agent, [...other, ...picked.flatMap((item) => (item.path ? [item.path] : []))]);
 }

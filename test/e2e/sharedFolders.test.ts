@@ -51,13 +51,22 @@ describe('sharing workspace folders with an agent (real prompts, Chromium)', fun
 
   it('lets the user revoke a folder in Manage Shared Folders, then asks again and honours a refusal', async () => {
     await bench().runCommand('ACP: Manage Shared Folders');
-    await quickInput().locator('.quick-input-title', { hasText: 'Shared folders' }).waitFor({ timeout: 30_000 });
+    // Grants are per agent: first which agent, then its folders.
+    await quickInput().locator('.quick-input-title', { hasText: 'Shared Folders' }).waitFor({ timeout: 30_000 });
+    await bench().pick('Reference Agent (offline)');
+    await quickInput().locator('.quick-input-title', { hasText: 'Folders shared with Reference Agent (offline)' }).waitFor({ timeout: 30_000 });
     const lib = rows().filter({ hasText: 'lib' }).first();
     assert.equal(await checkbox(lib).getAttribute('aria-checked'), 'true', 'lib was granted');
     await checkbox(lib).click();
     assert.equal(await checkbox(lib).getAttribute('aria-checked'), 'false');
     await bench().screenshot('manage-shared-folders', quickInput());
     await accept();
+    // The open session of the first test can no longer reach lib: it says so, and the Agents view shows it.
+    const { row: revoked } = await sessionRow('no longer shared: lib');
+    assert.match((await revoked.getAttribute('aria-label')) ?? '', /sharing app and docs/);
+    const notice = bench().page.locator('.notifications-toasts .notification-toast', { hasText: 'is no longer shared with Reference Agent (offline)' });
+    await notice.waitFor({ timeout: 30_000 });
+    await notice.locator('.monaco-button', { hasText: 'Keep Current Folders' }).click();
 
     await bench().runCommand('ACP: New Session');
     await bench().pick('Reference Agent (offline)');

@@ -36,8 +36,12 @@ function Header(props: { session: ViewSessionState }) {
       </div>
       <div class="roots" aria-label="Shared folders">
         {session.roots.map((root) => (
-          <span key={root.path} class={`chip root ${root.primary ? 'primary' : ''}`} title={`${root.path}${root.primary ? ' (primary folder)' : ''}`}>
-            <Icon name={root.primary ? 'home' : 'folder'} />
+          <span
+            key={root.path}
+            class={`chip root ${root.primary ? 'primary' : ''} ${root.withdrawn ? 'withdrawn' : ''}`}
+            title={`${root.path}${root.primary ? ' (primary folder)' : ''}${root.withdrawn ? ' — no longer shared: the agent cannot reach it' : ''}`}
+          >
+            <Icon name={root.withdrawn ? 'circle-slash' : root.primary ? 'home' : 'folder'} />
             {root.name}
           </span>
         ))}

@@ -14,6 +14,7 @@ describe('multi-root: the root set, consent and enforcement', function () {
   let api: TestApi;
   let ui: ScriptedRootsUi;
   let agent: RecordingAgent;
+  let other: RecordingAgent;
   let single: RecordingAgent;
   let app: string;
   let lib: string;
@@ -27,18 +28,21 @@ describe('multi-root: the root set, consent and enforcement', function () {
     api.setRootsUi(ui);
     agent = await addRecordingAgent('Roots Agent');
     single = await addRecordingAgent('Single-Root Agent', ['--disable', 'additionalDirectories']);
-    await waitFor(() => api.agents.find('Roots Agent') !== undefined && api.agents.find('Single-Root Agent') !== undefined, 'the agents');
+    other = await addRecordingAgent('Other Roots Agent');
+    await waitFor(() => ['Roots Agent', 'Single-Root Agent', 'Other Roots Agent'].every((name) => api.agents.find(name) !== undefined), 'the agents');
     [app, lib, docs] = vscode.workspace.workspaceFolders!.map((f) => real(f.uri.fsPath)) as [string, string, string];
-    await api.grants.set([]);
+    for (const name of ['Roots Agent', 'Other Roots Agent', 'Single-Root Agent']) await api.grants.set(name, []);
   });
 
   after(async () => {
     api.setRootsUi(undefined);
-    await api.grants.set([]);
+    for (const name of ['Roots Agent', 'Other Roots Agent', 'Single-Root Agent']) await api.grants.set(name, []);
     await api.agents.stop('Roots Agent');
     await api.agents.stop('Single-Root Agent');
+    await api.agents.stop('Other Roots Agent');
     await agent.dispose();
     await single.dispose();
+    await other.dispose();
   });
 
   it('asks before sharing other folders, then sends cwd plus every granted folder, in workspace order', async () => {
@@ -47,7 +51,7 @@ describe('multi-root: the root set, consent and enforcement', function () {
     const { session } = started;
     assert.deepEqual(ui.asked.splice(0), ['consent Roots Agent app: lib,docs']);
     assert.deepEqual(lastNew(agent), { cwd: app, additionalDirectories: [lib, docs], mcpServers: [] });
-    assert.deepEqual(api.grants.granted(), [lib, docs]);
+    assert.deepEqual(api.grants.granted('Roots Agent'), [lib, docs]);
     assert.ok(api.sessions.find('Roots Agent', session.sessionId));
   });
 
@@ -57,13 +61,23 @@ describe('multi-root: the root set, consent and enforcement', function () {
     assert.deepEqual(lastNew(agent), { cwd: app, additionalDirectories: [lib, docs], mcpServers: [] });
   });
 
+  it('never lets one agent’s grant serve another: the other agent is asked', async () => {
+    ui.asked.splice(0);
+    await api.starter.newSession({ agentName: 'Other Roots Agent' });
+    assert.deepEqual(ui.asked.splice(0), ['consent Other Roots Agent app: lib,docs']);
+    assert.deepEqual(api.grants.granted('Other Roots Agent'), [lib, docs]);
+    assert.deepEqual(api.grants.granted('Roots Agent'), [lib, docs]);
+  });
+
   it('after a folder is revoked, asks again; a refusal leaves it out of the list', async () => {
-    await api.grants.revoke([lib]);
+    ui.stale = 'keep';
+    await api.grants.revoke('Roots Agent', [lib]);
+    assert.match(ui.asked.splice(0).join('\n'), /^stale: “lib” is no longer shared with Roots Agent; 2 open sessions can no longer reach it/, 'the open sessions are told');
     ui.consent = () => [];
     await api.starter.newSession({ agentName: 'Roots Agent' });
     assert.deepEqual(ui.asked.splice(0), ['consent Roots Agent app: lib']);
     assert.deepEqual(lastNew(agent), { cwd: app, additionalDirectories: [docs], mcpServers: [] });
-    assert.deepEqual(api.grants.granted(), [docs]);
+    assert.deepEqual(api.grants.granted('Roots Agent'), [docs]);
   });
 
   it('starts nothing when the consent prompt is dismissed', async () => {
@@ -76,14 +90,19 @@ describe('multi-root: the root set, consent and enforcement', function () {
   });
 
   it('uses another primary folder when asked, and sends the complete list from it', async () => {
-    await api.grants.set([app, lib, docs]);
+    await api.grants.set('Roots Agent', [app, lib, docs]);
     await api.starter.newSession({ agentName: 'Roots Agent', primaryIndex: 2 });
     assert.deepEqual(lastNew(agent), { cwd: docs, additionalDirectories: [app, lib], mcpServers: [] });
   });
 
   it('never sends additionalDirectories to an agent that does not advertise it, and says what is left out', async () => {
     ui.singleRoot = 'continue';
-    await api.starter.newSession({ agentName: 'Single-Root Agent' });
+    const [started] = await api.starter.newSession({ agentName: 'Single-Root Agent' });
+    assert.deepEqual(
+      started!.notes.filter((n) => /lib|docs/.test(n)),
+      ['Not shared with this session: “lib” (this agent can only see one folder).', 'Not shared with this session: “docs” (this agent can only see one folder).'],
+      'left out because the agent takes one folder, not because it was not allowed',
+    );
     assert.deepEqual(ui.asked.splice(0), ['single-root Single-Root Agent app: lib,docs']);
     assert.deepEqual(lastNew(single), { cwd: app, mcpServers: [] });
     assert.ok(paramsOf(single, 'session/new').every((p) => p && !('additionalDirectories' in p)));
@@ -105,7 +124,7 @@ describe('multi-root: the root set, consent and enforcement', function () {
     let session: AgentSession;
 
     before(async () => {
-      await api.grants.set([lib, docs]);
+      await api.grants.set('Roots Agent', [lib, docs]);
       session = (await api.starter.newSession({ agentName: 'Roots Agent' }))[0]!.session;
     });
 
@@ -168,6 +187,57 @@ describe('multi-root: the root set, consent and enforcement', function () {
     });
   });
 
+  describe('taking a folder back binds open sessions at once', () => {
+    let session: AgentSession;
+    const greet = () => path.join(lib, 'src', 'greet.ts');
+    const prompt = (text: string) => session.connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text }] });
+
+    before(async () => {
+      await api.grants.set('Roots Agent', [lib, docs]);
+      session = (await api.starter.newSession({ agentName: 'Roots Agent' }))[0]!.session;
+      fs.symlinkSync('../lib', path.join(docs, 'link-lib'));
+    });
+    after(() => fs.rmSync(path.join(docs, 'link-lib'), { force: true }));
+
+    it('refuses a revoked folder’s files at once, also through a symlink in another folder, and says the folders changed', async () => {
+      const before = session.refusals.length;
+      await prompt(`read ${greet()}`);
+      assert.equal(session.refusals.length, before, 'readable while shared');
+      ui.stale = 'keep';
+      ui.asked.splice(0);
+      await api.grants.revoke('Roots Agent', [lib]);
+      await waitFor(() => ui.asked.some((q) => q.startsWith('stale:')), 'the question about the open session');
+      assert.match(ui.asked.find((q) => q.startsWith('stale:'))!, /“lib” is no longer shared with Roots Agent; (its open session|\d+ open sessions) can no longer reach it/);
+      assert.deepEqual(session.withdrawn, [lib]);
+      assert.deepEqual(session.guard.roots, [app, docs]);
+
+      await prompt(`read ${greet()}`);
+      assert.equal(session.refusals.at(-1)?.path, greet());
+      await prompt(`read ${path.join(docs, 'link-lib', 'src', 'greet.ts')}`);
+      assert.equal(session.refusals.at(-1)?.path, path.join(docs, 'link-lib', 'src', 'greet.ts'));
+      await prompt(`write ${path.join(lib, 'pwned.txt')} gotcha`);
+      assert.equal(session.refusals.at(-1)?.operation, 'write');
+      assert.equal(fs.existsSync(path.join(lib, 'pwned.txt')), false);
+      await prompt(`read ${path.join(docs, 'guide.md')}`);
+      assert.notEqual(session.refusals.at(-1)?.path, path.join(docs, 'guide.md'), 'the folders still shared stay readable');
+    });
+
+    it('reopens with the folders shared now when the user asks', async () => {
+      await api.grants.grant('Roots Agent', [lib]);
+      ui.stale = 'reopen';
+      ui.consent = () => [];
+      ui.asked.splice(0);
+      await api.grants.revoke('Roots Agent', [docs]);
+      const resumes = () => paramsOf(agent, 'session/resume').filter((p) => p?.['sessionId'] === session.sessionId);
+      await waitFor(() => resumes().some((p) => JSON.stringify(p?.['additionalDirectories']) === JSON.stringify([lib])), 'session/resume with what is shared now');
+      await waitFor(() => api.sessions.find('Roots Agent', session.sessionId) !== session, 'the reopened session');
+      const reopened = api.sessions.find('Roots Agent', session.sessionId)!;
+      assert.deepEqual(reopened.guard.roots, [app, lib]);
+      assert.deepEqual(reopened.withdrawn, []);
+      ui.consent = (folders) => folders;
+    });
+  });
+
   describe('workspace folders changing mid-session', () => {
     const folderChange = () =>
       new Promise<void>((resolve) => {
@@ -179,7 +249,7 @@ describe('multi-root: the root set, consent and enforcement', function () {
 
     it('marks open sessions stale and reopens them with the complete new list, or keeps their roots', async () => {
     const extra = path.join(path.dirname(lib), 'outside');
-    await api.grants.set([lib, docs]);
+    await api.grants.set('Roots Agent', [lib, docs]);
     const session = (await api.starter.newSession({ agentName: 'Roots Agent' }))[0]!.session;
     ui.stale = 'reopen';
     ui.consent = (folders) => folders;
@@ -207,6 +277,11 @@ describe('multi-root: the root set, consent and enforcement', function () {
     await waitFor(() => ui.asked.some((q) => q.startsWith('stale:')), 'the stale question');
     await waitFor(() => api.sessions.find('Roots Agent', session.sessionId)?.stale === undefined, 'kept');
     assert.equal(resumes().length, 1, 'keeping does not reopen');
+    // The folder left the workspace: the kept session can no longer reach it.
+    const kept = api.sessions.find('Roots Agent', session.sessionId)!;
+    assert.deepEqual(kept.withdrawn, [real(extra)]);
+    await kept.connection.prompt({ sessionId: kept.sessionId, prompt: [{ type: 'text', text: `read ${path.join(real(extra), 'README.md')}` }] });
+    assert.equal(kept.refusals.at(-1)?.path, path.join(real(extra), 'README.md'));
     assert.match(ui.asked.find((q) => q.startsWith('stale:'))!, /Workspace folders changed \(outside was removed\)/);
   });
   });

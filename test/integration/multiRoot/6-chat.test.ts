@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
 import type { ViewEntry } from '../../../src/shared/chatModel';
 import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
+import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
 import { activate, addRecordingAgent, assertConforms, waitFor, type RecordingAgent } from '../shared/extension';
 
 describe('chat sessions in the real extension host', function () {
@@ -27,7 +28,8 @@ describe('chat sessions in the real extension host', function () {
 
   before(async () => {
     api = await activate();
-    await api.grants.set(vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath)));
+    const folders = vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath));
+    for (const name of ['Chat Agent', 'Locked Agent', 'Terminal Login Agent', 'Load-only Agent']) await api.grants.set(name, folders);
     agent = await addRecordingAgent('Chat Agent');
     await waitFor(() => api.agents.find('Chat Agent') !== undefined, 'the agent setting');
     const [started] = await api.starter.newSession({ agentName: 'Chat Agent' });
@@ -198,9 +200,19 @@ describe('chat sessions in the real extension host', function () {
       const texts = () => own.controller.thread.snapshot().entries.filter((e) => e.kind === 'user' || e.kind === 'agent').map((e) => (e.kind === 'user' || e.kind === 'agent' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : ''));
       await api.chats.dispatch(own, { type: 'prompt', text: 'remember me', attachments: [] });
       await waitFor(() => own.controller.thread.session.status === 'idle' && texts().includes('Echo: remember me'), 'the turn');
+      // docs is no longer shared with this agent: the session's folders changed, and reopening gives it what is shared now.
+      const ui = new ScriptedRootsUi();
+      ui.stale = 'keep';
+      ui.consent = () => [];
+      api.setRootsUi(ui);
+      const docs = fs.realpathSync.native(vscode.workspace.workspaceFolders![2]!.uri.fsPath);
+      await api.grants.revoke('Load-only Agent', [docs]);
+      assert.deepEqual(own.controller.thread.session.roots.filter((r) => r.withdrawn).map((r) => r.path), [docs], 'the chat shows docs as no longer shared');
       await api.chats.dispatch(own, { type: 'action', action: 'reopenWithCurrentFolders' });
+      api.setRootsUi(undefined);
       const loads = loadOnly.received().filter((m) => m.method === 'session/load');
       assert.equal(loads.length, 1);
+      assert.deepEqual(loads[0]!.params?.['additionalDirectories'], vscode.workspace.workspaceFolders!.slice(1, 2).map((f) => fs.realpathSync.native(f.uri.fsPath)));
       assert.equal(loadOnly.received().filter((m) => m.method === 'session/resume').length, 0);
       assert.deepEqual(texts(), ['remember me', 'Echo: remember me'], 'each message once, from the replay');
       assert.equal(own.controller.thread.session.status, 'idle');

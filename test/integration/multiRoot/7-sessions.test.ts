@@ -110,7 +110,7 @@ describe('the session history in the real extension host (250 sessions in three 
     api.setRootsUi(rootsUi);
     api.setHistoryUi(historyUi);
     [app, lib, docs] = vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath)) as [string, string, string];
-    await api.grants.set([lib, docs]);
+    await api.grants.set(NAME, [lib, docs]);
     agent = await addRecordingAgent(NAME, ['--page-size', String(PAGE)]);
     seedStore(agent.storeDir, seeds());
     await waitFor(() => api.agents.find(NAME) !== undefined, 'the agent setting');

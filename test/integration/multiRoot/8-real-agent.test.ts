@@ -45,7 +45,7 @@ describe('a real agent in the real extension host: claude-agent-acp, offline', f
     api = await activate();
     api.setRootsUi(new ScriptedRootsUi());
     [app, lib, docs] = vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath)) as [string, string, string];
-    await api.grants.set([lib, docs]);
+    await api.grants.set(NAME, [lib, docs]);
     model = await ModelServer.start();
     home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-ws-claude-home-')));
     const agent = claudeAgentAcp(home, model.url);

@@ -1,46 +1,74 @@
 import * as assert from 'node:assert/strict';
-import { FolderGrants, type KeyValueStore } from '../../../src/roots/folderGrants';
+import { FolderGrants, type GrantsChange, type KeyValueStore } from '../../../src/roots/folderGrants';
 
 function memento(): KeyValueStore & { data: Map<string, unknown> } {
   const data = new Map<string, unknown>();
   return { data, get: <T>(key: string) => data.get(key) as T | undefined, update: async (key, value) => void data.set(key, value) };
 }
 
-describe('FolderGrants (per-workspace consent)', () => {
-  it('remembers grants, in order, without duplicates, and survives a reload', async () => {
+describe('FolderGrants (consent per agent and workspace)', () => {
+  it('remembers each agent’s grants, in order, without duplicates, and survives a reload', async () => {
     const store = memento();
     const grants = new FolderGrants(store);
-    await grants.grant(['/w/lib', '/w/docs']);
-    await grants.grant(['/w/lib', '/w/tools']);
-    assert.deepEqual(grants.granted(), ['/w/lib', '/w/docs', '/w/tools']);
-    assert.ok(new FolderGrants(store).isGranted('/w/docs'));
+    await grants.grant('Claude Code', ['/w/lib', '/w/docs']);
+    await grants.grant('Claude Code', ['/w/lib', '/w/tools']);
+    assert.deepEqual(grants.granted('Claude Code'), ['/w/lib', '/w/docs', '/w/tools']);
+    assert.ok(new FolderGrants(store).isGranted('Claude Code', '/w/docs'));
   });
 
-  it('revokes, and replaces the whole list from the manager', async () => {
+  it('never lets a grant to one agent serve another', async () => {
     const grants = new FolderGrants(memento());
-    await grants.grant(['/w/lib', '/w/docs']);
-    await grants.revoke(['/w/lib']);
-    assert.deepEqual(grants.granted(), ['/w/docs']);
-    await grants.set(['/w/tools']);
-    assert.deepEqual(grants.granted(), ['/w/tools']);
+    await grants.grant('Hostile', ['/w/private']);
+    assert.equal(grants.isGranted('Claude Code', '/w/private'), false);
+    assert.deepEqual(grants.granted('Claude Code'), []);
+    assert.deepEqual(grants.agents(), ['Hostile']);
+  });
+
+  it('revokes, and replaces an agent’s whole list from the manager, saying what was revoked', async () => {
+    const grants = new FolderGrants(memento());
+    const changes: GrantsChange[] = [];
+    grants.onDidChange((change) => changes.push(change));
+    await grants.grant('A', ['/w/lib', '/w/docs']);
+    await grants.grant('B', ['/w/lib']);
+    await grants.revoke('A', ['/w/lib']);
+    assert.deepEqual(grants.granted('A'), ['/w/docs']);
+    assert.deepEqual(grants.granted('B'), ['/w/lib'], 'B keeps its own');
+    await grants.set('A', ['/w/tools']);
+    assert.deepEqual(grants.granted('A'), ['/w/tools']);
+    assert.deepEqual(changes, [
+      { agent: 'A', revoked: [] },
+      { agent: 'B', revoked: [] },
+      { agent: 'A', revoked: ['/w/lib'] },
+      { agent: 'A', revoked: ['/w/docs'] },
+    ]);
   });
 
   it('tells listeners about changes, and only about real changes', async () => {
     const grants = new FolderGrants(memento());
     let changes = 0;
     grants.onDidChange(() => changes++);
-    await grants.grant(['/w/lib']);
-    await grants.grant(['/w/lib']);
-    await grants.revoke(['/w/nothing']);
-    await grants.set(['/w/lib']);
+    await grants.grant('A', ['/w/lib']);
+    await grants.grant('A', ['/w/lib']);
+    await grants.revoke('A', ['/w/nothing']);
+    await grants.set('A', ['/w/lib']);
     assert.equal(changes, 1);
   });
 
-  it('ignores a corrupted stored value instead of failing', () => {
+  it('reads a damaged store as what it can, never fails; an agent named __proto__ is just a name', async () => {
     const store = memento();
-    store.data.set('acpWorkspace.sharedFolders', ['/w/ok', 3, null]);
-    assert.deepEqual(new FolderGrants(store).granted(), ['/w/ok']);
-    store.data.set('acpWorkspace.sharedFolders', 'nonsense');
-    assert.deepEqual(new FolderGrants(store).granted(), []);
+    store.data.set('acpWorkspace.sharedFoldersByAgent', [{ agent: 'A', folders: ['/w/ok', 3, null] }, 'junk', { agent: 7 }, { agent: 'A', folders: ['/w/second'] }]);
+    assert.deepEqual(new FolderGrants(store).granted('A'), ['/w/ok']);
+    store.data.set('acpWorkspace.sharedFoldersByAgent', 'nonsense');
+    assert.deepEqual(new FolderGrants(store).granted('A'), []);
+    const grants = new FolderGrants(memento());
+    await grants.grant('__proto__', ['/w/lib']);
+    assert.deepEqual(grants.granted('__proto__'), ['/w/lib']);
+    assert.deepEqual(grants.granted('toString'), []);
+  });
+
+  it('does not carry over grants stored before they named their agent', () => {
+    const store = memento();
+    store.data.set('acpWorkspace.sharedFolders', ['/w/lib']);
+    assert.equal(new FolderGrants(store).isGranted('Claude Code', '/w/lib'), false);
   });
 });

@@ -92,19 +92,28 @@ describe('stale roots after workspace folder changes', () => {
   const roots = (...names: string[]) => names.map((name, index) => ({ path: `/w/${name}`, name, index }));
 
   it('is stale when a folder is added that the session could get', () => {
-    const stale = staleAfterFolderChange(three, roots('app', 'lib', 'docs'), roots('app', 'lib', 'docs', 'tools'));
-    assert.equal(stale?.reason, 'tools was added to the workspace. The session still has its old folders.');
+    const effect = staleAfterFolderChange(three, roots('app', 'lib', 'docs'), roots('app', 'lib', 'docs', 'tools'), true);
+    assert.equal(effect?.stale.reason, 'tools was added to the workspace. Reopen the session to give the agent the current folders.');
+    assert.deepEqual(effect?.removed, []);
+  });
+
+  it('is not stale when a folder is added that its agent could not take (it takes one folder)', () => {
+    const single = rootSetFromPaths('/w/app');
+    assert.equal(staleAfterFolderChange(single, roots('app', 'docs'), roots('app', 'lib', 'docs'), false), undefined, 'lib re-added');
+    assert.equal(staleAfterFolderChange(single, roots('app', 'lib', 'docs'), roots('app', 'docs'), false), undefined, 'lib removed: not one of its roots');
   });
 
   it('is stale when one of its roots is removed from the workspace', () => {
-    const stale = staleAfterFolderChange(three, roots('app', 'lib', 'docs'), roots('app', 'docs'));
-    assert.equal(stale?.reason, 'lib was removed from it. The session still has its old folders.');
+    const effect = staleAfterFolderChange(three, roots('app', 'lib', 'docs'), roots('app', 'docs'), true);
+    assert.equal(effect?.stale.reason, 'lib was removed from it and can no longer be reached. Reopen the session to give the agent the current folders.');
+    assert.deepEqual(effect?.removed, ['/w/lib']);
   });
 
   it('is not stale when an unrelated, unshared folder goes away, or nothing changed', () => {
     const twoRoots = rootSetFromPaths('/w/app', ['/w/lib']);
-    assert.equal(staleAfterFolderChange(twoRoots, roots('app', 'lib', 'docs'), roots('app', 'lib')), undefined);
-    assert.equal(staleAfterFolderChange(three, roots('app', 'lib', 'docs'), roots('app', 'lib', 'docs')), undefined);
+    assert.equal(staleAfterFolderChange(twoRoots, roots('app', 'lib', 'docs'), roots('app', 'lib'), true), undefined);
+    assert.equal(staleAfterFolderChange(three, roots('app', 'lib', 'docs'), roots('app', 'lib', 'docs'), true), undefined);
+    assert.equal(staleAfterFolderChange(twoRoots, roots('app', 'lib'), roots('app', 'lib', 'docs'), true)?.stale.reason.startsWith('docs was added'), true);
   });
 
   it('describes the workspace-level change for the prompt', () => {
@@ -113,7 +122,7 @@ describe('stale roots after workspace folder changes', () => {
   });
 
   it('describes several changes at once', () => {
-    const stale = staleAfterFolderChange(three, roots('app', 'lib', 'docs'), roots('app', 'x', 'y'));
-    assert.equal(stale?.reason, 'x and y were added to the workspace, and lib and docs were removed from it. The session still has its old folders.');
+    const effect = staleAfterFolderChange(three, roots('app', 'lib', 'docs'), roots('app', 'x', 'y'), true);
+    assert.equal(effect?.stale.reason, 'x and y were added to the workspace, and lib and docs were removed from it and can no longer be reached. Reopen the session to give the agent the current folders.');
   });
 });
