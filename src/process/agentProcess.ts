@@ -18,6 +18,7 @@ import { mergeEnv, withoutEnv } from './environment';
 import { describeExit, describeSpawnError, exitSummary } from './exitReasons';
 import { groupGone, killTree, processRunning } from './processTree';
 import { RestartPolicy, type RestartPolicyOptions } from './restartPolicy';
+import { StderrLines } from './stderrLines';
 
 /** Lifecycle states, as vscode-languageclient names them. */
 export type AgentState = 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
@@ -289,20 +290,15 @@ export class AgentProcess implements Disposable {
     this.setState({ state: 'stopped' });
   }
 
-  /** Logs stderr line by line and keeps the last lines for error messages; resolves when it ends. */
+  /** Logs stderr line by line (bounded, see StderrLines) and keeps the last lines for error messages; resolves when it ends. */
   private captureStderr(child: ChildProcess): Promise<void> {
-    let partial = '';
+    const lines = new StderrLines((line) => this.noteStderr(line));
     child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (text: string) => {
-      const lines = (partial + text).split(/\r?\n/);
-      partial = lines.pop() ?? '';
-      for (const line of lines) this.noteStderr(line);
-    });
+    child.stderr?.on('data', (text: string) => lines.push(text));
     return new Promise<void>((resolve) => {
       if (!child.stderr) return resolve();
       child.stderr.on('end', () => {
-        if (partial) this.noteStderr(partial);
-        partial = '';
+        lines.end();
         resolve();
       });
       child.stderr.on('error', () => resolve());

@@ -218,6 +218,25 @@ describe('AgentProcess (against the reference agent)', function () {
     assert.equal(process.state, 'failed');
   });
 
+  it('keeps what it reads of stderr bounded: a 20 MB line is logged cut, and the exit still quotes the last lines', async () => {
+    // Writes a 20 MB line without a newline in 64 KiB pieces, then two normal lines, then exits 3.
+    const script = [
+      "const piece = 'x'.repeat(64 * 1024);",
+      'let left = 320;',
+      'const next = () => {',
+      "  if (left-- > 0) { if (process.stderr.write(piece)) setImmediate(next); else process.stderr.once('drain', next); return; }",
+      "  process.stderr.write('\\nnot signed in\\nrun: agent login\\n', () => process.exit(3));",
+      '};',
+      'next();',
+    ].join('\n');
+    const process = agent([], { command: { name: 'Noisy', command: globalThis.process.execPath, args: ['-e', script], env: {} } });
+    await assert.rejects(process.start(), (error: Error) => /Noisy exited while starting \(exit code 3\)\. Its last output: .*not signed in \| run: agent login$/.test(error.message) && error.message.length < 20_000);
+    const stderr = logger.lines.filter((l) => l.message.startsWith('[Noisy stderr]'));
+    assert.equal(stderr.length, 3);
+    assert.ok(stderr.every((l) => l.message.length < 10_000), `logged lines are cut: ${stderr.map((l) => l.message.length).join(', ')}`);
+    assert.match(stderr[0]!.message, /… \(20,971,520 characters in all\)$/);
+  });
+
   it('explains a command that does not exist', async () => {
     const process = agent([], { command: { name: 'Ghost', command: 'acp-workspace-no-such-agent', args: [], env: {} } });
     await assert.rejects(
