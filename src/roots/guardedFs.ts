@@ -44,7 +44,7 @@ export class AccessDeniedError extends Error {
 }
 
 /** What went wrong with an allowed path. */
-export type FileProblem = 'not-found' | 'is-a-directory' | 'not-a-file';
+export type FileProblem = 'not-found' | 'is-a-directory' | 'not-a-file' | 'too-large';
 
 /** An allowed path that cannot be read or written as a text file (missing, a folder…). Not an access problem. */
 export class FileOperationError extends Error {
@@ -89,7 +89,11 @@ const O_NONBLOCK = C.O_NONBLOCK ?? 0;
 export async function readTextFile(guard: RootGuard, request: TextFileRead, documents?: OpenDocuments): Promise<string> {
   const decision = await allow(guard, request.path);
   const fromEditor = documents ? await documents.textOf(request.path, decision.realPath) : undefined;
-  if (typeof fromEditor === 'string') return sliceLines(fromEditor, request.line, request.limit);
+  if (typeof fromEditor === 'string') {
+    const text = sliceLines(fromEditor, request.line, request.limit);
+    if (Buffer.byteLength(text, 'utf8') > MAX_ANSWER_BYTES) throw tooLarge(request, `the lines asked for are longer than ${MIB(MAX_ANSWER_BYTES)}`);
+    return text;
+  }
   if (!decision.exists) throw notFound(request.path);
 
   let handle: fs.promises.FileHandle;
@@ -103,7 +107,7 @@ export async function readTextFile(guard: RootGuard, request: TextFileRead, docu
     if (stats.isDirectory()) throw new FileOperationError('is-a-directory', request.path, `${quotePath(request.path)} is a folder, not a file`);
     if (!stats.isFile()) throw new FileOperationError('not-a-file', request.path, `${quotePath(request.path)} is not a regular file`);
     await verifyOpened(guard, request.path, decision.realPath, stats);
-    return sliceLines(await handle.readFile('utf8'), request.line, request.limit);
+    return await readLines(handle, Number(stats.size), request);
   } finally {
     await handle.close();
   }
@@ -137,6 +141,75 @@ export async function writeTextFile(guard: RootGuard, request: TextFileWrite, do
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The most text one `fs/read_text_file` answers: it travels in one JSON-RPC message, which the agent reads
+ * whole (JSON escapes can make it several times larger), and the host holds it meanwhile.
+ */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+const READ_CHUNK = 256 * 1024;
+const NEWLINE = 0x0a;
+
+const MIB = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
+
+function tooLarge(request: TextFileRead, why: string): FileOperationError {
+  return new FileOperationError('too-large', request.path, `${quotePath(request.path)} was not read: ${why}; ACP Workspace answers at most ${MIB(MAX_ANSWER_BYTES)} at a time. Read it in parts with line and limit.`);
+}
+
+/**
+ * Lines `line` to `line + limit - 1` of an open file, reading only as far as they go: the lines before are
+ * scanned for their newlines and not kept, and what is kept stops at {@link MAX_ANSWER_BYTES}. Works on bytes
+ * (a newline byte never occurs inside a multi-byte UTF-8 character) and decodes the answer once.
+ */
+async function readLines(handle: fs.promises.FileHandle, size: number, request: TextFileRead): Promise<string> {
+  const first = request.line !== null && request.line !== undefined && Number.isFinite(request.line) ? Math.max(1, Math.floor(request.line)) : 1;
+  const count = request.limit !== null && request.limit !== undefined && !Number.isNaN(request.limit) ? Math.max(0, Math.floor(request.limit)) : Infinity;
+  if (count === Infinity && first === 1 && size > MAX_ANSWER_BYTES) {
+    throw new FileOperationError('too-large', request.path, `${quotePath(request.path)} is ${MIB(size)}; ACP Workspace answers at most ${MIB(MAX_ANSWER_BYTES)} at a time. Read it in parts with line and limit.`);
+  }
+  if (count === 0) return '';
+  const buffer = Buffer.allocUnsafe(READ_CHUNK);
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let line = 1;
+  let linesKept = 0;
+  let position = 0;
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    let start = 0;
+    // Skip to the first line asked for.
+    while (line < first && start < bytesRead) {
+      const newline = buffer.indexOf(NEWLINE, start);
+      if (newline === -1 || newline >= bytesRead) {
+        start = bytesRead;
+        break;
+      }
+      start = newline + 1;
+      line++;
+    }
+    if (line < first) continue;
+    // Keep lines until enough are kept.
+    let end = start;
+    while (linesKept < count && end < bytesRead) {
+      const newline = buffer.indexOf(NEWLINE, end);
+      if (newline === -1 || newline >= bytesRead) {
+        end = bytesRead;
+        break;
+      }
+      end = newline + 1;
+      linesKept++;
+    }
+    if (end > start) {
+      keptBytes += end - start;
+      if (keptBytes > MAX_ANSWER_BYTES) throw tooLarge(request, `the lines asked for are longer than ${MIB(MAX_ANSWER_BYTES)}`);
+      kept.push(Buffer.from(buffer.subarray(start, end)));
+    }
+    if (linesKept >= count) break;
+  }
+  return Buffer.concat(kept, keptBytes).toString('utf8');
 }
 
 /**

@@ -86,6 +86,33 @@ describe('guarded file access', () => {
       assert.equal(await readTextFile(guard, { path: f.p('app/link-in'), line: null, limit: null }), 'inner\n');
     });
 
+    it('reads only the lines asked for, also from a 700 MB file (a whole read of it could not even be a string)', async () => {
+      const big = f.p('app/big.log');
+      fs.writeFileSync(big, 'alpha\nbeta\r\ngamma\n');
+      fs.truncateSync(big, 700 * 1024 * 1024); // sparse: costs no disk; the rest is one long line of NULs
+      assert.equal(await readTextFile(guard, { path: big, line: 2, limit: 1 }), 'beta\r\n');
+      assert.equal(await readTextFile(guard, { path: big, line: 1, limit: 3 }), 'alpha\nbeta\r\ngamma\n');
+    });
+
+    it('refuses, with a clear reason, a read whose answer would be too large; asking for less works', async () => {
+      const big = f.p('app/big.txt');
+      fs.writeFileSync(big, `${'é'.repeat(10)}\nsecond line\n`);
+      fs.truncateSync(big, 20 * 1024 * 1024);
+      await rejectsWith(readTextFile(guard, { path: big }), FileOperationError, (e) => {
+        assert.equal(e.problem, 'too-large');
+        assert.match(e.message, /is 20 MiB; ACP Workspace answers at most 8 MiB at a time\. Read it in parts with line and limit\./);
+      });
+      assert.equal(await readTextFile(guard, { path: big, limit: 1 }), `${'é'.repeat(10)}\n`, 'multi-byte characters decode whole');
+      const endless = f.p('app/one-line.bin');
+      fs.writeFileSync(endless, 'x');
+      fs.truncateSync(endless, 700 * 1024 * 1024);
+      await rejectsWith(readTextFile(guard, { path: endless, limit: 1 }), FileOperationError, (e) => {
+        assert.equal(e.problem, 'too-large');
+        assert.match(e.message, /the lines asked for are longer than 8 MiB/);
+      });
+      assert.equal(await readTextFile(guard, { path: big, line: 1_000_000 }), '', 'a line past the end is empty');
+    });
+
     it('prefers the open editor’s text (unsaved content) over the disk', async () => {
       const documents = new FakeDocuments();
       documents.texts.set(f.p('app/sub/inner.txt'), 'edited 1\nedited 2\n');
