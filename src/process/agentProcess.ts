@@ -3,7 +3,6 @@
  * `initialize`, and an end that takes the whole process tree with it (several real agents ignore
  * stdin closing, and many start helpers of their own).
  */
-import spawn from 'cross-spawn';
 import type { ChildProcess } from 'node:child_process';
 import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import type { AgentCaps, ClientFeatureOptions } from '../acp/capabilities';
@@ -18,6 +17,7 @@ import { mergeEnv, withoutEnv } from './environment';
 import { describeExit, describeSpawnError, exitSummary } from './exitReasons';
 import { groupGone, killTree, processRunning } from './processTree';
 import { RestartPolicy, type RestartPolicyOptions } from './restartPolicy';
+import { executableProblem, spawnGroup } from './spawnGroup';
 import { StderrLines } from './stderrLines';
 
 /** Lifecycle states, as vscode-languageclient names them. */
@@ -155,16 +155,13 @@ export class AgentProcess implements Disposable {
     const env = withoutEnv(mergeEnv(this.options.parentEnv ?? process.env, entries), command.unsetEnv ?? []);
     this.logger.info(`Starting ${command.name}: ${[command.command, ...command.args].join(' ')}`);
 
+    const missing = executableProblem(command.command, env, this.options.cwd);
+    if (missing) throw this.fail(describeSpawnError(command, missing));
     let child: ChildProcess;
     try {
-      child = spawn(command.command, [...command.args], {
-        cwd: this.options.cwd,
-        env,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        // Its own process group, so stopping it can signal every process it started.
-        detached: process.platform !== 'win32',
-        windowsHide: true,
-      });
+      // Its own process group (so stopping it can signal every process it started), watched so that it ends
+      // with the extension host however the host ends.
+      child = spawnGroup(command.command, command.args, { cwd: this.options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {
       throw this.fail(describeSpawnError(command, error));
     }

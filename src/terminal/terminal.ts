@@ -7,14 +7,14 @@
  * it ended, when a background process it started keeps them open; output such a process writes later is
  * still recorded.
  */
-import { type ChildProcess, spawn as spawnChild } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
-import crossSpawn from 'cross-spawn';
 import { quotePath } from '../roots/rootGuard';
 import type { CommandPlan } from './commandLine';
 import { OutputBuffer } from './outputBuffer';
 import { ProcessGroup } from '../process/processGroup';
+import { executableProblem, spawnGroup } from '../process/spawnGroup';
 import { TerminalError, TerminalErrorCodes } from './terminalError';
 
 /** How a command ended: `exitCode` null when a signal ended it, `signal` null when it exited by itself. */
@@ -127,19 +127,14 @@ export class Terminal {
    */
   static async start(options: TerminalStart): Promise<Terminal> {
     const { plan } = options;
-    const spawnOptions = {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so kill can signal everything it started.
-      detached: (options.platform ?? process.platform) !== 'win32',
-      windowsHide: true,
-      windowsVerbatimArguments: plan.windowsVerbatimArguments,
-    };
+    const platform = options.platform ?? process.platform;
+    const missing = executableProblem(plan.file, options.env, options.cwd, platform);
+    if (missing) throw spawnError(options, missing);
     let child: ChildProcess;
     try {
-      // cross-spawn finds Windows .cmd/.bat shims; a shell line is already cmd.exe's own command line.
-      child = plan.shell ? spawnChild(plan.file, [...plan.args], spawnOptions) : crossSpawn(plan.file, [...plan.args], spawnOptions);
+      // Its own process group (so kill can signal everything it started), watched so that it ends with the
+      // extension host however the host ends.
+      child = spawnGroup(plan.file, plan.args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], shell: plan.shell, windowsVerbatimArguments: plan.windowsVerbatimArguments }, platform);
     } catch (error) {
       throw new TerminalError(TerminalErrorCodes.InvalidParams, `Cannot run ${quotePath(plan.display)}: ${errorText(error)}`, {
         command: options.command,
