@@ -2,7 +2,8 @@
 // @ts-check
 // Runs one integration suite in a real VS Code through @vscode/test-electron's runTests().
 //
-//   node scripts/vscode-web/run-integration.mjs <multiRoot|singleFolder>
+//   node scripts/vscode-web/run-integration.mjs <multiRoot|singleFolder|untrusted>
+//   ACP_TEST_GREP=<text> node scripts/vscode-web/run-integration.mjs multiRoot    only the tests whose title has <text>
 //
 // By default VS Code is code-server + headless Chromium (scripts/vscode-web/launch.mjs), which works on
 // a machine without a desktop or internet. On a desktop machine with internet, set ACP_VSCODE=desktop
@@ -49,7 +50,7 @@ async function main() {
       extensionDevelopmentPath: ROOT,
       extensionTestsPath: path.join(ROOT, 'out', 'test', 'integration', suite, 'index'),
       launchArgs: [spec.target(fixtures), ...(spec.args ?? [])],
-      extensionTestsEnv: { ACP_TEST_SUMMARY_FILE: process.env.ACP_TEST_SUMMARY_FILE ?? '' },
+      extensionTestsEnv: { ACP_TEST_SUMMARY_FILE: process.env.ACP_TEST_SUMMARY_FILE ?? '', ACP_TEST_GREP: process.env.ACP_TEST_GREP ?? '' },
     });
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -29,6 +29,8 @@ export function runSuite(suiteDir: string): Promise<void> {
     color: false,
     timeout: 60_000,
     reporter: path.join(REPO_ROOT, 'scripts', 'summary-reporter.cjs'),
+    // ACP_TEST_GREP=<text> runs only the tests whose full title contains it (while working on one).
+    ...(process.env.ACP_TEST_GREP ? { grep: process.env.ACP_TEST_GREP } : {}),
   });
   for (const file of fs.readdirSync(suiteDir).filter((f) => f.endsWith('.test.js')).sort()) {
     mocha.addFile(path.join(suiteDir, file));
