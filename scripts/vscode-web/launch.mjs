@@ -14,7 +14,7 @@ import { format } from 'node:util';
 import { launchBrowser } from './browser.mjs';
 import { startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { CACHE_DIR, ensureSystemPackages } from './install.mjs';
-import { killAll, onCleanup, sweepMarkedProcesses } from './processes.mjs';
+import { killAll, onCleanup, sweepMarkedProcessesAfter } from './processes.mjs';
 
 /** Every process of one run inherits this marker, so leftovers can be found afterwards. */
 export const RUN_MARKER = 'ACP_WS_TEST_RUN';
@@ -102,7 +102,7 @@ async function main() {
   if (options.screenshot) await page.screenshot({ path: options.screenshot }).catch(() => undefined);
 
   await killAll();
-  const leftovers = sweepMarkedProcesses(RUN_MARKER, runId);
+  const leftovers = await sweepMarkedProcessesAfter(RUN_MARKER, runId);
   if (leftovers.length > 0) {
     process.stdout.write(`[launch] ${leftovers.length} process(es) started by the tests were still running and were killed:\n`);
     for (const p of leftovers) process.stdout.write(`  ${p.pid} ${p.command}\n`);

@@ -91,6 +91,35 @@ process.on('exit', () => {
 });
 
 /**
+ * Waits until no process whose environment holds `marker=value` runs any more (zombies do not count), for
+ * at most `graceMs`, then sweeps what is left (see sweepMarkedProcesses). Processes that end on their own
+ * within the grace period (an agent's watchdog finishing its group after the host went away) are not
+ * leftovers.
+ * @returns {Promise<{ pid: number, command: string }[]>}
+ */
+export async function sweepMarkedProcessesAfter(/** @type {string} */ marker, /** @type {string} */ value, graceMs = 5000) {
+  const deadline = Date.now() + graceMs;
+  while (markedRunning(marker, value) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  return sweepMarkedProcesses(marker, value);
+}
+
+function markedRunning(/** @type {string} */ marker, /** @type {string} */ value) {
+  if (process.platform !== 'linux') return false;
+  const needle = `${marker}=${value}`;
+  return readdirSync('/proc').some((entry) => {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) return false;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return false;
+      return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(needle);
+    } catch {
+      return false; // gone, or not ours to read
+    }
+  });
+}
+
+/**
  * Finds processes whose environment holds `marker=value` (every process a test run starts inherits it:
  * code-server, the extension host, agents, their helpers), kills them, and returns their pids and
  * command lines. Linux only (reads /proc); elsewhere returns [].

@@ -3,7 +3,8 @@
  * code-server's process group killed). On POSIX the program leads its own process group (so stopping it can
  * signal everything it started) and a watchdog shares that group: a background `sh` that blocks reading a
  * pipe whose only writer is the host. When the host is gone for any reason the kernel closes that pipe, the
- * read sees its end, and the watchdog ends the whole group (SIGTERM, two seconds, SIGKILL). It costs nothing
+ * read sees its end, and the watchdog ends the whole group (SIGTERM; SIGKILL once the program exited, or after
+ * two seconds). It costs nothing
  * while the host lives (no polling). Once the program has exited and its output pipes have closed (nothing it
  * started still writes to them) the host sends the watchdog one line, and it leaves quietly: a watchdog never
  * outlives what it watches, and stopping a group waits only for the program's own processes. The program
@@ -25,9 +26,10 @@ import { envValue } from './environment';
  * Runs as `sh -c WATCHDOG acp-workspace <program> <args…>`: the arguments are positional parameters, never
  * part of the script text. fd 3 is the pipe from the host: a line read means "released", the end of the pipe
  * means the host is gone. The watchdog ignores SIGTERM (the one sent to the group on a stop, and the one it
- * sends its own group), then ends the group for good; the program is exec'd without fd 3.
+ * sends its own group), gives the program up to two seconds to exit (`$$`, the shell's pid, is the program's
+ * after `exec`), then ends what is left of the group; the program is exec'd without fd 3.
  */
-const WATCHDOG = `(trap '' TERM; read -r _ <&3 || { kill -TERM 0 2>/dev/null; sleep 2; kill -KILL 0 2>/dev/null; }) </dev/null >/dev/null 2>&1 &
+const WATCHDOG = `(trap '' TERM; read -r _ <&3 || { kill -TERM 0 2>/dev/null; n=0; while [ $n -lt 20 ] && kill -0 $$ 2>/dev/null; do sleep 0.1; n=$((n+1)); done; kill -KILL 0 2>/dev/null; }) </dev/null >/dev/null 2>&1 &
 exec "$@" 3<&-`;
 
 export interface GroupSpawnOptions {

@@ -22,7 +22,7 @@ describe('the packaged .vsix', function () {
 
   after(async () => {
     const { processes } = await tooling();
-    const leftovers = processes.sweepMarkedProcesses(RUN_MARKER, runId);
+    const leftovers = await processes.sweepMarkedProcessesAfter(RUN_MARKER, runId);
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
     assert.deepEqual(leftovers, [], 'every process the packaging test started was stopped');
   });
