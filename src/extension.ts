@@ -45,6 +45,7 @@ export interface TestApi {
   readonly historyActions: HistoryActions;
   readonly sessionsView: SessionsView;
   readonly chatRestorer: ChatRestorer;
+  readonly agentsView: AgentsView;
   /** Answers the folder questions instead of the real prompts (the UI tests click the real ones). */
   setRootsUi(ui: RootsUi | undefined): void;
   /** Answers the history's questions (delete, rename) instead of the real prompts. */
@@ -90,7 +91,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     workspace,
     mcp,
     ui: () => rootsUi,
-    pickAgent: () => pickAgent(registry, 'Start a session with which agent?'),
+    pickAgent: () => pickAgent(registry, { title: 'New Session', placeHolder: 'Start a session with which agent?' }),
     logger,
   });
   const folderChanges = new FolderChanges({ sessions, starter, grants, router, workspace, ui: () => rootsUi, notices, logger });
@@ -103,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const sessionsView = new SessionsView(context, history, registry, chats, historyActions, logger);
   const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger);
   const refusalNotices = new RefusalNotices();
+  const agentsView = new AgentsView(registry, sessions);
   context.subscriptions.push(
     chatRestorer.register(),
     agents,
@@ -124,7 +126,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     // The primary folder can follow the active editor or the setting.
     vscode.window.onDidChangeActiveTextEditor(() => history.primaryMayHaveChanged()),
     vscode.workspace.onDidChangeConfiguration((event) => affectsUs(event, 'primaryFolder') && history.primaryMayHaveChanged()),
-    new AgentsView(registry, sessions),
+    agentsView,
     ...registerAgentCommands(registry, channel),
     ...registerSessionCommands(starter, registry, grants, folderChanges, channel, tabs, signIn),
   );
@@ -142,6 +144,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     historyActions,
     sessionsView,
     chatRestorer,
+    agentsView,
     setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi),
     setHistoryUi: (replacement) => (historyUi = replacement ?? vscodeHistoryUi),
     logUri: context.logUri,

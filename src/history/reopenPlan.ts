@@ -13,6 +13,8 @@ export interface ReopenInput {
   readonly additionalDirectories: readonly string[] | undefined;
   /** The root list a new session with this agent would get now (`[cwd, ...others]`), empty without local folders. */
   readonly workspaceRoots: readonly string[];
+  /** The workspace's local folders (real paths): an agent that takes one folder may work in any of them. */
+  readonly workspaceFolders: readonly string[];
   readonly supportsAdditional: boolean;
   exists(folder: string): boolean;
   isGranted(folder: string): boolean;
@@ -48,7 +50,13 @@ export function planReopen(input: ReopenInput): ReopenPlan {
   const missing = unique.filter((p) => !input.exists(p));
   const cwdExists = input.exists(input.cwd);
   const sessionRoots = cwdExists ? unique.filter((p) => input.exists(p)) : [];
-  const workspaceRoots = input.supportsAdditional ? [...input.workspaceRoots] : input.workspaceRoots.slice(0, 1);
+  // An agent that takes one folder gets the session's own folder when it is one of the workspace's: a new
+  // session could have started there just as well, so there is nothing to choose.
+  const workspaceRoots = input.supportsAdditional
+    ? [...input.workspaceRoots]
+    : cwdExists && input.workspaceFolders.includes(input.cwd)
+      ? [input.cwd]
+      : input.workspaceRoots.slice(0, 1);
   const added = workspaceRoots.filter((p) => !sessionRoots.includes(p));
   const removed = sessionRoots.filter((p) => !workspaceRoots.includes(p));
   // Either list's other folders may not be shared yet; the one chosen is shared from then on.

@@ -29,6 +29,7 @@ export async function chooseReopenRoots(view: SessionView, connection: AcpConnec
     cwd: view.cwd,
     additionalDirectories: view.rootsKnown ? view.additionalDirectories : undefined,
     workspaceRoots: shape.rootSetFor(agent),
+    workspaceFolders: shape.folders,
     supportsAdditional: connection.caps.sessions.additionalDirectories,
     exists: isDirectory,
     isGranted: (folder) => shareAll || grants.isGranted(view.agentName, folder),

@@ -195,3 +195,13 @@ export function appendText(entry: ViewEntry, text: string): ViewEntry {
   else blocks.push({ type: 'text', text });
   return { ...entry, blocks };
 }
+
+/**
+ * A chat tab's title: the session's title, else the folder it works in (sessions started at once, one per
+ * folder, are told apart), then the agent.
+ */
+export function chatTitle(session: Pick<ViewSessionState, 'title' | 'agentName' | 'roots'>): string {
+  const primary = session.roots.find((root) => root.primary);
+  const title = session.title ?? (primary ? `New session in ${primary.name}` : 'New session');
+  return `${title} · ${session.agentName}`;
+}

@@ -16,27 +16,27 @@ export const AgentCommandIds = {
 type AgentArgument = AgentStatus | string | undefined;
 
 export function registerAgentCommands(agents: AgentRegistry, log: vscode.LogOutputChannel): vscode.Disposable[] {
-  const resolve = async (argument: AgentArgument, placeHolder: string, filter?: (s: AgentStatus) => boolean) => {
+  const resolve = async (argument: AgentArgument, question: AgentQuestion, filter?: (s: AgentStatus) => boolean) => {
     if (typeof argument === 'string') return argument;
     if (argument) return argument.definition.name;
-    return pickAgent(agents, placeHolder, filter);
+    return pickAgent(agents, question, filter);
   };
 
   return [
     vscode.commands.registerCommand(AgentCommandIds.start, async (argument: AgentArgument) => {
-      const name = await resolve(argument, 'Start which agent?');
+      const name = await resolve(argument, { title: 'Start Agent', placeHolder: 'Start which agent?' });
       if (name) await startWithProgress(agents, name, log);
     }),
     vscode.commands.registerCommand(AgentCommandIds.stop, async (argument: AgentArgument) => {
-      const name = await resolve(argument, 'Stop which agent?', (s) => s.state === 'running' || s.state === 'starting');
+      const name = await resolve(argument, { title: 'Stop Agent', placeHolder: 'Stop which agent?' }, (s) => s.state === 'running' || s.state === 'starting');
       if (name) await agents.stop(name);
     }),
     vscode.commands.registerCommand(AgentCommandIds.restart, async (argument: AgentArgument) => {
-      const name = await resolve(argument, 'Restart which agent?');
+      const name = await resolve(argument, { title: 'Restart Agent', placeHolder: 'Restart which agent?' });
       if (name) await startWithProgress(agents, name, log, true);
     }),
     vscode.commands.registerCommand(AgentCommandIds.selectDefault, async () => {
-      const name = await pickAgent(agents, 'Which agent should new sessions use?');
+      const name = await pickAgent(agents, { title: 'Select Default Agent', placeHolder: 'Which agent should new sessions use?' });
       if (name) await writeDefaultAgent(name);
     }),
     vscode.commands.registerCommand(AgentCommandIds.configure, () =>
@@ -64,7 +64,13 @@ export async function startWithProgress(agents: AgentRegistry, name: string, log
   }
 }
 
-export async function pickAgent(agents: AgentRegistry, placeHolder: string, filter: (s: AgentStatus) => boolean = () => true): Promise<string | undefined> {
+/** What an agent pick asks: its title (the command's name) and the question under it. */
+export interface AgentQuestion {
+  readonly title: string;
+  readonly placeHolder: string;
+}
+
+export async function pickAgent(agents: AgentRegistry, question: AgentQuestion, filter: (s: AgentStatus) => boolean = () => true): Promise<string | undefined> {
   const defaultName = readDefaultAgent();
   const items = agents
     .list()
@@ -78,6 +84,6 @@ export async function pickAgent(agents: AgentRegistry, placeHolder: string, filt
     void vscode.window.showInformationMessage('No agent is running.');
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick(items, { title: question.title, placeHolder: question.placeHolder, matchOnDetail: true });
   return picked?.label;
 }

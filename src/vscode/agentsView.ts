@@ -131,7 +131,9 @@ function iconFor(state: AgentStatus['state']): vscode.ThemeIcon {
 function tooltipFor(status: AgentStatus, caps: AgentCaps | undefined): vscode.MarkdownString {
   const { definition } = status;
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escape(definition.name)}**: ${escape(definition.description)}\n\n`);
+  // An agent from the settings is described by its command line, which the code block shows.
+  const about = definition.source === 'settings' ? 'from the acpWorkspace.agents setting' : definition.description;
+  md.appendMarkdown(`**${escape(definition.name)}**: ${escape(about)}\n\n`);
   md.appendCodeblock([definition.command, ...definition.args].join(' '), 'shell');
   if (status.message) md.appendMarkdown(`\n$(warning) ${escape(status.message)}\n`);
   if (caps) {

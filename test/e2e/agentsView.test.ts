@@ -18,8 +18,10 @@ describe('ACP in the real workbench (code-server + Chromium)', function () {
     await bench().screenshot('agents-view', sidebar);
   });
 
-  it('starts the offline agent from the Command Palette and shows it running', async () => {
+  it('starts the offline agent from the Command Palette (a pick titled Start Agent) and shows it running', async () => {
     await bench().runCommand('ACP: Start Agent');
+    // The pick says what it is for (it had no title).
+    await bench().page.locator('.quick-input-widget .quick-input-title', { hasText: 'Start Agent' }).waitFor({ timeout: 10_000 });
     await bench().pick('Reference Agent (offline)');
     const sidebar = await bench().openAcpContainer();
     const row = bench().viewTree(sidebar, 'Agents').locator('.monaco-list-row', { hasText: 'Reference Agent (offline)' });

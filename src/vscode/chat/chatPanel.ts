@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
+import { chatTitle } from '../../shared/chatModel';
 import { ChatToHost, withAttachment, type Attachment, type Draft, type HostToChat } from '../../shared/chatProtocol';
 import { PatchPacer } from '../../thread/patchPacer';
 import type { Thread } from '../../thread/thread';
@@ -188,7 +189,7 @@ export class ChatPanel extends Disposable {
   }
 
   private title(): string {
-    const session = this.options.thread.session;
-    return `${session.title ?? 'New session'} · ${session.agentName}`;
+    return chatTitle(this.options.thread.session);
   }
 }
+

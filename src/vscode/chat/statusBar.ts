@@ -1,6 +1,6 @@
 /** A status bar item: the active chat's agent and what it is doing; click to bring the chat forward. */
 import * as vscode from 'vscode';
-import type { ViewSessionState } from '../../shared/chatModel';
+import { chatTitle, type ViewSessionState } from '../../shared/chatModel';
 
 const TEXT: Record<ViewSessionState['status'], string> = {
   starting: 'starting',
@@ -31,7 +31,7 @@ export class ChatStatusBar implements vscode.Disposable {
     const icon = session.status === 'running' ? '$(loading~spin)' : session.status === 'disconnected' ? '$(debug-disconnect)' : '$(comment-discussion)';
     const waiting = pendingPermissions > 0 ? ` · $(shield) ${pendingPermissions}` : '';
     this.item.text = `${icon} ${session.agentName}: ${TEXT[session.status]}${waiting}`;
-    this.item.tooltip = `${session.title ?? 'New session'} with ${session.agentName}${session.statusDetail ? `\n${session.statusDetail}` : ''}`;
+    this.item.tooltip = `${chatTitle(session)}${session.statusDetail ? `\n${session.statusDetail}` : ''}`;
     this.item.backgroundColor = session.status === 'disconnected' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.accessibilityInformation = { label: `ACP session with ${session.agentName}: ${TEXT[session.status]}` };
     this.item.show();

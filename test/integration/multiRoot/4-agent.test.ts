@@ -57,4 +57,15 @@ describe('an agent from settings, in the real extension host', () => {
     assert.ok(received.length >= 3);
     assertConforms(received);
   });
+
+  it('shows an agent from the settings in the Agents view with its command line once (the tooltip repeated it)', () => {
+    const status = api.agents.find('Recording Agent');
+    assert.ok(status);
+    const tooltip = api.agentsView.getTreeItem(status).tooltip;
+    assert.ok(tooltip instanceof vscode.MarkdownString);
+    const text = tooltip.value.replace(/\\(.)/g, '$1'); // as shown: markdown escapes removed
+    const script = status.definition.args[0]!;
+    assert.equal(text.split(script).length - 1, 1, text);
+    assert.match(text, /from the acpWorkspace\.agents setting/);
+  });
 });

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
 import type { AgentSession } from '../../../src/sessions/agentSession';
-import { activate, addRecordingAgent, assertConforms, waitFor, type RecordingAgent } from '../shared/extension';
+import { activate, addRecordingAgent, assertConforms, restoreTab, waitFor, type RecordingAgent } from '../shared/extension';
 import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
 
 const real = (p: string) => fs.realpathSync.native(p);
@@ -108,16 +108,33 @@ describe('multi-root: the root set, consent and enforcement', function () {
     assert.ok(paramsOf(single, 'session/new').every((p) => p && !('additionalDirectories' in p)));
   });
 
-  it('can start one session per folder for such an agent', async () => {
+  it('can start one session per folder for such an agent, each in a tab named after its folder', async () => {
     ui.singleRoot = 'one-per-folder';
-    const sessions = await api.starter.newSession({ agentName: 'Single-Root Agent' });
+    const sessions = await vscode.commands.executeCommand<AgentSession[]>('acpWorkspace.newSession', 'Single-Root Agent');
     assert.equal(sessions.length, 3);
     assert.deepEqual(paramsOf(single, 'session/new').slice(-3), [
       { cwd: app, mcpServers: [] },
       { cwd: lib, mcpServers: [] },
       { cwd: docs, mcpServers: [] },
     ]);
+    const titles = sessions.map((session) => api.chats.find(session.agentName, session.sessionId)?.panel.panel.title);
+    assert.deepEqual(titles, ['app', 'lib', 'docs'].map((folder) => `New session in ${folder} · Single-Root Agent`), 'three tabs a user can tell apart');
     ui.asked.splice(0);
+  });
+
+  it('restores such a session in a folder other than the first after a window reload without asking which folders', async () => {
+    const session = api.sessions.forAgent('Single-Root Agent').find((s) => s.rootSet.cwd.path === lib);
+    assert.ok(session, 'the session in lib from the test above');
+    api.chats.find('Single-Root Agent', session.sessionId)?.panel.dispose();
+    ui.asked.splice(0);
+    const reopened = () => single.received().filter((m) => (m.method === 'session/resume' || m.method === 'session/load') && m.params?.['sessionId'] === session.sessionId);
+    const tab = restoreTab(api, { agentName: 'Single-Root Agent', sessionId: session.sessionId, roots: [lib] });
+    await api.chatRestorer.settled();
+    assert.deepEqual(ui.asked, [], 'no folder question: the session keeps its own folder');
+    const chat = api.chats.find('Single-Root Agent', session.sessionId);
+    assert.ok(chat && chat.panel === tab.restored, 'reopened in the restored tab');
+    assert.deepEqual(reopened().map((m) => ({ cwd: m.params?.['cwd'], additionalDirectories: m.params?.['additionalDirectories'] })), [{ cwd: lib, additionalDirectories: undefined }]);
+    for (const other of api.sessions.forAgent('Single-Root Agent')) api.chats.find(other.agentName, other.sessionId)?.panel.dispose();
   });
 
   describe('fs access through the session roots', () => {

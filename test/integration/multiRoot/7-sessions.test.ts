@@ -6,10 +6,9 @@ import type { TestApi } from '../../../src/extension';
 import { sourcePlan } from '../../../src/history/sessionView';
 import type { Thread } from '../../../src/thread/thread';
 import type { SessionRow, ViewSettings } from '../../../src/shared/historyProtocol';
-import { CHAT_VIEW_TYPE } from '../../../src/vscode/chat/chatPanel';
 import type { HistoryUi } from '../../../src/sessions/ports';
 import { seedStore, type SeedSession } from '../../fixtures/referenceAgent/store';
-import { activate, addRecordingAgent, assertConforms, reopenFromHistory, waitFor, type RecordingAgent } from '../shared/extension';
+import { activate, addRecordingAgent, assertConforms, reopenFromHistory, restoreTab, waitFor, type RecordingAgent } from '../shared/extension';
 import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
 
 const NAME = 'History Agent';
@@ -238,14 +237,7 @@ describe('the session history in the real extension host (250 sessions in three 
     assert.equal(received('session/load').length, before);
   });
 
-  /** A chat tab as VS Code hands it back after a window reload (its webview kept `state`). */
-  function restoredTab(state: unknown) {
-    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'Restored', vscode.ViewColumn.Active, { enableScripts: true });
-    const tab = { panel, closed: false, restored: undefined as ReturnType<TestApi['chatRestorer']['restore']> };
-    panel.onDidDispose(() => (tab.closed = true));
-    tab.restored = api.chatRestorer.restore(panel, state);
-    return tab;
-  }
+  const restoredTab = (state: unknown) => restoreTab(api, state);
   const texts = (thread: Thread) =>
     thread.snapshot().entries.map((e) =>
       e.kind === 'user' || e.kind === 'agent' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : e.kind === 'error' ? e.message : e.kind === 'info' ? e.text : e.kind,

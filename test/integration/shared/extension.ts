@@ -8,6 +8,7 @@ import type { TestApi } from '../../../src/extension';
 import type { SessionView } from '../../../src/history/sessionView';
 import type { HistoryVerb } from '../../../src/sessions/historyActions';
 import type { ChatTab } from '../../../src/vscode/chat/chatActions';
+import { CHAT_VIEW_TYPE } from '../../../src/vscode/chat/chatPanel';
 import { checkClientMessage } from '../../helpers/conformance';
 
 export const EXTENSION_ID = 'acp-workspace.acp-workspace';
@@ -29,6 +30,15 @@ export async function activate(): Promise<TestApi> {
 export async function reopenFromHistory(api: TestApi, view: SessionView, verb: HistoryVerb): Promise<ChatTab | undefined> {
   const chat = await api.historyActions.reopen(view, verb);
   return chat && api.chats.tabOf(chat);
+}
+
+/** A chat tab as VS Code hands it back after a window reload (its webview kept `state`). */
+export function restoreTab(api: TestApi, state: unknown) {
+  const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'Restored', vscode.ViewColumn.Active, { enableScripts: true });
+  const tab = { panel, closed: false, restored: undefined as ReturnType<TestApi['chatRestorer']['restore']> };
+  panel.onDidDispose(() => (tab.closed = true));
+  tab.restored = api.chatRestorer.restore(panel, state);
+  return tab;
 }
 
 /** Polls until `predicate` holds. */

@@ -6,6 +6,7 @@ const base: ReopenInput = {
   cwd: '/w/app',
   additionalDirectories: ['/w/lib', '/w/docs'],
   workspaceRoots: ['/w/app', '/w/lib', '/w/docs'],
+  workspaceFolders: ['/w/app', '/w/lib', '/w/docs'],
   supportsAdditional: true,
   exists: (p) => p.startsWith('/w/'),
   isGranted: () => true,
@@ -64,5 +65,18 @@ describe('reopening with the full root list (consent decisions)', () => {
     const plan = planReopen({ ...base, supportsAdditional: false });
     assert.equal(plan.needsChoice, false);
     assert.deepEqual(plan.roots, ['/w/app']);
+  });
+
+  it('for an agent that takes one folder, keeps a session in any workspace folder without asking (not only the first)', () => {
+    const plan = planReopen({ ...base, cwd: '/w/lib', additionalDirectories: [], supportsAdditional: false });
+    assert.equal(plan.needsChoice, false);
+    assert.deepEqual(plan.roots, ['/w/lib']);
+  });
+
+  it('for an agent that takes one folder, asks when the session’s folder is no longer in the workspace', () => {
+    const plan = planReopen({ ...base, cwd: '/w/old', additionalDirectories: [], supportsAdditional: false });
+    assert.equal(plan.needsChoice, true);
+    assert.deepEqual(plan.sessionRoots, ['/w/old']);
+    assert.deepEqual(plan.workspaceRoots, ['/w/app']);
   });
 });
