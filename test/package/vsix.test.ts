@@ -87,4 +87,89 @@ describe('the packaged .vsix', function () {
       await workbench.close();
     }
   });
+
+  it('leaves no agent behind when the extension host is killed, even one that ignores its input closing and SIGTERM', async () => {
+    const { codeServer } = await tooling();
+    const server = path.join(scratch, 'server-stubborn');
+    const installed = codeServer.installExtension({ scratch: server, vsix: result.vsix });
+    const workspace = path.join(scratch, 'workspaces', 'single');
+    if (!fs.existsSync(workspace)) fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', 'workspaces'), path.join(scratch, 'workspaces'), { recursive: true, verbatimSymlinks: true });
+    const workbench = await Workbench.open({
+      target: workspace,
+      scratch: server,
+      developmentExtension: false,
+      extensionsDir: installed.extensionsDir,
+      env: { [RUN_MARKER]: runId },
+      // Like codex-acp and claude-code-acp: it keeps running when its input closes and when asked to stop.
+      userSettings: {
+        'acpWorkspace.agents': [{ name: 'Stubborn Agent', command: '${node}', args: ['${extensionPath}/dist/reference-agent.js', '--fault', 'ignore-stdin-close,ignore-sigterm'] }],
+      },
+    });
+    try {
+      await workbench.runCommand('ACP: Start Agent');
+      await workbench.pick('Stubborn Agent');
+      const sidebar = await workbench.openAcpContainer();
+      await workbench
+        .viewTree(sidebar, 'Agents')
+        .locator('.monaco-list-row', { hasText: 'Stubborn Agent' })
+        .locator('.label-description', { hasText: 'running' })
+        .waitFor({ timeout: 60_000 });
+      // The agent itself, not its watchdog (a shell whose command line names the agent too).
+      const agentPid = markedProcesses(runId).find((p) => p.command.includes('ignore-sigterm') && !p.command.startsWith('/bin/sh'))?.pid;
+      assert.ok(agentPid, 'the stubborn agent runs');
+      // The extension host (the agent's parent) dies without a chance to clean up, as in a crash or kill -9.
+      const hostPid = parentOf(agentPid);
+      assert.ok(hostPid && /extensionHost|bootstrap-fork/.test(commandOf(hostPid)), `the agent's parent is the extension host: ${hostPid && commandOf(hostPid)}`);
+      process.kill(hostPid, 'SIGKILL');
+      const deadline = Date.now() + 20_000;
+      while (running(agentPid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.ok(!running(agentPid), 'the agent ended with the extension host');
+    } finally {
+      await workbench.close();
+    }
+  });
 });
+
+/** Processes started by this run (their environment holds the run marker), with their command lines. */
+function markedProcesses(runId: string): { pid: number; command: string }[] {
+  const found: { pid: number; command: string }[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`${RUN_MARKER}=${runId}`)) continue;
+      found.push({ pid: Number(entry), command: fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim() });
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
+/** `/proc/<pid>/stat` after the command name: state, parent, … (undefined when the process is gone). */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Still running: there, and not a zombie waiting to be reaped. */
+function running(pid: number): boolean {
+  const state = statFields(pid)?.[0];
+  return state !== undefined && state !== 'Z';
+}
+
+function parentOf(pid: number): number | undefined {
+  const parent = Number(statFields(pid)?.[1]);
+  return Number.isInteger(parent) && parent > 1 ? parent : undefined;
+}
+
+function commandOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
