@@ -5,7 +5,7 @@ import type { TestApi } from '../../../src/extension';
 import type { ViewEntry } from '../../../src/shared/chatModel';
 import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
 import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
-import { activate, addRecordingAgent, assertConforms, waitFor, type RecordingAgent } from '../shared/extension';
+import { activate, addRecordingAgent, assertConforms, waitFor, watchDisposedPanel, type RecordingAgent } from '../shared/extension';
 
 describe('chat sessions in the real extension host', function () {
   this.timeout(60_000);
@@ -114,6 +114,19 @@ describe('chat sessions in the real extension host', function () {
     assert.equal(chat.controller.thread.session.modes?.currentModeId, 'architect');
     await prompt('status');
     assert.match(lastAgentText(), /mode architect; model ref-smart; extended thinking on/);
+  });
+
+  it('closes a chat tab while its agent waits for a permission: the turn ends, and nothing uses the closed tab', async () => {
+    const [second] = await api.starter.newSession({ agentName: 'Chat Agent' });
+    const closed = api.chats.open(second!.session);
+    const misuse = watchDisposedPanel(closed.panel.panel);
+    void api.chats.dispatch(closed, { type: 'prompt', text: 'permission', attachments: [] });
+    await waitFor(() => closed.controller.pendingPermissions === 1, 'the permission request');
+    closed.panel.panel.dispose(); // what the tab's close button does
+    await waitFor(() => !api.chats.all().includes(closed), 'the chat to close');
+    // The permission is answered "cancelled" and the turn ends after the tab is gone.
+    await waitFor(() => closed.controller.thread.snapshot().entries.some((e) => e.kind === 'turnEnd'), 'the cancelled turn to end');
+    assert.deepEqual(misuse, [], 'nothing used the closed tab (VS Code throws "Webview is disposed")');
   });
 
   it('recovers from an agent crash: the transcript stays, the session is reopened with its complete root list', async () => {
