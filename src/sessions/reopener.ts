@@ -27,7 +27,10 @@ export interface ReopenRequest {
    * may be asked); undefined cancels.
    */
   readonly roots: (connection: AcpConnection) => Promise<RootSet | undefined>;
-  /** The chat the session continues in (recover, refolder): a `load` replay replaces its transcript. */
+  /**
+   * The chat the session continues in (recover, refolder): a `load` replay replaces its conversation, and
+   * what only the chat showed (turn ends, errors, notes, unrecorded tool calls) stays in place.
+   */
   readonly chat?: SessionController;
   /** A transcript for the new chat (a tab restored after a window reload), instead of a new one. */
   readonly thread?: Thread;
@@ -59,9 +62,17 @@ export interface ReopenerOptions {
   readonly record?: (session: AgentSession, title: string | undefined) => void;
 }
 
-/** What the chat says once the session is back, by verb and request. */
-function reopenedNote(verb: ReopenVerb, method: ReopenMethod, title: string | undefined): string {
-  if (method === 'fork') return `Forked from “${title ?? 'a session'}”: the new session continues from its history, which is not shown here.`;
+/**
+ * What the chat says once the session is back, by verb and request. `replayed`: the chat shows history the
+ * agent sent while reopening (always for `load`; for `fork` only from agents that replay while forking,
+ * which the fork RFD leaves open: opencode does, claude-agent-acp and the reference agent do not).
+ */
+function reopenedNote(verb: ReopenVerb, method: ReopenMethod, title: string | undefined, replayed: boolean): string {
+  if (method === 'fork') {
+    return replayed
+      ? `Forked from “${title ?? 'a session'}”: the agent replayed its history, and the new session continues from it.`
+      : `Forked from “${title ?? 'a session'}”: the new session continues from its history, which is not shown here.`;
+  }
   switch (verb) {
     case 'recover':
       return method === 'load' ? 'Session reopened: the agent replayed its history.' : 'Session resumed.';
@@ -95,8 +106,11 @@ export class Reopener {
     if (!roots) return undefined;
     const { servers, notPassed } = mcp.forAgent(agentName, connection.caps);
 
-    if (chat && method !== 'fork') chats.prepareReopen(chat, connection, method);
+    const continues = chat !== undefined && method !== 'fork';
+    if (continues) chats.prepareReopen(chat, connection, method);
     else if (method === 'load') router.expectReplay(connection, sessionId);
+    // A fork's new id is known only from its answer, and some agents replay the history before they answer.
+    const fork = method === 'fork' ? router.expectFork(connection) : undefined;
     let session: AgentSession;
     try {
       session =
@@ -104,10 +118,14 @@ export class Reopener {
           ? await forkSession(connection, sessionId, roots, { mcpServers: servers })
           : await reopenSession(connection, sessionId, roots, { mode: method, mcpServers: servers });
     } catch (error) {
-      if (!chat) router.abandonReplay(connection, sessionId);
+      fork?.done(undefined);
+      if (continues) chats.abandonReopen(chat, connection);
+      else router.abandonReplay(connection, sessionId);
       throw error;
     }
+    fork?.done(session.sessionId);
     if (request.cancelled?.()) {
+      if (continues) chats.abandonReopen(chat, connection);
       router.abandonReplay(connection, session.sessionId);
       if (connection.caps.sessions.close) void connection.closeSession(session.sessionId).catch(() => undefined);
       return undefined;
@@ -115,7 +133,7 @@ export class Reopener {
 
     // In the same turn as the answer: the replayed history is waiting for its chat.
     let target: SessionController | undefined;
-    if (chat && method !== 'fork') {
+    if (continues) {
       chats.reattach(chat, session);
       target = chat;
     } else if (request.withoutChat) {
@@ -125,9 +143,11 @@ export class Reopener {
       target = chats.open(session, { thread: request.thread });
     }
     if (target) {
+      const replayed = method === 'load' || (method === 'fork' && target.thread.hasConversation);
+      if (replayed) target.thread.endReplay();
       if (request.title && method !== 'fork') target.thread.setSession({ title: request.title });
       for (const line of notPassed) target.thread.addInfo(line);
-      target.thread.addInfo(reopenedNote(verb, method, request.title));
+      target.thread.addInfo(reopenedNote(verb, method, request.title, replayed));
     }
     this.options.record?.(session, method === 'fork' ? undefined : request.title);
     logger.info(`${verb} ${agentName} session ${sessionId}${method === 'fork' ? ` as ${session.sessionId}` : ''} (${method}) with ${describeRoots(roots)}.`);

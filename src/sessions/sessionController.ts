@@ -180,6 +180,7 @@ export class SessionController implements SessionSink {
   /** The connection closed under this session (agent exited or was stopped). */
   disconnected(reason: string): void {
     this.cancelPendingPermissions();
+    this.thread.interruptUnfinishedTools();
     if (this.thread.session.status !== 'disconnected') {
       this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(reason) });
       if (!this.turn) this.thread.addError(sentence(reason), ['restart', 'reopen']);
@@ -216,6 +217,8 @@ export class SessionController implements SessionSink {
   }
 
   private turnFailed(error: unknown): void {
+    // The turn is over without an answer: nothing will finish its tool calls.
+    if (!(error instanceof RequestCancelledError)) this.thread.interruptUnfinishedTools();
     if (error instanceof RequestCancelledError) {
       this.thread.endTurn('cancelled');
     } else if (error instanceof ConnectionClosedError) {

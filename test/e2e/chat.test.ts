@@ -176,13 +176,16 @@ describe('the chat (real workbench, Chromium)', function () {
     assert.equal(await chat.locator('select[aria-label=Mode]').inputValue(), 'ask');
   });
 
-  it('survives the agent crashing mid-turn: keeps the transcript and reopens the session', async () => {
+  it('survives the agent crashing mid-turn: keeps the transcript, shows the call it crashed in as interrupted, and reopens the session', async () => {
     const entries = await chat.locator('.entry').count();
     await send('crash');
     const error = chat.locator('.entry.error').last();
     await error.waitFor({ timeout: 30_000 });
     assert.match(await error.innerText(), /exited \(exit code 42\)/);
     assert.ok((await chat.locator('.entry').count()) > entries, 'nothing shown so far was lost');
+    // The tool call it crashed in says so, and nothing spins any more.
+    await chat.locator('.entry.tool.status-interrupted', { hasText: 'Run a step that crashes the agent' }).waitFor();
+    assert.equal(await chat.locator('.entry.tool .codicon-modifier-spin').count(), 0, 'no tool call spins');
     await bench().screenshot('chat-crash');
     await error.locator('button', { hasText: 'Reopen Session' }).click();
     await chat.locator('.entry.info', { hasText: 'Session resumed.' }).waitFor({ timeout: 30_000 });
