@@ -1,9 +1,9 @@
 /**
  * Reopening a session, the one way every path does it: from the Sessions view (open, resume, fork), a chat
- * tab restored after a window reload, a chat whose agent exited, a session reopened with the workspace's
- * current folders. Which request serves which verb is the table in `history/reopenPolicy.ts`; the root
- * list is the caller's decision (it may ask the user, once the agent's capabilities are known) and is
- * always sent complete.
+ * tab restored after a window reload, a chat whose agent exited, every chat of an agent that restarts
+ * (whoever asked for the restart), a session reopened with the workspace's current folders. Which request
+ * serves which verb is the table in `history/reopenPolicy.ts`; the root list is the caller's decision (it
+ * may ask the user, once the agent's capabilities are known) and is always sent complete.
  */
 import type { AcpConnection } from '../acp/connection';
 import type { Logger } from '../common/logger';
@@ -40,8 +40,6 @@ export interface ReopenRequest {
   readonly cancelled?: () => boolean;
   /** The title the history knows; shown in the chat and recorded (not for a fork). */
   readonly title?: string;
-  /** Restart the agent first (Restart Agent in a chat whose agent exited). */
-  readonly restart?: boolean;
 }
 
 export interface Reopened {
@@ -87,6 +85,9 @@ function reopenedNote(verb: ReopenVerb, method: ReopenMethod, title: string | un
 }
 
 export class Reopener {
+  /** Restarts in progress, by agent: asking again meanwhile joins the one under way. */
+  private readonly restarts = new Map<string, Promise<AcpConnection>>();
+
   constructor(private readonly options: ReopenerOptions) {}
 
   /**
@@ -98,7 +99,7 @@ export class Reopener {
     const { verb, agentName, sessionId, chat } = request;
     // A chat closed a moment ago may still be closing its session on the agent: reopening must come after.
     await chats.whenClosed(agentName, sessionId);
-    const connection = request.restart ? await agents.restart(agentName) : await agents.start(agentName);
+    const connection = await agents.start(agentName);
     const choice = chooseReopenMethod(verb, connection.caps, agentName);
     if ('reason' in choice) throw new ReopenUnsupportedError(choice.reason);
     const { method } = choice;
@@ -152,5 +153,64 @@ export class Reopener {
     this.options.record?.(session, method === 'fork' ? undefined : request.title);
     logger.info(`${verb} ${agentName} session ${sessionId}${method === 'fork' ? ` as ${session.sessionId}` : ''} (${method}) with ${describeRoots(roots)}.`);
     return { session, method, chat: target };
+  }
+
+  /**
+   * Reopens the session of a chat whose agent exited or restarted ('recover': resume, else load), with the
+   * chat's complete root list. What goes wrong is said in the chat, with the ways forward; resolves with
+   * the reopened session, or undefined.
+   */
+  async recover(chat: SessionController): Promise<Reopened | undefined> {
+    const { chats, logger } = this.options;
+    const previous = chat.session;
+    try {
+      return await this.reopen({
+        verb: 'recover',
+        agentName: previous.agentName,
+        sessionId: previous.sessionId,
+        chat,
+        roots: () => Promise.resolve(previous.rootSet),
+        // Closed meanwhile (during a restart, say): nothing more goes to it.
+        cancelled: () => !chats.has(chat),
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      logger.warn(`Reopening ${previous.agentName} session ${previous.sessionId}: ${message}`);
+      if (!chats.has(chat)) return undefined;
+      if (error instanceof ReopenUnsupportedError) chat.reconnectFailed(`${message} Start a new session.`, []);
+      else chat.reconnectFailed(message);
+      return undefined;
+    }
+  }
+
+  /**
+   * Restarts an agent, whoever asks (the Agents view, the Command Palette, a chat's Restart button, a
+   * sign-in), and reopens every chat open on it as {@link recover} does, each with its complete root list.
+   * The chats say the agent restarts rather than showing its connection's end as a failure. Resolves with
+   * the new connection once every chat is back or says why not; rejects when the agent does not start again
+   * (the chats say so too).
+   */
+  restartAgent(agentName: string): Promise<AcpConnection> {
+    const running = this.restarts.get(agentName);
+    if (running) return running;
+    const restart = this.restart(agentName).finally(() => this.restarts.delete(agentName));
+    this.restarts.set(agentName, restart);
+    return restart;
+  }
+
+  private async restart(agentName: string): Promise<AcpConnection> {
+    const { agents, chats } = this.options;
+    const affected = chats.all().filter((chat) => chat.session.agentName === agentName);
+    for (const chat of affected) chat.expectRestart();
+    let connection: AcpConnection;
+    try {
+      connection = await agents.restart(agentName);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      for (const chat of affected) if (chats.has(chat)) chat.reconnectFailed(`${agentName} did not start again: ${message}`);
+      throw error;
+    }
+    await Promise.all(affected.filter((chat) => chats.has(chat)).map((chat) => this.recover(chat)));
+    return connection;
   }
 }

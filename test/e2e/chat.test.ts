@@ -217,4 +217,22 @@ describe('the chat (real workbench, Chromium)', function () {
     await untilTurnEnds(before);
     assert.equal(await lastAgentText(), 'Echo: after the reload');
   });
+
+  it('reconnects after Restart Agent from the Command Palette: no "shutting down", no error, the next prompt works', async () => {
+    const errors = await chat.locator('.entry.error').count();
+    const resumed = await chat.locator('.entry.info', { hasText: 'Session resumed.' }).count();
+    await bench().runCommand('ACP: Restart Agent');
+    await bench().pick('Reference Agent (offline)');
+    chat = await bench().webview('.prompt-input');
+    await chat.locator('.entry.info', { hasText: 'Restarting Reference Agent (offline)…' }).waitFor({ timeout: 60_000 });
+    for (let i = 0; i < 600 && (await chat.locator('.entry.info', { hasText: 'Session resumed.' }).count()) <= resumed; i++) await bench().page.waitForTimeout(100);
+    assert.ok((await chat.locator('.entry.info', { hasText: 'Session resumed.' }).count()) > resumed, 'the chat was reopened');
+    await bench().screenshot('chat-restarted');
+    assert.equal(await chat.locator('.entry.error').count(), errors, 'no error');
+    assert.doesNotMatch(await chat.locator('body').innerText(), /shutting down/);
+    const before = await turnEnds();
+    await send('hello once more');
+    await untilTurnEnds(before);
+    assert.equal(await lastAgentText(), 'Echo: hello once more');
+  });
 });

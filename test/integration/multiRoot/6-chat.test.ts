@@ -146,6 +146,31 @@ describe('chat sessions in the real extension host', function () {
     assert.equal(lastAgentText(), 'Echo: hello again', JSON.stringify(entries().slice(-4)));
   });
 
+  it('Restart Agent (the command) reconnects the open chats of that agent: resume with the complete folder list, no "shutting down", a closed tab left alone', async () => {
+    // A second chat of the same agent, whose tab the user closes while the agent waits for a permission.
+    const [second] = await api.starter.newSession({ agentName: 'Chat Agent' });
+    const closed = api.chats.open(second!.session);
+    const misuse = watchDisposedPanel(closed.panel.panel);
+    void api.chats.dispatch(closed, { type: 'prompt', text: 'permission', attachments: [] });
+    await waitFor(() => closed.controller.pendingPermissions === 1, 'the permission request in the second chat');
+    closed.panel.panel.dispose(); // what the tab's close button does
+    await waitFor(() => !api.chats.all().includes(closed), 'the second chat to close');
+
+    const before = entries().length;
+    const old = chat.controller.session.connection;
+    await vscode.commands.executeCommand('acpWorkspace.restartAgent', 'Chat Agent');
+    await waitFor(() => chat.controller.session.connection !== old && chat.controller.thread.session.status === 'idle', 'the chat to reconnect');
+    const added = entries().slice(before);
+    assert.deepEqual(added.filter((e) => e.kind === 'error'), [], 'no error in the chat');
+    assert.doesNotMatch(JSON.stringify([added, chat.controller.thread.session]), /shutting down/);
+    const resume = received('session/resume').at(-1);
+    assert.equal(resume?.['sessionId'], chat.controller.session.sessionId);
+    assert.deepEqual(resume?.['additionalDirectories'], vscode.workspace.workspaceFolders!.slice(1).map((f) => fs.realpathSync.native(f.uri.fsPath)));
+    await prompt('hello after the restart');
+    assert.equal(lastAgentText(), 'Echo: hello after the restart');
+    assert.deepEqual(misuse, [], 'nothing used the closed tab');
+  });
+
   it('passes configured MCP servers, only those the agent can take, and says which were not passed', async () => {
     const config = vscode.workspace.getConfiguration('acpWorkspace');
     await config.update(

@@ -225,7 +225,7 @@ describe('reopening a session: one policy table for every path', () => {
     assert.deepEqual(w.sessions.find('Memory Agent', session.sessionId)?.rootSet, rootSetFromPaths('/w/app'), 'the registry has the session with its new roots');
   });
 
-  it('sends nothing when the root choice is cancelled; closes what became moot; restarts the agent when asked', async () => {
+  it('sends nothing when the root choice is cancelled; closes what became moot', async () => {
     w = await world('all');
     assert.equal(await w.reopener.reopen({ verb: 'open', agentName: 'Memory Agent', sessionId: 'hist', roots: () => Promise.resolve(undefined) }), undefined);
     assert.deepEqual(LIFECYCLE.flatMap((m) => w!.agent.sent(m)), []);
@@ -235,10 +235,53 @@ describe('reopening a session: one policy table for every path', () => {
     assert.equal(moot, undefined);
     assert.equal(w.chats.find('Memory Agent', 'hist'), undefined);
     assert.deepEqual(w.agent.sent('session/close').map((m) => m.params), [{ sessionId: 'hist' }]);
+  });
 
-    const chat = await openChat(w);
-    await w.reopener.reopen({ verb: 'recover', agentName: 'Memory Agent', sessionId: 'old', chat, restart: true, roots: () => Promise.resolve(chat.session.rootSet) });
+  it('restarting an agent reopens every open chat of it (resume, its complete roots) without an error or "shutting down", and leaves a closed chat alone', async () => {
+    w = await world('all');
+    const first = await openChat(w);
+    const second = w.chats.open(await startSession(w.client, rootSetFromPaths('/w/lib', ['/w/app'])));
+    const closed = w.chats.open(await startSession(w.client, three));
+    w.chats.close(closed);
+    const before = w.client;
+    const connection = await w.reopener.restartAgent('Memory Agent');
     assert.equal(w.restarts, 1);
+    assert.notEqual(connection, before);
+    const resumed = w.agent.sent('session/resume').map((m) => m.params as { sessionId: string; cwd: string; additionalDirectories: string[] });
+    assert.deepEqual(
+      resumed.map((p) => [p.sessionId, p.cwd, p.additionalDirectories]).sort(),
+      [
+        ['old', '/w/app', ['/w/lib', '/w/docs']],
+        ['old-2', '/w/lib', ['/w/app']],
+      ],
+      'each open chat, with its complete root list; not the closed one',
+    );
+    for (const chat of [first, second]) {
+      assert.equal(chat.session.connection, connection);
+      assert.equal(chat.thread.session.status, 'idle');
+      const entries = chat.thread.snapshot().entries;
+      assert.deepEqual(entries.filter((e) => e.kind === 'error'), []);
+      assert.doesNotMatch(JSON.stringify(entries), /shutting down/);
+      assert.deepEqual(texts(chat.thread).filter((t) => t.startsWith('info:')), ['info: Restarting Memory Agent…', 'info: MCP server “x” was not passed: a test.', 'info: Session resumed.']);
+    }
+    assert.ok(texts(first.thread).includes('shown before'), 'the transcript stays');
+    assert.equal(w.chats.has(closed), false);
+  });
+
+  it('a restart stops a running turn, and says so without offering to restart again', async () => {
+    w = await world('all');
+    const chat = await openChat(w);
+    w.agent.rpc.onRequest('session/prompt', async () => {
+      await w!.agent.rpc.sendNotification('session/update', { sessionId: 'old', update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Long step', status: 'in_progress' } });
+      return new Promise(() => undefined);
+    });
+    const turn = chat.prompt([{ type: 'text', text: 'go' }], [{ type: 'text', text: 'go' }]);
+    await until(() => chat.thread.toolEntry('t1') !== undefined);
+    await w.reopener.restartAgent('Memory Agent');
+    await turn;
+    assert.equal(chat.thread.toolEntry('t1')?.status, 'interrupted');
+    assert.deepEqual(chat.thread.snapshot().entries.filter((e) => e.kind === 'error'), []);
+    assert.equal(chat.thread.session.status, 'idle');
   });
 
   it('recovering by load (an agent without resume) keeps the crash and the interrupted call, and shows each message once', async () => {
@@ -257,7 +300,7 @@ describe('reopening a session: one policy table for every path', () => {
     await until(() => chat.thread.toolEntry('t1') !== undefined);
     w.client.dispose('Memory Agent exited (exit code 42).');
     await turn;
-    await w.reopener.reopen({ verb: 'recover', agentName: 'Memory Agent', sessionId: 'old', chat, roots: () => Promise.resolve(chat.session.rootSet) });
+    await w.reopener.recover(chat);
     assert.equal(w.agent.sent('session/load').length, 1);
     const entries = chat.thread.snapshot().entries;
     assert.deepEqual(
