@@ -98,7 +98,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const historyActions = new HistoryActions({ history, agents: registry, chats, reopener, grants, workspace, rootsUi: () => rootsUi, historyUi: () => historyUi, notices, logger });
 
   // The VS Code adapters.
-  const signIn = new SignIn(agents, logger);
+  // Whoever restarts an agent (a command, a chat, a sign-in) gets its open chats reopened.
+  const restartAgent = (name: string) => reopener.restartAgent(name);
+  const signIn = new SignIn(agents, logger, restartAgent);
   const chatActions = new ChatActions({ reopener, starter, router, signIn, log: channel, logger });
   const tabs = new ChatTabs(context.extensionUri, chats, chatActions, logger);
   const sessionsView = new SessionsView(context, history, registry, chats, historyActions, logger);
@@ -127,7 +129,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     vscode.window.onDidChangeActiveTextEditor(() => history.primaryMayHaveChanged()),
     vscode.workspace.onDidChangeConfiguration((event) => affectsUs(event, 'primaryFolder') && history.primaryMayHaveChanged()),
     agentsView,
-    ...registerAgentCommands(registry, channel),
+    ...registerAgentCommands(registry, channel, restartAgent),
     ...registerSessionCommands(starter, registry, grants, folderChanges, channel, tabs, signIn),
   );
   logger.info(`ACP Workspace ${String(context.extension.packageJSON.version)} activated.`);

@@ -101,9 +101,15 @@ export class AgentRegistry {
     await this.entries.get(name)?.process?.stop();
   }
 
+  /**
+   * Stops the agent and starts a new process with its current definition and settings. Its connection
+   * closes saying the agent is restarting (not that ACP Workspace shuts down). Open chats are reopened by
+   * `Reopener.restartAgent`, the one caller besides tests.
+   */
   async restart(name: string): Promise<AcpConnection> {
     const entry = this.entries.get(name);
     if (entry?.process) {
+      await entry.process.stop(`${name} is restarting.`);
       await entry.process.dispose();
       entry.process = undefined;
     }

@@ -110,13 +110,22 @@ export class Chats {
   }
 
   /**
-   * The chat's session is about to be reopened on `connection`: `load` replays the history, so the
-   * transcript is cleared for it; either way, what the agent sends for the session comes here from now on.
+   * The chat's session is about to be reopened on `connection`: `load` replays the history over the
+   * transcript (see {@link Thread.beginReplay}); either way, what the agent sends for the session comes here
+   * from now on.
    */
   prepareReopen(chat: SessionController, connection: AcpConnection, mode: ReopenMode): void {
     chat.thread.setSession({ status: mode === 'load' ? 'loading' : 'starting', statusDetail: undefined });
-    if (mode === 'load') chat.thread.reset();
+    if (mode === 'load') chat.thread.beginReplay();
     this.options.router.route(connection, chat.session.sessionId, chat);
+  }
+
+  /** The reopen prepared with {@link prepareReopen} failed or became moot: the chat shows what it did before. */
+  abandonReopen(chat: SessionController, connection: AcpConnection): void {
+    chat.thread.abortReplay();
+    chat.thread.setSession({ status: chat.session.isDisconnected ? 'disconnected' : chat.isRunning ? 'running' : 'idle' });
+    // On its own connection (new folders) the chat goes on with its session; a new connection is let go.
+    if (connection !== chat.session.connection) this.options.router.unroute(connection, chat.session.sessionId, chat);
   }
 
   /** After a reopen (on the same or a new connection): the chat continues with the new session object. */

@@ -1,9 +1,9 @@
 /**
  * Reopening a session, the one way every path does it: from the Sessions view (open, resume, fork), a chat
- * tab restored after a window reload, a chat whose agent exited, a session reopened with the workspace's
- * current folders. Which request serves which verb is the table in `history/reopenPolicy.ts`; the root
- * list is the caller's decision (it may ask the user, once the agent's capabilities are known) and is
- * always sent complete.
+ * tab restored after a window reload, a chat whose agent exited, every chat of an agent that restarts
+ * (whoever asked for the restart), a session reopened with the workspace's current folders. Which request
+ * serves which verb is the table in `history/reopenPolicy.ts`; the root list is the caller's decision (it
+ * may ask the user, once the agent's capabilities are known) and is always sent complete.
  */
 import type { AcpConnection } from '../acp/connection';
 import type { Logger } from '../common/logger';
@@ -27,7 +27,10 @@ export interface ReopenRequest {
    * may be asked); undefined cancels.
    */
   readonly roots: (connection: AcpConnection) => Promise<RootSet | undefined>;
-  /** The chat the session continues in (recover, refolder): a `load` replay replaces its transcript. */
+  /**
+   * The chat the session continues in (recover, refolder): a `load` replay replaces its conversation, and
+   * what only the chat showed (turn ends, errors, notes, unrecorded tool calls) stays in place.
+   */
   readonly chat?: SessionController;
   /** A transcript for the new chat (a tab restored after a window reload), instead of a new one. */
   readonly thread?: Thread;
@@ -37,8 +40,6 @@ export interface ReopenRequest {
   readonly cancelled?: () => boolean;
   /** The title the history knows; shown in the chat and recorded (not for a fork). */
   readonly title?: string;
-  /** Restart the agent first (Restart Agent in a chat whose agent exited). */
-  readonly restart?: boolean;
 }
 
 export interface Reopened {
@@ -59,9 +60,17 @@ export interface ReopenerOptions {
   readonly record?: (session: AgentSession, title: string | undefined) => void;
 }
 
-/** What the chat says once the session is back, by verb and request. */
-function reopenedNote(verb: ReopenVerb, method: ReopenMethod, title: string | undefined): string {
-  if (method === 'fork') return `Forked from “${title ?? 'a session'}”: the new session continues from its history, which is not shown here.`;
+/**
+ * What the chat says once the session is back, by verb and request. `replayed`: the chat shows history the
+ * agent sent while reopening (always for `load`; for `fork` only from agents that replay while forking,
+ * which the fork RFD leaves open: opencode does, claude-agent-acp and the reference agent do not).
+ */
+function reopenedNote(verb: ReopenVerb, method: ReopenMethod, title: string | undefined, replayed: boolean): string {
+  if (method === 'fork') {
+    return replayed
+      ? `Forked from “${title ?? 'a session'}”: the agent replayed its history, and the new session continues from it.`
+      : `Forked from “${title ?? 'a session'}”: the new session continues from its history, which is not shown here.`;
+  }
   switch (verb) {
     case 'recover':
       return method === 'load' ? 'Session reopened: the agent replayed its history.' : 'Session resumed.';
@@ -76,6 +85,9 @@ function reopenedNote(verb: ReopenVerb, method: ReopenMethod, title: string | un
 }
 
 export class Reopener {
+  /** Restarts in progress, by agent: asking again meanwhile joins the one under way. */
+  private readonly restarts = new Map<string, Promise<AcpConnection>>();
+
   constructor(private readonly options: ReopenerOptions) {}
 
   /**
@@ -87,7 +99,7 @@ export class Reopener {
     const { verb, agentName, sessionId, chat } = request;
     // A chat closed a moment ago may still be closing its session on the agent: reopening must come after.
     await chats.whenClosed(agentName, sessionId);
-    const connection = request.restart ? await agents.restart(agentName) : await agents.start(agentName);
+    const connection = await agents.start(agentName);
     const choice = chooseReopenMethod(verb, connection.caps, agentName);
     if ('reason' in choice) throw new ReopenUnsupportedError(choice.reason);
     const { method } = choice;
@@ -95,8 +107,11 @@ export class Reopener {
     if (!roots) return undefined;
     const { servers, notPassed } = mcp.forAgent(agentName, connection.caps);
 
-    if (chat && method !== 'fork') chats.prepareReopen(chat, connection, method);
+    const continues = chat !== undefined && method !== 'fork';
+    if (continues) chats.prepareReopen(chat, connection, method);
     else if (method === 'load') router.expectReplay(connection, sessionId);
+    // A fork's new id is known only from its answer, and some agents replay the history before they answer.
+    const fork = method === 'fork' ? router.expectFork(connection) : undefined;
     let session: AgentSession;
     try {
       session =
@@ -104,10 +119,14 @@ export class Reopener {
           ? await forkSession(connection, sessionId, roots, { mcpServers: servers })
           : await reopenSession(connection, sessionId, roots, { mode: method, mcpServers: servers });
     } catch (error) {
-      if (!chat) router.abandonReplay(connection, sessionId);
+      fork?.done(undefined);
+      if (continues) chats.abandonReopen(chat, connection);
+      else router.abandonReplay(connection, sessionId);
       throw error;
     }
+    fork?.done(session.sessionId);
     if (request.cancelled?.()) {
+      if (continues) chats.abandonReopen(chat, connection);
       router.abandonReplay(connection, session.sessionId);
       if (connection.caps.sessions.close) void connection.closeSession(session.sessionId).catch(() => undefined);
       return undefined;
@@ -115,7 +134,7 @@ export class Reopener {
 
     // In the same turn as the answer: the replayed history is waiting for its chat.
     let target: SessionController | undefined;
-    if (chat && method !== 'fork') {
+    if (continues) {
       chats.reattach(chat, session);
       target = chat;
     } else if (request.withoutChat) {
@@ -125,12 +144,73 @@ export class Reopener {
       target = chats.open(session, { thread: request.thread });
     }
     if (target) {
+      const replayed = method === 'load' || (method === 'fork' && target.thread.hasConversation);
+      if (replayed) target.thread.endReplay();
       if (request.title && method !== 'fork') target.thread.setSession({ title: request.title });
       for (const line of notPassed) target.thread.addInfo(line);
-      target.thread.addInfo(reopenedNote(verb, method, request.title));
+      target.thread.addInfo(reopenedNote(verb, method, request.title, replayed));
     }
     this.options.record?.(session, method === 'fork' ? undefined : request.title);
     logger.info(`${verb} ${agentName} session ${sessionId}${method === 'fork' ? ` as ${session.sessionId}` : ''} (${method}) with ${describeRoots(roots)}.`);
     return { session, method, chat: target };
+  }
+
+  /**
+   * Reopens the session of a chat whose agent exited or restarted ('recover': resume, else load), with the
+   * chat's complete root list. What goes wrong is said in the chat, with the ways forward; resolves with
+   * the reopened session, or undefined.
+   */
+  async recover(chat: SessionController): Promise<Reopened | undefined> {
+    const { chats, logger } = this.options;
+    const previous = chat.session;
+    try {
+      return await this.reopen({
+        verb: 'recover',
+        agentName: previous.agentName,
+        sessionId: previous.sessionId,
+        chat,
+        roots: () => Promise.resolve(previous.rootSet),
+        // Closed meanwhile (during a restart, say): nothing more goes to it.
+        cancelled: () => !chats.has(chat),
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      logger.warn(`Reopening ${previous.agentName} session ${previous.sessionId}: ${message}`);
+      if (!chats.has(chat)) return undefined;
+      if (error instanceof ReopenUnsupportedError) chat.reconnectFailed(`${message} Start a new session.`, []);
+      else chat.reconnectFailed(message);
+      return undefined;
+    }
+  }
+
+  /**
+   * Restarts an agent, whoever asks (the Agents view, the Command Palette, a chat's Restart button, a
+   * sign-in), and reopens every chat open on it as {@link recover} does, each with its complete root list.
+   * The chats say the agent restarts rather than showing its connection's end as a failure. Resolves with
+   * the new connection once every chat is back or says why not; rejects when the agent does not start again
+   * (the chats say so too).
+   */
+  restartAgent(agentName: string): Promise<AcpConnection> {
+    const running = this.restarts.get(agentName);
+    if (running) return running;
+    const restart = this.restart(agentName).finally(() => this.restarts.delete(agentName));
+    this.restarts.set(agentName, restart);
+    return restart;
+  }
+
+  private async restart(agentName: string): Promise<AcpConnection> {
+    const { agents, chats } = this.options;
+    const affected = chats.all().filter((chat) => chat.session.agentName === agentName);
+    for (const chat of affected) chat.expectRestart();
+    let connection: AcpConnection;
+    try {
+      connection = await agents.restart(agentName);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      for (const chat of affected) if (chats.has(chat)) chat.reconnectFailed(`${agentName} did not start again: ${message}`);
+      throw error;
+    }
+    await Promise.all(affected.filter((chat) => chats.has(chat)).map((chat) => this.recover(chat)));
+    return connection;
   }
 }

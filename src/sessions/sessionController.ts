@@ -14,7 +14,7 @@ import type {
 } from '../acp/schema';
 import type { CancellationToken } from '../acp/connection';
 import type { OpenDocuments } from '../roots/guardedFs';
-import type { ViewContent, ViewSessionState } from '../shared/chatModel';
+import type { ErrorAction, ViewContent, ViewSessionState } from '../shared/chatModel';
 import type { Attachment } from '../shared/chatProtocol';
 import type { Thread, ThreadTerminal } from '../thread/thread';
 import { configOptionsToView } from '../thread/toView';
@@ -42,6 +42,8 @@ export class SessionController implements SessionSink {
   private current: AgentSession;
   private readonly pending = new Map<string, PendingPermission>();
   private turn: Promise<void> | undefined;
+  /** The agent is being restarted on purpose: its connection closing is expected, not a failure. */
+  private restarting = false;
   /** What this chat listens to on its current session (replaced when the session is). */
   private subscriptions: Array<{ dispose(): void }> = [];
 
@@ -107,7 +109,7 @@ export class SessionController implements SessionSink {
       .prompt({ sessionId: session.sessionId, prompt: blocks })
       .then(
         (result) => this.thread.endTurn(result.stopReason),
-        (error: unknown) => this.turnFailed(error),
+        (error: unknown) => this.turnFailed(error, session),
       )
       .finally(() => {
         this.turn = undefined;
@@ -177,9 +179,29 @@ export class SessionController implements SessionSink {
     this.thread.setSession({ configOptions: configOptionsToView(result.configOptions) });
   }
 
+  /**
+   * The agent is about to be restarted (by the user, from anywhere): the chat says so, and its connection
+   * closing is not shown as a failure. The session is reopened next ({@link attach}), or
+   * {@link reconnectFailed} says why it could not be.
+   */
+  expectRestart(): void {
+    this.restarting = true;
+    this.thread.addInfo(`Restarting ${this.current.agentName}…`);
+    this.thread.setSession({ status: 'starting', statusDetail: `Restarting ${this.current.agentName}…` });
+  }
+
+  /** Reopening the session failed (after a restart, or when asked to): the chat says why and offers to try again. */
+  reconnectFailed(message: string, actions: ErrorAction[] = ['restart', 'reopen']): void {
+    this.restarting = false;
+    this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(message) });
+    this.thread.addError(sentence(message), actions);
+  }
+
   /** The connection closed under this session (agent exited or was stopped). */
   disconnected(reason: string): void {
     this.cancelPendingPermissions();
+    this.thread.interruptUnfinishedTools();
+    if (this.restarting) return;
     if (this.thread.session.status !== 'disconnected') {
       this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(reason) });
       if (!this.turn) this.thread.addError(sentence(reason), ['restart', 'reopen']);
@@ -192,6 +214,7 @@ export class SessionController implements SessionSink {
   }
 
   private adopt(session: AgentSession): void {
+    this.restarting = false;
     const { modes, configOptions } = session.setup;
     this.thread.setSession({
       sessionId: session.sessionId,
@@ -215,9 +238,14 @@ export class SessionController implements SessionSink {
     ];
   }
 
-  private turnFailed(error: unknown): void {
+  private turnFailed(error: unknown, session: AgentSession): void {
+    // The turn is over without an answer: nothing will finish its tool calls.
+    if (!(error instanceof RequestCancelledError)) this.thread.interruptUnfinishedTools();
     if (error instanceof RequestCancelledError) {
       this.thread.endTurn('cancelled');
+    } else if (error instanceof ConnectionClosedError && (this.restarting || session !== this.current)) {
+      // A restart the user asked for ended the turn; the session is being reopened.
+      this.thread.addInfo(`The turn was stopped: ${session.agentName} restarted.`);
     } else if (error instanceof ConnectionClosedError) {
       this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(error.reason) });
       this.thread.addError(`${sentence(error.reason)} Everything up to here is kept; restart the agent, or reopen this session to continue.`, ['restart', 'reopen']);

@@ -3,9 +3,10 @@
  * every handler an agent may call (`fs/*`, `session/request_permission`, `terminal/*`, `session/update`),
  * and each request or update is routed to its session's chat (a {@link SessionSink}).
  *
- * Updates can arrive before their chat exists: right after `session/new` answers, and the whole replay
- * of `session/load`, which comes before its answer. They wait in a buffer (small for unexpected updates,
- * large for an expected replay) until {@link SessionRouter.route} names the chat.
+ * Updates can arrive before their chat exists: right after `session/new` answers, the whole replay
+ * of `session/load`, which comes before its answer, and the history some agents replay while they fork (for
+ * a session whose id only the answer names). They wait in a buffer (small for unexpected updates, large for
+ * an expected replay) until {@link SessionRouter.route} names the chat.
  */
 import type { AcpConnection, CancellationToken } from '../acp/connection';
 import {
@@ -60,6 +61,8 @@ interface Routes {
   readonly replaying: Set<string>;
   /** Sessions whose buffer overflowed (said once). */
   readonly overflowed: Set<string>;
+  /** For each fork in progress, the sessions first heard of during it (one of them is the fork). */
+  readonly forks: Set<Set<string>>;
   readonly terminals: Terminals;
 }
 
@@ -78,7 +81,7 @@ export class SessionRouter {
   connect(connection: AcpConnection): void {
     const { sessions, documents, logger } = this.options;
     const terminals = new Terminals({ logger });
-    const routes: Routes = { sinks: new Map(), buffered: new Map(), replaying: new Set(), overflowed: new Set(), terminals };
+    const routes: Routes = { sinks: new Map(), buffered: new Map(), replaying: new Set(), overflowed: new Set(), forks: new Set(), terminals };
     this.routes.set(connection, routes);
     registerFsHandlers(connection, {
       sessions,
@@ -137,6 +140,28 @@ export class SessionRouter {
     routes?.overflowed.delete(sessionId);
   }
 
+  /**
+   * A `session/fork` is on its way: until `done`, updates for sessions nobody opened yet are kept like a
+   * replay, since the new session's id is known only from the answer. `done` with the new id (route it in
+   * the same turn) or with undefined when the fork failed, which drops what was kept for it.
+   */
+  expectFork(connection: AcpConnection): { done(forkedSessionId: string | undefined): void } {
+    const routes = this.routesOf(connection);
+    const heard = new Set<string>();
+    routes.forks.add(heard);
+    return {
+      done: (forkedSessionId) => {
+        routes.forks.delete(heard);
+        if (forkedSessionId !== undefined) return;
+        for (const sessionId of heard) {
+          if (routes.sinks.has(sessionId) || routes.replaying.has(sessionId)) continue;
+          routes.buffered.delete(sessionId);
+          routes.overflowed.delete(sessionId);
+        }
+      },
+    };
+  }
+
   /** The terminals the agent started on this connection. */
   terminals(connection: AcpConnection): Terminals | undefined {
     return this.routes.get(connection)?.terminals;
@@ -159,9 +184,13 @@ export class SessionRouter {
       sink.onUpdate(update);
       return;
     }
-    const list = routes.buffered.get(sessionId) ?? [];
-    if (list.length === 0) routes.buffered.set(sessionId, list);
-    const limit = routes.replaying.has(sessionId) ? MAX_REPLAYED_UPDATES : MAX_BUFFERED_UPDATES;
+    let list = routes.buffered.get(sessionId);
+    if (!list) {
+      list = [];
+      routes.buffered.set(sessionId, list);
+      for (const heard of routes.forks) heard.add(sessionId);
+    }
+    const limit = routes.replaying.has(sessionId) || heardDuringFork(routes, sessionId) ? MAX_REPLAYED_UPDATES : MAX_BUFFERED_UPDATES;
     if (list.length < limit) {
       list.push(update);
     } else if (!routes.overflowed.has(sessionId)) {
@@ -207,4 +236,9 @@ export class SessionRouter {
       });
     }
   }
+}
+
+function heardDuringFork(routes: Routes, sessionId: string): boolean {
+  for (const heard of routes.forks) if (heard.has(sessionId)) return true;
+  return false;
 }

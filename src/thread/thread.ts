@@ -9,6 +9,7 @@
 import type { SessionUpdate, ToolCall, ToolCallUpdate } from '../acp/schema';
 import { Emitter, type Event } from '../common/events';
 import { appendText, type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState, type ViewToolContent } from '../shared/chatModel';
+import { isUnfinished, keepAcrossReplay } from './replayMerge';
 import { configOptionsToView, contentToView, preview, toolContentToView } from './toView';
 
 type MessageKind = 'user' | 'agent' | 'thought';
@@ -41,6 +42,11 @@ export class Thread {
   private nextId = 1;
   private sessionState: ViewSessionState;
   private announcing = false;
+  /**
+   * What the transcript showed when a `session/load` replay started over it (see {@link beginReplay}); the
+   * webview keeps showing it, so no op is queued for the replay until it ends.
+   */
+  private beforeReplay: ViewEntry[] | undefined;
   private readonly changeEmitter = new Emitter<void>();
 
   /**
@@ -61,9 +67,14 @@ export class Thread {
     return this.entries.length;
   }
 
-  /** The whole state, for a (re)created webview. */
+  /** The whole state, for a (re)created webview (during a replay over a shown transcript, what it showed). */
   snapshot(): { session: ViewSessionState; entries: ViewEntry[] } {
-    return { session: this.sessionState, entries: this.entries.slice() };
+    return { session: this.sessionState, entries: (this.beforeReplay ?? this.entries).slice() };
+  }
+
+  /** Whether it shows any of the conversation (messages, thoughts, tool calls, plans), not only the client's notes. */
+  get hasConversation(): boolean {
+    return this.entries.some((e) => e.kind === 'user' || e.kind === 'agent' || e.kind === 'thought' || e.kind === 'tool' || e.kind === 'plan');
   }
 
   entry(id: string): ViewEntry | undefined {
@@ -155,17 +166,46 @@ export class Thread {
 
   // ---- the client's own events --------------------------------------------------------------------
 
-  /** Forgets the transcript (before `session/load` replays it from the agent). */
+  /** Forgets the transcript (before `session/load` replays it from the agent into an empty chat). */
   reset(): void {
-    this.entries.length = 0;
-    this.index.clear();
-    this.toolEntries.clear();
-    this.toolTurns.clear();
-    this.lastMessage = undefined;
-    this.planEntryId = undefined;
+    this.beforeReplay = undefined;
+    this.clear();
     this.ops = [{ op: 'reset' }];
     this.opAt.clear();
     this.changed();
+  }
+
+  /**
+   * `session/load` is about to replay the history into this transcript, which already shows the
+   * conversation (a chat recovering after a crash, or reopened with other folders). The replay is built
+   * aside while the webview keeps showing the transcript; {@link endReplay} then shows the agent's record
+   * with what only this client showed kept in place (see `replayMerge.ts`), {@link abortReplay} goes back.
+   */
+  beginReplay(): void {
+    if (this.beforeReplay) return;
+    this.beforeReplay = this.entries.slice();
+    this.clear();
+  }
+
+  /**
+   * The replay is complete (`session/load` answered, or a fork's replay arrived). No turn runs now, so a tool
+   * call the replay left pending or in progress was interrupted (the agent stopped in it) and shows so.
+   */
+  endReplay(): void {
+    const before = this.beforeReplay;
+    this.beforeReplay = undefined;
+    this.closeMessage();
+    this.planEntryId = undefined;
+    if (before) this.show(keepAcrossReplay(before, this.entries));
+    this.interruptUnfinishedTools();
+  }
+
+  /** The load failed: the transcript is what it was before it. */
+  abortReplay(): void {
+    const before = this.beforeReplay;
+    if (!before) return;
+    this.beforeReplay = undefined;
+    this.show(before);
   }
 
   /** The user sent a prompt: show it, and start a turn. */
@@ -195,9 +235,15 @@ export class Thread {
 
   /** Marks every tool call that is still pending or in progress as cancelled (the user stopped the turn). */
   cancelUnfinishedTools(): void {
-    for (const entry of this.entries) {
-      if (entry.kind === 'tool' && (entry.status === 'pending' || entry.status === 'in_progress')) this.put({ ...entry, status: 'cancelled' });
-    }
+    this.finishUnfinishedTools('cancelled');
+  }
+
+  /**
+   * Marks every tool call that is still pending or in progress as interrupted: its turn ended without an
+   * answer (the agent exited or was restarted), so nothing will finish it.
+   */
+  interruptUnfinishedTools(): void {
+    this.finishUnfinishedTools('interrupted');
   }
 
   addPermission(title: string, toolCallId: string | undefined, options: ViewEntryOf<'permission'>['options']): string {
@@ -242,6 +288,37 @@ export class Thread {
 
   // ---- internals ----------------------------------------------------------------------------------
 
+  private finishUnfinishedTools(status: 'cancelled' | 'interrupted'): void {
+    for (const entry of this.entries) {
+      if (entry.kind === 'tool' && isUnfinished(entry.status)) this.put({ ...entry, status });
+    }
+  }
+
+  /** Empties the transcript (no op: the caller says what the webview gets). */
+  private clear(): void {
+    this.entries.length = 0;
+    this.index.clear();
+    this.toolEntries.clear();
+    this.toolTurns.clear();
+    this.lastMessage = undefined;
+    this.planEntryId = undefined;
+  }
+
+  /** Shows exactly these entries from now on: the webview starts over with them. */
+  private show(entries: readonly ViewEntry[]): void {
+    this.clear();
+    this.ops = [{ op: 'reset' }];
+    this.opAt.clear();
+    for (const entry of entries) {
+      this.add(entry);
+      if (entry.kind === 'tool' && !this.toolEntries.has(entry.toolCallId)) {
+        this.toolEntries.set(entry.toolCallId, entry.id);
+        this.toolTurns.set(entry.toolCallId, this.turn);
+      }
+    }
+    this.changed();
+  }
+
   private addChunk(kind: MessageKind, messageId: string | undefined, block: ViewContent): void {
     const open = this.lastMessage;
     const last = this.entries[this.entries.length - 1];
@@ -264,6 +341,7 @@ export class Thread {
     const at = this.index.get(id)!;
     // Entries are never mutated once queued or snapshotted: a change is a new object.
     this.entries[at] = appendText(this.entries[at]!, text);
+    if (this.beforeReplay) return; // the webview gets the replay when it ends
     const pending = this.opAt.get(id);
     this.changed();
     if (pending === undefined) {
@@ -356,6 +434,7 @@ export class Thread {
    * entry still arrives in creation order.
    */
   private queueEntry(entry: ViewEntry): void {
+    if (this.beforeReplay) return; // the webview gets the replay when it ends
     this.changed();
     const pending = this.opAt.get(entry.id);
     if (pending !== undefined) {

@@ -15,7 +15,11 @@ export const AgentCommandIds = {
 /** From a view item, a name, or (from the Command Palette) a pick. */
 type AgentArgument = AgentStatus | string | undefined;
 
-export function registerAgentCommands(agents: AgentRegistry, log: vscode.LogOutputChannel): vscode.Disposable[] {
+/**
+ * `restart` restarts an agent and reopens its open chats (`Reopener.restartAgent`): the Agents view, the
+ * Command Palette and a chat's Restart button do the same.
+ */
+export function registerAgentCommands(agents: AgentRegistry, log: vscode.LogOutputChannel, restart: (name: string) => Promise<unknown>): vscode.Disposable[] {
   const resolve = async (argument: AgentArgument, question: AgentQuestion, filter?: (s: AgentStatus) => boolean) => {
     if (typeof argument === 'string') return argument;
     if (argument) return argument.definition.name;
@@ -33,7 +37,7 @@ export function registerAgentCommands(agents: AgentRegistry, log: vscode.LogOutp
     }),
     vscode.commands.registerCommand(AgentCommandIds.restart, async (argument: AgentArgument) => {
       const name = await resolve(argument, { title: 'Restart Agent', placeHolder: 'Restart which agent?' });
-      if (name) await startWithProgress(agents, name, log, true);
+      if (name) await startWithProgress(agents, name, log, restart);
     }),
     vscode.commands.registerCommand(AgentCommandIds.selectDefault, async () => {
       const name = await pickAgent(agents, { title: 'Select Default Agent', placeHolder: 'Which agent should new sessions use?' });
@@ -46,12 +50,17 @@ export function registerAgentCommands(agents: AgentRegistry, log: vscode.LogOutp
   ];
 }
 
-/** Starts (or restarts) an agent with a progress indicator; explains a failure with ways forward. */
-export async function startWithProgress(agents: AgentRegistry, name: string, log: vscode.LogOutputChannel, restart = false): Promise<boolean> {
+/** Starts (or, with `restart`, restarts) an agent with a progress indicator; explains a failure with ways forward. */
+export async function startWithProgress(
+  agents: AgentRegistry,
+  name: string,
+  log: vscode.LogOutputChannel,
+  restart?: (name: string) => Promise<unknown>,
+): Promise<boolean> {
   try {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `${restart ? 'Restarting' : 'Starting'} ${name}…` },
-      () => (restart ? agents.restart(name) : agents.start(name)),
+      () => (restart ? restart(name) : agents.start(name)),
     );
     return true;
   } catch (error) {

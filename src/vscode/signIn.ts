@@ -14,6 +14,8 @@ export class SignIn {
   constructor(
     private readonly agents: AgentsFromSettings,
     private readonly logger: Logger,
+    /** Restarts an agent and reopens its open chats (`Reopener.restartAgent`). */
+    private readonly restart: (agentName: string) => Promise<unknown>,
   ) {}
 
   /** Runs the sign-in (asking which method unless `methodId` says); resolves true when it succeeded. */
@@ -63,7 +65,7 @@ export class SignIn {
       void vscode.window.showWarningMessage(`Signing in to ${agentName} did not finish (exit code ${code ?? 'unknown'}).`);
       return false;
     }
-    await this.agents.registry.restart(agentName);
+    await this.restart(agentName);
     void vscode.window.showInformationMessage(`Signed in to ${agentName}; it was restarted.`);
     return true;
   }

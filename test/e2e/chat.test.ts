@@ -176,13 +176,16 @@ describe('the chat (real workbench, Chromium)', function () {
     assert.equal(await chat.locator('select[aria-label=Mode]').inputValue(), 'ask');
   });
 
-  it('survives the agent crashing mid-turn: keeps the transcript and reopens the session', async () => {
+  it('survives the agent crashing mid-turn: keeps the transcript, shows the call it crashed in as interrupted, and reopens the session', async () => {
     const entries = await chat.locator('.entry').count();
     await send('crash');
     const error = chat.locator('.entry.error').last();
     await error.waitFor({ timeout: 30_000 });
     assert.match(await error.innerText(), /exited \(exit code 42\)/);
     assert.ok((await chat.locator('.entry').count()) > entries, 'nothing shown so far was lost');
+    // The tool call it crashed in says so, and nothing spins any more.
+    await chat.locator('.entry.tool.status-interrupted', { hasText: 'Run a step that crashes the agent' }).waitFor();
+    assert.equal(await chat.locator('.entry.tool .codicon-modifier-spin').count(), 0, 'no tool call spins');
     await bench().screenshot('chat-crash');
     await error.locator('button', { hasText: 'Reopen Session' }).click();
     await chat.locator('.entry.info', { hasText: 'Session resumed.' }).waitFor({ timeout: 30_000 });
@@ -213,5 +216,23 @@ describe('the chat (real workbench, Chromium)', function () {
     await send('after the reload');
     await untilTurnEnds(before);
     assert.equal(await lastAgentText(), 'Echo: after the reload');
+  });
+
+  it('reconnects after Restart Agent from the Command Palette: no "shutting down", no error, the next prompt works', async () => {
+    const errors = await chat.locator('.entry.error').count();
+    const resumed = await chat.locator('.entry.info', { hasText: 'Session resumed.' }).count();
+    await bench().runCommand('ACP: Restart Agent');
+    await bench().pick('Reference Agent (offline)');
+    chat = await bench().webview('.prompt-input');
+    await chat.locator('.entry.info', { hasText: 'Restarting Reference Agent (offline)…' }).waitFor({ timeout: 60_000 });
+    for (let i = 0; i < 600 && (await chat.locator('.entry.info', { hasText: 'Session resumed.' }).count()) <= resumed; i++) await bench().page.waitForTimeout(100);
+    assert.ok((await chat.locator('.entry.info', { hasText: 'Session resumed.' }).count()) > resumed, 'the chat was reopened');
+    await bench().screenshot('chat-restarted');
+    assert.equal(await chat.locator('.entry.error').count(), errors, 'no error');
+    assert.doesNotMatch(await chat.locator('body').innerText(), /shutting down/);
+    const before = await turnEnds();
+    await send('hello once more');
+    await untilTurnEnds(before);
+    assert.equal(await lastAgentText(), 'Echo: hello once more');
   });
 });

@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
-import { ReopenUnsupportedError } from '../../history/reopenPolicy';
 import type { Reopener } from '../../sessions/reopener';
 import { mentionGlob } from '../../sessions/promptBuilder';
 import type { SessionController } from '../../sessions/sessionController';
@@ -96,9 +95,12 @@ export class ChatActions implements vscode.Disposable {
     const { controller } = tab;
     switch (action) {
       case 'restart':
-        return this.recover(controller, true);
+        // Every chat of the agent is reopened; a failure is said in each of them.
+        await this.options.reopener.restartAgent(controller.session.agentName).catch(() => undefined);
+        return;
       case 'reopen':
-        return this.recover(controller, false);
+        await this.options.reopener.recover(controller);
+        return;
       case 'signIn':
         await this.options.signIn.run(controller.session.agentName, methodId);
         return;
@@ -108,24 +110,6 @@ export class ChatActions implements vscode.Disposable {
       case 'reopenWithCurrentFolders':
         await this.options.starter.reopenWithCurrentFolders(controller.session);
         return;
-    }
-  }
-
-  /** Reopens the chat's session with its complete root list (after restarting the agent, if asked). */
-  private async recover(chat: SessionController, restart: boolean): Promise<void> {
-    const previous = chat.session;
-    try {
-      await this.options.reopener.reopen({
-        verb: 'recover',
-        agentName: previous.agentName,
-        sessionId: previous.sessionId,
-        chat,
-        restart,
-        roots: () => Promise.resolve(previous.rootSet),
-      });
-    } catch (error) {
-      if (!(error instanceof ReopenUnsupportedError)) throw error;
-      chat.thread.addError(`${error.message} Start a new session.`, []);
     }
   }
 

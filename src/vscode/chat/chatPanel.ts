@@ -82,6 +82,9 @@ export class ChatPanel extends Disposable {
       this.panel.onDidDispose(() => {
         this.tabClosed = true;
         this.handlers.onDidDispose();
+        // The tab is gone: VS Code throws "Webview is disposed" at any use of its panel, so nothing here
+        // follows the thread any more (its turn may still end, an agent restart may still touch it).
+        this.dispose();
       }),
     );
   }
@@ -102,19 +105,19 @@ export class ChatPanel extends Disposable {
   }
 
   get visible(): boolean {
-    return this.panel.visible;
+    return !this.tabClosed && this.panel.visible;
   }
 
   get active(): boolean {
-    return this.panel.active;
+    return !this.tabClosed && this.panel.active;
   }
 
   reveal(): void {
-    this.panel.reveal(undefined, false);
+    if (!this.tabClosed) this.panel.reveal(undefined, false);
   }
 
-
   post(message: HostToChat): void {
+    if (this.tabClosed) return;
     this.posts++;
     void this.panel.webview.postMessage(message);
   }
@@ -142,7 +145,7 @@ export class ChatPanel extends Disposable {
   override dispose(): void {
     // Closing the tab from code runs the same clean-up as the user closing it (onDidDispose); the base
     // class would remove that listener before disposing the panel.
-    this.panel.dispose();
+    if (!this.tabClosed) this.panel.dispose();
     super.dispose();
   }
 
@@ -184,6 +187,7 @@ export class ChatPanel extends Disposable {
 
   /** The thread changed: post a patch now if none is in flight, else when the webview catches up. */
   private render(): void {
+    if (this.tabClosed) return;
     this.panel.title = this.title();
     this.pacer.schedule();
   }

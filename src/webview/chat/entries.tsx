@@ -23,6 +23,7 @@ const STATUS: Record<string, { icon: string; label: string; spin?: boolean }> = 
   completed: { icon: 'check', label: 'Completed' },
   failed: { icon: 'error', label: 'Failed' },
   cancelled: { icon: 'circle-slash', label: 'Cancelled' },
+  interrupted: { icon: 'debug-disconnect', label: 'Interrupted' },
 };
 
 const PERMISSION_KINDS: Record<string, { icon: string; label: string; primary: boolean }> = {
@@ -206,7 +207,7 @@ function ToolContent(props: { entryId: string; index: number; content: ViewToolC
 }
 
 /** Tool call statuses after which nothing more runs. */
-const FINISHED = new Set(['completed', 'failed', 'cancelled']);
+const FINISHED = new Set(['completed', 'failed', 'cancelled', 'interrupted']);
 
 function ToolCall(props: { entry: ViewEntryOf<'tool'> }) {
   const { entry } = props;

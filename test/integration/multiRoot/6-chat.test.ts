@@ -5,7 +5,7 @@ import type { TestApi } from '../../../src/extension';
 import type { ViewEntry } from '../../../src/shared/chatModel';
 import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
 import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
-import { activate, addRecordingAgent, assertConforms, waitFor, type RecordingAgent } from '../shared/extension';
+import { activate, addRecordingAgent, assertConforms, waitFor, watchDisposedPanel, type RecordingAgent } from '../shared/extension';
 
 describe('chat sessions in the real extension host', function () {
   this.timeout(60_000);
@@ -116,19 +116,59 @@ describe('chat sessions in the real extension host', function () {
     assert.match(lastAgentText(), /mode architect; model ref-smart; extended thinking on/);
   });
 
-  it('recovers from an agent crash: the transcript stays, the session is reopened with its complete root list', async () => {
+  it('closes a chat tab while its agent waits for a permission: the turn ends, and nothing uses the closed tab', async () => {
+    const [second] = await api.starter.newSession({ agentName: 'Chat Agent' });
+    const closed = api.chats.open(second!.session);
+    const misuse = watchDisposedPanel(closed.panel.panel);
+    void api.chats.dispatch(closed, { type: 'prompt', text: 'permission', attachments: [] });
+    await waitFor(() => closed.controller.pendingPermissions === 1, 'the permission request');
+    closed.panel.panel.dispose(); // what the tab's close button does
+    await waitFor(() => !api.chats.all().includes(closed), 'the chat to close');
+    // The permission is answered "cancelled" and the turn ends after the tab is gone.
+    await waitFor(() => closed.controller.thread.snapshot().entries.some((e) => e.kind === 'turnEnd'), 'the cancelled turn to end');
+    assert.deepEqual(misuse, [], 'nothing used the closed tab (VS Code throws "Webview is disposed")');
+  });
+
+  it('recovers from an agent crash: the transcript stays, the call it crashed in is interrupted, the session is reopened with its complete root list', async () => {
     const before = entries().length;
     await prompt('crash');
     const error = entries().at(-1);
     assert.ok(error?.kind === 'error' && /exited \(exit code 42\)/.test(error.message));
     assert.deepEqual(error?.kind === 'error' && error.actions, ['restart', 'reopen']);
     assert.ok(entries().length > before);
+    const tool = entries().filter((e) => e.kind === 'tool').at(-1);
+    assert.equal(tool?.kind === 'tool' && tool.status, 'interrupted', 'no tool call is left running');
     await api.chats.dispatch(chat, { type: 'action', action: 'reopen' });
     const resume = received('session/resume').at(-1);
     assert.deepEqual(resume?.['additionalDirectories'], vscode.workspace.workspaceFolders!.slice(1).map((f) => fs.realpathSync.native(f.uri.fsPath)));
     assert.equal(chat.controller.thread.session.status, 'idle');
     await prompt('hello again');
     assert.equal(lastAgentText(), 'Echo: hello again', JSON.stringify(entries().slice(-4)));
+  });
+
+  it('Restart Agent (the command) reconnects the open chats of that agent: resume with the complete folder list, no "shutting down", a closed tab left alone', async () => {
+    // A second chat of the same agent, whose tab the user closes while the agent waits for a permission.
+    const [second] = await api.starter.newSession({ agentName: 'Chat Agent' });
+    const closed = api.chats.open(second!.session);
+    const misuse = watchDisposedPanel(closed.panel.panel);
+    void api.chats.dispatch(closed, { type: 'prompt', text: 'permission', attachments: [] });
+    await waitFor(() => closed.controller.pendingPermissions === 1, 'the permission request in the second chat');
+    closed.panel.panel.dispose(); // what the tab's close button does
+    await waitFor(() => !api.chats.all().includes(closed), 'the second chat to close');
+
+    const before = entries().length;
+    const old = chat.controller.session.connection;
+    await vscode.commands.executeCommand('acpWorkspace.restartAgent', 'Chat Agent');
+    await waitFor(() => chat.controller.session.connection !== old && chat.controller.thread.session.status === 'idle', 'the chat to reconnect');
+    const added = entries().slice(before);
+    assert.deepEqual(added.filter((e) => e.kind === 'error'), [], 'no error in the chat');
+    assert.doesNotMatch(JSON.stringify([added, chat.controller.thread.session]), /shutting down/);
+    const resume = received('session/resume').at(-1);
+    assert.equal(resume?.['sessionId'], chat.controller.session.sessionId);
+    assert.deepEqual(resume?.['additionalDirectories'], vscode.workspace.workspaceFolders!.slice(1).map((f) => fs.realpathSync.native(f.uri.fsPath)));
+    await prompt('hello after the restart');
+    assert.equal(lastAgentText(), 'Echo: hello after the restart');
+    assert.deepEqual(misuse, [], 'nothing used the closed tab');
   });
 
   it('passes configured MCP servers, only those the agent can take, and says which were not passed', async () => {
@@ -219,6 +259,52 @@ describe('chat sessions in the real extension host', function () {
       own.panel.dispose();
     } finally {
       await api.agents.stop('Load-only Agent');
+      await loadOnly.dispose();
+    }
+  });
+
+  it('reopens a crashed chat on an agent that can only load: the replay shows each message once, the crash and the interrupted call stay', async () => {
+    await api.grants.set('Load-only Crash Agent', vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath)));
+    const loadOnly = await addRecordingAgent('Load-only Crash Agent', ['--disable', 'resume']);
+    try {
+      await waitFor(() => api.agents.find('Load-only Crash Agent') !== undefined, 'the agent setting');
+      const [started] = await api.starter.newSession({ agentName: 'Load-only Crash Agent' });
+      const own = api.chats.open(started!.session);
+      const shown = () =>
+        own.controller.thread.snapshot().entries.map((e) => {
+          switch (e.kind) {
+            case 'user':
+            case 'agent':
+              return `${e.kind}: ${e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('')}`;
+            case 'tool':
+              return `tool: ${e.title} (${e.status})`;
+            case 'error':
+              return `error: ${e.message.slice(0, e.message.indexOf(')') + 1)}`;
+            case 'info':
+              return `info: ${e.text}`;
+            default:
+              return e.kind;
+          }
+        });
+      const ask = async (text: string) => {
+        const ends = shown().filter((e) => e === 'turnEnd' || e.startsWith('error')).length;
+        await api.chats.dispatch(own, { type: 'prompt', text, attachments: [] });
+        await waitFor(() => shown().filter((e) => e === 'turnEnd' || e.startsWith('error')).length > ends, `the turn for "${text}"`, 30_000);
+      };
+      await ask('hello before');
+      await ask('crash');
+      const crashed = shown();
+      assert.match(crashed.at(-3)!, /^agent: This turn crashes /);
+      assert.deepEqual(crashed.slice(-2), ['tool: Run a step that crashes the agent (interrupted)', 'error: Load-only Crash Agent exited (exit code 42)']);
+      await api.chats.dispatch(own, { type: 'action', action: 'reopen' });
+      await waitFor(() => own.controller.thread.session.status === 'idle', 'the chat to be reopened');
+      assert.equal(loadOnly.received().filter((m) => m.method === 'session/load').length, 1);
+      assert.deepEqual(shown(), [...crashed, 'info: Session reopened: the agent replayed its history.'], 'the agent’s record, each message once, with what only the chat showed in place');
+      await ask('hello after');
+      assert.equal(shown().filter((e) => e.startsWith('agent:')).at(-1), 'agent: Echo: hello after');
+      own.panel.dispose();
+    } finally {
+      await api.agents.stop('Load-only Crash Agent');
       await loadOnly.dispose();
     }
   });

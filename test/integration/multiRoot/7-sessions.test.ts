@@ -221,6 +221,31 @@ describe('the session history in the real extension host (250 sessions in three 
     await waitFor(() => rows().some((r) => r.sessionId === forked.controller.session.sessionId), 'the fork to appear in the list');
   });
 
+  it('forks on an agent that replays the history while forking: the fork shows it, and says so', async () => {
+    const forking = await addRecordingAgent('Forking Agent', ['--fork-replays']);
+    try {
+      await api.grants.set('Forking Agent', [lib, docs]);
+      await waitFor(() => api.agents.find('Forking Agent') !== undefined, 'the agent setting');
+      const [started] = await api.starter.newSession({ agentName: 'Forking Agent' });
+      const source = api.chats.open(started!.session);
+      await api.chats.dispatch(source, { type: 'prompt', text: 'remember the fork', attachments: [] });
+      await waitFor(() => source.controller.thread.session.status === 'idle' && source.controller.thread.snapshot().entries.some((e) => e.kind === 'turnEnd'), 'the turn');
+      const view = api.history.view('Forking Agent', started!.session.sessionId, { cwd: app, additionalDirectories: [lib, docs] })!;
+      const forked = await reopenFromHistory(api, view, 'fork');
+      assert.ok(forked);
+      const entries = forked.controller.thread.snapshot().entries;
+      const texts = entries.flatMap((e) => (e.kind === 'user' || e.kind === 'agent' ? [e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('')] : e.kind === 'info' ? [`info: ${e.text}`] : []));
+      assert.deepEqual(texts.slice(0, 2), ['remember the fork', 'Echo: remember the fork'], 'the replayed history');
+      assert.match(texts.at(-1)!, /^info: Forked from “.+”: the agent replayed its history, and the new session continues from it\.$/);
+      assert.doesNotMatch(JSON.stringify(texts), /not shown/);
+      forked.panel.dispose();
+      source.panel.dispose();
+    } finally {
+      await api.agents.stop('Forking Agent');
+      await forking.dispose();
+    }
+  });
+
   it('never sends a folder that no longer exists: the session’s working folder is gone, so only the workspace’s list is offered', async () => {
     rootsUi.asked.length = 0;
     rootsUi.reopenRoots = 'workspace';

@@ -112,3 +112,37 @@ export function assertConforms(messages: ReturnType<RecordingAgent['received']>)
 
 /** True while a process with this pid exists. */
 export { isAlive } from '../../helpers/referenceAgent';
+
+/**
+ * Records every use of a webview panel that fails because the panel is disposed ("Webview is disposed"):
+ * VS Code throws it from the panel's accessors, and an extension's event listener that throws is only logged
+ * to the developer console, so a test watches the panel itself.
+ */
+export function watchDisposedPanel(panel: vscode.WebviewPanel): string[] {
+  const failures: string[] = [];
+  const guard = <T>(what: string, run: () => T): T => {
+    try {
+      return run();
+    } catch (error) {
+      failures.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
+    }
+  };
+  for (const name of ['title', 'webview', 'iconPath', 'viewColumn', 'active', 'visible', 'reveal'] as const) {
+    let owner: object | null = Object.getPrototypeOf(panel) as object | null;
+    let descriptor: PropertyDescriptor | undefined;
+    while (owner && !(descriptor = Object.getOwnPropertyDescriptor(owner, name))) owner = Object.getPrototypeOf(owner) as object | null;
+    if (!descriptor) continue;
+    const { get, set, value } = descriptor;
+    Object.defineProperty(panel, name, {
+      configurable: true,
+      ...(typeof value === 'function'
+        ? { value: (...args: unknown[]) => guard(name, () => (value as (...a: unknown[]) => unknown).apply(panel, args)) }
+        : {
+            get: get && (() => guard(name, () => get.call(panel))),
+            set: set && ((next: unknown) => guard(name, () => set.call(panel, next))),
+          }),
+    });
+  }
+  return failures;
+}

@@ -74,14 +74,16 @@ describe('AgentRegistry (the configured agents and their processes)', function (
     assert.equal(registry.find('A')?.stale, false);
   });
 
-  it('stops an agent that is no longer defined, and restarts one with a new process', async () => {
+  it('stops an agent that is no longer defined, and restarts one with a new process (saying it restarts)', async () => {
     registry.setDefinitions([definition('A'), definition('B')]);
     await registry.start('B');
     const pidB = created[0]!.pid!;
     const before = registry.running('B');
+    const closed = new Promise<string>((resolve) => before!.onDidClose(resolve));
     const after = await registry.restart('B');
     assert.notEqual(after, before);
     assert.equal(before?.isClosed, true);
+    assert.equal(await closed, 'B is restarting.', 'what its sessions are told: a restart, not a shutdown');
     const pidB2 = created[1]!.pid!;
     registry.setDefinitions([definition('A')]);
     assert.equal(registry.find('B'), undefined);

@@ -39,6 +39,21 @@ describe('reference agent: fork, modes and config options', () => {
     assert.ok(sourceReplay.every((u) => !(u.sessionUpdate === 'user_message_chunk' && u.content.type === 'text' && u.content.text === 'second question')));
   });
 
+  it('with --fork-replays, fork replays the copied history for the new session before it answers', async () => {
+    const cwd = tempDir();
+    const agent = await startAgent({ args: ['--fork-replays'] });
+    const source = await agent.newSession(cwd);
+    await agent.prompt(source, 'first question');
+    const before = agent.updates.length;
+    const forked = await agent.agent.request('session/fork', { sessionId: source, cwd });
+    const replayed = agent.updates.slice(before).filter((n) => n.sessionId === forked.sessionId);
+    assert.ok(
+      replayed.some((n) => n.update.sessionUpdate === 'user_message_chunk' && n.update.content.type === 'text' && n.update.content.text === 'first question'),
+      'the first prompt, replayed before the answer',
+    );
+    assert.ok(replayed.some((n) => n.update.sessionUpdate === 'agent_message_chunk'));
+  });
+
   it('fork of an unknown session answers -32002', async () => {
     const agent = await startAgent();
     const error = await rpcError(agent.agent.request('session/fork', { sessionId: 'ref_nope', cwd: tempDir() }));

@@ -190,11 +190,13 @@ describe('reference agent: scripted turns', () => {
     assert.equal((await rpcError(agent.prompt('ref_unknown', 'hi'))).code, -32002);
   });
 
-  it('crash: two chunks, then exit code 42', async () => {
+  it('crash: two chunks, then exit code 42 in the middle of a tool call', async () => {
     const agent = await startAgent();
     const sessionId = await agent.newSession(tempDir());
     await assert.rejects(agent.prompt(sessionId, 'crash'));
     assert.equal((await agent.exited).code, 42);
     assert.equal(chunks(agent.updatesFor(sessionId), 'agent_message_chunk').length, 2);
+    const tools = agent.updatesFor(sessionId).filter((u) => u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update');
+    assert.deepEqual(tools.map((u) => [u.sessionUpdate, u.status]), [['tool_call', 'in_progress']], 'the tool call never finishes');
   });
 });

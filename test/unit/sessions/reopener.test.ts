@@ -41,6 +41,7 @@ const three = rootSetFromPaths('/w/app', ['/w/lib', '/w/docs']);
 const LIFECYCLE = ['session/load', 'session/resume', 'session/fork'];
 
 interface World {
+  /** The agent's current connection (a new one after each restart). */
   client: AcpConnection;
   agent: MemoryAgent;
   sessions: ActiveSessions;
@@ -49,38 +50,71 @@ interface World {
   reopener: Reopener;
   recorded: Array<{ session: AgentSession; title: string | undefined }>;
   restarts: number;
+  /** What `session/load` replays (default: a question and its answer). */
+  history: Array<Record<string, unknown>>;
+  /** What `session/fork` replays before it answers (default: nothing, like the reference agent). */
+  forkReplay: Array<Record<string, unknown>>;
+  /** Every connection and agent so far, to dispose. */
+  readonly all: Array<{ client: AcpConnection; agent: MemoryAgent }>;
 }
 
-async function world(caps: Caps): Promise<World> {
+/** A memory agent with the given capabilities, connected to the router and initialized. */
+async function connect(w: Pick<World, 'router' | 'history' | 'forkReplay' | 'all'>, caps: Caps): Promise<{ client: AcpConnection; agent: MemoryAgent }> {
   const { client, agent } = connectToMemoryAgent();
-  const sessions = new ActiveSessions();
-  const router = new SessionRouter({ sessions, logger: silentLogger });
-  router.connect(client);
+  w.all.push({ client, agent });
+  w.router.connect(client);
   agent.acceptInitialize({ agentCapabilities: CAPABILITIES[caps] });
-  agent.rpc.onRequest('session/new', () => ({ sessionId: 'old' }));
+  let created = 0;
+  agent.rpc.onRequest('session/new', () => ({ sessionId: created++ === 0 ? 'old' : `old-${created}` }));
   // A load replays the history before it answers.
   agent.rpc.onRequest('session/load', async (params: { sessionId: string }) => {
-    await agent.rpc.sendNotification('session/update', { sessionId: params.sessionId, update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'replayed question' } } });
-    await agent.rpc.sendNotification('session/update', { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'replayed answer' } } });
+    for (const update of w.history) await agent.rpc.sendNotification('session/update', { sessionId: params.sessionId, update });
     return {};
   });
   agent.rpc.onRequest('session/resume', () => ({}));
-  agent.rpc.onRequest('session/fork', () => ({ sessionId: 'forked' }));
+  agent.rpc.onRequest('session/fork', async () => {
+    for (const update of w.forkReplay) await agent.rpc.sendNotification('session/update', { sessionId: 'forked', update });
+    return { sessionId: 'forked' };
+  });
   agent.rpc.onRequest('session/close', () => ({}));
   await client.initialize({ clientInfo: { name: 'acp-workspace', version: '0' } });
-  const chats = new Chats({ router, sessions, logger: silentLogger });
-  const w: World = { client, agent, sessions, router, chats, reopener: undefined as unknown as Reopener, recorded: [], restarts: 0 };
+  return { client, agent };
+}
+
+async function world(caps: Caps): Promise<World> {
+  const sessions = new ActiveSessions();
+  const router = new SessionRouter({ sessions, logger: silentLogger });
+  const w = {
+    router,
+    sessions,
+    all: [],
+    recorded: [],
+    restarts: 0,
+    history: [
+      { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'replayed question' } },
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'replayed answer' } },
+    ],
+    forkReplay: [],
+  } as unknown as World;
+  ({ client: w.client, agent: w.agent } = await connect(w, caps));
+  w.chats = new Chats({ router, sessions, logger: silentLogger });
+  const reconnect = async () => {
+    ({ client: w.client, agent: w.agent } = await connect(w, caps));
+    return w.client;
+  };
   const agents: AgentPool = {
-    start: () => Promise.resolve(client),
-    restart: () => {
+    // An agent that exited is started again.
+    start: () => (w.client.isClosed ? reconnect() : Promise.resolve(w.client)),
+    restart: async () => {
       w.restarts++;
-      return Promise.resolve(client);
+      w.client.dispose('Memory Agent is restarting.');
+      return reconnect();
     },
-    running: () => client,
+    running: () => w.client,
   };
   w.reopener = new Reopener({
     agents,
-    chats,
+    chats: w.chats,
     router,
     sessions,
     mcp: { forAgent: () => ({ servers: [], notPassed: ['MCP server “x” was not passed: a test.'] }) },
@@ -104,8 +138,10 @@ describe('reopening a session: one policy table for every path', () => {
   let w: World | undefined;
   afterEach(() => {
     w?.chats.dispose();
-    w?.client.dispose();
-    w?.agent.dispose();
+    for (const { client, agent } of w?.all ?? []) {
+      client.dispose();
+      agent.dispose();
+    }
     w = undefined;
   });
 
@@ -189,7 +225,7 @@ describe('reopening a session: one policy table for every path', () => {
     assert.deepEqual(w.sessions.find('Memory Agent', session.sessionId)?.rootSet, rootSetFromPaths('/w/app'), 'the registry has the session with its new roots');
   });
 
-  it('sends nothing when the root choice is cancelled; closes what became moot; restarts the agent when asked', async () => {
+  it('sends nothing when the root choice is cancelled; closes what became moot', async () => {
     w = await world('all');
     assert.equal(await w.reopener.reopen({ verb: 'open', agentName: 'Memory Agent', sessionId: 'hist', roots: () => Promise.resolve(undefined) }), undefined);
     assert.deepEqual(LIFECYCLE.flatMap((m) => w!.agent.sent(m)), []);
@@ -199,9 +235,102 @@ describe('reopening a session: one policy table for every path', () => {
     assert.equal(moot, undefined);
     assert.equal(w.chats.find('Memory Agent', 'hist'), undefined);
     assert.deepEqual(w.agent.sent('session/close').map((m) => m.params), [{ sessionId: 'hist' }]);
+  });
 
-    const chat = await openChat(w);
-    await w.reopener.reopen({ verb: 'recover', agentName: 'Memory Agent', sessionId: 'old', chat, restart: true, roots: () => Promise.resolve(chat.session.rootSet) });
+  it('restarting an agent reopens every open chat of it (resume, its complete roots) without an error or "shutting down", and leaves a closed chat alone', async () => {
+    w = await world('all');
+    const first = await openChat(w);
+    const second = w.chats.open(await startSession(w.client, rootSetFromPaths('/w/lib', ['/w/app'])));
+    const closed = w.chats.open(await startSession(w.client, three));
+    w.chats.close(closed);
+    const before = w.client;
+    const connection = await w.reopener.restartAgent('Memory Agent');
     assert.equal(w.restarts, 1);
+    assert.notEqual(connection, before);
+    const resumed = w.agent.sent('session/resume').map((m) => m.params as { sessionId: string; cwd: string; additionalDirectories: string[] });
+    assert.deepEqual(
+      resumed.map((p) => [p.sessionId, p.cwd, p.additionalDirectories]).sort(),
+      [
+        ['old', '/w/app', ['/w/lib', '/w/docs']],
+        ['old-2', '/w/lib', ['/w/app']],
+      ],
+      'each open chat, with its complete root list; not the closed one',
+    );
+    for (const chat of [first, second]) {
+      assert.equal(chat.session.connection, connection);
+      assert.equal(chat.thread.session.status, 'idle');
+      const entries = chat.thread.snapshot().entries;
+      assert.deepEqual(entries.filter((e) => e.kind === 'error'), []);
+      assert.doesNotMatch(JSON.stringify(entries), /shutting down/);
+      assert.deepEqual(texts(chat.thread).filter((t) => t.startsWith('info:')), ['info: Restarting Memory Agent…', 'info: MCP server “x” was not passed: a test.', 'info: Session resumed.']);
+    }
+    assert.ok(texts(first.thread).includes('shown before'), 'the transcript stays');
+    assert.equal(w.chats.has(closed), false);
+  });
+
+  it('a restart stops a running turn, and says so without offering to restart again', async () => {
+    w = await world('all');
+    const chat = await openChat(w);
+    w.agent.rpc.onRequest('session/prompt', async () => {
+      await w!.agent.rpc.sendNotification('session/update', { sessionId: 'old', update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Long step', status: 'in_progress' } });
+      return new Promise(() => undefined);
+    });
+    const turn = chat.prompt([{ type: 'text', text: 'go' }], [{ type: 'text', text: 'go' }]);
+    await until(() => chat.thread.toolEntry('t1') !== undefined);
+    await w.reopener.restartAgent('Memory Agent');
+    await turn;
+    assert.equal(chat.thread.toolEntry('t1')?.status, 'interrupted');
+    assert.deepEqual(chat.thread.snapshot().entries.filter((e) => e.kind === 'error'), []);
+    assert.equal(chat.thread.session.status, 'idle');
+  });
+
+  it('recovering by load (an agent without resume) keeps the crash and the interrupted call, and shows each message once', async () => {
+    w = await world('loadOnly');
+    w.history = [
+      { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'crash' } },
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'partial answer' } },
+      { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Step', status: 'in_progress' },
+    ];
+    const chat = w.chats.open(await startSession(w.client, three));
+    w.agent.rpc.onRequest('session/prompt', async () => {
+      for (const update of w!.history.slice(1)) await w!.agent.rpc.sendNotification('session/update', { sessionId: 'old', update });
+      return new Promise(() => undefined);
+    });
+    const turn = chat.prompt([{ type: 'text', text: 'crash' }], [{ type: 'text', text: 'crash' }]);
+    await until(() => chat.thread.toolEntry('t1') !== undefined);
+    w.client.dispose('Memory Agent exited (exit code 42).');
+    await turn;
+    await w.reopener.recover(chat);
+    assert.equal(w.agent.sent('session/load').length, 1);
+    const entries = chat.thread.snapshot().entries;
+    assert.deepEqual(
+      entries.map((e) => (e.kind === 'tool' ? `tool:${e.status}` : e.kind === 'error' ? `error:${e.message.slice(0, 34)}` : e.kind)),
+      ['user', 'agent', 'tool:interrupted', 'error:Memory Agent exited (exit code 42)', 'info', 'info'],
+    );
+    assert.deepEqual(texts(chat.thread).filter((t) => !t.startsWith('info:')), ['crash', 'partial answer'], 'each message once');
+    assert.equal(chat.thread.session.status, 'idle');
+  });
+
+  it('says what a fork shows: the history the agent replayed while forking, or that it is not shown', async () => {
+    w = await world('all');
+    const silent = await w.reopener.reopen({ verb: 'fork', agentName: 'Memory Agent', sessionId: 'old', roots: () => Promise.resolve(three), title: 'Old title' });
+    assert.deepEqual(texts(silent!.chat!.thread).at(-1), 'info: Forked from “Old title”: the new session continues from its history, which is not shown here.');
+    w.chats.close(silent!.chat!);
+    w.forkReplay = [
+      { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'forked question' } },
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'forked answer' } },
+    ];
+    const replayed = await w.reopener.reopen({ verb: 'fork', agentName: 'Memory Agent', sessionId: 'old', roots: () => Promise.resolve(three), title: 'Old title' });
+    assert.deepEqual(texts(replayed!.chat!.thread), [
+      'forked question',
+      'forked answer',
+      'info: MCP server “x” was not passed: a test.',
+      'info: Forked from “Old title”: the agent replayed its history, and the new session continues from it.',
+    ]);
   });
 });
+
+async function until(predicate: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !predicate(); i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.ok(predicate(), 'the condition was met');
+}

@@ -161,6 +161,19 @@ describe('SessionController: turns, permissions, cancellation', () => {
     assert.equal(controller.thread.session.status, 'disconnected');
   });
 
+  it('leaves no tool call running when the agent goes away in the middle of it: it shows interrupted', async () => {
+    agent.rpc.onRequest('session/prompt', async () => {
+      await agent.rpc.sendNotification('session/update', { sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Long step', status: 'in_progress' } });
+      return new Promise(() => undefined);
+    });
+    const turn = controller.prompt([{ type: 'text', text: 'x' }], []);
+    await waitUntil(() => kinds().includes('tool'));
+    client.dispose('Memory Agent exited (exit code 42).');
+    await turn;
+    assert.equal(controller.thread.toolEntry('t1')?.status, 'interrupted');
+    assert.deepEqual(kinds(), ['user', 'tool', 'error']);
+  });
+
   it('shows the first sentence of why the agent went away in the header, whole even with a dotted version in it', () => {
     controller.disconnected('codex-acp 0.23.1 closed the connection. Its last output: error: not signed in | see https://example.com/a.b');
     assert.equal(controller.thread.session.statusDetail, 'codex-acp 0.23.1 closed the connection.');

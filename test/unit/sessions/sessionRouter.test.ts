@@ -70,6 +70,23 @@ describe('SessionRouter: the agent → client surface, routed to each session’
     assert.equal(agentText(stray.thread).length, 2000, 'the first 2,000');
   });
 
+  it('keeps a whole history that an agent replays while it forks, before its answer names the new session; drops it when the fork fails', async () => {
+    const fork = router.expectFork(client);
+    for (let i = 0; i < 2100; i++) void agent.rpc.sendNotification('session/update', chunk('forked', 'f'));
+    await flush(10);
+    fork.done('forked');
+    const forked = chats.open(new AgentSession(client.agentName, 'forked', client, rootSetFromPaths('/w/app')));
+    assert.equal(agentText(forked.thread).length, 2100, 'the whole replay');
+    assert.equal(logger.lines.filter((l) => /too many updates/.test(l.message)).length, 0);
+
+    const failed = router.expectFork(client);
+    void agent.rpc.sendNotification('session/update', chunk('never-answered', 'x'));
+    await flush();
+    failed.done(undefined);
+    const nobody = chats.open(new AgentSession(client.agentName, 'never-answered', client, rootSetFromPaths('/w/app')));
+    assert.equal(agentText(nobody.thread), '', 'what a failed fork replayed was dropped');
+  });
+
   it('answers a permission request for a session without a chat with "cancelled", and says so', async () => {
     const answer = await agent.rpc.sendRequest('session/request_permission', {
       sessionId: 'nobody',

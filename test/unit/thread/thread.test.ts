@@ -209,6 +209,105 @@ describe('Thread (the transcript reducer)', () => {
     assert.equal(thread.session.status, 'idle');
   });
 
+  it('ends the tool calls of a turn that ended without an answer (the agent went away): interrupted, never left running', () => {
+    const thread = newThread();
+    thread.addUserPrompt([{ type: 'text', text: 'go' }]);
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'Running', status: 'in_progress' }));
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'b', title: 'Waiting', status: 'pending' }));
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'Done', status: 'completed' }));
+    thread.interruptUnfinishedTools();
+    assert.deepEqual(
+      thread.snapshot().entries.flatMap((e) => (e.kind === 'tool' ? [`${e.toolCallId}:${e.status}`] : [])),
+      ['a:interrupted', 'b:interrupted', 'c:completed'],
+    );
+  });
+
+  /** What a chat shows, in short: kind, then text or tool status. */
+  const shown = (entries: readonly ViewEntry[]) =>
+    entries.map((e) => {
+      switch (e.kind) {
+        case 'user':
+        case 'agent':
+          return `${e.kind}:${e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('')}`;
+        case 'tool':
+          return `tool:${e.toolCallId}:${e.status}`;
+        case 'error':
+        case 'info':
+          return `${e.kind}:${e.kind === 'error' ? e.message : e.text}`;
+        default:
+          return e.kind;
+      }
+    });
+
+  it('a load replay over a chat that shows the conversation: the agent’s record replaces it, each message once, and what only this chat showed stays in place', () => {
+    const thread = newThread();
+    const view = new WebviewModel();
+    // The chat: one finished turn, then a turn that crashed in the middle of two tool calls.
+    thread.addUserPrompt([{ type: 'text', text: 'hello' }]);
+    thread.apply(text('Echo: hello', 'm1'));
+    thread.endTurn('end_turn');
+    thread.addUserPrompt([{ type: 'text', text: 'crash' }]);
+    thread.apply(text('This turn ', 'm2'));
+    thread.apply(text('crashes', 'm2'));
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Recorded step', status: 'in_progress' }));
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Step the agent did not record', status: 'in_progress' }));
+    thread.interruptUnfinishedTools();
+    thread.addError('Agent exited (exit code 42).', ['restart', 'reopen']);
+    view.receive(thread);
+    const before = view.entries.slice();
+
+    thread.beginReplay();
+    for (const u of [
+      update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'hello' } }),
+      text('Echo: hello', 'r1'),
+      update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'crash' } }),
+      text('This turn ', 'r2'),
+      text('crashes', 'r2'),
+      update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Recorded step', status: 'in_progress' }),
+    ])
+      thread.apply(u);
+    view.receive(thread);
+    assert.deepEqual(view.entries, before, 'while the history replays, the chat keeps showing what it showed');
+    thread.endReplay();
+    view.receive(thread);
+
+    assert.deepEqual(shown(thread.snapshot().entries), [
+      'user:hello',
+      'agent:Echo: hello',
+      'turnEnd',
+      'user:crash',
+      'agent:This turn crashes',
+      'tool:t1:interrupted',
+      'tool:t2:interrupted',
+      'error:Agent exited (exit code 42).',
+    ]);
+    assert.deepEqual(view.entries, thread.snapshot().entries, 'the webview gets exactly that');
+    assert.equal(thread.toolEntry('t2')?.title, 'Step the agent did not record');
+  });
+
+  it('a load replay that left a tool call unfinished (the agent stopped in it) shows it interrupted once the load answered', () => {
+    const thread = newThread();
+    thread.reset();
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Step', status: 'in_progress' }));
+    thread.endReplay();
+    assert.equal(thread.toolEntry('t1')?.status, 'interrupted');
+  });
+
+  it('a failed load leaves the chat as it was', () => {
+    const thread = newThread();
+    const view = new WebviewModel();
+    thread.addUserPrompt([{ type: 'text', text: 'kept' }]);
+    thread.addError('Agent exited.', ['reopen']);
+    view.receive(thread);
+    const before = thread.snapshot().entries;
+    thread.beginReplay();
+    thread.apply(text('half a replay'));
+    thread.abortReplay();
+    view.receive(thread);
+    assert.deepEqual(thread.snapshot().entries, before);
+    assert.deepEqual(view.entries, before);
+  });
+
   it('records permission requests and their outcome', () => {
     const thread = newThread();
     const id = thread.addPermission('Run rm', 't1', [{ optionId: 'x', name: 'Allow', kind: 'allow_once' }]);
@@ -251,6 +350,10 @@ describe('Thread (the transcript reducer)', () => {
         else if (r < 0.8) thread.addUserPrompt([{ type: 'text', text: `u${step}` }]);
         else if (r < 0.83) thread.endTurn('end_turn');
         else if (r < 0.85) thread.reset();
+        else if (r < 0.86) thread.beginReplay();
+        else if (r < 0.87) thread.endReplay();
+        else if (r < 0.875) thread.abortReplay();
+        else if (r < 0.88) thread.interruptUnfinishedTools();
         else if (r < 0.9) thread.apply(update({ sessionUpdate: 'session_info_update', title: `title ${step}` }));
         if (random() < 0.3) view.receive(thread);
       }
