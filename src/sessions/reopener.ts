@@ -8,7 +8,7 @@
 import type { AcpConnection } from '../acp/connection';
 import type { Logger } from '../common/logger';
 import { chooseReopenMethod, ReopenUnsupportedError, type ReopenMethod, type ReopenVerb } from '../history/reopenPolicy';
-import { describeRoots, type RootSet } from '../roots/rootSet';
+import { createRootSet, describeRoots, type RootSet } from '../roots/rootSet';
 import type { Thread } from '../thread/thread';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession } from './agentSession';
@@ -157,7 +157,8 @@ export class Reopener {
 
   /**
    * Reopens the session of a chat whose agent exited or restarted ('recover': resume, else load), with the
-   * chat's complete root list. What goes wrong is said in the chat, with the ways forward; resolves with
+   * chat's complete root list less the folders the user took back meanwhile (they stay withdrawn: a restart
+   * is no consent). What goes wrong is said in the chat, with the ways forward; resolves with
    * the reopened session, or undefined.
    */
   async recover(chat: SessionController): Promise<Reopened | undefined> {
@@ -169,7 +170,7 @@ export class Reopener {
         agentName: previous.agentName,
         sessionId: previous.sessionId,
         chat,
-        roots: () => Promise.resolve(previous.rootSet),
+        roots: () => Promise.resolve(stillShared(previous)),
         // Closed meanwhile (during a restart, say): nothing more goes to it.
         cancelled: () => !chats.has(chat),
       });
@@ -213,4 +214,17 @@ export class Reopener {
     await Promise.all(affected.filter((chat) => chats.has(chat)).map((chat) => this.recover(chat)));
     return connection;
   }
+}
+
+/**
+ * The session's roots without those withdrawn from it (a revoked grant, a folder removed from the workspace).
+ * @throws when its working folder itself was withdrawn: it cannot be reopened there.
+ */
+function stillShared(session: AgentSession): RootSet {
+  const withdrawn = new Set(session.withdrawn);
+  const { cwd, additionalDirectories } = session.rootSet;
+  if (withdrawn.has(cwd.path)) {
+    throw new Error(`The session's folder “${cwd.name}” is no longer in the workspace, so it cannot be reopened there. Start a new session, or open it from the Sessions view.`);
+  }
+  return createRootSet(cwd, additionalDirectories.filter((root) => !withdrawn.has(root.path)));
 }

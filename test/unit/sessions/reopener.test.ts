@@ -268,6 +268,26 @@ describe('reopening a session: one policy table for every path', () => {
     assert.equal(w.chats.has(closed), false);
   });
 
+  it('a restart (or recovery) never gives back a folder the user took back: the complete list less what was withdrawn', async () => {
+    w = await world('all');
+    const chat = await openChat(w);
+    chat.session.withdraw(['/w/lib'], '“lib” is no longer shared with Memory Agent.');
+    await w.reopener.restartAgent('Memory Agent');
+    const [resume] = w.agent.sent('session/resume').map((m) => m.params as { cwd: string; additionalDirectories: string[] });
+    assert.deepEqual(resume, { sessionId: 'old', cwd: '/w/app', additionalDirectories: ['/w/docs'], mcpServers: [] });
+    assert.deepEqual(chat.session.rootSet.additionalDirectories.map((r) => r.path), ['/w/docs'], 'the reopened session (and its guard) has no lib');
+  });
+
+  it('a chat whose working folder was withdrawn is not reopened there, and says why', async () => {
+    w = await world('all');
+    const chat = await openChat(w);
+    chat.session.withdraw(['/w/app'], 'app was removed from the workspace.');
+    await w.reopener.restartAgent('Memory Agent');
+    assert.deepEqual(w.agent.sent('session/resume'), []);
+    const errors = chat.thread.snapshot().entries.filter((e) => e.kind === 'error');
+    assert.match(JSON.stringify(errors), /“app” is no longer in the workspace/);
+  });
+
   it('a restart stops a running turn, and says so without offering to restart again', async () => {
     w = await world('all');
     const chat = await openChat(w);
