@@ -18,8 +18,10 @@ import {
 import { Emitter, type Event } from '../common/events';
 import type { Logger } from '../common/logger';
 import type { OpenDocuments } from '../roots/guardedFs';
+import { displayLine } from '../terminal/commandLine';
 import { registerTerminalHandlers } from '../terminal/handlers';
-import { Terminals, type TerminalChange, type TerminalView } from '../terminal/terminals';
+import { TerminalCwdRefusedError, type TerminalError } from '../terminal/terminalError';
+import { Terminals, type CreateTerminalParams, type TerminalChange, type TerminalView } from '../terminal/terminals';
 import type { ThreadTerminal } from '../thread/thread';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession, Refusal } from './agentSession';
@@ -30,10 +32,13 @@ export interface SessionSink {
   onUpdate(update: SessionUpdate): void;
   requestPermission(params: RequestPermissionRequest, token: CancellationToken): Promise<RequestPermissionResponse>;
   noteRefusal(refusal: Refusal): void;
+  /** A terminal the agent started: created, new output, exited. */
   updateTerminal(terminalId: string, terminal: ThreadTerminal): void;
+  /** A `terminal/create` that failed (not a refused folder: that is a refusal). */
+  noteTerminalFailure(command: string, cwd: string | undefined, message: string): void;
 }
 
-/** A refused file access, for whoever tells the user. */
+/** A refused request (a file or a terminal folder outside the session's roots), for whoever tells the user. */
 export interface RefusalEvent {
   readonly session: AgentSession;
   readonly refusal: Refusal;
@@ -69,7 +74,7 @@ export class SessionRouter {
   private terminalTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly refusalEmitter = new Emitter<RefusalEvent>();
 
-  /** The root guard refused a file access of an agent (the chat shows it too). */
+  /** The root guard refused a request of an agent: a file, a terminal's folder (the chat shows it too). */
   readonly onDidRefuse: Event<RefusalEvent> = this.refusalEmitter.event;
 
   constructor(private readonly options: SessionRouterOptions) {}
@@ -80,20 +85,17 @@ export class SessionRouter {
     const terminals = new Terminals({ logger });
     const routes: Routes = { sinks: new Map(), buffered: new Map(), replaying: new Set(), overflowed: new Set(), terminals };
     this.routes.set(connection, routes);
-    registerFsHandlers(connection, {
-      sessions,
-      documents,
-      logger,
-      onRefusal: (session, refusal) => {
-        routes.sinks.get(session.sessionId)?.noteRefusal(refusal);
-        this.refusalEmitter.fire({ session, refusal });
-      },
-    });
+    registerFsHandlers(connection, { sessions, documents, logger, onRefusal: (session, refusal) => this.refused(routes, session, refusal) });
     connection.onNotification(SessionUpdateNotification, (notification) => this.deliver(connection, routes, notification.sessionId, notification.update));
     connection.onRequest(RequestPermissionMethod, (params, token) => this.requestPermission(connection, routes, params, token));
     registerTerminalHandlers(connection, terminals, (sessionId) => {
       const session = sessions.find(connection.agentName, sessionId);
-      return session && session.connection === connection ? { guard: session.guard, cwd: session.rootSet.cwd.path } : undefined;
+      if (!session || session.connection !== connection) return undefined;
+      return {
+        guard: session.guard,
+        cwd: session.rootSet.cwd.path,
+        createFailed: (params, error) => this.terminalFailed(connection, routes, session, params, error),
+      };
     });
     const changes = terminals.onDidChange((terminalId, change) => this.terminalChanged(connection, terminals, terminalId, change));
     connection.onDidClose(() => {
@@ -153,6 +155,24 @@ export class SessionRouter {
     return routes;
   }
 
+  private refused(routes: Routes, session: AgentSession, refusal: Refusal): void {
+    routes.sinks.get(session.sessionId)?.noteRefusal(refusal);
+    this.refusalEmitter.fire({ session, refusal });
+  }
+
+  /** A refused terminal folder is a refusal like a refused file; any other failure shows as a command that did not start. */
+  private terminalFailed(connection: AcpConnection, routes: Routes, session: AgentSession, params: CreateTerminalParams, error: TerminalError): void {
+    // A command without arguments may be a shell line: shown as the agent wrote it.
+    const command = params.args && params.args.length > 0 ? displayLine(params.command, params.args) : params.command;
+    if (error instanceof TerminalCwdRefusedError) {
+      const cwd = params.cwd ?? session.rootSet.cwd.path;
+      this.options.logger.warn(`Refused terminal ${command} in ${cwd} for ${connection.agentName} session ${session.sessionId}: ${error.reason}`);
+      this.refused(routes, session, session.noteRefusal({ operation: 'terminal', path: cwd, message: error.reason, command }));
+      return;
+    }
+    routes.sinks.get(session.sessionId)?.noteTerminalFailure(command, params.cwd ?? undefined, error.message);
+  }
+
   private deliver(connection: AcpConnection, routes: Routes, sessionId: string, update: SessionUpdate): void {
     const sink = routes.sinks.get(sessionId);
     if (sink) {
@@ -201,6 +221,7 @@ export class SessionRouter {
     for (const [view, connection] of changed) {
       this.routes.get(connection)?.sinks.get(view.sessionId)?.updateTerminal(view.terminalId, {
         command: view.commandLine,
+        cwd: view.cwd,
         output: view.output,
         truncated: view.truncated,
         exitStatus: view.exitStatus,

@@ -1,10 +1,12 @@
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { useWorkbench } from './workbench';
 
 describe('the chat (real workbench, Chromium)', function () {
   this.timeout(180_000);
-  const bench = useWorkbench('multi-root');
+  let workspaces = '';
+  const bench = useWorkbench('multi-root', (paths) => (workspaces = paths.workspaces));
   let chat: FrameLocator;
 
   before(async () => {
@@ -108,6 +110,49 @@ describe('the chat (real workbench, Chromium)', function () {
     assert.equal((await context.locator('summary').innerText()).trim(), 'greet.ts, lines 1–3');
     await context.locator('summary').click({ position: { x: 4, y: 4 } });
     await context.locator('pre', { hasText: 'Hello from lib' }).waitFor();
+  });
+
+  it('shows every terminal the agent starts, also without a tool call: command, folder, output and exit', async () => {
+    const app = path.join(workspaces, 'multi-root', 'app');
+    const before = await turnEnds();
+    await send(`run-in ${app} echo started-without-a-tool-call`);
+    await untilTurnEnds(before);
+    const terminal = chat.locator('.entry.terminal-run').last();
+    await terminal.waitFor();
+    assert.equal(await terminal.locator('xpath=ancestor::*[contains(@class, "tool")]').count(), 0, 'not inside a tool call');
+    assert.equal((await terminal.locator('.terminal-command').innerText()).trim(), 'echo started-without-a-tool-call');
+    assert.match(await terminal.locator('.terminal-folder').innerText(), /\bapp\b/);
+    await terminal.locator('.terminal-output', { hasText: 'started-without-a-tool-call' }).waitFor();
+    await terminal.locator('.exit.ok', { hasText: 'exit 0' }).waitFor();
+    await bench().screenshot('chat-terminal-without-tool-call', terminal);
+  });
+
+  it('shows a terminal folder it refused like a refused file access', async () => {
+    const outside = path.join(workspaces, 'multi-root', 'outside');
+    const before = await turnEnds();
+    await send(`run-in ${outside} echo never-runs`);
+    await untilTurnEnds(before);
+    const refusal = chat.locator('.entry.refusal').last();
+    await refusal.waitFor();
+    const text = await refusal.innerText();
+    assert.match(text, /refused the agent’s request to run echo never-runs in .*outside/i);
+    assert.match(text, /outside this session’s folders/);
+    assert.equal(await chat.locator('.terminal-output', { hasText: 'never-runs' }).count(), 0);
+  });
+
+  it('says exactly what it refused when the agent asks to write outside the folders, and that the agent’s own tools are not confined', async () => {
+    const planted = path.join(workspaces, 'multi-root', 'outside', 'planted.txt');
+    const before = await turnEnds();
+    await send(`write ${planted} nope`);
+    await untilTurnEnds(before);
+    const refusal = chat.locator('.entry.refusal').last();
+    await refusal.waitFor();
+    const text = await refusal.innerText();
+    assert.doesNotMatch(text, /Blocked a write/);
+    assert.match(text, /refused the agent’s request to write .*planted\.txt/i);
+    assert.match(text, /fs\/write_text_file/);
+    assert.match(text, /own tools .* not confined/i);
+    await bench().screenshot('chat-refusal', refusal);
   });
 
   it('asks for permission inline and approves by the option kind', async () => {

@@ -4,7 +4,7 @@ import type { ViewSessionState } from '../../shared/chatModel';
 import { withAttachment, type Attachment } from '../../shared/chatProtocol';
 import { Icon } from '../common/ui';
 import { Composer } from './Composer';
-import { Entry } from './entries';
+import { Entry, RootsContext } from './entries';
 import { host } from './host';
 import { persistSession } from './persist';
 import type { ChatStore } from './store';
@@ -128,9 +128,11 @@ export function App(props: { store: ChatStore }) {
             <p>{`Ask ${state.session.agentName} anything about the shared folders.`}</p>
           </div>
         ) : null}
-        {state.entries.map((entry, i) => (
-          <Entry key={entry.id} entry={entry} last={i === state.entries.length - 1} running={running} />
-        ))}
+        <RootsContext.Provider value={state.session.roots}>
+          {state.entries.map((entry, i) => (
+            <Entry key={entry.id} entry={entry} last={i === state.entries.length - 1} running={running} />
+          ))}
+        </RootsContext.Provider>
       </div>
       <PromptBox session={state.session} initialDraft={state.draft?.text} attachments={attachments} setAttachments={setAttachments} />
     </div>

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
 import type { ViewEntry } from '../../../src/shared/chatModel';
@@ -92,6 +93,27 @@ describe('chat sessions in the real extension host', function () {
     assert.ok(content?.type === 'terminal');
     assert.equal(content.output?.trim(), fs.realpathSync.native(vscode.workspace.workspaceFolders![0]!.uri.fsPath));
     assert.equal(content.exitStatus?.exitCode, 0);
+  });
+
+  it('shows every terminal the agent starts, also without a tool call; a refused terminal folder shows as a refusal', async () => {
+    const wrapped = entries().filter((e) => e.kind === 'terminal');
+    assert.ok(wrapped.length > 0 && wrapped.every((e) => e.kind === 'terminal' && e.inToolCall), 'a terminal a tool call shows is shown there only');
+    const app = fs.realpathSync.native(vscode.workspace.workspaceFolders![0]!.uri.fsPath);
+    const lib = fs.realpathSync.native(vscode.workspace.workspaceFolders![1]!.uri.fsPath);
+    await prompt(`run-in ${lib} node -e "console.log(process.cwd())"`);
+    assert.match(lastAgentText(), /without a tool call: exit code 0/);
+    const own = entries().filter((e) => e.kind === 'terminal').at(-1);
+    assert.ok(own?.kind === 'terminal');
+    assert.deepEqual([own.command, own.cwd, own.output?.trim(), own.exitStatus?.exitCode, own.inToolCall], ['node -e console.log(process.cwd())', lib, lib, 0, false]);
+
+    const outside = path.join(path.dirname(app), 'outside');
+    await prompt(`run-in ${outside} node -e "console.log(1)"`);
+    assert.match(lastAgentText(), /Could not start .*Refused terminal cwd/);
+    const refusal = entries().filter((e) => e.kind === 'refusal').at(-1);
+    assert.ok(refusal?.kind === 'refusal');
+    assert.deepEqual([refusal.operation, refusal.path, refusal.command], ['terminal', outside, 'node -e console.log(1)']);
+    assert.match(refusal.message, /is outside this session’s folders/);
+    assert.deepEqual(chat.controller.session.refusals.at(-1)?.operation, 'terminal', 'counted with the session’s refusals (Agents view)');
   });
 
   it('cancels a running turn', async () => {
