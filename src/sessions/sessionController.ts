@@ -87,6 +87,11 @@ export class SessionController implements SessionSink {
     this.thread.updateTerminal(terminalId, terminal);
   }
 
+  /** Something the agent sent was discarded (over the message size limit): the chat says so, with the setting. */
+  noteDiscarded(message: string): void {
+    this.thread.addError(message, ['messageSizeSetting', 'showLog']);
+  }
+
   /** A command the agent asked to run could not start: the chat shows it with the reason. */
   noteTerminalFailure(command: string, cwd: string | undefined, message: string): void {
     this.thread.addTerminalFailure(command, cwd, message);

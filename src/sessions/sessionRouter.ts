@@ -8,6 +8,7 @@
  * large for an expected replay) until {@link SessionRouter.route} names the chat.
  */
 import type { AcpConnection, CancellationToken } from '../acp/connection';
+import { FramingError, formatSize, type OversizeLine } from '../acp/transport/ndjson';
 import {
   RequestPermissionMethod,
   SessionUpdateNotification,
@@ -36,6 +37,8 @@ export interface SessionSink {
   updateTerminal(terminalId: string, terminal: ThreadTerminal): void;
   /** A `terminal/create` that failed (not a refused folder: that is a refusal). */
   noteTerminalFailure(command: string, cwd: string | undefined, message: string): void;
+  /** Something the agent sent was lost (a message over the size limit), in words. */
+  noteDiscarded(message: string): void;
 }
 
 /** A refused request (a file or a terminal folder outside the session's roots), for whoever tells the user. */
@@ -98,8 +101,12 @@ export class SessionRouter {
       };
     });
     const changes = terminals.onDidChange((terminalId, change) => this.terminalChanged(connection, terminals, terminalId, change));
+    const problems = connection.onProtocolError((error) => {
+      if (error instanceof FramingError && error.oversize) this.discarded(connection, routes, error.oversize);
+    });
     connection.onDidClose(() => {
       changes.dispose();
+      problems.dispose();
       void terminals.dispose();
     });
   }
@@ -173,6 +180,21 @@ export class SessionRouter {
     routes.sinks.get(session.sessionId)?.noteTerminalFailure(command, params.cwd ?? undefined, error.message);
   }
 
+  /**
+   * The agent sent a message over the size limit, which the framing discarded: the chat it was for says so,
+   * or, when its start does not tell (or that session has no chat), every chat on this connection does.
+   */
+  private discarded(connection: AcpConnection, routes: Routes, line: OversizeLine): void {
+    const sessionId = line.head.sessionId;
+    const sink = sessionId === undefined ? undefined : routes.sinks.get(sessionId);
+    if (sink) {
+      sink.noteDiscarded(oversizeText(connection.agentName, line, true));
+      return;
+    }
+    const text = oversizeText(connection.agentName, line, false);
+    for (const chat of new Set(routes.sinks.values())) chat.noteDiscarded(text);
+  }
+
   private deliver(connection: AcpConnection, routes: Routes, sessionId: string, update: SessionUpdate): void {
     const sink = routes.sinks.get(sessionId);
     if (sink) {
@@ -228,4 +250,14 @@ export class SessionRouter {
       });
     }
   }
+}
+
+/** What a discarded message means for a chat, naming the agent, the size, the limit and its setting. */
+function oversizeText(agentName: string, line: OversizeLine, forThisChat: boolean): string {
+  const what = line.head.method === undefined ? 'a message' : `a message (${line.head.method})`;
+  const size = `${what} of ${formatSize(line.bytes)}, over the limit of ${formatSize(line.limitBytes)} (setting acpWorkspace.maxMessageSizeMiB, applied when the agent starts)`;
+  const request = line.head.method !== undefined && line.head.id !== undefined ? ` It was a request: ${agentName} may wait for an answer that will not come.` : '';
+  return forThisChat
+    ? `${agentName} sent ${size} for this session. ACP Workspace discarded it, so something ${agentName} sent is missing here.${request}`
+    : `${agentName} sent ${size}. ACP Workspace discarded it without being able to tell which of ${agentName}'s sessions it was for: something may be missing here or in another chat with ${agentName}.${request}`;
 }

@@ -52,8 +52,8 @@ export const PermissionState = z.union([
   z.object({ chosen: z.string(), name: z.string(), kind: z.string() }),
 ]);
 
-/** Actions an error entry can offer. */
-export const ErrorAction = z.enum(['restart', 'reopen', 'signIn', 'showLog']);
+/** Actions an error entry can offer (`messageSizeSetting`: the agent message size limit setting). */
+export const ErrorAction = z.enum(['restart', 'reopen', 'signIn', 'showLog', 'messageSizeSetting']);
 export type ErrorAction = z.output<typeof ErrorAction>;
 
 const id = z.string();

@@ -62,7 +62,7 @@ export function withAttachment(current: readonly Attachment[], added: Attachment
 }
 
 /** What an error's buttons and the session header's actions ask for. */
-export const ChatAction = z.enum(['restart', 'reopen', 'signIn', 'showLog', 'reopenWithCurrentFolders']);
+export const ChatAction = z.enum(['restart', 'reopen', 'signIn', 'showLog', 'reopenWithCurrentFolders', 'messageSizeSetting']);
 export type ChatAction = z.output<typeof ChatAction>;
 
 export const ChatToHost = z.discriminatedUnion('type', [

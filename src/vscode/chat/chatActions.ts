@@ -12,6 +12,7 @@ import type { SessionRouter } from '../../sessions/sessionRouter';
 import type { SessionStarter } from '../../sessions/sessionStarter';
 import { ChatRequests, type ChatAction, type ChatToHost, type MentionItem } from '../../shared/chatProtocol';
 import { answer } from '../../shared/ipc';
+import { SECTION } from '../settings';
 import type { SignIn } from '../signIn';
 import type { ChatPanel } from './chatPanel';
 import { DiffDocuments } from './diffDocuments';
@@ -107,6 +108,9 @@ export class ChatActions implements vscode.Disposable {
         return;
       case 'reopenWithCurrentFolders':
         await this.options.starter.reopenWithCurrentFolders(controller.session);
+        return;
+      case 'messageSizeSetting':
+        await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.maxMessageSizeMiB`);
         return;
     }
   }

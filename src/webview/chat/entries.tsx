@@ -315,6 +315,7 @@ const ERROR_ACTIONS: Record<string, string> = {
   reopen: 'Reopen Session',
   signIn: 'Sign In',
   showLog: 'Show Log',
+  messageSizeSetting: 'Open Setting',
 };
 
 function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean }) {

@@ -116,6 +116,29 @@ describe('chat sessions in the real extension host', function () {
     assert.deepEqual(chat.controller.session.refusals.at(-1)?.operation, 'terminal', 'counted with the session’s refusals (Agents view)');
   });
 
+  it('says in the chat that a message over the size limit was discarded: the agent, its size, the limit and its setting', async () => {
+    const endsBefore = () => entries().filter((e) => e.kind === 'turnEnd').length;
+    const errors = () => entries().filter((e) => e.kind === 'error');
+    for (const keyword of ['oversized', 'oversized-unattributed']) {
+      const ends = endsBefore();
+      const before = errors().length;
+      await api.chats.dispatch(chat, { type: 'prompt', text: keyword, attachments: [] });
+      await waitFor(() => endsBefore() > ends, `the turn for ${keyword}`, 60_000);
+      assert.equal(lastAgentText(), `Echo: ${keyword}`, 'the turn went on');
+      assert.equal(errors().length, before + 1, keyword);
+    }
+    const [attributed, unattributed] = errors().slice(-2).map((e) => (e.kind === 'error' ? e : undefined));
+    const size = /^Chat Agent sent a message \(session\/update\) of 33\.0 MiB, over the limit of 32\.0 MiB \(setting acpWorkspace\.maxMessageSizeMiB/;
+    assert.match(attributed!.message, size);
+    assert.match(attributed!.message, /for this session\. ACP Workspace discarded it/);
+    assert.match(unattributed!.message, size);
+    assert.match(unattributed!.message, /without being able to tell which of Chat Agent's sessions it was for/);
+    assert.deepEqual(attributed!.actions, ['messageSizeSetting', 'showLog']);
+    await api.chats.dispatch(chat, { type: 'action', action: 'messageSizeSetting' });
+    await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.label === 'Settings', 'the settings editor');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('cancels a running turn', async () => {
     const ends = entries().filter((e) => e.kind === 'turnEnd').length;
     void api.chats.dispatch(chat, { type: 'prompt', text: 'hang', attachments: [] });

@@ -95,6 +95,29 @@ describe('SessionRouter: the agent → client surface, routed to each session’
     assert.ok(chat.thread.snapshot().entries.some((e) => e.kind === 'refusal' && e.path === '/etc/hostname'));
   });
 
+  it('says in the chat that a message over the size limit was discarded: the session’s chat when its start names it, else every chat of that agent', async () => {
+    const first = chats.open(await startSession(client, rootSetFromPaths('/w/app')));
+    const second = chats.open(await startSession(client, rootSetFromPaths('/w/app')));
+    const errors = (chat: typeof first) => chat.thread.snapshot().entries.flatMap((e) => (e.kind === 'error' ? [e] : []));
+    const big = 'x'.repeat(32 * 1024 * 1024 + 10);
+    const update = { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: big } };
+    agent.writeRaw(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: second.session.sessionId, update } }) + '\n');
+    await waitFor(() => errors(second).length === 1, 10_000, 'the note in the second chat');
+    assert.equal(errors(first).length, 0, 'only the chat it was for');
+    const [note] = errors(second);
+    assert.match(note!.message, /^Memory Agent sent a message \(session\/update\) of 32\.0 MiB, over the limit of 32\.0 MiB \(setting acpWorkspace\.maxMessageSizeMiB/);
+    assert.match(note!.message, /for this session\. ACP Workspace discarded it/);
+    assert.deepEqual(note!.actions, ['messageSizeSetting', 'showLog']);
+
+    agent.writeRaw(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { update, sessionId: first.session.sessionId } }) + '\n');
+    await waitFor(() => errors(first).length === 1 && errors(second).length === 2, 10_000, 'the note in both chats');
+    assert.match(errors(first)[0]!.message, /without being able to tell which of Memory Agent's sessions it was for/);
+    assert.equal(errors(first)[0]!.message, errors(second)[1]!.message);
+    await agent.rpc.sendNotification('session/update', chunk(first.session.sessionId, 'still connected'));
+    await flush();
+    assert.equal(agentText(first.thread), 'still connected', 'the connection goes on');
+  });
+
   describe('terminals', () => {
     let folder: { dir: string; cleanup: () => void };
     beforeEach(() => (folder = tempDir()));
