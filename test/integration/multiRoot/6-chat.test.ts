@@ -1,8 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
+import type { OutsideFileQuestion } from '../../../src/sessions/chatLinks';
 import type { ViewEntry } from '../../../src/shared/chatModel';
 import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
 import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
@@ -137,6 +139,46 @@ describe('chat sessions in the real extension host', function () {
     await api.chats.dispatch(chat, { type: 'action', action: 'messageSizeSetting' });
     await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.label === 'Settings', 'the settings editor');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('opens a link or location the agent wrote outside the session’s folders only after a confirmation naming the path', async () => {
+    const [app, lib] = vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath));
+    const secret = path.join(path.dirname(app!), 'outside', 'secret.txt');
+    const link = path.join(lib!, 'outside-link');
+    const inside = path.join(lib!, 'src', 'greet.ts');
+    const asked: OutsideFileQuestion[] = [];
+    let answer = false;
+    const isOpen = (file: string) =>
+      vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === file));
+    api.setChatUi({
+      confirmOpenOutside: (question) => {
+        asked.push(question);
+        return Promise.resolve(answer);
+      },
+    });
+    try {
+      await api.chats.dispatch(chat, { type: 'openLink', href: pathToFileURL(secret).href });
+      await api.chats.dispatch(chat, { type: 'openLink', href: secret });
+      await api.chats.dispatch(chat, { type: 'openLocation', path: link });
+      assert.deepEqual(asked.map((q) => q.path), [secret, secret, link], 'asked each time, naming the path');
+      assert.ok(asked.every((q) => q.agentName === 'Chat Agent' && /outside this session’s folders/.test(q.reason)));
+      assert.match(asked[2]!.reason, /resolves to .*secret\.txt/, 'the symlink is named with where it leads');
+      assert.ok(!isOpen(secret) && !isOpen(link), 'declined: nothing opened');
+
+      await api.chats.dispatch(chat, { type: 'openLink', href: `${pathToFileURL(inside).href}#L2` });
+      assert.equal(asked.length, 3, 'a file inside the folders opens without a question');
+      assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, inside);
+      assert.equal(vscode.window.activeTextEditor?.selection.active.line, 1);
+
+      answer = true;
+      await api.chats.dispatch(chat, { type: 'openLink', href: pathToFileURL(secret).href });
+      assert.equal(asked.length, 4);
+      assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, secret, 'opened once the user agreed');
+    } finally {
+      api.setChatUi(undefined);
+      const files = vscode.window.tabGroups.all.flatMap((group) => group.tabs.filter((tab) => tab.input instanceof vscode.TabInputText));
+      await vscode.window.tabGroups.close(files);
+    }
   });
 
   it('cancels a running turn', async () => {
