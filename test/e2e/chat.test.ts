@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { FrameLocator } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { useWorkbench } from './workbench';
 
 describe('the chat (real workbench, Chromium)', function () {
@@ -110,6 +113,57 @@ describe('the chat (real workbench, Chromium)', function () {
     assert.equal((await context.locator('summary').innerText()).trim(), 'greet.ts, lines 1–3');
     await context.locator('summary').click({ position: { x: 4, y: 4 } });
     await context.locator('pre', { hasText: 'Hello from lib' }).waitFor();
+  });
+
+  it('does not load remote images in agent text until the user asks: a placeholder link instead, loaded on a click', async () => {
+    // A picture server on loopback stands for a diagram the user wants; any request to the tracker's host is a leak.
+    const picture = new PNG({ width: 48, height: 32 });
+    for (let i = 0; i < picture.data.length; i += 4) picture.data.set([200, 60, 40, 255], i);
+    const png = PNG.sync.write(picture);
+    const served: string[] = [];
+    const server = http.createServer((request, response) => {
+      served.push(request.url ?? '');
+      response.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length });
+      response.end(png);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const diagram = `http://127.0.0.1:${(server.address() as AddressInfo).port}/diagram.png`;
+    const context = bench().page.context();
+    const tracked: string[] = [];
+    const onRequest = (request: { url(): string }) => void (request.url().includes('images.example.test') && tracked.push(request.url()));
+    context.on('request', onRequest);
+    await context.route('https://images.example.test/**', (route) => route.fulfill({ status: 200, contentType: 'image/png', body: png }));
+    try {
+      const before = await turnEnds();
+      await send(`Echo ![pixel](https://images.example.test/pixel.png?reader=42) and ![the diagram](${diagram})`);
+      await untilTurnEnds(before);
+      const answer = chat.locator('.entry.agent').last();
+      const placeholders = answer.locator('.remote-image');
+      await placeholders.nth(1).waitFor();
+      assert.equal(await placeholders.count(), 2);
+      assert.match(await placeholders.nth(0).innerText(), /pixel[\s\S]*images\.example\.test/);
+      assert.match(await placeholders.nth(1).innerText(), /the diagram[\s\S]*127\.0\.0\.1/);
+      assert.equal(await answer.locator('img').count(), 0, 'no image element: nothing is fetched');
+      await bench().screenshot('chat-remote-image-placeholder');
+      await placeholders.nth(1).click();
+      const loaded = answer.locator('img[alt="the diagram"]');
+      await loaded.waitFor({ timeout: 30_000 });
+      const shown = () =>
+        loaded.evaluate((element) => {
+          const image = element as unknown as { complete: boolean; naturalWidth: number };
+          return image.complete && image.naturalWidth === 48;
+        });
+      for (let i = 0; i < 100 && !(await shown()); i++) await bench().page.waitForTimeout(100);
+      assert.ok(await shown(), 'the diagram shows');
+      assert.deepEqual(served, ['/diagram.png'], 'the diagram was fetched once, after the click');
+      assert.deepEqual(tracked, [], 'nothing was ever requested from the tracker\'s host');
+      assert.equal(await answer.locator('.remote-image').count(), 1, 'the other image is still a placeholder');
+      await bench().screenshot('chat-remote-image-loaded');
+    } finally {
+      context.off('request', onRequest);
+      await context.unroute('https://images.example.test/**');
+      server.close();
+    }
   });
 
   it('shows every terminal the agent starts, also without a tool call: command, folder, output and exit', async () => {

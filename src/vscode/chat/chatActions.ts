@@ -6,6 +6,7 @@ import type { Logger } from '../../common/logger';
 import { ReopenUnsupportedError } from '../../history/reopenPolicy';
 import { linkTarget, openChatTarget, type LinkOpener, type LinkTarget } from '../../sessions/chatLinks';
 import type { ChatUi } from '../../sessions/ports';
+import { fetchRemoteImage } from '../../sessions/remoteImage';
 import type { Reopener } from '../../sessions/reopener';
 import { mentionGlob } from '../../sessions/promptBuilder';
 import type { SessionController } from '../../sessions/sessionController';
@@ -74,7 +75,7 @@ export class ChatActions implements vscode.Disposable {
         return;
       }
       case 'request':
-        tab.panel.post(await answer(ChatRequests, { mentions: ({ query }) => this.mentions(controller, query) }, message));
+        tab.panel.post(await answer(ChatRequests, { mentions: ({ query }) => this.mentions(controller, query), loadImage: ({ url }) => this.loadImage(url) }, message));
         return;
       case 'attachSelection':
         return attachSelection(tab);
@@ -144,6 +145,18 @@ export class ChatActions implements vscode.Disposable {
     } catch (error) {
       if (!(error instanceof ReopenUnsupportedError)) throw error;
       chat.thread.addError(`${error.message} Start a new session.`, []);
+    }
+  }
+
+  /** A remote image the user clicked in agent text (the webview loads nothing from the network itself). */
+  private async loadImage(url: string): Promise<{ dataUrl: string }> {
+    try {
+      const { dataUrl, bytes } = await fetchRemoteImage(url);
+      this.options.logger.info(`Loaded an image the user asked for: ${url} (${bytes} bytes).`);
+      return { dataUrl };
+    } catch (error) {
+      this.options.logger.warn(`Could not load the image ${url}: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
     }
   }
 

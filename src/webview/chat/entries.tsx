@@ -5,6 +5,7 @@ import type { ViewContent, ViewEntry, ViewEntryOf, ViewSessionState, ViewToolCon
 import { refusalScopeText, refusedRequestText } from '../../shared/refusalText';
 import { Icon, Markdown } from '../common/ui';
 import { host } from './host';
+import { remoteImages } from './remoteImages';
 
 const TOOL_ICONS: Record<string, string> = {
   read: 'file',
@@ -116,7 +117,7 @@ function ContentView(props: { block: ViewContent; markdown?: boolean }) {
   const { block } = props;
   switch (block.type) {
     case 'text':
-      return props.markdown ? <Markdown source={block.text} /> : <div class="plain-text">{block.text}</div>;
+      return props.markdown ? <Markdown source={block.text} images={remoteImages.loaded} /> : <div class="plain-text">{block.text}</div>;
     case 'image':
       return block.dataUrl ? <img class="content-image" src={block.dataUrl} alt={block.uri ?? 'image'} /> : <span class="chip">image</span>;
     case 'audio':
@@ -340,7 +341,7 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
             <Icon name={props.last && props.running ? 'loading' : 'lightbulb'} spin={props.last && props.running} />
             {props.last && props.running ? ' Thinking…' : ' Thought'}
           </summary>
-          <Markdown source={entry.text} />
+          <Markdown source={entry.text} images={remoteImages.loaded} />
         </details>
       );
     case 'tool':
