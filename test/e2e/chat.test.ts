@@ -135,12 +135,13 @@ describe('the chat (real workbench, Chromium)', function () {
     await context.route('https://images.example.test/**', (route) => route.fulfill({ status: 200, contentType: 'image/png', body: png }));
     try {
       const before = await turnEnds();
-      await send(`Echo ![pixel](https://images.example.test/pixel.png?reader=42) and ![the diagram](${diagram})`);
+      await send(`Echo ![pixel](https://images.example.test/pixel.png?reader=42) and ![the diagram](${diagram}) and ![a sketch](docs/sketch.png)`);
       await untilTurnEnds(before);
       const answer = chat.locator('.entry.agent').last();
-      const placeholders = answer.locator('.remote-image');
+      const placeholders = answer.locator('button.remote-image');
       await placeholders.nth(1).waitFor();
       assert.equal(await placeholders.count(), 2);
+      assert.equal((await answer.locator('a.remote-image').getAttribute('href'))?.endsWith('docs/sketch.png'), true, 'a local image is a link to open it');
       assert.match(await placeholders.nth(0).innerText(), /pixel[\s\S]*images\.example\.test/);
       assert.match(await placeholders.nth(1).innerText(), /the diagram[\s\S]*127\.0\.0\.1/);
       assert.equal(await answer.locator('img').count(), 0, 'no image element: nothing is fetched');
@@ -157,7 +158,7 @@ describe('the chat (real workbench, Chromium)', function () {
       assert.ok(await shown(), 'the diagram shows');
       assert.deepEqual(served, ['/diagram.png'], 'the diagram was fetched once, after the click');
       assert.deepEqual(tracked, [], 'nothing was ever requested from the tracker\'s host');
-      assert.equal(await answer.locator('.remote-image').count(), 1, 'the other image is still a placeholder');
+      assert.equal(await answer.locator('button.remote-image').count(), 1, 'the other image is still a placeholder');
       await bench().screenshot('chat-remote-image-loaded');
     } finally {
       context.off('request', onRequest);

@@ -4,9 +4,10 @@
  * button (handled by the view through `data-copy`).
  *
  * Images are not loaded from the network: a remote image would tell its server who reads the chat, and
- * when. Each becomes a placeholder button naming the image and its host (`data-remote-image`), which the
- * view loads when the user clicks it; an image the user loaded is passed in as a `data:` URL. Only
- * `data:` images ever reach an `<img>` (and the webview's CSP allows no other).
+ * when. Each web image becomes a placeholder button naming the image and its host (`data-remote-image`),
+ * which the view loads when the user clicks it; an image the user loaded is passed in as a `data:` URL. An
+ * image given as a file or a path is a link that opens it. Only `data:` images ever reach an `<img>` (and
+ * the webview's CSP allows no other).
  */
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
@@ -32,14 +33,15 @@ md.renderer.rules.image = (tokens, index, options, env: RenderEnv | undefined, s
   const loaded = /^data:image\//i.test(src) ? src : env?.images?.get(src);
   if (loaded) return `<img src="${escape(loaded)}" alt="${escape(alt)}"${loaded === src ? '' : ` title="${escape(src)}"`}>`;
   const host = hostOf(src);
-  const what = alt.trim() || 'Image';
-  const title = host
-    ? `Load this image from ${host}. Remote images are not loaded until you ask: loading one tells ${host} that this chat is being read.`
-    : `An image at ${src}: only web images can be loaded.`;
+  const what = `<span class="codicon codicon-file-media" aria-hidden="true"></span><span class="remote-image-alt">${escape(alt.trim() || 'Image')}</span>`;
+  if (!host) {
+    // A file or a relative path: a link that opens it in the editor (the host asks first when it is outside the folders).
+    return `<a class="remote-image" href="${escape(src)}" data-link title="${escape(`Open ${src}`)}">${what}<span class="remote-image-host">${escape(src)}</span></a>`;
+  }
+  const title = `Load this image from ${host}. Remote images are not loaded until you ask: loading one tells ${host} that this chat is being read.`;
   return (
     `<button type="button" class="remote-image" data-remote-image="${escape(src)}" title="${escape(title)}">` +
-    `<span class="codicon codicon-file-media" aria-hidden="true"></span><span class="remote-image-alt">${escape(what)}</span>` +
-    `<span class="remote-image-host">${escape(host ?? src)}</span>${host ? '<span class="remote-image-action">Load image</span>' : ''}</button>`
+    `${what}<span class="remote-image-host">${escape(host)}</span><span class="remote-image-action">Load image</span></button>`
   );
 };
 
