@@ -97,6 +97,29 @@ process.on('exit', () => {
  * @returns {{ pid: number, command: string }[]}
  */
 export function sweepMarkedProcesses(/** @type {string} */ marker, /** @type {string} */ value) {
+  const found = markedProcesses(marker, value);
+  for (const { pid } of found) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/**
+ * Waits until no process holds `marker=value` any more, for at most `timeoutMs`: an agent's watchdog
+ * outlives a killed extension host by its grace period (TERM, 2 s, KILL: src/process/spawnGroup.ts), and
+ * only what is still there after that is left over.
+ */
+export async function waitForMarkedProcesses(/** @type {string} */ marker, /** @type {string} */ value, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (markedProcesses(marker, value).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+/** @returns {{ pid: number, command: string }[]} the live processes whose environment holds `marker=value` (Linux only). */
+function markedProcesses(/** @type {string} */ marker, /** @type {string} */ value) {
   if (process.platform !== 'linux') return [];
   const needle = `${marker}=${value}`;
   const found = [];
@@ -108,7 +131,6 @@ export function sweepMarkedProcesses(/** @type {string} */ marker, /** @type {st
       if (!environ.includes(needle)) continue;
       const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
       found.push({ pid, command });
-      process.kill(pid, 'SIGKILL');
     } catch {
       // gone, or not ours to read
     }

@@ -235,6 +235,7 @@ export function useWorkbench(target: 'multi-root' | 'single' = 'multi-root', pre
   after(async () => {
     await workbench?.close();
     const { processes } = await tooling();
+    await processes.waitForMarkedProcesses(RUN_MARKER, runId);
     const leftovers = processes.sweepMarkedProcesses(RUN_MARKER, runId);
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
     assert.deepEqual(leftovers, [], 'every process the UI tests started was stopped');
