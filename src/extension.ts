@@ -10,7 +10,7 @@ import { ActiveSessions } from './sessions/activeSessions';
 import { Chats } from './sessions/chats';
 import { FolderChanges } from './sessions/folderChanges';
 import { HistoryActions } from './sessions/historyActions';
-import type { HistoryUi, Notices, RootsUi } from './sessions/ports';
+import type { ChatUi, HistoryUi, Notices, RootsUi } from './sessions/ports';
 import { Reopener } from './sessions/reopener';
 import { historyStorageDir, SessionHistory } from './sessions/sessionHistory';
 import { SessionRouter } from './sessions/sessionRouter';
@@ -21,6 +21,7 @@ import { AgentsView } from './vscode/agentsView';
 import { ChatActions } from './vscode/chat/chatActions';
 import { ChatRestorer } from './vscode/chat/chatRestorer';
 import { ChatTabs } from './vscode/chat/chatTabs';
+import { vscodeChatUi } from './vscode/chat/chatUi';
 import { vscodeHistoryUi } from './vscode/history/historyUi';
 import { SessionsView } from './vscode/history/sessionsView';
 import { createLog } from './vscode/log';
@@ -50,6 +51,8 @@ export interface TestApi {
   setRootsUi(ui: RootsUi | undefined): void;
   /** Answers the history's questions (delete, rename) instead of the real prompts. */
   setHistoryUi(ui: HistoryUi | undefined): void;
+  /** Answers the chats' questions (open a file outside the folders) instead of the real dialogs. */
+  setChatUi(ui: ChatUi | undefined): void;
   /** Where this window keeps the extension's logs (the log channel's file is below its parent). */
   readonly logUri: vscode.Uri;
 }
@@ -61,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   context.subscriptions.push(channel);
   let rootsUi: RootsUi = vscodeRootsUi;
   let historyUi: HistoryUi = vscodeHistoryUi;
+  let chatUi: ChatUi = vscodeChatUi;
   const notices: Notices = { error: (message) => void vscode.window.showErrorMessage(message) };
   const workspace = vscodeWorkspace;
 
@@ -101,7 +105,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   // Whoever restarts an agent (a command, a chat, a sign-in) gets its open chats reopened.
   const restartAgent = (name: string) => reopener.restartAgent(name);
   const signIn = new SignIn(agents, logger, restartAgent);
-  const chatActions = new ChatActions({ reopener, starter, router, signIn, log: channel, logger });
+  const chatActions = new ChatActions({ reopener, starter, router, signIn, ui: () => chatUi, log: channel, logger });
   const tabs = new ChatTabs(context.extensionUri, chats, chatActions, logger);
   const sessionsView = new SessionsView(context, history, registry, chats, historyActions, logger);
   const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger);
@@ -149,6 +153,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     agentsView,
     setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi),
     setHistoryUi: (replacement) => (historyUi = replacement ?? vscodeHistoryUi),
+    setChatUi: (replacement) => (chatUi = replacement ?? vscodeChatUi),
     logUri: context.logUri,
   };
 }

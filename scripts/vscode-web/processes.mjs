@@ -104,17 +104,12 @@ export async function sweepMarkedProcessesAfter(/** @type {string} */ marker, /*
 }
 
 function markedRunning(/** @type {string} */ marker, /** @type {string} */ value) {
-  if (process.platform !== 'linux') return false;
-  const needle = `${marker}=${value}`;
-  return readdirSync('/proc').some((entry) => {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid) return false;
+  return markedProcesses(marker, value).some(({ pid }) => {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return false;
-      return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(needle);
+      return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z'); // a zombie waits to be reaped, it does not run
     } catch {
-      return false; // gone, or not ours to read
+      return false; // gone meanwhile
     }
   });
 }
@@ -126,6 +121,19 @@ function markedRunning(/** @type {string} */ marker, /** @type {string} */ value
  * @returns {{ pid: number, command: string }[]}
  */
 export function sweepMarkedProcesses(/** @type {string} */ marker, /** @type {string} */ value) {
+  const found = markedProcesses(marker, value);
+  for (const { pid } of found) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/** @returns {{ pid: number, command: string }[]} the processes whose environment holds `marker=value` (Linux only). */
+export function markedProcesses(/** @type {string} */ marker, /** @type {string} */ value) {
   if (process.platform !== 'linux') return [];
   const needle = `${marker}=${value}`;
   const found = [];
@@ -137,7 +145,6 @@ export function sweepMarkedProcesses(/** @type {string} */ marker, /** @type {st
       if (!environ.includes(needle)) continue;
       const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
       found.push({ pid, command });
-      process.kill(pid, 'SIGKILL');
     } catch {
       // gone, or not ours to read
     }

@@ -8,14 +8,16 @@ import { RootGuard } from '../roots/rootGuard';
 import { rootPaths, type RootSet } from '../roots/rootSet';
 import { Emitter, type Event } from '../common/events';
 
-/** A file access the client refused because it was outside the session's roots. */
+/** A request the client refused because its path (a file, a terminal's folder) was outside the session's roots. */
 export interface Refusal {
   readonly time: number;
   readonly operation: 'read' | 'write' | 'terminal';
-  /** The path the agent asked for, as it asked. */
+  /** The path the agent asked for, as it asked (a terminal's folder). */
   readonly path: string;
-  /** The message the agent got (it names the path and the roots). */
+  /** Why, naming the path and the roots. */
   readonly message: string;
+  /** For a terminal: the command it would have run. */
+  readonly command?: string;
 }
 
 /** The workspace's folders changed after the session started; ACP has no way to change roots mid-session. */

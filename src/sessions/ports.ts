@@ -7,6 +7,7 @@ import type { AgentCaps } from '../acp/capabilities';
 import type { AcpConnection } from '../acp/connection';
 import type { McpChoice } from '../mcp/mcpServers';
 import type { Root } from '../roots/rootSet';
+import type { OutsideFileQuestion } from './chatLinks';
 import type { CandidateRoot, Candidates, NotShared, PrimaryFolderSetting } from '../roots/workspaceRoots';
 
 /** The workspace and the settings that shape a session's folders. */
@@ -88,6 +89,12 @@ export interface HistoryUi {
   rename(current: string, agentCanRename: boolean): Promise<string | undefined>;
   /** Puts a session id on the clipboard and says so. */
   copyId(sessionId: string): Promise<void>;
+}
+
+/** The questions a chat asks before it acts on something the agent wrote. */
+export interface ChatUi {
+  /** A link or location points to a file outside the session's folders: open it anyway? */
+  confirmOpenOutside(question: OutsideFileQuestion): Promise<boolean>;
 }
 
 /** Where a problem the user should know about is shown. */

@@ -79,14 +79,24 @@ export class SessionController implements SessionSink {
     this.thread.apply(update);
   }
 
-  /** A file access of the agent was refused: the chat shows it. */
+  /** A request of the agent was refused (a file outside the folders, a terminal folder): the chat shows it. */
   noteRefusal(refusal: Refusal): void {
-    this.thread.addRefusal(refusal.operation, refusal.path, refusal.message);
+    this.thread.addRefusal(refusal.operation, refusal.path, refusal.message, refusal.command);
   }
 
-  /** An agent terminal's output or exit: every tool call showing it follows. */
+  /** An agent terminal started, wrote output or exited: the chat shows it (on its own, or in the tool calls showing it). */
   updateTerminal(terminalId: string, terminal: ThreadTerminal): void {
     this.thread.updateTerminal(terminalId, terminal);
+  }
+
+  /** Something the agent sent was discarded (over the message size limit): the chat says so, with the setting. */
+  noteDiscarded(message: string): void {
+    this.thread.addError(message, ['messageSizeSetting', 'showLog']);
+  }
+
+  /** A command the agent asked to run could not start: the chat shows it with the reason. */
+  noteTerminalFailure(command: string, cwd: string | undefined, message: string): void {
+    this.thread.addTerminalFailure(command, cwd, message);
   }
 
   /**

@@ -9,6 +9,7 @@
  * an expected replay) until {@link SessionRouter.route} names the chat.
  */
 import type { AcpConnection, CancellationToken } from '../acp/connection';
+import { FramingError, formatSize, type OversizeLine } from '../acp/transport/ndjson';
 import {
   RequestPermissionMethod,
   SessionUpdateNotification,
@@ -19,8 +20,10 @@ import {
 import { Emitter, type Event } from '../common/events';
 import type { Logger } from '../common/logger';
 import type { OpenDocuments } from '../roots/guardedFs';
+import { displayLine } from '../terminal/commandLine';
 import { registerTerminalHandlers } from '../terminal/handlers';
-import { Terminals, type TerminalChange, type TerminalView } from '../terminal/terminals';
+import { TerminalCwdRefusedError, type TerminalError } from '../terminal/terminalError';
+import { Terminals, type CreateTerminalParams, type TerminalChange, type TerminalView } from '../terminal/terminals';
 import type { ThreadTerminal } from '../thread/thread';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession, Refusal } from './agentSession';
@@ -31,10 +34,15 @@ export interface SessionSink {
   onUpdate(update: SessionUpdate): void;
   requestPermission(params: RequestPermissionRequest, token: CancellationToken): Promise<RequestPermissionResponse>;
   noteRefusal(refusal: Refusal): void;
+  /** A terminal the agent started: created, new output, exited. */
   updateTerminal(terminalId: string, terminal: ThreadTerminal): void;
+  /** A `terminal/create` that failed (not a refused folder: that is a refusal). */
+  noteTerminalFailure(command: string, cwd: string | undefined, message: string): void;
+  /** Something the agent sent was lost (a message over the size limit), in words. */
+  noteDiscarded(message: string): void;
 }
 
-/** A refused file access, for whoever tells the user. */
+/** A refused request (a file or a terminal folder outside the session's roots), for whoever tells the user. */
 export interface RefusalEvent {
   readonly session: AgentSession;
   readonly refusal: Refusal;
@@ -72,7 +80,7 @@ export class SessionRouter {
   private terminalTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly refusalEmitter = new Emitter<RefusalEvent>();
 
-  /** The root guard refused a file access of an agent (the chat shows it too). */
+  /** The root guard refused a request of an agent: a file, a terminal's folder (the chat shows it too). */
   readonly onDidRefuse: Event<RefusalEvent> = this.refusalEmitter.event;
 
   constructor(private readonly options: SessionRouterOptions) {}
@@ -83,24 +91,25 @@ export class SessionRouter {
     const terminals = new Terminals({ logger });
     const routes: Routes = { sinks: new Map(), buffered: new Map(), replaying: new Set(), overflowed: new Set(), forks: new Set(), terminals };
     this.routes.set(connection, routes);
-    registerFsHandlers(connection, {
-      sessions,
-      documents,
-      logger,
-      onRefusal: (session, refusal) => {
-        routes.sinks.get(session.sessionId)?.noteRefusal(refusal);
-        this.refusalEmitter.fire({ session, refusal });
-      },
-    });
+    registerFsHandlers(connection, { sessions, documents, logger, onRefusal: (session, refusal) => this.refused(routes, session, refusal) });
     connection.onNotification(SessionUpdateNotification, (notification) => this.deliver(connection, routes, notification.sessionId, notification.update));
     connection.onRequest(RequestPermissionMethod, (params, token) => this.requestPermission(connection, routes, params, token));
     registerTerminalHandlers(connection, terminals, (sessionId) => {
       const session = sessions.find(connection.agentName, sessionId);
-      return session && session.connection === connection ? { guard: session.guard, cwd: session.rootSet.cwd.path } : undefined;
+      if (!session || session.connection !== connection) return undefined;
+      return {
+        guard: session.guard,
+        cwd: session.rootSet.cwd.path,
+        createFailed: (params, error) => this.terminalFailed(connection, routes, session, params, error),
+      };
     });
     const changes = terminals.onDidChange((terminalId, change) => this.terminalChanged(connection, terminals, terminalId, change));
+    const problems = connection.onProtocolError((error) => {
+      if (error instanceof FramingError && error.oversize) this.discarded(connection, routes, error.oversize);
+    });
     connection.onDidClose(() => {
       changes.dispose();
+      problems.dispose();
       void terminals.dispose();
     });
   }
@@ -178,6 +187,39 @@ export class SessionRouter {
     return routes;
   }
 
+  private refused(routes: Routes, session: AgentSession, refusal: Refusal): void {
+    routes.sinks.get(session.sessionId)?.noteRefusal(refusal);
+    this.refusalEmitter.fire({ session, refusal });
+  }
+
+  /** A refused terminal folder is a refusal like a refused file; any other failure shows as a command that did not start. */
+  private terminalFailed(connection: AcpConnection, routes: Routes, session: AgentSession, params: CreateTerminalParams, error: TerminalError): void {
+    // A command without arguments may be a shell line: shown as the agent wrote it.
+    const command = params.args && params.args.length > 0 ? displayLine(params.command, params.args) : params.command;
+    if (error instanceof TerminalCwdRefusedError) {
+      const cwd = params.cwd ?? session.rootSet.cwd.path;
+      this.options.logger.warn(`Refused terminal ${command} in ${cwd} for ${connection.agentName} session ${session.sessionId}: ${error.reason}`);
+      this.refused(routes, session, session.noteRefusal({ operation: 'terminal', path: cwd, message: error.reason, command }));
+      return;
+    }
+    routes.sinks.get(session.sessionId)?.noteTerminalFailure(command, params.cwd ?? undefined, error.message);
+  }
+
+  /**
+   * The agent sent a message over the size limit, which the framing discarded: the chat it was for says so,
+   * or, when its start does not tell (or that session has no chat), every chat on this connection does.
+   */
+  private discarded(connection: AcpConnection, routes: Routes, line: OversizeLine): void {
+    const sessionId = line.head.sessionId;
+    const sink = sessionId === undefined ? undefined : routes.sinks.get(sessionId);
+    if (sink) {
+      sink.noteDiscarded(oversizeText(connection.agentName, line, true));
+      return;
+    }
+    const text = oversizeText(connection.agentName, line, false);
+    for (const chat of new Set(routes.sinks.values())) chat.noteDiscarded(text);
+  }
+
   private deliver(connection: AcpConnection, routes: Routes, sessionId: string, update: SessionUpdate): void {
     const sink = routes.sinks.get(sessionId);
     if (sink) {
@@ -230,6 +272,7 @@ export class SessionRouter {
     for (const [view, connection] of changed) {
       this.routes.get(connection)?.sinks.get(view.sessionId)?.updateTerminal(view.terminalId, {
         command: view.commandLine,
+        cwd: view.cwd,
         output: view.output,
         truncated: view.truncated,
         exitStatus: view.exitStatus,
@@ -241,4 +284,14 @@ export class SessionRouter {
 function heardDuringFork(routes: Routes, sessionId: string): boolean {
   for (const heard of routes.forks) if (heard.has(sessionId)) return true;
   return false;
+}
+
+/** What a discarded message means for a chat, naming the agent, the size, the limit and its setting. */
+function oversizeText(agentName: string, line: OversizeLine, forThisChat: boolean): string {
+  const what = line.head.method === undefined ? 'a message' : `a message (${line.head.method})`;
+  const size = `${what} of ${formatSize(line.bytes)}, over the limit of ${formatSize(line.limitBytes)} (setting acpWorkspace.maxMessageSizeMiB, applied when the agent starts)`;
+  const request = line.head.method !== undefined && line.head.id !== undefined ? ` It was a request: ${agentName} may wait for an answer that will not come.` : '';
+  return forThisChat
+    ? `${agentName} sent ${size} for this session. ACP Workspace discarded it, so something ${agentName} sent is missing here.${request}`
+    : `${agentName} sent ${size}. ACP Workspace discarded it without being able to tell which of ${agentName}'s sessions it was for: something may be missing here or in another chat with ${agentName}.${request}`;
 }

@@ -32,6 +32,8 @@ export const ViewToolContent = z.discriminatedUnion('type', [
     type: z.literal('terminal'),
     terminalId: z.string(),
     command: z.string().optional(),
+    /** The real path it runs in. */
+    cwd: z.string().optional(),
     output: z.string().optional(),
     truncated: z.boolean().optional(),
     exitStatus: ExitStatusView.optional(),
@@ -50,8 +52,8 @@ export const PermissionState = z.union([
   z.object({ chosen: z.string(), name: z.string(), kind: z.string() }),
 ]);
 
-/** Actions an error entry can offer. */
-export const ErrorAction = z.enum(['restart', 'reopen', 'signIn', 'showLog']);
+/** Actions an error entry can offer (`messageSizeSetting`: the agent message size limit setting). */
+export const ErrorAction = z.enum(['restart', 'reopen', 'signIn', 'showLog', 'messageSizeSetting']);
 export type ErrorAction = z.output<typeof ErrorAction>;
 
 const id = z.string();
@@ -88,8 +90,26 @@ export const ViewEntry = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('turnEnd'), id, stopReason: z.string(), durationMs: z.number().optional() }),
   z.object({ kind: z.literal('error'), id, message: z.string(), actions: z.array(ErrorAction) }),
-  z.object({ kind: z.literal('refusal'), id, operation: z.string(), path: z.string(), message: z.string() }),
+  /** A request of the agent the client refused (see refusalText.ts); `command` for a terminal. */
+  z.object({ kind: z.literal('refusal'), id, operation: z.string(), path: z.string(), message: z.string(), command: z.string().optional() }),
   z.object({ kind: z.literal('info'), id, text: z.string() }),
+  /**
+   * A command the agent ran through `terminal/create`, shown on its own until a tool call shows the same
+   * terminal (`inToolCall`, then only the tool call shows it). One that could not start has no
+   * `terminalId` and says why in `error`.
+   */
+  z.object({
+    kind: z.literal('terminal'),
+    id,
+    terminalId: z.string().optional(),
+    command: z.string(),
+    cwd: z.string().optional(),
+    output: z.string().optional(),
+    truncated: z.boolean().optional(),
+    exitStatus: ExitStatusView.optional(),
+    error: z.string().optional(),
+    inToolCall: z.boolean(),
+  }),
   z.object({ kind: z.literal('unknown'), id, tag: z.string(), raw: z.string(), error: z.string().optional() }),
 ]);
 export type ViewEntry = z.output<typeof ViewEntry>;

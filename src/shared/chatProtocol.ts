@@ -24,6 +24,11 @@ export type MentionItem = z.output<typeof MentionItem>;
 export const ChatRequests = {
   /** Files of the session's folders whose path contains `query` (for an `@` mention). */
   mentions: defineRequest('mentions', z.object({ query: z.string().max(1000) }), z.array(MentionItem)),
+  /**
+   * A remote image in agent text that the user asked to see, fetched by the host (the webview loads nothing
+   * from the network) and answered as a `data:` URL.
+   */
+  loadImage: defineRequest('loadImage', z.object({ url: z.string().max(8192) }), z.object({ dataUrl: z.string().regex(/^data:image\/[\w.+-]+;base64,/) })),
 } as const;
 
 export const HostToChat = z.discriminatedUnion('type', [
@@ -62,7 +67,7 @@ export function withAttachment(current: readonly Attachment[], added: Attachment
 }
 
 /** What an error's buttons and the session header's actions ask for. */
-export const ChatAction = z.enum(['restart', 'reopen', 'signIn', 'showLog', 'reopenWithCurrentFolders']);
+export const ChatAction = z.enum(['restart', 'reopen', 'signIn', 'showLog', 'reopenWithCurrentFolders', 'messageSizeSetting']);
 export type ChatAction = z.output<typeof ChatAction>;
 
 export const ChatToHost = z.discriminatedUnion('type', [
@@ -100,5 +105,7 @@ export const ChatViewState = z.object({
   /** `[cwd, ...additionalDirectories]` as the session had them. */
   roots: z.array(z.string().min(1)).optional(),
   draft: Draft.optional(),
+  /** Remote images the user chose to load in this tab (their URLs): shown again when the tab is. */
+  images: z.array(z.string()).optional(),
 });
 export type ChatViewState = z.output<typeof ChatViewState>;

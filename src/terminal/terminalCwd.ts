@@ -6,12 +6,13 @@
  */
 import * as fs from 'node:fs';
 import { type RootGuard, quotePath } from '../roots/rootGuard';
-import { TerminalError, TerminalErrorCodes } from './terminalError';
+import { TerminalCwdRefusedError, TerminalError, TerminalErrorCodes } from './terminalError';
 
 /**
  * @param requested the agent's `cwd` (`null`/absent: the session's cwd).
  * @param sessionCwd the session's working directory (a root, already chosen by the user).
- * @throws TerminalError -32602 naming the cwd and the session's roots when it is refused.
+ * @throws TerminalCwdRefusedError -32602 naming the cwd and the session's roots when the guard refuses it;
+ *   TerminalError -32602 when it is not an existing folder.
  */
 export async function resolveTerminalCwd(requested: string | null | undefined, guard: RootGuard, sessionCwd: string): Promise<string> {
   if (requested === undefined || requested === null) {
@@ -28,11 +29,11 @@ export async function resolveTerminalCwd(requested: string | null | undefined, g
   if (!decision.allowed) {
     // The guard's words name the path; for "outside" they already list the roots.
     const roots = decision.reason === 'outside-roots' ? '' : ` Commands can only run inside ${rootsInWords(guard)}.`;
-    throw new TerminalError(TerminalErrorCodes.InvalidParams, `Refused terminal cwd: ${decision.message}.${roots}`, {
-      cwd: requested,
-      roots: guard.roots,
-      reason: decision.reason,
-    });
+    throw new TerminalCwdRefusedError(
+      `Refused terminal cwd: ${decision.message}.${roots}`,
+      { cwd: requested, roots: guard.roots, reason: decision.reason },
+      `${decision.message}.${roots}`,
+    );
   }
   if (!decision.exists || !(await isDirectory(decision.realPath))) {
     const what = decision.exists ? 'is not a folder' : 'does not exist';

@@ -39,3 +39,20 @@ export class TerminalError extends HandlerError<TerminalErrorData> {
     Object.setPrototypeOf(this, new.target.prototype);
   }
 }
+
+/**
+ * The session's RootGuard refused the folder a command was to run in (outside the roots, or a path it cannot
+ * settle): a refused request, like a refused file access. A folder that is fine but missing is a plain
+ * {@link TerminalError}.
+ */
+export class TerminalCwdRefusedError extends TerminalError {
+  override name = 'TerminalCwdRefusedError';
+  constructor(
+    message: string,
+    data: TerminalErrorData,
+    /** The guard's words: which path and why, naming the roots where useful. */
+    readonly reason: string,
+  ) {
+    super(TerminalErrorCodes.InvalidParams, message, data);
+  }
+}

@@ -3,7 +3,8 @@
  * folders, on an agent that cannot resume) gets the whole history replayed. The replay is the agent's record,
  * so it replaces the conversation and each message shows once; but some of what the chat showed is the
  * client's alone and no replay brings it back: turn ends, errors (the crash), notes, refusals, permission
- * answers, and tool calls the agent never recorded (the one it crashed in). Those are kept, each after the
+ * answers, terminals the agent ran outside a tool call, and tool calls the agent never recorded (the one it
+ * crashed in). Those are kept, each after the
  * entry it followed before, like Zed and Claude Code keep their own notices around a reloaded transcript.
  */
 import type { ViewEntry } from '../shared/chatModel';
@@ -89,6 +90,7 @@ function replayKey(entry: ViewEntry): string | undefined {
     case 'unknown':
       return `unknown\u0000${entry.tag}\u0000${entry.raw}`;
     case 'turnEnd':
+    case 'terminal':
     case 'error':
     case 'info':
     case 'refusal':

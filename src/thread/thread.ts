@@ -14,9 +14,11 @@ import { configOptionsToView, contentToView, preview, toolContentToView } from '
 
 type MessageKind = 'user' | 'agent' | 'thought';
 
-/** Live state of a terminal shown in tool calls. */
+/** Live state of a terminal the agent started (shown on its own, and in the tool calls that show it). */
 export interface ThreadTerminal {
   readonly command?: string;
+  /** The real path it runs in. */
+  readonly cwd?: string;
   readonly output?: string;
   readonly truncated?: boolean;
   readonly exitStatus?: { exitCode?: number | null; signal?: string | null };
@@ -31,6 +33,8 @@ export class Thread {
   /** Counts turn boundaries: user prompts (the client's own and replayed ones) and turn ends. */
   private turn = 0;
   private readonly terminals = new Map<string, ThreadTerminal>();
+  /** The entry showing each terminal on its own (see {@link updateTerminal}). */
+  private readonly terminalEntries = new Map<string, string>();
   /** messageId of the open message entry of each kind, so chunks of one message land together. */
   private lastMessage: { kind: MessageKind; id: string; messageId: string | undefined } | undefined;
   private planEntryId: string | undefined;
@@ -261,9 +265,10 @@ export class Thread {
     return this.add({ kind: 'error', id: this.newId('error'), message, actions });
   }
 
-  addRefusal(operation: string, path: string, message: string): void {
+  /** The client refused a request of the agent: `path` (a terminal's folder) and why, `command` for a terminal. */
+  addRefusal(operation: string, path: string, message: string, command?: string): void {
     this.closeMessage();
-    this.add({ kind: 'refusal', id: this.newId('refusal'), operation, path, message });
+    this.add({ kind: 'refusal', id: this.newId('refusal'), operation, path, message, ...(command !== undefined ? { command } : {}) });
   }
 
   addInfo(text: string): void {
@@ -277,13 +282,34 @@ export class Thread {
     this.changed();
   }
 
-  /** New output or exit of a terminal: every tool call showing it is updated. */
+  /**
+   * A terminal the agent started, its new output or its exit. The first time, it gets an entry of its own,
+   * so every command shows even when no tool call wraps it; a tool call showing the terminal takes over
+   * (see {@link upsertTool}). Every tool call showing it is updated.
+   */
   updateTerminal(terminalId: string, view: ThreadTerminal): void {
     this.terminals.set(terminalId, view);
+    let inToolCall = false;
     for (const entry of this.entries) {
       if (entry.kind !== 'tool' || !entry.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) continue;
+      inToolCall = true;
       this.put({ ...entry, content: entry.content.map((c) => this.withTerminal(c)) });
     }
+    const own = this.terminalEntries.get(terminalId);
+    const entry = own === undefined ? undefined : this.entry(own);
+    if (entry?.kind === 'terminal') {
+      this.put({ ...entry, ...terminalFields(view) });
+    } else if (!inToolCall) {
+      this.closeMessage();
+      const id = this.add({ kind: 'terminal', id: this.newId('terminal'), terminalId, command: view.command ?? '', ...terminalFields(view), inToolCall: false });
+      this.terminalEntries.set(terminalId, id);
+    }
+  }
+
+  /** A `terminal/create` that failed for a reason other than a refused folder (that is a refusal). */
+  addTerminalFailure(command: string, cwd: string | undefined, error: string): void {
+    this.closeMessage();
+    this.add({ kind: 'terminal', id: this.newId('terminal'), command, ...(cwd !== undefined ? { cwd } : {}), error, inToolCall: false });
   }
 
   // ---- internals ----------------------------------------------------------------------------------
@@ -300,6 +326,7 @@ export class Thread {
     this.index.clear();
     this.toolEntries.clear();
     this.toolTurns.clear();
+    this.terminalEntries.clear();
     this.lastMessage = undefined;
     this.planEntryId = undefined;
   }
@@ -315,6 +342,8 @@ export class Thread {
         this.toolEntries.set(entry.toolCallId, entry.id);
         this.toolTurns.set(entry.toolCallId, this.turn);
       }
+      // A terminal kept across a replay goes on following its command.
+      if (entry.kind === 'terminal' && entry.terminalId !== undefined) this.terminalEntries.set(entry.terminalId, entry.id);
     }
     this.changed();
   }
@@ -398,6 +427,14 @@ export class Thread {
       this.toolEntries.set(update.toolCallId, next.id);
       this.toolTurns.set(update.toolCallId, this.turn);
     }
+    for (const content of next.content) if (content.type === 'terminal') this.terminalShownInTool(content.terminalId);
+  }
+
+  /** A tool call shows this terminal: its own entry steps back (one place shows a command). */
+  private terminalShownInTool(terminalId: string): void {
+    const own = this.terminalEntries.get(terminalId);
+    const entry = own === undefined ? undefined : this.entry(own);
+    if (entry?.kind === 'terminal' && !entry.inToolCall) this.put({ ...entry, inToolCall: true });
   }
 
   private withTerminal(content: ViewToolContent): ViewToolContent {
@@ -453,4 +490,15 @@ export class Thread {
       this.changeEmitter.fire();
     });
   }
+}
+
+/** The parts of a terminal's live state an entry of its own shows. */
+function terminalFields(view: ThreadTerminal): Partial<ViewEntryOf<'terminal'>> {
+  const fields: { -readonly [K in keyof ThreadTerminal]: ThreadTerminal[K] } = {};
+  if (view.command !== undefined) fields.command = view.command;
+  if (view.cwd !== undefined) fields.cwd = view.cwd;
+  if (view.output !== undefined) fields.output = view.output;
+  if (view.truncated !== undefined) fields.truncated = view.truncated;
+  if (view.exitStatus !== undefined) fields.exitStatus = view.exitStatus;
+  return fields;
 }

@@ -87,7 +87,7 @@ function sessionItem(session: AgentSession): vscode.TreeItem {
   const started = new Date(session.openedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   const item = new vscode.TreeItem(`Session from ${started}`, vscode.TreeItemCollapsibleState.None);
   item.id = `session:${session.agentName}:${session.sessionId}`;
-  item.description = [names.join(', '), taken.length > 0 ? `no longer shared: ${taken.join(', ')}` : undefined, stale ? 'folders changed' : undefined, refusals.length > 0 ? `${refusals.length} blocked` : undefined]
+  item.description = [names.join(', '), taken.length > 0 ? `no longer shared: ${taken.join(', ')}` : undefined, stale ? 'folders changed' : undefined, refusals.length > 0 ? `${refusals.length} refused` : undefined]
     .filter(Boolean)
     .join(' · ');
   item.iconPath = stale
@@ -98,7 +98,7 @@ function sessionItem(session: AgentSession): vscode.TreeItem {
   item.contextValue = stale ? 'session.stale' : 'session';
   item.command = { command: 'acpWorkspace.showSession', title: 'Show Session', arguments: [session] };
   item.accessibilityInformation = {
-    label: `Session with ${session.agentName} sharing ${listInWords(names)}${stale ? ', workspace folders changed' : ''}${refusals.length > 0 ? `, ${refusals.length} file accesses blocked` : ''}`,
+    label: `Session with ${session.agentName} sharing ${listInWords(names)}${stale ? ', workspace folders changed' : ''}${refusals.length > 0 ? `, ${refusals.length} requests refused` : ''}`,
   };
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**Session** \`${session.sessionId}\` with ${escape(session.agentName)}\n\n**Shared folders**\n\n`);
@@ -107,8 +107,8 @@ function sessionItem(session: AgentSession): vscode.TreeItem {
   for (const root of rootSet.additionalDirectories) md.appendMarkdown(`- ${escape(root.name)}: \`${root.path}\`${gone(root)}\n`);
   if (stale) md.appendMarkdown(`\n$(warning) ${escape(stale.reason)}\n`);
   if (refusals.length > 0) {
-    md.appendMarkdown(`\n**Blocked file access** (latest ${Math.min(5, refusals.length)} of ${refusals.length})\n\n`);
-    for (const refusal of refusals.slice(-5)) md.appendMarkdown(`- ${refusal.operation} \`${refusal.path}\`\n`);
+    md.appendMarkdown(`\n**Refused requests** (latest ${Math.min(5, refusals.length)} of ${refusals.length}; the agent's own tools are not confined by this)\n\n`);
+    for (const refusal of refusals.slice(-5)) md.appendMarkdown(`- ${refusal.operation}${refusal.command ? ` \`${refusal.command}\` in` : ''} \`${refusal.path}\`\n`);
   }
   item.tooltip = md;
   return item;

@@ -1,6 +1,10 @@
-/** Tells the user about refusals of agents' file access (the handlers are in src/sessions/fsHandlers.ts, routed by SessionRouter). */
+/**
+ * Tells the user about refused requests of agents (files outside the session's folders: src/sessions/fsHandlers.ts;
+ * terminal folders: src/terminal/, both routed by SessionRouter).
+ */
 import * as vscode from 'vscode';
 import type { AgentSession, Refusal } from '../sessions/agentSession';
+import { refusedRequestText } from '../shared/refusalText';
 
 /** Tells the user about refusals, at most once per session every 30 s (the view keeps the full count). */
 export class RefusalNotices {
@@ -11,7 +15,10 @@ export class RefusalNotices {
     if (refusal.time - last < 30_000) return;
     this.lastShown.set(session, refusal.time);
     void vscode.window
-      .showWarningMessage(`Blocked ${session.agentName}: ${refusal.message}`, 'Show Agents')
+      .showWarningMessage(
+        `${refusedRequestText(refusal, session.agentName)} ${refusal.message}. Agents with their own file tools are not confined by this.`,
+        'Show Agents',
+      )
       .then((choice) => choice && vscode.commands.executeCommand('acpWorkspace.agents.focus'));
   }
 }

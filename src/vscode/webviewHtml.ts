@@ -1,6 +1,8 @@
 /**
  * The HTML shell of a webview: one script and one stylesheet from `dist/webview/`, loaded through
  * `asWebviewUri`, under a strict Content Security Policy with a per-load nonce and no inline handlers.
+ * Nothing is loaded from the network: images are the extension's own or `data:` URLs (a remote image the
+ * user asks to see in a chat is fetched by the host, see sessions/remoteImage.ts).
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -14,7 +16,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, b
   const asset = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', file)).toString();
   const csp = [
     "default-src 'none'",
-    `img-src ${webview.cspSource} data: https:`,
+    `img-src ${webview.cspSource} data:`,
     `style-src ${webview.cspSource}`,
     `font-src ${webview.cspSource}`,
     `script-src 'nonce-${nonce}'`,

@@ -1,10 +1,15 @@
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
 import type { FrameLocator } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { useWorkbench } from './workbench';
 
 describe('the chat (real workbench, Chromium)', function () {
   this.timeout(180_000);
-  const bench = useWorkbench('multi-root');
+  let workspaces = '';
+  const bench = useWorkbench('multi-root', (paths) => (workspaces = paths.workspaces));
   let chat: FrameLocator;
 
   before(async () => {
@@ -108,6 +113,101 @@ describe('the chat (real workbench, Chromium)', function () {
     assert.equal((await context.locator('summary').innerText()).trim(), 'greet.ts, lines 1–3');
     await context.locator('summary').click({ position: { x: 4, y: 4 } });
     await context.locator('pre', { hasText: 'Hello from lib' }).waitFor();
+  });
+
+  it('does not load remote images in agent text until the user asks: a placeholder link instead, loaded on a click', async () => {
+    // A picture server on loopback stands for a diagram the user wants; any request to the tracker's host is a leak.
+    const picture = new PNG({ width: 48, height: 32 });
+    for (let i = 0; i < picture.data.length; i += 4) picture.data.set([200, 60, 40, 255], i);
+    const png = PNG.sync.write(picture);
+    const served: string[] = [];
+    const server = http.createServer((request, response) => {
+      served.push(request.url ?? '');
+      response.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length });
+      response.end(png);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const diagram = `http://127.0.0.1:${(server.address() as AddressInfo).port}/diagram.png`;
+    const context = bench().page.context();
+    const tracked: string[] = [];
+    const onRequest = (request: { url(): string }) => void (request.url().includes('images.example.test') && tracked.push(request.url()));
+    context.on('request', onRequest);
+    await context.route('https://images.example.test/**', (route) => route.fulfill({ status: 200, contentType: 'image/png', body: png }));
+    try {
+      const before = await turnEnds();
+      await send(`Echo ![pixel](https://images.example.test/pixel.png?reader=42) and ![the diagram](${diagram}) and ![a sketch](docs/sketch.png)`);
+      await untilTurnEnds(before);
+      const answer = chat.locator('.entry.agent').last();
+      const placeholders = answer.locator('button.remote-image');
+      await placeholders.nth(1).waitFor();
+      assert.equal(await placeholders.count(), 2);
+      assert.equal((await answer.locator('a.remote-image').getAttribute('href'))?.endsWith('docs/sketch.png'), true, 'a local image is a link to open it');
+      assert.match(await placeholders.nth(0).innerText(), /pixel[\s\S]*images\.example\.test/);
+      assert.match(await placeholders.nth(1).innerText(), /the diagram[\s\S]*127\.0\.0\.1/);
+      assert.equal(await answer.locator('img').count(), 0, 'no image element: nothing is fetched');
+      await bench().screenshot('chat-remote-image-placeholder');
+      await placeholders.nth(1).click();
+      const loaded = answer.locator('img[alt="the diagram"]');
+      await loaded.waitFor({ timeout: 30_000 });
+      const shown = () =>
+        loaded.evaluate((element) => {
+          const image = element as unknown as { complete: boolean; naturalWidth: number };
+          return image.complete && image.naturalWidth === 48;
+        });
+      for (let i = 0; i < 100 && !(await shown()); i++) await bench().page.waitForTimeout(100);
+      assert.ok(await shown(), 'the diagram shows');
+      assert.deepEqual(served, ['/diagram.png'], 'the diagram was fetched once, after the click');
+      assert.deepEqual(tracked, [], 'nothing was ever requested from the tracker\'s host');
+      assert.equal(await answer.locator('button.remote-image').count(), 1, 'the other image is still a placeholder');
+      await bench().screenshot('chat-remote-image-loaded');
+    } finally {
+      context.off('request', onRequest);
+      await context.unroute('https://images.example.test/**');
+      server.close();
+    }
+  });
+
+  it('shows every terminal the agent starts, also without a tool call: command, folder, output and exit', async () => {
+    const app = path.join(workspaces, 'multi-root', 'app');
+    const before = await turnEnds();
+    await send(`run-in ${app} echo started-without-a-tool-call`);
+    await untilTurnEnds(before);
+    const terminal = chat.locator('.entry.terminal-run').last();
+    await terminal.waitFor();
+    assert.equal(await terminal.locator('xpath=ancestor::*[contains(@class, "tool")]').count(), 0, 'not inside a tool call');
+    assert.equal((await terminal.locator('.terminal-command').innerText()).trim(), 'echo started-without-a-tool-call');
+    assert.match(await terminal.locator('.terminal-folder').innerText(), /\bapp\b/);
+    await terminal.locator('.terminal-output', { hasText: 'started-without-a-tool-call' }).waitFor();
+    await terminal.locator('.exit.ok', { hasText: 'exit 0' }).waitFor();
+    await bench().screenshot('chat-terminal-without-tool-call', terminal);
+  });
+
+  it('shows a terminal folder it refused like a refused file access', async () => {
+    const outside = path.join(workspaces, 'multi-root', 'outside');
+    const before = await turnEnds();
+    await send(`run-in ${outside} echo never-runs`);
+    await untilTurnEnds(before);
+    const refusal = chat.locator('.entry.refusal').last();
+    await refusal.waitFor();
+    const text = await refusal.innerText();
+    assert.match(text, /refused the agent’s request to run echo never-runs in .*outside/i);
+    assert.match(text, /outside this session’s folders/);
+    assert.equal(await chat.locator('.terminal-output', { hasText: 'never-runs' }).count(), 0);
+  });
+
+  it('says exactly what it refused when the agent asks to write outside the folders, and that the agent’s own tools are not confined', async () => {
+    const planted = path.join(workspaces, 'multi-root', 'outside', 'planted.txt');
+    const before = await turnEnds();
+    await send(`write ${planted} nope`);
+    await untilTurnEnds(before);
+    const refusal = chat.locator('.entry.refusal').last();
+    await refusal.waitFor();
+    const text = await refusal.innerText();
+    assert.doesNotMatch(text, /Blocked a write/);
+    assert.match(text, /refused the agent’s request to write .*planted\.txt/i);
+    assert.match(text, /fs\/write_text_file/);
+    assert.match(text, /own tools .* not confined/i);
+    await bench().screenshot('chat-refusal', refusal);
   });
 
   it('asks for permission inline and approves by the option kind', async () => {

@@ -115,7 +115,7 @@ describe('the packaged .vsix', function () {
         .locator('.label-description', { hasText: 'running' })
         .waitFor({ timeout: 60_000 });
       // The agent itself, not its watchdog (a shell whose command line names the agent too).
-      const agentPid = markedProcesses(runId).find((p) => p.command.includes('ignore-sigterm') && !p.command.startsWith('/bin/sh'))?.pid;
+      const agentPid = (await tooling()).processes.markedProcesses(RUN_MARKER, runId).find((p) => p.command.includes('ignore-sigterm') && !p.command.startsWith('/bin/sh'))?.pid;
       assert.ok(agentPid, 'the stubborn agent runs');
       // The extension host (the agent's parent) dies without a chance to clean up, as in a crash or kill -9.
       const hostPid = parentOf(agentPid);
@@ -129,21 +129,6 @@ describe('the packaged .vsix', function () {
     }
   });
 });
-
-/** Processes started by this run (their environment holds the run marker), with their command lines. */
-function markedProcesses(runId: string): { pid: number; command: string }[] {
-  const found: { pid: number; command: string }[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (!fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`${RUN_MARKER}=${runId}`)) continue;
-      found.push({ pid: Number(entry), command: fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim() });
-    } catch {
-      // gone
-    }
-  }
-  return found;
-}
 
 /** `/proc/<pid>/stat` after the command name: state, parent, … (undefined when the process is gone). */
 function statFields(pid: number): string[] | undefined {

@@ -6,6 +6,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter, Disposable, type DataCallback, type Message } from 'vscode-jsonrpc/node';
+import { readMessageHead, type MessageHead } from './messageHead';
 import { END_OF_STREAM_METHOD, type MessageTap } from './transport';
 
 /** 32 MiB: large enough for a big file read or diff, small enough that a runaway agent cannot exhaust memory. */
@@ -13,7 +14,17 @@ export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+/** How much of a discarded line is kept, to tell what it was and which session it was for. */
+const HEAD_BYTES = 64 * 1024;
 
+/** A line over the limit: how long it was, the limit, and what its start says it was. */
+export interface OversizeLine {
+  /** Its length in bytes. */
+  readonly bytes: number;
+  readonly limitBytes: number;
+  /** Its `method`, `id` and `params.sessionId`, when they come early enough in the line to be read. */
+  readonly head: MessageHead;
+}
 
 /** A line the peer sent that could not be turned into a message. The connection goes on with the next line. */
 export class FramingError extends Error {
@@ -24,6 +35,8 @@ export class FramingError extends Error {
     readonly peer: string,
     /** Why: `oversize` (longer than the limit), `json` (not JSON) or `shape` (JSON but not a JSON-RPC message). */
     readonly reason: 'oversize' | 'json' | 'shape',
+    /** For `oversize`: the line's size and what it was. */
+    readonly oversize?: OversizeLine,
   ) {
     super(message);
   }
@@ -45,7 +58,8 @@ export interface ReaderOptions {
 /**
  * Splits a byte stream into lines and parses each as one JSON-RPC message. Handles chunks that split a
  * line (or a multi-byte character), several lines per chunk, CRLF and blank lines. A line over the
- * limit is discarded as it streams in (memory stays bounded) and reported once; a line that is not a
+ * limit is discarded as it streams in (memory stays bounded: only its first {@link HEAD_BYTES} are kept)
+ * and reported once, when it ended, with its size and what its start says it was; a line that is not a
  * JSON-RPC message is reported; either way reading goes on with the next line.
  */
 export class NdjsonMessageReader extends AbstractMessageReader {
@@ -53,8 +67,8 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   /** Bytes of the current, unfinished line. */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  /** True while skipping the rest of an oversize line. */
-  private discarding = false;
+  /** While skipping the rest of an oversize line: its bytes so far and its start. */
+  private discarding: { bytes: number; readonly head: Buffer } | undefined;
   private callback: DataCallback | undefined;
 
   constructor(
@@ -88,7 +102,8 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     if (this.closed) return;
     this.closed = true;
     // A final line without a trailing newline still counts.
-    if (this.pendingBytes > 0 && !this.discarding) this.emitLine(this.takePending());
+    if (this.discarding) this.endDiscarded();
+    else if (this.pendingBytes > 0) this.emitLine(this.takePending());
     this.callback?.({ jsonrpc: '2.0', method: END_OF_STREAM_METHOD } as Message);
     this.fireClose();
   }
@@ -97,12 +112,9 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     const first = chunk.indexOf(NEWLINE);
     if (first === -1) return this.keep(chunk, 0, chunk.length);
     let start = 0;
-    if (this.discarding) {
-      this.discarding = false;
-      start = first + 1;
-    } else if (this.pendingBytes > 0) {
+    if (this.discarding || this.pendingBytes > 0) {
       this.keep(chunk, 0, first);
-      if (this.discarding) this.discarding = false;
+      if (this.discarding) this.endDiscarded();
       else this.emitLine(this.takePending());
       start = first + 1;
     }
@@ -139,15 +151,19 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     }
   }
 
-  /** Holds part of an unfinished line, or starts discarding it once it outgrows the limit. */
+  /** Holds part of an unfinished line, or starts discarding it once it outgrows the limit (keeping its start). */
   private keep(chunk: Buffer, start: number, end: number): void {
-    if (this.discarding || end === start) return;
+    if (this.discarding) {
+      this.discarding.bytes += end - start;
+      return;
+    }
+    if (end === start) return;
     // One byte of slack for a CR that ends the line (the limit applies to the line without it).
     if (this.pendingBytes + (end - start) > this.maxLineBytes + 1) {
+      const parts = [...this.pending, chunk.subarray(start, Math.min(end, start + HEAD_BYTES))];
+      this.discarding = { bytes: this.pendingBytes + (end - start), head: Buffer.concat(parts, Math.min(HEAD_BYTES, this.pendingBytes + (end - start))) };
       this.pending = [];
       this.pendingBytes = 0;
-      this.discarding = true;
-      this.reportOversize();
       return;
     }
     // Copy: the stream may reuse the chunk's memory.
@@ -155,8 +171,24 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     this.pendingBytes += end - start;
   }
 
-  private reportOversize(): void {
-    this.fireError(new FramingError(`${this.options.peer} sent a message longer than ${formatBytes(this.maxLineBytes)}; it was discarded.`, this.options.peer, 'oversize'));
+  /** The oversize line being skipped ended (at a newline, or with the stream). */
+  private endDiscarded(): void {
+    const { bytes, head } = this.discarding!;
+    this.discarding = undefined;
+    this.reportOversize(head, bytes);
+  }
+
+  private reportOversize(head: Buffer, bytes: number): void {
+    const line: OversizeLine = { bytes, limitBytes: this.maxLineBytes, head: readMessageHead(head.toString('utf8')) };
+    const what = line.head.method === undefined ? '' : `, ${line.head.method}${line.head.sessionId === undefined ? '' : ` for session ${line.head.sessionId}`}`;
+    this.fireError(
+      new FramingError(
+        `${this.options.peer} sent a message longer than ${formatBytes(this.maxLineBytes)} (${formatSize(bytes)}${what}); it was discarded.`,
+        this.options.peer,
+        'oversize',
+        line,
+      ),
+    );
   }
 
   private takePending(): Buffer {
@@ -170,7 +202,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === CARRIAGE_RETURN) end--;
     if (end > this.maxLineBytes) {
-      this.reportOversize();
+      this.reportOversize(bytes.subarray(0, HEAD_BYTES), end);
       return;
     }
     this.emitText(bytes.toString('utf8', 0, end));
@@ -267,4 +299,9 @@ function preview(text: string): string {
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(0)} MiB` : `${bytes} bytes`;
+}
+
+/** A measured size: MiB with one decimal from 1 MiB on. */
+export function formatSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : `${bytes.toLocaleString('en-US')} bytes`;
 }

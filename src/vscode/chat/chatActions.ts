@@ -1,9 +1,11 @@
 /** What a click or keystroke in a chat does: prompts, permissions, modes, files, diffs, terminals, recovery. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
+import { linkTarget, openChatTarget, type LinkOpener, type LinkTarget } from '../../sessions/chatLinks';
+import type { ChatUi } from '../../sessions/ports';
+import { fetchRemoteImage } from '../../sessions/remoteImage';
 import type { Reopener } from '../../sessions/reopener';
 import { mentionGlob } from '../../sessions/promptBuilder';
 import type { SessionController } from '../../sessions/sessionController';
@@ -11,6 +13,7 @@ import type { SessionRouter } from '../../sessions/sessionRouter';
 import type { SessionStarter } from '../../sessions/sessionStarter';
 import { ChatRequests, type ChatAction, type ChatToHost, type MentionItem } from '../../shared/chatProtocol';
 import { answer } from '../../shared/ipc';
+import { SECTION } from '../settings';
 import type { SignIn } from '../signIn';
 import type { ChatPanel } from './chatPanel';
 import { DiffDocuments } from './diffDocuments';
@@ -30,6 +33,8 @@ export interface ChatActionsOptions {
   readonly starter: SessionStarter;
   readonly router: SessionRouter;
   readonly signIn: SignIn;
+  /** The questions before a chat opens what the agent linked to (integration tests answer them). */
+  readonly ui: () => ChatUi;
   readonly log: vscode.LogOutputChannel;
   readonly logger: Logger;
 }
@@ -54,7 +59,7 @@ export class ChatActions implements vscode.Disposable {
       case 'setConfig':
         return controller.setConfigOption(message.configId, message.value);
       case 'openLocation':
-        return openFile(message.path, message.line);
+        return this.open(controller, { kind: 'file', path: path.resolve(controller.session.rootSet.cwd.path, message.path), line: message.line });
       case 'openDiff': {
         const entry = controller.thread.entry(message.entryId);
         const content = entry?.kind === 'tool' ? entry.content[message.index] : undefined;
@@ -69,7 +74,7 @@ export class ChatActions implements vscode.Disposable {
         return;
       }
       case 'request':
-        tab.panel.post(await answer(ChatRequests, { mentions: ({ query }) => this.mentions(controller, query) }, message));
+        tab.panel.post(await answer(ChatRequests, { mentions: ({ query }) => this.mentions(controller, query), loadImage: ({ url }) => this.loadImage(url) }, message));
         return;
       case 'attachSelection':
         return attachSelection(tab);
@@ -77,7 +82,7 @@ export class ChatActions implements vscode.Disposable {
         await vscode.env.clipboard.writeText(message.text);
         return;
       case 'openLink':
-        return openLink(message.href);
+        return this.open(controller, linkTarget(message.href, controller.session.rootSet.cwd.path));
       case 'action':
         return this.action(tab, message.action, message.methodId);
       case 'ready':
@@ -89,6 +94,17 @@ export class ChatActions implements vscode.Disposable {
 
   dispose(): void {
     this.registration.dispose();
+  }
+
+  /** Opens what a link or location points to; a file outside the session's folders only once the user agrees. */
+  private async open(controller: SessionController, target: LinkTarget): Promise<void> {
+    const opener: LinkOpener = {
+      openFile,
+      openExternal: async (uri) => void (await vscode.env.openExternal(vscode.Uri.parse(uri))),
+      confirmOutside: (question) => this.options.ui().confirmOpenOutside(question),
+    };
+    const outcome = await openChatTarget(controller.session, target, opener);
+    if (outcome === 'declined' && target.kind === 'file') this.options.logger.info(`Did not open ${target.path}: it is outside the session's folders and the user declined.`);
   }
 
   private async action(tab: ChatTab, action: ChatAction, methodId: string | undefined): Promise<void> {
@@ -110,6 +126,21 @@ export class ChatActions implements vscode.Disposable {
       case 'reopenWithCurrentFolders':
         await this.options.starter.reopenWithCurrentFolders(controller.session);
         return;
+      case 'messageSizeSetting':
+        await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.maxMessageSizeMiB`);
+        return;
+    }
+  }
+
+  /** A remote image the user clicked in agent text (the webview loads nothing from the network itself). */
+  private async loadImage(url: string): Promise<{ dataUrl: string }> {
+    try {
+      const { dataUrl, bytes } = await fetchRemoteImage(url);
+      this.options.logger.info(`Loaded an image the user asked for: ${url} (${bytes} bytes).`);
+      return { dataUrl };
+    } catch (error) {
+      this.options.logger.warn(`Could not load the image ${url}: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
     }
   }
 
@@ -175,16 +206,3 @@ async function openFile(file: string, line?: number): Promise<void> {
   });
 }
 
-async function openLink(href: string): Promise<void> {
-  if (/^(https?|mailto):/i.test(href)) {
-    await vscode.env.openExternal(vscode.Uri.parse(href));
-    return;
-  }
-  if (/^file:/i.test(href)) {
-    const url = new URL(href);
-    const line = /^#L(\d+)/.exec(url.hash)?.[1];
-    await openFile(fileURLToPath(url), line ? Number(line) : undefined);
-    return;
-  }
-  if (path.isAbsolute(href)) await openFile(href);
-}

@@ -4,9 +4,10 @@ import type { ViewSessionState } from '../../shared/chatModel';
 import { withAttachment, type Attachment } from '../../shared/chatProtocol';
 import { Icon } from '../common/ui';
 import { Composer } from './Composer';
-import { Entry } from './entries';
+import { Entry, RootsContext } from './entries';
 import { host } from './host';
 import { persistSession } from './persist';
+import { remoteImages } from './remoteImages';
 import type { ChatStore } from './store';
 
 const STATUS_TEXT: Record<ViewSessionState['status'], string> = {
@@ -89,6 +90,8 @@ export function App(props: { store: ChatStore }) {
   useLayoutEffect(() => {
     const element = transcript.current;
     if (element && stick.current) element.scrollTop = element.scrollHeight;
+    // Images the user loaded before this view was (re)created show again.
+    if (element) remoteImages.restore(element);
   }, [state.version]);
 
   const onClick = (event: MouseEvent) => {
@@ -97,6 +100,13 @@ export function App(props: { store: ChatStore }) {
     if (copy) {
       const code = copy.closest('.code-block')?.querySelector('code')?.textContent ?? '';
       host.post({ type: 'copy', text: code });
+      return;
+    }
+    const image = target.closest<HTMLElement>('[data-remote-image]');
+    if (image) {
+      // The user asks for this remote image (it may sit inside a link: that waits for another click).
+      event.preventDefault();
+      remoteImages.load(image.dataset['remoteImage'] ?? '');
       return;
     }
     const link = target.closest<HTMLAnchorElement>('a[href]');
@@ -128,9 +138,11 @@ export function App(props: { store: ChatStore }) {
             <p>{`Ask ${state.session.agentName} anything about the shared folders.`}</p>
           </div>
         ) : null}
-        {state.entries.map((entry, i) => (
-          <Entry key={entry.id} entry={entry} last={i === state.entries.length - 1} running={running} />
-        ))}
+        <RootsContext.Provider value={state.session.roots}>
+          {state.entries.map((entry, i) => (
+            <Entry key={entry.id} entry={entry} last={i === state.entries.length - 1} running={running} />
+          ))}
+        </RootsContext.Provider>
       </div>
       <PromptBox session={state.session} initialDraft={state.draft?.text} attachments={attachments} setAttachments={setAttachments} />
     </div>

@@ -1,8 +1,11 @@
 /** How each transcript entry looks. Agent text is sanitized markdown; everything else is text. */
-import { memo } from 'preact/compat';
-import type { ViewContent, ViewEntry, ViewEntryOf, ViewToolContent } from '../../shared/chatModel';
+import { createContext } from 'preact';
+import { memo, useContext } from 'preact/compat';
+import type { ViewContent, ViewEntry, ViewEntryOf, ViewSessionState, ViewToolContent } from '../../shared/chatModel';
+import { refusalScopeText, refusedRequestText } from '../../shared/refusalText';
 import { Icon, Markdown } from '../common/ui';
 import { host } from './host';
+import { remoteImages } from './remoteImages';
 
 const TOOL_ICONS: Record<string, string> = {
   read: 'file',
@@ -51,6 +54,26 @@ export function stopReasonText(stopReason: string): string | undefined {
   }
 }
 
+/** Text ending with a full stop. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
+}
+
+/** The session's folders, for naming where a command runs. */
+export const RootsContext = createContext<ViewSessionState['roots']>([]);
+
+/** A folder as the user knows it: its root's name and the path below it (`lib/src`), else the whole path. */
+function folderLabel(folder: string, roots: ViewSessionState['roots']): string {
+  const trimmed = folder.replace(/[\\/]+$/, '');
+  let best: { name: string; rest: string; length: number } | undefined;
+  for (const root of roots) {
+    const base = root.path.replace(/[\\/]+$/, '');
+    if (trimmed !== base && !trimmed.startsWith(`${base}/`) && !trimmed.startsWith(`${base}\\`)) continue;
+    if (!best || base.length > best.length) best = { name: root.name, rest: trimmed.slice(base.length), length: base.length };
+  }
+  return best ? `${best.name}${best.rest.replace(/\\/g, '/')}` : folder;
+}
+
 function basename(path: string): string {
   return path.split(/[\\/]/).filter(Boolean).pop() ?? path;
 }
@@ -95,7 +118,7 @@ function ContentView(props: { block: ViewContent; markdown?: boolean }) {
   const { block } = props;
   switch (block.type) {
     case 'text':
-      return props.markdown ? <Markdown source={block.text} /> : <div class="plain-text">{block.text}</div>;
+      return props.markdown ? <Markdown source={block.text} images={remoteImages.loaded} /> : <div class="plain-text">{block.text}</div>;
     case 'image':
       return block.dataUrl ? <img class="content-image" src={block.dataUrl} alt={block.uri ?? 'image'} /> : <span class="chip">image</span>;
     case 'audio':
@@ -143,6 +166,53 @@ function Blocks(props: { blocks: readonly ViewContent[]; markdown: boolean }) {
   );
 }
 
+/** A command the agent runs: what, where, its output and how it ended (in a tool call or on its own). */
+function TerminalBlock(props: { content: Extract<ViewToolContent, { type: 'terminal' }>; finished: boolean; error?: string }) {
+  const { content } = props;
+  const roots = useContext(RootsContext);
+  const exit = content.exitStatus;
+  if (!exit && props.error === undefined && props.finished && content.command === undefined && content.output === undefined) {
+    // A replayed tool call (session/load) names a terminal of an earlier agent process: it is gone.
+    return (
+      <div class="terminal">
+        <div class="terminal-header">
+          <Icon name="terminal" />
+          <span class="terminal-command">Terminal</span>
+        </div>
+        <div class="muted">Its output is no longer available: the terminal belonged to an earlier run of the agent.</div>
+      </div>
+    );
+  }
+  return (
+    <div class="terminal">
+      <div class="terminal-header">
+        <Icon name="terminal" />
+        <span class="terminal-command">{content.command ?? 'Terminal'}</span>
+        {content.cwd !== undefined ? (
+          <span class="terminal-folder" title={content.cwd}>
+            {`in ${folderLabel(content.cwd, roots)}`}
+          </span>
+        ) : null}
+        {props.error !== undefined ? (
+          <span class="exit failed">did not start</span>
+        ) : exit ? (
+          <span class={exit.exitCode === 0 ? 'exit ok' : 'exit failed'}>{exit.signal ? `killed (${exit.signal})` : `exit ${exit.exitCode ?? '?'}`}</span>
+        ) : (
+          <Icon name="loading" spin label="Running" />
+        )}
+        {props.error === undefined ? (
+          <button class="button secondary small" type="button" onClick={() => host.post({ type: 'showTerminal', terminalId: content.terminalId })}>
+            Show in Terminal
+          </button>
+        ) : null}
+      </div>
+      {props.error !== undefined ? <div class="terminal-error">{props.error}</div> : null}
+      {content.truncated ? <div class="muted">Earlier output was truncated.</div> : null}
+      {props.error === undefined ? <pre class="terminal-output">{content.output ?? ''}</pre> : null}
+    </div>
+  );
+}
+
 function ToolContent(props: { entryId: string; index: number; content: ViewToolContent; finished: boolean }) {
   const { content } = props;
   switch (content.type) {
@@ -161,41 +231,8 @@ function ToolContent(props: { entryId: string; index: number; content: ViewToolC
           </button>
         </div>
       );
-    case 'terminal': {
-      const exit = content.exitStatus;
-      if (!exit && props.finished && content.command === undefined && content.output === undefined) {
-        // A replayed tool call (session/load) names a terminal of an earlier agent process: it is gone.
-        return (
-          <div class="terminal">
-            <div class="terminal-header">
-              <Icon name="terminal" />
-              <span class="terminal-command">Terminal</span>
-            </div>
-            <div class="muted">Its output is no longer available: the terminal belonged to an earlier run of the agent.</div>
-          </div>
-        );
-      }
-      return (
-        <div class="terminal">
-          <div class="terminal-header">
-            <Icon name="terminal" />
-            <span class="terminal-command">{content.command ?? 'Terminal'}</span>
-            {exit ? (
-              <span class={exit.exitCode === 0 ? 'exit ok' : 'exit failed'}>
-                {exit.signal ? `killed (${exit.signal})` : `exit ${exit.exitCode ?? '?'}`}
-              </span>
-            ) : (
-              <Icon name="loading" spin label="Running" />
-            )}
-            <button class="button secondary small" type="button" onClick={() => host.post({ type: 'showTerminal', terminalId: content.terminalId })}>
-              Show in Terminal
-            </button>
-          </div>
-          {content.truncated ? <div class="muted">Earlier output was truncated.</div> : null}
-          <pre class="terminal-output">{content.output ?? ''}</pre>
-        </div>
-      );
-    }
+    case 'terminal':
+      return <TerminalBlock content={content} finished={props.finished} />;
     case 'unknown':
       return (
         <details class="unknown">
@@ -280,6 +317,7 @@ const ERROR_ACTIONS: Record<string, string> = {
   reopen: 'Reopen Session',
   signIn: 'Sign In',
   showLog: 'Show Log',
+  messageSizeSetting: 'Open Setting',
 };
 
 function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean }) {
@@ -304,7 +342,7 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
             <Icon name={props.last && props.running ? 'loading' : 'lightbulb'} spin={props.last && props.running} />
             {props.last && props.running ? ' Thinking…' : ' Thought'}
           </summary>
-          <Markdown source={entry.text} />
+          <Markdown source={entry.text} images={remoteImages.loaded} />
         </details>
       );
     case 'tool':
@@ -365,11 +403,27 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
       return (
         <div class="entry refusal" role="note">
           <Icon name="shield" />
-          <span>{`Blocked a ${entry.operation}: ${entry.message}`}</span>
+          <div class="refusal-body">
+            <div class="refusal-request">{refusedRequestText(entry)}</div>
+            <div class="refusal-reason">{sentence(entry.message)}</div>
+            <div class="refusal-scope">{refusalScopeText(entry.operation)}</div>
+          </div>
         </div>
       );
     case 'info':
       return <div class="entry info">{entry.text}</div>;
+    case 'terminal':
+      // Once a tool call shows the same terminal, only the tool call does.
+      if (entry.inToolCall) return null;
+      return (
+        <div class="entry terminal-run" role="group" aria-label={`Terminal: ${entry.command}`}>
+          <TerminalBlock
+            content={{ type: 'terminal', terminalId: entry.terminalId ?? '', command: entry.command, cwd: entry.cwd, output: entry.output, truncated: entry.truncated, exitStatus: entry.exitStatus }}
+            finished={entry.exitStatus !== undefined || entry.error !== undefined}
+            error={entry.error}
+          />
+        </div>
+      );
     case 'unknown':
       return (
         <details class="entry unknown">

@@ -23,6 +23,16 @@ export function persistSession(session: ViewSessionState): void {
   save({ agentName: session.agentName, sessionId: session.sessionId, title: session.title, roots });
 }
 
+/** The remote images the user chose to load in this tab. */
+export function persistImages(urls: readonly string[]): void {
+  save({ images: [...urls] });
+}
+
+/** What was saved of them (shown again without asking once the tab is back). */
+export function savedImages(): readonly string[] {
+  return Array.isArray(saved.images) ? saved.images.filter((url): url is string => typeof url === 'string') : [];
+}
+
 /** The unsent input; pasted images stay out (they can be large, and the state is stored with the tab). */
 export function persistDraft(draft: Draft): void {
   save({ draft: { text: draft.text, attachments: draft.attachments.filter((a) => a.kind !== 'image') } });

@@ -2,6 +2,12 @@
  * Agent text as markdown, made safe: markdown-it with raw HTML disabled (HTML in agent text shows as
  * text), then DOMPurify over the result anyway. Code blocks get a header with the language and a copy
  * button (handled by the view through `data-copy`).
+ *
+ * Images are not loaded from the network: a remote image would tell its server who reads the chat, and
+ * when. Each web image becomes a placeholder button naming the image and its host (`data-remote-image`),
+ * which the view loads when the user clicks it; an image the user loaded is passed in as a `data:` URL. An
+ * image given as a file or a path is a link that opens it. Only `data:` images ever reach an `<img>` (and
+ * the webview's CSP allows no other).
  */
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
@@ -19,6 +25,36 @@ md.renderer.rules.fence = (tokens, index) => {
   );
 };
 
+md.renderer.rules.image = (tokens, index, options, env: RenderEnv | undefined, self) => {
+  const token = tokens[index]!;
+  const src = token.attrGet('src') ?? '';
+  const alt = self.renderInlineAsText(token.children ?? [], options, env);
+  const escape = md.utils.escapeHtml;
+  const loaded = /^data:image\//i.test(src) ? src : env?.images?.get(src);
+  if (loaded) return `<img src="${escape(loaded)}" alt="${escape(alt)}"${loaded === src ? '' : ` title="${escape(src)}"`}>`;
+  const host = hostOf(src);
+  const what = `<span class="codicon codicon-file-media" aria-hidden="true"></span><span class="remote-image-alt">${escape(alt.trim() || 'Image')}</span>`;
+  if (!host) {
+    // A file or a relative path: a link that opens it in the editor (the host asks first when it is outside the folders).
+    return `<a class="remote-image" href="${escape(src)}" data-link title="${escape(`Open ${src}`)}">${what}<span class="remote-image-host">${escape(src)}</span></a>`;
+  }
+  const title = `Load this image from ${host}. Remote images are not loaded until you ask: loading one tells ${host} that this chat is being read.`;
+  return (
+    `<button type="button" class="remote-image" data-remote-image="${escape(src)}" title="${escape(title)}">` +
+    `${what}<span class="remote-image-host">${escape(host)}</span><span class="remote-image-action">Load image</span></button>`
+  );
+};
+
+/** The host of a web address, or undefined for anything else. */
+function hostOf(src: string): string | undefined {
+  try {
+    const url = new URL(src);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 // Links open through the host (it decides between files and the browser); never navigate the webview.
 const defaultLink = md.renderer.rules.link_open ?? ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
 md.renderer.rules.link_open = (tokens, index, options, env, self) => {
@@ -27,14 +63,23 @@ md.renderer.rules.link_open = (tokens, index, options, env, self) => {
 };
 
 const purify = DOMPurify();
+// Whatever produced it, an image that is not data: is not loaded.
+purify.addHook('afterSanitizeAttributes', (node) => {
+  if (node.nodeName === 'IMG' && !/^data:image\//i.test(node.getAttribute('src') ?? '')) node.removeAttribute('src');
+});
 purify.setConfig({
   ALLOWED_URI_REGEXP: /^(?:https?:|file:|mailto:|#|\/|[a-z0-9._-]+(?:\/|$))/i,
   FORBID_TAGS: ['style', 'form', 'input', 'textarea', 'select', 'iframe', 'object', 'embed', 'script'],
   FORBID_ATTR: ['style', 'srcset'],
-  ADD_ATTR: ['data-copy', 'data-link'],
+  ADD_ATTR: ['data-copy', 'data-link', 'data-remote-image'],
 });
 
-/** Safe HTML for a markdown string. */
-export function renderMarkdown(source: string): string {
-  return purify.sanitize(md.render(source));
+interface RenderEnv {
+  readonly images?: ReadonlyMap<string, string>;
+}
+
+/** Safe HTML for a markdown string; `images` holds the remote images the user loaded (URL → `data:` URL). */
+export function renderMarkdown(source: string, images?: ReadonlyMap<string, string>): string {
+  const env: RenderEnv = { images };
+  return purify.sanitize(md.render(source, env));
 }

@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
+import type { OutsideFileQuestion } from '../../../src/sessions/chatLinks';
 import type { ViewEntry } from '../../../src/shared/chatModel';
 import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
 import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
@@ -92,6 +95,90 @@ describe('chat sessions in the real extension host', function () {
     assert.ok(content?.type === 'terminal');
     assert.equal(content.output?.trim(), fs.realpathSync.native(vscode.workspace.workspaceFolders![0]!.uri.fsPath));
     assert.equal(content.exitStatus?.exitCode, 0);
+  });
+
+  it('shows every terminal the agent starts, also without a tool call; a refused terminal folder shows as a refusal', async () => {
+    const wrapped = entries().filter((e) => e.kind === 'terminal');
+    assert.ok(wrapped.length > 0 && wrapped.every((e) => e.kind === 'terminal' && e.inToolCall), 'a terminal a tool call shows is shown there only');
+    const app = fs.realpathSync.native(vscode.workspace.workspaceFolders![0]!.uri.fsPath);
+    const lib = fs.realpathSync.native(vscode.workspace.workspaceFolders![1]!.uri.fsPath);
+    await prompt(`run-in ${lib} node -e "console.log(process.cwd())"`);
+    assert.match(lastAgentText(), /without a tool call: exit code 0/);
+    const own = entries().filter((e) => e.kind === 'terminal').at(-1);
+    assert.ok(own?.kind === 'terminal');
+    assert.deepEqual([own.command, own.cwd, own.output?.trim(), own.exitStatus?.exitCode, own.inToolCall], ['node -e console.log(process.cwd())', lib, lib, 0, false]);
+
+    const outside = path.join(path.dirname(app), 'outside');
+    await prompt(`run-in ${outside} node -e "console.log(1)"`);
+    assert.match(lastAgentText(), /Could not start .*Refused terminal cwd/);
+    const refusal = entries().filter((e) => e.kind === 'refusal').at(-1);
+    assert.ok(refusal?.kind === 'refusal');
+    assert.deepEqual([refusal.operation, refusal.path, refusal.command], ['terminal', outside, 'node -e console.log(1)']);
+    assert.match(refusal.message, /is outside this session’s folders/);
+    assert.deepEqual(chat.controller.session.refusals.at(-1)?.operation, 'terminal', 'counted with the session’s refusals (Agents view)');
+  });
+
+  it('says in the chat that a message over the size limit was discarded: the agent, its size, the limit and its setting', async () => {
+    const endsBefore = () => entries().filter((e) => e.kind === 'turnEnd').length;
+    const errors = () => entries().filter((e) => e.kind === 'error');
+    for (const keyword of ['oversized', 'oversized-unattributed']) {
+      const ends = endsBefore();
+      const before = errors().length;
+      await api.chats.dispatch(chat, { type: 'prompt', text: keyword, attachments: [] });
+      await waitFor(() => endsBefore() > ends, `the turn for ${keyword}`, 60_000);
+      assert.equal(lastAgentText(), `Echo: ${keyword}`, 'the turn went on');
+      assert.equal(errors().length, before + 1, keyword);
+    }
+    const [attributed, unattributed] = errors().slice(-2).map((e) => (e.kind === 'error' ? e : undefined));
+    const size = /^Chat Agent sent a message \(session\/update\) of 33\.0 MiB, over the limit of 32\.0 MiB \(setting acpWorkspace\.maxMessageSizeMiB/;
+    assert.match(attributed!.message, size);
+    assert.match(attributed!.message, /for this session\. ACP Workspace discarded it/);
+    assert.match(unattributed!.message, size);
+    assert.match(unattributed!.message, /without being able to tell which of Chat Agent's sessions it was for/);
+    assert.deepEqual(attributed!.actions, ['messageSizeSetting', 'showLog']);
+    await api.chats.dispatch(chat, { type: 'action', action: 'messageSizeSetting' });
+    await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.label === 'Settings', 'the settings editor');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('opens a link or location the agent wrote outside the session’s folders only after a confirmation naming the path', async () => {
+    const [app, lib] = vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath));
+    const secret = path.join(path.dirname(app!), 'outside', 'secret.txt');
+    const link = path.join(lib!, 'outside-link');
+    const inside = path.join(lib!, 'src', 'greet.ts');
+    const asked: OutsideFileQuestion[] = [];
+    let answer = false;
+    const isOpen = (file: string) =>
+      vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === file));
+    api.setChatUi({
+      confirmOpenOutside: (question) => {
+        asked.push(question);
+        return Promise.resolve(answer);
+      },
+    });
+    try {
+      await api.chats.dispatch(chat, { type: 'openLink', href: pathToFileURL(secret).href });
+      await api.chats.dispatch(chat, { type: 'openLink', href: secret });
+      await api.chats.dispatch(chat, { type: 'openLocation', path: link });
+      assert.deepEqual(asked.map((q) => q.path), [secret, secret, link], 'asked each time, naming the path');
+      assert.ok(asked.every((q) => q.agentName === 'Chat Agent' && /outside this session’s folders/.test(q.reason)));
+      assert.match(asked[2]!.reason, /resolves to .*secret\.txt/, 'the symlink is named with where it leads');
+      assert.ok(!isOpen(secret) && !isOpen(link), 'declined: nothing opened');
+
+      await api.chats.dispatch(chat, { type: 'openLink', href: `${pathToFileURL(inside).href}#L2` });
+      assert.equal(asked.length, 3, 'a file inside the folders opens without a question');
+      assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, inside);
+      assert.equal(vscode.window.activeTextEditor?.selection.active.line, 1);
+
+      answer = true;
+      await api.chats.dispatch(chat, { type: 'openLink', href: pathToFileURL(secret).href });
+      assert.equal(asked.length, 4);
+      assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, secret, 'opened once the user agreed');
+    } finally {
+      api.setChatUi(undefined);
+      const files = vscode.window.tabGroups.all.flatMap((group) => group.tabs.filter((tab) => tab.input instanceof vscode.TabInputText));
+      await vscode.window.tabGroups.close(files);
+    }
   });
 
   it('cancels a running turn', async () => {

@@ -100,6 +100,35 @@ describe('NDJSON framing', () => {
     assert.deepEqual(errors.map((e) => e.reason), ['oversize']);
   });
 
+  it('reports an oversize line once it ended: its size, and the method and session its start names', async () => {
+    const { stream, messages, errors } = reader(1024);
+    const line = JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'sess-7', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x'.repeat(5000) } } } });
+    stream.write(line.slice(0, 300));
+    stream.write(line.slice(300, 2000));
+    await flush();
+    assert.equal(errors.length, 0, 'not before the line ended: its size is not known yet');
+    stream.write(line.slice(2000) + '\n' + note(4) + '\n');
+    await flush();
+    assert.deepEqual(messages.map((m) => params(m).n), [4]);
+    assert.equal(errors.length, 1);
+    assert.deepEqual(errors[0]!.oversize, { bytes: Buffer.byteLength(line), limitBytes: 1024, head: { method: 'session/update', sessionId: 'sess-7' } });
+    assert.match(errors[0]!.message, new RegExp(`Test Agent sent a message longer than 1024 bytes \\(${Buffer.byteLength(line).toLocaleString('en-US')} bytes, session/update for session sess-7\\)`));
+  });
+
+  it('cannot tell the session of an oversize line whose session id comes too late, and reports a line cut by the end of the stream', async () => {
+    const { stream, errors } = reader(1024);
+    stream.write(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { update: { text: 'y'.repeat(100_000) }, sessionId: 'late' } }) + '\n');
+    const cut = `{"jsonrpc":"2.0","id":12,"method":"fs/write_text_file","params":{"sessionId":"s2","content":"${'z'.repeat(3000)}`;
+    stream.write(cut);
+    stream.end();
+    await flush();
+    assert.deepEqual(
+      errors.map((e) => e.oversize?.head),
+      [{ method: 'session/update' }, { method: 'fs/write_text_file', id: 12, sessionId: 's2' }],
+    );
+    assert.equal(errors[1]!.oversize?.bytes, cut.length);
+  });
+
   it('accepts a line exactly at the limit', async () => {
     const line = note(123456);
     const { stream, messages, errors } = reader(Buffer.byteLength(line));

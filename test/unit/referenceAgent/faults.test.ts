@@ -78,6 +78,21 @@ describe('reference agent: faults inside a turn', () => {
     }
   });
 
+  it('oversized-unattributed: an oversized line whose session id comes after the text', async function () {
+    this.timeout(30_000);
+    const raw = new RawClient(spawnAgentProcess());
+    await raw.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const { response: created } = await raw.request('session/new', { cwd: tempDir(), mcpServers: [] });
+    const { response, before } = await raw.request('session/prompt', {
+      sessionId: created.result?.sessionId,
+      prompt: [{ type: 'text', text: 'oversized-unattributed' }],
+    });
+    assert.equal(response.result?.stopReason, 'end_turn');
+    const sizes = before.flatMap((line) => /^<line of (\d+) bytes>$/.exec(line)?.[1] ?? []).map(Number);
+    assert.equal(sizes.length, 1);
+    assert.ok(sizes[0]! > OVERSIZED_TEXT_BYTES);
+  });
+
   it('the SDK client survives malformed and unknown-update lines and gets the rest of the turn', async () => {
     const agent = await startAgent();
     const sessionId = await agent.newSession(tempDir());

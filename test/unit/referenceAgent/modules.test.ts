@@ -67,6 +67,9 @@ describe('reference agent modules (no process)', () => {
         { kind: 'title', title: 'A plan' },
       ]);
       assert.deepEqual(parseScript('read the docs').steps, [], 'read needs an absolute path');
+      assert.deepEqual(parseScript('run-in "/w/my app" node -e "1" stream').steps, [{ kind: 'run-in', cwd: '/w/my app', commandLine: 'node -e "1" stream' }]);
+      assert.deepEqual(parseScript('run-in here ls').steps, [], 'run-in needs an absolute folder');
+      assert.deepEqual(parseScript('oversized-unattributed').steps, [{ kind: 'oversized-unattributed' }], 'not also oversized');
       assert.deepEqual(parseScript('/help').steps, [{ kind: 'help' }]);
     });
 

@@ -155,6 +155,17 @@ describe('reference agent: scripted turns', () => {
     assert.deepEqual(call.content, [{ type: 'terminal', terminalId: 'term-1' }]);
   });
 
+  it('run-in: a terminal in the folder given, without a tool call; the answer says how it ended', async () => {
+    const dir = tempDir();
+    const other = tempDir();
+    const agent = await startAgent();
+    const sessionId = await agent.newSession(dir);
+    await agent.prompt(sessionId, `run-in ${other} ${process.execPath} -e "console.log('bare'); process.exit(2)"`);
+    assert.deepEqual(agent.terminals.created.map((c) => c.cwd), [other]);
+    assert.ok(!agent.updatesFor(sessionId).some((u) => u.sessionUpdate === 'tool_call'), 'no tool call shows the terminal');
+    assert.match(agent.agentText(sessionId), /without a tool call: exit code 2, first line "bare"/);
+  });
+
   it('hang and slow turns are cancelled by session/cancel, which cuts the pause between chunks short', async () => {
     const agent = await startAgent();
     const sessionId = await agent.newSession(tempDir());

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { AcpConnection } from '../../../src/acp/connection';
 import { rootSetFromPaths } from '../../../src/roots/rootSet';
 import { ActiveSessions } from '../../../src/sessions/activeSessions';
@@ -7,6 +9,7 @@ import { Chats } from '../../../src/sessions/chats';
 import { startSession } from '../../../src/sessions/sessionLifecycle';
 import { SessionRouter, type RefusalEvent } from '../../../src/sessions/sessionRouter';
 import { connectToMemoryAgent, flush, type MemoryAgent, type RecordingLogger } from '../../helpers/memoryPeer';
+import { tempDir, waitFor } from '../../helpers/referenceAgent';
 
 /** One text chunk for a session. */
 const chunk = (sessionId: string, text: string) => ({ sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
@@ -107,6 +110,90 @@ describe('SessionRouter: the agent → client surface, routed to each session’
     assert.equal(refused.length, 1);
     assert.equal(refused[0]!.session, session);
     assert.ok(chat.thread.snapshot().entries.some((e) => e.kind === 'refusal' && e.path === '/etc/hostname'));
+  });
+
+  it('says in the chat that a message over the size limit was discarded: the session’s chat when its start names it, else every chat of that agent', async () => {
+    const first = chats.open(await startSession(client, rootSetFromPaths('/w/app')));
+    const second = chats.open(await startSession(client, rootSetFromPaths('/w/app')));
+    const errors = (chat: typeof first) => chat.thread.snapshot().entries.flatMap((e) => (e.kind === 'error' ? [e] : []));
+    const big = 'x'.repeat(32 * 1024 * 1024 + 10);
+    const update = { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: big } };
+    agent.writeRaw(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: second.session.sessionId, update } }) + '\n');
+    await waitFor(() => errors(second).length === 1, 10_000, 'the note in the second chat');
+    assert.equal(errors(first).length, 0, 'only the chat it was for');
+    const [note] = errors(second);
+    assert.match(note!.message, /^Memory Agent sent a message \(session\/update\) of 32\.0 MiB, over the limit of 32\.0 MiB \(setting acpWorkspace\.maxMessageSizeMiB/);
+    assert.match(note!.message, /for this session\. ACP Workspace discarded it/);
+    assert.deepEqual(note!.actions, ['messageSizeSetting', 'showLog']);
+
+    agent.writeRaw(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { update, sessionId: first.session.sessionId } }) + '\n');
+    await waitFor(() => errors(first).length === 1 && errors(second).length === 2, 10_000, 'the note in both chats');
+    assert.match(errors(first)[0]!.message, /without being able to tell which of Memory Agent's sessions it was for/);
+    assert.equal(errors(first)[0]!.message, errors(second)[1]!.message);
+    await agent.rpc.sendNotification('session/update', chunk(first.session.sessionId, 'still connected'));
+    await flush();
+    assert.equal(agentText(first.thread), 'still connected', 'the connection goes on');
+  });
+
+  describe('terminals', () => {
+    let folder: { dir: string; cleanup: () => void };
+    beforeEach(() => (folder = tempDir()));
+    afterEach(() => folder.cleanup());
+
+    it('shows every terminal the agent starts in its chat, without a tool call: command, folder, output, exit', async () => {
+      const root = fs.realpathSync.native(folder.dir);
+      const session = await startSession(client, rootSetFromPaths(root));
+      const chat = chats.open(session);
+      const { terminalId } = await agent.rpc.sendRequest<{ terminalId: string }>('terminal/create', {
+        sessionId: session.sessionId,
+        command: process.execPath,
+        args: ['-e', 'console.log("from the agent")'],
+        cwd: root,
+      });
+      await agent.rpc.sendRequest('terminal/wait_for_exit', { sessionId: session.sessionId, terminalId });
+      const shown = () => chat.thread.snapshot().entries.find((e) => e.kind === 'terminal');
+      await waitFor(() => { const e = shown(); return e?.kind === 'terminal' && e.exitStatus !== undefined; }, 10_000, 'the exit in the chat');
+      const entry = shown();
+      assert.ok(entry?.kind === 'terminal');
+      assert.equal(entry.terminalId, terminalId);
+      assert.match(entry.command, /-e "console\.log\(\\"from the agent\\"\)"$/);
+      assert.equal(entry.cwd, root);
+      assert.equal(entry.output, 'from the agent\n');
+      assert.equal(entry.exitStatus?.exitCode, 0);
+      assert.equal(entry.inToolCall, false);
+    });
+
+    it('shows a refused terminal folder like a refused file access, and tells whoever listens', async () => {
+      const root = fs.realpathSync.native(folder.dir);
+      const session = await startSession(client, rootSetFromPaths(root));
+      const chat = chats.open(session);
+      const refused: RefusalEvent[] = [];
+      router.onDidRefuse((event) => refused.push(event));
+      const outside = path.dirname(root);
+      await assert.rejects(agent.rpc.sendRequest('terminal/create', { sessionId: session.sessionId, command: 'ls', args: ['-la'], cwd: outside }), /Refused terminal cwd/);
+      await flush();
+      assert.equal(refused.length, 1);
+      assert.deepEqual([refused[0]!.refusal.operation, refused[0]!.refusal.path, refused[0]!.refusal.command], ['terminal', outside, 'ls -la']);
+      const entry = chat.thread.snapshot().entries.find((e) => e.kind === 'refusal');
+      assert.ok(entry?.kind === 'refusal');
+      assert.deepEqual([entry.operation, entry.path, entry.command], ['terminal', outside, 'ls -la']);
+      assert.match(entry.message, /is outside this session’s folder/);
+      assert.doesNotMatch(entry.message, /^Refused terminal cwd/, 'the reason, not the error the agent got');
+      assert.deepEqual(session.refusals.map((r) => r.operation), ['terminal']);
+      assert.equal(chat.thread.snapshot().entries.filter((e) => e.kind === 'terminal').length, 0, 'nothing ran');
+    });
+
+    it('shows a command that could not start, with the reason', async () => {
+      const root = fs.realpathSync.native(folder.dir);
+      const session = await startSession(client, rootSetFromPaths(root));
+      const chat = chats.open(session);
+      await assert.rejects(agent.rpc.sendRequest('terminal/create', { sessionId: session.sessionId, command: 'acp-ws-no-such-command', args: ['--x'], cwd: root }));
+      await flush();
+      const entry = chat.thread.snapshot().entries.find((e) => e.kind === 'terminal');
+      assert.ok(entry?.kind === 'terminal');
+      assert.deepEqual([entry.command, entry.cwd, entry.terminalId], ['acp-ws-no-such-command --x', root, undefined]);
+      assert.match(entry.error ?? '', /acp-ws-no-such-command/);
+    });
   });
 
   it('stops routing to a chat once it is closed (what comes later waits, bounded, for a chat)', async () => {

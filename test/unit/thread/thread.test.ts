@@ -308,6 +308,50 @@ describe('Thread (the transcript reducer)', () => {
     assert.deepEqual(view.entries, before);
   });
 
+  it('shows every terminal the agent starts: on its own, until a tool call shows it; one that did not start says why', () => {
+    const thread = newThread();
+    const view = new WebviewModel();
+    thread.addUserPrompt([{ type: 'text', text: 'go' }]);
+    thread.apply(text('Running it. '));
+    thread.updateTerminal('term-1', { command: 'npm test', cwd: '/w/app', output: '' });
+    thread.apply(text('Still here.'));
+    thread.updateTerminal('term-1', { command: 'npm test', cwd: '/w/app', output: 'ok\n', exitStatus: { exitCode: 0, signal: null } });
+    view.receive(thread);
+    assert.deepEqual(
+      thread.snapshot().entries.map((e) => e.kind),
+      ['user', 'agent', 'terminal', 'agent'],
+      'the command shows where it started, between the two messages',
+    );
+    const own = thread.snapshot().entries[2];
+    assert.deepEqual(own?.kind === 'terminal' && [own.terminalId, own.command, own.cwd, own.output, own.exitStatus?.exitCode, own.inToolCall], ['term-1', 'npm test', '/w/app', 'ok\n', 0, false]);
+
+    // A tool call showing the same terminal takes over: one place shows a command.
+    thread.updateTerminal('term-2', { command: 'ls', cwd: '/w/app', output: '' });
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Run ls', kind: 'execute', content: [{ type: 'terminal', terminalId: 'term-2' }] }));
+    thread.updateTerminal('term-2', { command: 'ls', cwd: '/w/app', output: 'a b\n', exitStatus: { exitCode: 0, signal: null } });
+    const entries = thread.snapshot().entries;
+    const second = entries.find((e) => e.kind === 'terminal' && e.terminalId === 'term-2');
+    assert.equal(second?.kind === 'terminal' && second.inToolCall, true);
+    const tool = entries.find((e) => e.kind === 'tool');
+    assert.deepEqual(tool?.kind === 'tool' && tool.content[0], { type: 'terminal', terminalId: 'term-2', command: 'ls', cwd: '/w/app', output: 'a b\n', exitStatus: { exitCode: 0, signal: null } });
+    assert.equal(entries.filter((e) => e.kind === 'terminal').length, 2, 'no second entry for a terminal a tool call shows');
+
+    thread.addTerminalFailure('nosuchcommand --x', '/w/app', 'Cannot run nosuchcommand: not found.');
+    const failed = thread.snapshot().entries.at(-1);
+    assert.deepEqual(failed?.kind === 'terminal' && [failed.terminalId, failed.command, failed.error, failed.inToolCall], [undefined, 'nosuchcommand --x', 'Cannot run nosuchcommand: not found.', false]);
+    view.receive(thread);
+    assert.deepEqual(view.entries, thread.snapshot().entries, 'the webview gets the same through ops');
+  });
+
+  it('records what it refused, with the command for a terminal', () => {
+    const thread = newThread();
+    thread.addRefusal('write', '/etc/x', '"/etc/x" is outside this session’s folder (/w/app)');
+    thread.addRefusal('terminal', '/etc', '"/etc" is outside this session’s folder (/w/app)', 'ls -la');
+    const [write, terminal] = thread.snapshot().entries;
+    assert.deepEqual(write, { kind: 'refusal', id: write!.id, operation: 'write', path: '/etc/x', message: '"/etc/x" is outside this session’s folder (/w/app)' });
+    assert.equal(terminal?.kind === 'refusal' && terminal.command, 'ls -la');
+  });
+
   it('records permission requests and their outcome', () => {
     const thread = newThread();
     const id = thread.addPermission('Run rm', 't1', [{ optionId: 'x', name: 'Allow', kind: 'allow_once' }]);

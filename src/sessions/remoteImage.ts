@@ -1,0 +1,78 @@
+/**
+ * A remote image the user asked to see in a chat, fetched by the host as a `data:` URL: the chat webview
+ * loads nothing from the network (its CSP allows only its own files and `data:` images), because a remote
+ * image is a tracking channel. Only http(s), only images, at most {@link MAX_IMAGE_BYTES}, no cookies, no
+ * referrer, and a time limit.
+ */
+
+/** Largest image fetched: 10 MiB. */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+const TIMEOUT_MS = 30_000;
+
+export interface FetchImageOptions {
+  readonly maxBytes?: number;
+  readonly timeoutMs?: number;
+}
+
+/** The image at `address` as a `data:` URL. Throws an Error saying why in words otherwise. */
+export async function fetchRemoteImage(address: string, options: FetchImageOptions = {}): Promise<{ dataUrl: string; bytes: number }> {
+  const maxBytes = options.maxBytes ?? MAX_IMAGE_BYTES;
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    throw new Error(`${address} is not a web address.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`Only web images (http, https) can be loaded, not ${url.protocol} ones.`);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      redirect: 'follow',
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
+      headers: { accept: 'image/*' },
+      signal: AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new Error(`${url.host} could not be reached: ${reason(error)}.`);
+  }
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new Error(`${url.host} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`);
+  }
+  const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!/^image\/[\w.+-]+$/.test(type)) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new Error(`${url.host} sent ${type || 'something without a type'}, not an image.`);
+  }
+  const tooLarge = `The image is larger than ${maxBytes >= 1024 * 1024 ? `${maxBytes / (1024 * 1024)} MiB` : `${maxBytes} bytes`}.`;
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new Error(tooLarge);
+  }
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  const reader = response.body?.getReader();
+  for (;;) {
+    let chunk: { done: true; value?: undefined } | { done: false; value: Uint8Array };
+    try {
+      chunk = reader ? await reader.read() : { done: true, value: undefined };
+    } catch (error) {
+      throw new Error(`${url.host} stopped sending the image: ${reason(error)}.`);
+    }
+    if (chunk.done) break;
+    bytes += chunk.value.byteLength;
+    if (bytes > maxBytes) {
+      await reader?.cancel().catch(() => undefined);
+      throw new Error(tooLarge);
+    }
+    chunks.push(chunk.value);
+  }
+  return { dataUrl: `data:${type};base64,${Buffer.concat(chunks).toString('base64')}`, bytes };
+}
+
+function reason(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+  if (error instanceof Error && error.name === 'TimeoutError') return 'it took too long';
+  return cause ?? (error instanceof Error ? error.message : String(error));
+}
