@@ -8,7 +8,8 @@
  */
 import type { SessionUpdate, ToolCall, ToolCallUpdate } from '../acp/schema';
 import { Emitter, type Event } from '../common/events';
-import { appendText, type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState, type ViewToolContent } from '../shared/chatModel';
+import { type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState, type ViewToolContent } from '../shared/chatModel';
+import { EntryLog } from './entryLog';
 import { isUnfinished, keepAcrossReplay } from './replayMerge';
 import { configOptionsToView, contentToView, preview, toolContentToView } from './toView';
 
@@ -25,8 +26,7 @@ export interface ThreadTerminal {
 }
 
 export class Thread {
-  private readonly entries: ViewEntry[] = [];
-  private readonly index = new Map<string, number>();
+  private readonly entries = new EntryLog(() => this.changed());
   private readonly toolEntries = new Map<string, string>();
   /** The turn in which each tool call id was announced (see {@link upsertTool}). */
   private readonly toolTurns = new Map<string, number>();
@@ -39,9 +39,6 @@ export class Thread {
   private lastMessage: { kind: MessageKind; id: string; messageId: string | undefined } | undefined;
   private planEntryId: string | undefined;
   private turnStarted: number | undefined;
-  /** Pending ops; at most one per entry id, at the position of that entry's first change in the batch. */
-  private ops: ChatOp[] = [];
-  private readonly opAt = new Map<string, number>();
   private sessionDirty = false;
   private nextId = 1;
   private sessionState: ViewSessionState;
@@ -73,17 +70,16 @@ export class Thread {
 
   /** The whole state, for a (re)created webview (during a replay over a shown transcript, what it showed). */
   snapshot(): { session: ViewSessionState; entries: ViewEntry[] } {
-    return { session: this.sessionState, entries: (this.beforeReplay ?? this.entries).slice() };
+    return { session: this.sessionState, entries: this.beforeReplay?.slice() ?? this.entries.all() };
   }
 
   /** Whether it shows any of the conversation (messages, thoughts, tool calls, plans), not only the client's notes. */
   get hasConversation(): boolean {
-    return this.entries.some((e) => e.kind === 'user' || e.kind === 'agent' || e.kind === 'thought' || e.kind === 'tool' || e.kind === 'plan');
+    return this.entries.view().some((e) => e.kind === 'user' || e.kind === 'agent' || e.kind === 'thought' || e.kind === 'tool' || e.kind === 'plan');
   }
 
   entry(id: string): ViewEntry | undefined {
-    const at = this.index.get(id);
-    return at === undefined ? undefined : this.entries[at];
+    return this.entries.get(id);
   }
 
   /** The entry of a tool call, by the agent's tool call id. */
@@ -95,18 +91,16 @@ export class Thread {
 
   /** Changes since the last call, coalesced (consecutive appends merged, superseded ops dropped). */
   takeOps(): ChatOp[] {
+    const ops = this.entries.takeOps();
     if (this.sessionDirty) {
-      this.ops.push({ op: 'session', state: this.sessionState });
+      ops.push({ op: 'session', state: this.sessionState });
       this.sessionDirty = false;
     }
-    const ops = this.ops;
-    this.ops = [];
-    this.opAt.clear();
     return ops;
   }
 
   get hasChanges(): boolean {
-    return this.ops.length > 0 || this.sessionDirty;
+    return this.entries.hasOps || this.sessionDirty;
   }
 
   // ---- session/update ---------------------------------------------------------------------------
@@ -128,8 +122,8 @@ export class Thread {
       case 'plan': {
         const entries = update.entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status }));
         const existing = this.planEntryId;
-        if (existing) this.put({ kind: 'plan', id: existing, entries });
-        else this.planEntryId = this.add({ kind: 'plan', id: this.newId('plan'), entries });
+        if (existing) this.entries.put({ kind: 'plan', id: existing, entries });
+        else this.planEntryId = this.entries.add({ kind: 'plan', id: this.newId('plan'), entries });
         return;
       }
       case 'available_commands_update':
@@ -151,11 +145,11 @@ export class Thread {
         });
       case 'notice':
         this.closeMessage();
-        this.add({ kind: 'notice', id: this.newId('notice'), severity: update.severity, title: update.title, description: update.description ?? undefined });
+        this.entries.add({ kind: 'notice', id: this.newId('notice'), severity: update.severity, title: update.title, description: update.description ?? undefined });
         return;
       case 'compaction_update':
         this.closeMessage();
-        this.add({ kind: 'info', id: this.newId('info'), text: `Context compaction ${update.status.replace('_', ' ')}${update.error ? `: ${update.error}` : ''}` });
+        this.entries.add({ kind: 'info', id: this.newId('info'), text: `Context compaction ${update.status.replace('_', ' ')}${update.error ? `: ${update.error}` : ''}` });
         return;
       case 'compaction_summary_chunk': {
         const view = contentToView(update.content);
@@ -163,7 +157,7 @@ export class Thread {
       }
       case '$unknown':
         this.closeMessage();
-        this.add({ kind: 'unknown', id: this.newId('unknown'), tag: update.tag, raw: preview(update.raw), error: update.error });
+        this.entries.add({ kind: 'unknown', id: this.newId('unknown'), tag: update.tag, raw: preview(update.raw), error: update.error });
         return;
     }
   }
@@ -173,10 +167,8 @@ export class Thread {
   /** Forgets the transcript (before `session/load` replays it from the agent into an empty chat). */
   reset(): void {
     this.beforeReplay = undefined;
-    this.clear();
-    this.ops = [{ op: 'reset' }];
-    this.opAt.clear();
-    this.changed();
+    this.entries.setQuiet(false);
+    this.show([]);
   }
 
   /**
@@ -187,8 +179,10 @@ export class Thread {
    */
   beginReplay(): void {
     if (this.beforeReplay) return;
-    this.beforeReplay = this.entries.slice();
+    this.beforeReplay = this.entries.all();
     this.clear();
+    // The webview keeps showing what it showed; it gets the replay when it ends.
+    this.entries.setQuiet(true);
   }
 
   /**
@@ -198,9 +192,10 @@ export class Thread {
   endReplay(): void {
     const before = this.beforeReplay;
     this.beforeReplay = undefined;
+    this.entries.setQuiet(false);
     this.closeMessage();
     this.planEntryId = undefined;
-    if (before) this.show(keepAcrossReplay(before, this.entries));
+    if (before) this.show(keepAcrossReplay(before, this.entries.view()));
     this.interruptUnfinishedTools();
   }
 
@@ -209,13 +204,14 @@ export class Thread {
     const before = this.beforeReplay;
     if (!before) return;
     this.beforeReplay = undefined;
+    this.entries.setQuiet(false);
     this.show(before);
   }
 
   /** The user sent a prompt: show it, and start a turn. */
   addUserPrompt(blocks: ViewContent[]): void {
     this.closeMessage();
-    this.add({ kind: 'user', id: this.newId('user'), blocks });
+    this.entries.add({ kind: 'user', id: this.newId('user'), blocks });
     this.turn++;
     this.beginTurn();
   }
@@ -233,7 +229,7 @@ export class Thread {
     this.turnStarted = undefined;
     this.turn++;
     if (stopReason === 'cancelled') this.cancelUnfinishedTools();
-    this.add({ kind: 'turnEnd', id: this.newId('end'), stopReason, durationMs });
+    this.entries.add({ kind: 'turnEnd', id: this.newId('end'), stopReason, durationMs });
     this.setSession({ status: 'idle' });
   }
 
@@ -252,28 +248,28 @@ export class Thread {
 
   addPermission(title: string, toolCallId: string | undefined, options: ViewEntryOf<'permission'>['options']): string {
     this.closeMessage();
-    return this.add({ kind: 'permission', id: this.newId('permission'), title, toolCallId, options, state: 'pending' });
+    return this.entries.add({ kind: 'permission', id: this.newId('permission'), title, toolCallId, options, state: 'pending' });
   }
 
   resolvePermission(id: string, state: ViewEntryOf<'permission'>['state']): void {
     const entry = this.entry(id);
-    if (entry?.kind === 'permission') this.put({ ...entry, state });
+    if (entry?.kind === 'permission') this.entries.put({ ...entry, state });
   }
 
   addError(message: string, actions: ErrorAction[] = []): string {
     this.closeMessage();
-    return this.add({ kind: 'error', id: this.newId('error'), message, actions });
+    return this.entries.add({ kind: 'error', id: this.newId('error'), message, actions });
   }
 
   /** The client refused a request of the agent: `path` (a terminal's folder) and why, `command` for a terminal. */
   addRefusal(operation: string, path: string, message: string, command?: string): void {
     this.closeMessage();
-    this.add({ kind: 'refusal', id: this.newId('refusal'), operation, path, message, ...(command !== undefined ? { command } : {}) });
+    this.entries.add({ kind: 'refusal', id: this.newId('refusal'), operation, path, message, ...(command !== undefined ? { command } : {}) });
   }
 
   addInfo(text: string): void {
     this.closeMessage();
-    this.add({ kind: 'info', id: this.newId('info'), text });
+    this.entries.add({ kind: 'info', id: this.newId('info'), text });
   }
 
   setSession(change: Partial<ViewSessionState>): void {
@@ -290,18 +286,18 @@ export class Thread {
   updateTerminal(terminalId: string, view: ThreadTerminal): void {
     this.terminals.set(terminalId, view);
     let inToolCall = false;
-    for (const entry of this.entries) {
+    for (const entry of this.entries.view()) {
       if (entry.kind !== 'tool' || !entry.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) continue;
       inToolCall = true;
-      this.put({ ...entry, content: entry.content.map((c) => this.withTerminal(c)) });
+      this.entries.put({ ...entry, content: entry.content.map((c) => this.withTerminal(c)) });
     }
     const own = this.terminalEntries.get(terminalId);
     const entry = own === undefined ? undefined : this.entry(own);
     if (entry?.kind === 'terminal') {
-      this.put({ ...entry, ...terminalFields(view) });
+      this.entries.put({ ...entry, ...terminalFields(view) });
     } else if (!inToolCall) {
       this.closeMessage();
-      const id = this.add({ kind: 'terminal', id: this.newId('terminal'), terminalId, command: view.command ?? '', ...terminalFields(view), inToolCall: false });
+      const id = this.entries.add({ kind: 'terminal', id: this.newId('terminal'), terminalId, command: view.command ?? '', ...terminalFields(view), inToolCall: false });
       this.terminalEntries.set(terminalId, id);
     }
   }
@@ -309,21 +305,20 @@ export class Thread {
   /** A `terminal/create` that failed for a reason other than a refused folder (that is a refusal). */
   addTerminalFailure(command: string, cwd: string | undefined, error: string): void {
     this.closeMessage();
-    this.add({ kind: 'terminal', id: this.newId('terminal'), command, ...(cwd !== undefined ? { cwd } : {}), error, inToolCall: false });
+    this.entries.add({ kind: 'terminal', id: this.newId('terminal'), command, ...(cwd !== undefined ? { cwd } : {}), error, inToolCall: false });
   }
 
   // ---- internals ----------------------------------------------------------------------------------
 
   private finishUnfinishedTools(status: 'cancelled' | 'interrupted'): void {
-    for (const entry of this.entries) {
-      if (entry.kind === 'tool' && isUnfinished(entry.status)) this.put({ ...entry, status });
+    for (const entry of this.entries.view()) {
+      if (entry.kind === 'tool' && isUnfinished(entry.status)) this.entries.put({ ...entry, status });
     }
   }
 
   /** Empties the transcript (no op: the caller says what the webview gets). */
   private clear(): void {
-    this.entries.length = 0;
-    this.index.clear();
+    this.entries.clear();
     this.toolEntries.clear();
     this.toolTurns.clear();
     this.terminalEntries.clear();
@@ -334,10 +329,8 @@ export class Thread {
   /** Shows exactly these entries from now on: the webview starts over with them. */
   private show(entries: readonly ViewEntry[]): void {
     this.clear();
-    this.ops = [{ op: 'reset' }];
-    this.opAt.clear();
+    this.entries.reset(entries);
     for (const entry of entries) {
-      this.add(entry);
       if (entry.kind === 'tool' && !this.toolEntries.has(entry.toolCallId)) {
         this.toolEntries.set(entry.toolCallId, entry.id);
         this.toolTurns.set(entry.toolCallId, this.turn);
@@ -350,38 +343,20 @@ export class Thread {
 
   private addChunk(kind: MessageKind, messageId: string | undefined, block: ViewContent): void {
     const open = this.lastMessage;
-    const last = this.entries[this.entries.length - 1];
+    const last = this.entries.last;
     const continues =
       open !== undefined && open.kind === kind && last !== undefined && last.id === open.id && (messageId === undefined || messageId === open.messageId);
     if (continues) {
-      if (block.type === 'text') return this.appendText(open.id, block.text);
+      if (block.type === 'text') return this.entries.appendText(open.id, block.text);
       const entry = this.entry(open.id);
-      if (entry && (entry.kind === 'agent' || entry.kind === 'user')) this.put({ ...entry, blocks: [...entry.blocks, block] });
+      if (entry && (entry.kind === 'agent' || entry.kind === 'user')) this.entries.put({ ...entry, blocks: [...entry.blocks, block] });
       return;
     }
     const id = this.newId(kind);
     if (kind === 'user') this.turn++;
-    if (kind === 'thought') this.add({ kind: 'thought', id, text: block.type === 'text' ? block.text : '' });
-    else this.add({ kind, id, blocks: [block] });
+    if (kind === 'thought') this.entries.add({ kind: 'thought', id, text: block.type === 'text' ? block.text : '' });
+    else this.entries.add({ kind, id, blocks: [block] });
     this.lastMessage = { kind, id, messageId };
-  }
-
-  private appendText(id: string, text: string): void {
-    const at = this.index.get(id)!;
-    // Entries are never mutated once queued or snapshotted: a change is a new object.
-    this.entries[at] = appendText(this.entries[at]!, text);
-    if (this.beforeReplay) return; // the webview gets the replay when it ends
-    const pending = this.opAt.get(id);
-    this.changed();
-    if (pending === undefined) {
-      this.opAt.set(id, this.ops.length);
-      this.ops.push({ op: 'append', id, text });
-      return;
-    }
-    // Changes to different entries are independent, so this entry's text can join its earlier op.
-    const op = this.ops[pending]!;
-    if (op.op === 'append') op.text += text;
-    else this.ops[pending] = { op: 'entry', entry: this.entries[at]! };
   }
 
   /**
@@ -421,9 +396,9 @@ export class Thread {
       locations: update.locations ? update.locations.map((l) => ({ path: l.path, line: l.line ?? undefined })) : base.locations,
       rawInput: update.rawInput !== undefined ? preview(update.rawInput) : base.rawInput,
     };
-    if (existing) this.put(next);
+    if (existing) this.entries.put(next);
     else {
-      this.add(next);
+      this.entries.add(next);
       this.toolEntries.set(update.toolCallId, next.id);
       this.toolTurns.set(update.toolCallId, this.turn);
     }
@@ -434,7 +409,7 @@ export class Thread {
   private terminalShownInTool(terminalId: string): void {
     const own = this.terminalEntries.get(terminalId);
     const entry = own === undefined ? undefined : this.entry(own);
-    if (entry?.kind === 'terminal' && !entry.inToolCall) this.put({ ...entry, inToolCall: true });
+    if (entry?.kind === 'terminal' && !entry.inToolCall) this.entries.put({ ...entry, inToolCall: true });
   }
 
   private withTerminal(content: ViewToolContent): ViewToolContent {
@@ -450,36 +425,6 @@ export class Thread {
 
   private newId(prefix: string): string {
     return `${prefix}-${this.nextId++}`;
-  }
-
-  private add(entry: ViewEntry): string {
-    this.index.set(entry.id, this.entries.length);
-    this.entries.push(entry);
-    this.queueEntry(entry);
-    return entry.id;
-  }
-
-  private put(entry: ViewEntry): void {
-    const at = this.index.get(entry.id);
-    if (at === undefined) return;
-    this.entries[at] = entry;
-    this.queueEntry(entry);
-  }
-
-  /**
-   * An entry op supersedes an earlier op for the same entry in this batch and takes its place, so a new
-   * entry still arrives in creation order.
-   */
-  private queueEntry(entry: ViewEntry): void {
-    if (this.beforeReplay) return; // the webview gets the replay when it ends
-    this.changed();
-    const pending = this.opAt.get(entry.id);
-    if (pending !== undefined) {
-      this.ops[pending] = { op: 'entry', entry };
-      return;
-    }
-    this.opAt.set(entry.id, this.ops.length);
-    this.ops.push({ op: 'entry', entry });
   }
 
   private changed(): void {
