@@ -23,10 +23,12 @@ import {
   type Disposable,
   type Event,
   type MessageConnection,
+  type MessageWriter,
 } from 'vscode-jsonrpc/node';
 import { silentLogger, type Logger } from '../common/logger';
 import { ConnectionClosedError, ErrorCodes } from './errors';
 import { CancelRequestNotification, formatIssues, type NotificationDefinition, type ParamsOf, type RequestDefinition, type ResultOf } from './schema';
+import { FramingError, formatSize } from './transport/ndjson';
 import { END_OF_STREAM_METHOD, type AcpTransport, type MessageTap } from './transport/transport';
 
 export { ResponseError as HandlerError } from 'vscode-jsonrpc/node';
@@ -62,6 +64,8 @@ export abstract class RpcPeer implements Disposable {
   readonly peer: string;
   protected readonly logger: Logger;
   private readonly connection: MessageConnection;
+  /** The transport's writer, for the one answer vscode-jsonrpc cannot send: to a request that was discarded. */
+  private readonly writer: MessageWriter;
   private readonly pending = new Set<Pending>();
   private readonly incomingCancellations = new Map<CancellationId, CancellationTokenSource>();
   /** Methods with a registered request handler. */
@@ -89,6 +93,7 @@ export abstract class RpcPeer implements Disposable {
     this.peer = options.transport.peer;
     this.logger = options.logger ?? silentLogger;
     const { reader, writer } = options.transport.open({ tap: options.tap, intercept: (message) => this.dispatchDirectly(message) });
+    this.writer = writer;
     this.connection = createMessageConnection(reader, writer, this.jsonRpcLogger(), {
       cancellationStrategy: this.cancellationStrategy(),
       messageStrategy: {
@@ -274,7 +279,20 @@ export abstract class RpcPeer implements Disposable {
 
   private reportProtocolError(error: Error): void {
     this.logger.warn(error.message);
+    this.answerDiscardedRequest(error);
     this.protocolErrorEmitter.fire(error);
+  }
+
+  /**
+   * A request the agent sent was discarded (over the size limit): answer it with an error, so the agent does
+   * not wait for an answer that would never come. (A discarded answer fails its request in the reader.)
+   */
+  private answerDiscardedRequest(error: Error): void {
+    if (!(error instanceof FramingError) || !error.oversize || this.isClosed) return;
+    const { method, id, answer } = error.oversize.head;
+    if (method === undefined || id === undefined || answer) return;
+    const message = `The ${method} request was ${formatSize(error.oversize.bytes)}, over this client's limit of ${formatSize(error.oversize.limitBytes)}; it was not read.`;
+    void this.writer.write({ jsonrpc: '2.0', id, error: { code: ErrorCodes.InvalidRequest, message } } as Message).catch(() => undefined);
   }
 
   /** ACP's `$/cancel_request {requestId}` instead of LSP's `$/cancelRequest {id}`. */

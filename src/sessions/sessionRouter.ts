@@ -290,7 +290,7 @@ function heardDuringFork(routes: Routes, sessionId: string): boolean {
 function oversizeText(agentName: string, line: OversizeLine, forThisChat: boolean): string {
   const what = line.head.method === undefined ? 'a message' : `a message (${line.head.method})`;
   const size = `${what} of ${formatSize(line.bytes)}, over the limit of ${formatSize(line.limitBytes)} (setting acpWorkspace.maxMessageSizeMiB, applied when the agent starts)`;
-  const request = line.head.method !== undefined && line.head.id !== undefined ? ` It was a request: ${agentName} may wait for an answer that will not come.` : '';
+  const request = line.head.method !== undefined && line.head.id !== undefined ? ` It was a request: ACP Workspace answered it with an error saying so.` : '';
   return forThisChat
     ? `${agentName} sent ${size} for this session. ACP Workspace discarded it, so something ${agentName} sent is missing here.${request}`
     : `${agentName} sent ${size}. ACP Workspace discarded it without being able to tell which of ${agentName}'s sessions it was for: something may be missing here or in another chat with ${agentName}.${request}`;

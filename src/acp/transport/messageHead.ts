@@ -10,6 +10,8 @@ export interface MessageHead {
   readonly method?: string;
   readonly id?: string | number;
   readonly sessionId?: string;
+  /** A `result` or `error` member of the message was seen: it is an answer (to the request `id`). */
+  readonly answer?: boolean;
 }
 
 interface Frame {
@@ -24,7 +26,7 @@ interface Frame {
 
 /** Reads {@link MessageHead} from the start of a JSON text (it may end anywhere, even inside a string). */
 export function readMessageHead(prefix: string): MessageHead {
-  const head: { method?: string; id?: string | number; sessionId?: string } = {};
+  const head: { method?: string; id?: string | number; sessionId?: string; answer?: boolean } = {};
   const stack: Frame[] = [];
 
   /** A value ended in the innermost container; a scalar one may be a member we look for. */
@@ -66,7 +68,10 @@ export function readMessageHead(prefix: string): MessageHead {
         break; // not JSON after all
       }
       i = end + 1;
-      if (top?.kind === 'object' && top.expectKey) top.member = text;
+      if (top?.kind === 'object' && top.expectKey) {
+        top.member = text;
+        if (stack.length === 1 && (text === 'result' || text === 'error')) head.answer = true;
+      }
       else valueEnded({ value: text });
     } else if (c === ' ' || c === '\t' || c === '\r' || c === '\n') {
       i++;

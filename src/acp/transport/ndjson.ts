@@ -6,6 +6,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter, Disposable, type DataCallback, type Message } from 'vscode-jsonrpc/node';
+import { ErrorCodes } from '../errors';
 import { readMessageHead, type MessageHead } from './messageHead';
 import { END_OF_STREAM_METHOD, type MessageTap } from './transport';
 
@@ -189,6 +190,18 @@ export class NdjsonMessageReader extends AbstractMessageReader {
         line,
       ),
     );
+    // A discarded answer must not leave its request waiting forever: it fails with the reason instead.
+    const { id, method, answer } = line.head;
+    if (answer && method === undefined && id !== undefined) {
+      this.callback?.({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: ErrorCodes.InternalError,
+          message: `${this.options.peer}'s answer was ${formatSize(bytes)}, over the limit of ${formatBytes(this.maxLineBytes)} (setting acpWorkspace.maxMessageSizeMiB); it was discarded.`,
+        },
+      } as Message);
+    }
   }
 
   private takePending(): Buffer {

@@ -9,7 +9,7 @@ describe('readMessageHead (what the start of a discarded line says it was)', () 
       id: 7,
       sessionId: 's"2',
     });
-    assert.deepEqual(readMessageHead('{"jsonrpc":"2.0","id":"r-1","result":{"sessionId":"not params"}}'), { id: 'r-1' });
+    assert.deepEqual(readMessageHead('{"jsonrpc":"2.0","id":"r-1","result":{"sessionId":"not params"}}'), { id: 'r-1', answer: true });
   });
 
   it('reads only as far as the prefix goes, and never a member cut off or nested deeper', () => {

@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter, Disposable, type DataCallback, type Message } from 'vscode-jsonrpc/node';
 import { AcpConnection } from '../../../src/acp/connection';
 import * as acp from '../../../src/acp/schema';
+import { stdioTransport } from '../../../src/acp/transport/stdio';
 import { END_OF_STREAM_METHOD, type AcpTransport, type TransportHooks } from '../../../src/acp/transport/transport';
 import { FULL_AGENT_CAPABILITIES } from '../../helpers/memoryPeer';
 
@@ -86,5 +88,59 @@ describe('transports: the connection works over any reader/writer pair that keep
       transport.sent.map((m) => (m as { method?: string }).method),
       ['initialize'],
     );
+  });
+});
+
+describe('messages over the size limit never leave a request waiting (stdio)', () => {
+  /** Ended after each test, passed or failed, so nothing keeps the test run alive. */
+  let opened: { client: AcpConnection; toClient: PassThrough } | undefined;
+  afterEach(() => {
+    opened?.toClient.end();
+    opened?.client.dispose();
+    opened = undefined;
+  });
+
+  /** A connection over two byte streams with a 1 KiB limit, and the agent's side of them. */
+  function overStdio() {
+    const toClient = new PassThrough();
+    const fromClient = new PassThrough();
+    const client = new AcpConnection({ transport: stdioTransport(toClient, fromClient, { peer: 'Big Agent', maxLineBytes: 1024 }) });
+    opened = { client, toClient };
+    const lines: Array<Record<string, unknown>> = [];
+    let text = '';
+    fromClient.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n')) {
+        lines.push(JSON.parse(text.slice(0, at)) as Record<string, unknown>);
+        text = text.slice(at + 1);
+      }
+    });
+    const send = (message: unknown) => toClient.write(`${JSON.stringify(message)}\n`);
+    /** The first line the client wrote that matches (waits for it; the test's timeout bounds the wait). */
+    const next = async (match: (line: Record<string, unknown>) => boolean) => {
+      for (;;) {
+        const found = lines.find(match);
+        if (found) return found;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    return { client, send, next };
+  }
+
+  it('fails the request whose answer was discarded, saying why, instead of waiting forever', async () => {
+    const { client, send, next } = overStdio();
+    const initializing = client.initialize({ clientInfo: { name: 'acp-workspace', version: '0' } });
+    const init = await next((line) => line['method'] === 'initialize');
+    send({ jsonrpc: '2.0', id: init['id'], result: { protocolVersion: 1, agentCapabilities: FULL_AGENT_CAPABILITIES, padding: 'x'.repeat(4096) } });
+    await assert.rejects(initializing, /Big Agent's answer was 4,\d{3} bytes, over the limit of 1024 bytes \(setting acpWorkspace\.maxMessageSizeMiB\)/);
+  });
+
+  it('answers a discarded request with an error, so the agent does not wait for an answer', async () => {
+    const { client, send, next } = overStdio();
+    client.onRequest(acp.ReadTextFileMethod, () => ({ content: 'never asked' }));
+    send({ jsonrpc: '2.0', id: 77, method: 'fs/read_text_file', params: { sessionId: 's', path: `/${'a'.repeat(4096)}` } });
+    const answer = await next((line) => line['id'] === 77);
+    assert.equal((answer['error'] as { code: number }).code, -32600);
+    assert.match((answer['error'] as { message: string }).message, /fs\/read_text_file request was 4,\d{3} bytes, over this client's limit of 1,024 bytes; it was not read/);
   });
 });
