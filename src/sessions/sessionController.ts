@@ -249,11 +249,13 @@ export class SessionController implements SessionSink {
   }
 
   private turnFailed(error: unknown, session: AgentSession): void {
-    // The turn is over without an answer: nothing will finish its tool calls.
-    if (!(error instanceof RequestCancelledError)) this.thread.interruptUnfinishedTools();
     if (error instanceof RequestCancelledError) {
       this.thread.endTurn('cancelled');
-    } else if (error instanceof ConnectionClosedError && (this.restarting || session !== this.current)) {
+      return;
+    }
+    // The turn is over without an answer: nothing will finish its tool calls.
+    this.thread.interruptUnfinishedTools();
+    if (error instanceof ConnectionClosedError && (this.restarting || session !== this.current)) {
       // A restart the user asked for ended the turn; the session is being reopened.
       this.thread.addInfo(`The turn was stopped: ${session.agentName} restarted.`);
     } else if (error instanceof ConnectionClosedError) {

@@ -12,23 +12,17 @@ export interface RefusedRequest {
   readonly command?: string;
 }
 
-const METHODS: Readonly<Record<string, string>> = {
-  read: 'fs/read_text_file',
-  write: 'fs/write_text_file',
-  terminal: 'terminal/create',
-};
-
 /** "ACP Workspace refused the agent’s request to write /x (fs/write_text_file)." */
 export function refusedRequestText(refusal: RefusedRequest, agentName = 'the agent'): string {
-  const method = METHODS[refusal.operation] ?? refusal.operation;
-  const what =
-    refusal.operation === 'read'
-      ? `read ${refusal.path}`
-      : refusal.operation === 'write'
-        ? `write ${refusal.path}`
-        : refusal.operation === 'terminal'
-          ? `run ${refusal.command ?? 'a command'} in ${refusal.path}`
-          : `${refusal.operation} ${refusal.path}`;
+  const { operation, path } = refusal;
+  const [what, method] =
+    operation === 'read'
+      ? [`read ${path}`, 'fs/read_text_file']
+      : operation === 'write'
+        ? [`write ${path}`, 'fs/write_text_file']
+        : operation === 'terminal'
+          ? [`run ${refusal.command ?? 'a command'} in ${path}`, 'terminal/create']
+          : [`${operation} ${path}`, operation];
   return `ACP Workspace refused ${agentName}’s request to ${what} (${method}).`;
 }
 

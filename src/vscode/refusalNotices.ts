@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { AgentSession, Refusal } from '../sessions/agentSession';
-import { refusedRequestText } from '../shared/refusalText';
+import { refusalScopeText, refusedRequestText } from '../shared/refusalText';
 
 /** Tells the user about refusals, at most once per session every 30 s (the view keeps the full count). */
 export class RefusalNotices {
@@ -16,7 +16,7 @@ export class RefusalNotices {
     this.lastShown.set(session, refusal.time);
     void vscode.window
       .showWarningMessage(
-        `${refusedRequestText(refusal, session.agentName)} ${refusal.message}. Agents with their own file tools are not confined by this.`,
+        `${refusedRequestText(refusal, session.agentName)} ${refusal.message}. ${refusalScopeText(refusal.operation)}`,
         'Show Agents',
       )
       .then((choice) => choice && vscode.commands.executeCommand('acpWorkspace.agents.focus'));

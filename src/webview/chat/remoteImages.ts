@@ -47,7 +47,8 @@ class RemoteImages {
 
   /** Placeholders of images the user loaded before (the view was recreated): load them again. */
   restore(root: ParentNode): void {
-    if (this.approved.size === 0) return;
+    // Runs after every render: look at the transcript only while an image the user chose is still to load.
+    if (![...this.approved].some((url) => !this.loaded.has(url) && !this.loading.has(url) && !this.failed.has(url))) return;
     for (const placeholder of root.querySelectorAll<HTMLElement>('[data-remote-image]')) {
       const url = placeholder.dataset['remoteImage'] ?? '';
       const loaded = this.loaded.get(url);

@@ -29,6 +29,21 @@ describe('chat sessions in the real extension host', function () {
     await waitFor(() => entries().filter((e) => e.kind === 'turnEnd' || e.kind === 'error').length > ends, `the turn for "${text}"`, 30_000);
   }
 
+  /**
+   * Another chat of the Chat Agent whose tab the user closes while the agent waits for a permission;
+   * `misuse` records every use of the closed tab.
+   */
+  async function closeWhileAsking() {
+    const [second] = await api.starter.newSession({ agentName: 'Chat Agent' });
+    const closed = api.chats.open(second!.session);
+    const misuse = watchDisposedPanel(closed.panel.panel);
+    void api.chats.dispatch(closed, { type: 'prompt', text: 'permission', attachments: [] });
+    await waitFor(() => closed.controller.pendingPermissions === 1, 'the permission request');
+    closed.panel.panel.dispose(); // what the tab's close button does
+    await waitFor(() => !api.chats.all().includes(closed), 'the chat to close');
+    return { closed, misuse };
+  }
+
   before(async () => {
     api = await activate();
     const folders = vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath));
@@ -204,13 +219,7 @@ describe('chat sessions in the real extension host', function () {
   });
 
   it('closes a chat tab while its agent waits for a permission: the turn ends, and nothing uses the closed tab', async () => {
-    const [second] = await api.starter.newSession({ agentName: 'Chat Agent' });
-    const closed = api.chats.open(second!.session);
-    const misuse = watchDisposedPanel(closed.panel.panel);
-    void api.chats.dispatch(closed, { type: 'prompt', text: 'permission', attachments: [] });
-    await waitFor(() => closed.controller.pendingPermissions === 1, 'the permission request');
-    closed.panel.panel.dispose(); // what the tab's close button does
-    await waitFor(() => !api.chats.all().includes(closed), 'the chat to close');
+    const { closed, misuse } = await closeWhileAsking();
     // The permission is answered "cancelled" and the turn ends after the tab is gone.
     await waitFor(() => closed.controller.thread.snapshot().entries.some((e) => e.kind === 'turnEnd'), 'the cancelled turn to end');
     assert.deepEqual(misuse, [], 'nothing used the closed tab (VS Code throws "Webview is disposed")');
@@ -235,13 +244,7 @@ describe('chat sessions in the real extension host', function () {
 
   it('Restart Agent (the command) reconnects the open chats of that agent: resume with the complete folder list, no "shutting down", a closed tab left alone', async () => {
     // A second chat of the same agent, whose tab the user closes while the agent waits for a permission.
-    const [second] = await api.starter.newSession({ agentName: 'Chat Agent' });
-    const closed = api.chats.open(second!.session);
-    const misuse = watchDisposedPanel(closed.panel.panel);
-    void api.chats.dispatch(closed, { type: 'prompt', text: 'permission', attachments: [] });
-    await waitFor(() => closed.controller.pendingPermissions === 1, 'the permission request in the second chat');
-    closed.panel.panel.dispose(); // what the tab's close button does
-    await waitFor(() => !api.chats.all().includes(closed), 'the second chat to close');
+    const { misuse } = await closeWhileAsking();
 
     const before = entries().length;
     const old = chat.controller.session.connection;
