@@ -148,12 +148,31 @@ export class Workbench {
     await input.press('Enter');
   }
 
-  /** Picks an item of the open quick pick by its label. */
+  /**
+   * Picks an item of the open quick pick by its label. The quick pick a command shows may open a moment
+   * after the Command Palette closes (the extension activating on a busy machine), so a filter typed into
+   * the closing palette is typed again into the pick that replaced it; Enter is pressed only once the
+   * input holds the label and the row shows.
+   */
   async pick(label: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor({ timeout: 10_000 });
-    await input.fill(label);
-    await this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 10_000 });
+    const row = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label }).first();
+    const deadline = Date.now() + 30_000;
+    let lastError: unknown;
+    for (;;) {
+      try {
+        await input.waitFor({ timeout: 10_000 });
+        if ((await input.inputValue()) !== label) await input.fill(label);
+        await row.waitFor({ timeout: 2_000 });
+        if ((await input.inputValue()) === label) break;
+      } catch (error) {
+        lastError = error;
+      }
+      if (Date.now() > deadline) {
+        const shown = await this.page.locator('.quick-input-widget').innerText({ timeout: 1_000 }).catch(() => '(no quick input)');
+        throw new Error(`no quick pick row "${label}"; the quick input shows: ${JSON.stringify(shown)}`, { cause: lastError });
+      }
+    }
     await input.press('Enter');
   }
 

@@ -106,14 +106,13 @@ describe('the packaged .vsix', function () {
       },
     });
     try {
+      const sidebar = await workbench.openAcpContainer();
+      const row = workbench.viewTree(sidebar, 'Agents').locator('.monaco-list-row', { hasText: 'Stubborn Agent' });
+      await row.waitFor({ timeout: 60_000 });
       await workbench.runCommand('ACP: Start Agent');
       await workbench.pick('Stubborn Agent');
-      const sidebar = await workbench.openAcpContainer();
-      await workbench
-        .viewTree(sidebar, 'Agents')
-        .locator('.monaco-list-row', { hasText: 'Stubborn Agent' })
-        .locator('.label-description', { hasText: 'running' })
-        .waitFor({ timeout: 60_000 });
+      // "running", not "not running" (the row shows before the agent starts).
+      await row.locator('.label-description', { hasText: /(^|· )running/ }).waitFor({ timeout: 60_000 });
       // The agent itself, not its watchdog (a shell whose command line names the agent too).
       const agentPid = (await tooling()).processes.markedProcesses(RUN_MARKER, runId).find((p) => p.command.includes('ignore-sigterm') && !p.command.startsWith('/bin/sh'))?.pid;
       assert.ok(agentPid, 'the stubborn agent runs');
