@@ -7,9 +7,10 @@
  * Top to bottom. A folder only lists folders further down, so an import can never run back up.
  */
 const LAYERS = {
-  'extension.ts': ['vscode', 'sessions', 'history', 'thread', 'terminal', 'mcp', 'agents', 'process', 'acp', 'roots', 'shared', 'common'],
-  vscode: ['sessions', 'history', 'thread', 'terminal', 'mcp', 'agents', 'process', 'acp', 'roots', 'shared', 'common'],
-  sessions: ['history', 'thread', 'terminal', 'mcp', 'agents', 'process', 'acp', 'roots', 'shared', 'common'],
+  'extension.ts': ['vscode', 'sessions', 'review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'process', 'acp', 'roots', 'shared', 'common'],
+  vscode: ['sessions', 'review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'process', 'acp', 'roots', 'shared', 'common'],
+  sessions: ['review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'process', 'acp', 'roots', 'shared', 'common'],
+  review: ['process', 'roots', 'shared', 'common'],
   history: ['acp', 'roots', 'shared', 'common'],
   thread: ['acp', 'shared', 'common'],
   terminal: ['process', 'acp', 'roots', 'common'],

@@ -105,7 +105,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   // Whoever restarts an agent (a command, a chat, a sign-in) gets its open chats reopened.
   const restartAgent = (name: string) => reopener.restartAgent(name);
   const signIn = new SignIn(agents, logger, restartAgent);
-  const chatActions = new ChatActions({ reopener, starter, router, signIn, ui: () => chatUi, log: channel, logger });
+  const chatActions = new ChatActions({ reopener, starter, router, signIn, ui: () => chatUi, log: channel, logger, changes: { openChange: async () => undefined, act: async () => undefined } });
   const tabs = new ChatTabs(context.extensionUri, chats, chatActions, logger);
   const sessionsView = new SessionsView(context, history, registry, chats, historyActions, logger);
   const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger);

@@ -52,6 +52,21 @@ export const PermissionState = z.union([
   z.object({ chosen: z.string(), name: z.string(), kind: z.string() }),
 ]);
 
+/** A file a turn changed (see the `changes` entry). */
+export const ViewChangedFile = z.object({
+  /** The folder's name and real path. */
+  root: z.string(),
+  rootPath: z.string(),
+  /** Relative to the folder, `/`-separated; `oldPath` for a rename. */
+  path: z.string(),
+  oldPath: z.string().optional(),
+  status: z.enum(['added', 'modified', 'deleted', 'renamed']),
+  added: z.number(),
+  removed: z.number(),
+  binary: z.boolean(),
+});
+export type ViewChangedFile = z.output<typeof ViewChangedFile>;
+
 /** Actions an error entry can offer (`messageSizeSetting`: the agent message size limit setting). */
 export const ErrorAction = z.enum(['restart', 'reopen', 'signIn', 'showLog', 'messageSizeSetting']);
 export type ErrorAction = z.output<typeof ErrorAction>;
@@ -109,6 +124,20 @@ export const ViewEntry = z.discriminatedUnion('kind', [
     exitStatus: ExitStatusView.optional(),
     error: z.string().optional(),
     inToolCall: z.boolean(),
+  }),
+  /**
+   * What a turn changed on disk in the session's folders (compared with the checkpoint taken before it,
+   * whoever wrote: the client for the agent, the agent's own tools, a command it ran). `undone`: restored to
+   * before the turn (Redo offered); `unavailable`: its checkpoint was removed to stay within the storage limit.
+   */
+  z.object({
+    kind: z.literal('changes'),
+    id,
+    checkpointId: z.string(),
+    files: z.array(ViewChangedFile),
+    state: z.enum(['done', 'undone', 'unavailable']),
+    /** Changed files too large to capture (listed, not restorable). */
+    skipped: z.number().optional(),
   }),
   z.object({ kind: z.literal('unknown'), id, tag: z.string(), raw: z.string(), error: z.string().optional() }),
 ]);

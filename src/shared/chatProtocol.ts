@@ -80,6 +80,10 @@ export const ChatToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setConfig'), configId: z.string(), value: z.union([z.string(), z.boolean()]) }),
   z.object({ type: z.literal('openLocation'), path: z.string(), line: z.number().optional() }),
   z.object({ type: z.literal('openDiff'), entryId: z.string(), index: z.number() }),
+  /** A file of a `changes` entry: VS Code's diff editor, before the turn ↔ now. */
+  z.object({ type: z.literal('openChange'), entryId: z.string(), index: z.number() }),
+  /** A `changes` entry's buttons: open the review, undo the turn (after a confirmation), redo it. */
+  z.object({ type: z.literal('changes'), entryId: z.string(), action: z.enum(['review', 'undo', 'redo']) }),
   z.object({ type: z.literal('showTerminal'), terminalId: z.string() }),
   RequestMessage,
   z.object({ type: z.literal('attachSelection') }),

@@ -95,6 +95,7 @@ function replayKey(entry: ViewEntry): string | undefined {
     case 'info':
     case 'refusal':
     case 'permission':
+    case 'changes':
       return undefined;
   }
 }

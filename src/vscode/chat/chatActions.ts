@@ -37,6 +37,13 @@ export interface ChatActionsOptions {
   readonly ui: () => ChatUi;
   readonly log: vscode.LogOutputChannel;
   readonly logger: Logger;
+  /** What a turn's `changes` entry does: open a file's diff, review, undo, redo. */
+  readonly changes: ChangeActions;
+}
+
+export interface ChangeActions {
+  openChange(controller: SessionController, entryId: string, index: number): Promise<void>;
+  act(controller: SessionController, entryId: string, action: 'review' | 'undo' | 'redo'): Promise<void>;
 }
 
 export class ChatActions implements vscode.Disposable {
@@ -66,6 +73,10 @@ export class ChatActions implements vscode.Disposable {
         if (content?.type === 'diff') await this.diffs.open(content.path, content.oldText, content.newText, `${path.basename(content.path)} (${entry?.kind === 'tool' ? entry.title : 'diff'})`);
         return;
       }
+      case 'openChange':
+        return this.options.changes.openChange(controller, message.entryId, message.index);
+      case 'changes':
+        return this.options.changes.act(controller, message.entryId, message.action);
       case 'showTerminal': {
         const terminals = this.options.router.terminals(controller.session.connection);
         if (!terminals || !showAgentTerminal(terminals, message.terminalId, controller.session.agentName)) {

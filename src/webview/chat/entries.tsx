@@ -4,6 +4,7 @@ import { memo, useContext } from 'preact/compat';
 import type { ViewContent, ViewEntry, ViewEntryOf, ViewSessionState, ViewToolContent } from '../../shared/chatModel';
 import { refusalScopeText, refusedRequestText } from '../../shared/refusalText';
 import { Icon, Markdown } from '../common/ui';
+import { Changes } from './changes';
 import { host } from './host';
 import { remoteImages } from './remoteImages';
 
@@ -347,6 +348,8 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
       );
     case 'tool':
       return <ToolCall entry={entry} />;
+    case 'changes':
+      return <Changes entry={entry} />;
     case 'plan':
       return (
         <div class="entry plan" role="group" aria-label="Plan">

@@ -1,0 +1,73 @@
+/**
+ * The Review Changes panel's protocol with the extension host, validated with zod on receipt on both sides.
+ * The host keeps the session's pending changes (what the agent changed and the user has not accepted or
+ * rejected yet) and sends them whole when they change (`state`, with a growing `version`); each action the
+ * webview sends names the version it saw, and the host ignores an action on a version that is no longer
+ * current (a hunk index means nothing once the file changed) and sends the current state instead.
+ */
+import * as z from 'zod';
+
+export const ReviewHunk = z.object({
+  /** `@@ -oldStart,oldLines +newStart,newLines @@` as numbers (1-based; the new side is the file now). */
+  oldStart: z.number().int().nonnegative(),
+  oldLines: z.number().int().nonnegative(),
+  newStart: z.number().int().nonnegative(),
+  newLines: z.number().int().nonnegative(),
+  /** Unified-diff lines, each starting with ' ', '+' or '-' (at most a few hundred are sent per hunk). */
+  lines: z.array(z.string()),
+  /** Lines left out of `lines` to keep the message small. */
+  omitted: z.number().int().nonnegative().optional(),
+});
+export type ReviewHunk = z.output<typeof ReviewHunk>;
+
+export const ReviewFile = z.object({
+  /** Stable while the file is pending: the root's real path and the relative path. */
+  key: z.string(),
+  /** The folder's name and real path. */
+  root: z.string(),
+  rootPath: z.string(),
+  /** Relative to the folder, `/`-separated; `oldPath` for a rename. */
+  path: z.string(),
+  oldPath: z.string().optional(),
+  status: z.enum(['added', 'modified', 'deleted', 'renamed']),
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  binary: z.boolean(),
+  /** Per-hunk review is offered for text files of reasonable size; otherwise only the whole file. */
+  hunks: z.array(ReviewHunk).optional(),
+  /** Why there are no hunks (binary, too large, a symbolic link…). */
+  noHunks: z.string().optional(),
+});
+export type ReviewFile = z.output<typeof ReviewFile>;
+
+export const ReviewState = z.object({
+  version: z.number().int().nonnegative(),
+  /** The session's title and agent, for the panel's heading. */
+  title: z.string(),
+  /** Files still to review, grouped by folder in this order. */
+  files: z.array(ReviewFile),
+  /** Checkpoints kept, and how many were removed to stay within the storage limit. */
+  checkpoints: z.number().int().nonnegative(),
+  evicted: z.number().int().nonnegative(),
+  /** The last action's outcome in words (e.g. which files conflict with the user's edits). */
+  message: z.object({ severity: z.enum(['info', 'warning', 'error']), text: z.string() }).optional(),
+  /** Checkpoints are off for this session, and why (e.g. Git is missing); the panel says so. */
+  unavailable: z.string().optional(),
+});
+export type ReviewState = z.output<typeof ReviewState>;
+
+export const HostToReview = z.discriminatedUnion('type', [z.object({ type: z.literal('state'), state: ReviewState })]);
+export type HostToReview = z.output<typeof HostToReview>;
+
+export const ReviewToHost = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  /** Accept (keep) or reject (restore) a whole file, or one of its hunks by index. */
+  z.object({ type: z.literal('accept'), version: z.number().int(), key: z.string(), hunk: z.number().int().nonnegative().optional() }),
+  z.object({ type: z.literal('reject'), version: z.number().int(), key: z.string(), hunk: z.number().int().nonnegative().optional() }),
+  z.object({ type: z.literal('acceptAll'), version: z.number().int() }),
+  z.object({ type: z.literal('rejectAll'), version: z.number().int() }),
+  /** VS Code's diff editor for the file: before the session (its review base) ↔ now. */
+  z.object({ type: z.literal('openDiff'), key: z.string() }),
+  z.object({ type: z.literal('openFile'), key: z.string() }),
+]);
+export type ReviewToHost = z.output<typeof ReviewToHost>;
