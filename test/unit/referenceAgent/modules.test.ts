@@ -73,6 +73,31 @@ describe('reference agent modules (no process)', () => {
       assert.deepEqual(parseScript('/help').steps, [{ kind: 'help' }]);
     });
 
+    it('parses the *-direct keywords in prompt order, repeated, with relative paths, as one step', () => {
+      const script = parseScript(
+        'append-direct notes.txt one stream\nwrite-direct "/w/my app/a.txt" write /x plan\nappend-direct notes.txt two\nrename-direct a.txt "sub/b c.txt"\ndelete-direct /w/old.txt usage',
+      );
+      assert.deepEqual(script.steps, [
+        {
+          kind: 'direct',
+          ops: [
+            { op: 'append', path: 'notes.txt', text: 'one stream' },
+            { op: 'write', path: '/w/my app/a.txt', text: 'write /x plan' },
+            { op: 'append', path: 'notes.txt', text: 'two' },
+            { op: 'rename', path: 'a.txt', to: 'sub/b c.txt' },
+            { op: 'delete', path: '/w/old.txt' },
+          ],
+        },
+        { kind: 'usage' },
+      ]);
+      assert.deepEqual(
+        parseScript('write /a.txt x\nwrite-direct /b.txt y').steps.map((s) => s.kind),
+        ['write', 'direct'],
+        'write and write-direct are different keywords',
+      );
+      assert.deepEqual(parseScript('overwrite-direct a b').steps, [], 'whole words only');
+    });
+
     it('splits command lines with quotes and escapes, keeping Windows backslashes', () => {
       assert.deepEqual(splitCommandLine(`node -e "console.log('x y')" 'a b' c\\ d`), ['node', '-e', "console.log('x y')", 'a b', 'c d']);
       assert.deepEqual(splitCommandLine('C:\\Tools\\run.exe /c'), ['C:\\Tools\\run.exe', '/c']);

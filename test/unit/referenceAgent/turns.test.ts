@@ -141,6 +141,57 @@ describe('reference agent: scripted turns', () => {
     assert.match(agent.agentText(sessionId), /^Wrote 35 characters to /);
   });
 
+  it('*-direct: changes files itself, relative to the cwd, one tool call each, the client never asked', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'old.txt'), 'old\n');
+    fs.writeFileSync(path.join(dir, 'log.txt'), 'first');
+    const agent = await startAgent();
+    const sessionId = await agent.newSession(dir);
+    const prompt = [
+      'write-direct sub/new.txt hello plan',
+      'append-direct log.txt second',
+      'append-direct log.txt third',
+      `rename-direct old.txt ${path.join(dir, 'moved', 'old.txt')}`,
+      'delete-direct sub/new.txt',
+      'delete-direct missing.txt',
+    ].join('\n');
+    assert.equal(await agent.prompt(sessionId, prompt), 'end_turn');
+    assert.equal(fs.readFileSync(path.join(dir, 'log.txt'), 'utf8'), 'first\nsecond\nthird\n');
+    assert.equal(fs.readFileSync(path.join(dir, 'moved', 'old.txt'), 'utf8'), 'old\n');
+    assert.ok(!fs.existsSync(path.join(dir, 'old.txt')));
+    assert.ok(fs.existsSync(path.join(dir, 'sub')), 'the parent folder was created');
+    assert.ok(!fs.existsSync(path.join(dir, 'sub', 'new.txt')), 'written, then deleted');
+    assert.ok(!agent.received.some((line) => /"method":"fs\//.test(line)), 'nothing asked of the client');
+
+    const updates = agent.updatesFor(sessionId);
+    const calls = updates.flatMap((u) => (u.sessionUpdate === 'tool_call' ? [u] : []));
+    assert.deepEqual(
+      calls.map((c) => [c.kind, c.title, c.status, c.locations?.map((l) => l.path)]),
+      [
+        ['edit', `Write ${path.join(dir, 'sub', 'new.txt')}`, 'in_progress', [path.join(dir, 'sub', 'new.txt')]],
+        ['edit', `Append to ${path.join(dir, 'log.txt')}`, 'in_progress', [path.join(dir, 'log.txt')]],
+        ['edit', `Append to ${path.join(dir, 'log.txt')}`, 'in_progress', [path.join(dir, 'log.txt')]],
+        ['move', `Rename ${path.join(dir, 'old.txt')} to ${path.join(dir, 'moved', 'old.txt')}`, 'in_progress', [path.join(dir, 'old.txt'), path.join(dir, 'moved', 'old.txt')]],
+        ['delete', `Delete ${path.join(dir, 'sub', 'new.txt')}`, 'in_progress', [path.join(dir, 'sub', 'new.txt')]],
+        ['delete', `Delete ${path.join(dir, 'missing.txt')}`, 'in_progress', [path.join(dir, 'missing.txt')]],
+      ],
+    );
+    assert.deepEqual(calls[0].content, [{ type: 'content', content: { type: 'text', text: 'Writing 10 characters' } }], 'shaped like write: no diff');
+    const ends = updates.flatMap((u) => (u.sessionUpdate === 'tool_call_update' && u.status ? [[u.toolCallId, u.status]] : []));
+    assert.deepEqual(
+      ends.map(([, status]) => status),
+      ['completed', 'completed', 'completed', 'completed', 'completed', 'failed'],
+    );
+    assert.deepEqual(
+      ends.map(([id]) => id),
+      calls.map((c) => c.toolCallId),
+    );
+    const text = agent.agentText(sessionId);
+    assert.match(text, /Wrote 10 characters to .*new\.txt directly\./);
+    assert.match(text, /Could not delete .*missing\.txt: ENOENT/);
+    assert.ok(!updates.some((u) => u.sessionUpdate === 'plan'), 'a keyword in the text is text');
+  });
+
   it('terminal: create in the session cwd with a 4096-byte limit, wait, read output, release', async () => {
     const dir = tempDir();
     const agent = await startAgent();
