@@ -1,19 +1,8 @@
 /** A turn's `changes` entry: what it changed on disk in the session's folders, each file opening its diff. */
-import type { ViewChangedFile, ViewEntryOf } from '../../shared/chatModel';
+import { changesSummary, STATUS_LETTER } from '../../shared/changesView';
+import type { ViewEntryOf } from '../../shared/chatModel';
 import { Icon } from '../common/ui';
 import { host } from './host';
-
-/** "3 files changed in 2 folders, +40 −12" */
-export function changesSummary(files: readonly ViewChangedFile[]): string {
-  const folders = new Set(files.map((f) => f.rootPath)).size;
-  const added = files.reduce((sum, f) => sum + f.added, 0);
-  const removed = files.reduce((sum, f) => sum + f.removed, 0);
-  const count = `${files.length} ${files.length === 1 ? 'file' : 'files'} changed`;
-  const where = folders > 1 ? ` in ${folders} folders` : '';
-  return `${count}${where}, +${added} −${removed}`;
-}
-
-const STATUS_LETTER: Record<ViewChangedFile['status'], string> = { added: 'A', modified: 'M', deleted: 'D', renamed: 'R' };
 
 export function Changes(props: { entry: ViewEntryOf<'changes'> }) {
   const { entry } = props;
