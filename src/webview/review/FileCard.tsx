@@ -1,0 +1,177 @@
+/** One file of the review: a card with its status, path, counts and actions, and when expanded its hunks. */
+import { diffRows, linesWithin, STATUS_LETTER } from '../../shared/changesView';
+import type { ReviewFile, ReviewHunk } from '../../shared/reviewProtocol';
+import { Icon } from '../common/ui';
+import { host } from './host';
+import type { ReviewStore } from './store';
+
+/** Hunk lines rendered per file before "Show all" (a large diff stays fast). */
+export const FILE_LINE_BUDGET = 300;
+
+const STATUS_WORD: Record<ReviewFile['status'], string> = { added: 'Added', modified: 'Modified', deleted: 'Deleted', renamed: 'Renamed' };
+
+function PathText(props: { path: string }) {
+  const slash = props.path.lastIndexOf('/');
+  return (
+    <span class="path">
+      {slash >= 0 ? <span class="path-dir">{props.path.slice(0, slash + 1)}</span> : null}
+      <span class="path-name">{props.path.slice(slash + 1)}</span>
+    </span>
+  );
+}
+
+function Hunk(props: { file: ReviewFile; hunk: ReviewHunk; index: number; count: number; shown: number; store: ReviewStore }) {
+  const { file, hunk, index, count, shown, store } = props;
+  const rows = diffRows(hunk).slice(0, shown);
+  const label = `hunk ${index + 1} of ${file.path}`;
+  const range = `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`;
+  return (
+    <div class="hunk" role="group" aria-label={count > 1 ? `Hunk ${index + 1} of ${count}` : 'Hunk'}>
+      <div class="hunk-header">
+        <span class="hunk-range">{range}</span>
+        <span class="hunk-actions">
+          <button
+            class="button small"
+            type="button"
+            disabled={store.busy}
+            aria-label={`Accept ${label}`}
+            title="Keep this change"
+            onClick={() => store.act((version) => ({ type: 'accept', version, key: file.key, hunk: index }))}
+          >
+            <Icon name="check" /> Accept
+          </button>
+          <button
+            class="button secondary small"
+            type="button"
+            disabled={store.busy}
+            aria-label={`Reject ${label}`}
+            title="Undo this change"
+            onClick={() => store.act((version) => ({ type: 'reject', version, key: file.key, hunk: index }))}
+          >
+            <Icon name="discard" /> Reject
+          </button>
+        </span>
+      </div>
+      <table class="diff">
+        <tbody>
+          {rows.map((row, i) => (
+            <tr key={i} class={`diff-line ${row.kind}`}>
+              <td class="line-number">{row.oldLine ?? ''}</td>
+              <td class="line-number">{row.newLine ?? ''}</td>
+              <td class="line-sign">{row.kind === 'added' ? '+' : row.kind === 'removed' ? '-' : ''}</td>
+              <td class="line-text">{row.text}</td>
+            </tr>
+          ))}
+          {shown === hunk.lines.length && hunk.omitted ? (
+            <tr class="diff-line omitted">
+              <td class="line-number" />
+              <td class="line-number" />
+              <td class="line-sign" />
+              <td class="line-text">{`… ${hunk.omitted} more ${hunk.omitted === 1 ? 'line' : 'lines'}`}</td>
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Body(props: { file: ReviewFile; store: ReviewStore }) {
+  const { file, store } = props;
+  if (file.noHunks !== undefined || !file.hunks) {
+    return <div class="no-hunks">{file.noHunks ?? 'Review this file as a whole.'}</div>;
+  }
+  if (file.hunks.length === 0) return <div class="no-hunks">No line changes.</div>;
+  const hunks = file.hunks;
+  const { shown, hidden } = linesWithin(hunks, store.isShowingAll(file.key) ? Infinity : FILE_LINE_BUDGET);
+  return (
+    <div class="hunks">
+      {hunks.map((hunk, i) =>
+        shown[i] > 0 ? <Hunk key={i} file={file} hunk={hunk} index={i} count={hunks.length} shown={shown[i]} store={store} /> : null,
+      )}
+      {hidden > 0 ? (
+        <button class="button secondary small show-all" type="button" onClick={() => store.showAll(file.key)}>
+          {`Show all (${hidden} more ${hidden === 1 ? 'line' : 'lines'})`}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export function FileCard(props: { file: ReviewFile; index: number; store: ReviewStore }) {
+  const { file, index, store } = props;
+  const expanded = store.isExpanded(file.key, index);
+  const bodyId = `file-${index}`;
+  return (
+    <div class={`file-card ${file.status}`}>
+      <div class="file-header">
+        <button
+          class="file-toggle"
+          type="button"
+          aria-expanded={expanded}
+          aria-controls={expanded ? bodyId : undefined}
+          title={`${STATUS_WORD[file.status]}: ${file.oldPath ? `${file.oldPath} → ` : ''}${file.path}`}
+          onClick={() => store.toggle(file.key, index)}
+        >
+          <Icon name={expanded ? 'chevron-down' : 'chevron-right'} />
+          <span class={`status-letter ${file.status}`} aria-label={STATUS_WORD[file.status]}>
+            {STATUS_LETTER[file.status]}
+          </span>
+          {file.oldPath !== undefined ? (
+            <>
+              <PathText path={file.oldPath} />
+              <span class="rename-arrow" aria-label="renamed to">
+                →
+              </span>
+            </>
+          ) : null}
+          <PathText path={file.path} />
+        </button>
+        <span class="file-counts">
+          {file.binary ? (
+            <span class="badge">binary</span>
+          ) : (
+            <>
+              <span class="count-added">{`+${file.added}`}</span> <span class="count-removed">{`−${file.removed}`}</span>
+            </>
+          )}
+        </span>
+        <span class="file-actions">
+          <button class="icon-button" type="button" aria-label={`Open diff of ${file.path}`} title="Open Diff" onClick={() => host.post({ type: 'openDiff', key: file.key })}>
+            <Icon name="diff" />
+          </button>
+          {file.status !== 'deleted' ? (
+            <button class="icon-button" type="button" aria-label={`Open ${file.path}`} title="Open File" onClick={() => host.post({ type: 'openFile', key: file.key })}>
+              <Icon name="go-to-file" />
+            </button>
+          ) : null}
+          <button
+            class="button small"
+            type="button"
+            disabled={store.busy}
+            aria-label={`Accept ${file.path}`}
+            title="Keep the changes to this file"
+            onClick={() => store.act((version) => ({ type: 'accept', version, key: file.key }))}
+          >
+            Accept
+          </button>
+          <button
+            class="button secondary small"
+            type="button"
+            disabled={store.busy}
+            aria-label={`Reject ${file.path}`}
+            title="Undo the changes to this file"
+            onClick={() => store.act((version) => ({ type: 'reject', version, key: file.key }))}
+          >
+            Reject
+          </button>
+        </span>
+      </div>
+      {expanded ? (
+        <div class="file-body" id={bodyId}>
+          <Body file={file} store={store} />
+        </div>
+      ) : null}
+    </div>
+  );
+}
