@@ -10,10 +10,10 @@ export const FILE_LINE_BUDGET = 300;
 
 const STATUS_WORD: Record<ReviewFile['status'], string> = { added: 'Added', modified: 'Modified', deleted: 'Deleted', renamed: 'Renamed' };
 
-function PathText(props: { path: string }) {
+function PathText(props: { path: string; old?: boolean }) {
   const slash = props.path.lastIndexOf('/');
   return (
-    <span class="path">
+    <span class={props.old ? 'path old' : 'path'}>
       {slash >= 0 ? <span class="path-dir">{props.path.slice(0, slash + 1)}</span> : null}
       <span class="path-name">{props.path.slice(slash + 1)}</span>
     </span>
@@ -31,7 +31,7 @@ function Hunk(props: { file: ReviewFile; hunk: ReviewHunk; index: number; count:
         <span class="hunk-range">{range}</span>
         <span class="hunk-actions">
           <button
-            class="button small"
+            class="button secondary small"
             type="button"
             disabled={store.busy}
             aria-label={`Accept ${label}`}
@@ -119,7 +119,7 @@ export function FileCard(props: { file: ReviewFile; index: number; store: Review
           </span>
           {file.oldPath !== undefined ? (
             <>
-              <PathText path={file.oldPath} />
+              <PathText path={file.oldPath} old />
               <span class="rename-arrow" aria-label="renamed to">
                 →
               </span>
@@ -153,7 +153,7 @@ export function FileCard(props: { file: ReviewFile; index: number; store: Review
             title="Keep the changes to this file"
             onClick={() => store.act((version) => ({ type: 'accept', version, key: file.key }))}
           >
-            Accept
+            <Icon name="check" /> Accept
           </button>
           <button
             class="button secondary small"
@@ -163,7 +163,7 @@ export function FileCard(props: { file: ReviewFile; index: number; store: Review
             title="Undo the changes to this file"
             onClick={() => store.act((version) => ({ type: 'reject', version, key: file.key }))}
           >
-            Reject
+            <Icon name="discard" /> Reject
           </button>
         </span>
       </div>
