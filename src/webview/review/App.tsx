@@ -34,7 +34,7 @@ function Header(props: { state: ReviewState; store: ReviewStore }) {
     <header class="review-header">
       <div class="review-heading">
         <h1 class="review-title">{state.title}</h1>
-        {state.unavailable === undefined ? <div class="review-summary">{changesSummary(state.files, 'pending')}</div> : null}
+        {!none ? <div class="review-summary">{changesSummary(state.files, 'pending')}</div> : null}
       </div>
       <div class="review-actions">
         <button
