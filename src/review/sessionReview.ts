@@ -280,7 +280,7 @@ export class SessionReview {
       const texts = this.hunkTexts(key, inspection, hunk);
       if ('ok' in texts) return texts;
       const base = acceptHunk(texts.base, texts.current, hunk);
-      if (base !== texts.current || inspection.current === undefined) {
+      if (base !== texts.current) {
         const mode = inspection.base?.mode ?? inspection.current?.mode ?? 'file';
         const id = await this.options.store.keep({ bytes: encodeText(base), mode });
         this.entries.set(key, { ...inspection.entry, base: { kind: 'kept', id } });
