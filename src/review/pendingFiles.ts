@@ -5,6 +5,7 @@
 import type { ReviewHunk } from '../shared/reviewProtocol';
 import { keyOf, sameState, stateHash } from './fileStates';
 import { fileHunks } from './hunks';
+import { relativePathProblem } from './relativePath';
 import type { BaseRef, PendingEntry, TurnRecord } from './reviewRecord';
 import type { ChangeStatus, CheckpointStore, FileState, ReviewFs } from './types';
 
@@ -100,9 +101,11 @@ export function toPendingFile(inspection: Inspection): PendingFile {
   };
 }
 
-/** Files a turn changed become pending (if not already), their base the content before the turn. */
+/** Files a turn changed become pending (if not already), their base the content before the turn; unsafe paths are skipped. */
 export function addTurnToPending(entries: Map<string, PendingEntry>, turn: TurnRecord): void {
   for (const change of turn.files) {
+    // A path the review would never touch (`..`, absolute…) is not reviewable; the turn still lists it.
+    if (relativePathProblem(change.path) !== undefined || (change.oldPath !== undefined && relativePathProblem(change.oldPath) !== undefined)) continue;
     const key = keyOf(change.root, change.path);
     if (change.status === 'renamed' && change.oldPath !== undefined) {
       const oldKey = keyOf(change.root, change.oldPath);

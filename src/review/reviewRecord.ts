@@ -65,10 +65,11 @@ export interface ReviewRecord {
 export const emptyRecord: ReviewRecord = { version: 1, nextTurn: 1, turns: [], pending: [], undos: [] };
 
 const RelativePath = z.string().refine((p) => relativePathProblem(p) === undefined, { message: 'not a safe relative path' });
+// A turn lists what the store reported, whatever its paths; only pending files (which are written) must be safe.
 const FileChangeSchema = z.object({
   root: z.string().min(1),
-  path: RelativePath,
-  oldPath: RelativePath.optional(),
+  path: z.string(),
+  oldPath: z.string().optional(),
   status: z.enum(['added', 'modified', 'deleted', 'renamed']),
   added: z.number().int().nonnegative(),
   removed: z.number().int().nonnegative(),
@@ -84,7 +85,7 @@ const RecordSchema = z.object({
       before: z.string().min(1),
       after: z.string().min(1),
       files: z.array(FileChangeSchema),
-      skipped: z.array(z.object({ root: z.string().min(1), path: RelativePath, reason: z.literal('too-large') })),
+      skipped: z.array(z.object({ root: z.string().min(1), path: z.string(), reason: z.literal('too-large') })),
       state: z.enum(['done', 'undone', 'unavailable']),
     }),
   ),

@@ -141,3 +141,35 @@ describe('SessionReview: turns and pending changes', () => {
     assert.equal(h.get('img.bin'), '\u0000\u0001');
   });
 });
+
+describe('SessionReview: paths it never touches', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await makeHarness();
+  });
+  afterEach(() => h.cleanup());
+
+  it('lists a change with an unsafe path in the turn but never makes it pending, and the record still reopens', async () => {
+    const changes = h.store.changes.bind(h.store);
+    h.store.changes = async (from, to) => [...(await changes(from, to)), { root: h.app, path: '../outside.txt', status: 'modified', added: 1, removed: 1, binary: false }];
+    h.put({ 'a.txt': 'a\n' });
+    const turn = await h.turn(() => h.put({ 'a.txt': 'A\n' }));
+    assert.deepEqual(turn.files.map((f) => f.path), ['a.txt', '../outside.txt']);
+    assert.deepEqual((await h.review.pending()).map((f) => f.path), ['a.txt']);
+    const reopened = await h.reopen();
+    assert.deepEqual(h.problems, []);
+    assert.equal(reopened.turns().length, 1);
+  });
+
+  it('does not rename back over a file that exists again at the old path', async () => {
+    h.put({ 'old.txt': 'moved\n' });
+    await h.turn(() => h.put({ 'old.txt': undefined, 'new.txt': 'moved\n' }));
+    const [file] = await h.review.pending();
+    assert.equal(file!.status, 'renamed');
+    h.put({ 'old.txt': 'the user made a new one\n' });
+    const outcome = await h.review.reject(file!.key);
+    assert.equal(!outcome.ok && outcome.reason, 'changed');
+    assert.equal(h.get('old.txt'), 'the user made a new one\n');
+    assert.equal(h.get('new.txt'), 'moved\n');
+  });
+});
