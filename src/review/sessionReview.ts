@@ -1,0 +1,390 @@
+/**
+ * SessionReview: one chat session's checkpoints and review. Each agent turn is bracketed by checkpoints;
+ * what a turn changed becomes pending (compared with its content before the agent first changed it) until
+ * the user accepts or rejects it, whole or hunk by hunk. A turn can be undone (the roots restored to the
+ * checkpoint before it, later turns included) and redone, without overwriting edits the user made since
+ * (merged when clean, listed as conflicts otherwise). Every write goes through {@link ReviewFs}; the record
+ * is saved after each change (see reviewRecord.ts). Operations run one at a time, in call order.
+ */
+import { Emitter, type Event } from '../common/events';
+import { type Logger, silentLogger } from '../common/logger';
+import { keyOf } from './fileStates';
+import { acceptHunk, decodeText, encodeText, fileHunks, rejectHunk } from './hunks';
+import { addTurnToPending, byRootThenPath, type Inspection, inspect, type PendingFile, readBase, toPendingFile } from './pendingFiles';
+import { relativePathProblem } from './relativePath';
+import { type ReviewOutcome, reviewProblem } from './reviewOutcome';
+import { loadRecord, type PendingEntry, type ReviewRecord, saveRecord, type TurnRecord, type UndoRecord } from './reviewRecord';
+import { TurnRestorer } from './turnRestorer';
+import type { RestoreOutcome, RestorePlan } from './turnRestorer';
+import type { Checkpoint, CheckpointStore, FileState, ReviewFs } from './types';
+
+export type { PendingFile } from './pendingFiles';
+export type { TurnRecord, TurnState } from './reviewRecord';
+export type { RestoreFile, RestorePlan, RestoreProblem } from './restorePlan';
+export type { ReviewOutcome } from './reviewOutcome';
+export type { RestoreOutcome } from './turnRestorer';
+
+/** What {@link SessionReview.open} needs. */
+export interface SessionReviewOptions {
+  readonly store: CheckpointStore;
+  readonly fs: ReviewFs;
+  /** Where the review record is kept (JSON; created when missing). */
+  readonly file: string;
+  readonly logger?: Logger;
+  /** A problem with the record (unreadable, invalid, could not be saved), in words. */
+  readonly onProblem?: (message: string) => void;
+}
+
+/** A turn under way: its number and the checkpoint taken before it. */
+export interface TurnStart {
+  readonly n: number;
+  readonly before: Checkpoint;
+}
+
+/** What a turn changed, as recorded (the chat's `changes` entry shows it). */
+export type TurnChanges = TurnRecord;
+
+/** The outcome of `acceptAll`/`rejectAll`: the keys done and the files that could not be. */
+export interface BatchOutcome {
+  readonly done: readonly string[];
+  readonly problems: readonly Extract<ReviewOutcome, { ok: false }>[];
+}
+
+/** One chat session's checkpoints, pending changes, undo and redo. */
+export class SessionReview {
+  private readonly changed = new Emitter<void>();
+  /** Fires when turns' states or the pending files change. */
+  readonly onDidChange: Event<void> = this.changed.event;
+  private turnList: TurnRecord[];
+  /** By key, in the order they became pending. */
+  private readonly entries = new Map<string, PendingEntry>();
+  private nextTurn: number;
+  private head: string | undefined;
+  private undos: UndoRecord[];
+  /** What `pending()` last showed of each file (its fingerprint), checked before acting on it. */
+  private readonly shown = new Map<string, string>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly restorer: TurnRestorer;
+  private readonly evictions: { dispose(): void };
+  private readonly logger: Logger;
+
+  /** Opens the review of a session, reading its record (a missing or corrupt record → an empty one). */
+  static async open(options: SessionReviewOptions): Promise<SessionReview> {
+    const logger = options.logger ?? silentLogger;
+    const record = await loadRecord(options.file, (message) => {
+      logger.warn(message);
+      options.onProblem?.(message);
+    });
+    return new SessionReview(options, record, logger);
+  }
+
+  private constructor(
+    private readonly options: SessionReviewOptions,
+    record: ReviewRecord,
+    logger: Logger,
+  ) {
+    this.logger = logger;
+    this.nextTurn = record.nextTurn;
+    this.head = record.head;
+    this.undos = [...record.undos];
+    for (const entry of record.pending) this.entries.set(keyOf(entry.root, entry.path), entry);
+    // Checkpoints removed while the window was closed.
+    this.turnList = record.turns.map((t) => (t.state === 'done' && options.store.get(t.before) === undefined ? { ...t, state: 'unavailable' } : t));
+    this.restorer = new TurnRestorer(options.store, options.fs);
+    this.evictions = options.store.onDidEvict((ids) => void this.exclusive(() => this.evicted(ids)));
+  }
+
+  /** The session's turns, oldest first. */
+  turns(): readonly TurnRecord[] {
+    return this.turnList;
+  }
+
+  /** Takes the checkpoint "Before turn n" (call before sending the prompt; turns do not overlap). */
+  beginTurn(): Promise<TurnStart> {
+    return this.exclusive(async () => {
+      const n = this.nextTurn++;
+      const before = await this.options.store.take(`Before turn ${n}`);
+      await this.save();
+      return { n, before };
+    });
+  }
+
+  /** Takes "After turn n", records what the turn changed, and makes those files pending. */
+  endTurn(start: TurnStart): Promise<TurnChanges> {
+    return this.exclusive(async () => {
+      const store = this.options.store;
+      const after = await store.take(`After turn ${start.n}`);
+      const files = await store.changes(start.before, after);
+      const turn: TurnRecord = {
+        n: start.n,
+        before: start.before.id,
+        after: after.id,
+        files,
+        skipped: after.skipped,
+        state: store.get(start.before.id) === undefined ? 'unavailable' : 'done',
+      };
+      this.turnList = [...this.turnList.filter((t) => t.n !== turn.n), turn].sort((a, b) => a.n - b.n);
+      addTurnToPending(this.entries, turn);
+      this.head = after.id;
+      this.undos = []; // the state moved on: what was undone can no longer be redone
+      await this.changedAndSaved();
+      return turn;
+    });
+  }
+
+  /**
+   * The files still to review, by root (in the checkpoints' root order) then path. Files back at their
+   * base (reverted by hand, or written back unchanged) drop out here.
+   */
+  pending(): Promise<PendingFile[]> {
+    return this.exclusive(() => this.pendingNow());
+  }
+
+  /** The review base of a pending file (before the agent changed it); `undefined` when absent or not pending. */
+  async baseOf(key: string): Promise<FileState | undefined> {
+    const entry = this.entries.get(key);
+    return entry === undefined ? undefined : (await readBase(this.options.store, entry.base)).state;
+  }
+
+  /** A file as a checkpoint has it (for diffs); `undefined` when absent, unknown or not a safe path. */
+  async contentAt(checkpointId: string, root: string, path: string): Promise<FileState | undefined> {
+    const checkpoint = this.options.store.get(checkpointId);
+    if (checkpoint === undefined || relativePathProblem(path) !== undefined) return undefined;
+    return this.options.store.read(checkpoint, root, path);
+  }
+
+  /**
+   * Accepts the file (it leaves the review) or one hunk of it (the base takes that hunk; the file stays
+   * pending while other hunks remain). `shown` defaults to what `pending()` last showed: when the file
+   * changed since, nothing happens and the outcome says so.
+   */
+  accept(key: string, hunk?: number, shown?: string): Promise<ReviewOutcome> {
+    return this.exclusive(() => this.acceptNow(key, hunk, shown));
+  }
+
+  /**
+   * Rejects the file (its base is written back: a created file removed, a deleted one restored, a rename
+   * undone) or one hunk of it (that hunk reverted on disk). Refused, writing nothing, when the file changed
+   * since it was shown or an editor holds unsaved changes to it.
+   */
+  reject(key: string, hunk?: number, shown?: string): Promise<ReviewOutcome> {
+    return this.exclusive(() => this.rejectNow(key, hunk, shown));
+  }
+
+  acceptAll(): Promise<BatchOutcome> {
+    return this.exclusive(() => this.all((key) => this.acceptNow(key)));
+  }
+
+  rejectAll(): Promise<BatchOutcome> {
+    return this.exclusive(() => this.all((key) => this.rejectNow(key)));
+  }
+
+  /** What undoing turn `n` (and every later turn) would write; `blocked` says when it cannot be done. */
+  planUndo(n: number): Promise<RestorePlan> {
+    return this.exclusive(() => this.restorer.planUndo(n, this.turnList, this.head));
+  }
+
+  /**
+   * Undoes as planned: when any file conflicts nothing is written and the conflicts are returned;
+   * otherwise the checkpoint "Before undo of turn n" is taken (for redo), the files are written, and the
+   * turns become `undone`.
+   */
+  undo(plan: RestorePlan): Promise<RestoreOutcome> {
+    return this.exclusive(async () => {
+      const outcome = await this.restorer.undo(plan, this.head);
+      if (!outcome.ok) return outcome;
+      this.turnList = this.turnList.map((t) => (plan.turns.includes(t.n) ? { ...t, state: 'undone' } : t));
+      this.undos = [...this.undos, { checkpoint: outcome.beforeUndo, turns: plan.turns }];
+      this.head = outcome.head;
+      await this.pendingNow();
+      await this.changedAndSaved();
+      return outcome;
+    });
+  }
+
+  /** What redoing turn `n` would write (it restores the checkpoint taken before it was undone). */
+  planRedo(n: number): Promise<RestorePlan> {
+    return this.exclusive(() => this.restorer.planRedo(n, this.turnList, this.undos, this.head));
+  }
+
+  /** Redoes as planned (same conflict rules as {@link undo}); the turns are `done` again and pending again. */
+  redo(plan: RestorePlan): Promise<RestoreOutcome> {
+    return this.exclusive(async () => {
+      const index = this.undos.findIndex((u) => u.turns.includes(plan.turn));
+      const outcome = await this.restorer.redo(plan, this.head);
+      if (!outcome.ok || index === -1) return outcome;
+      const store = this.options.store;
+      this.turnList = this.turnList.map((t) => (plan.turns.includes(t.n) ? { ...t, state: store.get(t.before) === undefined ? 'unavailable' : 'done' } : t));
+      for (const turn of this.turnList) if (plan.turns.includes(turn.n)) addTurnToPending(this.entries, turn);
+      this.undos = this.undos.slice(0, index);
+      this.head = outcome.head;
+      await this.pendingNow();
+      await this.changedAndSaved();
+      return outcome;
+    });
+  }
+
+  dispose(): void {
+    this.evictions.dispose();
+    this.changed.dispose();
+  }
+
+  // -------------------------------------------------------------------------------------------------
+
+  private async pendingNow(): Promise<PendingFile[]> {
+    const inspections = await Promise.all([...this.entries.values()].map((entry) => this.inspectSafely(entry)));
+    const files: PendingFile[] = [];
+    let dropped = false;
+    for (const inspection of inspections) {
+      const key = keyOf(inspection.entry.root, inspection.entry.path);
+      if (inspection.atBase) {
+        this.entries.delete(key);
+        this.shown.delete(key);
+        dropped = true;
+        continue;
+      }
+      this.shown.set(key, inspection.shown);
+      files.push(toPendingFile(inspection));
+    }
+    if (dropped) await this.changedAndSaved();
+    const latest = this.options.store.list().at(-1);
+    return files.sort(byRootThenPath(latest === undefined ? [] : Object.keys(latest.trees)));
+  }
+
+  private async inspectSafely(entry: PendingEntry): Promise<Inspection> {
+    try {
+      return await inspect(this.options.store, this.options.fs, entry);
+    } catch (error) {
+      this.logger.warn(`Review: ${entry.path} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      return { entry, base: undefined, lost: true, current: undefined, atOldPath: undefined, shown: 'unreadable', atBase: false };
+    }
+  }
+
+  /** The entry, read now, if it is what was shown; otherwise the outcome saying why not. */
+  private async current(key: string, shown: string | undefined): Promise<Inspection | ReviewOutcome> {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return reviewProblem(key, 'not-pending', 'This file is no longer pending review.');
+    const inspection = await this.inspectSafely(entry);
+    const expected = shown ?? this.shown.get(key);
+    if (inspection.shown === 'unreadable') return reviewProblem(key, 'failed', `${entry.path} could not be read.`);
+    if (expected !== undefined && expected !== inspection.shown) {
+      return reviewProblem(key, 'changed', `${entry.path} changed since the review showed it; nothing was done. Look at it again.`);
+    }
+    return inspection;
+  }
+
+  private async acceptNow(key: string, hunk?: number, shown?: string): Promise<ReviewOutcome> {
+    const inspection = await this.current(key, shown);
+    if ('ok' in inspection) return inspection;
+    if (hunk !== undefined) {
+      const texts = this.hunkTexts(key, inspection, hunk);
+      if ('ok' in texts) return texts;
+      const base = acceptHunk(texts.base, texts.current, hunk);
+      if (base !== texts.current) {
+        const mode = inspection.base?.mode ?? inspection.current?.mode ?? 'file';
+        const id = await this.options.store.keep({ bytes: encodeText(base), mode });
+        this.entries.set(key, { ...inspection.entry, base: { kind: 'kept', id } });
+        await this.changedAndSaved();
+        return { ok: true, key };
+      }
+    }
+    this.entries.delete(key);
+    this.shown.delete(key);
+    await this.changedAndSaved();
+    return { ok: true, key };
+  }
+
+  private async rejectNow(key: string, hunk?: number, shown?: string): Promise<ReviewOutcome> {
+    const inspection = await this.current(key, shown);
+    if ('ok' in inspection) return inspection;
+    const { entry, base, current } = inspection;
+    if (inspection.lost) return reviewProblem(key, 'unavailable', `${entry.path} cannot be restored: ${toPendingFile(inspection).noHunks ?? ''}`);
+    const paths = entry.oldPath === undefined ? [entry.path] : [entry.path, entry.oldPath];
+    if (paths.some((p) => this.options.fs.isDirty(entry.root, p))) {
+      return reviewProblem(key, 'dirty', `${entry.path} has unsaved changes in an editor; save or revert them before rejecting.`);
+    }
+    let write: { path: string; state: FileState | undefined }[];
+    if (hunk !== undefined) {
+      const texts = this.hunkTexts(key, inspection, hunk);
+      if ('ok' in texts) return texts;
+      const text = rejectHunk(texts.base, texts.current, hunk);
+      write = text === texts.base ? [] : [{ path: entry.path, state: { bytes: encodeText(text), mode: current?.mode ?? base?.mode ?? 'file' } }];
+    } else write = [];
+    if (write.length === 0) {
+      if (entry.oldPath !== undefined && inspection.atOldPath !== undefined) {
+        return reviewProblem(key, 'changed', `${entry.oldPath} exists again; ${entry.path} was not renamed back.`);
+      }
+      write = entry.oldPath === undefined ? [{ path: entry.path, state: base }] : [{ path: entry.oldPath, state: base }, { path: entry.path, state: undefined }];
+    }
+    try {
+      for (const w of write) await this.options.fs.write(entry.root, w.path, w.state);
+    } catch (error) {
+      return reviewProblem(key, 'failed', `${entry.path} was not restored: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    await this.pendingNow();
+    await this.changedAndSaved();
+    return { ok: true, key };
+  }
+
+  /** Both sides as text, when the file has hunk `index`. */
+  private hunkTexts(key: string, inspection: Inspection, index: number): { base: string; current: string } | ReviewOutcome {
+    if (inspection.lost) return reviewProblem(key, 'unavailable', toPendingFile(inspection).noHunks ?? 'Its base is gone.');
+    const hunks = fileHunks(inspection.base, inspection.current);
+    if (hunks.hunks === undefined) return reviewProblem(key, 'no-such-hunk', hunks.noHunks ?? 'It has no hunks.');
+    if (index < 0 || index >= hunks.hunks.length) return reviewProblem(key, 'no-such-hunk', `${inspection.entry.path} has no hunk ${index + 1}.`);
+    const text = (s: FileState | undefined) => (s === undefined ? '' : (decodeText(s.bytes) ?? ''));
+    return { base: text(inspection.base), current: text(inspection.current) };
+  }
+
+  private async all(action: (key: string) => Promise<ReviewOutcome>): Promise<BatchOutcome> {
+    const done: string[] = [];
+    const problems: Extract<ReviewOutcome, { ok: false }>[] = [];
+    for (const key of [...this.entries.keys()]) {
+      const outcome = await action(key);
+      if (outcome.ok) done.push(key);
+      else if (outcome.reason !== 'not-pending') problems.push(outcome);
+    }
+    return { done, problems };
+  }
+
+  private async evicted(ids: readonly string[]): Promise<void> {
+    const gone = new Set(ids);
+    let changed = false;
+    this.turnList = this.turnList.map((t) => {
+      if (t.state !== 'done' || !gone.has(t.before)) return t;
+      changed = true;
+      return { ...t, state: 'unavailable' };
+    });
+    if (changed) await this.changedAndSaved();
+  }
+
+  private async changedAndSaved(): Promise<void> {
+    this.changed.fire();
+    await this.save();
+  }
+
+  private async save(): Promise<void> {
+    const record: ReviewRecord = {
+      version: 1,
+      nextTurn: this.nextTurn,
+      ...(this.head === undefined ? {} : { head: this.head }),
+      turns: this.turnList,
+      pending: [...this.entries.values()],
+      undos: this.undos,
+    };
+    try {
+      await saveRecord(this.options.file, record);
+    } catch (error) {
+      const message = `The review record ${this.options.file} could not be saved: ${error instanceof Error ? error.message : String(error)}`;
+      this.logger.error(message);
+      this.options.onProblem?.(message);
+    }
+  }
+
+  /** Runs operations one at a time, in call order; a failure does not stop the ones after it. */
+  private exclusive<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(operation, operation);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
