@@ -69,29 +69,29 @@ export function sessionFilePath(storageDir: string, sessionKey: string): string 
 }
 
 /**
- * Reads a session's record; a missing file is an empty record, and so is an unreadable or invalid one,
- * which is also reported through `onProblem` (never thrown: checkpoints are a convenience, not a reason
- * for a turn to fail).
+ * Reads a session's record: undefined when the file is missing, or unreadable or invalid, which is also
+ * reported through `onProblem` (never thrown: checkpoints are a convenience, not a reason for a turn to
+ * fail; the caller starts with an empty record).
  */
-export async function readSession(file: string, onProblem: (message: string) => void): Promise<SessionRecord> {
+export async function readSession(file: string, onProblem: (message: string) => void): Promise<SessionRecord | undefined> {
   let text: string;
   try {
     text = await fs.promises.readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') onProblem(`Cannot read the checkpoint list ${file}: ${(error as Error).message}`);
-    return emptySession();
+    return undefined;
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     onProblem(`The checkpoint list ${file} is not valid JSON (${(error as Error).message}); starting with no checkpoints.`);
-    return emptySession();
+    return undefined;
   }
   const parsed = sessionSchema.safeParse(json);
   if (!parsed.success) {
     onProblem(`The checkpoint list ${file} is not in the expected form (${z.prettifyError(parsed.error)}); starting with no checkpoints.`);
-    return emptySession();
+    return undefined;
   }
   return {
     nextId: parsed.data.nextId,
@@ -107,7 +107,7 @@ let tmpCounter = 0;
 export async function writeSession(file: string, record: SessionRecord): Promise<void> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${++tmpCounter}.tmp`;
-  const body: z.input<typeof sessionSchema> = { version: 1, ...record };
+  const body = { version: 1, ...record };
   try {
     await fs.promises.writeFile(tmp, JSON.stringify(body));
     await fs.promises.rename(tmp, file);
@@ -128,7 +128,9 @@ export async function readAllSessions(storageDir: string, onProblem: (message: s
     return sessions;
   }
   for (const name of names) {
-    if (name.endsWith('.json')) sessions.set(name.slice(0, -5), await readSession(path.join(dir, name), onProblem));
+    if (!name.endsWith('.json')) continue;
+    const record = await readSession(path.join(dir, name), onProblem);
+    if (record) sessions.set(name.slice(0, -5), record);
   }
   return sessions;
 }
