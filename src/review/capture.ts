@@ -132,7 +132,7 @@ async function captureFolder(
     if (state) nested[dir] = state;
   }
 
-  const tree = await graft(repo, indexFile, base, nested, previous);
+  const tree = await graft(repo, workTree, indexFile, base, nested, previous);
   return { base, tree, nested };
 }
 
@@ -197,12 +197,13 @@ async function sortBySize(workTree: string, paths: readonly string[], maxFileByt
 }
 
 /** `base` with each nested repository's tree at its path (a temporary index; skipped when nothing changed). */
-async function graft(repo: ShadowRepo, indexFile: string, base: string, nested: Readonly<Record<string, TreeState>>, previous: TreeState | undefined): Promise<string> {
+async function graft(repo: ShadowRepo, workTree: string, indexFile: string, base: string, nested: Readonly<Record<string, TreeState>>, previous: TreeState | undefined): Promise<string> {
   const dirs = Object.keys(nested);
   if (dirs.length === 0) return base;
   if (previous && previous.base === base && sameNested(previous.nested, nested)) return previous.tree;
   const graftIndex = `${indexFile}.graft`;
-  const target = { gitDir: repo.dir, indexFile: graftIndex };
+  // read-tree insists on a work tree even when it only fills an index (no -u: the folder is not touched).
+  const target = { gitDir: repo.dir, workTree, indexFile: graftIndex };
   try {
     await repo.git.run(target, base === EMPTY_TREE ? ['read-tree', '--empty'] : ['read-tree', base]);
     // A folder that became a repository after it was captured as plain files: its old entries make way.

@@ -40,7 +40,7 @@ export class GitCommandError extends Error {
 export interface GitTarget {
   /** The shadow repository (bare); never a user's repository. */
   readonly gitDir: string;
-  /** The folder captured; omitted for commands that only read objects. */
+  /** The folder captured; omitted for commands that only read or write objects and refs. */
   readonly workTree?: string;
   /** The index file; omitted: a file inside `gitDir` that is never used for captures. */
   readonly indexFile?: string;
@@ -68,10 +68,11 @@ function sanitisedEnv(target: GitTarget): NodeJS.ProcessEnv {
     // GIT_DIR, GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY, GIT_CONFIG_* from a terminal or a hook would redirect us.
     if (!/^GIT_/i.test(name) && name !== 'LC_ALL' && name !== 'LANG' && name !== 'LANGUAGE') env[name] = value;
   }
+  // Without a work tree a bare repository has none: commands that need one fail instead of guessing.
+  if (target.workTree !== undefined) env.GIT_WORK_TREE = target.workTree;
   return {
     ...env,
     GIT_DIR: target.gitDir,
-    GIT_WORK_TREE: target.workTree ?? target.gitDir,
     GIT_INDEX_FILE: target.indexFile ?? path.join(target.gitDir, 'index-unused'),
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: os.devNull,

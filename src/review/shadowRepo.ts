@@ -88,7 +88,7 @@ export class ShadowRepo {
   private async init(): Promise<void> {
     if (!fs.existsSync(path.join(this.dir, 'HEAD'))) {
       await fs.promises.mkdir(this.dir, { recursive: true });
-      await this.git.run(this.objects, ['init', '--quiet', '--bare', '--object-format=sha1', this.dir]);
+      await this.git.run(this.objects, ['init', '--quiet', '--bare', '--object-format=sha1']);
     }
     const info = path.join(this.dir, 'info');
     await fs.promises.mkdir(info, { recursive: true });
