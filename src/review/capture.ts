@@ -90,7 +90,11 @@ async function captureFolder(
         untracked++;
         paths.push(file);
       }
-    } else if (file) paths.push(file);
+    } else if (file && record.charAt(1) !== ' ') {
+      // Only the work tree's side (Y) matters: the shadow repository's HEAD is unborn, so the index side
+      // (X) shows every captured file as added.
+      paths.push(file);
+    }
   }
   const full = (p: string): string => (prefix ? `${prefix}/${p}` : p);
 
