@@ -38,11 +38,24 @@ export interface FileChange {
   readonly binary: boolean;
 }
 
-/** A file checkpoints do not capture, and why (it is still listed when it changes; it cannot be restored). */
+/**
+ * Why something was not captured:
+ * - `too-large`: the file is over the store's size cap (listed when it changes);
+ * - `nested-repository`: a git repository nested too deep inside the root (its files are not captured);
+ * - `too-many-files`: the root (or the nested repository at `path`) holds more files than the store's cap,
+ *   so none of it was captured;
+ * - `root-unavailable`: the root folder does not exist (or cannot be read) any more (`path` is `''`).
+ */
+export type SkipReason = 'too-large' | 'nested-repository' | 'too-many-files' | 'root-unavailable';
+
+/**
+ * A file checkpoints do not capture, and why (it is still listed when it changes; it cannot be restored).
+ * `path` is `''` when the whole root is meant.
+ */
 export interface SkippedFile {
   readonly root: string;
   readonly path: string;
-  readonly reason: 'too-large';
+  readonly reason: SkipReason;
 }
 
 /** The state of every root of a session at one moment. */
