@@ -1,5 +1,5 @@
 /**
- * One capture of a folder into a shadow repository, incremental: `git status` against the session's own
+ * One capture of a folder into a shadow repository, incremental: `git ls-files` against the session's own
  * index says what changed since the session's last capture, only those paths are updated in the index,
  * and the index becomes a tree. Git repositories nested in the folder are captured the same way with
  * an index of their own and grafted into the folder's tree at their path, so every path stays relative to
@@ -38,7 +38,7 @@ export interface CaptureInput {
   readonly limits: CaptureLimits;
   /**
    * The state the previous capture of this session left, when the index is known to match it (then an
-   * unchanged folder costs only `git status`).
+   * unchanged folder costs only `git ls-files`).
    */
   readonly previous?: TreeState;
   /** Path (relative to the root) → size/mtime of files over the size cap seen before: reported only when they change. */
@@ -77,24 +77,27 @@ async function captureFolder(
   const target = { gitDir: repo.dir, workTree, indexFile };
   await seedIndex(indexFile);
 
-  const status = await repo.git.run(target, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignored=no', '--ignore-submodules=none']);
+  // What differs from the session's index: modified and deleted files (-m -d) and untracked ones (-o), the
+  // ignore rules applied. Unlike `git status` it does not also compare the index with HEAD (unborn here, so
+  // that would list every captured file on every take).
+  const listed = await repo.git.run(target, ['ls-files', '-z', '-t', '-m', '-d', '-o', '--exclude-standard']);
   const paths: string[] = [];
   const nestedDirs: string[] = [];
+  const seen = new Set<string>();
   let untracked = 0;
-  for (const record of splitNul(status.stdout)) {
-    const file = record.slice(3);
-    if (record.startsWith('?? ')) {
-      // With --untracked-files=all only a nested repository shows as a folder.
+  for (const record of splitNul(listed.stdout)) {
+    const tag = record.charAt(0);
+    const file = record.slice(2);
+    if (!file || seen.has(file)) continue; // a deleted file is listed as removed and as modified
+    seen.add(file);
+    if (tag === '?') {
+      // Untracked files are listed one by one; only a nested repository shows as a folder.
       if (file.endsWith('/')) nestedDirs.push(file.slice(0, -1));
       else {
         untracked++;
         paths.push(file);
       }
-    } else if (file && record.charAt(1) !== ' ') {
-      // Only the work tree's side (Y) matters: the shadow repository's HEAD is unborn, so the index side
-      // (X) shows every captured file as added.
-      paths.push(file);
-    }
+    } else paths.push(file);
   }
   const full = (p: string): string => (prefix ? `${prefix}/${p}` : p);
 
@@ -113,7 +116,7 @@ async function captureFolder(
   }
 
   let base = previous?.base;
-  // An untracked file over the cap shows in every status; unchanged, it needs no index update.
+  // An untracked file over the cap is listed on every take; unchanged, it needs no index update.
   if (add.length > 0 || largeChanged || !base) {
     if (add.length > 0) {
       // --remove: a path that vanished (or vanishes now) leaves the index; --replace: a file became a folder.
@@ -142,9 +145,9 @@ async function captureFolder(
 
 /**
  * The first capture of a session starts from the most recent index another session left for the same
- * folder (when there is one): it holds the same paths with fresh stat data, so `git status` only looks at
+ * folder (when there is one): it holds the same paths with fresh stat data, so `git ls-files` only looks at
  * what changed since instead of hashing the whole folder again. Safe because what the index says is
- * checked against the files by `git status` anyway; if its objects were pruned, the caller retries empty.
+ * checked against the files by `git ls-files` anyway; if its objects were pruned, the caller retries empty.
  */
 async function seedIndex(indexFile: string): Promise<void> {
   if (fs.existsSync(indexFile)) return;

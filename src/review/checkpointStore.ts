@@ -58,6 +58,8 @@ export class GitCheckpointStore implements CheckpointStore {
   private readonly evicted = new Emitter<readonly string[]>();
   private background: Promise<void> = Promise.resolve();
   private takesSinceMeasure = 0;
+  /** The record as this store last wrote it (reloading is skipped while the file is still that). */
+  private written: { readonly mtimeMs: number; readonly size: number } | undefined;
   private lastMeasured = 0;
   private disposed = false;
   private readonly file: string;
@@ -129,16 +131,16 @@ export class GitCheckpointStore implements CheckpointStore {
     const skipped: SkippedFile[] = [];
     await Promise.all(
       this.roots.map(async (root) => {
-        const result = await this.captureRoot(root, label);
+        const result = await this.captureRoot(root);
         skipped.push(...result.skipped);
-        if (result.commit) trees[root.path] = result.commit;
+        if (result.tree) trees[root.path] = result.tree;
       }),
     );
     const checkpoint: Checkpoint = { id, label, takenAt: Date.now(), trees, skipped: sortSkipped(skipped) };
     const before = this.record.checkpoints;
     this.record.nextId++;
     this.record.checkpoints = [...before, checkpoint];
-    // A checkpoint whose commit is new to the session gets a ref (an unchanged root is protected already).
+    // A checkpoint whose tree is new to the session gets a ref (an unchanged root is protected already).
     await Promise.all(
       Object.keys(trees).map((root) => {
         const repo = repoFor(this.git, this.options.storageDir, root);
@@ -156,7 +158,7 @@ export class GitCheckpointStore implements CheckpointStore {
   }
 
   /** Captures one root (a missing root, or one over the file cap, is skipped with a notice). */
-  private async captureRoot(root: CheckpointRoot, label: string): Promise<{ commit?: string; skipped: SkippedFile[] }> {
+  private async captureRoot(root: CheckpointRoot): Promise<{ tree?: string; skipped: SkippedFile[] }> {
     const stat = await fs.promises.stat(root.path).catch(() => undefined);
     if (!stat?.isDirectory()) {
       this.options.logger?.warn(`Checkpoint: the folder ${root.path} is not available; it is not captured.`);
@@ -192,10 +194,11 @@ export class GitCheckpointStore implements CheckpointStore {
         this.options.logger?.warn(`Checkpoint: ${root.path} holds more than ${this.maxFiles} files; it is not captured.`);
         return { skipped };
       }
-      const commit = head && head.state.tree === result.state.tree ? head.commit : await repo.commit(result.state.tree, label);
-      this.record.heads[root.path] = { commit, state: result.state, large: result.large };
+      // The checkpoint holds the tree itself (a ref keeps it): a commit around it would cost one more git run.
+      const tree = result.state.tree;
+      this.record.heads[root.path] = { tree, state: result.state, large: result.large };
       this.verified.add(root.path);
-      return { commit, skipped };
+      return { tree, skipped };
     });
   }
 
@@ -217,11 +220,11 @@ export class GitCheckpointStore implements CheckpointStore {
 
   async read(checkpoint: Checkpoint, root: string, file: string): Promise<FileState | undefined> {
     this.assertOpen();
-    const commit = checkpoint.trees[root];
+    const tree = checkpoint.trees[root];
     const relative = cleanPath(file);
-    if (!commit || relative === undefined) return undefined;
+    if (!tree || relative === undefined) return undefined;
     const repo = repoFor(this.git, this.options.storageDir, root);
-    return repo.exclusive(() => repo.read(commit, relative));
+    return repo.exclusive(() => repo.read(tree, relative));
   }
 
   async keep(state: FileState): Promise<string> {
@@ -294,12 +297,15 @@ export class GitCheckpointStore implements CheckpointStore {
 
   /** The record on disk wins: another window may have evicted checkpoints of this session meanwhile. */
   private async reload(): Promise<void> {
+    // Unchanged since this store wrote it: nothing to learn (another window's eviction rewrites it).
+    const stat = await fs.promises.stat(this.file).catch(() => undefined);
+    if (stat && this.written && stat.mtimeMs === this.written.mtimeMs && stat.size === this.written.size) return;
     const disk = await readSession(this.file, (m) => this.options.logger?.warn(m));
     if (!disk) return;
     const kept = new Set(disk.checkpoints.map((c) => c.id));
     const gone = this.record.checkpoints.filter((c) => !kept.has(c.id)).map((c) => c.id);
     for (const [root, head] of Object.entries(this.record.heads)) {
-      if (disk.heads[root]?.commit !== head.commit) this.verified.delete(root);
+      if (disk.heads[root]?.tree !== head.tree) this.verified.delete(root);
     }
     this.record = { ...disk, nextId: Math.max(disk.nextId, this.record.nextId) };
     if (gone.length > 0) this.evicted.fire(gone);
@@ -307,6 +313,8 @@ export class GitCheckpointStore implements CheckpointStore {
 
   private async save(): Promise<void> {
     await writeSession(this.file, this.record);
+    const stat = await fs.promises.stat(this.file).catch(() => undefined);
+    this.written = stat && { mtimeMs: stat.mtimeMs, size: stat.size };
   }
 
   /** Removes checkpoints of this session (refs, record) and says so. */

@@ -25,16 +25,16 @@ export function refPrefix(sessionKey: string): string {
 
 /**
  * The refs that keep a session's captures of `root`: `refs/acp/<sessionKey>/<checkpointId>` for the oldest
- * checkpoint holding each distinct commit (an unchanged root reuses its commit without a new ref).
+ * checkpoint holding each distinct tree (an unchanged root reuses its tree without a new ref).
  */
 export function refsFor(sessionKey: string, checkpoints: readonly Checkpoint[], root: string): Map<string, string> {
   const refs = new Map<string, string>();
   const seen = new Set<string>();
   for (const checkpoint of checkpoints) {
-    const commit = checkpoint.trees[root];
-    if (!commit || seen.has(commit)) continue;
-    seen.add(commit);
-    refs.set(`${refPrefix(sessionKey)}${checkpoint.id}`, commit);
+    const tree = checkpoint.trees[root];
+    if (!tree || seen.has(tree)) continue;
+    seen.add(tree);
+    refs.set(`${refPrefix(sessionKey)}${checkpoint.id}`, tree);
   }
   return refs;
 }
@@ -76,7 +76,7 @@ export async function evictFromRecord(
     repos.push(repo);
     const changes = refChanges(refsFor(sessionKey, before, root), refsFor(sessionKey, after, root));
     const head = record.heads[root];
-    const headGone = head !== undefined && !after.some((c) => c.trees[root] === head.commit);
+    const headGone = head !== undefined && !after.some((c) => c.trees[root] === head.tree);
     if (headGone) delete record.heads[root];
     await repo.exclusive(async () => {
       if (fs.existsSync(repo.dir)) await repo.updateRefs(changes);

@@ -33,14 +33,14 @@ const checkpointSchema = z.object({
 
 /** What the session's last capture of a root left. */
 export interface RootHead {
-  /** The commit of the newest checkpoint that captured the root. */
-  readonly commit: string;
+  /** The tree of the newest checkpoint that captured the root. */
+  readonly tree: string;
   readonly state: TreeState;
   /** Files over the size cap seen then (path → size:mtime), so they are reported once per change. */
   readonly large: Readonly<Record<string, string>>;
 }
 
-const rootHead = z.object({ commit: z.string(), state: treeState, large: z.record(z.string(), z.string()) });
+const rootHead = z.object({ tree: z.string(), state: treeState, large: z.record(z.string(), z.string()) });
 
 const sessionSchema = z.object({
   version: z.literal(1),

@@ -96,14 +96,29 @@ export class ShadowRepo {
     await fs.promises.writeFile(path.join(info, 'attributes'), ATTRIBUTES);
   }
 
-  /** A commit (no parent: evicting an older checkpoint must free its objects) of `tree`. */
-  async commit(tree: string, message: string): Promise<string> {
-    const result = await this.git.run(this.objects, ['commit-tree', tree, '-F', '-'], { input: message || 'checkpoint' });
-    return result.stdout.toString('utf8').trim();
+  /**
+   * Creates (oid) and deletes (undefined) refs. New refs are written as loose ref files (git's own format,
+   * written whole then renamed into place), which spares a git run on every checkpoint; deletions go
+   * through `update-ref` in one transaction (a ref may also sit in packed-refs after a gc).
+   */
+  async updateRefs(updates: ReadonlyMap<string, string | undefined>): Promise<void> {
+    const deletions = new Map<string, string | undefined>();
+    for (const [ref, oid] of updates) {
+      if (oid && /^refs\/acp\/[\w.-]+\/[\w.-]+$/.test(ref) && /^[0-9a-f]{40}$/.test(oid)) await this.writeLooseRef(ref, oid);
+      else deletions.set(ref, oid);
+    }
+    await this.transaction(deletions);
   }
 
-  /** Creates (oid) and deletes (undefined) refs in one transaction. */
-  async updateRefs(updates: ReadonlyMap<string, string | undefined>): Promise<void> {
+  private async writeLooseRef(ref: string, oid: string): Promise<void> {
+    const file = path.join(this.dir, ...ref.split('/'));
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.lock`;
+    await fs.promises.writeFile(temporary, `${oid}\n`);
+    await fs.promises.rename(temporary, file);
+  }
+
+  private async transaction(updates: ReadonlyMap<string, string | undefined>): Promise<void> {
     if (updates.size === 0) return;
     const lines = [...updates].map(([ref, oid]) => (oid ? `update ${ref}\0${oid}\0\0` : `delete ${ref}\0\0`));
     await this.git.run(this.objects, ['update-ref', '--no-deref', '-z', '--stdin'], { input: lines.join('') });
@@ -120,15 +135,15 @@ export class ShadowRepo {
     return refs;
   }
 
-  /** Files that differ from `from` to `to` (commits or trees; {@link EMPTY_TREE} for "nothing"), renames detected. */
+  /** Files that differ from `from` to `to` (trees; {@link EMPTY_TREE} for "nothing"), renames detected. */
   async diff(from: string, to: string): Promise<RawChange[]> {
     const result = await this.git.run(this.objects, ['diff-tree', '-r', '-z', '-M', '--raw', '--numstat', '--no-ext-diff', '--no-textconv', from, to]);
     return parseRawNumstat(splitNul(result.stdout));
   }
 
-  /** The file at `file` in `commit` (a blob: file, executable or link), or undefined. */
-  async read(commit: string, file: string): Promise<FileState | undefined> {
-    const listed = await this.git.run(this.objects, ['ls-tree', '-z', '--full-tree', commit, '--', file]);
+  /** The file at `file` in `tree` (a blob: file, executable or link), or undefined. */
+  async read(tree: string, file: string): Promise<FileState | undefined> {
+    const listed = await this.git.run(this.objects, ['ls-tree', '-z', '--full-tree', tree, '--', file]);
     for (const record of splitNul(listed.stdout)) {
       const tab = record.indexOf('\t');
       const [mode = '', type, oid = ''] = record.slice(0, tab).split(' ');

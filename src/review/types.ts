@@ -66,7 +66,7 @@ export interface Checkpoint {
   readonly label: string;
   /** Epoch milliseconds. */
   readonly takenAt: number;
-  /** Root real path → the store's id of that root's state (a commit of its shadow repository). */
+  /** Root real path → the store's id of that root's state (a tree in its shadow repository, kept by a ref). */
   readonly trees: Readonly<Record<string, string>>;
   /** Files that changed but were not captured (over the size cap). */
   readonly skipped: readonly SkippedFile[];

@@ -89,7 +89,7 @@ describe('GitCheckpointStore', function () {
     assert.equal(store.get(c2.id), c2);
   });
 
-  it('reuses the commit when nothing changed, and captures an empty root', async () => {
+  it('reuses the tree when nothing changed, and captures an empty root', async () => {
     const r = root('app', { 'a.txt': 'x' });
     const empty = root('empty');
     const store = await open([r, empty]);
