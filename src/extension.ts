@@ -2,15 +2,18 @@
  * ACP Workspace: the composition root. Builds the objects, bottom layer first, and registers every
  * disposable; the logic lives in the modules it wires together (see CONTRIBUTING.md, "Layers").
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRegistry } from './agents/agentRegistry';
 import { McpServers } from './mcp/mcpServers';
 import { FolderGrants } from './roots/folderGrants';
 import { ActiveSessions } from './sessions/activeSessions';
+import { ChangeReview } from './sessions/changeReview';
+import { Checkpoints } from './sessions/checkpoints';
 import { Chats } from './sessions/chats';
 import { FolderChanges } from './sessions/folderChanges';
 import { HistoryActions } from './sessions/historyActions';
-import type { ChatUi, HistoryUi, Notices, RootsUi } from './sessions/ports';
+import type { ChatUi, HistoryUi, Notices, ReviewUi, RootsUi } from './sessions/ports';
 import { Reopener } from './sessions/reopener';
 import { historyStorageDir, SessionHistory } from './sessions/sessionHistory';
 import { SessionRouter } from './sessions/sessionRouter';
@@ -25,11 +28,14 @@ import { vscodeChatUi } from './vscode/chat/chatUi';
 import { vscodeHistoryUi } from './vscode/history/historyUi';
 import { SessionsView } from './vscode/history/sessionsView';
 import { createLog } from './vscode/log';
-import { vscodeOpenDocuments } from './vscode/openDocuments';
+import { isDirtyFile, vscodeOpenDocuments } from './vscode/openDocuments';
 import { RefusalNotices } from './vscode/refusalNotices';
+import { ChangeActions, vscodeReviewUi } from './vscode/review/changeActions';
+import { CheckpointDocuments } from './vscode/review/checkpointDocuments';
+import { ReviewPanels } from './vscode/review/reviewPanels';
 import { vscodeRootsUi } from './vscode/rootsUi';
 import { registerSessionCommands } from './vscode/sessionCommands';
-import { affectsUs } from './vscode/settings';
+import { affectsUs, readCheckpointSettings } from './vscode/settings';
 import { SignIn } from './vscode/signIn';
 import { localFolders, vscodeWorkspace } from './vscode/workspace';
 
@@ -47,12 +53,17 @@ export interface TestApi {
   readonly sessionsView: SessionsView;
   readonly chatRestorer: ChatRestorer;
   readonly agentsView: AgentsView;
+  readonly checkpoints: Checkpoints;
+  readonly review: ChangeReview;
+  readonly reviewPanels: ReviewPanels;
   /** Answers the folder questions instead of the real prompts (the UI tests click the real ones). */
   setRootsUi(ui: RootsUi | undefined): void;
   /** Answers the history's questions (delete, rename) instead of the real prompts. */
   setHistoryUi(ui: HistoryUi | undefined): void;
   /** Answers the chats' questions (open a file outside the folders) instead of the real dialogs. */
   setChatUi(ui: ChatUi | undefined): void;
+  /** Answers the review's confirmations (undo, redo) instead of the real dialogs. */
+  setReviewUi(ui: ReviewUi | undefined): void;
   /** Where this window keeps the extension's logs (the log channel's file is below its parent). */
   readonly logUri: vscode.Uri;
 }
@@ -65,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   let rootsUi: RootsUi = vscodeRootsUi;
   let historyUi: HistoryUi = vscodeHistoryUi;
   let chatUi: ChatUi = vscodeChatUi;
+  let reviewUi: ReviewUi = vscodeReviewUi;
   const notices: Notices = { error: (message) => void vscode.window.showErrorMessage(message) };
   const workspace = vscodeWorkspace;
 
@@ -83,7 +95,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     { folders: localFolders, setting: () => vscode.workspace.getConfiguration('acpWorkspace').get<unknown>('mcpServers'), trusted: () => vscode.workspace.isTrusted },
     logger,
   );
-  const chats = new Chats({ router, sessions, documents: vscodeOpenDocuments, logger });
+  const checkpoints = new Checkpoints({ storageDir: path.join(context.globalStorageUri.fsPath, 'checkpoints'), settings: readCheckpointSettings, isDirty: isDirtyFile, logger });
+  const chats = new Chats({ router, sessions, documents: vscodeOpenDocuments, checkpoints, logger });
+  const review = new ChangeReview(checkpoints, chats, () => reviewUi);
   const history = new SessionHistory({ storageDir: historyStorageDir(context.globalStorageUri.fsPath), memory: context.globalState, agents: registry, sessions, workspace, logger });
   const reopener = new Reopener({ agents: registry, chats, router, sessions, mcp, logger, record: (session, title) => history.recordSession(session, title) });
   const starter = new SessionStarter({
@@ -105,7 +119,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   // Whoever restarts an agent (a command, a chat, a sign-in) gets its open chats reopened.
   const restartAgent = (name: string) => reopener.restartAgent(name);
   const signIn = new SignIn(agents, logger, restartAgent);
-  const chatActions = new ChatActions({ reopener, starter, router, signIn, ui: () => chatUi, log: channel, logger, changes: { openChange: async () => undefined, act: async () => undefined } });
+  const reviewPanels = new ReviewPanels(review, context.extensionUri, logger);
+  const changeActions = new ChangeActions(review, reviewPanels);
+  const chatActions = new ChatActions({ reopener, starter, router, signIn, ui: () => chatUi, log: channel, logger, changes: changeActions });
   const tabs = new ChatTabs(context.extensionUri, chats, chatActions, logger);
   const sessionsView = new SessionsView(context, history, registry, chats, historyActions, logger);
   const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger);
@@ -113,9 +129,13 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const agentsView = new AgentsView(registry, sessions);
   context.subscriptions.push(
     chatRestorer.register(),
+    new CheckpointDocuments(review).register(),
     agents,
     tabs,
     chats,
+    checkpoints,
+    review,
+    reviewPanels,
     chatActions,
     router,
     folderChanges,
@@ -135,6 +155,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     agentsView,
     ...registerAgentCommands(registry, channel, restartAgent),
     ...registerSessionCommands(starter, registry, grants, folderChanges, channel, tabs, signIn),
+    ...changeActions.register(tabs),
   );
   logger.info(`ACP Workspace ${String(context.extension.packageJSON.version)} activated.`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
@@ -151,9 +172,13 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     sessionsView,
     chatRestorer,
     agentsView,
+    checkpoints,
+    review,
+    reviewPanels,
     setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi),
     setHistoryUi: (replacement) => (historyUi = replacement ?? vscodeHistoryUi),
     setChatUi: (replacement) => (chatUi = replacement ?? vscodeChatUi),
+    setReviewUi: (replacement) => (reviewUi = replacement ?? vscodeReviewUi),
     logUri: context.logUri,
   };
 }

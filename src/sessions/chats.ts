@@ -11,6 +11,7 @@ import type { Logger } from '../common/logger';
 import type { OpenDocuments } from '../roots/guardedFs';
 import { Thread } from '../thread/thread';
 import type { ActiveSessions } from './activeSessions';
+import type { Checkpoints } from './checkpoints';
 import type { AgentSession } from './agentSession';
 import { SessionController } from './sessionController';
 import type { ReopenMode } from './sessionLifecycle';
@@ -41,6 +42,8 @@ export interface ChatsOptions {
   readonly router: SessionRouter;
   readonly sessions: ActiveSessions;
   readonly documents?: OpenDocuments;
+  /** Checkpoints around every turn (what a turn changed, undo); none in tests that do not need them. */
+  readonly checkpoints?: Checkpoints;
   readonly logger: Logger;
 }
 
@@ -76,6 +79,7 @@ export class Chats {
     const self: { chat?: SessionController } = {};
     const chat = new SessionController(session, thread, {
       documents: this.options.documents,
+      turns: this.options.checkpoints,
       onPermissionRequested: (entryId, title, permissionOptions) => {
         if (self.chat) this.permissionEmitter.fire({ chat: self.chat, entryId, title, options: permissionOptions });
       },
@@ -86,6 +90,7 @@ export class Chats {
     this.options.sessions.add(session);
     this.options.router.route(session.connection, session.sessionId, chat);
     for (const note of options.notes ?? []) thread.addInfo(note);
+    this.options.checkpoints?.warmUp(chat);
     this.openEmitter.fire({ chat, background: options.background === true });
     return chat;
   }
@@ -145,6 +150,7 @@ export class Chats {
     router.unroute(session.connection, session.sessionId, chat);
     void chat.cancel().catch(() => undefined);
     chat.dispose();
+    this.options.checkpoints?.forget(chat);
     void router.terminals(session.connection)?.releaseSession(session.sessionId);
     sessions.remove(session);
     if (session.connection.caps.sessions.close && !session.connection.isClosed) {

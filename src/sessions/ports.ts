@@ -101,3 +101,19 @@ export interface ChatUi {
 export interface Notices {
   error(message: string): void;
 }
+
+/** Before an undo or redo of a turn writes files: what will change, and the button that does it. */
+export interface RestoreQuestion {
+  /** E.g. "Undo turn 3? 4 files change." */
+  readonly title: string;
+  /** One line per file: "restore app/src/a.ts", "remove docs/new.md". */
+  readonly files: readonly string[];
+  readonly action: string;
+  /** Said below the list (files merged with the user's edits, files that cannot be restored). */
+  readonly note?: string;
+}
+
+/** The review's questions (integration tests answer them instead of the real dialogs). */
+export interface ReviewUi {
+  confirmRestore(question: RestoreQuestion): Promise<boolean>;
+}

@@ -36,6 +36,18 @@ export interface SessionControllerOptions {
   readonly documents?: OpenDocuments;
   /** A permission request is waiting for the user (the UI may notify when the chat is hidden). */
   onPermissionRequested?(entryId: string, title: string, options: readonly PermissionOption[]): void;
+  /** Around every turn: a checkpoint of the session's folders before the prompt goes out, what changed after. */
+  readonly turns?: TurnHooks;
+}
+
+/**
+ * What runs around a turn. `before` settles before the prompt is sent (it never rejects: a failure is said
+ * in the chat and the turn goes on); `after` runs once the turn ended, however it ended, before the chat
+ * shows the end, with what `before` returned.
+ */
+export interface TurnHooks {
+  before(chat: SessionController): Promise<unknown>;
+  after(chat: SessionController, before: unknown): Promise<void>;
 }
 
 export class SessionController implements SessionSink {
@@ -62,6 +74,11 @@ export class SessionController implements SessionSink {
 
   get isRunning(): boolean {
     return this.turn !== undefined;
+  }
+
+  /** Settles when no turn runs (at once when none does). */
+  whenIdle(): Promise<void> {
+    return this.turn ?? Promise.resolve();
   }
 
   get pendingPermissions(): number {
@@ -115,16 +132,23 @@ export class SessionController implements SessionSink {
     if (this.turn) return Promise.reject(new Error('A turn is already running in this session; stop it first.'));
     this.thread.addUserPrompt(shown);
     const session = this.current;
-    const turn = session.connection
-      .prompt({ sessionId: session.sessionId, prompt: blocks })
-      .then(
-        (result) => this.thread.endTurn(result.stopReason),
-        (error: unknown) => this.turnFailed(error, session),
-      )
-      .finally(() => {
-        this.turn = undefined;
-        this.cancelPendingPermissions();
-      });
+    const hooks = this.options.turns;
+    const turn = (async () => {
+      const before = hooks ? await hooks.before(this) : undefined;
+      let outcome: { stopReason: string } | { error: unknown };
+      try {
+        outcome = await session.connection.prompt({ sessionId: session.sessionId, prompt: blocks });
+      } catch (error) {
+        outcome = { error };
+      }
+      // Whatever ended the turn, what it changed is shown (an agent that crashed may have written files).
+      if (hooks) await hooks.after(this, before);
+      if ('stopReason' in outcome) this.thread.endTurn(outcome.stopReason);
+      else this.turnFailed(outcome.error, session);
+    })().finally(() => {
+      this.turn = undefined;
+      this.cancelPendingPermissions();
+    });
     this.turn = turn;
     return turn;
   }

@@ -40,12 +40,25 @@ export const ReviewFile = z.object({
 });
 export type ReviewFile = z.output<typeof ReviewFile>;
 
+/** A turn of the session with a checkpoint before it: what it changed, and whether it can be undone or redone. */
+export const ReviewTurn = z.object({
+  n: z.number().int().positive(),
+  /** `undone`: restored to before it (Redo offered); `unavailable`: its checkpoint was removed. */
+  state: z.enum(['done', 'undone', 'unavailable']),
+  files: z.number().int().nonnegative(),
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+});
+export type ReviewTurn = z.output<typeof ReviewTurn>;
+
 export const ReviewState = z.object({
   version: z.number().int().nonnegative(),
   /** The session's title and agent, for the panel's heading. */
   title: z.string(),
   /** Files still to review, grouped by folder in this order. */
   files: z.array(ReviewFile),
+  /** The session's turns, oldest first (undo a turn and every later one; redo an undone one). */
+  turns: z.array(ReviewTurn),
   /** Checkpoints kept, and how many were removed to stay within the storage limit. */
   checkpoints: z.number().int().nonnegative(),
   evicted: z.number().int().nonnegative(),
@@ -66,6 +79,9 @@ export const ReviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('reject'), version: z.number().int(), key: z.string(), hunk: z.number().int().nonnegative().optional() }),
   z.object({ type: z.literal('acceptAll'), version: z.number().int() }),
   z.object({ type: z.literal('rejectAll'), version: z.number().int() }),
+  /** Restore the checkpoint before turn `turn` (undoing it and every later turn), or redo it; asked first. */
+  z.object({ type: z.literal('undo'), version: z.number().int(), turn: z.number().int().positive() }),
+  z.object({ type: z.literal('redo'), version: z.number().int(), turn: z.number().int().positive() }),
   /** VS Code's diff editor for the file: before the session (its review base) ↔ now. */
   z.object({ type: z.literal('openDiff'), key: z.string() }),
   z.object({ type: z.literal('openFile'), key: z.string() }),

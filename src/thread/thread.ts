@@ -267,6 +267,17 @@ export class Thread {
     this.entries.add({ kind: 'refusal', id: this.newId('refusal'), operation, path, message, ...(command !== undefined ? { command } : {}) });
   }
 
+  /** What a turn changed in the session's folders (see the `changes` entry); returns its id. */
+  addChanges(changes: Omit<ViewEntryOf<'changes'>, 'kind' | 'id'>): string {
+    this.closeMessage();
+    return this.entries.add({ kind: 'changes', id: this.newId('changes'), ...changes });
+  }
+
+  setChangesState(id: string, state: ViewEntryOf<'changes'>['state']): void {
+    const entry = this.entry(id);
+    if (entry?.kind === 'changes' && entry.state !== state) this.entries.put({ ...entry, state });
+  }
+
   addInfo(text: string): void {
     this.closeMessage();
     this.entries.add({ kind: 'info', id: this.newId('info'), text });

@@ -36,3 +36,8 @@ export const vscodeOpenDocuments: OpenDocuments = {
     return true;
   },
 };
+
+/** An editor holds unsaved changes to this file (a restore must not overwrite them silently). */
+export function isDirtyFile(file: string): boolean {
+  return findDocument(file, file)?.isDirty === true;
+}

@@ -4,6 +4,7 @@ import { resolveAgentList, type AgentListResult } from '../agents/agentConfig';
 import type { TraceLevel } from '../acp/trace';
 import type { PrimaryFolderSetting } from '../roots/workspaceRoots';
 import { DEFAULT_MAX_LINE_BYTES } from '../acp/transport/ndjson';
+import type { CheckpointSettings } from '../sessions/checkpoints';
 
 export const SECTION = 'acpWorkspace';
 
@@ -52,4 +53,20 @@ export function readPrimaryFolder(): PrimaryFolderSetting {
 /** `acpWorkspace.shareAllWorkspaceFolders`: share every local workspace folder without asking. */
 export function readShareAllFolders(): boolean {
   return config().get<unknown>('shareAllWorkspaceFolders') === true;
+}
+
+/** `acpWorkspace.checkpoints.*`, and the Git program VS Code's own Git support uses (`git.path`). */
+export function readCheckpointSettings(): CheckpointSettings {
+  const mib = (key: string, fallback: number, min: number, max: number) => {
+    const value = config().get<unknown>(key);
+    return (typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max ? value : fallback) * 1024 * 1024;
+  };
+  const gitPath = vscode.workspace.getConfiguration('git').get<unknown>('path');
+  const git = typeof gitPath === 'string' && gitPath.trim() !== '' ? gitPath.trim() : Array.isArray(gitPath) ? gitPath.find((p): p is string => typeof p === 'string') : undefined;
+  return {
+    enabled: config().get<unknown>('checkpoints.enabled') !== false,
+    maxFileBytes: Math.round(mib('checkpoints.maxFileSizeMiB', 5, 1, 1024)),
+    maxStoreBytes: Math.round(mib('checkpoints.maxStorageMiB', 1024, 16, 65536)),
+    git,
+  };
 }

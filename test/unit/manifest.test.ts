@@ -22,6 +22,9 @@ const SCOPES: Record<string, { scope: string; why: string }> = {
   'acpWorkspace.mcpServers': { scope: 'machine', why: 'chooses programs agents start (MCP servers)' },
   'acpWorkspace.shareAllWorkspaceFolders': { scope: 'machine', why: 'widens what agents may reach' },
   'acpWorkspace.maxMessageSizeMiB': { scope: 'machine', why: 'raises a limit on what an agent may make the host hold' },
+  'acpWorkspace.checkpoints.enabled': { scope: 'machine', why: 'turning checkpoints off takes away undo of what agents change' },
+  'acpWorkspace.checkpoints.maxStorageMiB': { scope: 'machine', why: 'raises how much disk the extension may fill' },
+  'acpWorkspace.checkpoints.maxFileSizeMiB': { scope: 'machine', why: 'raises how large a file the extension copies into its storage' },
   'acpWorkspace.trace': { scope: 'window', why: 'only what the log shows (secrets redacted)' },
   'acpWorkspace.primaryFolder': { scope: 'window', why: 'which shared folder is the working folder; shares nothing more' },
 };

@@ -10,6 +10,7 @@ import { Icon } from '../common/ui';
 import { FileCard } from './FileCard';
 import { host } from './host';
 import type { ReviewStore } from './store';
+import { Turns } from './Turns';
 
 const SEVERITY_ICON = { info: 'info', warning: 'warning', error: 'error' } as const;
 
@@ -105,6 +106,7 @@ export function App(props: { store: ReviewStore }) {
           </section>
         ))
       )}
+      {state.unavailable === undefined ? <Turns state={state} store={store} /> : null}
     </main>
   );
 }

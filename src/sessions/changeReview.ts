@@ -1,0 +1,257 @@
+/**
+ * What the user does with what an agent changed: the review of a session (pending files with hunks, accept
+ * or reject per file, per hunk or all), a file's diff before a turn or before the session ↔ now, and undo or
+ * redo of a turn after a confirmation that lists every file it writes. The logic of these is
+ * {@link SessionReview}'s; this turns it into what the chat and the Review Changes tab show, in words.
+ */
+import * as path from 'node:path';
+import { Emitter, type Event } from '../common/events';
+import type { PendingFile, RestorePlan, SessionReview, TurnRecord } from '../review/sessionReview';
+import type { FileState } from '../review/types';
+import type { ReviewState, ReviewToHost, ReviewTurn } from '../shared/reviewProtocol';
+import type { Checkpoints } from './checkpoints';
+import type { Chats } from './chats';
+import type { ReviewUi } from './ports';
+import type { SessionController } from './sessionController';
+
+/** Whose review: a session of an agent, and its title for headings. */
+export interface ReviewTarget {
+  readonly agentName: string;
+  readonly sessionId: string;
+  readonly title: string;
+}
+
+/** A file as one side of a diff has it: a checkpoint, the review base, or nothing (the file is absent). */
+export type ContentSource =
+  | { readonly kind: 'checkpoint'; readonly agentName: string; readonly sessionId: string; readonly checkpointId: string; readonly root: string; readonly path: string }
+  | { readonly kind: 'base'; readonly agentName: string; readonly sessionId: string; readonly key: string; readonly root: string; readonly path: string }
+  | { readonly kind: 'absent'; readonly agentName: string; readonly sessionId: string; readonly root: string; readonly path: string };
+
+/** A diff to open: the left side, and the file on disk (or nothing when it does not exist). */
+export interface DiffSides {
+  readonly before: ContentSource;
+  readonly root: string;
+  readonly path: string;
+  readonly exists: boolean;
+  /** "before turn 3", "before the agent changed it". */
+  readonly label: string;
+}
+
+type Message = ReviewState['message'];
+
+export class ChangeReview {
+  private readonly changeEmitter = new Emitter<Pick<ReviewTarget, 'agentName' | 'sessionId'>>();
+  /** A session's review changed: its tab shows it again. */
+  readonly onDidChange: Event<Pick<ReviewTarget, 'agentName' | 'sessionId'>> = this.changeEmitter.event;
+  private readonly subscription: { dispose(): void };
+
+  constructor(
+    private readonly checkpoints: Checkpoints,
+    private readonly chats: Chats,
+    private readonly ui: () => ReviewUi,
+  ) {
+    this.subscription = checkpoints.onDidChange((changed) => this.changeEmitter.fire(changed));
+  }
+
+  /** What the Review Changes tab shows. */
+  async view(target: ReviewTarget, version: number, message: Message): Promise<ReviewState> {
+    const opened = await this.checkpoints.find(target.agentName, target.sessionId);
+    const base = { version, title: target.title, files: [], turns: [], checkpoints: 0, evicted: 0, ...(message ? { message } : {}) };
+    if (!opened) return { ...base, unavailable: 'This session has no checkpoints: no turn ran in it with checkpoints on.' };
+    if ('unavailable' in opened) return { ...base, unavailable: `Checkpoints are off for this session: ${opened.unavailable}` };
+    const { review, store, roots, evicted } = opened;
+    const files = await review.pending();
+    const names = roots();
+    return {
+      ...base,
+      files: files.map((file) => reviewFile(file, names)),
+      turns: review.turns().map(reviewTurn),
+      checkpoints: store.list().length,
+      evicted: evicted(),
+    };
+  }
+
+  /** An accept or reject from the tab; what happened, in words, when it was not simply done. */
+  async perform(target: ReviewTarget, message: Extract<ReviewToHost, { type: 'accept' | 'reject' | 'acceptAll' | 'rejectAll' | 'undo' | 'redo' }>): Promise<Message> {
+    const opened = await this.checkpoints.find(target.agentName, target.sessionId);
+    if (!opened || 'unavailable' in opened) return { severity: 'error', text: 'This session has no checkpoints.' };
+    const { review } = opened;
+    switch (message.type) {
+      case 'accept':
+      case 'reject': {
+        const outcome = message.type === 'accept' ? await review.accept(message.key, message.hunk) : await review.reject(message.key, message.hunk);
+        return outcome.ok ? undefined : { severity: 'warning', text: outcome.message };
+      }
+      case 'acceptAll':
+      case 'rejectAll': {
+        const outcome = message.type === 'acceptAll' ? await review.acceptAll() : await review.rejectAll();
+        if (outcome.problems.length === 0) return undefined;
+        const verb = message.type === 'acceptAll' ? 'accepted' : 'rejected';
+        return { severity: 'warning', text: `${outcome.done.length} ${plural(outcome.done.length, 'file')} ${verb}; not done: ${outcome.problems.map((p) => p.message).join(' ')}` };
+      }
+      case 'undo':
+      case 'redo':
+        return this.restore(target, review, message.type, message.turn);
+    }
+  }
+
+  /** A pending file's diff: its review base ↔ now. */
+  async diffOf(target: Pick<ReviewTarget, 'agentName' | 'sessionId'>, key: string): Promise<DiffSides | undefined> {
+    const opened = await this.checkpoints.find(target.agentName, target.sessionId);
+    if (!opened || 'unavailable' in opened) return undefined;
+    const file = (await opened.review.pending()).find((f) => f.key === key);
+    if (!file) return undefined;
+    const exists = file.status !== 'deleted';
+    return { before: { kind: 'base', ...target, key, root: file.root, path: file.oldPath ?? file.path }, root: file.root, path: file.path, exists, label: 'before the agent changed it' };
+  }
+
+  /** A file of a chat's `changes` entry: before that turn ↔ now. */
+  async turnDiff(chat: SessionController, entryId: string, index: number): Promise<DiffSides | undefined> {
+    const entry = chat.thread.entry(entryId);
+    const n = this.checkpoints.turnOf(chat, entryId);
+    if (entry?.kind !== 'changes' || n === undefined) return undefined;
+    const file = entry.files[index];
+    if (!file) return undefined;
+    const { agentName, sessionId } = chat.session;
+    const before: ContentSource =
+      file.status === 'added'
+        ? { kind: 'absent', agentName, sessionId, root: file.rootPath, path: file.path }
+        : { kind: 'checkpoint', agentName, sessionId, checkpointId: entry.checkpointId, root: file.rootPath, path: file.oldPath ?? file.path };
+    const exists = await this.exists(file.rootPath, file.path);
+    return { before, root: file.rootPath, path: file.path, exists, label: `before turn ${n}` };
+  }
+
+  /** The text of one side of a diff (binary files and links described, not shown). */
+  async text(source: ContentSource): Promise<string> {
+    if (source.kind === 'absent') return '';
+    const opened = await this.checkpoints.find(source.agentName, source.sessionId);
+    if (!opened || 'unavailable' in opened) return '';
+    const state = source.kind === 'base' ? await opened.review.baseOf(source.key) : await opened.review.contentAt(source.checkpointId, source.root, source.path);
+    return describe(state);
+  }
+
+  /** Undo of a chat's turn (its `changes` entry's button), after the confirmation. */
+  async undo(chat: SessionController, entryId: string): Promise<void> {
+    const n = this.checkpoints.turnOf(chat, entryId);
+    if (n !== undefined) await this.restoreFromChat(chat, 'undo', n);
+  }
+
+  async redo(chat: SessionController, entryId: string): Promise<void> {
+    const n = this.checkpoints.turnOf(chat, entryId);
+    if (n !== undefined) await this.restoreFromChat(chat, 'redo', n);
+  }
+
+  /** Undo Last Turn: the latest turn of the chat's session that is done and changed something. */
+  async undoLast(chat: SessionController): Promise<void> {
+    const opened = await this.checkpoints.review(chat.session);
+    if ('unavailable' in opened) {
+      chat.thread.addInfo(`Nothing can be undone: checkpoints are off for this session (${opened.unavailable}).`);
+      return;
+    }
+    const last = [...opened.review.turns()].reverse().find((t) => t.state === 'done' && t.files.length > 0);
+    if (!last) {
+      chat.thread.addInfo('No turn of this session changed files that can still be undone.');
+      return;
+    }
+    await this.restoreFromChat(chat, 'undo', last.n);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changeEmitter.dispose();
+  }
+
+  private async restoreFromChat(chat: SessionController, kind: 'undo' | 'redo', n: number): Promise<void> {
+    const opened = await this.checkpoints.review(chat.session);
+    if ('unavailable' in opened) return;
+    const target = { agentName: chat.session.agentName, sessionId: chat.session.sessionId, title: '' };
+    const message = await this.restore(target, opened.review, kind, n);
+    if (message) chat.thread.addInfo(message.text);
+  }
+
+  /** Plans an undo or redo, asks with the list of files, and does it; the outcome in words. */
+  private async restore(target: ReviewTarget, review: SessionReview, kind: 'undo' | 'redo', n: number): Promise<Message> {
+    const Verb = kind === 'undo' ? 'Undo' : 'Redo';
+    if (this.chats.find(target.agentName, target.sessionId)?.isRunning) return { severity: 'warning', text: `${Verb} waits until the agent's turn has ended: stop it or wait.` };
+    const plan = kind === 'undo' ? await review.planUndo(n) : await review.planRedo(n);
+    const what = turnsText(plan);
+    if (plan.blocked) return { severity: 'warning', text: `${what} cannot be ${kind === 'undo' ? 'undone' : 'redone'}: ${plan.blocked}` };
+    if (plan.conflicts.length > 0) return { severity: 'error', text: conflictText(plan, kind) };
+    if (plan.files.length === 0) return { severity: 'info', text: `${Verb} of ${what}: the files are already as they would be; nothing to write.` };
+    const merged = plan.files.filter((f) => f.merged).length;
+    const notes = [
+      merged > 0 ? `${merged} ${plural(merged, 'file')} you edited since will keep your edits (merged).` : '',
+      plan.cannotRestore.length > 0 ? `Not restored (too large to keep in a checkpoint): ${plan.cannotRestore.map((p) => p.path).join(', ')}.` : '',
+    ].filter(Boolean);
+    const confirmed = await this.ui().confirmRestore({
+      title: `${Verb} ${what}? ${plan.files.length} ${plural(plan.files.length, 'file')} will change.`,
+      files: plan.files.map((f) => `${f.change === 'create' ? 'create' : f.change === 'remove' ? 'remove' : 'restore'} ${path.basename(f.root)}/${f.path}${f.merged ? ' (merged with your edits)' : ''}`),
+      action: Verb,
+      ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
+    });
+    if (!confirmed) return undefined;
+    const outcome = kind === 'undo' ? await review.undo(plan) : await review.redo(plan);
+    if (!outcome.ok) return { severity: 'error', text: outcome.conflicts.length > 0 ? conflictText({ ...plan, conflicts: outcome.conflicts }, kind) : outcome.message };
+    const failed = outcome.failed.length > 0 ? ` Not written: ${outcome.failed.map((f) => `${f.path} (${f.reason})`).join(', ')}.` : '';
+    return {
+      severity: failed ? 'warning' : 'info',
+      text: `${kind === 'undo' ? 'Undid' : 'Redid'} ${what}: ${outcome.written.length} ${plural(outcome.written.length, 'file')} written.${failed}`,
+    };
+  }
+
+  private async exists(root: string, file: string): Promise<boolean> {
+    const { promises } = await import('node:fs');
+    return promises.lstat(path.join(root, ...file.split('/'))).then(
+      () => true,
+      () => false,
+    );
+  }
+}
+
+function reviewFile(file: PendingFile, roots: ReadonlyMap<string, string>): ReviewState['files'][number] {
+  return {
+    key: file.key,
+    root: roots.get(file.root) ?? path.basename(file.root),
+    rootPath: file.root,
+    path: file.path,
+    ...(file.oldPath !== undefined ? { oldPath: file.oldPath } : {}),
+    status: file.status,
+    added: file.added,
+    removed: file.removed,
+    binary: file.binary,
+    ...(file.hunks ? { hunks: file.hunks } : {}),
+    ...(file.noHunks ? { noHunks: file.noHunks } : {}),
+  };
+}
+
+function reviewTurn(turn: TurnRecord): ReviewTurn {
+  return {
+    n: turn.n,
+    state: turn.state,
+    files: turn.files.length,
+    added: turn.files.reduce((sum, f) => sum + f.added, 0),
+    removed: turn.files.reduce((sum, f) => sum + f.removed, 0),
+  };
+}
+
+function turnsText(plan: RestorePlan): string {
+  const later = plan.turns.filter((t) => t !== plan.turn).length;
+  return later > 0 ? `turn ${plan.turn} and the ${later} ${plural(later, 'turn')} after it` : `turn ${plan.turn}`;
+}
+
+function conflictText(plan: Pick<RestorePlan, 'conflicts' | 'turn' | 'turns'>, kind: 'undo' | 'redo'): string {
+  const files = plan.conflicts.map((c) => `${c.path} (${c.reason})`).join(', ');
+  return `Nothing was ${kind === 'undo' ? 'undone' : 'redone'}: ${plan.conflicts.length} ${plural(plan.conflicts.length, 'file')} changed since the agent wrote ${plan.conflicts.length === 1 ? 'it' : 'them'} in a way that cannot be merged: ${files}. Resolve or revert those edits, then try again.`;
+}
+
+function describe(state: FileState | undefined): string {
+  if (!state) return '';
+  if (state.mode === 'symlink') return `Symbolic link to ${Buffer.from(state.bytes).toString('utf8')}`;
+  const head = state.bytes.subarray(0, 8192);
+  if (head.includes(0)) return `Binary file (${state.bytes.length} bytes)`;
+  return Buffer.from(state.bytes).toString('utf8');
+}
+
+function plural(count: number, word: string): string {
+  return count === 1 ? word : `${word}s`;
+}

@@ -1,0 +1,260 @@
+/**
+ * Checkpoints around every turn of every chat: before the prompt goes out, the state of each of the
+ * session's folders is captured; once the turn ended, what differs (whoever wrote it: the client for the
+ * agent, the agent's own tools, a command it ran) is shown in the chat as a `changes` entry and becomes
+ * pending in the session's review. One {@link SessionReview} per agent and session, kept under the
+ * extension's storage, so the checkpoints survive a window reload and reopening the session.
+ */
+import * as path from 'node:path';
+import { Emitter, type Event } from '../common/events';
+import type { Logger } from '../common/logger';
+import { GitCheckpointStore } from '../review/checkpointStore';
+import { Git } from '../review/git';
+import { GuardedReviewFs } from '../review/reviewFs';
+import { SessionReview, type TurnStart } from '../review/sessionReview';
+import type { CheckpointRoot, FileChange, FileState, ReviewFs } from '../review/types';
+import type { ViewChangedFile } from '../shared/chatModel';
+import type { AgentSession } from './agentSession';
+import type { SessionController, TurnHooks } from './sessionController';
+
+export interface CheckpointSettings {
+  readonly enabled: boolean;
+  /** Files larger than this are listed when they change, not kept. */
+  readonly maxFileBytes: number;
+  /** All sessions' checkpoints together; the oldest go first beyond it. */
+  readonly maxStoreBytes: number;
+  /** The Git program (VS Code's `git.path`, else `git` on the PATH). */
+  readonly git: string | undefined;
+}
+
+export interface CheckpointsOptions {
+  /** Where the shadow repositories and review records live (the extension's global storage). */
+  readonly storageDir: string;
+  readonly settings: () => CheckpointSettings;
+  /** An editor holds unsaved changes to this file (absolute path). */
+  readonly isDirty: (file: string) => boolean;
+  readonly logger: Logger;
+}
+
+/** A session's review, or why there is none. */
+export type OpenedReview =
+  | {
+      readonly review: SessionReview;
+      readonly store: GitCheckpointStore;
+      /** The session's folders: real path → name. */
+      readonly roots: () => ReadonlyMap<string, string>;
+      /** Checkpoints removed so far to stay within the storage limit. */
+      readonly evicted: () => number;
+    }
+  | { readonly unavailable: string };
+
+/** Which session's review changed. */
+export interface ReviewChanged {
+  readonly agentName: string;
+  readonly sessionId: string;
+}
+
+export class Checkpoints implements TurnHooks {
+  private readonly reviews = new Map<string, Promise<OpenedReview>>();
+  /** Per chat: its `changes` entries and the turn each shows. */
+  private readonly entries = new WeakMap<SessionController, Map<string, number>>();
+  /** Chats already told that checkpoints are off. */
+  private readonly told = new WeakSet<SessionController>();
+  private readonly chats = new Set<SessionController>();
+  private found: { readonly executable: string | undefined; readonly git: Promise<Git> } | undefined;
+  /** The session object each review's writes are checked against (it follows reopening). */
+  private readonly sessions = new Map<string, AgentSession>();
+  private readonly changeEmitter = new Emitter<ReviewChanged>();
+  /** A session's review changed (a turn ended or was undone, a file accepted…). */
+  readonly onDidChange: Event<ReviewChanged> = this.changeEmitter.event;
+
+  constructor(private readonly options: CheckpointsOptions) {}
+
+  /** The review of a session (opened on first use). */
+  review(session: AgentSession): Promise<OpenedReview> {
+    const key = reviewKey(session.agentName, session.sessionId);
+    this.sessions.set(key, session);
+    let opened = this.reviews.get(key);
+    if (!opened) {
+      opened = this.openReview(session);
+      this.reviews.set(key, opened);
+    }
+    return opened;
+  }
+
+  /** A chat opened: its session's baseline is captured now, so the first turn does not wait for it. */
+  warmUp(chat: SessionController): void {
+    this.chats.add(chat);
+    if (!this.options.settings().enabled) return;
+    void this.review(chat.session).then(async (opened) => {
+      if ('unavailable' in opened) return;
+      opened.store.setRoots(rootsOf(chat.session));
+      // The first capture of a folder is the costly one (every file is read once); later ones are incremental.
+      await opened.store.take('Session opened');
+    }).catch((error: unknown) => this.options.logger.warn(`Checkpoints of ${chat.session.sessionId}: ${String(error)}`));
+  }
+
+  /** The review of a session opened before (by one of its chats), if any. */
+  find(agentName: string, sessionId: string): Promise<OpenedReview> | undefined {
+    return this.reviews.get(reviewKey(agentName, sessionId));
+  }
+
+  /**
+   * A chat closed. When no other chat shows its session, the review is let go once the chat's last turn
+   * is over (its record is on disk; reopening the session reads it again).
+   */
+  forget(chat: SessionController): void {
+    this.chats.delete(chat);
+    const { agentName, sessionId } = chat.session;
+    const key = reviewKey(agentName, sessionId);
+    void chat.whenIdle().then(async () => {
+      if ([...this.chats].some((other) => reviewKey(other.session.agentName, other.session.sessionId) === key)) return;
+      const opened = this.reviews.get(key);
+      this.reviews.delete(key);
+      this.sessions.delete(key);
+      const o = await opened?.catch(() => undefined);
+      if (o && !('unavailable' in o)) {
+        o.review.dispose();
+        o.store.dispose();
+      }
+    });
+  }
+
+  async before(chat: SessionController): Promise<TurnStart | undefined> {
+    if (!this.options.settings().enabled) return undefined;
+    const opened = await this.review(chat.session);
+    if ('unavailable' in opened) {
+      if (!this.told.has(chat)) chat.thread.addInfo(`Checkpoints are off for this session: ${opened.unavailable}`);
+      this.told.add(chat);
+      return undefined;
+    }
+    opened.store.setRoots(rootsOf(chat.session));
+    try {
+      return await opened.review.beginTurn();
+    } catch (error) {
+      this.options.logger.warn(`Checkpoint before a turn of ${chat.session.sessionId}: ${String(error)}`);
+      chat.thread.addInfo(`No checkpoint was taken before this turn, so it cannot be undone: ${messageOf(error)}`);
+      return undefined;
+    }
+  }
+
+  async after(chat: SessionController, before: unknown): Promise<void> {
+    const start = before as TurnStart | undefined;
+    if (!start) return;
+    const opened = await this.review(chat.session);
+    if ('unavailable' in opened) return;
+    try {
+      const turn = await opened.review.endTurn(start);
+      if (turn.files.length === 0 && turn.skipped.length === 0) return;
+      const id = chat.thread.addChanges({
+        checkpointId: turn.before,
+        files: viewFiles(turn.files, chat.session),
+        state: 'done',
+        ...(turn.skipped.length > 0 ? { skipped: turn.skipped.length } : {}),
+      });
+      let entries = this.entries.get(chat);
+      if (!entries) this.entries.set(chat, (entries = new Map()));
+      entries.set(id, turn.n);
+    } catch (error) {
+      this.options.logger.warn(`Checkpoint after a turn of ${chat.session.sessionId}: ${String(error)}`);
+      chat.thread.addInfo(`What this turn changed could not be worked out: ${messageOf(error)}`);
+    }
+  }
+
+  /** The turn a chat's `changes` entry shows. */
+  turnOf(chat: SessionController, entryId: string): number | undefined {
+    return this.entries.get(chat)?.get(entryId);
+  }
+
+  dispose(): void {
+    this.changeEmitter.dispose();
+    for (const opened of this.reviews.values()) void opened.then((o) => ('unavailable' in o ? undefined : (o.review.dispose(), o.store.dispose())));
+    this.reviews.clear();
+  }
+
+  /** Git, found and its version checked once per program the settings name. */
+  private git(executable: string | undefined): Promise<Git> {
+    const found = this.found !== undefined && this.found.executable === executable ? this.found : { executable, git: Git.find(executable) };
+    this.found = found;
+    return found.git;
+  }
+
+  private async openReview(session: AgentSession): Promise<OpenedReview> {
+    const settings = this.options.settings();
+    let git: Git;
+    try {
+      git = await this.git(settings.git);
+    } catch (error) {
+      return { unavailable: messageOf(error) };
+    }
+    const sessionKey = GitCheckpointStore.sessionKey(session.agentName, session.sessionId);
+    const store = await GitCheckpointStore.open({
+      storageDir: this.options.storageDir,
+      sessionKey,
+      roots: rootsOf(session),
+      git,
+      maxFileBytes: settings.maxFileBytes,
+      maxStoreBytes: settings.maxStoreBytes,
+      logger: this.options.logger,
+    });
+    const key = reviewKey(session.agentName, session.sessionId);
+    // Every write is checked against the session's folders as they are at that moment.
+    const guarded = () => new GuardedReviewFs(this.sessions.get(key)?.guard ?? session.guard, (root, file) => this.options.isDirty(path.join(root, ...file.split('/'))));
+    const fs: ReviewFs = {
+      read: (root, file) => guarded().read(root, file),
+      write: (root, file, state: FileState | undefined) => guarded().write(root, file, state),
+      isDirty: (root, file) => guarded().isDirty(root, file),
+    };
+    const review = await SessionReview.open({ store, fs, file: path.join(this.options.storageDir, 'reviews', `${sessionKey}.json`), logger: this.options.logger });
+    let evicted = 0;
+    store.onDidEvict((ids: readonly string[]) => (evicted += ids.length));
+    review.onDidChange(() => {
+      this.syncEntries(review);
+      this.changeEmitter.fire({ agentName: session.agentName, sessionId: session.sessionId });
+    });
+    const roots = () => {
+      const current = this.sessions.get(key) ?? session;
+      return new Map([current.rootSet.cwd, ...current.rootSet.additionalDirectories].map((root) => [root.path, root.name]));
+    };
+    return { review, store, roots, evicted: () => evicted };
+  }
+
+  /** The chat's `changes` entries follow their turns (undone, redone, checkpoint removed). */
+  private syncEntries(review: SessionReview): void {
+    const states = new Map(review.turns().map((turn) => [turn.n, turn.state]));
+    for (const chat of this.chats) {
+      for (const [entryId, n] of this.entries.get(chat) ?? []) {
+        const state = states.get(n);
+        if (state) chat.thread.setChangesState(entryId, state);
+      }
+    }
+  }
+}
+
+export function reviewKey(agentName: string, sessionId: string): string {
+  return `${agentName}\u0000${sessionId}`;
+}
+
+/** The folders a session's checkpoints capture: those it was given and still has. */
+export function rootsOf(session: AgentSession): CheckpointRoot[] {
+  const withdrawn = new Set(session.withdrawn);
+  return [session.rootSet.cwd, ...session.rootSet.additionalDirectories].filter((root) => !withdrawn.has(root.path)).map((root) => ({ name: root.name, path: root.path }));
+}
+
+function viewFiles(files: readonly FileChange[], session: AgentSession): ViewChangedFile[] {
+  const names = new Map([session.rootSet.cwd, ...session.rootSet.additionalDirectories].map((root) => [root.path, root.name]));
+  return files.map((file) => ({
+    root: names.get(file.root) ?? path.basename(file.root),
+    rootPath: file.root,
+    path: file.path,
+    ...(file.oldPath !== undefined ? { oldPath: file.oldPath } : {}),
+    status: file.status,
+    added: file.added,
+    removed: file.removed,
+    binary: file.binary,
+  }));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

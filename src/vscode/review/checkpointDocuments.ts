@@ -1,0 +1,37 @@
+/**
+ * Files as a checkpoint (or a review base) has them, as read-only virtual documents (`acp-checkpoint:`
+ * URIs ending in the file's name, so VS Code picks the language), for VS Code's own diff editor.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ChangeReview, ContentSource } from '../../sessions/changeReview';
+
+export const CHECKPOINT_SCHEME = 'acp-checkpoint';
+
+export class CheckpointDocuments implements vscode.TextDocumentContentProvider {
+  constructor(private readonly review: ChangeReview) {}
+
+  register(): vscode.Disposable {
+    return vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, this);
+  }
+
+  /** A URI for a file as `source` has it. */
+  static uri(source: ContentSource): vscode.Uri {
+    return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${path.posix.basename(source.path) || 'file'}`, query: Buffer.from(JSON.stringify(source)).toString('base64url') });
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    let source: ContentSource;
+    try {
+      source = JSON.parse(Buffer.from(uri.query, 'base64url').toString('utf8')) as ContentSource;
+    } catch {
+      return '';
+    }
+    return this.review.text(source);
+  }
+}
+
+/** The file on disk, or an empty document when it does not exist (a deleted file's right side). */
+export function currentUri(root: string, file: string, exists: boolean): vscode.Uri {
+  return exists ? vscode.Uri.file(path.join(root, ...file.split('/'))) : CheckpointDocuments.uri({ kind: 'absent', agentName: '', sessionId: '', root, path: file });
+}

@@ -1,0 +1,58 @@
+/**
+ * The session's turns with a checkpoint before them: Undo restores the folders to before a turn (that turn
+ * and every later one are undone, after a confirmation listing the files); Redo brings an undone turn back.
+ */
+import type { ReviewState } from '../../shared/reviewProtocol';
+import { Icon } from '../common/ui';
+import type { ReviewStore } from './store';
+
+export function Turns(props: { state: ReviewState; store: ReviewStore }) {
+  const { state, store } = props;
+  const turns = state.turns.filter((turn) => turn.files > 0);
+  if (turns.length === 0) return null;
+  return (
+    <section class="turns" aria-label="Checkpoints">
+      <h2 class="folder-heading">
+        <Icon name="history" />
+        <span class="folder-name">Checkpoints</span>
+        <span class="folder-path">Undo restores every folder to before that turn, later turns included.</span>
+      </h2>
+      <ul class="turn-list">
+        {[...turns].reverse().map((turn) => (
+          <li key={turn.n} class={`turn ${turn.state}`}>
+            <span class="turn-name">{`Turn ${turn.n}`}</span>
+            <span class="turn-files">{`${turn.files} ${turn.files === 1 ? 'file' : 'files'}`}</span>
+            <span class="count-added">{`+${turn.added}`}</span>
+            <span class="count-removed">{`−${turn.removed}`}</span>
+            {turn.state === 'done' ? (
+              <button
+                class="button secondary small"
+                type="button"
+                disabled={store.busy}
+                aria-label={`Undo turn ${turn.n}`}
+                onClick={() => store.act((version) => ({ type: 'undo', version, turn: turn.n }))}
+              >
+                <Icon name="discard" /> Undo
+              </button>
+            ) : turn.state === 'undone' ? (
+              <>
+                <span class="badge">undone</span>
+                <button
+                  class="button secondary small"
+                  type="button"
+                  disabled={store.busy}
+                  aria-label={`Redo turn ${turn.n}`}
+                  onClick={() => store.act((version) => ({ type: 'redo', version, turn: turn.n }))}
+                >
+                  <Icon name="redo" /> Redo
+                </button>
+              </>
+            ) : (
+              <span class="turn-note">checkpoint removed to save space</span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,197 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../../src/extension';
+import type { RestoreQuestion } from '../../../src/sessions/ports';
+import type { ViewEntry, ViewEntryOf } from '../../../src/shared/chatModel';
+import type { ReviewState } from '../../../src/shared/reviewProtocol';
+import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
+import type { ReviewPanel } from '../../../src/vscode/review/reviewPanels';
+import { activate, addRecordingAgent, restoreTab, waitFor, type RecordingAgent } from '../shared/extension';
+
+const NAME = 'Review Agent';
+
+describe('reviewing and undoing what an agent changed, in every folder (real extension host)', function () {
+  this.timeout(90_000);
+  let api: TestApi;
+  let agent: RecordingAgent;
+  let chat: Chat;
+  let app: string;
+  let lib: string;
+  let docs: string;
+  let userRepo: string;
+  const questions: RestoreQuestion[] = [];
+
+  const entries = (): ViewEntry[] => chat.controller.thread.snapshot().entries;
+  const changesEntries = () => entries().filter((e): e is ViewEntryOf<'changes'> => e.kind === 'changes');
+  const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined);
+  const git = (...args: string[]) => execFileSync('git', ['-C', app, ...args], { encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@example.com', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@example.com' } });
+  /** What the user's own repository looks like: status, stashes, HEAD, refs, index and config bytes. */
+  const repoState = () => ({
+    status: git('status', '--porcelain=v1', '--untracked-files=all'),
+    stashes: git('stash', 'list'),
+    head: git('rev-parse', 'HEAD'),
+    refs: git('for-each-ref'),
+    index: fs.readFileSync(path.join(userRepo, 'index')).toString('base64'),
+    config: fs.readFileSync(path.join(userRepo, 'config'), 'utf8'),
+  });
+
+  async function prompt(text: string): Promise<void> {
+    const ends = entries().filter((e) => e.kind === 'turnEnd').length;
+    await api.chats.dispatch(chat, { type: 'prompt', text, attachments: [] });
+    await waitFor(() => entries().filter((e) => e.kind === 'turnEnd' || e.kind === 'error').length > ends, `the turn for "${text}"`, 30_000);
+  }
+
+  async function review(): Promise<{ panel: ReviewPanel; state: ReviewState }> {
+    const panel = api.reviewPanels.show({ agentName: NAME, sessionId: chat.controller.session.sessionId, title: 'Review' });
+    await panel.refresh();
+    return { panel, state: panel.state! };
+  }
+
+  let repoBefore: ReturnType<typeof repoState>;
+
+  before(async () => {
+    api = await activate();
+    [app, lib, docs] = vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath)) as [string, string, string];
+    // The user's own repository in app: a commit, a stash, a staged change and an unstaged one.
+    git('init', '-q');
+    userRepo = path.join(app, '.git');
+    git('add', '-A');
+    git('commit', '-qm', 'user commit');
+    fs.appendFileSync(path.join(app, 'package.json'), '\n');
+    git('stash', '-q');
+    fs.writeFileSync(path.join(app, 'staged.txt'), 'staged by the user\n');
+    git('add', 'staged.txt');
+    fs.appendFileSync(path.join(app, 'src', 'main.ts'), '// the user was here\n');
+    repoBefore = repoState();
+
+    await api.grants.set(NAME, [app, lib, docs]);
+    agent = await addRecordingAgent(NAME);
+    await waitFor(() => api.agents.find(NAME) !== undefined, 'the agent setting');
+    api.setReviewUi({
+      confirmRestore: async (question) => {
+        questions.push(question);
+        return true;
+      },
+    });
+    const [started] = await api.starter.newSession({ agentName: NAME });
+    chat = api.chats.open(started!.session);
+  });
+
+  after(async () => {
+    api.setReviewUi(undefined);
+    for (const tab of api.chats.all()) if (tab.controller.session.agentName === NAME) tab.panel.dispose();
+    await api.agents.stop(NAME);
+    await agent.dispose();
+    fs.rmSync(userRepo, { recursive: true, force: true });
+  });
+
+  it('ends a turn that changed files in three folders (through the client and with the agent’s own tools) with a summary of them', async () => {
+    const mainBefore = read(path.join(app, 'src', 'main.ts'));
+    await prompt(
+      [`write ${path.join(app, 'src', 'main.ts')} export const main = 'agent';`, `write-direct ${path.join(lib, 'src', 'added.ts')} export const added = 1;`, `delete-direct ${path.join(docs, 'guide.md')}`].join('\n'),
+    );
+    const [changes] = changesEntries();
+    assert.ok(changes, 'the turn shows what it changed');
+    assert.deepEqual(
+      changes.files.map((f) => [f.root, f.path, f.status]),
+      [
+        ['app', 'src/main.ts', 'modified'],
+        ['lib', 'src/added.ts', 'added'],
+        ['docs', 'guide.md', 'deleted'],
+      ],
+    );
+    assert.equal(changes.state, 'done');
+    // The summary comes before the turn's end.
+    const kinds = entries().map((e) => e.kind);
+    assert.equal(kinds.indexOf('changes'), kinds.lastIndexOf('turnEnd') - 1);
+    assert.notEqual(read(path.join(app, 'src', 'main.ts')), mainBefore);
+  });
+
+  it('lists the session’s changes by folder in the review, with hunks', async () => {
+    const { state } = await review();
+    assert.deepEqual(
+      state.files.map((f) => [f.root, f.path, f.status]),
+      [
+        ['app', 'src/main.ts', 'modified'],
+        ['lib', 'src/added.ts', 'added'],
+        ['docs', 'guide.md', 'deleted'],
+      ],
+    );
+    assert.ok(state.files[0]!.hunks && state.files[0]!.hunks.length > 0, 'the modified file has hunks');
+    assert.deepEqual(state.turns.map((t) => [t.n, t.state, t.files]), [[1, 'done', 3]]);
+  });
+
+  it('rejects a file: its content before the agent comes back, and it leaves the review', async () => {
+    const { panel, state } = await review();
+    const guide = state.files.find((f) => f.path === 'guide.md')!;
+    await panel.handle({ type: 'reject', version: state.version, key: guide.key });
+    assert.match(read(path.join(docs, 'guide.md')) ?? '', /\S/, 'the deleted file is back');
+    assert.deepEqual(panel.state!.files.map((f) => f.path), ['src/main.ts', 'src/added.ts']);
+  });
+
+  it('undoes the turn after a confirmation listing its files: every folder is as before, and redoes it', async () => {
+    const mainAfter = read(path.join(app, 'src', 'main.ts'));
+    const entry = changesEntries()[0]!;
+    await api.chats.dispatch(chat, { type: 'changes', entryId: entry.id, action: 'undo' });
+    const asked = questions.at(-1)!;
+    assert.match(asked.title, /^Undo turn 1\? 2 files will change\.$/);
+    assert.deepEqual([...asked.files].sort(), ['remove lib/src/added.ts', 'restore app/src/main.ts']);
+    assert.match(read(path.join(app, 'src', 'main.ts'))!, /the user was here/);
+    assert.equal(fs.existsSync(path.join(lib, 'src', 'added.ts')), false);
+    await waitFor(() => changesEntries()[0]!.state === 'undone', 'the entry to say undone');
+
+    await api.chats.dispatch(chat, { type: 'changes', entryId: entry.id, action: 'redo' });
+    assert.equal(read(path.join(app, 'src', 'main.ts')), mainAfter);
+    assert.equal(read(path.join(lib, 'src', 'added.ts')), 'export const added = 1;\n');
+    await waitFor(() => changesEntries()[0]!.state === 'done', 'the entry to say done again');
+  });
+
+  it('never overwrites an edit the user made since: a conflicting file is named and nothing is written', async () => {
+    const greet = path.join(lib, 'src', 'greet.ts');
+    await prompt(`write-direct ${greet} export const greet = 'agent';`);
+    fs.writeFileSync(greet, "export const greet = 'user';\n");
+    const entry = changesEntries().at(-1)!;
+    const infos = entries().filter((e) => e.kind === 'info').length;
+    await api.chats.dispatch(chat, { type: 'changes', entryId: entry.id, action: 'undo' });
+    const said = entries().filter((e): e is ViewEntryOf<'info'> => e.kind === 'info').slice(infos);
+    assert.match(said.map((e) => e.text).join('\n'), /Nothing was undone: 1 file changed since the agent wrote it in a way that cannot be merged: src\/greet\.ts/);
+    assert.equal(read(greet), "export const greet = 'user';\n");
+    assert.equal(entry.state, 'done');
+  });
+
+  it('keeps the checkpoints when the chat comes back after a window reload', async () => {
+    const sessionId = chat.controller.session.sessionId;
+    const { state: shown } = await review();
+    chat.panel.dispose();
+    await waitFor(() => !api.chats.all().includes(chat), 'the chat to close');
+    const tab = restoreTab(api, { agentName: NAME, sessionId, roots: [app, lib, docs] });
+    await tab.restored;
+    const restored = api.chats.find(NAME, sessionId);
+    assert.ok(restored, 'the session reopened in the restored tab');
+    chat = restored;
+    const { state } = await review();
+    assert.deepEqual(
+      state.files.map((f) => f.path),
+      shown.files.map((f) => f.path),
+    );
+    assert.deepEqual(state.turns.map((t) => [t.n, t.state]), [
+      [1, 'done'],
+      [2, 'done'],
+    ]);
+  });
+
+  it('leaves the user’s own git repository exactly as it was', () => {
+    const after = repoState();
+    // The agent's and the user's edits are in the work tree; the repository itself is untouched.
+    assert.equal(after.stashes, repoBefore.stashes);
+    assert.equal(after.head, repoBefore.head);
+    assert.equal(after.refs, repoBefore.refs);
+    assert.equal(after.index, repoBefore.index);
+    assert.equal(after.config, repoBefore.config);
+    assert.match(after.status, /^A {2}staged\.txt$/m, 'the user’s staged file is still staged');
+    assert.doesNotMatch(after.status, /\.acp|checkpoint/i);
+  });
+});
