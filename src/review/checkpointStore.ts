@@ -129,13 +129,13 @@ export class GitCheckpointStore implements CheckpointStore {
     const id = `c${this.record.nextId}`;
     const trees: Record<string, string> = {};
     const skipped: SkippedFile[] = [];
-    await Promise.all(
-      this.roots.map(async (root) => {
-        const result = await this.captureRoot(root);
-        skipped.push(...result.skipped);
-        if (result.tree) trees[root.path] = result.tree;
-      }),
-    );
+    const results = await Promise.all(this.roots.map((root) => this.captureRoot(root)));
+    // In the session's folder order (the review lists folders in it).
+    this.roots.forEach((root, i) => {
+      const result = results[i]!;
+      skipped.push(...result.skipped);
+      if (result.tree) trees[root.path] = result.tree;
+    });
     const checkpoint: Checkpoint = { id, label, takenAt: Date.now(), trees, skipped: sortSkipped(skipped) };
     const before = this.record.checkpoints;
     this.record.nextId++;

@@ -241,9 +241,16 @@ export function rootsOf(session: AgentSession): CheckpointRoot[] {
   return [session.rootSet.cwd, ...session.rootSet.additionalDirectories].filter((root) => !withdrawn.has(root.path)).map((root) => ({ name: root.name, path: root.path }));
 }
 
+/** A turn's files for the chat, folders in the session's order, paths sorted within each. */
 function viewFiles(files: readonly FileChange[], session: AgentSession): ViewChangedFile[] {
-  const names = new Map([session.rootSet.cwd, ...session.rootSet.additionalDirectories].map((root) => [root.path, root.name]));
-  return files.map((file) => ({
+  const roots = [session.rootSet.cwd, ...session.rootSet.additionalDirectories];
+  const names = new Map(roots.map((root) => [root.path, root.name]));
+  const order = (root: string) => {
+    const at = roots.findIndex((r) => r.path === root);
+    return at === -1 ? roots.length : at;
+  };
+  const sorted = [...files].sort((a, b) => order(a.root) - order(b.root) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return sorted.map((file) => ({
     root: names.get(file.root) ?? path.basename(file.root),
     rootPath: file.root,
     path: file.path,

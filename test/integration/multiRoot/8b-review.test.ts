@@ -145,7 +145,7 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
 
     await api.chats.dispatch(chat, { type: 'changes', entryId: entry.id, action: 'redo' });
     assert.equal(read(path.join(app, 'src', 'main.ts')), mainAfter);
-    assert.equal(read(path.join(lib, 'src', 'added.ts')), 'export const added = 1;\n');
+    assert.equal(read(path.join(lib, 'src', 'added.ts')), 'export const added = 1;');
     await waitFor(() => changesEntries()[0]!.state === 'done', 'the entry to say done again');
   });
 
@@ -167,10 +167,12 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
     const { state: shown } = await review();
     chat.panel.dispose();
     await waitFor(() => !api.chats.all().includes(chat), 'the chat to close');
+    // Its review is let go once no chat shows the session: what follows is read back from disk.
+    await waitFor(() => api.checkpoints.find(NAME, sessionId) === undefined, 'the review to be let go');
     const tab = restoreTab(api, { agentName: NAME, sessionId, roots: [app, lib, docs] });
-    await tab.restored;
+    await api.chatRestorer.settled();
     const restored = api.chats.find(NAME, sessionId);
-    assert.ok(restored, 'the session reopened in the restored tab');
+    assert.ok(restored && restored.panel === tab.restored, 'the session reopened in the restored tab');
     chat = restored;
     const { state } = await review();
     assert.deepEqual(
