@@ -75,7 +75,7 @@ describe('reference agent modules (no process)', () => {
 
     it('parses the *-direct keywords in prompt order, repeated, with relative paths, as one step', () => {
       const script = parseScript(
-        'append-direct notes.txt one stream\nwrite-direct "/w/my app/a.txt" write /x plan\nappend-direct notes.txt two\nrename-direct a.txt "sub/b c.txt"\ndelete-direct /w/old.txt usage',
+        'append-direct notes.txt one stream\nwrite-direct "/w/my app/a.txt" write /x plan\nappend-direct notes.txt two\nprepend-direct notes.txt zero\nrename-direct a.txt "sub/b c.txt"\ndelete-direct /w/old.txt usage',
       );
       assert.deepEqual(script.steps, [
         {
@@ -84,6 +84,7 @@ describe('reference agent modules (no process)', () => {
             { op: 'append', path: 'notes.txt', text: 'one stream' },
             { op: 'write', path: '/w/my app/a.txt', text: 'write /x plan' },
             { op: 'append', path: 'notes.txt', text: 'two' },
+            { op: 'prepend', path: 'notes.txt', text: 'zero' },
             { op: 'rename', path: 'a.txt', to: 'sub/b c.txt' },
             { op: 'delete', path: '/w/old.txt' },
           ],

@@ -151,12 +151,13 @@ describe('reference agent: scripted turns', () => {
       'write-direct sub/new.txt hello plan',
       'append-direct log.txt second',
       'append-direct log.txt third',
+      'prepend-direct log.txt zeroth',
       `rename-direct old.txt ${path.join(dir, 'moved', 'old.txt')}`,
       'delete-direct sub/new.txt',
       'delete-direct missing.txt',
     ].join('\n');
     assert.equal(await agent.prompt(sessionId, prompt), 'end_turn');
-    assert.equal(fs.readFileSync(path.join(dir, 'log.txt'), 'utf8'), 'first\nsecond\nthird\n');
+    assert.equal(fs.readFileSync(path.join(dir, 'log.txt'), 'utf8'), 'zeroth\nfirst\nsecond\nthird\n');
     assert.equal(fs.readFileSync(path.join(dir, 'moved', 'old.txt'), 'utf8'), 'old\n');
     assert.ok(!fs.existsSync(path.join(dir, 'old.txt')));
     assert.ok(fs.existsSync(path.join(dir, 'sub')), 'the parent folder was created');
@@ -171,6 +172,7 @@ describe('reference agent: scripted turns', () => {
         ['edit', `Write ${path.join(dir, 'sub', 'new.txt')}`, 'in_progress', [path.join(dir, 'sub', 'new.txt')]],
         ['edit', `Append to ${path.join(dir, 'log.txt')}`, 'in_progress', [path.join(dir, 'log.txt')]],
         ['edit', `Append to ${path.join(dir, 'log.txt')}`, 'in_progress', [path.join(dir, 'log.txt')]],
+        ['edit', `Prepend to ${path.join(dir, 'log.txt')}`, 'in_progress', [path.join(dir, 'log.txt')]],
         ['move', `Rename ${path.join(dir, 'old.txt')} to ${path.join(dir, 'moved', 'old.txt')}`, 'in_progress', [path.join(dir, 'old.txt'), path.join(dir, 'moved', 'old.txt')]],
         ['delete', `Delete ${path.join(dir, 'sub', 'new.txt')}`, 'in_progress', [path.join(dir, 'sub', 'new.txt')]],
         ['delete', `Delete ${path.join(dir, 'missing.txt')}`, 'in_progress', [path.join(dir, 'missing.txt')]],
@@ -180,7 +182,7 @@ describe('reference agent: scripted turns', () => {
     const ends = updates.flatMap((u) => (u.sessionUpdate === 'tool_call_update' && u.status ? [[u.toolCallId, u.status]] : []));
     assert.deepEqual(
       ends.map(([, status]) => status),
-      ['completed', 'completed', 'completed', 'completed', 'completed', 'failed'],
+      ['completed', 'completed', 'completed', 'completed', 'completed', 'completed', 'failed'],
     );
     assert.deepEqual(
       ends.map(([id]) => id),
