@@ -12,7 +12,7 @@ import { GitCheckpointStore } from '../review/checkpointStore';
 import { Git } from '../review/git';
 import { GuardedReviewFs } from '../review/reviewFs';
 import { SessionReview, type TurnStart } from '../review/sessionReview';
-import type { CheckpointRoot, FileChange, FileState, ReviewFs } from '../review/types';
+import type { CheckpointRoot, FileChange, FileState, ReviewFs, SkippedFile, SkipReason } from '../review/types';
 import type { ViewChangedFile } from '../shared/chatModel';
 import type { AgentSession } from './agentSession';
 import type { SessionController, TurnHooks } from './sessionController';
@@ -58,6 +58,8 @@ export class Checkpoints implements TurnHooks {
   private readonly reviews = new Map<string, Promise<OpenedReview>>();
   /** Per chat: its `changes` entries and the turn each shows. */
   private readonly entries = new WeakMap<SessionController, Map<string, number>>();
+  /** Per chat: what it was told checkpoints do not cover. */
+  private readonly uncovered = new WeakMap<SessionController, Set<string>>();
   /** Chats already told that checkpoints are off. */
   private readonly told = new WeakSet<SessionController>();
   private readonly chats = new Set<SessionController>();
@@ -145,12 +147,14 @@ export class Checkpoints implements TurnHooks {
     if ('unavailable' in opened) return;
     try {
       const turn = await opened.review.endTurn(start);
-      if (turn.files.length === 0 && turn.skipped.length === 0) return;
+      this.noteUncovered(chat, turn.skipped);
+      const tooLarge = turn.skipped.filter((s) => s.reason === 'too-large').length;
+      if (turn.files.length === 0 && tooLarge === 0) return;
       const id = chat.thread.addChanges({
         checkpointId: turn.before,
         files: viewFiles(turn.files, chat.session),
         state: 'done',
-        ...(turn.skipped.length > 0 ? { skipped: turn.skipped.length } : {}),
+        ...(tooLarge > 0 ? { skipped: tooLarge } : {}),
       });
       let entries = this.entries.get(chat);
       if (!entries) this.entries.set(chat, (entries = new Map()));
@@ -158,6 +162,20 @@ export class Checkpoints implements TurnHooks {
     } catch (error) {
       this.options.logger.warn(`Checkpoint after a turn of ${chat.session.sessionId}: ${String(error)}`);
       chat.thread.addInfo(`What this turn changed could not be worked out: ${messageOf(error)}`);
+    }
+  }
+
+  /** What checkpoints do not cover (a folder that is gone or too big, repositories nested too deep), said once per chat. */
+  private noteUncovered(chat: SessionController, skipped: readonly SkippedFile[]): void {
+    let told = this.uncovered.get(chat);
+    if (!told) this.uncovered.set(chat, (told = new Set()));
+    for (const skip of skipped) {
+      if (skip.reason === 'too-large') continue;
+      const key = `${skip.reason}\u0000${skip.root}\u0000${skip.path}`;
+      if (told.has(key)) continue;
+      told.add(key);
+      const where = skip.path ? `${path.join(skip.root, skip.path)}` : skip.root;
+      chat.thread.addInfo(`Checkpoints do not cover ${where}: ${UNCOVERED[skip.reason]} What the agent changes there is not listed and cannot be undone.`);
     }
   }
 
@@ -230,6 +248,12 @@ export class Checkpoints implements TurnHooks {
     }
   }
 }
+
+const UNCOVERED: Record<Exclude<SkipReason, 'too-large'>, string> = {
+  'root-unavailable': 'the folder could not be read.',
+  'too-many-files': 'it holds more files than checkpoints keep (100,000).',
+  'nested-repository': 'it is a Git repository nested too deep inside the folder.',
+};
 
 export function reviewKey(agentName: string, sessionId: string): string {
   return `${agentName}\u0000${sessionId}`;

@@ -199,6 +199,36 @@ describe('SessionController: turns, permissions, cancellation', () => {
     assert.deepEqual(await answer, { outcome: { outcome: 'selected', optionId: 'ok' } });
   });
 
+  it('runs its turn hooks around every turn: before the prompt goes out, and after it ended however it ended', async () => {
+    const events: string[] = [];
+    const session = controller.session;
+    const hooked = new SessionController(session, new Thread({ agentName: 'Memory Agent', roots: [], prompt: session.connection.caps.prompt }), {
+      turns: {
+        before: async () => {
+          events.push('before');
+          return 'checkpoint';
+        },
+        after: async (chat, before) => {
+          const entries = chat.thread.snapshot().entries;
+          const thisTurn = entries.slice(entries.map((e) => e.kind).lastIndexOf('user'));
+          events.push(`after ${String(before)} (turn ended: ${thisTurn.some((e) => e.kind === 'turnEnd' || e.kind === 'error')})`);
+          chat.thread.addInfo('changed files');
+        },
+      },
+    });
+    let answer: () => unknown = () => ({ stopReason: 'end_turn' });
+    agent.rpc.onRequest('session/prompt', () => {
+      events.push('prompt');
+      return answer();
+    });
+    await hooked.prompt([{ type: 'text', text: 'x' }], []);
+    answer = () => new ResponseError(-32603, 'boom');
+    await hooked.prompt([{ type: 'text', text: 'y' }], []);
+    assert.deepEqual(events, ['before', 'prompt', 'after checkpoint (turn ended: false)', 'before', 'prompt', 'after checkpoint (turn ended: false)']);
+    // What `after` shows comes before the turn's end (or its error).
+    assert.deepEqual(hooked.thread.snapshot().entries.map((e) => e.kind), ['user', 'info', 'turnEnd', 'user', 'info', 'error']);
+  });
+
   it('refuses a second prompt while a turn runs', async () => {
     agent.rpc.onRequest('session/prompt', () => new Promise(() => undefined));
     void controller.prompt([{ type: 'text', text: 'one' }], []);
