@@ -27,7 +27,7 @@ describe('reviewing what an agent changed (real workbench, Chromium)', function 
   it('ends a turn that changed a file (with the agent’s own tools) with a summary; Review opens the session’s review', async () => {
     const input = chat.locator('.prompt-input');
     // Two separate edits of one file: two hunks.
-    await input.fill(`prepend-direct ${file} // added at the top\nappend-direct ${file} // added at the end`);
+    await input.fill(`title Mark where lines.ts starts and ends\nprepend-direct ${file} // added at the top\nappend-direct ${file} // added at the end`);
     await input.press('Enter');
     const changes = chat.locator('.entry.changes');
     await changes.waitFor({ timeout: 60_000 });
