@@ -58,6 +58,7 @@ export class GitCheckpointStore implements CheckpointStore {
   private readonly evicted = new Emitter<readonly string[]>();
   private background: Promise<void> = Promise.resolve();
   private takesSinceMeasure = 0;
+  private takes: Promise<void> = Promise.resolve();
   /** The record as this store last wrote it (reloading is skipped while the file is still that). */
   private written: { readonly mtimeMs: number; readonly size: number } | undefined;
   private lastMeasured = 0;
@@ -123,7 +124,17 @@ export class GitCheckpointStore implements CheckpointStore {
     return this.record.checkpoints.find((c) => c.id === id);
   }
 
-  async take(label: string): Promise<Checkpoint> {
+  /** Takes run one after another (each numbers its checkpoint from the record it read). */
+  take(label: string): Promise<Checkpoint> {
+    const run = this.takes.then(() => this.takeNow(label));
+    this.takes = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async takeNow(label: string): Promise<Checkpoint> {
     this.assertOpen();
     await this.reload();
     const id = `c${this.record.nextId}`;

@@ -89,6 +89,21 @@ describe('GitCheckpointStore', function () {
     assert.equal(store.get(c2.id), c2);
   });
 
+  it('numbers checkpoints taken at the same time one after another (a chat opening while its first turn starts)', async () => {
+    const r = root('app', { 'a.txt': 'x' });
+    const store = await open([r]);
+    const taken = await Promise.all([store.take('Session opened'), store.take('Before turn 1'), store.take('Before turn 2')]);
+    assert.deepEqual(
+      taken.map((c) => c.label),
+      ['Session opened', 'Before turn 1', 'Before turn 2'],
+    );
+    assert.equal(new Set(taken.map((c) => c.id)).size, 3, 'three different ids');
+    assert.deepEqual(
+      store.list().map((c) => c.id),
+      taken.map((c) => c.id),
+    );
+  });
+
   it('reuses the tree when nothing changed, and captures an empty root', async () => {
     const r = root('app', { 'a.txt': 'x' });
     const empty = root('empty');
