@@ -6,7 +6,9 @@
  *   capabilities the extension advertises (fs through `RootGuard` + `guardedFs`, terminals, the same
  *   feature flags);
  * - sessions start, reopen and fork through `sessionLifecycle`; each open session has a `Thread` and a
- *   `SessionController`, which receives its `session/update`s and permission requests;
+ *   `SessionController`, which receives its `session/update`s and permission requests (and, when the
+ *   test gives them, runs {@link InteropClientOptions.turns} around every turn, as the extension runs
+ *   its checkpoints);
  * - permission requests are answered by option kind (what a test sets in {@link InteropClient.permissionKind});
  * - every message on the wire is recorded and checked against the ACP JSON Schema (the unit tier's
  *   conformance checker), so tests can assert on exactly what the client sent.
@@ -19,7 +21,7 @@ import * as acp from '../../src/acp/schema';
 import { ActiveSessions } from '../../src/sessions/activeSessions';
 import { registerFsHandlers } from '../../src/sessions/fsHandlers';
 import type { AgentSession } from '../../src/sessions/agentSession';
-import { SessionController } from '../../src/sessions/sessionController';
+import { SessionController, type TurnHooks } from '../../src/sessions/sessionController';
 import { registerTerminalHandlers } from '../../src/terminal/handlers';
 import { Terminals } from '../../src/terminal/terminals';
 import { Thread } from '../../src/thread/thread';
@@ -48,6 +50,8 @@ export interface InteropClientOptions {
   readonly cwd: string;
   /** How long `initialize` may take. */
   readonly initializeTimeoutMs?: number;
+  /** Run around every turn of every chat this client opens (the extension gives its `Checkpoints`); none by default. */
+  readonly turns?: TurnHooks;
 }
 
 /** Every agent process any interop client started, so a hook can kill what a failing test left. */
@@ -115,6 +119,7 @@ export class InteropClient {
     }
     const thread = this.threadFor(session.sessionId);
     const controller = new SessionController(session, thread, {
+      ...(this.options.turns ? { turns: this.options.turns } : {}),
       onPermissionRequested: (entryId) => {
         // Like a person clicking, after the request is shown (the controller registers it right after this).
         setImmediate(() => this.answerPermission(controller, entryId));
@@ -148,6 +153,14 @@ export class InteropClient {
     return this.wire
       .slice(mark)
       .filter((w) => w.direction === 'send' && (method === undefined || w.message.method === method))
+      .map((w) => w.message);
+  }
+
+  /** Requests and notifications the agent sent since `mark`, optionally only one method's. */
+  receivedSince(mark: number, method?: string): Array<WireMessage['message']> {
+    return this.wire
+      .slice(mark)
+      .filter((w) => w.direction === 'receive' && w.message.method !== undefined && (method === undefined || w.message.method === method))
       .map((w) => w.message);
   }
 
