@@ -7,21 +7,13 @@ import { keyOf, sameState, stateHash } from './fileStates';
 import { fileHunks } from './hunks';
 import { relativePathProblem } from './relativePath';
 import type { BaseRef, PendingEntry, TurnRecord } from './reviewRecord';
-import type { ChangeStatus, CheckpointStore, FileState, ReviewFs } from './types';
+import type { ChangeStatus, CheckpointStore, FileChange, FileState, ReviewFs } from './types';
 
 /** A file still to review, compared with its base now. */
-export interface PendingFile {
-  /** `${root}\u0000${path}`: stable while the file is pending. */
+export interface PendingFile extends FileChange {
+  /** `${root}\u0000${path}`: stable while the file is pending. (`path` is the file's path now; for a file
+   * renamed and then deleted, where it was before.) */
   readonly key: string;
-  readonly root: string;
-  /** The file's path now; for a file renamed and then deleted, where it was before. */
-  readonly path: string;
-  /** For a rename: where it was. */
-  readonly oldPath?: string;
-  readonly status: ChangeStatus;
-  readonly added: number;
-  readonly removed: number;
-  readonly binary: boolean;
   /** Present when per-hunk review is offered; indices are what `accept`/`reject` take. */
   readonly hunks?: ReviewHunk[];
   /** Why only the whole file can be reviewed, in words. */

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ChangeStatus, FileMode, FileState } from './types';
+import type { ChangeStatus, FileChange, FileMode, FileState } from './types';
 import { type Git, type GitTarget, splitNul } from './git';
 
 /** Git's empty tree (SHA-1; the store creates its repositories with SHA-1). */
@@ -29,14 +29,7 @@ export function hash16(text: string): string {
 }
 
 /** One file that differs between two trees, as git reports it (paths relative to the captured folder). */
-export interface RawChange {
-  readonly path: string;
-  readonly oldPath?: string;
-  readonly status: ChangeStatus;
-  readonly added: number;
-  readonly removed: number;
-  readonly binary: boolean;
-}
+export type RawChange = Omit<FileChange, 'root'>;
 
 const queues = new Map<string, Promise<unknown>>();
 const initialised = new Map<string, Promise<void>>();

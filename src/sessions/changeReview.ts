@@ -9,7 +9,7 @@ import { Emitter, type Event } from '../common/events';
 import type { PendingFile, RestorePlan, SessionReview, TurnRecord } from '../review/sessionReview';
 import type { FileState } from '../review/types';
 import type { ReviewState, ReviewToHost, ReviewTurn } from '../shared/reviewProtocol';
-import type { Checkpoints } from './checkpoints';
+import { viewChangedFile, type Checkpoints } from './checkpoints';
 import type { Chats } from './chats';
 import type { ReviewUi } from './ports';
 import type { SessionController } from './sessionController';
@@ -211,14 +211,7 @@ export class ChangeReview {
 function reviewFile(file: PendingFile, roots: ReadonlyMap<string, string>): ReviewState['files'][number] {
   return {
     key: file.key,
-    root: roots.get(file.root) ?? path.basename(file.root),
-    rootPath: file.root,
-    path: file.path,
-    ...(file.oldPath !== undefined ? { oldPath: file.oldPath } : {}),
-    status: file.status,
-    added: file.added,
-    removed: file.removed,
-    binary: file.binary,
+    ...viewChangedFile(file, roots),
     ...(file.hunks ? { hunks: file.hunks } : {}),
     ...(file.noHunks ? { noHunks: file.noHunks } : {}),
   };

@@ -274,7 +274,12 @@ function viewFiles(files: readonly FileChange[], session: AgentSession): ViewCha
     return at === -1 ? roots.length : at;
   };
   const sorted = [...files].sort((a, b) => order(a.root) - order(b.root) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return sorted.map((file) => ({
+  return sorted.map((file) => viewChangedFile(file, names));
+}
+
+/** A changed file as the chat and the review show it: its folder by name and path. */
+export function viewChangedFile(file: FileChange, names: ReadonlyMap<string, string>): ViewChangedFile {
+  return {
     root: names.get(file.root) ?? path.basename(file.root),
     rootPath: file.root,
     path: file.path,
@@ -283,7 +288,7 @@ function viewFiles(files: readonly FileChange[], session: AgentSession): ViewCha
     added: file.added,
     removed: file.removed,
     binary: file.binary,
-  }));
+  };
 }
 
 function messageOf(error: unknown): string {
