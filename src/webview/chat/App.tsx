@@ -2,7 +2,7 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'preact/compat';
 import type { ViewSessionState } from '../../shared/chatModel';
 import { withAttachment, type Attachment } from '../../shared/chatProtocol';
-import { Icon } from '../common/ui';
+import { Icon } from '../common/icon';
 import { Composer } from './Composer';
 import { Entry, RootsContext } from './entries';
 import { host } from './host';

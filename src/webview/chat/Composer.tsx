@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ViewConfigOption, ViewSessionState } from '../../shared/chatModel';
 import { ChatRequests, withAttachment, type Attachment, type MentionItem } from '../../shared/chatProtocol';
-import { Icon } from '../common/ui';
+import { Icon } from '../common/icon';
 import { host } from './host';
 import { persistDraft } from './persist';
 

@@ -1,7 +1,7 @@
 /** A turn's `changes` entry: what it changed on disk in the session's folders, each file opening its diff. */
 import { changesSummary, STATUS_LETTER } from '../../shared/changesView';
 import type { ViewChangedFile, ViewEntryOf } from '../../shared/chatModel';
-import { Icon } from '../common/ui';
+import { Icon } from '../common/icon';
 import { host } from './host';
 
 const STATUS_WORD: Record<ViewChangedFile['status'], string> = { added: 'Added', modified: 'Modified', deleted: 'Deleted', renamed: 'Renamed' };

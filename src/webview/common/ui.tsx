@@ -1,12 +1,7 @@
-/** Small shared pieces for the webviews: codicons, and markdown rendered into the DOM without flicker. */
+/** Markdown rendered into the DOM without flicker (codicons are in icon.tsx). */
 import morphdom from 'morphdom';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { renderMarkdown } from './markdown';
-
-export function Icon(props: { name: string; spin?: boolean; label?: string; class?: string }) {
-  const classes = ['codicon', `codicon-${props.name}`, props.spin ? 'codicon-modifier-spin' : '', props.class ?? ''].filter(Boolean).join(' ');
-  return props.label ? <span class={classes} role="img" aria-label={props.label} title={props.label} /> : <span class={classes} aria-hidden="true" />;
-}
 
 /**
  * Sanitized markdown. While an agent streams, the same element is morphed to the new HTML instead of

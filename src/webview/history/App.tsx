@@ -4,7 +4,7 @@
  */
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'preact/compat';
 import type { Row, SessionAction, ViewSettings } from '../../shared/historyProtocol';
-import { Icon } from '../common/ui';
+import { Icon } from '../common/icon';
 import { Details } from './Details';
 import { rowContext, sessionLabel } from './format';
 import { host } from './host';

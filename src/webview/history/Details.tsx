@@ -1,6 +1,6 @@
 /** The selected session's details: title, id, time, folders (missing ones marked), the agent's `_meta` as text, and every action. */
 import type { ActionState, SessionAction, SessionRow } from '../../shared/historyProtocol';
-import { Icon } from '../common/ui';
+import { Icon } from '../common/icon';
 import { exactTime } from './format';
 
 export function Details(props: { row: SessionRow; run: (action: SessionAction, key: string) => void }) {

@@ -1,6 +1,6 @@
 /** Above the list: the agent picker, the hidden-sessions toggle, the search box and the scope buttons. */
 import type { Scope, ViewSettings } from '../../shared/historyProtocol';
-import { Icon } from '../common/ui';
+import { Icon } from '../common/icon';
 import type { ListState } from './store';
 
 const SCOPES: ReadonlyArray<{ id: Scope; label: string; title: string }> = [

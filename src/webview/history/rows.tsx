@@ -1,6 +1,6 @@
 /** The rows of the Sessions view's list: a session (title, time, folders, snippet, quick actions) and the status row closing an agent's part. */
 import type { ActionState, SessionAction, SessionRow, StatusRow } from '../../shared/historyProtocol';
-import { Icon } from '../common/ui';
+import { Icon } from '../common/icon';
 import { exactTime, relativeTime } from './format';
 import { host } from './host';
 

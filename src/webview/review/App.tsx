@@ -6,7 +6,7 @@
 import { useEffect, useSyncExternalStore } from 'preact/compat';
 import { changesSummary } from '../../shared/changesView';
 import type { ReviewFile, ReviewState } from '../../shared/reviewProtocol';
-import { Icon } from '../common/ui';
+import { Icon } from '../common/icon';
 import { FileCard } from './FileCard';
 import { host } from './host';
 import type { ReviewStore } from './store';

@@ -1,7 +1,7 @@
 /** One file of the review: a card with its status, path, counts and actions, and when expanded its hunks. */
 import { diffRows, linesWithin, STATUS_LETTER } from '../../shared/changesView';
 import type { ReviewFile, ReviewHunk } from '../../shared/reviewProtocol';
-import { Icon } from '../common/ui';
+import { Icon } from '../common/icon';
 import { host } from './host';
 import type { ReviewStore } from './store';
 

@@ -3,7 +3,7 @@
  * and every later one are undone, after a confirmation listing the files); Redo brings an undone turn back.
  */
 import type { ReviewState } from '../../shared/reviewProtocol';
-import { Icon } from '../common/ui';
+import { Icon } from '../common/icon';
 import type { ReviewStore } from './store';
 
 export function Turns(props: { state: ReviewState; store: ReviewStore }) {
