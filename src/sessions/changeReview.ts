@@ -4,6 +4,7 @@
  * redo of a turn after a confirmation that lists every file it writes. The logic of these is
  * {@link SessionReview}'s; this turns it into what the chat and the Review Changes tab show, in words.
  */
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { Emitter, type Event } from '../common/events';
 import type { PendingFile, RestorePlan, SessionReview, TurnRecord } from '../review/sessionReview';
@@ -199,9 +200,8 @@ export class ChangeReview {
     };
   }
 
-  private async exists(root: string, file: string): Promise<boolean> {
-    const { promises } = await import('node:fs');
-    return promises.lstat(path.join(root, ...file.split('/'))).then(
+  private exists(root: string, file: string): Promise<boolean> {
+    return fs.lstat(path.join(root, ...file.split('/'))).then(
       () => true,
       () => false,
     );

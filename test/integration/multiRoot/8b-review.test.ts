@@ -23,6 +23,7 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
   let docs: string;
   let userRepo: string;
   const questions: RestoreQuestion[] = [];
+  let confirm = true;
 
   const entries = (): ViewEntry[] => chat.controller.thread.snapshot().entries;
   const changesEntries = () => entries().filter((e): e is ViewEntryOf<'changes'> => e.kind === 'changes');
@@ -73,7 +74,7 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
     api.setReviewUi({
       confirmRestore: async (question) => {
         questions.push(question);
-        return true;
+        return confirm;
       },
     });
     const [started] = await api.starter.newSession({ agentName: NAME });
@@ -147,6 +148,22 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
     assert.equal(read(path.join(app, 'src', 'main.ts')), mainAfter);
     assert.equal(read(path.join(lib, 'src', 'added.ts')), 'export const added = 1;');
     await waitFor(() => changesEntries()[0]!.state === 'done', 'the entry to say done again');
+  });
+
+  it('writes nothing when the confirmation is declined', async () => {
+    const entry = changesEntries()[0]!;
+    const main = read(path.join(app, 'src', 'main.ts'));
+    const asked = questions.length;
+    confirm = false;
+    try {
+      await api.chats.dispatch(chat, { type: 'changes', entryId: entry.id, action: 'undo' });
+    } finally {
+      confirm = true;
+    }
+    assert.equal(questions.length, asked + 1, 'it asked');
+    assert.equal(read(path.join(app, 'src', 'main.ts')), main);
+    assert.equal(read(path.join(lib, 'src', 'added.ts')), 'export const added = 1;');
+    assert.equal(changesEntries()[0]!.state, 'done');
   });
 
   it('never overwrites an edit the user made since: a conflicting file is named and nothing is written', async () => {
