@@ -14,7 +14,7 @@
  *   conformance checker), so tests can assert on exactly what the client sent.
  */
 import type { Message } from 'vscode-jsonrpc/node';
-import { AgentProcess } from '../../src/process/agentProcess';
+import { AgentProcess, type AgentProcessOptions } from '../../src/process/agentProcess';
 import { HandlerError, type AcpConnection } from '../../src/acp/connection';
 import { ErrorCodes } from '../../src/acp/errors';
 import * as acp from '../../src/acp/schema';
@@ -52,6 +52,8 @@ export interface InteropClientOptions {
   readonly initializeTimeoutMs?: number;
   /** Run around every turn of every chat this client opens (the extension gives its `Checkpoints`); none by default. */
   readonly turns?: TurnHooks;
+  /** How the agent is confined at each launch (as the extension does with `acpWorkspace.sandbox` on); none by default. */
+  readonly confinement?: AgentProcessOptions['confinement'];
 }
 
 /** Every agent process any interop client started, so a hook can kill what a failing test left. */
@@ -84,6 +86,7 @@ export class InteropClient {
       features: { booleanConfigOptions: true, notices: true, compaction: true, terminalAuth: true },
       registerHandlers: (connection) => this.register(connection),
       restartPolicy: false,
+      ...(options.confinement ? { confinement: options.confinement } : {}),
       initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
       stopGraceMs: 3000,
       tap: (direction, message) => {
