@@ -73,9 +73,49 @@ export function programPaths(file: string, env: NodeJS.ProcessEnv, cwd: string |
   return result;
 }
 
-/** A fresh private temporary folder (real path) for one confined command; TMPDIR points at it. */
+const TEMP_PREFIX = 'acp-workspace-sandbox-';
+let swept = false;
+
+/**
+ * A fresh private temporary folder (real path) for one confined command; TMPDIR points at it. Named after
+ * this process (`acp-workspace-sandbox-<pid>-…`): the first call also removes the folders left by processes of
+ * ours that are gone (an extension host that was killed could not dispose of them).
+ */
 export function makePrivateTemp(): string {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-workspace-sandbox-')));
+  if (!swept) {
+    swept = true;
+    sweepLeftovers();
+  }
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `${TEMP_PREFIX}${process.pid}-`)));
+}
+
+function sweepLeftovers(): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(os.tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = /^acp-workspace-sandbox-(\d+)-/.exec(name)?.[1];
+    if (!pid || processExists(Number(pid))) continue;
+    const dir = path.join(os.tmpdir(), name);
+    try {
+      if (fs.lstatSync(dir).uid !== process.getuid?.()) continue;
+    } catch {
+      continue;
+    }
+    removePrivateTemp(dir);
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Removes a private temporary folder and what the command left in it (idempotent, never throws). */

@@ -423,9 +423,17 @@ const dir = process.argv[1];
         host.once('exit', (code) => reject(new Error(`the fake host exited (${code}) before starting its agent`)));
       });
       assert.ok(groupRunning(pids.agent) && groupRunning(pids.terminal));
+      const hostPid = host.pid!;
+      const leftovers = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith(`acp-workspace-sandbox-${hostPid}-`));
+      assert.equal(leftovers().length, 2, 'a private TMPDIR each');
       host.kill('SIGKILL');
       const { agent: a, terminal: t } = pids;
       await waitFor(() => !groupRunning(a) && !groupRunning(t), 30_000, 'the confined agent and terminal to end with their host');
+      // A killed host cannot remove them; the next process that confines something does.
+      if (host.exitCode === null && host.signalCode === null) await new Promise((resolve) => host.once('exit', resolve));
+      const sweeper = spawnSync(NODE, ['-e', `require(${JSON.stringify(path.resolve(__dirname, '..', '..', '..', 'src', 'process', 'confinement', 'paths.js'))}).removePrivateTemp(require(${JSON.stringify(path.resolve(__dirname, '..', '..', '..', 'src', 'process', 'confinement', 'paths.js'))}).makePrivateTemp())`]);
+      assert.equal(sweeper.status, 0, String(sweeper.stderr));
+      assert.deepEqual(leftovers(), [], 'the dead host’s folders were swept');
     } finally {
       host.kill('SIGKILL');
       for (const pid of pids ? [pids.agent, pids.terminal] : []) {
