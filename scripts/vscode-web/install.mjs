@@ -1,6 +1,6 @@
 // @ts-check
 // Installs what a real VS Code needs on a machine without a desktop or internet (see CONTRIBUTING.md,
-// "Real VS Code"): Debian's chromium, ripgrep and libkrb5-dev (only when missing, only as root), and
+// "Real VS Code"): Debian's chromium, ripgrep, libkrb5-dev and bubblewrap (only when missing, only as root), and
 // code-server from npm into an ignored cache folder keyed on its version.
 //
 //   node scripts/vscode-web/install.mjs      install everything that is missing, print what is there
@@ -47,14 +47,16 @@ function run(command, args, options = {}) {
 }
 
 /**
- * Debian packages: ripgrep (code-server's search) and libkrb5-dev (its native build), and chromium when
- * `browser` is set (the test tiers; the demo does not need it).
+ * Debian packages: ripgrep (code-server's search), libkrb5-dev (its native build), bubblewrap (agents confined
+ * by acpWorkspace.sandbox on Linux; the confinement tests run the real bwrap), and chromium when `browser` is
+ * set (the test tiers; the demo does not need it).
  */
 export function ensureSystemPackages({ browser = true } = {}) {
   const missing = [];
   if (browser && !findChromium()) missing.push('chromium');
   if (!existsSync('/usr/bin/rg')) missing.push('ripgrep');
   if (!existsSync('/usr/include/krb5.h') && !existsSync('/usr/include/krb5/krb5.h')) missing.push('libkrb5-dev');
+  if (!existsSync('/usr/bin/bwrap')) missing.push('bubblewrap');
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
     throw new Error(`missing Debian packages: ${missing.join(' ')} (install them with: sudo apt-get install -y --no-install-recommends ${missing.join(' ')})`);

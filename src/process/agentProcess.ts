@@ -19,6 +19,7 @@ import { groupGone, killTree, processRunning } from './processTree';
 import { RestartPolicy, type RestartPolicyOptions } from './restartPolicy';
 import { executableProblem, spawnGroup } from './spawnGroup';
 import { StderrLines } from './stderrLines';
+import { ConfinementUnavailableError, type ConfinedCommand, type Confinement, type LaunchConfinement } from './confinement/types';
 
 /** Lifecycle states, as vscode-languageclient names them. */
 export type AgentState = 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
@@ -39,7 +40,13 @@ export interface AgentProcessOptions {
   readonly clientInfo: Implementation;
   readonly features?: ClientFeatureOptions;
   /** Registers agent → client handlers on every new connection, before `initialize`. */
-  readonly registerHandlers?: (connection: AcpConnection) => void;
+  readonly registerHandlers?: (connection: AcpConnection, confinement?: Confinement) => void;
+  /**
+   * How to confine the agent, asked at every launch (a restart picks up a widened policy). Absent: not
+   * confined, and {@link AgentProcess.confinement} is undefined. A rejection fails the launch (fail closed):
+   * nothing is spawned, and the message says why and how to fix it.
+   */
+  readonly confinement?: () => Promise<LaunchConfinement>;
   /** Restarts after unexpected exits while running; `false` never restarts. */
   readonly restartPolicy?: RestartPolicyOptions | false;
   /** How long `initialize` may take (npx may first download the agent). Default 120 s. */
@@ -62,6 +69,7 @@ export class AgentProcess implements Disposable {
   private readonly restartPolicy: RestartPolicy | undefined;
   private readonly logger: Logger;
   private stderrTail: string[] = [];
+  private confinementValue: Confinement | undefined;
   /** Processes we asked to stop: their exit is expected, not a crash. */
   private readonly stopRequested = new WeakSet<ChildProcess>();
   private readonly stateEmitter = new Emitter<AgentStateChange>();
@@ -92,6 +100,11 @@ export class AgentProcess implements Disposable {
 
   get caps(): AgentCaps | undefined {
     return this.connection?.caps;
+  }
+
+  /** How the current (or last) process was started: confined by what, to what, or unconfined and why. */
+  get confinement(): Confinement | undefined {
+    return this.confinementValue;
   }
 
   /** Process id while a process exists (tests use it to check the tree is gone). */
@@ -153,19 +166,56 @@ export class AgentProcess implements Disposable {
     const { command } = this.options;
     const entries = Object.entries(command.env).map(([name, value]) => ({ name, value }));
     const env = withoutEnv(mergeEnv(this.options.parentEnv ?? process.env, entries), command.unsetEnv ?? []);
-    this.logger.info(`Starting ${command.name}: ${[command.command, ...command.args].join(' ')}`);
+    this.confinementValue = undefined;
+    let launchConfinement: LaunchConfinement | undefined;
+    if (this.options.confinement) {
+      try {
+        launchConfinement = await this.options.confinement();
+      } catch (error) {
+        throw this.fail(confinementFailure(command.name, error));
+      }
+    }
+    const line = [command.command, ...command.args].join(' ');
+    if (launchConfinement && 'confiner' in launchConfinement) {
+      const { confiner, policy } = launchConfinement;
+      const readable = policy.mode === 'strict' ? `; readable besides the system: ${policy.readable.join(', ') || 'nothing'}` : '';
+      this.logger.info(`Starting ${command.name} confined by ${confiner.mechanism} (${policy.mode}): writable ${policy.writable.join(', ') || 'nothing'} and a private TMPDIR${readable}: ${line}`);
+    } else if (launchConfinement) {
+      this.logger.info(`Starting ${command.name} unconfined (${launchConfinement.unconfined === 'off' ? 'acpWorkspace.sandbox is off' : 'unconfined this once'}): ${line}`);
+    } else {
+      this.logger.info(`Starting ${command.name}: ${line}`);
+    }
 
     const missing = executableProblem(command.command, env, this.options.cwd);
     if (missing) throw this.fail(describeSpawnError(command, missing));
+    let confined: ConfinedCommand | undefined;
     let child: ChildProcess;
     try {
+      if (launchConfinement && 'confiner' in launchConfinement) {
+        confined = launchConfinement.confiner.wrap(command.command, command.args, env, this.options.cwd, launchConfinement.policy);
+      }
       // Its own process group (so stopping it can signal every process it started), watched so that it ends
-      // with the extension host however the host ends.
-      child = spawnGroup(command.command, command.args, { cwd: this.options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+      // with the extension host however the host ends. Confined, the watchdog runs outside the mechanism.
+      child = confined
+        ? spawnGroup(confined.file, confined.args, { cwd: this.options.cwd, env: confined.env, stdio: ['pipe', 'pipe', 'pipe'] })
+        : spawnGroup(command.command, command.args, { cwd: this.options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {
+      confined?.dispose();
       throw this.fail(describeSpawnError(command, error));
     }
     this.child = child;
+    if (confined) {
+      // Its private temporary folder goes once the process and everything holding its output are done.
+      const done = confined;
+      child.once('close', () => done.dispose());
+      child.once('error', () => done.dispose());
+    }
+    if (launchConfinement && 'confiner' in launchConfinement) {
+      const { confiner, policy } = launchConfinement;
+      this.confinementValue = { confined: true, mechanism: confiner.mechanism, description: confiner.description, policy, confiner };
+    } else if (launchConfinement) {
+      this.confinementValue = { confined: false, why: launchConfinement.unconfined };
+    }
 
     const spawnFailure = new Promise<Error>((resolve) => child.once('error', (error) => resolve(error)));
     const spawned = await Promise.race([
@@ -191,7 +241,7 @@ export class AgentProcess implements Disposable {
       closeGraceMs: EXIT_AFTER_EOF_MS,
     });
     this.current = connection;
-    this.options.registerHandlers?.(connection);
+    this.options.registerHandlers?.(connection, this.confinementValue);
 
     let initializing = true;
     child.once('exit', (code, signal) => {
@@ -326,6 +376,18 @@ const EXIT_AFTER_EOF_MS = 5000;
 
 /** How long a stop waits for SIGKILLed processes to be gone. */
 const KILL_SETTLE_MS = 1000;
+
+/** Why a confined launch did not start, and how to fix it. */
+function confinementFailure(name: string, error: unknown): string {
+  if (error instanceof ConfinementUnavailableError) {
+    return `${name} was not started: it is to run confined (acpWorkspace.sandbox), but ${lowerFirst(error.reason)} ${error.fix}`;
+  }
+  return `${name} was not started: its confinement (acpWorkspace.sandbox) could not be set up: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+function lowerFirst(text: string): string {
+  return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -23,7 +23,8 @@ import type { OpenDocuments } from '../roots/guardedFs';
 import { displayLine } from '../terminal/commandLine';
 import { registerTerminalHandlers } from '../terminal/handlers';
 import { TerminalCwdRefusedError, type TerminalError } from '../terminal/terminalError';
-import { Terminals, type CreateTerminalParams, type TerminalChange, type TerminalView } from '../terminal/terminals';
+import { Terminals, type CreateTerminalParams, type TerminalChange, type TerminalConfine, type TerminalView } from '../terminal/terminals';
+import type { Confinement } from '../process/confinement/types';
 import type { ThreadTerminal } from '../thread/thread';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession, Refusal } from './agentSession';
@@ -85,10 +86,18 @@ export class SessionRouter {
 
   constructor(private readonly options: SessionRouterOptions) {}
 
-  /** Registers every agent → client handler on a new connection (before `initialize`, which advertises them). */
-  connect(connection: AcpConnection): void {
+  /**
+   * Registers every agent → client handler on a new connection (before `initialize`, which advertises them).
+   * @param confinement how the agent was started (AgentProcess passes it to registerHandlers): when confined,
+   *   every `terminal/create` command runs confined by the same mechanism and policy.
+   */
+  connect(connection: AcpConnection, confinement?: Confinement): void {
     const { sessions, documents, logger } = this.options;
-    const terminals = new Terminals({ logger });
+    // The commands the agent runs through the client are confined like the agent (same mechanism, same policy).
+    const confine: TerminalConfine | undefined = confinement?.confined
+      ? (file, args, env, cwd) => confinement.confiner.wrap(file, args, env, cwd, confinement.policy)
+      : undefined;
+    const terminals = new Terminals({ logger, confine });
     const routes: Routes = { sinks: new Map(), buffered: new Map(), replaying: new Set(), overflowed: new Set(), forks: new Set(), terminals };
     this.routes.set(connection, routes);
     registerFsHandlers(connection, { sessions, documents, logger, onRefusal: (session, refusal) => this.refused(routes, session, refusal) });

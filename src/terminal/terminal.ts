@@ -15,6 +15,7 @@ import type { CommandPlan } from './commandLine';
 import { OutputBuffer } from './outputBuffer';
 import { ProcessGroup } from '../process/processGroup';
 import { executableProblem, spawnGroup } from '../process/spawnGroup';
+import type { ConfinedCommand } from '../process/confinement/types';
 import { TerminalError, TerminalErrorCodes } from './terminalError';
 
 /** How a command ended: `exitCode` null when a signal ended it, `signal` null when it exited by itself. */
@@ -80,7 +81,12 @@ export interface TerminalStart {
   readonly killGraceMs: number;
   readonly onChange: (change: TerminalChange) => void;
   readonly platform?: NodeJS.Platform;
+  /** Wraps the command to run confined (the agent's own confinement); undefined runs it as it is. */
+  readonly confine?: TerminalConfine;
 }
+
+/** `file args` in `cwd` with `env`, as a confined command line (see ConfinedCommand). */
+export type TerminalConfine = (file: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd: string) => ConfinedCommand;
 
 /** How long to wait for the output pipes after the command exited before reporting the exit. */
 const PIPE_SETTLE_MS = 100;
@@ -131,15 +137,27 @@ export class Terminal {
     const missing = executableProblem(plan.file, options.env, options.cwd, platform);
     if (missing) throw spawnError(options, missing);
     let child: ChildProcess;
+    let confined: ConfinedCommand | undefined;
     try {
+      confined = options.confine?.(plan.file, plan.args, options.env, options.cwd);
       // Its own process group (so kill can signal everything it started), watched so that it ends with the
-      // extension host however the host ends.
-      child = spawnGroup(plan.file, plan.args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], shell: plan.shell, windowsVerbatimArguments: plan.windowsVerbatimArguments }, platform);
+      // extension host however the host ends. Confined, the watchdog runs outside the mechanism, and the
+      // group holds the mechanism's process and everything inside.
+      child = confined
+        ? spawnGroup(confined.file, confined.args, { cwd: options.cwd, env: confined.env, stdio: ['ignore', 'pipe', 'pipe'] }, platform)
+        : spawnGroup(plan.file, plan.args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], shell: plan.shell, windowsVerbatimArguments: plan.windowsVerbatimArguments }, platform);
     } catch (error) {
+      confined?.dispose();
       throw new TerminalError(TerminalErrorCodes.InvalidParams, `Cannot run ${quotePath(plan.display)}: ${errorText(error)}`, {
         command: options.command,
         reason: codeOf(error),
       });
+    }
+    if (confined) {
+      // Its private temporary folder goes once the command and whatever held its output are done.
+      const done = confined;
+      child.once('close', () => done.dispose());
+      child.once('error', () => done.dispose());
     }
     const terminal = new Terminal(child, options);
     const failure = await new Promise<Error | undefined>((resolve) => {

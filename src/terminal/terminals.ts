@@ -25,12 +25,13 @@ import {
   Terminal,
   type TerminalChange,
   type TerminalOutput,
+  type TerminalConfine,
   type TerminalView,
 } from './terminal';
 import { resolveTerminalCwd } from './terminalCwd';
 import { TerminalError, TerminalErrorCodes } from './terminalError';
 
-export type { CancellationSignal, ExitStatus, TerminalChange, TerminalOutput, TerminalView } from './terminal';
+export type { CancellationSignal, ExitStatus, TerminalChange, TerminalConfine, TerminalOutput, TerminalView } from './terminal';
 
 /** The `terminal/create` params this uses (our zod output type: `args` and `env` default to `[]`). */
 export type CreateTerminalParams = Pick<CreateTerminalRequest, 'sessionId' | 'command' | 'args' | 'env' | 'cwd' | 'outputByteLimit'>;
@@ -55,6 +56,11 @@ export interface TerminalsOptions {
   readonly logger?: Logger;
   /** The platform whose rules apply (shell, environment, process groups). Default: the real one. */
   readonly platform?: NodeJS.Platform;
+  /**
+   * Wraps every command to run confined like the agent (its mechanism and policy); the cwd is still checked
+   * by the session's RootGuard first. Undefined runs commands as they are.
+   */
+  readonly confine?: TerminalConfine;
 }
 
 /** The terminals of one agent connection. */
@@ -104,6 +110,7 @@ export class Terminals {
       outputByteLimit: Math.min(requested, this.options.maxOutputBytes ?? MAX_RETAINED_OUTPUT_BYTES),
       killGraceMs: this.options.killGraceMs ?? 2000,
       platform,
+      confine: this.options.confine,
       onChange: (change) => this.fire(terminalId, change),
     });
     if (this.disposed) {
@@ -112,7 +119,7 @@ export class Terminals {
       throw closedError();
     }
     this.terminals.set(terminalId, terminal);
-    this.options.logger?.info(`Terminal ${terminalId} (session ${sessionId}) started: ${plan.display} in ${cwd}`);
+    this.options.logger?.info(`Terminal ${terminalId} (session ${sessionId}) started${this.options.confine ? ' confined' : ''}: ${plan.display} in ${cwd}`);
     this.fire(terminalId, 'created');
     return { terminalId };
   }

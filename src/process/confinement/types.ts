@@ -25,6 +25,11 @@ export interface ConfinementPolicy {
    * installation, the runtime that runs it (e.g. Node), the npm cache it is started from.
    */
   readonly readable: readonly string[];
+  /**
+   * Paths inside `writable` ones that stay read-only (re-protected after the writable ones are opened), e.g.
+   * a root's `.git/hooks`. Only paths that exist when the command starts can be protected. Default: none.
+   */
+  readonly readOnly?: readonly string[];
 }
 
 /** A command line ready to spawn confined (the mechanism's program runs the original one). */
@@ -62,5 +67,19 @@ export class ConfinementUnavailableError extends Error {
 
 /** How an agent process was started: confined (by what, to what) or not. */
 export type Confinement =
-  | { readonly confined: true; readonly mechanism: Confiner['mechanism']; readonly description: string; readonly policy: ConfinementPolicy }
+  | {
+      readonly confined: true;
+      readonly mechanism: Confiner['mechanism'];
+      readonly description: string;
+      readonly policy: ConfinementPolicy;
+      /** The mechanism itself: the commands the client runs for this agent (`terminal/create`) are wrapped by it too. */
+      readonly confiner: Confiner;
+    }
   | { readonly confined: false; readonly why: 'off' | 'unconfined-once' };
+
+/**
+ * What an agent launch is to use, asked for at every launch (so a restart picks up a widened policy): a
+ * mechanism and a policy, or no confinement and why. A rejection (a {@link ConfinementUnavailableError})
+ * fails the launch; nothing is spawned.
+ */
+export type LaunchConfinement = { readonly confiner: Confiner; readonly policy: ConfinementPolicy } | { readonly unconfined: 'off' | 'unconfined-once' };
