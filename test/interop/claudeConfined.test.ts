@@ -62,9 +62,12 @@ describe('interop: claude-agent-acp confined by bubblewrap', function () {
 
   /** What the model was told the tool did (the tool result of the last turn with this prompt). */
   function toolResult(prompt: string): string {
-    const request = server.requests.filter((r) => r.prompt === prompt && /:result$/.test(r.scenario)).at(-1);
+    const request = server.requests.filter((r) => r.prompt === prompt && /:result$/.test(r.scenario ?? '')).at(-1);
     assert.ok(request, `the model got a tool result for "${prompt}"`);
-    return JSON.stringify(request.body).slice(-4000);
+    const messages = (request.body as { messages: Array<{ role: string; content: unknown }> }).messages;
+    const last = messages.filter((m) => m.role === 'user').at(-1);
+    const results = Array.isArray(last?.content) ? (last.content as Array<{ type: string }>).filter((b) => b.type === 'tool_result') : [];
+    return JSON.stringify(results);
   }
 
   it('starts confined, and a session with app, lib and docs works', async () => {
