@@ -103,6 +103,22 @@ function realVsCodeReady() {
   return line ? line.slice('not ready: '.length) : `the check exited with ${result.status ?? result.signal}`;
 }
 
+/**
+ * On Linux the unit and interop tiers confine agents with the real bubblewrap: install it (and the other
+ * Debian packages the later tiers need) first; if that cannot be done, say why (those tests then fail saying
+ * bwrap is missing).
+ */
+function systemPackages() {
+  if (process.platform !== 'linux') return;
+  const result = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', `import { ensureSystemPackages } from './scripts/vscode-web/install.mjs'; ensureSystemPackages({ browser: false });`],
+    { cwd: root, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' },
+  );
+  if (result.status !== 0) console.log(`system packages not installed: ${(result.stderr ?? '').trim().split('\n').at(-1)}`);
+}
+
+systemPackages();
 console.log('== build: type-check, lint, bundle');
 const build = run(process.execPath, [path.join(root, 'esbuild.mjs')]);
 if (build.status !== 0) {
