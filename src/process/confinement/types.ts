@@ -64,3 +64,10 @@ export class ConfinementUnavailableError extends Error {
 export type Confinement =
   | { readonly confined: true; readonly mechanism: Confiner['mechanism']; readonly description: string; readonly policy: ConfinementPolicy }
   | { readonly confined: false; readonly why: 'off' | 'unconfined-once' };
+
+/**
+ * What an agent launch is to use, asked for at every launch (so a restart picks up a widened policy): a
+ * mechanism and a policy, or no confinement and why. A rejection (a {@link ConfinementUnavailableError})
+ * fails the launch; nothing is spawned.
+ */
+export type LaunchConfinement = { readonly confiner: Confiner; readonly policy: ConfinementPolicy } | { readonly unconfined: 'off' | 'unconfined-once' };
