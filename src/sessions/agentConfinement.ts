@@ -20,8 +20,10 @@ import {
 } from '../process/confinement/types';
 import type { FolderGrants } from '../roots/folderGrants';
 import type { ActiveSessions } from './activeSessions';
+import type { Chats } from './chats';
 import { buildPolicy, realPath, uncoveredFolders } from './confinementPolicy';
 import type { AgentPool, ConfinementUi } from './ports';
+import type { SessionController } from './sessionController';
 
 /** What the UI shows about an agent's confinement. */
 export interface ConfinementView {
@@ -249,4 +251,19 @@ export function describeConfinement(launched: Launched, home: string): Confineme
 function listInWords(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** Keeps every chat's header saying how its agent runs: when a chat opens and when its agent launches. */
+export function showConfinementInChats(confinement: Pick<AgentConfinement, 'view' | 'onDidChange'>, chats: Pick<Chats, 'all' | 'onDidOpen'>): { dispose(): void } {
+  const show = (chat: SessionController) => {
+    const view = confinement.view(chat.session.agentName);
+    chat.thread.setSession({ confinement: view && { confined: view.confined, label: view.label, detail: view.detail } });
+  };
+  const subscriptions = [
+    confinement.onDidChange((agentName) => {
+      for (const chat of chats.all()) if (chat.session.agentName === agentName) show(chat);
+    }),
+    chats.onDidOpen(({ chat }) => show(chat)),
+  ];
+  return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
 }
