@@ -98,7 +98,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const late: { chats?: Chats } = {};
   const confinement = new AgentConfinement({
     mode: readSandbox,
-    findConfiner: () => findConfiner(),
+    findConfiner: (env) => findConfiner(process.platform, env),
     grants,
     sessions,
     isRunning: (name) => ['running', 'starting'].includes(agents?.registry.find(name)?.state ?? 'stopped'),

@@ -48,8 +48,11 @@ export interface AgentConfinementOptions {
   /** `acpWorkspace.sandbox` now. */
   readonly mode: () => SandboxMode;
   readonly platform?: NodeJS.Platform;
-  /** The mechanism for this machine (`findConfiner`); rejects with {@link ConfinementUnavailableError}. */
-  readonly findConfiner: () => Promise<Confiner>;
+  /**
+   * The mechanism for this machine (`findConfiner`), looked up in the agent's environment (its entry may set
+   * PATH); rejects with {@link ConfinementUnavailableError}.
+   */
+  readonly findConfiner: (env: NodeJS.ProcessEnv) => Promise<Confiner>;
   readonly grants: FolderGrants;
   readonly sessions: ActiveSessions;
   /** Whether the agent's process runs now. */
@@ -108,10 +111,11 @@ export class AgentConfinement {
       this.record(agentName, { confined: false, why });
       return { unconfined: why };
     }
+    const env = { ...(this.options.env ?? process.env), ...input.command.env };
     let confiner: Confiner;
     try {
       if ((this.options.platform ?? process.platform) === 'win32') throw WINDOWS_UNAVAILABLE;
-      confiner = await this.options.findConfiner();
+      confiner = await this.options.findConfiner(env);
     } catch (error) {
       if (error instanceof ConfinementUnavailableError) this.unavailable.set(agentName, error);
       this.launched.delete(agentName);
@@ -124,7 +128,7 @@ export class AgentConfinement {
       statePaths: input.statePaths,
       command: input.command,
       home: this.options.home,
-      env: { ...(this.options.env ?? process.env), ...input.command.env },
+      env,
       extensionPath: input.extensionPath,
     });
     this.record(agentName, { confined: true, description: confiner.description, policy });

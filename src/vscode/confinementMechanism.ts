@@ -5,7 +5,7 @@
  */
 import { ConfinementUnavailableError, type Confiner } from '../process/confinement/types';
 
-export function findConfiner(): Promise<Confiner> {
+export function findConfiner(_platform?: NodeJS.Platform, _env?: NodeJS.ProcessEnv): Promise<Confiner> {
   return Promise.reject(
     new ConfinementUnavailableError('This build of ACP Workspace has no confinement mechanism.', 'Set acpWorkspace.sandbox to "off", or use a build with bubblewrap/Seatbelt support.'),
   );
