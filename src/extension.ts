@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { AcpConnection } from './acp/connection';
 import type { AgentRegistry } from './agents/agentRegistry';
 import { McpServers } from './mcp/mcpServers';
 import { FolderGrants } from './roots/folderGrants';
@@ -13,7 +14,8 @@ import { Checkpoints } from './sessions/checkpoints';
 import { Chats } from './sessions/chats';
 import { FolderChanges } from './sessions/folderChanges';
 import { HistoryActions } from './sessions/historyActions';
-import type { ChatUi, HistoryUi, Notices, ReviewUi, RootsUi } from './sessions/ports';
+import type { ChatUi, ConfinementUi, HistoryUi, Notices, ReviewUi, RootsUi } from './sessions/ports';
+import { AgentConfinement, showConfinementInChats } from './sessions/agentConfinement';
 import { Reopener } from './sessions/reopener';
 import { historyStorageDir, SessionHistory } from './sessions/sessionHistory';
 import { SessionRouter } from './sessions/sessionRouter';
@@ -21,6 +23,9 @@ import { SessionStarter } from './sessions/sessionStarter';
 import { pickAgent, registerAgentCommands } from './vscode/agentCommands';
 import { AgentsFromSettings } from './vscode/agents';
 import { AgentsView } from './vscode/agentsView';
+import { findConfiner } from './vscode/confinementMechanism';
+import { vscodeConfinementUi } from './vscode/confinementUi';
+import * as os from 'node:os';
 import { ChatActions } from './vscode/chat/chatActions';
 import { ChatRestorer } from './vscode/chat/chatRestorer';
 import { ChatTabs } from './vscode/chat/chatTabs';
@@ -35,7 +40,7 @@ import { CheckpointDocuments } from './vscode/review/checkpointDocuments';
 import { ReviewPanels } from './vscode/review/reviewPanels';
 import { vscodeRootsUi } from './vscode/rootsUi';
 import { registerSessionCommands } from './vscode/sessionCommands';
-import { affectsUs, readCheckpointSettings } from './vscode/settings';
+import { affectsUs, readCheckpointSettings, readSandbox } from './vscode/settings';
 import { SignIn } from './vscode/signIn';
 import { localFolders, vscodeWorkspace } from './vscode/workspace';
 
@@ -56,6 +61,9 @@ export interface TestApi {
   readonly checkpoints: Checkpoints;
   readonly review: ChangeReview;
   readonly reviewPanels: ReviewPanels;
+  readonly confinement: AgentConfinement;
+  /** Answers the "cannot be confined" question instead of the real dialog. */
+  setConfinementUi(ui: ConfinementUi | undefined): void;
   /** Answers the folder questions instead of the real prompts (the UI tests click the real ones). */
   setRootsUi(ui: RootsUi | undefined): void;
   /** Answers the history's questions (delete, rename) instead of the real prompts. */
@@ -77,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   let historyUi: HistoryUi = vscodeHistoryUi;
   let chatUi: ChatUi = vscodeChatUi;
   let reviewUi: ReviewUi = vscodeReviewUi;
+  let confinementUi: ConfinementUi = vscodeConfinementUi;
   const notices: Notices = { error: (message) => void vscode.window.showErrorMessage(message) };
   const workspace = vscodeWorkspace;
 
@@ -84,24 +93,43 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const sessions = new ActiveSessions();
   const grants = new FolderGrants(context.workspaceState);
   const router = new SessionRouter({ sessions, documents: vscodeOpenDocuments, logger });
+  // Restarting to widen a confinement reopens the agent's chats: the Reopener is built below.
+  let restartAgent: (name: string) => Promise<AcpConnection> = () => Promise.reject(new Error('ACP Workspace is still starting.'));
+  const late: { chats?: Chats } = {};
+  const confinement = new AgentConfinement({
+    mode: readSandbox,
+    findConfiner: (env) => findConfiner(process.platform, env),
+    grants,
+    sessions,
+    isRunning: (name) => ['running', 'starting'].includes(agents?.registry.find(name)?.state ?? 'stopped'),
+    restart: (name) => restartAgent(name),
+    tell: (name, line) => late.chats?.all().forEach((chat) => chat.session.agentName === name && chat.thread.addInfo(line)),
+    ui: () => confinementUi,
+    home: os.homedir(),
+    logger,
+  });
   agents = new AgentsFromSettings({
     context,
     logger,
     features: { booleanConfigOptions: true, notices: true, compaction: true, terminalAuth: true },
     connect: (connection) => router.connect(connection),
+    confinement: (name, input) => confinement.launch(name, input),
   });
   const registry = agents.registry;
+  // Every start and restart of an agent by a session: a refusal to run unconfined is asked about (fail closed).
+  const pool = confinement.guardPool(registry);
   const mcp = new McpServers(
     { folders: localFolders, setting: () => vscode.workspace.getConfiguration('acpWorkspace').get<unknown>('mcpServers'), trusted: () => vscode.workspace.isTrusted },
     logger,
   );
   const checkpoints = new Checkpoints({ storageDir: path.join(context.globalStorageUri.fsPath, 'checkpoints'), settings: readCheckpointSettings, isDirty: isDirtyFile, logger });
   const chats = new Chats({ router, sessions, documents: vscodeOpenDocuments, checkpoints, logger });
+  late.chats = chats;
   const review = new ChangeReview(checkpoints, chats, () => reviewUi);
   const history = new SessionHistory({ storageDir: historyStorageDir(context.globalStorageUri.fsPath), memory: context.globalState, agents: registry, sessions, workspace, logger });
-  const reopener = new Reopener({ agents: registry, chats, router, sessions, mcp, logger, record: (session, title) => history.recordSession(session, title) });
+  const reopener = new Reopener({ agents: pool, chats, router, sessions, mcp, logger, record: (session, title) => history.recordSession(session, title) });
   const starter = new SessionStarter({
-    agents: registry,
+    agents: pool,
     sessions,
     chats,
     reopener,
@@ -111,13 +139,14 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     ui: () => rootsUi,
     pickAgent: () => pickAgent(registry, { title: 'New Session', placeHolder: 'Start a session with which agent?' }),
     logger,
+    confinement,
   });
   const folderChanges = new FolderChanges({ sessions, starter, grants, router, workspace, ui: () => rootsUi, notices, logger });
-  const historyActions = new HistoryActions({ history, agents: registry, chats, reopener, grants, workspace, rootsUi: () => rootsUi, historyUi: () => historyUi, notices, logger });
+  const historyActions = new HistoryActions({ history, agents: pool, chats, reopener, grants, workspace, rootsUi: () => rootsUi, historyUi: () => historyUi, notices, logger });
 
   // The VS Code adapters.
   // Whoever restarts an agent (a command, a chat, a sign-in) gets its open chats reopened.
-  const restartAgent = (name: string) => reopener.restartAgent(name);
+  restartAgent = (name: string) => reopener.restartAgent(name);
   const signIn = new SignIn(agents, logger, restartAgent);
   const reviewPanels = new ReviewPanels(review, context.extensionUri, logger);
   const changeActions = new ChangeActions(review, reviewPanels);
@@ -126,7 +155,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const sessionsView = new SessionsView(context, history, registry, chats, historyActions, logger);
   const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger);
   const refusalNotices = new RefusalNotices();
-  const agentsView = new AgentsView(registry, sessions);
+  const agentsView = new AgentsView(registry, sessions, confinement);
   context.subscriptions.push(
     chatRestorer.register(),
     new CheckpointDocuments(review).register(),
@@ -139,6 +168,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     chatActions,
     router,
     folderChanges,
+    confinement,
+    showConfinementInChats(confinement, chats),
     grants,
     history,
     sessionsView,
@@ -175,6 +206,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     checkpoints,
     review,
     reviewPanels,
+    confinement,
+    setConfinementUi: (replacement) => (confinementUi = replacement ?? vscodeConfinementUi),
     setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi),
     setHistoryUi: (replacement) => (historyUi = replacement ?? vscodeHistoryUi),
     setChatUi: (replacement) => (chatUi = replacement ?? vscodeChatUi),

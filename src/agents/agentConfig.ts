@@ -15,6 +15,19 @@ export const AgentSetting = z.object({
   args: z.array(z.string()).default([]),
   /** Set over the inherited environment; `null` removes a variable the agent must not inherit. */
   env: z.record(z.string(), z.string().nullable()).default({}),
+  /**
+   * Where the agent keeps its state, writable when `acpWorkspace.sandbox` confines it: absolute, or starting
+   * with `~` or a `${…}` variable (expanded like the other fields).
+   */
+  writablePaths: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1, 'a writable path must not be empty')
+        .refine((p) => /^(\/|~(\/|$)|\$\{|[A-Za-z]:[\\/]|\\\\)/.test(p), 'a writable path must be absolute (or start with ~ or ${…})'),
+    )
+    .default([]),
 });
 export type AgentSetting = z.output<typeof AgentSetting>;
 
@@ -23,6 +36,11 @@ export interface AgentDefinition extends AgentSetting {
   readonly source: 'preset' | 'settings';
   /** One line for pickers. */
   readonly description: string;
+  /**
+   * Where a preset keeps its own state (logins, settings, sessions), writable when confined; same syntax as
+   * {@link AgentSetting.writablePaths}. A user entry that replaces a preset lists its own in `writablePaths`.
+   */
+  readonly statePaths?: readonly string[];
 }
 
 /** The display name of the offline reference agent preset. */
@@ -38,6 +56,8 @@ export const AGENT_PRESETS: readonly AgentDefinition[] = [
     command: 'npx',
     args: ['-y', '@agentclientprotocol/claude-agent-acp'],
     env: {},
+    writablePaths: [],
+    statePaths: ['~/.claude', '~/.claude.json'],
     source: 'preset',
     description: 'Anthropic Claude Code through claude-agent-acp (npx)',
   },
@@ -46,6 +66,8 @@ export const AGENT_PRESETS: readonly AgentDefinition[] = [
     command: 'npx',
     args: ['-y', '@zed-industries/codex-acp'],
     env: {},
+    writablePaths: [],
+    statePaths: ['~/.codex'],
     source: 'preset',
     description: 'OpenAI Codex through codex-acp (npx)',
   },
@@ -54,6 +76,8 @@ export const AGENT_PRESETS: readonly AgentDefinition[] = [
     command: 'npx',
     args: ['-y', '@google/gemini-cli', '--acp'],
     env: {},
+    writablePaths: [],
+    statePaths: ['~/.gemini'],
     source: 'preset',
     description: 'Google Gemini CLI in ACP mode (npx)',
   },
@@ -62,6 +86,8 @@ export const AGENT_PRESETS: readonly AgentDefinition[] = [
     command: 'opencode',
     args: ['acp'],
     env: {},
+    writablePaths: [],
+    statePaths: ['~/.local/share/opencode', '~/.config/opencode', '~/.cache/opencode', '~/.local/state/opencode'],
     source: 'preset',
     description: 'opencode in ACP mode (needs opencode on PATH)',
   },
@@ -70,6 +96,8 @@ export const AGENT_PRESETS: readonly AgentDefinition[] = [
     command: '${node}',
     args: ['${extensionPath}/dist/reference-agent.js', '--store', '${globalStorage}/reference-agent'],
     env: {},
+    writablePaths: [],
+    statePaths: ['${globalStorage}/reference-agent'],
     source: 'preset',
     description: 'A scripted agent that works offline, without an API key (for trying things out)',
   },
@@ -121,15 +149,43 @@ export interface CommandVariables {
   readonly nodeEnv?: Readonly<Record<string, string>>;
 }
 
+/**
+ * The paths an agent must be able to write besides its folders, expanded: the preset's state folders and the
+ * entry's `writablePaths` (`${…}` as in {@link resolveAgentCommand}, a leading `~` is `home`). Paths that use
+ * an unset `${env:…}` or are not absolute once expanded are left out and returned in `ignored`.
+ */
+export function resolveAgentWritablePaths(
+  agent: Pick<AgentDefinition, 'writablePaths' | 'statePaths'>,
+  variables: CommandVariables,
+  parentEnv: NodeJS.ProcessEnv,
+  home: string,
+): { readonly paths: string[]; readonly ignored: string[] } {
+  const paths: string[] = [];
+  const ignored: string[] = [];
+  for (const raw of [...(agent.statePaths ?? []), ...agent.writablePaths]) {
+    // An unset variable would leave a different, wider path (`${env:X}/state` → `/state`): left out.
+    const unset = [...raw.matchAll(VARIABLE)].some((m) => m[2] !== undefined && !parentEnv[m[2]]);
+    let text = expandVariables(raw, variables, parentEnv);
+    if (text === '~' || text.startsWith('~/') || text.startsWith('~\\')) text = home + text.slice(1);
+    if (!unset && /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(text)) {
+      if (!paths.includes(text)) paths.push(text);
+    } else ignored.push(raw);
+  }
+  return { paths, ignored };
+}
+
+function expandVariables(text: string, variables: CommandVariables, parentEnv: NodeJS.ProcessEnv): string {
+  return text.replace(VARIABLE, (_match, name: string, envName: string | undefined) => {
+    if (envName !== undefined) return parentEnv[envName] ?? '';
+    return variables[name as 'node' | 'extensionPath' | 'globalStorage'];
+  });
+}
+
 const VARIABLE = /\$\{(node|extensionPath|globalStorage|env:([A-Za-z_][A-Za-z0-9_]*))\}/g;
 
 /** Expands `${node}`, `${extensionPath}`, `${globalStorage}` and `${env:NAME}` in command, args and env. */
-export function resolveAgentCommand(agent: AgentSetting, variables: CommandVariables, parentEnv: NodeJS.ProcessEnv): AgentCommand {
-  const expand = (text: string) =>
-    text.replace(VARIABLE, (_match, name: string, envName: string | undefined) => {
-      if (envName !== undefined) return parentEnv[envName] ?? '';
-      return variables[name as 'node' | 'extensionPath' | 'globalStorage'];
-    });
+export function resolveAgentCommand(agent: Omit<AgentSetting, 'writablePaths'>, variables: CommandVariables, parentEnv: NodeJS.ProcessEnv): AgentCommand {
+  const expand = (text: string) => expandVariables(text, variables, parentEnv);
   const usesNode = agent.command === '${node}';
   const env: Record<string, string> = usesNode ? { ...variables.nodeEnv } : {};
   const unsetEnv: string[] = [];

@@ -149,5 +149,5 @@ export class AgentRegistry {
 }
 
 function sameDefinition(a: AgentDefinition, b: AgentDefinition): boolean {
-  return JSON.stringify([a.command, a.args, a.env]) === JSON.stringify([b.command, b.args, b.env]);
+  return JSON.stringify([a.command, a.args, a.env, a.writablePaths]) === JSON.stringify([b.command, b.args, b.env, b.writablePaths]);
 }

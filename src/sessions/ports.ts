@@ -117,3 +117,12 @@ export interface RestoreQuestion {
 export interface ReviewUi {
   confirmRestore(question: RestoreQuestion): Promise<boolean>;
 }
+
+/** What the user chose when an agent could not be confined. */
+export type ConfinementChoice = 'unconfined-once' | 'settings';
+
+/** The question when confinement is on but cannot be set up here (integration tests answer it instead). */
+export interface ConfinementUi {
+  /** Says why and how to fix it; "Start Unconfined Once", "Open Settings" (which it opens), or dismissed. */
+  confinementUnavailable(agentName: string, reason: string, fix: string): Promise<ConfinementChoice | undefined>;
+}

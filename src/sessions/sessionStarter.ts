@@ -46,6 +46,11 @@ export interface SessionStarterOptions {
   /** Which agent, when neither the caller nor the settings say. */
   readonly pickAgent: () => Promise<string | undefined>;
   readonly logger: Logger;
+  /**
+   * The agent's confinement (`acpWorkspace.sandbox`): told the folders a session will work in before it
+   * starts, so a confined agent whose confinement does not include them is restarted first.
+   */
+  readonly confinement?: { ensureCovers(agentName: string, folders: readonly string[]): Promise<void> };
 }
 
 type Decision = RootPlan | 'cancel' | 'choose-primary' | 'one-per-folder';
@@ -73,7 +78,9 @@ export class SessionStarter {
     if (!agentName) return [];
     let primary = this.initialPrimary(candidates, options.primaryIndex) ?? (await ui().pickPrimary(agentName, candidates.roots));
     if (!primary) return [];
-    const connection = await agents.start(agentName);
+    // The primary folder is the user's choice: the agent's confinement includes it from its launch on.
+    await this.options.confinement?.ensureCovers(agentName, [primary.path]);
+    let connection = await agents.start(agentName);
 
     for (;;) {
       const decision = await this.decide(connection, candidates, primary);
@@ -84,6 +91,8 @@ export class SessionStarter {
         primary = next;
         continue;
       }
+      // A folder granted just now may widen the confinement: the session starts after the restart.
+      connection = await this.covering(connection, decision === 'one-per-folder' ? candidates.roots.map((root) => root.path) : rootPaths(decision.rootSet));
       if (decision === 'one-per-folder') {
         const started: StartedSession[] = [];
         for (const root of candidates.roots) {
@@ -112,6 +121,7 @@ export class SessionStarter {
       this.options.logger.info(`${session.agentName} session ${session.sessionId} already has the current folders; not reopened.`);
       return session;
     }
+    await this.options.confinement?.ensureCovers(session.agentName, rootPaths(decision.rootSet));
     const chat = this.options.chats.find(session.agentName, session.sessionId);
     const reopened = await this.options.reopener.reopen({
       verb: 'refolder',
@@ -122,6 +132,13 @@ export class SessionStarter {
       roots: () => Promise.resolve(decision.rootSet),
     });
     return reopened?.session;
+  }
+
+  /** The agent's connection once its confinement includes these folders (after a restart, if one was needed). */
+  private async covering(connection: AcpConnection, folders: readonly string[]): Promise<AcpConnection> {
+    if (!this.options.confinement) return connection;
+    await this.options.confinement.ensureCovers(connection.agentName, folders);
+    return connection.isClosed ? this.options.agents.start(connection.agentName) : connection;
   }
 
   private initialPrimary(candidates: Candidates, primaryIndex: number | undefined): CandidateRoot | undefined {

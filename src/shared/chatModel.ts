@@ -179,6 +179,8 @@ export const ViewSessionState = z.object({
   /** The session's folders, the primary first; `withdrawn` ones were taken back and can no longer be reached. */
   roots: z.array(z.object({ name: z.string(), path: z.string(), primary: z.boolean(), withdrawn: z.boolean().optional() })),
   rootsStale: z.string().optional(),
+  /** How the agent's process is confined (`acpWorkspace.sandbox`): a short label, every path in `detail`. */
+  confinement: z.object({ confined: z.boolean(), label: z.string(), detail: z.string() }).optional(),
   modes: z
     .object({ currentModeId: z.string(), available: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().optional() })) })
     .optional(),

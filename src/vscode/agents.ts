@@ -8,11 +8,13 @@ import * as vscode from 'vscode';
 import type { ClientFeatureOptions } from '../acp/capabilities';
 import type { AcpConnection } from '../acp/connection';
 import { traceTap } from '../acp/trace';
-import { resolveAgentCommand, type AgentCommand, type AgentDefinition } from '../agents/agentConfig';
+import { resolveAgentCommand, resolveAgentWritablePaths, type AgentCommand, type AgentDefinition, type CommandVariables } from '../agents/agentConfig';
 import { AgentRegistry } from '../agents/agentRegistry';
 import { Disposable } from '../common/lifecycle';
 import type { Logger } from '../common/logger';
-import { AgentProcess } from '../process/agentProcess';
+import { AgentProcess, type AgentProcessOptions } from '../process/agentProcess';
+import type { LaunchConfinement } from '../process/confinement/types';
+import type { LaunchInput } from '../sessions/agentConfinement';
 import { affectsUs, readAgents, readMaxMessageBytes, readTrace } from './settings';
 
 export interface AgentsOptions {
@@ -21,6 +23,8 @@ export interface AgentsOptions {
   readonly features: ClientFeatureOptions;
   /** Registers the agent → client handlers on every new connection, before `initialize`. */
   readonly connect: (connection: AcpConnection) => void;
+  /** What each launch of an agent is to use (`acpWorkspace.sandbox`), asked at every launch. */
+  readonly confinement?: (agentName: string, input: LaunchInput) => Promise<LaunchConfinement>;
 }
 
 export class AgentsFromSettings extends Disposable {
@@ -58,24 +62,32 @@ export class AgentsFromSettings extends Disposable {
       });
   }
 
-  private resolve(definition: AgentDefinition): AgentCommand {
+  private variables(): CommandVariables {
     const { context } = this.options;
-    return resolveAgentCommand(
-      definition,
-      {
-        node: process.execPath,
-        extensionPath: context.extensionUri.fsPath,
-        globalStorage: context.globalStorageUri.fsPath,
-        // Inside desktop VS Code the runtime is Electron; this makes it behave as plain Node.
-        nodeEnv: { ELECTRON_RUN_AS_NODE: '1' },
-      },
-      process.env,
-    );
+    return {
+      node: process.execPath,
+      extensionPath: context.extensionUri.fsPath,
+      globalStorage: context.globalStorageUri.fsPath,
+      // Inside desktop VS Code the runtime is Electron; this makes it behave as plain Node.
+      nodeEnv: { ELECTRON_RUN_AS_NODE: '1' },
+    };
+  }
+
+  private resolve(definition: AgentDefinition): AgentCommand {
+    return resolveAgentCommand(definition, this.variables(), process.env);
+  }
+
+  /** The confinement of one launch: the settings and the agent's paths as they are now. */
+  private launchConfinement(definition: AgentDefinition, confinement: NonNullable<AgentsOptions['confinement']>): Promise<LaunchConfinement> {
+    const { paths, ignored } = resolveAgentWritablePaths(definition, this.variables(), process.env, os.homedir());
+    if (ignored.length > 0) this.options.logger.warn(`${definition.name}: writable paths left out (an unset variable, or not absolute): ${ignored.join(', ')}`);
+    return confinement(definition.name, { command: this.resolve(definition), statePaths: paths, extensionPath: this.options.context.extensionUri.fsPath });
   }
 
   private createProcess(definition: AgentDefinition): AgentProcess {
-    const { logger, features, context, connect } = this.options;
-    return new AgentProcess({
+    const { logger, features, context, connect, confinement } = this.options;
+    // `confinement` is AgentProcessOptions' own once the mechanisms are merged (the launch asks it every time).
+    const options: AgentProcessOptions & { confinement?: () => Promise<LaunchConfinement> } = {
       command: this.resolve(definition),
       cwd: vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath ?? os.homedir(),
       logger,
@@ -84,6 +96,8 @@ export class AgentsFromSettings extends Disposable {
       maxLineBytes: readMaxMessageBytes(),
       tap: traceTap(definition.name, () => this.trace, logger),
       registerHandlers: connect,
-    });
+      ...(confinement ? { confinement: () => this.launchConfinement(definition, confinement) } : {}),
+    };
+    return new AgentProcess(options);
   }
 }

@@ -8,6 +8,7 @@ import type { AgentCaps } from '../acp/capabilities';
 import { listInWords } from '../roots/rootSet';
 import type { ActiveSessions } from '../sessions/activeSessions';
 import { AgentSession } from '../sessions/agentSession';
+import type { AgentConfinement, ConfinementView } from '../sessions/agentConfinement';
 import type { AgentRegistry, AgentStatus } from '../agents/agentRegistry';
 import { Disposable } from '../common/lifecycle';
 import { readDefaultAgent, affectsUs } from './settings';
@@ -31,8 +32,10 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
   constructor(
     private readonly agents: AgentRegistry,
     private readonly sessions: ActiveSessions,
+    private readonly confinement?: Pick<AgentConfinement, 'view' | 'onDidChange'>,
   ) {
     super();
+    if (confinement) this._register(confinement.onDidChange(() => this.changeEmitter.fire()));
     this._register(agents.onDidChange(() => this.changeEmitter.fire()));
     this._register(sessions.onDidChange(() => this.changeEmitter.fire()));
     this._register(
@@ -67,14 +70,16 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     const isDefault = readDefaultAgent() === definition.name;
     const caps = status.process?.caps;
     const version = caps?.agentInfo ? ` · ${caps.agentInfo.title ?? caps.agentInfo.name} ${caps.agentInfo.version}` : '';
-    item.description = [isDefault ? 'default' : undefined, STATE_LABEL[state] + version, status.stale ? 'restart to apply settings' : undefined]
+    const running = state === 'running' || state === 'starting';
+    const confinement = running ? this.confinement?.view(definition.name) : undefined;
+    item.description = [isDefault ? 'default' : undefined, STATE_LABEL[state] + version, confinement?.summary, status.stale ? 'restart to apply settings' : undefined]
       .filter(Boolean)
       .join(' · ');
     item.iconPath = iconFor(state);
     item.contextValue = `agent.${state}`;
     item.id = `agent:${definition.name}`;
-    item.accessibilityInformation = { label: `${definition.name}, ${STATE_LABEL[state]}${isDefault ? ', default agent' : ''}` };
-    item.tooltip = tooltipFor(status, caps);
+    item.accessibilityInformation = { label: `${definition.name}, ${STATE_LABEL[state]}${isDefault ? ', default agent' : ''}${confinement ? `, ${confinement.summary}` : ''}` };
+    item.tooltip = tooltipFor(status, caps, confinement);
     return item;
   }
 }
@@ -128,7 +133,7 @@ function iconFor(state: AgentStatus['state']): vscode.ThemeIcon {
   }
 }
 
-function tooltipFor(status: AgentStatus, caps: AgentCaps | undefined): vscode.MarkdownString {
+function tooltipFor(status: AgentStatus, caps: AgentCaps | undefined, confinement: ConfinementView | undefined): vscode.MarkdownString {
   const { definition } = status;
   const md = new vscode.MarkdownString(undefined, true);
   // An agent from the settings is described by its command line, which the code block shows.
@@ -136,6 +141,10 @@ function tooltipFor(status: AgentStatus, caps: AgentCaps | undefined): vscode.Ma
   md.appendMarkdown(`**${escape(definition.name)}**: ${escape(about)}\n\n`);
   md.appendCodeblock([definition.command, ...definition.args].join(' '), 'shell');
   if (status.message) md.appendMarkdown(`\n$(warning) ${escape(status.message)}\n`);
+  if (confinement) {
+    md.appendMarkdown(`\n${confinement.confined ? '$(lock)' : '$(unlock)'} **${escape(confinement.label)}**\n`);
+    md.appendCodeblock(confinement.detail, 'text');
+  }
   if (caps) {
     const yes = (flag: boolean) => (flag ? '$(check)' : '$(dash)');
     md.appendMarkdown(

@@ -5,6 +5,7 @@ import type { TraceLevel } from '../acp/trace';
 import type { PrimaryFolderSetting } from '../roots/workspaceRoots';
 import { DEFAULT_MAX_LINE_BYTES } from '../acp/transport/ndjson';
 import type { CheckpointSettings } from '../sessions/checkpoints';
+import type { SandboxMode } from '../process/confinement/types';
 
 export const SECTION = 'acpWorkspace';
 
@@ -69,4 +70,10 @@ export function readCheckpointSettings(): CheckpointSettings {
     maxStoreBytes: Math.round(mib('checkpoints.maxStorageMiB', 1024, 16, 65536)),
     git,
   };
+}
+
+/** `acpWorkspace.sandbox` (machine scope): whether and how agents are confined; anything unknown is off. */
+export function readSandbox(): SandboxMode {
+  const value = config().get<unknown>('sandbox');
+  return value === 'writes' || value === 'strict' ? value : 'off';
 }

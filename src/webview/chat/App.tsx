@@ -28,6 +28,12 @@ function Header(props: { session: ViewSessionState }) {
         <span class={`status status-${session.status}`} role="status" aria-live="polite">
           {session.status === 'running' ? <Icon name="loading" spin /> : null} {session.statusDetail ?? STATUS_TEXT[session.status]}
         </span>
+        {session.confinement ? (
+          <span class={`chip confinement ${session.confinement.confined ? 'confined' : 'unconfined'}`} title={session.confinement.detail}>
+            <Icon name={session.confinement.confined ? 'lock' : 'unlock'} />
+            {session.confinement.label}
+          </span>
+        ) : null}
         {usage ? (
           <span class="usage" title={`${usage.used.toLocaleString()} of ${usage.size.toLocaleString()} tokens of context used`}>
             {`${Math.round((usage.used / Math.max(usage.size, 1)) * 100)}% context`}

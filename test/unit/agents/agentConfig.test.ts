@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { AGENT_PRESETS, REFERENCE_AGENT_NAME, resolveAgentCommand, resolveAgentList } from '../../../src/agents/agentConfig';
+import { AGENT_PRESETS, REFERENCE_AGENT_NAME, resolveAgentCommand, resolveAgentList, resolveAgentWritablePaths } from '../../../src/agents/agentConfig';
 
 describe('agent configuration', () => {
   it('offers the built-in presets when nothing is configured', () => {
@@ -65,5 +65,34 @@ describe('agent configuration', () => {
     assert.deepEqual(unsetting.env, { KEEP: 'yes' });
     assert.deepEqual(unsetting.unsetEnv, ['IS_SANDBOX', 'ELECTRON_RUN_AS_NODE']);
     assert.deepEqual(resolveAgentList([{ name: 'y', command: 'z', env: { A: null } }]).problems, [], 'null is a valid env value');
+  });
+
+  it('knows where each preset keeps its state', () => {
+    const state = Object.fromEntries(AGENT_PRESETS.map((p) => [p.name, p.statePaths]));
+    assert.deepEqual(state['Claude Code'], ['~/.claude', '~/.claude.json']);
+    assert.deepEqual(state['Codex'], ['~/.codex']);
+    assert.deepEqual(state['Gemini CLI'], ['~/.gemini']);
+    assert.deepEqual(state['opencode'], ['~/.local/share/opencode', '~/.config/opencode', '~/.cache/opencode', '~/.local/state/opencode']);
+    assert.deepEqual(state[REFERENCE_AGENT_NAME], ['${globalStorage}/reference-agent']);
+  });
+
+  it('reads writablePaths of an entry and refuses relative ones', () => {
+    const ok = resolveAgentList([{ name: 'a', command: 'x', writablePaths: ['~/.a', '/var/a', '${env:A_HOME}/state'] }]);
+    assert.deepEqual(ok.problems, []);
+    assert.deepEqual(ok.agents.at(-1)?.writablePaths, ['~/.a', '/var/a', '${env:A_HOME}/state']);
+    const bad = resolveAgentList([{ name: 'b', command: 'x', writablePaths: ['state'] }]);
+    assert.match(bad.problems[0] ?? '', /writablePaths.*absolute/s);
+  });
+
+  it('expands state paths and writablePaths (~, ${…}) and leaves out what is not absolute', () => {
+    const variables = { node: '/n/node', extensionPath: '/ext', globalStorage: '/gs' };
+    const { paths, ignored } = resolveAgentWritablePaths(
+      { statePaths: ['~/.claude', '${globalStorage}/ref'], writablePaths: ['~', '${env:A_HOME}/s', '${env:MISSING}/x', '~/.claude'] },
+      variables,
+      { A_HOME: '/opt/a' },
+      '/home/u',
+    );
+    assert.deepEqual(paths, ['/home/u/.claude', '/gs/ref', '/home/u', '/opt/a/s']);
+    assert.deepEqual(ignored, ['${env:MISSING}/x']);
   });
 });

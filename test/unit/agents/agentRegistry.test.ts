@@ -8,7 +8,7 @@ import { isAlive, REFERENCE_AGENT_BUNDLE, tempDir } from '../../helpers/referenc
 
 /** A definition that runs the bundled reference agent. */
 function definition(name: string, args: string[] = []): AgentDefinition {
-  return { name, command: process.execPath, args: [REFERENCE_AGENT_BUNDLE, ...args], env: {}, source: 'settings', description: name };
+  return { name, command: process.execPath, args: [REFERENCE_AGENT_BUNDLE, ...args], env: {}, writablePaths: [], source: 'settings', description: name };
 }
 
 describe('AgentRegistry (the configured agents and their processes)', function () {

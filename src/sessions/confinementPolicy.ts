@@ -1,0 +1,131 @@
+/**
+ * What a confined agent may touch (`acpWorkspace.sandbox`), worked out from what it works on: the folders it
+ * may work in now, its state folders, its installation. Real paths; plain functions, tested without VS Code.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { AgentCommand } from '../process/command';
+import type { ConfinementPolicy, SandboxMode } from '../process/confinement/types';
+
+export interface PolicyInput {
+  readonly mode: Exclude<SandboxMode, 'off'>;
+  /** The folders the agent may work in now (granted, primary folders of its sessions), any order. */
+  readonly folders: readonly string[];
+  /** Its state folders and the entry's `writablePaths`, expanded (see `resolveAgentWritablePaths`). */
+  readonly statePaths: readonly string[];
+  /** The command line it runs, variables expanded. */
+  readonly command: AgentCommand;
+  /** The user's home folder (`~/.npm` for agents started with npx). */
+  readonly home: string;
+  /** The environment the command is looked up in (its PATH). */
+  readonly env: NodeJS.ProcessEnv;
+  /** This extension's folder: readable in strict mode when the agent runs from it (`${extensionPath}`). */
+  readonly extensionPath?: string;
+}
+
+/** How the file system is asked (replaceable in tests). */
+export interface PolicyFs {
+  realpath(p: string): string;
+  isFile(p: string): boolean;
+}
+
+const nodeFs: PolicyFs = {
+  realpath: (p) => fs.realpathSync.native(p),
+  isFile: (p) => {
+    try {
+      return fs.statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  },
+};
+
+/**
+ * The policy for one launch. `writable`: the folders, the state paths, `~/.npm` for an agent started with
+ * npx (npx writes its cache there). `readable` (strict only): the agent's installation (the directory of
+ * its program and of each absolute path among its arguments, a `bin` folder's parent), Node's when it runs
+ * on Node (npx, `${node}`), and this extension's folder when it runs from it. Paths are real paths; one
+ * that does not exist yet is the real path of its nearest existing parent plus the rest. Nothing is listed
+ * twice, nor inside another writable path.
+ */
+export function buildPolicy(input: PolicyInput, fsys: PolicyFs = nodeFs): ConfinementPolicy {
+  const real = (p: string) => realPath(p, fsys);
+  const program = lookUp(input.command.command, input.env, fsys);
+  const programName = path.basename(program ?? input.command.command).replace(/\.(cmd|exe|bat)$/i, '');
+  const viaNpx = programName === 'npx' || programName === 'npm' || programName === 'pnpx' || programName === 'bunx';
+  const writable = distinct([...input.folders, ...input.statePaths, ...(viaNpx ? [path.join(input.home, '.npm')] : [])].map(real));
+  if (input.mode === 'writes') return { mode: input.mode, writable: minimal(writable), readable: [] };
+
+  const installs: string[] = [];
+  const addInstall = (file: string | undefined) => {
+    if (!file) return;
+    const dir = path.dirname(real(file));
+    installs.push(path.basename(dir) === 'bin' ? path.dirname(dir) : dir);
+  };
+  addInstall(program);
+  for (const arg of input.command.args) if (path.isAbsolute(arg) && fsys.isFile(arg)) addInstall(arg);
+  const runsOnNode = viaNpx || programName === 'node' || /^electron/i.test(programName) || input.command.env['ELECTRON_RUN_AS_NODE'] === '1';
+  if (runsOnNode) addInstall(lookUp('node', input.env, fsys));
+  if (input.extensionPath && [input.command.command, ...input.command.args].some((part) => inside(part, input.extensionPath!))) {
+    installs.push(real(input.extensionPath));
+  }
+  const writableSet = minimal(writable);
+  const readable = minimal(distinct(installs)).filter((p) => !writableSet.some((w) => inside(p, w)));
+  return { mode: input.mode, writable: writableSet, readable };
+}
+
+/** Whether the policy lets the agent write every one of these folders (real paths). */
+export function coversFolders(policy: Pick<ConfinementPolicy, 'writable'>, folders: readonly string[]): boolean {
+  return uncoveredFolders(policy, folders).length === 0;
+}
+
+/** The folders the policy does not let the agent write. */
+export function uncoveredFolders(policy: Pick<ConfinementPolicy, 'writable'>, folders: readonly string[]): string[] {
+  return folders.filter((folder) => !policy.writable.some((w) => inside(folder, w)));
+}
+
+/** `child` is `parent` or below it. */
+export function inside(child: string, parent: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** The real path; for a path that does not exist, its nearest existing parent's real path plus the rest. */
+export function realPath(p: string, fsys: PolicyFs = nodeFs): string {
+  const absolute = path.resolve(p);
+  const rest: string[] = [];
+  let current = absolute;
+  for (;;) {
+    try {
+      return path.join(fsys.realpath(current), ...rest);
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return absolute;
+      rest.unshift(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+/** The program's path: as given when it has a directory part, else the first match on PATH. */
+function lookUp(command: string, env: NodeJS.ProcessEnv, fsys: PolicyFs): string | undefined {
+  if (command.includes('/') || command.includes('\\')) return path.resolve(command);
+  const exts = process.platform === 'win32' ? ['', ...(env['PATHEXT'] ?? '.EXE;.CMD;.BAT').split(';')] : [''];
+  for (const dir of (env['PATH'] ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    for (const ext of exts) {
+      const candidate = path.join(dir, command + ext);
+      if (fsys.isFile(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+function distinct(paths: readonly string[]): string[] {
+  return [...new Set(paths)];
+}
+
+/** Without paths that lie inside another one of the list (first occurrence order kept). */
+function minimal(paths: readonly string[]): string[] {
+  return paths.filter((p, i) => !paths.some((other, j) => j !== i && other !== p && inside(p, other)));
+}
