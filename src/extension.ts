@@ -23,7 +23,7 @@ import { SessionStarter } from './sessions/sessionStarter';
 import { pickAgent, registerAgentCommands } from './vscode/agentCommands';
 import { AgentsFromSettings } from './vscode/agents';
 import { AgentsView } from './vscode/agentsView';
-import { findConfiner } from './vscode/confinementMechanism';
+import { findConfiner } from './process/confinement/find';
 import { vscodeConfinementUi } from './vscode/confinementUi';
 import * as os from 'node:os';
 import { ChatActions } from './vscode/chat/chatActions';
@@ -112,7 +112,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     context,
     logger,
     features: { booleanConfigOptions: true, notices: true, compaction: true, terminalAuth: true },
-    connect: (connection) => router.connect(connection),
+    connect: (connection, confinement) => router.connect(connection, confinement),
     confinement: (name, input) => confinement.launch(name, input),
   });
   const registry = agents.registry;

@@ -13,7 +13,7 @@ import { AgentRegistry } from '../agents/agentRegistry';
 import { Disposable } from '../common/lifecycle';
 import type { Logger } from '../common/logger';
 import { AgentProcess, type AgentProcessOptions } from '../process/agentProcess';
-import type { LaunchConfinement } from '../process/confinement/types';
+import type { Confinement, LaunchConfinement } from '../process/confinement/types';
 import type { LaunchInput } from '../sessions/agentConfinement';
 import { affectsUs, readAgents, readMaxMessageBytes, readTrace } from './settings';
 
@@ -22,7 +22,7 @@ export interface AgentsOptions {
   readonly logger: Logger;
   readonly features: ClientFeatureOptions;
   /** Registers the agent → client handlers on every new connection, before `initialize`. */
-  readonly connect: (connection: AcpConnection) => void;
+  readonly connect: (connection: AcpConnection, confinement?: Confinement) => void;
   /** What each launch of an agent is to use (`acpWorkspace.sandbox`), asked at every launch. */
   readonly confinement?: (agentName: string, input: LaunchInput) => Promise<LaunchConfinement>;
 }
@@ -86,8 +86,8 @@ export class AgentsFromSettings extends Disposable {
 
   private createProcess(definition: AgentDefinition): AgentProcess {
     const { logger, features, context, connect, confinement } = this.options;
-    // `confinement` is AgentProcessOptions' own once the mechanisms are merged (the launch asks it every time).
-    const options: AgentProcessOptions & { confinement?: () => Promise<LaunchConfinement> } = {
+    // The launch asks for its confinement every time (a restart picks up widened folders).
+    const options: AgentProcessOptions = {
       command: this.resolve(definition),
       cwd: vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath ?? os.homedir(),
       logger,

@@ -77,6 +77,8 @@ export async function addRecordingAgent(name: string, extraArgs: string[] = []):
         name,
         command: '${node}',
         args: ['${extensionPath}/dist/reference-agent.js', '--record', recordFile, '--store', path.join(dir, 'store'), ...extraArgs],
+        // Its record and store (where it keeps its state) stay writable when agents are confined.
+        writablePaths: [dir],
       },
     ],
     vscode.ConfigurationTarget.Global,
