@@ -131,12 +131,16 @@ export class Checkpoints implements TurnHooks {
       return undefined;
     }
     opened.store.setRoots(rootsOf(chat.session));
+    // The first capture of a large folder takes a while (every file is stored once): the header says why.
+    chat.thread.setSession({ statusDetail: 'Taking a checkpoint of the folders…' });
     try {
       return await opened.review.beginTurn();
     } catch (error) {
       this.options.logger.warn(`Checkpoint before a turn of ${chat.session.sessionId}: ${String(error)}`);
       chat.thread.addInfo(`No checkpoint was taken before this turn, so it cannot be undone: ${messageOf(error)}`);
       return undefined;
+    } finally {
+      if (chat.thread.session.statusDetail === 'Taking a checkpoint of the folders…') chat.thread.setSession({ statusDetail: undefined });
     }
   }
 

@@ -54,6 +54,8 @@ export class SessionController implements SessionSink {
   private current: AgentSession;
   private readonly pending = new Map<string, PendingPermission>();
   private turn: Promise<void> | undefined;
+  /** The user stopped the running turn: a prompt not sent yet (its checkpoint still being taken) is not sent. */
+  private stopRequested = false;
   /** The agent is being restarted on purpose: its connection closing is expected, not a failure. */
   private restarting = false;
   /** What this chat listens to on its current session (replaced when the session is). */
@@ -133,11 +135,12 @@ export class SessionController implements SessionSink {
     this.thread.addUserPrompt(shown);
     const session = this.current;
     const hooks = this.options.turns;
+    this.stopRequested = false;
     const turn = (async () => {
       const before = hooks ? await hooks.before(this) : undefined;
       let outcome: { stopReason: string } | { error: unknown };
       try {
-        outcome = await session.connection.prompt({ sessionId: session.sessionId, prompt: blocks });
+        outcome = this.stopRequested ? { stopReason: 'cancelled' } : await session.connection.prompt({ sessionId: session.sessionId, prompt: blocks });
       } catch (error) {
         outcome = { error };
       }
@@ -162,6 +165,7 @@ export class SessionController implements SessionSink {
     const hadPending = this.pending.size > 0;
     this.cancelPendingPermissions();
     if (!this.turn || this.current.isDisconnected) return;
+    this.stopRequested = true;
     // Let the `cancelled` answers go out before the cancel itself.
     if (hadPending) await new Promise((resolve) => setImmediate(resolve));
     this.thread.setSession({ statusDetail: 'Stopping…' });

@@ -229,6 +229,28 @@ describe('SessionController: turns, permissions, cancellation', () => {
     assert.deepEqual(hooked.thread.snapshot().entries.map((e) => e.kind), ['user', 'info', 'turnEnd', 'user', 'info', 'error']);
   });
 
+  it('stopped while its checkpoint is still being taken, a turn never sends its prompt and ends cancelled', async () => {
+    const session = controller.session;
+    let release!: () => void;
+    const checkpointTaken = new Promise<void>((resolve) => (release = resolve));
+    const hooked = new SessionController(session, new Thread({ agentName: 'Memory Agent', roots: [], prompt: session.connection.caps.prompt }), {
+      turns: { before: () => checkpointTaken, after: async () => undefined },
+    });
+    let prompts = 0;
+    agent.rpc.onRequest('session/prompt', () => {
+      prompts++;
+      return new Promise(() => undefined); // like `hang`: only a cancel would end it
+    });
+    const turn = hooked.prompt([{ type: 'text', text: 'hang' }], []);
+    await hooked.cancel();
+    release();
+    await turn;
+    assert.equal(prompts, 0, 'the prompt was not sent');
+    const end = hooked.thread.snapshot().entries.at(-1);
+    assert.equal(end?.kind === 'turnEnd' && end.stopReason, 'cancelled');
+    assert.equal(hooked.isRunning, false);
+  });
+
   it('refuses a second prompt while a turn runs', async () => {
     agent.rpc.onRequest('session/prompt', () => new Promise(() => undefined));
     void controller.prompt([{ type: 'text', text: 'one' }], []);
