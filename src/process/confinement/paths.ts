@@ -20,7 +20,8 @@ export interface OpenedPath {
  * the child says), a path both readable and writable listed once as writable. `extraReadable` are added to
  * `policy.readable` (the program, the cwd). Missing writable paths are created as folders first (an agent
  * would create its state folder, e.g. `~/.claude`, itself; a path that cannot be created is left out, so
- * stays closed); missing readable ones are left out.
+ * stays closed), except a missing file (a name with an extension, e.g. `~/.claude.json`), which is left out
+ * rather than made a folder; missing readable ones are left out.
  */
 export function openedPaths(policy: ConfinementPolicy, extraReadable: readonly string[] = []): OpenedPath[] {
   const byPath = new Map<string, OpenedPath>();
@@ -140,6 +141,9 @@ function existingRealPath(wanted: string, create: boolean): string | undefined {
   } catch {
     if (!create) return undefined;
   }
+  // A state file (a name with an extension, e.g. ~/.claude.json) cannot be bound before it exists, and must not
+  // become a folder: it stays closed until it exists.
+  if (path.extname(wanted) !== '') return undefined;
   try {
     fs.mkdirSync(wanted, { recursive: true, mode: 0o700 });
     return fs.realpathSync(wanted);

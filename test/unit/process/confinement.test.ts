@@ -120,6 +120,15 @@ describe('confinement: bubblewrap (real bwrap)', function () {
     command.dispose(); // idempotent
   });
 
+  it('a missing state file (a name with an extension, like ~/.claude.json) is not made a folder; it stays closed', () => {
+    const file = path.join(inside, 'home', '.agent.json');
+    const command = wrap(`echo '{}' > '${file}' 2>/dev/null || echo refused`, writes([file]), inside);
+    const result = run(command);
+    command.dispose();
+    assert.equal(fs.existsSync(file), false, 'neither a folder nor a file appeared');
+    assert.match(result.stdout, /refused/);
+  });
+
   it('strict: reading outside the policy fails, the system and the readable paths are there, node runs', () => {
     const secret = path.join(outside, 'secret.txt');
     fs.writeFileSync(secret, 'secret');
