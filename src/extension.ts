@@ -127,7 +127,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   late.chats = chats;
   const review = new ChangeReview(checkpoints, chats, () => reviewUi);
   const history = new SessionHistory({ storageDir: historyStorageDir(context.globalStorageUri.fsPath), memory: context.globalState, agents: registry, sessions, workspace, logger });
-  const reopener = new Reopener({ agents: pool, chats, router, sessions, mcp, logger, record: (session, title) => history.recordSession(session, title) });
+  const reopener = new Reopener({ agents: pool, chats, router, sessions, mcp, logger, confinement, record: (session, title) => history.recordSession(session, title) });
   const starter = new SessionStarter({
     agents: pool,
     sessions,

@@ -8,7 +8,7 @@
 import type { AcpConnection } from '../acp/connection';
 import type { Logger } from '../common/logger';
 import { chooseReopenMethod, ReopenUnsupportedError, type ReopenMethod, type ReopenVerb } from '../history/reopenPolicy';
-import { createRootSet, describeRoots, type RootSet } from '../roots/rootSet';
+import { createRootSet, describeRoots, rootPaths, type RootSet } from '../roots/rootSet';
 import type { Thread } from '../thread/thread';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession } from './agentSession';
@@ -58,6 +58,11 @@ export interface ReopenerOptions {
   readonly logger: Logger;
   /** Records a session the client opened (with the title the history knows). */
   readonly record?: (session: AgentSession, title: string | undefined) => void;
+  /**
+   * The agent's confinement (`acpWorkspace.sandbox`): told the folders a reopened session will work in, so a
+   * confined agent whose confinement does not include them (a folder granted for this reopen) is restarted first.
+   */
+  readonly confinement?: { ensureCovers(agentName: string, folders: readonly string[]): Promise<void> };
 }
 
 /**
@@ -99,12 +104,17 @@ export class Reopener {
     const { verb, agentName, sessionId, chat } = request;
     // A chat closed a moment ago may still be closing its session on the agent: reopening must come after.
     await chats.whenClosed(agentName, sessionId);
-    const connection = await agents.start(agentName);
+    let connection = await agents.start(agentName);
     const choice = chooseReopenMethod(verb, connection.caps, agentName);
     if ('reason' in choice) throw new ReopenUnsupportedError(choice.reason);
     const { method } = choice;
     const roots = await request.roots(connection);
     if (!roots) return undefined;
+    if (this.options.confinement) {
+      // A folder granted for this reopen may widen the agent's confinement: the session reopens after the restart.
+      await this.options.confinement.ensureCovers(agentName, rootPaths(roots));
+      connection = await agents.start(agentName);
+    }
     const { servers, notPassed } = mcp.forAgent(agentName, connection.caps);
 
     const continues = chat !== undefined && method !== 'fork';

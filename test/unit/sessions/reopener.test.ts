@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { AcpConnection } from '../../../src/acp/connection';
 import { silentLogger } from '../../../src/common/logger';
 import { chooseReopenMethod, REOPEN_POLICY, ReopenUnsupportedError, type ReopenVerb } from '../../../src/history/reopenPolicy';
-import { rootSetFromPaths } from '../../../src/roots/rootSet';
+import { rootPaths, rootSetFromPaths } from '../../../src/roots/rootSet';
 import { ActiveSessions } from '../../../src/sessions/activeSessions';
 import type { AgentSession } from '../../../src/sessions/agentSession';
 import { Chats } from '../../../src/sessions/chats';
@@ -223,6 +223,44 @@ describe('reopening a session: one policy table for every path', () => {
     assert.equal(refoldered?.chat, undefined);
     assert.equal(w.chats.find('Memory Agent', session.sessionId), undefined);
     assert.deepEqual(w.sessions.find('Memory Agent', session.sessionId)?.rootSet, rootSetFromPaths('/w/app'), 'the registry has the session with its new roots');
+  });
+
+  it('a reopen whose folders widen a confined agent’s confinement waits for the restart and goes to the restarted agent', async () => {
+    w = await world('all');
+    const world_ = w;
+    const asked: string[][] = [];
+    const agents: AgentPool = {
+      start: () => Promise.resolve(world_.client),
+      restart: async () => {
+        world_.restarts++;
+        world_.client.dispose('Memory Agent is restarting.');
+        ({ client: world_.client, agent: world_.agent } = await connect(world_, 'all'));
+        return world_.client;
+      },
+      running: () => world_.client,
+    };
+    const before = w.agent;
+    const reopener = new Reopener({
+      agents,
+      chats: w.chats,
+      router: w.router,
+      sessions: w.sessions,
+      mcp: { forAgent: () => ({ servers: [], notPassed: [] }) },
+      logger: silentLogger,
+      // As AgentConfinement does when a folder is not covered: the agent is restarted first.
+      confinement: {
+        ensureCovers: async (_agent, folders) => {
+          asked.push([...folders]);
+          await agents.restart('Memory Agent');
+        },
+      },
+    });
+    const reopened = await reopener.reopen({ verb: 'open', agentName: 'Memory Agent', sessionId: 'hist', roots: () => Promise.resolve(three) });
+    assert.deepEqual(asked, [rootPaths(three)], 'told the complete folder list');
+    assert.equal(w.restarts, 1);
+    assert.deepEqual(before.sent('session/load'), [], 'nothing went to the agent that was restarted');
+    assert.equal(w.agent.sent('session/load').length, 1, 'the restarted agent loaded the session');
+    assert.equal(reopened?.session.connection, w.client);
   });
 
   it('sends nothing when the root choice is cancelled; closes what became moot', async () => {
