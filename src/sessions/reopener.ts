@@ -110,8 +110,10 @@ export class Reopener {
     const { method } = choice;
     const roots = await request.roots(connection);
     if (!roots) return undefined;
-    if (this.options.confinement) {
-      // A folder granted for this reopen may widen the agent's confinement: the session reopens after the restart.
+    // From the Sessions view, a folder granted for this reopen may widen the agent's confinement: the session
+    // reopens after the restart. (Not while recovering: a restart reopens its chats that way, and waiting for
+    // a restart from inside it would never end; a reopen with the current folders asked before it came here.)
+    if (this.options.confinement && (verb === 'open' || verb === 'resume' || verb === 'fork')) {
       await this.options.confinement.ensureCovers(agentName, rootPaths(roots));
       connection = await agents.start(agentName);
     }

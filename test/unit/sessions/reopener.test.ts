@@ -263,6 +263,35 @@ describe('reopening a session: one policy table for every path', () => {
     assert.equal(reopened?.session.connection, w.client);
   });
 
+  it('a restart reopens its chats without waiting on the confinement (which waits for that very restart)', async () => {
+    w = await world('all');
+    const world_ = w;
+    let restarting: Promise<unknown> = Promise.resolve();
+    const reopener = new Reopener({
+      agents: {
+        start: () => Promise.resolve(world_.client),
+        restart: async () => {
+          world_.client.dispose('Memory Agent is restarting.');
+          ({ client: world_.client, agent: world_.agent } = await connect(world_, 'all'));
+          return world_.client;
+        },
+        running: () => world_.client,
+      },
+      chats: w.chats,
+      router: w.router,
+      sessions: w.sessions,
+      mcp: { forAgent: () => ({ servers: [], notPassed: [] }) },
+      logger: silentLogger,
+      // AgentConfinement.ensureCovers waits for a restart under way before it decides.
+      confinement: { ensureCovers: () => restarting.then(() => undefined) },
+    });
+    const chat = w.chats.open(await startSession(w.client, three));
+    restarting = reopener.restartAgent('Memory Agent');
+    const outcome = await Promise.race([restarting.then(() => 'restarted'), new Promise((resolve) => setTimeout(() => resolve('still waiting after 10 s'), 10_000).unref())]);
+    assert.equal(outcome, 'restarted');
+    assert.equal(chat.session.connection, w.client, 'the chat continues on the restarted agent');
+  });
+
   it('sends nothing when the root choice is cancelled; closes what became moot', async () => {
     w = await world('all');
     assert.equal(await w.reopener.reopen({ verb: 'open', agentName: 'Memory Agent', sessionId: 'hist', roots: () => Promise.resolve(undefined) }), undefined);
