@@ -26,7 +26,7 @@
  * - `--unshare-net`: network is not restricted; `--unshare-pid`: stops signal the group, not a pid namespace.
  */
 import * as fs from 'node:fs';
-import { openedPaths, isInside, makePrivateTemp, programPaths, protectedPaths, removePrivateTemp } from './paths';
+import { openedPaths, isInside, programPaths, protectedPaths, withPrivateTemp } from './paths';
 import type { ConfinedCommand, ConfinementPolicy, Confiner } from './types';
 
 /** What `strict` shows of the system (those that exist): programs, libraries, configuration, DNS. */
@@ -45,24 +45,7 @@ export class Bubblewrap implements Confiner {
   ) {}
 
   wrap(file: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd: string | undefined, policy: ConfinementPolicy): ConfinedCommand {
-    const temp = makePrivateTemp();
-    try {
-      const wrapped = bubblewrapArgs(file, args, env, cwd, policy, temp);
-      let disposed = false;
-      return {
-        file: this.program,
-        args: wrapped,
-        env: { ...env, TMPDIR: temp },
-        dispose: () => {
-          if (disposed) return;
-          disposed = true;
-          removePrivateTemp(temp);
-        },
-      };
-    } catch (error) {
-      removePrivateTemp(temp);
-      throw error;
-    }
+    return withPrivateTemp(this.program, env, (temp) => bubblewrapArgs(file, args, env, cwd, policy, temp));
   }
 }
 

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { envValue } from '../environment';
-import type { ConfinementPolicy } from './types';
+import type { ConfinedCommand, ConfinementPolicy } from './types';
 
 /** One path opened inside the confinement. */
 export interface OpenedPath {
@@ -191,4 +191,29 @@ function shebang(file: string): { program: string; argument?: string } | undefin
   const [program, argument] = words;
   if (!program || !path.isAbsolute(program)) return undefined;
   return { program, argument };
+}
+
+/**
+ * A confined command line built around a fresh private temporary folder (TMPDIR), which `dispose()` removes
+ * (once); the folder is removed at once when building the arguments fails.
+ */
+export function withPrivateTemp(program: string, env: NodeJS.ProcessEnv, build: (temp: string) => string[]): ConfinedCommand {
+  const temp = makePrivateTemp();
+  try {
+    const args = build(temp);
+    let disposed = false;
+    return {
+      file: program,
+      args,
+      env: { ...env, TMPDIR: temp },
+      dispose: () => {
+        if (disposed) return;
+        disposed = true;
+        removePrivateTemp(temp);
+      },
+    };
+  } catch (error) {
+    removePrivateTemp(temp);
+    throw error;
+  }
 }

@@ -15,7 +15,7 @@
  *
  * Not run by the unit tests (they run on Linux): they check the profile text and the parameters only.
  */
-import { isInside, makePrivateTemp, openedPaths, programPaths, protectedPaths, removePrivateTemp } from './paths';
+import { isInside, openedPaths, programPaths, protectedPaths, withPrivateTemp } from './paths';
 import type { ConfinedCommand, ConfinementPolicy, Confiner } from './types';
 
 /** What `strict` lets every program read (subpaths): the OS, developer tools, Homebrew, configuration, zoneinfo. */
@@ -48,24 +48,10 @@ export class Seatbelt implements Confiner {
   ) {}
 
   wrap(file: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd: string | undefined, policy: ConfinementPolicy): ConfinedCommand {
-    const temp = makePrivateTemp();
-    try {
+    return withPrivateTemp(this.program, env, (temp) => {
       const { profile, parameters } = seatbeltProfile(file, env, cwd, policy, temp);
-      let disposed = false;
-      return {
-        file: this.program,
-        args: ['-p', profile, ...Object.entries(parameters).flatMap(([name, value]) => ['-D', `${name}=${value}`]), file, ...args],
-        env: { ...env, TMPDIR: temp },
-        dispose: () => {
-          if (disposed) return;
-          disposed = true;
-          removePrivateTemp(temp);
-        },
-      };
-    } catch (error) {
-      removePrivateTemp(temp);
-      throw error;
-    }
+      return ['-p', profile, ...Object.entries(parameters).flatMap(([name, value]) => ['-D', `${name}=${value}`]), file, ...args];
+    });
   }
 }
 
