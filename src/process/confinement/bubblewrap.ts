@@ -26,7 +26,7 @@
  * - `--unshare-net`: network is not restricted; `--unshare-pid`: stops signal the group, not a pid namespace.
  */
 import * as fs from 'node:fs';
-import { openedPaths, isInside, programPaths, protectedPaths, withPrivateTemp } from './paths';
+import { openedPaths, isInside, nodePreloads, programPaths, protectedPaths, withPrivateTemp } from './paths';
 import type { ConfinedCommand, ConfinementPolicy, Confiner } from './types';
 
 /** What `strict` shows of the system (those that exist): programs, libraries, configuration, DNS. */
@@ -68,7 +68,7 @@ export function bubblewrapArgs(file: string, args: readonly string[], env: NodeJ
   }
   result.push('--dev', '/dev', '--proc', '/proc');
   // In strict mode the program and the cwd must be there to start at all (read-only unless the policy opens them).
-  const reachable = policy.mode === 'strict' ? [...programPaths(file, env, cwd), ...(cwd ? [cwd] : [])].filter((p) => !STRICT_SYSTEM_PATHS.some((s) => isInside(p, s))) : [];
+  const reachable = policy.mode === 'strict' ? [...programPaths(file, env, cwd), ...nodePreloads(env), ...(cwd ? [cwd] : [])].filter((p) => !STRICT_SYSTEM_PATHS.some((s) => isInside(p, s))) : [];
   for (const opened of [...openedPaths(policy, reachable), { path: temp, writable: true }]) {
     result.push(opened.writable ? '--bind' : '--ro-bind', opened.path, opened.path);
   }

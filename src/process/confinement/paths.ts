@@ -74,6 +74,23 @@ export function programPaths(file: string, env: NodeJS.ProcessEnv, cwd: string |
   return result;
 }
 
+/**
+ * Files `NODE_OPTIONS` tells every Node program to load (`--require`/`-r`, `--import`, `--loader`,
+ * `--experimental-loader`): code the user chose to run in each Node process, so a Node agent confined in strict
+ * mode must still be able to read it, or it would not start.
+ */
+export function nodePreloads(env: NodeJS.ProcessEnv): string[] {
+  const words = (envValue(env, 'NODE_OPTIONS', 'linux') ?? '').split(/\s+/).filter(Boolean);
+  const flags = new Set(['--require', '-r', '--import', '--loader', '--experimental-loader']);
+  const files: string[] = [];
+  words.forEach((word, i) => {
+    const eq = word.indexOf('=');
+    const [flag, value] = eq > 0 ? [word.slice(0, eq), word.slice(eq + 1)] : [word, words[i + 1]];
+    if (flags.has(flag) && value && path.isAbsolute(value.replace(/^file:\/\//, ''))) files.push(value.replace(/^file:\/\//, ''));
+  });
+  return files;
+}
+
 const TEMP_PREFIX = 'acp-workspace-sandbox-';
 let swept = false;
 

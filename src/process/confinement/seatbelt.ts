@@ -15,7 +15,7 @@
  *
  * Not run by the unit tests (they run on Linux): they check the profile text and the parameters only.
  */
-import { isInside, openedPaths, programPaths, protectedPaths, withPrivateTemp } from './paths';
+import { isInside, openedPaths, nodePreloads, programPaths, protectedPaths, withPrivateTemp } from './paths';
 import type { ConfinedCommand, ConfinementPolicy, Confiner } from './types';
 
 /** What `strict` lets every program read (subpaths): the OS, developer tools, Homebrew, configuration, zoneinfo. */
@@ -70,7 +70,7 @@ export function seatbeltProfile(
     return `(subpath (param ${sbplString(key)}))`;
   };
   const reachable =
-    policy.mode === 'strict' ? [...programPaths(file, env, cwd), ...(cwd ? [cwd] : [])].filter((p) => !SEATBELT_SYSTEM_PATHS.some((system) => isInside(p, system))) : [];
+    policy.mode === 'strict' ? [...programPaths(file, env, cwd), ...nodePreloads(env), ...(cwd ? [cwd] : [])].filter((p) => !SEATBELT_SYSTEM_PATHS.some((system) => isInside(p, system))) : [];
   const opened = openedPaths(policy, reachable);
   const writable = [...opened.filter((p) => p.writable).map((p) => p.path), temp].map((p) => name('WRITABLE', p));
   const lines = ['(version 1)', '(allow default)'];

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { AgentProcess, type AgentProcessOptions } from '../../../src/process/agentProcess';
 import { Bubblewrap, bubblewrapArgs } from '../../../src/process/confinement/bubblewrap';
 import { findConfiner } from '../../../src/process/confinement/find';
+import { nodePreloads } from '../../../src/process/confinement/paths';
 import { SEATBELT_SYSTEM_PATHS, Seatbelt, sbplString, seatbeltProfile } from '../../../src/process/confinement/seatbelt';
 import { ConfinementUnavailableError, type ConfinedCommand, type Confinement, type ConfinementPolicy, type LaunchConfinement } from '../../../src/process/confinement/types';
 import { groupRunning } from '../../../src/process/processTree';
@@ -16,6 +17,8 @@ import { recordingLogger } from '../../helpers/memoryPeer';
 import { REFERENCE_AGENT_BUNDLE, referenceAgentCommand, waitFor } from '../../helpers/referenceAgent';
 
 const NODE = process.execPath;
+/** The environment for exact argument lists: without NODE_OPTIONS, whose preloads strict mode would add. */
+const PLAIN_ENV: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_OPTIONS'));
 const linux = process.platform === 'linux';
 const clientInfo = { name: 'acp-workspace-tests', version: '0.0.0' };
 
@@ -129,6 +132,20 @@ describe('confinement: bubblewrap (real bwrap)', function () {
     assert.match(result.stdout, /refused/);
   });
 
+  it('strict: a Node program still loads what NODE_OPTIONS preloads from outside the policy (the user chose it for every Node process)', () => {
+    const elsewhere = scratch('acp-confine-preload-');
+    cleanup.push(elsewhere);
+    const preload = path.join(elsewhere, 'preload.cjs');
+    fs.writeFileSync(preload, 'globalThis.preloaded = true;\n');
+    const env = { ...process.env, NODE_OPTIONS: `--require ${preload}` };
+    const command = bwrap.wrap(NODE, ['-e', 'console.log(globalThis.preloaded === true ? "preloaded" : "not preloaded")'], env, inside, strict([inside], []));
+    const result = spawnSync(command.file, command.args, { env: command.env, encoding: 'utf8' });
+    command.dispose();
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout.trim(), 'preloaded');
+    assert.deepEqual(nodePreloads({ NODE_OPTIONS: `--max-old-space-size=4096 -r /a/b.cjs --require=/c.cjs --import file:///d.mjs --require relative.js` }), ['/a/b.cjs', '/c.cjs', '/d.mjs']);
+  });
+
   it('strict: reading outside the policy fails, the system and the readable paths are there, node runs', () => {
     const secret = path.join(outside, 'secret.txt');
     fs.writeFileSync(secret, 'secret');
@@ -171,10 +188,10 @@ describe('confinement: bubblewrap (real bwrap)', function () {
 
   it('the argument list: writes and strict', () => {
     const policy = writes([inside]);
-    assert.deepEqual(bubblewrapArgs('/bin/sh', ['-c', 'x'], process.env, inside, policy, '/tmp/private'), [
+    assert.deepEqual(bubblewrapArgs('/bin/sh', ['-c', 'x'], PLAIN_ENV, inside, policy, '/tmp/private'), [
       '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', inside, inside, '--bind', '/tmp/private', '/tmp/private', '--chdir', inside, '--', '/bin/sh', '-c', 'x',
     ]);
-    const strictArgs = bubblewrapArgs('/bin/sh', [], process.env, inside, strict([inside], [outside]), '/tmp/private');
+    const strictArgs = bubblewrapArgs('/bin/sh', [], PLAIN_ENV, inside, strict([inside], [outside]), '/tmp/private');
     assert.ok(strictArgs.join(' ').includes(`--ro-bind /usr /usr`));
     assert.ok(!strictArgs.includes('--die-with-parent') && !strictArgs.includes('--new-session'));
     assert.deepEqual(strictArgs.slice(-10), ['--ro-bind', outside, outside, '--bind', '/tmp/private', '/tmp/private', '--remount-ro', '/', '--chdir', inside, '--', '/bin/sh'].slice(-10));
@@ -236,7 +253,7 @@ describe('confinement: Seatbelt profile (text only: sandbox-exec is macOS’s)',
     const root = fs.mkdtempSync(path.join(dir, 'acp-sb "quoted" \\ (x)\n'));
     try {
       fs.mkdirSync(path.join(root, '.git'));
-      const { profile, parameters } = seatbeltProfile('/bin/sh', process.env, root, writes([root], { readOnly: [path.join(root, '.git')] }), '/tmp/private');
+      const { profile, parameters } = seatbeltProfile('/bin/sh', PLAIN_ENV, root, writes([root], { readOnly: [path.join(root, '.git')] }), '/tmp/private');
       assert.equal(
         profile,
         [
@@ -258,7 +275,7 @@ describe('confinement: Seatbelt profile (text only: sandbox-exec is macOS’s)',
   it('strict: deny reads, allow metadata, the system, the readable and writable paths', () => {
     const root = fs.mkdtempSync(path.join(dir, 'acp-sb-'));
     try {
-      const { profile, parameters } = seatbeltProfile('/bin/sh', process.env, root, strict([root], ['/usr/lib']), '/tmp/private');
+      const { profile, parameters } = seatbeltProfile('/bin/sh', PLAIN_ENV, root, strict([root], ['/usr/lib']), '/tmp/private');
       assert.ok(profile.includes('(deny file-read*)\n(allow file-read-metadata)\n'));
       assert.ok(profile.includes(`(allow file-read* (literal "/") ${SEATBELT_SYSTEM_PATHS.map((p) => `(subpath "${p}")`).join(' ')})`));
       assert.ok(profile.includes('(allow file-read* (subpath (param "READABLE_0")))'));
