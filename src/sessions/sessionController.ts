@@ -291,10 +291,10 @@ export class SessionController implements SessionSink {
       this.thread.addError(`${sentence(error.reason)} Everything up to here is kept; restart the agent, or reopen this session to continue.`, ['restart', 'reopen']);
     } else if (error instanceof AuthRequiredError) {
       this.thread.addError(error.message, ['signIn']);
-      this.thread.setSession({ status: 'idle' });
+      this.thread.setSession({ status: 'idle', statusDetail: undefined });
     } else {
       this.thread.addError(error instanceof Error ? error.message : String(error), ['showLog']);
-      this.thread.setSession({ status: 'idle' });
+      this.thread.setSession({ status: 'idle', statusDetail: undefined });
     }
   }
 

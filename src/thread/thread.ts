@@ -230,7 +230,8 @@ export class Thread {
     this.turn++;
     if (stopReason === 'cancelled') this.cancelUnfinishedTools();
     this.entries.add({ kind: 'turnEnd', id: this.newId('end'), stopReason, durationMs });
-    this.setSession({ status: 'idle' });
+    // What the header said during the turn ("Stopping…") ends with it.
+    this.setSession({ status: 'idle', statusDetail: undefined });
   }
 
   /** Marks every tool call that is still pending or in progress as cancelled (the user stopped the turn). */

@@ -129,6 +129,26 @@ describe('SessionController: turns, permissions, cancellation', () => {
     assert.deepEqual(statuses(), ['completed', 'cancelled', 'cancelled']);
   });
 
+  it('after Stop, the header no longer says "Stopping…" once the turn ended, however it ended', async () => {
+    let release: ((answer: unknown) => void) | undefined;
+    agent.rpc.onRequest('session/prompt', () => new Promise((resolve) => (release = resolve)));
+    const stopped = controller.prompt([{ type: 'text', text: 'go' }], []);
+    await waitUntil(() => release !== undefined);
+    await controller.cancel();
+    assert.equal(controller.thread.session.statusDetail, 'Stopping…');
+    release!({ stopReason: 'cancelled' });
+    await stopped;
+    assert.deepEqual([controller.thread.session.status, controller.thread.session.statusDetail], ['idle', undefined]);
+
+    release = undefined;
+    const failed = controller.prompt([{ type: 'text', text: 'again' }], []);
+    await waitUntil(() => release !== undefined);
+    await controller.cancel();
+    release!(new ResponseError(-32603, 'the agent could not stop cleanly'));
+    await failed;
+    assert.deepEqual([controller.thread.session.status, controller.thread.session.statusDetail], ['idle', undefined]);
+  });
+
   it('answers cancelled when the agent cancels its own permission request', async () => {
     const source = new CancellationTokenSource();
     const answer = controller.requestPermission(acp.RequestPermissionRequest.parse({ sessionId: 's1', toolCall: { toolCallId: 't' }, options }), source.token);
