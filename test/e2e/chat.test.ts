@@ -27,6 +27,14 @@ describe('the chat (real workbench, Chromium)', function () {
     await input.press('Enter');
   }
 
+  it('puts the cursor in the prompt box when a new session opens: typing goes there at once', async () => {
+    await chat.locator('.prompt-input').waitFor();
+    for (let i = 0; i < 100 && !(await chat.locator('.prompt-input').evaluate((el) => el === el.ownerDocument.activeElement)); i++) await bench().page.waitForTimeout(100);
+    await bench().page.keyboard.type('typed at once');
+    assert.equal(await chat.locator('.prompt-input').inputValue(), 'typed at once');
+    await chat.locator('.prompt-input').fill('');
+  });
+
   it('shows the agent, its folders and an empty conversation', async () => {
     await chat.locator('.agent-name', { hasText: 'Reference Agent (offline)' }).waitFor();
     const roots = await chat.locator('.roots .chip').allInnerTexts();

@@ -97,7 +97,11 @@ export class ChatTabs extends Disposable {
       this.updateStatusBar();
     });
     panel.panel.onDidDispose(() => viewState.dispose());
-    if (!background) panel.reveal();
+    if (!background) {
+      panel.reveal();
+      // A new chat is for typing into: the prompt box gets the keyboard (once the webview is up).
+      panel.focusInput();
+    }
     this.updateStatusBar();
   }
 
