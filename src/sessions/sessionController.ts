@@ -27,6 +27,7 @@ const KIND_ORDER = ['allow_once', 'allow_always', 'reject_once', 'reject_always'
 
 interface PendingPermission {
   readonly entryId: string;
+  readonly title: string;
   readonly options: readonly PermissionOption[];
   readonly resolve: (response: RequestPermissionResponse) => void;
 }
@@ -81,6 +82,11 @@ export class SessionController implements SessionSink {
   /** Settles when no turn runs (at once when none does). */
   whenIdle(): Promise<void> {
     return this.turn ?? Promise.resolve();
+  }
+
+  /** The permission requests waiting for the user, oldest first. */
+  waitingPermissions(): Array<{ readonly entryId: string; readonly title: string; readonly options: readonly PermissionOption[] }> {
+    return [...this.pending.values()].map(({ entryId, title, options }) => ({ entryId, title, options }));
   }
 
   get pendingPermissions(): number {
@@ -187,7 +193,7 @@ export class SessionController implements SessionSink {
     );
     this.options.onPermissionRequested?.(entryId, title, options);
     return new Promise((resolve) => {
-      this.pending.set(entryId, { entryId, options, resolve });
+      this.pending.set(entryId, { entryId, title, options, resolve });
       token?.onCancellationRequested(() => this.settlePermission(entryId, undefined));
     });
   }

@@ -245,6 +245,21 @@ describe('the chat (real workbench, Chromium)', function () {
     await chat.locator('.entry.tool.status-failed').last().waitFor();
   });
 
+  it('says in a notification that a permission request waits when the chat is hidden after it arrived', async () => {
+    const before = await turnEnds();
+    await send('permission');
+    await chat.locator('.entry.permission.pending').waitFor({ timeout: 30_000 });
+    // Another editor in front of the chat: the request now waits unseen.
+    await bench().runCommand('File: New Untitled Text File');
+    const toast = bench().page.locator('.notifications-toasts .notification-toast', { hasText: 'asks:' });
+    await toast.waitFor({ timeout: 30_000 });
+    await bench().screenshot('permission-notification', toast);
+    await toast.locator('.monaco-button', { hasText: /^Allow/ }).first().click();
+    await bench().runCommand('View: Revert and Close Editor');
+    await untilTurnEnds(before);
+    await chat.locator('.entry.permission.resolved', { hasText: 'Allowed' }).last().waitFor();
+  });
+
   it('opens a diff in VS Code\'s diff editor', async () => {
     await chat.locator('.diff-summary button', { hasText: 'Open Diff' }).first().click();
     await bench().page.locator('.monaco-diff-editor').first().waitFor({ timeout: 30_000 });

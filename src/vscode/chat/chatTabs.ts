@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/logger';
+import type { PermissionOption } from '../../acp/schema';
 import type { AgentSession } from '../../sessions/agentSession';
 import type { Chats, OpenChatOptions, PermissionAsked } from '../../sessions/chats';
 import type { SessionController } from '../../sessions/sessionController';
@@ -17,6 +18,8 @@ import { ChatStatusBar } from './statusBar';
 
 export class ChatTabs extends Disposable {
   private readonly tabs = new Map<SessionController, ChatTab>();
+  /** Permission requests already shown as a notification (each once). */
+  private readonly noticed = new Set<string>();
   /** Tabs restored after a window reload, waiting for their chat (by the transcript they show). */
   private readonly waiting = new Map<Thread, ChatPanel>();
   private readonly statusBar = this._register(new ChatStatusBar());
@@ -94,6 +97,8 @@ export class ChatTabs extends Disposable {
     this.lastActive = tab;
     const viewState = panel.panel.onDidChangeViewState(() => {
       if (panel.active) this.lastActive = tab;
+      // Hidden while a permission request waits (it arrived while the chat was in view): say it now.
+      if (!panel.visible) for (const waiting of chat.waitingPermissions()) this.showPermissionNotice(tab, waiting.entryId, waiting.title, waiting.options);
       this.updateStatusBar();
     });
     panel.panel.onDidDispose(() => viewState.dispose());
@@ -116,6 +121,15 @@ export class ChatTabs extends Disposable {
     this.updateStatusBar();
     const tab = this.tabs.get(chat);
     if (!tab || tab.panel.visible) return;
+    this.showPermissionNotice(tab, entryId, title, options);
+  }
+
+  /** The notification of one permission request, once per request. */
+  private showPermissionNotice(tab: ChatTab, entryId: string, title: string, options: readonly PermissionOption[]): void {
+    const chat = tab.controller;
+    const key = `${chat.session.agentName}\u0000${chat.session.sessionId}\u0000${entryId}`;
+    if (this.noticed.has(key)) return;
+    this.noticed.add(key);
     void vscode.window.showInformationMessage(`${chat.session.agentName} asks: ${title}`, ...options.map((o) => o.name), 'Show Chat').then((choice) => {
       if (choice === 'Show Chat') tab.panel.reveal();
       const option = options.find((o) => o.name === choice);
