@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { Emitter, type Event } from '../common/events';
 import type { PendingFile, RestorePlan, SessionReview, TurnRecord } from '../review/sessionReview';
 import type { FileState } from '../review/types';
-import type { ReviewState, ReviewToHost, ReviewTurn } from '../shared/reviewProtocol';
+import type { ReviewFile, ReviewState, ReviewToHost, ReviewTurn } from '../shared/reviewProtocol';
 import { viewChangedFile, type Checkpoints } from './checkpoints';
 import type { Chats } from './chats';
 import type { ReviewUi } from './ports';
@@ -96,14 +96,16 @@ export class ChangeReview {
     }
   }
 
-  /** A pending file's diff: its review base ↔ now. */
-  async diffOf(target: Pick<ReviewTarget, 'agentName' | 'sessionId'>, key: string): Promise<DiffSides | undefined> {
-    const opened = await this.checkpoints.find(target.agentName, target.sessionId);
-    if (!opened || 'unavailable' in opened) return undefined;
-    const file = (await opened.review.pending()).find((f) => f.key === key);
-    if (!file) return undefined;
-    const exists = file.status !== 'deleted';
-    return { before: { kind: 'base', ...target, key, root: file.root, path: file.oldPath ?? file.path }, root: file.root, path: file.path, exists, label: 'before the agent changed it' };
+  /** A pending file's diff, as the review showed it: its review base ↔ now. */
+  diffOf(target: Pick<ReviewTarget, 'agentName' | 'sessionId'>, file: Pick<ReviewFile, 'key' | 'rootPath' | 'path' | 'oldPath' | 'status'>): DiffSides {
+    const { agentName, sessionId } = target;
+    return {
+      before: { kind: 'base', agentName, sessionId, key: file.key, root: file.rootPath, path: file.oldPath ?? file.path },
+      root: file.rootPath,
+      path: file.path,
+      exists: file.status !== 'deleted',
+      label: 'before the agent changed it',
+    };
   }
 
   /** A file of a chat's `changes` entry: before that turn ↔ now. */

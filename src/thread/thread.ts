@@ -11,19 +11,11 @@ import { Emitter, type Event } from '../common/events';
 import { type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState, type ViewToolContent } from '../shared/chatModel';
 import { EntryLog } from './entryLog';
 import { isUnfinished, keepAcrossReplay } from './replayMerge';
-import { configOptionsToView, contentToView, preview, toolContentToView } from './toView';
+import { configOptionsToView, contentToView, preview, terminalFields, toolContentToView, type ThreadTerminal } from './toView';
+
+export type { ThreadTerminal } from './toView';
 
 type MessageKind = 'user' | 'agent' | 'thought';
-
-/** Live state of a terminal the agent started (shown on its own, and in the tool calls that show it). */
-export interface ThreadTerminal {
-  readonly command?: string;
-  /** The real path it runs in. */
-  readonly cwd?: string;
-  readonly output?: string;
-  readonly truncated?: boolean;
-  readonly exitStatus?: { exitCode?: number | null; signal?: string | null };
-}
 
 export class Thread {
   private readonly entries = new EntryLog(() => this.changed());
@@ -253,8 +245,7 @@ export class Thread {
   }
 
   resolvePermission(id: string, state: ViewEntryOf<'permission'>['state']): void {
-    const entry = this.entry(id);
-    if (entry?.kind === 'permission') this.entries.put({ ...entry, state });
+    this.setState(id, 'permission', state);
   }
 
   addError(message: string, actions: ErrorAction[] = []): string {
@@ -275,8 +266,7 @@ export class Thread {
   }
 
   setChangesState(id: string, state: ViewEntryOf<'changes'>['state']): void {
-    const entry = this.entry(id);
-    if (entry?.kind === 'changes' && entry.state !== state) this.entries.put({ ...entry, state });
+    this.setState(id, 'changes', state);
   }
 
   addInfo(text: string): void {
@@ -439,6 +429,12 @@ export class Thread {
     return `${prefix}-${this.nextId++}`;
   }
 
+  /** A permission's or a changes entry's new state (unchanged: nothing to send). */
+  private setState<K extends 'permission' | 'changes'>(id: string, kind: K, state: ViewEntryOf<K>['state']): void {
+    const entry = this.entry(id);
+    if (entry?.kind === kind && entry.state !== state) this.entries.put({ ...entry, state } as ViewEntry);
+  }
+
   private changed(): void {
     if (this.announcing) return;
     this.announcing = true;
@@ -447,15 +443,4 @@ export class Thread {
       this.changeEmitter.fire();
     });
   }
-}
-
-/** The parts of a terminal's live state an entry of its own shows. */
-function terminalFields(view: ThreadTerminal): Partial<ViewEntryOf<'terminal'>> {
-  const fields: { -readonly [K in keyof ThreadTerminal]: ThreadTerminal[K] } = {};
-  if (view.command !== undefined) fields.command = view.command;
-  if (view.cwd !== undefined) fields.cwd = view.cwd;
-  if (view.output !== undefined) fields.output = view.output;
-  if (view.truncated !== undefined) fields.truncated = view.truncated;
-  if (view.exitStatus !== undefined) fields.exitStatus = view.exitStatus;
-  return fields;
 }

@@ -1,6 +1,6 @@
-/** ACP data (as validated by src/acp/schema) to the chat's plain view model (src/shared/chatModel). */
+/** ACP data (as validated by src/acp/schema), and a terminal's live state, to the chat's plain view model (src/shared/chatModel). */
 import type { ContentBlock, SessionConfigOption, SessionConfigSelectGroup, SessionConfigSelectOption, ToolCallContent } from '../acp/schema';
-import type { ViewConfigOption, ViewContent, ViewToolContent } from '../shared/chatModel';
+import type { ViewConfigOption, ViewContent, ViewEntryOf, ViewToolContent } from '../shared/chatModel';
 import { jsonText } from '../common/jsonText';
 
 const RAW_PREVIEW = 2000;
@@ -90,4 +90,25 @@ function optionBase(option: { id: string; name: string; category?: string | null
 
 function isGroup(entry: SessionConfigSelectOption | SessionConfigSelectGroup): entry is SessionConfigSelectGroup {
   return typeof entry['group'] === 'string' && Array.isArray(entry['options']);
+}
+
+/** Live state of a terminal the agent started (shown on its own, and in the tool calls that show it). */
+export interface ThreadTerminal {
+  readonly command?: string;
+  /** The real path it runs in. */
+  readonly cwd?: string;
+  readonly output?: string;
+  readonly truncated?: boolean;
+  readonly exitStatus?: { exitCode?: number | null; signal?: string | null };
+}
+
+/** The parts of a terminal's live state an entry of its own shows. */
+export function terminalFields(view: ThreadTerminal): Partial<ViewEntryOf<'terminal'>> {
+  const fields: { -readonly [K in keyof ThreadTerminal]: ThreadTerminal[K] } = {};
+  if (view.command !== undefined) fields.command = view.command;
+  if (view.cwd !== undefined) fields.cwd = view.cwd;
+  if (view.output !== undefined) fields.output = view.output;
+  if (view.truncated !== undefined) fields.truncated = view.truncated;
+  if (view.exitStatus !== undefined) fields.exitStatus = view.exitStatus;
+  return fields;
 }

@@ -71,15 +71,18 @@ export class ReviewPanel extends Disposable {
         return this.refresh();
       }
       case 'openDiff': {
-        const diff = await this.review.diffOf(this.target, message.key);
-        if (!diff) return;
+        // The file as the tab shows it (no need to read every pending file again).
+        const file = this.last?.files.find((f) => f.key === message.key);
+        if (!file) return;
+        const diff = this.review.diffOf(this.target, file);
         const left = CheckpointDocuments.uri(diff.before);
         const right = currentUri(diff.root, diff.path, diff.exists);
         await vscode.commands.executeCommand('vscode.diff', left, right, `${diff.path} (${diff.label} ↔ now)`, { preview: true });
         return;
       }
       case 'openFile': {
-        const diff = await this.review.diffOf(this.target, message.key);
+        const file = this.last?.files.find((f) => f.key === message.key);
+        const diff = file && this.review.diffOf(this.target, file);
         if (diff?.exists) await vscode.window.showTextDocument(currentUri(diff.root, diff.path, true), { preview: true });
         return;
       }

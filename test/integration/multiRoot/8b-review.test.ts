@@ -123,6 +123,14 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
     );
     assert.ok(state.files[0]!.hunks && state.files[0]!.hunks.length > 0, 'the modified file has hunks');
     assert.deepEqual(state.turns.map((t) => [t.n, t.state, t.files]), [[1, 'done', 3]]);
+    // Open Diff: VS Code's diff editor, the file before the agent ↔ now.
+    const { panel } = await review();
+    await panel.handle({ type: 'openDiff', key: state.files[0]!.key });
+    await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff, 'the diff editor');
+    const diff = vscode.window.tabGroups.activeTabGroup.activeTab!.input as vscode.TabInputTextDiff;
+    assert.equal(diff.modified.fsPath, path.join(app, 'src', 'main.ts'));
+    assert.match((await vscode.workspace.openTextDocument(diff.original)).getText(), /the user was here/, 'the left side is the file before the agent');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('rejects a file: its content before the agent comes back, and it leaves the review', async () => {
