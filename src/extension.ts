@@ -20,6 +20,7 @@ import { Reopener } from './sessions/reopener';
 import { historyStorageDir, SessionHistory } from './sessions/sessionHistory';
 import { SessionRouter } from './sessions/sessionRouter';
 import { SessionStarter } from './sessions/sessionStarter';
+import { SessionTitles } from './sessions/sessionTitles';
 import { pickAgent, registerAgentCommands } from './vscode/agentCommands';
 import { AgentsFromSettings } from './vscode/agents';
 import { AgentsView } from './vscode/agentsView';
@@ -127,7 +128,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   late.chats = chats;
   const review = new ChangeReview(checkpoints, chats, () => reviewUi);
   const history = new SessionHistory({ storageDir: historyStorageDir(context.globalStorageUri.fsPath), memory: context.globalState, agents: registry, sessions, workspace, logger });
-  const reopener = new Reopener({ agents: pool, chats, router, sessions, mcp, logger, confinement, record: (session, title) => history.recordSession(session, title) });
+  const titles = new SessionTitles(history, chats, sessions);
+  const reopener = new Reopener({ agents: pool, chats, router, sessions, mcp, logger, confinement, record: (session, title, forkOf) => history.recordSession(session, title, forkOf) });
   const starter = new SessionStarter({
     agents: pool,
     sessions,
@@ -155,7 +157,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const sessionsView = new SessionsView(context, history, registry, chats, historyActions, logger);
   const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger);
   const refusalNotices = new RefusalNotices();
-  const agentsView = new AgentsView(registry, sessions, confinement);
+  const agentsView = new AgentsView(registry, sessions, confinement, titles);
   context.subscriptions.push(
     chatRestorer.register(),
     new CheckpointDocuments(review).register(),
@@ -172,6 +174,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     showConfinementInChats(confinement, chats),
     grants,
     history,
+    titles,
     sessionsView,
     router.onDidRefuse(({ session, refusal }) => refusalNotices.notify(session, refusal)),
     chats.onDidChange((chat) => history.threadChanged(chat.session, chat.thread)),

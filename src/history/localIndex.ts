@@ -13,6 +13,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
+import type { ForkOrigin } from './sessionTitle';
 
 export const MAX_RECORDS = 20_000;
 /** Text kept per session: its beginning (where the task is stated) and its most recent part. */
@@ -32,6 +33,10 @@ export interface LocalRecord {
   readonly title?: string;
   /** The user's own name for the session (ACP has no rename). */
   readonly localTitle?: string;
+  /** The title the first prompt gives it (its first line, cleaned and bounded; see history/sessionTitle.ts). */
+  readonly promptTitle?: string;
+  /** The session it was forked from in this client. */
+  readonly forkOf?: ForkOrigin;
   /** Epoch ms. */
   readonly createdAt: number;
   readonly updatedAt: number;
@@ -48,6 +53,8 @@ const RecordSchema = z.object({
   additionalDirectories: z.array(z.string()),
   title: z.string().optional(),
   localTitle: z.string().optional(),
+  promptTitle: z.string().optional(),
+  forkOf: z.object({ sessionId: z.string(), title: z.string(), agentTitle: z.string().optional() }).optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
   pinned: z.boolean().optional(),
@@ -64,6 +71,10 @@ export interface RecordUpdate {
   readonly cwd?: string;
   readonly additionalDirectories?: readonly string[];
   readonly title?: string | null;
+  /** The title of its first prompt; kept once known (the first prompt does not change). */
+  readonly promptTitle?: string;
+  /** The session it was forked from; kept once known. */
+  readonly forkOf?: ForkOrigin;
   /** Epoch ms of the activity; default now. */
   readonly at?: number;
 }
@@ -155,6 +166,8 @@ export class LocalSessionIndex {
     };
     if (title === undefined) delete (next as { title?: string }).title;
     else (next as { title?: string }).title = title;
+    if (update.promptTitle !== undefined && existing?.promptTitle === undefined) (next as { promptTitle?: string }).promptTitle = update.promptTitle;
+    if (update.forkOf !== undefined && existing?.forkOf === undefined) (next as { forkOf?: ForkOrigin }).forkOf = { ...update.forkOf };
     if (existing && sameRecord(existing, next)) return existing;
     this.records.set(key, next);
     this.trim();
@@ -347,6 +360,8 @@ function sameRecord(a: LocalRecord, b: LocalRecord): boolean {
   return (
     a.cwd === b.cwd &&
     a.title === b.title &&
+    a.promptTitle === b.promptTitle &&
+    a.forkOf === b.forkOf &&
     a.updatedAt === b.updatedAt &&
     a.additionalDirectories.length === b.additionalDirectories.length &&
     a.additionalDirectories.every((d, i) => d === b.additionalDirectories[i])

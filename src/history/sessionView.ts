@@ -8,8 +8,7 @@ import type { AgentCatalog, CatalogEntry, SourcePlan } from './catalog';
 import { recordKey, type LocalRecord } from './localIndex';
 import type { ReopenCaps } from './reopenPolicy';
 import type { Searchable } from './search';
-
-const UNTITLED = 'Untitled session';
+import { resolveTitle } from './sessionTitle';
 
 export interface AgentEntry {
   readonly name: string;
@@ -37,8 +36,9 @@ export interface SessionView extends Searchable {
   readonly cwd: string;
   readonly additionalDirectories: readonly string[];
   readonly rootsKnown: boolean;
-  /** The title shown: the user's rename, else the agent's title, else a placeholder. */
+  /** The title shown everywhere, by the rule of history/sessionTitle.ts. */
   readonly title: string;
+  /** Whether the title names the session (not only when it started). */
   readonly titled: boolean;
   readonly agentTitle: string | undefined;
   readonly updatedAt: number | undefined;
@@ -79,7 +79,14 @@ export function viewOf(agentName: string, entry: CatalogEntry | undefined, recor
   const sameCwd = record !== undefined && record.cwd === cwd;
   const additional = entry?.additionalDirectories ?? (sameCwd || !entry ? record?.additionalDirectories : undefined);
   const agentTitle = entry?.title ?? record?.title;
-  const shown = record?.localTitle ?? agentTitle;
+  const title = resolveTitle({
+    userTitle: record?.localTitle,
+    agentTitle,
+    forkOf: record?.forkOf,
+    firstPrompt: record?.promptTitle,
+    startedAt: record?.createdAt || entry?.updatedAt,
+    folder: folderName(cwd),
+  });
   return {
     key: recordKey(agentName, sessionId),
     agentName,
@@ -87,8 +94,8 @@ export function viewOf(agentName: string, entry: CatalogEntry | undefined, recor
     cwd,
     additionalDirectories: additional ?? [],
     rootsKnown: additional !== undefined,
-    title: shown ?? UNTITLED,
-    titled: shown !== undefined,
+    title: title.text,
+    titled: title.source !== 'date' && title.source !== 'none',
     agentTitle,
     updatedAt: entry?.updatedAt ?? record?.updatedAt,
     meta: entry?.meta,
@@ -96,4 +103,9 @@ export function viewOf(agentName: string, entry: CatalogEntry | undefined, recor
     hidden: record?.hidden === true,
     local: entry === undefined,
   };
+}
+
+/** The last part of a path, whichever separator it uses. */
+function folderName(folder: string): string {
+  return folder.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? folder;
 }

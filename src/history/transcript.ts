@@ -11,3 +11,9 @@ export function transcriptText(entries: readonly ViewEntry[]): string {
   }
   return parts.join('\n\n');
 }
+
+/** The text of the first user message (for the title it gives the session), if there is one. */
+export function firstPromptText(entries: readonly ViewEntry[]): string | undefined {
+  const first = entries.find((entry) => entry.kind === 'user');
+  return first?.kind === 'user' ? first.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : undefined;
+}

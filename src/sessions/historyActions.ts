@@ -70,6 +70,7 @@ export class HistoryActions {
       agentName: view.agentName,
       sessionId: view.sessionId,
       title: verb === 'fork' ? view.title : view.agentTitle,
+      parentAgentTitle: verb === 'fork' ? view.agentTitle : undefined,
       thread: tab?.thread,
       cancelled: tab && (() => tab.isClosed()),
       roots: (connection) =>

@@ -8,6 +8,7 @@
 import type { AcpConnection } from '../acp/connection';
 import type { Logger } from '../common/logger';
 import { chooseReopenMethod, ReopenUnsupportedError, type ReopenMethod, type ReopenVerb } from '../history/reopenPolicy';
+import type { ForkOrigin } from '../history/sessionTitle';
 import { createRootSet, describeRoots, rootPaths, type RootSet } from '../roots/rootSet';
 import type { Thread } from '../thread/thread';
 import type { ActiveSessions } from './activeSessions';
@@ -38,8 +39,13 @@ export interface ReopenRequest {
   readonly withoutChat?: boolean;
   /** The request is moot by the time the agent answers (the restored tab was closed). */
   readonly cancelled?: () => boolean;
-  /** The title the history knows; shown in the chat and recorded (not for a fork). */
+  /**
+   * The title the history knows: the agent's, recorded; for a fork, the parent's title as shown, which names
+   * the fork until the agent or the user does (see history/sessionTitle.ts).
+   */
   readonly title?: string;
+  /** For a fork: the parent's own agent title, which an agent may copy into the fork without naming it. */
+  readonly parentAgentTitle?: string;
 }
 
 export interface Reopened {
@@ -56,8 +62,8 @@ export interface ReopenerOptions {
   readonly sessions: ActiveSessions;
   readonly mcp: McpSource;
   readonly logger: Logger;
-  /** Records a session the client opened (with the title the history knows). */
-  readonly record?: (session: AgentSession, title: string | undefined) => void;
+  /** Records a session the client opened (with the agent title the history knows) or forked (with its origin). */
+  readonly record?: (session: AgentSession, title: string | undefined, forkOf?: ForkOrigin) => void;
   /**
    * The agent's confinement (`acpWorkspace.sandbox`): told the folders a reopened session will work in, so a
    * confined agent whose confinement does not include them (a folder granted for this reopen) is restarted first.
@@ -144,6 +150,13 @@ export class Reopener {
       return undefined;
     }
 
+    // Recorded before its chat opens, so the chat has its title from the start.
+    if (method === 'fork') {
+      const forkOf: ForkOrigin = { sessionId, title: request.title ?? '', ...(request.parentAgentTitle ? { agentTitle: request.parentAgentTitle } : {}) };
+      this.options.record?.(session, undefined, request.title === undefined ? undefined : forkOf);
+    } else {
+      this.options.record?.(session, request.title);
+    }
     // In the same turn as the answer: the replayed history is waiting for its chat.
     let target: SessionController | undefined;
     if (continues) {
@@ -158,11 +171,9 @@ export class Reopener {
     if (target) {
       const replayed = method === 'load' || (method === 'fork' && target.thread.hasConversation);
       if (replayed) target.thread.endReplay();
-      if (request.title && method !== 'fork') target.thread.setSession({ title: request.title });
       for (const line of notPassed) target.thread.addInfo(line);
       target.thread.addInfo(reopenedNote(verb, method, request.title, replayed));
     }
-    this.options.record?.(session, method === 'fork' ? undefined : request.title);
     logger.info(`${verb} ${agentName} session ${sessionId}${method === 'fork' ? ` as ${session.sessionId}` : ''} (${method}) with ${describeRoots(roots)}.`);
     return { session, method, chat: target };
   }

@@ -15,8 +15,9 @@ import type { Logger } from '../common/logger';
 import { AgentCatalog } from '../history/catalog';
 import { LocalSessionIndex } from '../history/localIndex';
 import type { ReopenCaps } from '../history/reopenPolicy';
+import { promptTitle, type ForkOrigin } from '../history/sessionTitle';
 import { viewOf, type AgentEntry, type SessionView, type WorkspaceShape } from '../history/sessionView';
-import { transcriptText } from '../history/transcript';
+import { firstPromptText, transcriptText } from '../history/transcript';
 import { rootPaths } from '../roots/rootSet';
 import { choosePrimary, planRoots } from '../roots/workspaceRoots';
 import type { Thread } from '../thread/thread';
@@ -139,21 +140,25 @@ export class SessionHistory {
     return (this.workspaceShape ??= this.computeWorkspace());
   }
 
-  /** Records a session the client created, opened or forked, and shows it at once. */
-  recordSession(session: AgentSession, title?: string): void {
+  /** Records a session the client created, opened or forked (with where it was forked from), and shows it at once. */
+  recordSession(session: AgentSession, title?: string, forkOf?: ForkOrigin): void {
     const roots = { cwd: session.rootSet.cwd.path, additionalDirectories: session.rootSet.additionalDirectories.map((r) => r.path) };
-    this.index.record({ agentName: session.agentName, sessionId: session.sessionId, ...roots, ...(title ? { title } : {}) });
+    this.index.record({ agentName: session.agentName, sessionId: session.sessionId, ...roots, ...(title ? { title } : {}), ...(forkOf ? { forkOf } : {}) });
     const catalog = session.connection.isClosed ? undefined : this.catalogs.get(session.connection);
     catalog?.upsert({ sessionId: session.sessionId, ...roots, updatedAt: Date.now(), ...(title ? { title } : {}) });
   }
 
-  /** A chat's thread changed: its title at once, its transcript text after a pause. */
+  /** A chat's thread changed: the agent's title and the first prompt's at once, its transcript text after a pause. */
   threadChanged(session: AgentSession, thread: Thread): void {
-    const title = thread.session.title;
+    const title = thread.agentTitle;
     const record = this.index.get(session.agentName, session.sessionId);
     if (title && record && record.title !== title) {
       this.index.record({ agentName: session.agentName, sessionId: session.sessionId, title });
       this.catalogs.get(session.connection)?.upsert({ sessionId: session.sessionId, title, updatedAt: Date.now() });
+    }
+    if (record && record.promptTitle === undefined) {
+      const fromPrompt = promptTitle(firstPromptText(thread.snapshot().entries));
+      if (fromPrompt) this.index.record({ agentName: session.agentName, sessionId: session.sessionId, promptTitle: fromPrompt });
     }
     clearTimeout(this.textTimers.get(thread));
     this.textTimers.set(

@@ -34,6 +34,7 @@ export class Thread {
   private sessionDirty = false;
   private nextId = 1;
   private sessionState: ViewSessionState;
+  private agentTitleValue: string | undefined;
   private announcing = false;
   /**
    * What the transcript showed when a `session/load` replay started over it (see {@link beginReplay}); the
@@ -54,6 +55,11 @@ export class Thread {
 
   get session(): ViewSessionState {
     return this.sessionState;
+  }
+
+  /** The agent's title (`session_info_update`); the chat shows `session.title`, by the rule of history/sessionTitle.ts. */
+  get agentTitle(): string | undefined {
+    return this.agentTitleValue;
   }
 
   get length(): number {
@@ -128,8 +134,10 @@ export class Thread {
       case 'config_option_update':
         return this.setSession({ configOptions: configOptionsToView(update.configOptions) });
       case 'session_info_update':
-        if (update.title === null) this.setSession({ title: undefined });
-        else if (update.title !== undefined) this.setSession({ title: update.title });
+        if (update.title !== undefined && (update.title ?? undefined) !== this.agentTitleValue) {
+          this.agentTitleValue = update.title ?? undefined;
+          this.changed();
+        }
         return;
       case 'usage_update':
         return this.setSession({

@@ -9,8 +9,10 @@ import { listInWords } from '../roots/rootSet';
 import type { ActiveSessions } from '../sessions/activeSessions';
 import { AgentSession } from '../sessions/agentSession';
 import type { AgentConfinement, ConfinementView } from '../sessions/agentConfinement';
+import type { SessionTitles } from '../sessions/sessionTitles';
 import type { AgentRegistry, AgentStatus } from '../agents/agentRegistry';
 import { Disposable } from '../common/lifecycle';
+import { datedTitle } from '../history/sessionTitle';
 import { readDefaultAgent, affectsUs } from './settings';
 
 type Node = AgentStatus | AgentSession;
@@ -33,8 +35,10 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     private readonly agents: AgentRegistry,
     private readonly sessions: ActiveSessions,
     private readonly confinement?: Pick<AgentConfinement, 'view' | 'onDidChange'>,
+    private readonly titles?: Pick<SessionTitles, 'titleOf' | 'onDidChange'>,
   ) {
     super();
+    if (titles) this._register(titles.onDidChange(() => this.changeEmitter.fire()));
     if (confinement) this._register(confinement.onDidChange(() => this.changeEmitter.fire()));
     this._register(agents.onDidChange(() => this.changeEmitter.fire()));
     this._register(sessions.onDidChange(() => this.changeEmitter.fire()));
@@ -60,7 +64,9 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
-    return node instanceof AgentSession ? sessionItem(node) : this.agentItem(node);
+    if (!(node instanceof AgentSession)) return this.agentItem(node);
+    // The session's one title (the same as its chat tab's and its Sessions row's).
+    return sessionItem(node, this.titles?.titleOf(node.agentName, node.sessionId, node.openedAt) ?? datedTitle(node.openedAt));
   }
 
   private agentItem(status: AgentStatus): vscode.TreeItem {
@@ -84,13 +90,12 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
   }
 }
 
-function sessionItem(session: AgentSession): vscode.TreeItem {
+function sessionItem(session: AgentSession, title: string): vscode.TreeItem {
   const { rootSet, stale, refusals } = session;
   const withdrawn = new Set(session.withdrawn);
   const names = [rootSet.cwd, ...rootSet.additionalDirectories].filter((root) => !withdrawn.has(root.path)).map((root) => root.name);
   const taken = [rootSet.cwd, ...rootSet.additionalDirectories].filter((root) => withdrawn.has(root.path)).map((root) => root.name);
-  const started = new Date(session.openedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  const item = new vscode.TreeItem(`Session from ${started}`, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
   item.id = `session:${session.agentName}:${session.sessionId}`;
   item.description = [names.join(', '), taken.length > 0 ? `no longer shared: ${taken.join(', ')}` : undefined, stale ? 'folders changed' : undefined, refusals.length > 0 ? `${refusals.length} refused` : undefined]
     .filter(Boolean)
@@ -103,10 +108,10 @@ function sessionItem(session: AgentSession): vscode.TreeItem {
   item.contextValue = stale ? 'session.stale' : 'session';
   item.command = { command: 'acpWorkspace.showSession', title: 'Show Session', arguments: [session] };
   item.accessibilityInformation = {
-    label: `Session with ${session.agentName} sharing ${listInWords(names)}${stale ? ', workspace folders changed' : ''}${refusals.length > 0 ? `, ${refusals.length} requests refused` : ''}`,
+    label: `${title}, session with ${session.agentName} sharing ${listInWords(names)}${stale ? ', workspace folders changed' : ''}${refusals.length > 0 ? `, ${refusals.length} requests refused` : ''}`,
   };
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**Session** \`${session.sessionId}\` with ${escape(session.agentName)}\n\n**Shared folders**\n\n`);
+  md.appendMarkdown(`**${escape(title)}**\n\nSession \`${session.sessionId}\` with ${escape(session.agentName)}\n\n**Shared folders**\n\n`);
   const gone = (root: { path: string }) => (withdrawn.has(root.path) ? ' — no longer shared: refused from now on' : '');
   md.appendMarkdown(`- ${escape(rootSet.cwd.name)} (primary): \`${rootSet.cwd.path}\`${gone(rootSet.cwd)}\n`);
   for (const root of rootSet.additionalDirectories) md.appendMarkdown(`- ${escape(root.name)}: \`${root.path}\`${gone(root)}\n`);

@@ -24,6 +24,11 @@ function Header(props: { session: ViewSessionState }) {
   return (
     <header class="chat-header">
       <div class="header-line">
+        {session.title ? (
+          <span class="session-title" title={session.title}>
+            {session.title}
+          </span>
+        ) : null}
         <span class="agent-name">{session.agentName}</span>
         <span class={`status status-${session.status}`} role="status" aria-live="polite">
           {session.status === 'running' ? <Icon name="loading" spin /> : null} {session.statusDetail ?? STATUS_TEXT[session.status]}

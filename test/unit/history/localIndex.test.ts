@@ -36,6 +36,19 @@ describe('LocalSessionIndex (the client’s own session history)', () => {
     await again.dispose();
   });
 
+  it('keeps the first prompt’s title and a fork’s origin once known, and reads them back after a restart', async () => {
+    const index = new LocalSessionIndex(dir);
+    index.record({ agentName: 'A', sessionId: 'fork', cwd: '/w/app', forkOf: { sessionId: 'parent', title: 'Greeting work', agentTitle: 'Fix the greeting' } });
+    index.record({ agentName: 'A', sessionId: 'fork', promptTitle: 'First words' });
+    index.record({ agentName: 'A', sessionId: 'fork', promptTitle: 'Later words', forkOf: { sessionId: 'other', title: 'Other' } });
+    await index.dispose();
+    const again = new LocalSessionIndex(dir);
+    const record = again.get('A', 'fork');
+    assert.equal(record?.promptTitle, 'First words', 'the first prompt does not change');
+    assert.deepEqual(record?.forkOf, { sessionId: 'parent', title: 'Greeting work', agentTitle: 'Fix the greeting' });
+    await again.dispose();
+  });
+
   it('does not record a session it knows no folder of', () => {
     const index = new LocalSessionIndex(dir);
     assert.equal(index.record({ agentName: 'A', sessionId: 's1', title: 'x' }), undefined);

@@ -163,10 +163,10 @@ describe('the session history model', () => {
       assert.deepEqual(state.notices, ['Not running, no sessions here yet: Idle.']);
     });
 
-    it('gives a placeholder to untitled sessions and keeps titles and _meta as plain text', () => {
+    it('dates untitled sessions (a placeholder, not searched) and keeps titles and _meta as plain text', () => {
       const { rows } = all(model());
       const untitled = rows.find((r): r is SessionRow => r.kind === 'session' && r.sessionId === 'untitled')!;
-      assert.equal(untitled.title, 'Untitled session');
+      assert.match(untitled.title, /^Session in app from .+, .+/, 'where and when it was last active, with the day');
       assert.equal(untitled.titled, false);
       const html = rows.find((r): r is SessionRow => r.kind === 'session' && r.sessionId === 'html')!;
       assert.equal(html.title, '<img src=x onerror=alert(1)>');

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { AcpConnection } from '../../../src/acp/connection';
 import { silentLogger } from '../../../src/common/logger';
 import { chooseReopenMethod, REOPEN_POLICY, ReopenUnsupportedError, type ReopenVerb } from '../../../src/history/reopenPolicy';
+import type { ForkOrigin } from '../../../src/history/sessionTitle';
 import { rootPaths, rootSetFromPaths } from '../../../src/roots/rootSet';
 import { ActiveSessions } from '../../../src/sessions/activeSessions';
 import type { AgentSession } from '../../../src/sessions/agentSession';
@@ -48,7 +49,7 @@ interface World {
   router: SessionRouter;
   chats: Chats;
   reopener: Reopener;
-  recorded: Array<{ session: AgentSession; title: string | undefined }>;
+  recorded: Array<{ session: AgentSession; title: string | undefined; forkOf?: ForkOrigin }>;
   restarts: number;
   /** What `session/load` replays (default: a question and its answer). */
   history: Array<Record<string, unknown>>;
@@ -119,7 +120,7 @@ async function world(caps: Caps): Promise<World> {
     sessions,
     mcp: { forAgent: () => ({ servers: [], notPassed: ['MCP server “x” was not passed: a test.'] }) },
     logger: silentLogger,
-    record: (session, title) => w.recorded.push({ session, title }),
+    record: (session, title, forkOf) => w.recorded.push({ session, title, ...(forkOf ? { forkOf } : {}) }),
   });
   return w;
 }
@@ -192,10 +193,10 @@ describe('reopening a session: one policy table for every path', () => {
         if (expected === 'session/fork') {
           assert.equal(reopened.session.sessionId, 'forked');
           assert.ok(shown.includes('info: Forked from “Old title”: the new session continues from its history, which is not shown here.'));
-          assert.deepEqual(w.recorded.map((r) => [r.session.sessionId, r.title]), [['forked', undefined]]);
+          // Recorded with its origin: named after the parent until the agent or the user names it.
+          assert.deepEqual(w.recorded.map((r) => [r.session.sessionId, r.title, r.forkOf]), [['forked', undefined, { sessionId: 'old', title: 'Old title' }]]);
         } else {
-          assert.deepEqual(w.recorded.map((r) => [r.session.sessionId, r.title]), [['old', 'Old title']]);
-          assert.equal(reopened.chat.thread.session.title, 'Old title');
+          assert.deepEqual(w.recorded.map((r) => [r.session.sessionId, r.title, r.forkOf]), [['old', 'Old title', undefined]]);
         }
       });
     }

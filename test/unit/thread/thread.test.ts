@@ -155,7 +155,7 @@ describe('Thread (the transcript reducer)', () => {
     assert.equal(plans[0]?.kind === 'plan' && plans[0].entries[0]?.status, 'completed');
   });
 
-  it('keeps session-level state: commands, mode, config options, title (null clears), usage', () => {
+  it('keeps session-level state: commands, mode, config options, the agent’s title (null clears; what is shown is set by the title rule), usage', () => {
     const thread = newThread();
     thread.setSession({ modes: { currentModeId: 'code', available: [{ id: 'code', name: 'Code' }, { id: 'ask', name: 'Ask' }] } });
     thread.apply(update({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'plan', description: 'Plan', input: { hint: 'what' } }] }));
@@ -177,10 +177,11 @@ describe('Thread (the transcript reducer)', () => {
     assert.equal(s.modes?.currentModeId, 'ask');
     assert.deepEqual(s.configOptions.map((o) => o.id), ['model', 'fast'], 'unknown option types are left out');
     assert.deepEqual(s.configOptions[0]?.type === 'select' && s.configOptions[0].options.map((o) => `${o.group}:${o.value}`), ['Group:a', 'Group:b']);
-    assert.equal(s.title, 'Fix the build');
+    assert.equal(thread.agentTitle, 'Fix the build');
+    assert.equal(s.title, undefined, 'the agent’s title is not what is shown by itself (a rename wins over it)');
     assert.deepEqual(s.usage, { used: 10, size: 100, cost: { amount: 0.5, currency: 'EUR' } });
     thread.apply(update({ sessionUpdate: 'session_info_update', title: null }));
-    assert.equal(thread.session.title, undefined);
+    assert.equal(thread.agentTitle, undefined);
   });
 
   it('shows notices, compaction and unknown variants as entries (never drops them)', () => {
@@ -418,7 +419,7 @@ describe('Thread (the transcript reducer)', () => {
     assert.deepEqual(kinds.slice(0, 3), ['user', 'thought', 'agent']);
     assert.ok(kinds.includes('tool') && kinds.includes('plan'));
     assert.equal(kinds.at(-1), 'turnEnd');
-    assert.equal(thread.session.title, 'Recorded turn');
+    assert.equal(thread.agentTitle, 'Recorded turn');
     assert.ok(thread.session.usage);
     assert.ok(!kinds.includes('unknown'), 'every update of a conforming agent is understood');
   });
