@@ -152,8 +152,9 @@ export class Reopener {
 
     // Recorded before its chat opens, so the chat has its title from the start.
     if (method === 'fork') {
-      const forkOf: ForkOrigin = { sessionId, title: request.title ?? '', ...(request.parentAgentTitle ? { agentTitle: request.parentAgentTitle } : {}) };
-      this.options.record?.(session, undefined, request.title === undefined ? undefined : forkOf);
+      const { title, parentAgentTitle } = request;
+      const forkOf: ForkOrigin | undefined = title === undefined ? undefined : { sessionId, title, ...(parentAgentTitle ? { agentTitle: parentAgentTitle } : {}) };
+      this.options.record?.(session, undefined, forkOf);
     } else {
       this.options.record?.(session, request.title);
     }
