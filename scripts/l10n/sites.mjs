@@ -41,7 +41,10 @@ export function isText(text, loose) {
   if (!/\p{L}{2}/u.test(s)) return false;
   if (loose) return true;
   if (/^(https?:|file:|[./~\\-]|\$\{)/.test(s)) return false;
-  if (/\s/.test(s)) return /^[\p{Lu}\p{Ll}"“‘'(…]/u.test(s) && !/^[\w-]+(\s+[\w-]+)*$/.test(s) ? true : /^\p{Lu}/u.test(s);
+  // "{0} waits until…": what follows the leading placeholders decides.
+  const rest = text.replace(/^(\{\d+\}[^\p{L}{]*)+/u, '').replace(/\{\d+\}/g, ' ').trim();
+  const prose = (t) => /\s/.test(t) && ((/^[\p{Lu}\p{Ll}"“‘'(…]/u.test(t) && !/^[\w-]+(\s+[\w-]+)*$/.test(t)) || /^\p{Lu}/u.test(t));
+  if (prose(s) || (rest !== s && prose(rest))) return true;
   return /^\p{Lu}\p{Ll}+$/u.test(s);
 }
 
@@ -218,7 +221,9 @@ export function findTexts(ts, sourceFile) {
     const { message, nested } = messageOf(ts, node);
     if (!isText(message, entry.loose) && !ts.isJsxText(node)) continue;
     const wrapped = insideT(ts, node);
-    const moduleLevel = !wrapped && !ts.isJsxText(node) && !enclosingFunction(ts, node);
+    // A webview configures its bundle in its first import (webview/common/l10nSetup.ts), so module-level
+    // t() is fine there; in the extension host it would run before activate() configures the bundle.
+    const moduleLevel = !wrapped && !ts.isJsxText(node) && !enclosingFunction(ts, node) && !/(^|\/)src\/webview\//.test(sourceFile.fileName);
     texts.push({ ...entry, message, nested, wrapped, moduleLevel, where: where(node), pos: node.getStart(sourceFile) });
   }
   texts.sort((a, b) => a.pos - b.pos);
