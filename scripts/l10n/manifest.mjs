@@ -11,7 +11,11 @@ const TEXT_FIELDS = new Set([
 /** Sections whose objects are keyed by a field of theirs rather than their index. */
 const SINGULAR = { commands: 'command', views: 'view', viewsContainers: 'viewsContainer', walkthroughs: 'walkthrough', steps: 'step', submenus: 'submenu', viewsWelcome: 'viewsWelcome', customEditors: 'customEditor', languageModelTools: 'tool', chatParticipants: 'chatParticipant' };
 
-const camel = (text) => text.replace(/[^\p{L}\p{N}]+(.)?/gu, (_, c) => (c ? c.toUpperCase() : '')).replace(/^./, (c) => c.toLowerCase());
+/** "ACP Workspace" → "acpWorkspace" (a word in capitals is an acronym: one word of the key). */
+function camel(text) {
+  const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean).map((w) => (/^[\p{Lu}\d]+$/u.test(w) ? w.toLowerCase() : w));
+  return words.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+}
 
 /**
  * Calls visit(holder, field, value, key) for every user-facing string of the manifest (arrays: once per
