@@ -39,6 +39,8 @@ export function layerOf(file) {
 export function isText(text, loose) {
   const s = text.replace(/\{\d+\}/g, ' ').trim();
   if (!/\p{L}{2}/u.test(s)) return false;
+  // 'phrase': a `const` put into a text: words with a space between them, no path.
+  if (loose === 'phrase') return /\p{L}{2,}\s+\p{L}/u.test(s) && !/[/\\]/.test(s);
   if (loose) return true;
   if (/^(https?:|file:|[./~\\-]|\$\{)/.test(s)) return false;
   // "{0} waits until…": what follows the leading placeholders decides.
@@ -150,7 +152,10 @@ export function findTexts(ts, sourceFile) {
   };
 
   const visit = (node) => {
-    if (ts.isCallExpression(node) && !isTCallee(ts, node.expression)) {
+    if (ts.isCallExpression(node) && isTCallee(ts, node.expression)) {
+      // The same for the arguments of a t() call (the second run of the tool sees them there).
+      for (const arg of node.arguments.slice(1)) if (ts.isIdentifier(arg)) follow(arg, 'phrase');
+    } else if (ts.isCallExpression(node)) {
       const { name, receiver } = calleeName(ts, node);
       if (MESSAGE_CALLS.has(name)) {
         for (const arg of node.arguments) {
@@ -202,7 +207,7 @@ export function findTexts(ts, sourceFile) {
   // A `const` placed into a text (`Accept ${label}`) is text too.
   for (const entry of [...found.values()]) {
     if (!ts.isTemplateExpression(entry.node)) continue;
-    for (const span of entry.node.templateSpans) if (ts.isIdentifier(span.expression)) follow(span.expression, true);
+    for (const span of entry.node.templateSpans) if (ts.isIdentifier(span.expression)) follow(span.expression, 'phrase');
   }
   // A comparison with a converted text (`answer === 'Delete'`) is converted with it.
   const messages = new Set([...found.values()].map((e) => messageOf(ts, e.node).message));
