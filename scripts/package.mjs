@@ -16,7 +16,7 @@ const VSCE = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 /** Files that must never ship, as patterns over the package's relative paths. */
 export const FORBIDDEN = [/^src\//, /^test\//, /^scripts\//, /^bench\//, /\.map$/, /^node_modules\//, /\.ts$/, /^\.cache\//, /^out\//, /^media\/screenshots\//];
 /** Files that must ship. */
-export const REQUIRED = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/reference-agent.js', 'dist/webview/chat.js', 'dist/webview/chat.css', 'dist/webview/history.js', 'dist/webview/history.css', 'dist/webview/review.js', 'dist/webview/review.css', 'dist/webview/codicon.ttf', 'media/icon.png', 'media/activitybar.svg'];
+export const REQUIRED = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/reference-agent.js', 'dist/webview/chat.js', 'dist/webview/chat.css', 'dist/webview/history.js', 'dist/webview/history.css', 'dist/webview/review.js', 'dist/webview/review.css', 'dist/webview/codicon.ttf', 'media/icon.png', 'media/activitybar.svg', 'l10n/bundle.l10n.json'];
 
 function run(/** @type {string[]} */ args, /** @type {boolean} */ quiet = false) {
   const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', stdio: quiet ? 'pipe' : 'inherit' });

@@ -39,6 +39,7 @@ import { RefusalNotices } from './vscode/refusalNotices';
 import { ChangeActions, vscodeReviewUi } from './vscode/review/changeActions';
 import { CheckpointDocuments } from './vscode/review/checkpointDocuments';
 import { ReviewPanels } from './vscode/review/reviewPanels';
+import { configureL10n } from './vscode/l10nBundle';
 import { vscodeRootsUi } from './vscode/rootsUi';
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { affectsUs, readCheckpointSettings, readSandbox } from './vscode/settings';
@@ -80,6 +81,7 @@ export interface TestApi {
 let agents: AgentsFromSettings | undefined;
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
+  configureL10n();
   const { channel, logger } = createLog();
   context.subscriptions.push(channel);
   let rootsUi: RootsUi = vscodeRootsUi;

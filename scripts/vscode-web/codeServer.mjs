@@ -58,6 +58,7 @@ export function installExtension(options) {
  * @property {string} [extensionsDir]  default: <scratch>/extensions
  * @property {(line: string) => void} [onOutput]  code-server's own stdout/stderr lines
  * @property {number} [port]  a fixed port on 127.0.0.1 (default: a free one)
+ * @property {string} [locale]  the display language (`--locale`), e.g. a pseudo-locale for the l10n tests
  */
 
 /**
@@ -89,6 +90,7 @@ export async function startCodeServer(options) {
       '--extensions-dir',
       extensionsDir,
       ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
+      ...(options.locale ? ['--locale', options.locale] : []),
     ];
     const child = spawnGroup(process.execPath, args, { env: serverEnv(options.scratch, options.env), stdio: ['ignore', 'pipe', 'pipe'] });
     /** @type {string[]} */

@@ -7,6 +7,7 @@
  *    one from a file; among files (and among setting entries) the first wins.
  * Every server not passed is listed with the reason.
  */
+import * as l10n from '@vscode/l10n';
 import type { McpServer } from '../acp/schema';
 import { type ConfiguredMcpServer, describeMcpSource, isStdioServer, type McpSource, transportOf } from './configuredServer';
 
@@ -53,7 +54,7 @@ export function selectMcpServers(configured: readonly ConfiguredMcpServer[], cap
     const winner = winners.get(name);
     if (reason !== undefined) notPassed.push({ name, source: entry.source, reason });
     else if (winner === entry) passed.push(entry.server);
-    else notPassed.push({ name, source: entry.source, reason: `another server named "${name}" (${describeMcpSource(winner!.source)}) is used instead` });
+    else notPassed.push({ name, source: entry.source, reason: l10n.t('another server named "{0}" ({1}) is used instead', name, describeMcpSource(winner!.source)) });
   }
   return { passed, notPassed };
 }

@@ -3,6 +3,7 @@
  * folder's `.vscode/mcp.json`; only the transports the agent advertises. What is not passed, and why, is
  * told to the user; values of env variables and headers never reach the log.
  */
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import type { AgentCaps } from '../acp/capabilities';
 import type { Logger } from '../common/logger';
@@ -50,7 +51,7 @@ export class McpServers {
     for (const line of describeMcpSelection(selection, configured.servers)) this.logger.info(`MCP servers for ${agentName}: ${line}`);
     return {
       servers: selection.passed,
-      notPassed: selection.notPassed.map((entry) => `MCP server “${entry.name}” was not passed: ${entry.reason}.`),
+      notPassed: selection.notPassed.map((entry) => l10n.t('MCP server “{0}” was not passed: {1}.', entry.name, entry.reason)),
     };
   }
 }

@@ -4,6 +4,7 @@
  * its own index per root (sessions never contend), its refs `refs/acp/<sessionKey>/…` and its record
  * `<storageDir>/sessions/<sessionKey>.json`.
  */
+import * as l10n from '@vscode/l10n';
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -303,7 +304,7 @@ export class GitCheckpointStore implements CheckpointStore {
   }
 
   private assertOpen(): void {
-    if (this.disposed) throw new Error('The checkpoint store is disposed.');
+    if (this.disposed) throw new Error(l10n.t('The checkpoint store is disposed.'));
   }
 
   /** The record on disk wins: another window may have evicted checkpoints of this session meanwhile. */

@@ -3,6 +3,7 @@
  * repository (`GIT_DIR`), work tree and index explicitly, inherits no `GIT_*` variable and no user or
  * system configuration, runs no hook, filter or credential prompt, and has a bounded output. Never a shell.
  */
+import * as l10n from '@vscode/l10n';
 import { spawn } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -134,8 +135,7 @@ export class Git {
       output = result.stdout.toString('utf8');
     } catch (error) {
       throw new GitUnavailableError(
-        `Checkpoints need Git ${MIN_GIT_VERSION.join('.')} or later, and Git could not be started (${executable}: ${(error as Error).message}). ` +
-          'Install Git from https://git-scm.com/downloads, or set its path, then reload the window.',
+        l10n.t('Checkpoints need Git {0} or later, and Git could not be started ({1}: {2}). Install Git from https://git-scm.com/downloads, or set its path, then reload the window.', MIN_GIT_VERSION.join('.'), executable, (error as Error).message),
       );
     }
     const match = /git version (\d+)\.(\d+)(?:\.(\d+))?/.exec(output);
@@ -143,8 +143,7 @@ export class Git {
     const [major = 0, minor = 0] = version;
     if (major < MIN_GIT_VERSION[0] || (major === MIN_GIT_VERSION[0] && minor < MIN_GIT_VERSION[1])) {
       throw new GitUnavailableError(
-        `Checkpoints need Git ${MIN_GIT_VERSION.join('.')} or later; ${executable} is ${match ? version.join('.') : `unrecognised ("${output.trim()}")`}. ` +
-          'Install a newer Git from https://git-scm.com/downloads, then reload the window.',
+        l10n.t('Checkpoints need Git {0} or later; {1} is {2}. Install a newer Git from https://git-scm.com/downloads, then reload the window.', MIN_GIT_VERSION.join('.'), executable, match ? version.join('.') : JSON.stringify(output.trim())),
       );
     }
     return new Git(executable, version);
@@ -164,7 +163,7 @@ export class Git {
     const ok = options.okCodes ?? ((code: number) => code === 0);
     if (!ok(result.exitCode)) {
       const command = args.find((a) => !a.startsWith('-')) ?? args[0] ?? '';
-      throw new GitCommandError(`git ${command} failed (exit code ${result.exitCode}): ${result.stderr.trim().slice(0, 2000)}`, result.exitCode, result.stderr);
+      throw new GitCommandError(l10n.t('git {0} failed (exit code {1}): {2}', command, result.exitCode, result.stderr.trim().slice(0, 2000)), result.exitCode, result.stderr);
     }
     return result;
   }
@@ -205,7 +204,7 @@ function runProcess(file: string, args: readonly string[], options: ProcessOptio
     child.stdin.on('error', () => undefined);
     child.once('close', (code, signal) => {
       if (overflow) {
-        reject(new GitCommandError(`git printed more than ${maxOut} bytes; the output was cut off`, code, err));
+        reject(new GitCommandError(l10n.t('git printed more than {0} bytes; the output was cut off', maxOut), code, err));
         return;
       }
       resolve({ stdout: Buffer.concat(out), stderr: err, exitCode: code ?? (signal ? 128 : -1) });

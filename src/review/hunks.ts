@@ -4,6 +4,7 @@
  * mixed endings or no newline at its end comes back byte for byte: a hunk is applied or reverted by splicing
  * whole lines, never by re-joining text with a chosen separator.
  */
+import * as l10n from '@vscode/l10n';
 import { diffArrays } from 'diff';
 import type { ReviewHunk } from '../shared/reviewProtocol';
 import type { FileState } from './types';
@@ -91,13 +92,13 @@ export function splitLines(text: string): string[] {
  */
 export function noHunksReason(base: FileState | undefined, current: FileState | undefined): string | undefined {
   const sides = [base, current].filter((s): s is FileState => s !== undefined);
-  if (sides.some((s) => s.mode === 'symlink')) return 'It is a symbolic link.';
-  if (sides.some((s) => isBinary(s.bytes))) return 'It is a binary file.';
-  if (sides.some((s) => s.bytes.length > MAX_HUNK_FILE_BYTES)) return 'It is larger than 1 MiB.';
+  if (sides.some((s) => s.mode === 'symlink')) return l10n.t('It is a symbolic link.');
+  if (sides.some((s) => isBinary(s.bytes))) return l10n.t('It is a binary file.');
+  if (sides.some((s) => s.bytes.length > MAX_HUNK_FILE_BYTES)) return l10n.t('It is larger than 1 MiB.');
   for (const side of sides) {
     const text = decodeText(side.bytes);
-    if (text === undefined) return 'It is not UTF-8 text.';
-    if (splitLines(text).length > MAX_HUNK_FILE_LINES) return `It has more than ${MAX_HUNK_FILE_LINES.toLocaleString('en-US')} lines.`;
+    if (text === undefined) return l10n.t('It is not UTF-8 text.');
+    if (splitLines(text).length > MAX_HUNK_FILE_LINES) return l10n.t('It has more than {0} lines.', MAX_HUNK_FILE_LINES.toLocaleString('en-US'));
   }
   return undefined;
 }
@@ -115,7 +116,7 @@ export function fileHunks(base: FileState | undefined, current: FileState | unde
   if (hunks === undefined) {
     const removed = splitLines(textOf(base)).length;
     const added = splitLines(textOf(current)).length;
-    return { noHunks: 'It changed too much to review part by part.', added, removed, binary };
+    return { noHunks: l10n.t('It changed too much to review part by part.'), added, removed, binary };
   }
   let added = 0;
   let removed = 0;
@@ -161,7 +162,7 @@ export function rejectHunk(base: string, current: string, index: number, options
 
 function hunkAt(base: string, current: string, index: number, options: HunkOptions): Hunk {
   const hunk = (computeHunks(base, current, options) ?? [])[index];
-  if (hunk === undefined) throw new RangeError(`There is no hunk ${index} in this file.`);
+  if (hunk === undefined) throw new RangeError(l10n.t('There is no hunk {0} in this file.', index));
   return hunk;
 }
 

@@ -2,6 +2,7 @@
  * A pending file as the review shows it: its base (by reference) and the disk now, compared. Pure apart
  * from reading the two states.
  */
+import * as l10n from '@vscode/l10n';
 import type { ReviewHunk } from '../shared/reviewProtocol';
 import { keyOf, sameState, stateHash } from './fileStates';
 import { fileHunks } from './hunks';
@@ -36,7 +37,7 @@ export interface Inspection {
   readonly atBase: boolean;
 }
 
-const LOST = 'Its content before the agent changed it is no longer kept (old checkpoints were removed to save space); it can only be accepted.';
+const lostNote = (): string => l10n.t('Its content before the agent changed it is no longer kept (old checkpoints were removed to save space); it can only be accepted.');
 
 /** Reads a base; `lost` when the checkpoint or kept content it refers to is gone. */
 export async function readBase(store: CheckpointStore, ref: BaseRef): Promise<{ state: FileState | undefined; lost: boolean }> {
@@ -77,7 +78,7 @@ export function toPendingFile(inspection: Inspection): PendingFile {
   const status: ChangeStatus =
     entry.oldPath !== undefined ? (renamedAway ? 'deleted' : 'renamed') : base === undefined && !lost ? 'added' : current === undefined ? 'deleted' : 'modified';
   const where = renamedAway ? { path: entry.oldPath! } : { path: entry.path, ...(entry.oldPath === undefined ? {} : { oldPath: entry.oldPath }) };
-  if (lost) return { key, root: entry.root, ...where, status, added: 0, removed: 0, binary: false, noHunks: LOST, shown: inspection.shown };
+  if (lost) return { key, root: entry.root, ...where, status, added: 0, removed: 0, binary: false, noHunks: lostNote(), shown: inspection.shown };
   const hunks = fileHunks(base, current);
   return {
     key,

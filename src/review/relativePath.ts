@@ -6,13 +6,14 @@
  */
 
 /** Why `path` is not a safe relative path, in words; `undefined` when it is one. */
+import * as l10n from '@vscode/l10n';
 export function relativePathProblem(path: string): string | undefined {
-  if (path === '') return 'The path is empty.';
-  if (path.includes('\0')) return 'The path contains a NUL character.';
-  if (path.includes('\\')) return `"${path}" contains a backslash.`;
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return `"${path}" is absolute, not relative to its folder.`;
+  if (path === '') return l10n.t('The path is empty.');
+  if (path.includes('\0')) return l10n.t('The path contains a NUL character.');
+  if (path.includes('\\')) return l10n.t('"{0}" contains a backslash.', path);
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return l10n.t('"{0}" is absolute, not relative to its folder.', path);
   if (path.split('/').some((segment) => segment === '..' || segment === '.' || segment === '')) {
-    return `"${path}" has a "..", "." or empty segment.`;
+    return l10n.t('"{0}" has a "..", "." or empty segment.', path);
   }
   return undefined;
 }

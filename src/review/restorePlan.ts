@@ -6,6 +6,7 @@
  * file is a conflict otherwise (also when it is binary, a link, absent on a side, or open with unsaved
  * changes). Nothing is written while any file conflicts.
  */
+import * as l10n from '@vscode/l10n';
 import { decodeText, isBinary } from './hunks';
 import { sameState, stateHash } from './fileStates';
 import { relativePathProblem } from './relativePath';
@@ -75,19 +76,19 @@ export async function computeRestore(
   }
   for (const s of tooLarge) {
     const [root, path] = s.split('\u0000') as [string, string];
-    result.cannotRestore.push({ root, path, reason: 'It was too large to be captured, so it cannot be restored.' });
+    result.cannotRestore.push({ root, path, reason: l10n.t('It was too large to be captured, so it cannot be restored.') });
     paths.delete(s);
   }
   for (const { root, path } of paths.values()) {
     const problem = relativePathProblem(path);
     if (problem !== undefined) {
-      result.conflicts.push({ root, path, reason: `It was not touched: ${problem}` });
+      result.conflicts.push({ root, path, reason: l10n.t('It was not touched: {0}', problem) });
       continue;
     }
     const [want, was, actual] = await Promise.all([store.read(target, root, path), store.read(expected, root, path), fs.read(root, path)]);
     if (sameState(actual, want)) continue;
     if (fs.isDirty(root, path)) {
-      result.conflicts.push({ root, path, reason: 'It has unsaved changes in an editor; save or revert them first.' });
+      result.conflicts.push({ root, path, reason: l10n.t('It has unsaved changes in an editor; save or revert them first.') });
       continue;
     }
     const change = want === undefined ? 'remove' : actual === undefined ? 'create' : 'restore';
@@ -114,8 +115,8 @@ export async function computeRestore(
 export async function applyRestore(fs: ReviewFs, writes: readonly PlannedWrite[]): Promise<{ conflicts: RestoreProblem[]; failed: RestoreProblem[] }> {
   const conflicts: RestoreProblem[] = [];
   for (const w of writes) {
-    if (fs.isDirty(w.root, w.path)) conflicts.push({ root: w.root, path: w.path, reason: 'It has unsaved changes in an editor; save or revert them first.' });
-    else if (stateHash(await fs.read(w.root, w.path)) !== w.actualHash) conflicts.push({ root: w.root, path: w.path, reason: 'It changed since the restore was planned.' });
+    if (fs.isDirty(w.root, w.path)) conflicts.push({ root: w.root, path: w.path, reason: l10n.t('It has unsaved changes in an editor; save or revert them first.') });
+    else if (stateHash(await fs.read(w.root, w.path)) !== w.actualHash) conflicts.push({ root: w.root, path: w.path, reason: l10n.t('It changed since the restore was planned.') });
   }
   if (conflicts.length > 0) return { conflicts, failed: [] };
   const failed: RestoreProblem[] = [];
@@ -142,8 +143,8 @@ async function mergeEdits(store: CheckpointStore, base: FileState | undefined, o
 }
 
 function conflictReason(base: FileState | undefined, ours: FileState | undefined, theirs: FileState | undefined): string {
-  if (ours === undefined) return 'You deleted it after the agent changed it.';
-  if (theirs === undefined || base === undefined) return 'You changed it after the agent did, and restoring would remove or replace your version.';
-  if (!mergeable(base) || !mergeable(ours) || !mergeable(theirs)) return 'You changed it after the agent did, and it cannot be merged (binary, a link or not UTF-8 text).';
-  return 'You changed the same lines after the agent did.';
+  if (ours === undefined) return l10n.t('You deleted it after the agent changed it.');
+  if (theirs === undefined || base === undefined) return l10n.t('You changed it after the agent did, and restoring would remove or replace your version.');
+  if (!mergeable(base) || !mergeable(ours) || !mergeable(theirs)) return l10n.t('You changed it after the agent did, and it cannot be merged (binary, a link or not UTF-8 text).');
+  return l10n.t('You changed the same lines after the agent did.');
 }

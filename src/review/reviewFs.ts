@@ -4,6 +4,7 @@
  * written through a symbolic link (files are opened with `O_NOFOLLOW`; an existing link is replaced, and
  * one that leads outside the roots is refused).
  */
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { codeOf, type RootGuard } from '../roots/rootGuard';
@@ -67,7 +68,7 @@ export class GuardedReviewFs implements ReviewFs {
     } catch (error) {
       if (codeOf(error) !== 'ENOENT') throw error;
     }
-    if (existing?.isDirectory()) throw new ReviewFsRefusedError(`${relative} was not written: it is a folder now.`);
+    if (existing?.isDirectory()) throw new ReviewFsRefusedError(l10n.t('{0} was not written: it is a folder now.', relative));
     if (existing?.isSymbolicLink() && state !== undefined && state.mode !== 'symlink') {
       // Writing a file where a link is: the link is replaced, never written through, and one that leads
       // outside the folders is refused altogether.
@@ -111,9 +112,9 @@ export class GuardedReviewFs implements ReviewFs {
   /** The guard's decision on `absolute`, required to lie inside `root`. */
   private async inside(root: string, absolute: string, relative: string): Promise<{ realPath: string; exists: boolean }> {
     const decision = await this.guard.check(absolute);
-    if (!decision.allowed) throw new ReviewFsRefusedError(`${relative} was not touched: ${decision.message}`);
+    if (!decision.allowed) throw new ReviewFsRefusedError(l10n.t('{0} was not touched: {1}', relative, decision.message));
     const within = decision.realPath === root || decision.realPath.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
-    if (!within) throw new ReviewFsRefusedError(`${relative} was not touched: it resolves to ${decision.realPath}, outside ${root}.`);
+    if (!within) throw new ReviewFsRefusedError(l10n.t('{0} was not touched: it resolves to {1}, outside {2}.', relative, decision.realPath, root));
     return decision;
   }
 
@@ -127,7 +128,7 @@ export class GuardedReviewFs implements ReviewFs {
       } catch (error) {
         if (codeOf(error) !== 'EEXIST') throw error;
       }
-      if (!(await fs.promises.lstat(dir)).isDirectory()) throw new ReviewFsRefusedError(`${relative} was not written: ${dir} is not a folder.`);
+      if (!(await fs.promises.lstat(dir)).isDirectory()) throw new ReviewFsRefusedError(l10n.t('{0} was not written: {1} is not a folder.', relative, dir));
     }
     await this.inside(root, folder, relative);
   }

@@ -3,6 +3,7 @@
  * (restorePlan.ts decides file by file). A plan is checked again when it is carried out: if the session
  * moved on meanwhile (another turn, undo or redo), or a planned file changed on disk, nothing is written.
  */
+import * as l10n from '@vscode/l10n';
 import { applyRestore, computeRestore, type PlannedWrite, type RestoreFile, type RestorePlan, type RestoreProblem } from './restorePlan';
 import type { TurnRecord, UndoRecord } from './reviewRecord';
 import type { CheckpointStore, ReviewFs, SkippedFile } from './types';
@@ -50,11 +51,11 @@ export class TurnRestorer {
     const undone = turns.filter((t) => t.n >= n && t.state !== 'undone');
     const blocked =
       turn === undefined
-        ? `There is no turn ${n}.`
+        ? l10n.t('There is no turn {0}.', n)
         : turn.state === 'undone'
-          ? `Turn ${n} is already undone.`
+          ? l10n.t('Turn {0} is already undone.', n)
           : turn.state === 'unavailable' || this.store.get(turn.before) === undefined
-            ? `Turn ${n} can no longer be undone: its checkpoint was removed to save space.`
+            ? l10n.t('Turn {0} can no longer be undone: its checkpoint was removed to save space.', n)
             : undefined;
     return this.plan('undo', n, undone, blocked ?? this.headProblem(head), turn?.before, head);
   }
@@ -101,7 +102,7 @@ export class TurnRestorer {
     const expected = head === undefined ? undefined : this.store.get(head);
     const numbers = turns.map((t) => t.n);
     if (blocked !== undefined || target === undefined || expected === undefined || head === undefined) {
-      return { kind, turn: n, turns: numbers, files: [], conflicts: [], cannotRestore: [], blocked: blocked ?? 'Its checkpoint is no longer kept.' };
+      return { kind, turn: n, turns: numbers, files: [], conflicts: [], cannotRestore: [], blocked: blocked ?? l10n.t('Its checkpoint is no longer kept.') };
     }
     const skipped: SkippedFile[] = turns.flatMap((t) => t.skipped);
     const computed = await computeRestore(this.store, this.fs, target, expected, skipped);
@@ -111,15 +112,15 @@ export class TurnRestorer {
   }
 
   private headProblem(head: string | undefined): string | undefined {
-    if (head === undefined || this.store.get(head) === undefined) return 'The state the agent left is no longer kept (its checkpoint was removed to save space).';
+    if (head === undefined || this.store.get(head) === undefined) return l10n.t('The state the agent left is no longer kept (its checkpoint was removed to save space).');
     return undefined;
   }
 
   private check(plan: RestorePlan, kind: 'undo' | 'redo', head: string | undefined): PlanInternals | RestoreOutcome {
     const internals = this.plans.get(plan);
     if (plan.blocked !== undefined) return { ok: false, conflicts: [], message: plan.blocked };
-    if (internals === undefined || plan.kind !== kind) return { ok: false, conflicts: [], message: `This is not a ${kind} plan of this session.` };
-    if (internals.head !== head) return { ok: false, conflicts: [], message: 'The session changed since this was planned; nothing was written. Try again.' };
+    if (internals === undefined || plan.kind !== kind) return { ok: false, conflicts: [], message: l10n.t('This is not a {0} plan of this session.', kind) };
+    if (internals.head !== head) return { ok: false, conflicts: [], message: l10n.t('The session changed since this was planned; nothing was written. Try again.') };
     if (plan.conflicts.length > 0) return { ok: false, conflicts: plan.conflicts, message: conflictMessage(kind, plan.turn, plan.conflicts) };
     return internals;
   }
@@ -134,5 +135,5 @@ export class TurnRestorer {
 
 function conflictMessage(kind: 'undo' | 'redo', n: number, conflicts: readonly RestoreProblem[]): string {
   const names = conflicts.map((c) => c.path).join(', ');
-  return `Turn ${n} was not ${kind === 'undo' ? 'undone' : 'redone'}: ${conflicts.length === 1 ? 'this file conflicts' : 'these files conflict'} with your edits: ${names}. Nothing was written.`;
+  return (kind === 'undo' ? (conflicts.length === 1 ? l10n.t('Turn {0} was not undone: this file conflicts with your edits: {1}. Nothing was written.', n, names) : l10n.t('Turn {0} was not undone: these files conflict with your edits: {1}. Nothing was written.', n, names)) : (conflicts.length === 1 ? l10n.t('Turn {0} was not redone: this file conflicts with your edits: {1}. Nothing was written.', n, names) : l10n.t('Turn {0} was not redone: these files conflict with your edits: {1}. Nothing was written.', n, names)));
 }

@@ -13,6 +13,7 @@
  * in the instant between the last check and `open`, an empty file or folder may be created at the link's
  * target; nothing is ever read from or written into it.
  */
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { codeOf, type GuardRefusal, type RootGuard, quotePath } from './rootGuard';
@@ -104,7 +105,7 @@ export async function readTextFile(guard: RootGuard, request: TextFileRead, docu
   }
   try {
     const stats = await handle.stat({ bigint: true });
-    if (stats.isDirectory()) throw new FileOperationError('is-a-directory', request.path, `${quotePath(request.path)} is a folder, not a file`);
+    if (stats.isDirectory()) throw new FileOperationError('is-a-directory', request.path, l10n.t('{0} is a folder, not a file', quotePath(request.path)));
     if (!stats.isFile()) throw new FileOperationError('not-a-file', request.path, `${quotePath(request.path)} is not a regular file`);
     await verifyOpened(guard, request.path, decision.realPath, stats);
     return await readLines(handle, Number(stats.size), request);
@@ -120,9 +121,9 @@ export async function readTextFile(guard: RootGuard, request: TextFileRead, docu
  *   FileOperationError when it names a folder.
  */
 export async function writeTextFile(guard: RootGuard, request: TextFileWrite, documents?: OpenDocuments): Promise<void> {
-  if (typeof request.content !== 'string') throw new TypeError('The content to write must be a string');
+  if (typeof request.content !== 'string') throw new TypeError(l10n.t('The content to write must be a string'));
   const decision = await allow(guard, request.path);
-  if (/[\\/]$/.test(request.path)) throw new FileOperationError('is-a-directory', request.path, `${quotePath(request.path)} names a folder, not a file`);
+  if (/[\\/]$/.test(request.path)) throw new FileOperationError('is-a-directory', request.path, l10n.t('{0} names a folder, not a file', quotePath(request.path)));
   if (documents && (await documents.replace(request.path, decision.realPath, request.content))) return;
 
   if (!decision.exists) await makeParents(guard, request.path, decision.realPath, decision.root);
@@ -154,7 +155,7 @@ const NEWLINE = 0x0a;
 const MIB = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
 
 function tooLarge(request: TextFileRead, why: string): FileOperationError {
-  return new FileOperationError('too-large', request.path, `${quotePath(request.path)} was not read: ${why}; ACP Workspace answers at most ${MIB(MAX_ANSWER_BYTES)} at a time. Read it in parts with line and limit.`);
+  return new FileOperationError('too-large', request.path, l10n.t('{0} was not read: {1}; ACP Workspace answers at most {2} at a time. Read it in parts with line and limit.', quotePath(request.path), why, MIB(MAX_ANSWER_BYTES)));
 }
 
 /**
@@ -166,7 +167,7 @@ async function readLines(handle: fs.promises.FileHandle, size: number, request: 
   const first = request.line !== null && request.line !== undefined && Number.isFinite(request.line) ? Math.max(1, Math.floor(request.line)) : 1;
   const count = request.limit !== null && request.limit !== undefined && !Number.isNaN(request.limit) ? Math.max(0, Math.floor(request.limit)) : Infinity;
   if (count === Infinity && first === 1 && size > MAX_ANSWER_BYTES) {
-    throw new FileOperationError('too-large', request.path, `${quotePath(request.path)} is ${MIB(size)}; ACP Workspace answers at most ${MIB(MAX_ANSWER_BYTES)} at a time. Read it in parts with line and limit.`);
+    throw new FileOperationError('too-large', request.path, l10n.t('{0} is {1}; ACP Workspace answers at most {2} at a time. Read it in parts with line and limit.', quotePath(request.path), MIB(size), MIB(MAX_ANSWER_BYTES)));
   }
   if (count === 0) return '';
   const buffer = Buffer.allocUnsafe(READ_CHUNK);
@@ -244,7 +245,7 @@ async function allow(guard: RootGuard, requested: string): Promise<{ realPath: s
 }
 
 function changed(guard: RootGuard, requested: string, detail: string): AccessDeniedError {
-  return new AccessDeniedError('changed', requested, guard.roots, `${quotePath(requested)} was not accessed: ${detail}`);
+  return new AccessDeniedError('changed', requested, guard.roots, l10n.t('{0} was not accessed: {1}', quotePath(requested), detail));
 }
 
 function notFound(requested: string): FileOperationError {
@@ -256,7 +257,7 @@ function openError(error: unknown, guard: RootGuard, requested: string): Error {
     case 'ENOENT':
       return notFound(requested);
     case 'EISDIR':
-      return new FileOperationError('is-a-directory', requested, `${quotePath(requested)} is a folder, not a file`);
+      return new FileOperationError('is-a-directory', requested, l10n.t('{0} is a folder, not a file', quotePath(requested)));
     case 'ELOOP':
     case 'EMLINK': // FreeBSD's O_NOFOLLOW error
       return changed(guard, requested, 'a symbolic link appeared at its location after it was checked');

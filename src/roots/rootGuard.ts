@@ -13,6 +13,7 @@
  *
  * Callers must do their I/O on the decision's `realPath`, never on the agent's string.
  */
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -229,7 +230,7 @@ async function resolvePhysically(original: string): Promise<Resolution> {
         if (codeOf(error) !== 'ENOENT') return fromErrno(error, current, original);
       }
     }
-    if (base === undefined) return { reason: 'unresolvable', detail: 'could not be resolved: not even its top folder exists' };
+    if (base === undefined) return { reason: 'unresolvable', detail: l10n.t('could not be resolved: not even its top folder exists') };
 
     const rest = segments.slice(k);
     while (rest.length > 0 && (rest[0] === '' || rest[0] === '.')) rest.shift();
@@ -250,7 +251,7 @@ async function resolvePhysically(original: string): Promise<Resolution> {
       retries++; // created meanwhile: resolve again
       continue;
     }
-    if (++hops > MAX_SYMLINK_HOPS) return { reason: 'symlink-loop', detail: `leads through more than ${MAX_SYMLINK_HOPS} symbolic links (a loop?)` };
+    if (++hops > MAX_SYMLINK_HOPS) return { reason: 'symlink-loop', detail: l10n.t('leads through more than {0} symbolic links (a loop?)', MAX_SYMLINK_HOPS) };
 
     // A dangling symlink (or one whose target's path is partly missing): continue at its target.
     let target: string;
@@ -259,12 +260,12 @@ async function resolvePhysically(original: string): Promise<Resolution> {
     } catch (error) {
       return fromErrno(error, next, original);
     }
-    if (target === '' || target.includes('\0')) return { reason: 'unresolvable', detail: `leads through a broken link (${next})` };
+    if (target === '' || target.includes('\0')) return { reason: 'unresolvable', detail: l10n.t('leads through a broken link ({0})', next) };
     viaSymlink = true;
     if (IS_WINDOWS) {
       target = target.replace(/^[\\/]{2}\?[\\/](?=[A-Za-z]:[\\/])/, ''); // \\?\C:\… → C:\…
       if (path.isAbsolute(target) && !/^([A-Za-z]:|[\\/]{2}[^\\/?.])/.test(target)) {
-        return { reason: 'unresolvable', detail: `leads through a link with a target this client does not follow (${target})` };
+        return { reason: 'unresolvable', detail: l10n.t('leads through a link with a target this client does not follow ({0})', target) };
       }
     }
     const targetPath = path.isAbsolute(target) ? target : joinReal(base, target);
@@ -272,7 +273,7 @@ async function resolvePhysically(original: string): Promise<Resolution> {
     current = remaining.length === 0 ? targetPath : `${targetPath}${path.sep}${remaining.join(path.sep)}`;
     if (pathLength(current) > PATH_MAX) return { reason: 'too-long', detail: 'resolves to a path longer than this system allows' };
   }
-  return { reason: 'unresolvable', detail: 'could not be resolved: its folders kept changing while it was being resolved' };
+  return { reason: 'unresolvable', detail: l10n.t('could not be resolved: its folders kept changing while it was being resolved') };
 }
 
 /** `base` (real, existing) + missing segments: `.` and empty ones dropped, `..` refused. */
@@ -281,10 +282,10 @@ function appendMissing(base: string, rest: readonly string[], viaSymlink: boolea
   for (const segment of rest) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
-      return { reason: 'dotdot-after-missing', detail: `uses ".." after a folder that does not exist (${joinReal(base, names.join(path.sep))})` };
+      return { reason: 'dotdot-after-missing', detail: l10n.t('uses ".." after a folder that does not exist ({0})', joinReal(base, names.join(path.sep))) };
     }
     if (pathLength(segment) > NAME_MAX) return { reason: 'too-long', detail: 'has a name longer than this system allows' };
-    if (IS_WINDOWS && windowsNameProblem(segment)) return { reason: 'unsupported-form', detail: `has a name Windows would rewrite (${segment})` };
+    if (IS_WINDOWS && windowsNameProblem(segment)) return { reason: 'unsupported-form', detail: l10n.t('has a name Windows would rewrite ({0})', segment) };
     names.push(segment);
   }
   return { realPath: names.length === 0 ? base : joinReal(base, names.join(path.sep)), exists: false, viaSymlink };
@@ -292,7 +293,7 @@ function appendMissing(base: string, rest: readonly string[], viaSymlink: boolea
 
 function fromErrno(error: unknown, at: string, original: string): Resolution {
   const code = codeOf(error);
-  const where = at === original ? '' : ` (at ${at})`;
+  const where = at === original ? '' : l10n.t(' (at {0})', at);
   switch (code) {
     case 'ELOOP':
       return { reason: 'symlink-loop', detail: `leads through a loop of symbolic links${where}` };
@@ -302,9 +303,9 @@ function fromErrno(error: unknown, at: string, original: string): Resolution {
       return { reason: 'too-long', detail: 'is longer than this system allows' };
     case 'EACCES':
     case 'EPERM':
-      return { reason: 'unresolvable', detail: `could not be resolved: permission denied${where}` };
+      return { reason: 'unresolvable', detail: l10n.t('could not be resolved: permission denied{0}', where) };
     default:
-      return { reason: 'unresolvable', detail: `could not be resolved: ${errorText(error)}${where}` };
+      return { reason: 'unresolvable', detail: l10n.t('could not be resolved: {0}{1}', errorText(error), where) };
   }
 }
 
@@ -367,14 +368,14 @@ function refuse(reason: GuardRefusal, message: string): GuardDecision {
 
 function resolveRoot(root: unknown): string | UnavailableRoot {
   if (typeof root !== 'string' || root === '' || root.includes('\0') || !path.isAbsolute(root)) {
-    throw new InvalidRootError(root, `A session folder must be an absolute path, got ${typeof root === 'string' ? quotePath(root) : typeof root}`);
+    throw new InvalidRootError(root, l10n.t('A session folder must be an absolute path, got {0}', typeof root === 'string' ? quotePath(root) : typeof root));
   }
   let real: string;
   try {
     real = fs.realpathSync.native(root);
     if (!fs.statSync(real).isDirectory()) return { root, reason: `${quotePath(root)} is not a folder` };
   } catch (error) {
-    return { root, reason: `${quotePath(root)} cannot be resolved: ${errorText(error)}` };
+    return { root, reason: l10n.t('{0} cannot be resolved: {1}', quotePath(root), errorText(error)) };
   }
   return real;
 }

@@ -7,6 +7,7 @@
  * folders it may work in here: those granted to it ({@link FolderGrants}), the folders of its open sessions,
  * and the primary folders chosen for it (the primary folder needs no grant: choosing it is the consent).
  */
+import * as l10n from '@vscode/l10n';
 import type { AcpConnection } from '../acp/connection';
 import { Emitter, type Event } from '../common/events';
 import type { Logger } from '../common/logger';
@@ -70,10 +71,13 @@ export interface AgentConfinementOptions {
 /** How the last launch of an agent went. */
 type Launched = { readonly confined: true; readonly description: string; readonly policy: ConfinementPolicy } | { readonly confined: false; readonly why: 'off' | 'unconfined-once' };
 
-export const WINDOWS_UNAVAILABLE = new ConfinementUnavailableError(
-  'Confinement (acpWorkspace.sandbox) is not available on Windows: ACP Workspace can confine agents only on Linux (bubblewrap) and macOS (Seatbelt).',
-  'Set acpWorkspace.sandbox to "off" to run agents on Windows; they are then not confined.',
-);
+/** Made when thrown, so its text is in the language the bundle was configured with. */
+export function windowsUnavailable(): ConfinementUnavailableError {
+  return new ConfinementUnavailableError(
+    l10n.t('Confinement (acpWorkspace.sandbox) is not available on Windows: ACP Workspace can confine agents only on Linux (bubblewrap) and macOS (Seatbelt).'),
+    l10n.t('Set acpWorkspace.sandbox to "off" to run agents on Windows; they are then not confined.'),
+  );
+}
 
 export class AgentConfinement {
   private readonly launched = new Map<string, Launched>();
@@ -114,7 +118,7 @@ export class AgentConfinement {
     const env = { ...(this.options.env ?? process.env), ...input.command.env };
     let confiner: Confiner;
     try {
-      if ((this.options.platform ?? process.platform) === 'win32') throw WINDOWS_UNAVAILABLE;
+      if ((this.options.platform ?? process.platform) === 'win32') throw windowsUnavailable();
       confiner = await this.options.findConfiner(env);
     } catch (error) {
       if (error instanceof ConfinementUnavailableError) this.unavailable.set(agentName, error);
@@ -231,23 +235,23 @@ export class AgentConfinement {
 /** The words the Agents view and the chat header use. */
 export function describeConfinement(launched: Launched, home: string): ConfinementView {
   if (!launched.confined) {
-    const why = launched.why === 'off' ? 'acpWorkspace.sandbox is off' : 'started unconfined this once';
-    return { confined: false, label: 'Not confined', summary: `not confined (${why})`, detail: `Not confined: ${why}. Its own tools can read and write anything your account can.` };
+    const why = launched.why === 'off' ? l10n.t('acpWorkspace.sandbox is off') : l10n.t('started unconfined this once');
+    return { confined: false, label: l10n.t('Not confined'), summary: l10n.t('not confined ({0})', why), detail: l10n.t('Not confined: {0}. Its own tools can read and write anything your account can.', why) };
   }
   const { policy } = launched;
   const short = (p: string) => (p === home ? '~' : p.startsWith(home + '/') ? `~${p.slice(home.length)}` : p);
   const label = (p: string) => (p.startsWith(home + '/') ? short(p) : (p.split(/[\\/]/).filter(Boolean).at(-1) ?? p));
   const lines = [
-    `Confined by ${launched.description} (${policy.mode}).`,
-    'Writes only in:',
+    l10n.t('Confined by {0} ({1}).', launched.description, policy.mode),
+    l10n.t('Writes only in:'),
     ...policy.writable.map((p) => `  ${short(p)}`),
     '  a private temporary folder',
-    ...(policy.mode === 'strict' ? ['Reads only those, the system, and:', ...policy.readable.map((p) => `  ${short(p)}`)] : []),
+    ...(policy.mode === 'strict' ? [l10n.t('Reads only those, the system, and:'), ...policy.readable.map((p) => `  ${short(p)}`)] : []),
   ];
   return {
     confined: true,
-    label: `Confined (${policy.mode})`,
-    summary: `confined: ${policy.mode} in ${policy.writable.map(label).join(', ')}`,
+    label: l10n.t('Confined ({0})', policy.mode),
+    summary: l10n.t('confined: {0} in {1}', policy.mode, policy.writable.map(label).join(', ')),
     detail: lines.join('\n'),
   };
 }

@@ -4,6 +4,7 @@
  * redo of a turn after a confirmation that lists every file it writes. The logic of these is
  * {@link SessionReview}'s; this turns it into what the chat and the Review Changes tab show, in words.
  */
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { Emitter, type Event } from '../common/events';
@@ -58,8 +59,8 @@ export class ChangeReview {
   async view(target: ReviewTarget, version: number, message: Message): Promise<ReviewState> {
     const opened = await this.checkpoints.find(target.agentName, target.sessionId);
     const base = { version, title: target.title, files: [], turns: [], checkpoints: 0, evicted: 0, ...(message ? { message } : {}) };
-    if (!opened) return { ...base, unavailable: 'This session has no checkpoints: no turn ran in it with checkpoints on.' };
-    if ('unavailable' in opened) return { ...base, unavailable: `Checkpoints are off for this session: ${opened.unavailable}` };
+    if (!opened) return { ...base, unavailable: l10n.t('This session has no checkpoints: no turn ran in it with checkpoints on.') };
+    if ('unavailable' in opened) return { ...base, unavailable: l10n.t('Checkpoints are off for this session: {0}', opened.unavailable) };
     const { review, store, roots, evicted } = opened;
     const files = await review.pending();
     const names = roots();
@@ -75,7 +76,7 @@ export class ChangeReview {
   /** An accept or reject from the tab; what happened, in words, when it was not simply done. */
   async perform(target: ReviewTarget, message: Extract<ReviewToHost, { type: 'accept' | 'reject' | 'acceptAll' | 'rejectAll' | 'undo' | 'redo' }>): Promise<Message> {
     const opened = await this.checkpoints.find(target.agentName, target.sessionId);
-    if (!opened || 'unavailable' in opened) return { severity: 'error', text: 'This session has no checkpoints.' };
+    if (!opened || 'unavailable' in opened) return { severity: 'error', text: l10n.t('This session has no checkpoints.') };
     const { review } = opened;
     switch (message.type) {
       case 'accept':
@@ -87,8 +88,12 @@ export class ChangeReview {
       case 'rejectAll': {
         const outcome = message.type === 'acceptAll' ? await review.acceptAll() : await review.rejectAll();
         if (outcome.problems.length === 0) return undefined;
-        const verb = message.type === 'acceptAll' ? 'accepted' : 'rejected';
-        return { severity: 'warning', text: `${outcome.done.length} ${plural(outcome.done.length, 'file')} ${verb}; not done: ${outcome.problems.map((p) => p.message).join(' ')}` };
+        const problems = outcome.problems.map((p) => p.message).join(' ');
+        const text =
+          message.type === 'acceptAll'
+            ? l10n.t('Files accepted: {0}; not done: {1}', outcome.done.length, problems)
+            : l10n.t('Files rejected: {0}; not done: {1}', outcome.done.length, problems);
+        return { severity: 'warning', text };
       }
       case 'undo':
       case 'redo':
@@ -148,12 +153,12 @@ export class ChangeReview {
   async undoLast(chat: SessionController): Promise<void> {
     const opened = await this.checkpoints.review(chat.session);
     if ('unavailable' in opened) {
-      chat.thread.addInfo(`Nothing can be undone: checkpoints are off for this session (${opened.unavailable}).`);
+      chat.thread.addInfo(l10n.t('Nothing can be undone: checkpoints are off for this session ({0}).', opened.unavailable));
       return;
     }
     const last = [...opened.review.turns()].reverse().find((t) => t.state === 'done' && t.files.length > 0);
     if (!last) {
-      chat.thread.addInfo('No turn of this session changed files that can still be undone.');
+      chat.thread.addInfo(l10n.t('No turn of this session changed files that can still be undone.'));
       return;
     }
     await this.restoreFromChat(chat, 'undo', last.n);
@@ -174,31 +179,31 @@ export class ChangeReview {
 
   /** Plans an undo or redo, asks with the list of files, and does it; the outcome in words. */
   private async restore(target: ReviewTarget, review: SessionReview, kind: 'undo' | 'redo', n: number): Promise<Message> {
-    const Verb = kind === 'undo' ? 'Undo' : 'Redo';
-    if (this.chats.find(target.agentName, target.sessionId)?.isRunning) return { severity: 'warning', text: `${Verb} waits until the agent's turn has ended: stop it or wait.` };
+    const Verb = kind === 'undo' ? l10n.t('Undo') : l10n.t('Redo');
+    if (this.chats.find(target.agentName, target.sessionId)?.isRunning) return { severity: 'warning', text: l10n.t('{0} waits until the agent\'s turn has ended: stop it or wait.', Verb) };
     const plan = kind === 'undo' ? await review.planUndo(n) : await review.planRedo(n);
     const what = turnsText(plan);
-    if (plan.blocked) return { severity: 'warning', text: `${what} cannot be ${kind === 'undo' ? 'undone' : 'redone'}: ${plan.blocked}` };
+    if (plan.blocked) return { severity: 'warning', text: (kind === 'undo' ? l10n.t('{0} cannot be undone: {1}', what, plan.blocked) : l10n.t('{0} cannot be redone: {1}', what, plan.blocked)) };
     if (plan.conflicts.length > 0) return { severity: 'error', text: conflictText(plan, kind) };
-    if (plan.files.length === 0) return { severity: 'info', text: `${Verb} of ${what}: the files are already as they would be; nothing to write.` };
+    if (plan.files.length === 0) return { severity: 'info', text: l10n.t('{0} of {1}: the files are already as they would be; nothing to write.', Verb, what) };
     const merged = plan.files.filter((f) => f.merged).length;
     const notes = [
-      merged > 0 ? `${merged} ${plural(merged, 'file')} you edited since will keep your edits (merged).` : '',
-      plan.cannotRestore.length > 0 ? `Not restored (too large to keep in a checkpoint): ${plan.cannotRestore.map((p) => p.path).join(', ')}.` : '',
+      merged === 1 ? l10n.t('1 file you edited since will keep your edits (merged).') : merged > 1 ? l10n.t('{0} files you edited since will keep your edits (merged).', merged) : '',
+      plan.cannotRestore.length > 0 ? l10n.t('Not restored (too large to keep in a checkpoint): {0}.', plan.cannotRestore.map((p) => p.path).join(', ')) : '',
     ].filter(Boolean);
     const confirmed = await this.ui().confirmRestore({
-      title: `${Verb} ${what}? ${plan.files.length} ${plural(plan.files.length, 'file')} will change.`,
-      files: plan.files.map((f) => `${f.change === 'create' ? 'create' : f.change === 'remove' ? 'remove' : 'restore'} ${path.basename(f.root)}/${f.path}${f.merged ? ' (merged with your edits)' : ''}`),
+      title: restoreTitle(kind, what, plan.files.length),
+      files: plan.files.map((f) => restoreLine(f.change, `${path.basename(f.root)}/${f.path}`, f.merged)),
       action: Verb,
       ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
     });
     if (!confirmed) return undefined;
     const outcome = kind === 'undo' ? await review.undo(plan) : await review.redo(plan);
     if (!outcome.ok) return { severity: 'error', text: outcome.conflicts.length > 0 ? conflictText({ ...plan, conflicts: outcome.conflicts }, kind) : outcome.message };
-    const failed = outcome.failed.length > 0 ? ` Not written: ${outcome.failed.map((f) => `${f.path} (${f.reason})`).join(', ')}.` : '';
+    const failed = outcome.failed.length > 0 ? l10n.t(' Not written: {0}.', outcome.failed.map((f) => `${f.path} (${f.reason})`).join(', ')) : '';
     return {
       severity: failed ? 'warning' : 'info',
-      text: `${kind === 'undo' ? 'Undid' : 'Redid'} ${what}: ${outcome.written.length} ${plural(outcome.written.length, 'file')} written.${failed}`,
+      text: kind === 'undo' ? l10n.t('Undid {0}: files written: {1}.{2}', what, outcome.written.length, failed) : l10n.t('Redid {0}: files written: {1}.{2}', what, outcome.written.length, failed),
     };
   }
 
@@ -231,22 +236,40 @@ function reviewTurn(turn: TurnRecord): ReviewTurn {
 
 function turnsText(plan: RestorePlan): string {
   const later = plan.turns.filter((t) => t !== plan.turn).length;
-  return later > 0 ? `turn ${plan.turn} and the ${later} ${plural(later, 'turn')} after it` : `turn ${plan.turn}`;
+  if (later === 0) return l10n.t('turn {0}', plan.turn);
+  return later === 1 ? l10n.t('turn {0} and the turn after it', plan.turn) : l10n.t('turn {0} and the {1} turns after it', plan.turn, later);
 }
 
 function conflictText(plan: Pick<RestorePlan, 'conflicts' | 'turn' | 'turns'>, kind: 'undo' | 'redo'): string {
   const files = plan.conflicts.map((c) => `${c.path} (${c.reason})`).join(', ');
-  return `Nothing was ${kind === 'undo' ? 'undone' : 'redone'}: ${plan.conflicts.length} ${plural(plan.conflicts.length, 'file')} changed since the agent wrote ${plan.conflicts.length === 1 ? 'it' : 'them'} in a way that cannot be merged: ${files}. Resolve or revert those edits, then try again.`;
+  const one = plan.conflicts.length === 1;
+  if (kind === 'undo') {
+    return one
+      ? l10n.t('Nothing was undone: 1 file changed since the agent wrote it in a way that cannot be merged: {0}. Resolve or revert those edits, then try again.', files)
+      : l10n.t('Nothing was undone: {0} files changed since the agent wrote them in a way that cannot be merged: {1}. Resolve or revert those edits, then try again.', plan.conflicts.length, files);
+  }
+  return one
+    ? l10n.t('Nothing was redone: 1 file changed since the agent wrote it in a way that cannot be merged: {0}. Resolve or revert those edits, then try again.', files)
+    : l10n.t('Nothing was redone: {0} files changed since the agent wrote them in a way that cannot be merged: {1}. Resolve or revert those edits, then try again.', plan.conflicts.length, files);
 }
 
 function describe(state: FileState | undefined): string {
   if (!state) return '';
-  if (state.mode === 'symlink') return `Symbolic link to ${Buffer.from(state.bytes).toString('utf8')}`;
+  if (state.mode === 'symlink') return l10n.t('Symbolic link to {0}', Buffer.from(state.bytes).toString('utf8'));
   const head = state.bytes.subarray(0, 8192);
-  if (head.includes(0)) return `Binary file (${state.bytes.length} bytes)`;
+  if (head.includes(0)) return l10n.t('Binary file ({0} bytes)', state.bytes.length);
   return Buffer.from(state.bytes).toString('utf8');
 }
 
-function plural(count: number, word: string): string {
-  return count === 1 ? word : `${word}s`;
+/** The question before an undo or redo: "Undo turn 3? 4 files will change." */
+function restoreTitle(kind: 'undo' | 'redo', what: string, files: number): string {
+  if (kind === 'undo') return files === 1 ? l10n.t('Undo {0}? 1 file will change.', what) : l10n.t('Undo {0}? {1} files will change.', what, files);
+  return files === 1 ? l10n.t('Redo {0}? 1 file will change.', what) : l10n.t('Redo {0}? {1} files will change.', what, files);
+}
+
+/** One line of the list of files an undo or redo writes: "restore app/src/a.ts". */
+function restoreLine(change: string, file: string, merged: boolean | undefined): string {
+  if (change === 'create') return merged ? l10n.t('create {0} (merged with your edits)', file) : l10n.t('create {0}', file);
+  if (change === 'remove') return merged ? l10n.t('remove {0} (merged with your edits)', file) : l10n.t('remove {0}', file);
+  return merged ? l10n.t('restore {0} (merged with your edits)', file) : l10n.t('restore {0}', file);
 }

@@ -5,6 +5,7 @@
  * pending in the session's review. One {@link SessionReview} per agent and session, kept under the
  * extension's storage, so the checkpoints survive a window reload and reopening the session.
  */
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import { Emitter, type Event } from '../common/events';
 import type { Logger } from '../common/logger';
@@ -126,21 +127,21 @@ export class Checkpoints implements TurnHooks {
     if (!this.options.settings().enabled) return undefined;
     const opened = await this.review(chat.session);
     if ('unavailable' in opened) {
-      if (!this.told.has(chat)) chat.thread.addInfo(`Checkpoints are off for this session: ${opened.unavailable}`);
+      if (!this.told.has(chat)) chat.thread.addInfo(l10n.t('Checkpoints are off for this session: {0}', opened.unavailable));
       this.told.add(chat);
       return undefined;
     }
     opened.store.setRoots(rootsOf(chat.session));
     // The first capture of a large folder takes a while (every file is stored once): the header says why.
-    chat.thread.setSession({ statusDetail: 'Taking a checkpoint of the folders…' });
+    chat.thread.setSession({ statusDetail: l10n.t('Taking a checkpoint of the folders…') });
     try {
       return await opened.review.beginTurn();
     } catch (error) {
       this.options.logger.warn(`Checkpoint before a turn of ${chat.session.sessionId}: ${String(error)}`);
-      chat.thread.addInfo(`No checkpoint was taken before this turn, so it cannot be undone: ${messageOf(error)}`);
+      chat.thread.addInfo(l10n.t('No checkpoint was taken before this turn, so it cannot be undone: {0}', messageOf(error)));
       return undefined;
     } finally {
-      if (chat.thread.session.statusDetail === 'Taking a checkpoint of the folders…') chat.thread.setSession({ statusDetail: undefined });
+      if (chat.thread.session.statusDetail === l10n.t('Taking a checkpoint of the folders…')) chat.thread.setSession({ statusDetail: undefined });
     }
   }
 
@@ -165,7 +166,7 @@ export class Checkpoints implements TurnHooks {
       entries.set(id, turn.n);
     } catch (error) {
       this.options.logger.warn(`Checkpoint after a turn of ${chat.session.sessionId}: ${String(error)}`);
-      chat.thread.addInfo(`What this turn changed could not be worked out: ${messageOf(error)}`);
+      chat.thread.addInfo(l10n.t('What this turn changed could not be worked out: {0}', messageOf(error)));
     }
   }
 
@@ -179,7 +180,7 @@ export class Checkpoints implements TurnHooks {
       if (told.has(key)) continue;
       told.add(key);
       const where = skip.path ? `${path.join(skip.root, skip.path)}` : skip.root;
-      chat.thread.addInfo(`Checkpoints do not cover ${where}: ${UNCOVERED[skip.reason]} What the agent changes there is not listed and cannot be undone.`);
+      chat.thread.addInfo(l10n.t('Checkpoints do not cover {0}: {1} What the agent changes there is not listed and cannot be undone.', where, uncovered(skip.reason)));
     }
   }
 
@@ -253,11 +254,17 @@ export class Checkpoints implements TurnHooks {
   }
 }
 
-const UNCOVERED: Record<Exclude<SkipReason, 'too-large'>, string> = {
-  'root-unavailable': 'the folder could not be read.',
-  'too-many-files': 'it holds more files than checkpoints keep (100,000).',
-  'nested-repository': 'it is a Git repository nested too deep inside the folder.',
-};
+/** Why checkpoints skip a folder, in words (a function: the text is made in the configured language). */
+function uncovered(reason: Exclude<SkipReason, 'too-large'>): string {
+  switch (reason) {
+    case 'root-unavailable':
+      return l10n.t('the folder could not be read.');
+    case 'too-many-files':
+      return l10n.t('it holds more files than checkpoints keep (100,000).');
+    case 'nested-repository':
+      return l10n.t('it is a Git repository nested too deep inside the folder.');
+  }
+}
 
 export function reviewKey(agentName: string, sessionId: string): string {
   return `${agentName}\u0000${sessionId}`;

@@ -6,6 +6,7 @@
  * offered to reopen it with what is shared now (or keep it as it is, without the folder). A folder added to
  * the workspace is an offer to reopen, for sessions whose agent takes more than one folder.
  */
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import type { Logger } from '../common/logger';
 import type { FolderGrants, GrantsChange } from '../roots/folderGrants';
@@ -92,7 +93,7 @@ export class FolderChanges {
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         this.options.logger.error(`Reopening ${session.sessionId}: ${message}`);
-        this.options.notices.error(`Could not reopen the ${session.agentName} session: ${message}`);
+        this.options.notices.error(l10n.t('Could not reopen the {0} session: {1}', session.agentName, message));
       }
     }
   }

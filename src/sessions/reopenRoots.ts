@@ -4,6 +4,7 @@
  * `history/reopenPlan.ts`), and what to do when the session worked in a folder outside this workspace.
  * The list the user saw and chose counts as consent for its folders.
  */
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import type { AcpConnection } from '../acp/connection';
 import { describeRootChange, planReopen } from '../history/reopenPlan';
@@ -57,7 +58,7 @@ export async function chooseReopenRoots(view: SessionView, connection: AcpConnec
       await workspace.openFolderInNewWindow(cwd);
       return undefined;
     }
-    if (choice === 'add' && !workspace.addFolder(cwd)) throw new Error(`${cwd} could not be added to the workspace.`);
+    if (choice === 'add' && !workspace.addFolder(cwd)) throw new Error(l10n.t('{0} could not be added to the workspace.', cwd));
   }
   // The list was shown and chosen (or every folder in it was allowed already): remember the consent.
   await grants.grant(view.agentName, others);

@@ -6,6 +6,7 @@
  */
 
 /** What was refused: the operation, the path (a terminal's folder) and, for a terminal, the command. */
+import * as l10n from '@vscode/l10n';
 export interface RefusedRequest {
   readonly operation: string;
   readonly path: string;
@@ -13,29 +14,32 @@ export interface RefusedRequest {
 }
 
 /** "ACP Workspace refused the agent’s request to write /x (fs/write_text_file)." */
-export function refusedRequestText(refusal: RefusedRequest, agentName = 'the agent'): string {
+export function refusedRequestText(refusal: RefusedRequest, agentName = l10n.t('the agent')): string {
   const { operation, path } = refusal;
-  const [what, method] =
-    operation === 'read'
-      ? [`read ${path}`, 'fs/read_text_file']
-      : operation === 'write'
-        ? [`write ${path}`, 'fs/write_text_file']
-        : operation === 'terminal'
-          ? [`run ${refusal.command ?? 'a command'} in ${path}`, 'terminal/create']
-          : [`${operation} ${path}`, operation];
-  return `ACP Workspace refused ${agentName}’s request to ${what} (${method}).`;
+  switch (operation) {
+    case 'read':
+      return l10n.t('ACP Workspace refused {0}’s request to read {1} ({2}).', agentName, path, 'fs/read_text_file');
+    case 'write':
+      return l10n.t('ACP Workspace refused {0}’s request to write {1} ({2}).', agentName, path, 'fs/write_text_file');
+    case 'terminal':
+      return refusal.command === undefined
+        ? l10n.t('ACP Workspace refused {0}’s request to run a command in {1} ({2}).', agentName, path, 'terminal/create')
+        : l10n.t('ACP Workspace refused {0}’s request to run {1} in {2} ({3}).', agentName, refusal.command, path, 'terminal/create');
+    default:
+      return l10n.t('ACP Workspace refused {0}’s request to {1} {2} ({1}).', agentName, operation, path);
+  }
 }
 
 /** What the refusal does not cover: the agent's own tools. */
 export function refusalScopeText(operation: string): string {
   switch (operation) {
     case 'read':
-      return 'Only reads through ACP Workspace are checked: an agent that reads files with its own tools is not confined by this (there is no sandbox yet).';
+      return l10n.t('Only reads through ACP Workspace are checked: an agent that reads files with its own tools is not confined by this (there is no sandbox yet).');
     case 'write':
-      return 'Only writes through ACP Workspace are checked: an agent that writes files with its own tools is not confined by this, and may have written the file anyway (there is no sandbox yet).';
+      return l10n.t('Only writes through ACP Workspace are checked: an agent that writes files with its own tools is not confined by this, and may have written the file anyway (there is no sandbox yet).');
     case 'terminal':
-      return 'Only commands run through ACP Workspace are checked: an agent that runs commands with its own tools is not confined by this (there is no sandbox yet).';
+      return l10n.t('Only commands run through ACP Workspace are checked: an agent that runs commands with its own tools is not confined by this (there is no sandbox yet).');
     default:
-      return 'Only requests to ACP Workspace are checked: an agent with its own tools is not confined by this (there is no sandbox yet).';
+      return l10n.t('Only requests to ACP Workspace are checked: an agent with its own tools is not confined by this (there is no sandbox yet).');
   }
 }

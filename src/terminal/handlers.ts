@@ -4,6 +4,7 @@
  * know cannot start terminals. A `terminal/create` that fails is told to its session before the agent
  * gets the error, so the user sees every command the agent asked for.
  */
+import * as l10n from '@vscode/l10n';
 import type { AcpConnection } from '../acp/connection';
 import { TerminalCreateMethod, TerminalKillMethod, TerminalOutputMethod, TerminalReleaseMethod, TerminalWaitForExitMethod } from '../acp/schema';
 import type { RootGuard } from '../roots/rootGuard';
@@ -25,7 +26,7 @@ export function registerTerminalHandlers(connection: AcpConnection, terminals: T
   connection.onRequest(TerminalCreateMethod, async (params) => {
     const session = sessionOf(params.sessionId);
     if (!session) {
-      throw new TerminalError(TerminalErrorCodes.UnknownTerminal, `No open session ${params.sessionId} on this connection.`, { sessionId: params.sessionId });
+      throw new TerminalError(TerminalErrorCodes.UnknownTerminal, l10n.t('No open session {0} on this connection.', params.sessionId), { sessionId: params.sessionId });
     }
     try {
       return await terminals.create(params, session.guard, session.cwd);

@@ -11,6 +11,7 @@
  */
 
 /** Hard cap on what one terminal keeps, whatever the agent asked for (so a runaway command cannot exhaust memory). */
+import * as l10n from '@vscode/l10n';
 export const MAX_RETAINED_OUTPUT_BYTES = 16 * 1024 * 1024;
 
 /** Text that keeps only its most recent `limitBytes` UTF-8 bytes. */
@@ -25,7 +26,7 @@ export class OutputBuffer {
 
   /** @param limitBytes most bytes kept (a non-negative integer; `Infinity` keeps everything). */
   constructor(readonly limitBytes: number) {
-    if (!(limitBytes >= 0)) throw new RangeError(`An output limit must be a non-negative number, got ${limitBytes}`);
+    if (!(limitBytes >= 0)) throw new RangeError(l10n.t('An output limit must be a non-negative number, got {0}', limitBytes));
   }
 
   /** The retained text. */

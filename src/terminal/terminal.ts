@@ -7,6 +7,7 @@
  * it ended, when a background process it started keeps them open; output such a process writes later is
  * still recorded.
  */
+import * as l10n from '@vscode/l10n';
 import type { ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
@@ -148,7 +149,7 @@ export class Terminal {
         : spawnGroup(plan.file, plan.args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], shell: plan.shell, windowsVerbatimArguments: plan.windowsVerbatimArguments }, platform);
     } catch (error) {
       confined?.dispose();
-      throw new TerminalError(TerminalErrorCodes.InvalidParams, `Cannot run ${quotePath(plan.display)}: ${errorText(error)}`, {
+      throw new TerminalError(TerminalErrorCodes.InvalidParams, l10n.t('Cannot run {0}: {1}', quotePath(plan.display), errorText(error)), {
         command: options.command,
         reason: codeOf(error),
       });
@@ -192,7 +193,7 @@ export class Terminal {
     if (this.exitStatus) return Promise.resolve({ ...this.exitStatus });
     if (!token) return this.exited;
     const cancelled = () =>
-      new TerminalError(TerminalErrorCodes.Cancelled, `Waiting for terminal ${this.terminalId} to exit was cancelled.`, {
+      new TerminalError(TerminalErrorCodes.Cancelled, l10n.t('Waiting for terminal {0} to exit was cancelled.', this.terminalId), {
         terminalId: this.terminalId,
         sessionId: this.sessionId,
       });

@@ -4,6 +4,7 @@
  * followed), which must be an existing folder. The command runs in the resolved real path, never in the
  * agent's string.
  */
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import { type RootGuard, quotePath } from '../roots/rootGuard';
 import { TerminalCwdRefusedError, TerminalError, TerminalErrorCodes } from './terminalError';
@@ -17,7 +18,7 @@ import { TerminalCwdRefusedError, TerminalError, TerminalErrorCodes } from './te
 export async function resolveTerminalCwd(requested: string | null | undefined, guard: RootGuard, sessionCwd: string): Promise<string> {
   if (requested === undefined || requested === null) {
     if (!(await isDirectory(sessionCwd))) {
-      throw new TerminalError(TerminalErrorCodes.InvalidParams, `Cannot run a command: the session's folder ${quotePath(sessionCwd)} is not an existing folder.`, {
+      throw new TerminalError(TerminalErrorCodes.InvalidParams, l10n.t('Cannot run a command: the session\'s folder {0} is not an existing folder.', quotePath(sessionCwd)), {
         cwd: sessionCwd,
         roots: guard.roots,
         reason: 'missing',
@@ -28,16 +29,16 @@ export async function resolveTerminalCwd(requested: string | null | undefined, g
   const decision = await guard.check(requested);
   if (!decision.allowed) {
     // The guard's words name the path; for "outside" they already list the roots.
-    const roots = decision.reason === 'outside-roots' ? '' : ` Commands can only run inside ${rootsInWords(guard)}.`;
+    const roots = decision.reason === 'outside-roots' ? '' : l10n.t(' Commands can only run inside {0}.', rootsInWords(guard));
     throw new TerminalCwdRefusedError(
-      `Refused terminal cwd: ${decision.message}.${roots}`,
+      l10n.t('Refused terminal cwd: {0}.{1}', decision.message, roots),
       { cwd: requested, roots: guard.roots, reason: decision.reason },
       `${decision.message}.${roots}`,
     );
   }
   if (!decision.exists || !(await isDirectory(decision.realPath))) {
-    const what = decision.exists ? 'is not a folder' : 'does not exist';
-    throw new TerminalError(TerminalErrorCodes.InvalidParams, `Refused terminal cwd: ${quotePath(requested)} ${what}.`, {
+    const what = decision.exists ? l10n.t('is not a folder') : l10n.t('does not exist');
+    throw new TerminalError(TerminalErrorCodes.InvalidParams, l10n.t('Refused terminal cwd: {0} {1}.', quotePath(requested), what), {
       cwd: requested,
       roots: guard.roots,
       reason: decision.exists ? 'not-a-directory' : 'missing',

@@ -12,6 +12,7 @@
  * No `vscode` here: the VS Code layer registers the ACP handlers, shows live output through
  * {@link Terminals.onDidChange} and {@link Terminals.get}, and throttles as it sees fit.
  */
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../common/logger';
 import type { CreateTerminalRequest } from '../acp/schema/clientMethods';
@@ -83,10 +84,10 @@ export class Terminals {
     const { sessionId, command } = params;
     const args = params.args ?? [];
     const entries = params.env ?? [];
-    if (command.trim() === '') throw new TerminalError(TerminalErrorCodes.InvalidParams, 'Cannot run an empty command.', { sessionId });
+    if (command.trim() === '') throw new TerminalError(TerminalErrorCodes.InvalidParams, l10n.t('Cannot run an empty command.'), { sessionId });
     const badEnv = entries.find((e) => e.name === '' || e.name.includes('=') || e.name.includes('\0') || e.value.includes('\0'));
     if (badEnv) {
-      throw new TerminalError(TerminalErrorCodes.InvalidParams, `Invalid environment variable ${JSON.stringify(badEnv.name)}: a name must be non-empty without "=", and neither may contain NUL.`, {
+      throw new TerminalError(TerminalErrorCodes.InvalidParams, l10n.t('Invalid environment variable {0}: a name must be non-empty without "=", and neither may contain NUL.', JSON.stringify(badEnv.name)), {
         sessionId,
         command,
       });
@@ -201,7 +202,7 @@ export class Terminals {
     if (!terminal || terminal.sessionId !== ref.sessionId) {
       throw new TerminalError(
         TerminalErrorCodes.UnknownTerminal,
-        `Unknown terminal ${JSON.stringify(ref.terminalId)} in session ${ref.sessionId}: it was never created there, or it was released.`,
+        l10n.t('Unknown terminal {0} in session {1}: it was never created there, or it was released.', JSON.stringify(ref.terminalId), ref.sessionId),
         { terminalId: ref.terminalId, sessionId: ref.sessionId },
       );
     }
@@ -224,7 +225,7 @@ export class Terminals {
 }
 
 function closedError(): TerminalError {
-  return new TerminalError(TerminalErrorCodes.SpawnFailed, 'Cannot start a terminal: the connection to the agent is closing.');
+  return new TerminalError(TerminalErrorCodes.SpawnFailed, l10n.t('Cannot start a terminal: the connection to the agent is closing.'));
 }
 
 /** `term_` and 96 random bits (base64url). */

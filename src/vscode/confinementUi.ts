@@ -4,11 +4,11 @@ import type { ConfinementUi } from '../sessions/ports';
 
 export const vscodeConfinementUi: ConfinementUi = {
   async confinementUnavailable(agentName, reason, fix) {
-    const once = 'Start Unconfined Once';
-    const settings = 'Open Settings';
+    const once = vscode.l10n.t('Start Unconfined Once');
+    const settings = vscode.l10n.t('Open Settings');
     const choice = await vscode.window.showErrorMessage(
-      `${agentName} was not started: it is to run confined (acpWorkspace.sandbox), but confinement cannot be set up here.`,
-      { modal: true, detail: `${reason}\n\n${fix}\n\nStarting it unconfined lets its own tools read and write anything your account can, this once.` },
+      vscode.l10n.t('{0} was not started: it is to run confined (acpWorkspace.sandbox), but confinement cannot be set up here.', agentName),
+      { modal: true, detail: vscode.l10n.t('{0}\n\n{1}\n\nStarting it unconfined lets its own tools read and write anything your account can, this once.', reason, fix) },
       once,
       settings,
     );

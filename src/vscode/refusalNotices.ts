@@ -17,7 +17,7 @@ export class RefusalNotices {
     void vscode.window
       .showWarningMessage(
         `${refusedRequestText(refusal, session.agentName)} ${refusal.message}. ${refusalScopeText(refusal.operation)}`,
-        'Show Agents',
+        vscode.l10n.t('Show Agents'),
       )
       .then((choice) => choice && vscode.commands.executeCommand('acpWorkspace.agents.focus'));
   }

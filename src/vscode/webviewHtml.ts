@@ -2,10 +2,13 @@
  * The HTML shell of a webview: one script and one stylesheet from `dist/webview/`, loaded through
  * `asWebviewUri`, under a strict Content Security Policy with a per-load nonce and no inline handlers.
  * Nothing is loaded from the network: images are the extension's own or `data:` URLs (a remote image the
- * user asks to see in a chat is fetched by the host, see sessions/remoteImage.ts).
+ * user asks to see in a chat is fetched by the host, see sessions/remoteImage.ts). The display language's
+ * strings travel as a JSON data block (not executed, so the CSP has nothing to allow) that the webview's
+ * l10nSetup reads before it renders.
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { l10nBundleJson } from './l10nBundle';
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview')] };
@@ -21,8 +24,9 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, b
     `font-src ${webview.cspSource}`,
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
+  const strings = l10nBundleJson();
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -32,7 +36,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, b
 </head>
 <body>
 <div id="root"></div>
-<script nonce="${nonce}" src="${asset(`${bundle}.js`)}"></script>
+${strings ? `<script type="application/json" id="l10n-bundle">${strings}</script>\n` : ''}<script nonce="${nonce}" src="${asset(`${bundle}.js`)}"></script>
 </body>
 </html>`;
 }

@@ -46,6 +46,10 @@ export interface WorkbenchOptions {
   readonly extensionsDir?: string;
   readonly userSettings?: Record<string, unknown>;
   readonly env?: Record<string, string>;
+  /** The display language (code-server's `--locale`). */
+  readonly locale?: string;
+  /** Load the extension from this folder instead of the repository (e.g. a copy with a test bundle). */
+  readonly extensionPath?: string;
 }
 
 /** One code-server and one browser page showing it. */
@@ -63,6 +67,7 @@ export class Workbench {
       extensionsDir: options.extensionsDir,
       userSettings: options.userSettings,
       env: options.env,
+      locale: options.locale,
     });
     let launched: Awaited<ReturnType<typeof browser.launchBrowser>> | undefined;
     try {
@@ -71,7 +76,7 @@ export class Workbench {
       const target = options.target.endsWith('.code-workspace') ? { workspace: options.target } : { folder: options.target };
       const url = codeServer.workbenchUrl(server.url, {
         ...target,
-        ...(options.developmentExtension === false ? {} : { extensionDevelopmentPath: REPO_ROOT }),
+        ...(options.developmentExtension === false ? {} : { extensionDevelopmentPath: options.extensionPath ?? REPO_ROOT }),
       });
       await page.goto(url);
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
@@ -224,7 +229,11 @@ export interface WorkbenchPaths {
   readonly userData: string;
 }
 
-export function useWorkbench(target: 'multi-root' | 'single' = 'multi-root', prepare?: (paths: WorkbenchPaths) => void): () => Workbench {
+export function useWorkbench(
+  target: 'multi-root' | 'single' = 'multi-root',
+  prepare?: (paths: WorkbenchPaths) => void,
+  open?: (scratch: string) => Pick<WorkbenchOptions, 'locale' | 'extensionPath'>,
+): () => Workbench {
   const runId = randomUUID();
   let scratch: string | undefined;
   let workbench: Workbench | undefined;
@@ -240,6 +249,7 @@ export function useWorkbench(target: 'multi-root' | 'single' = 'multi-root', pre
       target: target === 'multi-root' ? path.join(workspaces, 'multi-root', 'multi-root.code-workspace') : path.join(workspaces, 'single'),
       scratch: path.join(scratch, 'server'),
       env: { [RUN_MARKER]: runId },
+      ...open?.(scratch),
     });
   });
 

@@ -32,7 +32,7 @@ export class ChangeActions implements ChatChangeActions {
   async openChange(controller: SessionController, entryId: string, index: number): Promise<void> {
     const diff = await this.review.turnDiff(controller, entryId, index);
     if (!diff) return;
-    await vscode.commands.executeCommand('vscode.diff', CheckpointDocuments.uri(diff.before), currentUri(diff.root, diff.path, diff.exists), `${diff.path} (${diff.label} ↔ now)`, {
+    await vscode.commands.executeCommand('vscode.diff', CheckpointDocuments.uri(diff.before), currentUri(diff.root, diff.path, diff.exists), vscode.l10n.t('{0} ({1} ↔ now)', diff.path, diff.label), {
       preview: true,
     });
   }
@@ -58,7 +58,7 @@ export class ChangeActions implements ChatChangeActions {
   register(tabs: ChatTabs): vscode.Disposable[] {
     const chat = (): SessionController | undefined => {
       const active = tabs.active() ?? (tabs.all().length === 1 ? tabs.all()[0] : undefined);
-      if (!active) void vscode.window.showInformationMessage('Open the chat whose changes you want to review first.');
+      if (!active) void vscode.window.showInformationMessage(vscode.l10n.t('Open the chat whose changes you want to review first.'));
       return active?.controller;
     };
     return [

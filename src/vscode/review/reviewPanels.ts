@@ -32,7 +32,7 @@ export class ReviewPanel extends Disposable {
   ) {
     super();
     this.panel = this._register(
-      vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, `Review: ${target.title}`, vscode.ViewColumn.Active, { ...webviewOptions(extensionUri), retainContextWhenHidden: false }),
+      vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, vscode.l10n.t('Review: {0}', target.title), vscode.ViewColumn.Active, { ...webviewOptions(extensionUri), retainContextWhenHidden: false }),
     );
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activitybar.svg');
     this.panel.webview.html = webviewHtml(this.panel.webview, extensionUri, 'review', `Review: ${target.title}`);
@@ -77,7 +77,7 @@ export class ReviewPanel extends Disposable {
         const diff = this.review.diffOf(this.target, file);
         const left = CheckpointDocuments.uri(diff.before);
         const right = currentUri(diff.root, diff.path, diff.exists);
-        await vscode.commands.executeCommand('vscode.diff', left, right, `${diff.path} (${diff.label} ↔ now)`, { preview: true });
+        await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('{0} ({1} ↔ now)', diff.path, diff.label), { preview: true });
         return;
       }
       case 'openFile': {

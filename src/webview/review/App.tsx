@@ -3,6 +3,7 @@
  * hunks, and Accept (keep) / Reject (undo) for everything, a file or a hunk. Everything from the host is
  * rendered as text.
  */
+import * as l10n from '@vscode/l10n';
 import { useEffect, useSyncExternalStore } from 'preact/compat';
 import { changesSummary } from '../../shared/changesView';
 import type { ReviewFile, ReviewState } from '../../shared/reviewProtocol';
@@ -43,18 +44,18 @@ function Header(props: { state: ReviewState; store: ReviewStore }) {
           type="button"
           disabled={none || store.busy}
           onClick={() => store.act((version) => ({ type: 'acceptAll', version }))}
-          title="Keep every change"
+          title={l10n.t('Keep every change')}
         >
-          <Icon name="check-all" /> Accept All
+          <Icon name="check-all" /> {l10n.t('Accept All')}
         </button>
         <button
           class="button secondary"
           type="button"
           disabled={none || store.busy}
           onClick={() => store.act((version) => ({ type: 'rejectAll', version }))}
-          title="Undo every change"
+          title={l10n.t('Undo every change')}
         >
-          <Icon name="discard" /> Reject All
+          <Icon name="discard" /> {l10n.t('Reject All')}
         </button>
       </div>
     </header>
@@ -66,7 +67,7 @@ export function App(props: { store: ReviewStore }) {
   useSyncExternalStore((listener) => store.subscribe(listener), () => store.revision);
   useEffect(() => host.post({ type: 'ready' }), []);
   const state = store.state;
-  if (!state) return <div class="review-loading">Loading…</div>;
+  if (!state) return <div class="review-loading">{l10n.t('Loading…')}</div>;
 
   return (
     <main class="review" aria-busy={store.busy}>
@@ -80,7 +81,7 @@ export function App(props: { store: ReviewStore }) {
       {state.evicted > 0 ? (
         <div class="review-note">
           <Icon name="history" />{' '}
-          {`${state.evicted} older ${state.evicted === 1 ? 'checkpoint was' : 'checkpoints were'} removed to stay within the storage limit.`}
+          {(state.evicted === 1 ? l10n.t('{0} older checkpoint was removed to stay within the storage limit.', state.evicted) : l10n.t('{0} older checkpoints were removed to stay within the storage limit.', state.evicted))}
         </div>
       ) : null}
       {state.unavailable !== undefined ? (
@@ -90,11 +91,11 @@ export function App(props: { store: ReviewStore }) {
         </div>
       ) : state.files.length === 0 ? (
         <div class="review-empty" role="status">
-          No changes to review.
+          {l10n.t('No changes to review.')}
         </div>
       ) : (
         byFolder(state.files).map((group) => (
-          <section key={group.rootPath} class="folder" aria-label={`Folder ${group.root}`}>
+          <section key={group.rootPath} class="folder" aria-label={l10n.t('Folder {0}', group.root)}>
             <h2 class="folder-heading">
               <Icon name="folder" />
               <span class="folder-name">{group.root}</span>

@@ -1,4 +1,5 @@
 /** One file of the review: a card with its status, path, counts and actions, and when expanded its hunks. */
+import * as l10n from '@vscode/l10n';
 import { diffRows, linesWithin, STATUS_LETTER } from '../../shared/changesView';
 import type { ReviewFile, ReviewHunk } from '../../shared/reviewProtocol';
 import { Icon } from '../common/icon';
@@ -23,10 +24,10 @@ function PathText(props: { path: string; old?: boolean }) {
 function Hunk(props: { file: ReviewFile; hunk: ReviewHunk; index: number; count: number; shown: number; store: ReviewStore }) {
   const { file, hunk, index, count, shown, store } = props;
   const rows = diffRows(hunk).slice(0, shown);
-  const label = `hunk ${index + 1} of ${file.path}`;
+  const label = l10n.t('hunk {0} of {1}', index + 1, file.path);
   const range = `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`;
   return (
-    <div class="hunk" role="group" aria-label={count > 1 ? `Hunk ${index + 1} of ${count}` : 'Hunk'}>
+    <div class="hunk" role="group" aria-label={count > 1 ? l10n.t('Hunk {0} of {1}', index + 1, count) : l10n.t('Hunk')}>
       <div class="hunk-header">
         <span class="hunk-range">{range}</span>
         <span class="hunk-actions">
@@ -34,21 +35,21 @@ function Hunk(props: { file: ReviewFile; hunk: ReviewHunk; index: number; count:
             class="button secondary small"
             type="button"
             disabled={store.busy}
-            aria-label={`Accept ${label}`}
-            title="Keep this change"
+            aria-label={l10n.t('Accept {0}', label)}
+            title={l10n.t('Keep this change')}
             onClick={() => store.act((version) => ({ type: 'accept', version, key: file.key, hunk: index }))}
           >
-            <Icon name="check" /> Accept
+            <Icon name="check" /> {l10n.t('Accept')}
           </button>
           <button
             class="button secondary small"
             type="button"
             disabled={store.busy}
-            aria-label={`Reject ${label}`}
-            title="Undo this change"
+            aria-label={l10n.t('Reject {0}', label)}
+            title={l10n.t('Undo this change')}
             onClick={() => store.act((version) => ({ type: 'reject', version, key: file.key, hunk: index }))}
           >
-            <Icon name="discard" /> Reject
+            <Icon name="discard" /> {l10n.t('Reject')}
           </button>
         </span>
       </div>
@@ -67,7 +68,7 @@ function Hunk(props: { file: ReviewFile; hunk: ReviewHunk; index: number; count:
               <td class="line-number" />
               <td class="line-number" />
               <td class="line-sign" />
-              <td class="line-text">{`… ${hunk.omitted} more ${hunk.omitted === 1 ? 'line' : 'lines'}`}</td>
+              <td class="line-text">{(hunk.omitted === 1 ? l10n.t('… {0} more line', hunk.omitted) : l10n.t('… {0} more lines', hunk.omitted))}</td>
             </tr>
           ) : null}
         </tbody>
@@ -79,9 +80,9 @@ function Hunk(props: { file: ReviewFile; hunk: ReviewHunk; index: number; count:
 function Body(props: { file: ReviewFile; store: ReviewStore }) {
   const { file, store } = props;
   if (file.noHunks !== undefined || !file.hunks) {
-    return <div class="no-hunks">{file.noHunks ?? 'Review this file as a whole.'}</div>;
+    return <div class="no-hunks">{file.noHunks ?? l10n.t('Review this file as a whole.')}</div>;
   }
-  if (file.hunks.length === 0) return <div class="no-hunks">No line changes.</div>;
+  if (file.hunks.length === 0) return <div class="no-hunks">{l10n.t('No line changes.')}</div>;
   const hunks = file.hunks;
   const { shown, hidden } = linesWithin(hunks, store.isShowingAll(file.key) ? Infinity : FILE_LINE_BUDGET);
   return (
@@ -91,7 +92,7 @@ function Body(props: { file: ReviewFile; store: ReviewStore }) {
       )}
       {hidden > 0 ? (
         <button class="button secondary small show-all" type="button" onClick={() => store.showAll(file.key)}>
-          {`Show all (${hidden} more ${hidden === 1 ? 'line' : 'lines'})`}
+          {(hidden === 1 ? l10n.t('Show all ({0} more line)', hidden) : l10n.t('Show all ({0} more lines)', hidden))}
         </button>
       ) : null}
     </div>
@@ -120,7 +121,7 @@ export function FileCard(props: { file: ReviewFile; index: number; store: Review
           {file.oldPath !== undefined ? (
             <>
               <PathText path={file.oldPath} old />
-              <span class="rename-arrow" aria-label="renamed to">
+              <span class="rename-arrow" aria-label={l10n.t('renamed to')}>
                 →
               </span>
             </>
@@ -129,7 +130,7 @@ export function FileCard(props: { file: ReviewFile; index: number; store: Review
         </button>
         <span class="file-counts">
           {file.binary ? (
-            <span class="badge">binary</span>
+            <span class="badge">{l10n.t('binary')}</span>
           ) : (
             <>
               <span class="count-added">{`+${file.added}`}</span> <span class="count-removed">{`−${file.removed}`}</span>
@@ -137,11 +138,11 @@ export function FileCard(props: { file: ReviewFile; index: number; store: Review
           )}
         </span>
         <span class="file-actions">
-          <button class="icon-button" type="button" aria-label={`Open diff of ${file.path}`} title="Open Diff" onClick={() => host.post({ type: 'openDiff', key: file.key })}>
+          <button class="icon-button" type="button" aria-label={l10n.t('Open diff of {0}', file.path)} title={l10n.t('Open Diff')} onClick={() => host.post({ type: 'openDiff', key: file.key })}>
             <Icon name="diff" />
           </button>
           {file.status !== 'deleted' ? (
-            <button class="icon-button" type="button" aria-label={`Open ${file.path}`} title="Open File" onClick={() => host.post({ type: 'openFile', key: file.key })}>
+            <button class="icon-button" type="button" aria-label={l10n.t('Open {0}', file.path)} title={l10n.t('Open File')} onClick={() => host.post({ type: 'openFile', key: file.key })}>
               <Icon name="go-to-file" />
             </button>
           ) : null}
@@ -149,21 +150,21 @@ export function FileCard(props: { file: ReviewFile; index: number; store: Review
             class="button small"
             type="button"
             disabled={store.busy}
-            aria-label={`Accept ${file.path}`}
-            title="Keep the changes to this file"
+            aria-label={l10n.t('Accept {0}', file.path)}
+            title={l10n.t('Keep the changes to this file')}
             onClick={() => store.act((version) => ({ type: 'accept', version, key: file.key }))}
           >
-            <Icon name="check" /> Accept
+            <Icon name="check" /> {l10n.t('Accept')}
           </button>
           <button
             class="button secondary small"
             type="button"
             disabled={store.busy}
-            aria-label={`Reject ${file.path}`}
-            title="Undo the changes to this file"
+            aria-label={l10n.t('Reject {0}', file.path)}
+            title={l10n.t('Undo the changes to this file')}
             onClick={() => store.act((version) => ({ type: 'reject', version, key: file.key }))}
           >
-            <Icon name="discard" /> Reject
+            <Icon name="discard" /> {l10n.t('Reject')}
           </button>
         </span>
       </div>

@@ -2,6 +2,7 @@
  * The session's turns with a checkpoint before them: Undo restores the folders to before a turn (that turn
  * and every later one are undone, after a confirmation listing the files); Redo brings an undone turn back.
  */
+import * as l10n from '@vscode/l10n';
 import type { ReviewState } from '../../shared/reviewProtocol';
 import { Icon } from '../common/icon';
 import type { ReviewStore } from './store';
@@ -11,16 +12,16 @@ export function Turns(props: { state: ReviewState; store: ReviewStore }) {
   const turns = state.turns.filter((turn) => turn.files > 0);
   if (turns.length === 0) return null;
   return (
-    <section class="turns" aria-label="Checkpoints">
+    <section class="turns" aria-label={l10n.t('Checkpoints')}>
       <h2 class="folder-heading">
         <Icon name="history" />
-        <span class="folder-name">Checkpoints</span>
-        <span class="folder-path">Undo restores every folder to before that turn, later turns included.</span>
+        <span class="folder-name">{l10n.t('Checkpoints')}</span>
+        <span class="folder-path">{l10n.t('Undo restores every folder to before that turn, later turns included.')}</span>
       </h2>
       <ul class="turn-list">
         {[...turns].reverse().map((turn) => (
           <li key={turn.n} class={`turn ${turn.state}`}>
-            <span class="turn-name">{`Turn ${turn.n}`}</span>
+            <span class="turn-name">{l10n.t('Turn {0}', turn.n)}</span>
             <span class="turn-files">{`${turn.files} ${turn.files === 1 ? 'file' : 'files'}`}</span>
             <span class="count-added">{`+${turn.added}`}</span>
             <span class="count-removed">{`−${turn.removed}`}</span>
@@ -29,26 +30,26 @@ export function Turns(props: { state: ReviewState; store: ReviewStore }) {
                 class="button secondary small"
                 type="button"
                 disabled={store.busy}
-                aria-label={`Undo turn ${turn.n}`}
+                aria-label={l10n.t('Undo turn {0}', turn.n)}
                 onClick={() => store.act((version) => ({ type: 'undo', version, turn: turn.n }))}
               >
-                <Icon name="discard" /> Undo
+                <Icon name="discard" /> {l10n.t('Undo')}
               </button>
-            ) : turn.state === 'undone' ? (
+            ) : turn.state === l10n.t('undone') ? (
               <>
-                <span class="badge">undone</span>
+                <span class="badge">{l10n.t('undone')}</span>
                 <button
                   class="button secondary small"
                   type="button"
                   disabled={store.busy}
-                  aria-label={`Redo turn ${turn.n}`}
+                  aria-label={l10n.t('Redo turn {0}', turn.n)}
                   onClick={() => store.act((version) => ({ type: 'redo', version, turn: turn.n }))}
                 >
-                  <Icon name="redo" /> Redo
+                  <Icon name="redo" /> {l10n.t('Redo')}
                 </button>
               </>
             ) : (
-              <span class="turn-note">checkpoint removed to save space</span>
+              <span class="turn-note">{l10n.t('checkpoint removed to save space')}</span>
             )}
           </li>
         ))}
