@@ -15,11 +15,12 @@ import type {
 import type { CancellationToken } from '../acp/connection';
 import type { OpenDocuments } from '../roots/guardedFs';
 import type { ErrorAction, ViewContent, ViewSessionState } from '../shared/chatModel';
-import type { Attachment } from '../shared/chatProtocol';
+import type { Attachment, QueueAction } from '../shared/chatProtocol';
 import type { Thread, ThreadTerminal } from '../thread/thread';
 import { configOptionsToView } from '../thread/toView';
 import type { AgentSession, Refusal } from './agentSession';
 import { buildPrompt } from './promptBuilder';
+import { PromptQueue } from './promptQueue';
 import type { SessionSink } from './sessionRouter';
 
 /** The order permission options are shown in: allow before reject, once before always. */
@@ -59,6 +60,12 @@ export class SessionController implements SessionSink {
   private stopRequested = false;
   /** The agent is being restarted on purpose: its connection closing is expected, not a failure. */
   private restarting = false;
+  /** A prompt is being built (attachments read) and its turn has not started yet. */
+  private sending = false;
+  /** "Stop and send now": the turn being stopped ends without holding the queue (its first message goes). */
+  private sendNowPending = false;
+  /** Messages sent while a turn runs, waiting for their turn (the rules are in promptQueue.ts). */
+  readonly queue = new PromptQueue();
   /** What this chat listens to on its current session (replaced when the session is). */
   private subscriptions: Array<{ dispose(): void }> = [];
 
@@ -77,6 +84,11 @@ export class SessionController implements SessionSink {
 
   get isRunning(): boolean {
     return this.turn !== undefined;
+  }
+
+  /** A turn runs, or is about to (its prompt is being built). */
+  private get busy(): boolean {
+    return this.turn !== undefined || this.sending;
   }
 
   /** Settles when no turn runs (at once when none does). */
@@ -130,9 +142,88 @@ export class SessionController implements SessionSink {
    */
   async send(text: string, attachments: readonly Attachment[]): Promise<void> {
     const session = this.current;
-    const built = await buildPrompt(text, attachments, session.connection.caps.prompt, session.guard, this.options.documents);
+    this.sending = true;
+    let built: Awaited<ReturnType<typeof buildPrompt>>;
+    try {
+      built = await buildPrompt(text, attachments, session.connection.caps.prompt, session.guard, this.options.documents);
+    } finally {
+      this.sending = false;
+    }
     for (const line of built.skipped) this.thread.addInfo(line);
     if (built.blocks.length > 0) await this.prompt(built.blocks, built.shown);
+    else this.sendQueued();
+  }
+
+  /**
+   * What the user sent from the prompt box: sent at once when the agent is free, else queued behind the
+   * running turn (and behind the messages already waiting, unless those are held). `now`: "Stop and send
+   * now" (the message goes first, the turn is stopped). Throws QueueFullError when the queue is full.
+   */
+  async submit(text: string, attachments: readonly Attachment[], now = false): Promise<void> {
+    if (this.busy) {
+      const item = this.queue.add(text, attachments, now ? 'first' : 'last');
+      if (now) await this.sendNow(item.id);
+      return;
+    }
+    if (this.queue.size > 0 && this.queue.held === undefined) {
+      // The next message is being edited: this one waits behind it.
+      this.queue.add(text, attachments);
+      return;
+    }
+    await this.send(text, attachments);
+  }
+
+  /** What the user did to the queue (from the chat view). */
+  async queueAction(action: QueueAction): Promise<void> {
+    switch (action.action) {
+      case 'remove':
+        this.queue.remove(action.id);
+        return;
+      case 'sendNow':
+        return this.sendNow(action.id);
+      case 'edit':
+        this.queue.startEditing(action.id);
+        return;
+      case 'editDone':
+        this.queue.finishEditing(action.id, action.text);
+        this.sendQueued();
+        return;
+      case 'sendNext':
+        this.queue.release();
+        this.sendQueued();
+        return;
+      case 'clear':
+        this.queue.clear();
+        return;
+    }
+  }
+
+  /** "Stop and send now": the message goes first; the turn is stopped and, once it ended, the message is sent. */
+  private async sendNow(id: string): Promise<void> {
+    if (!this.queue.moveFirst(id)) return;
+    if (this.turn && !this.current.isDisconnected) {
+      this.sendNowPending = true;
+      await this.cancel();
+    } else {
+      this.sendQueued();
+    }
+  }
+
+  /** Sends the next queued message when the rules let it go (see promptQueue.ts). */
+  private sendQueued(): void {
+    if (this.busy || this.restarting || this.current.isDisconnected) return;
+    const next = this.queue.take();
+    if (!next) return;
+    this.send(next.text, next.attachments).catch((error: unknown) => {
+      this.thread.addError(`A queued message could not be sent: ${error instanceof Error ? error.message : String(error)}`, ['showLog']);
+    });
+  }
+
+  /** A turn ended: a normal end lets the next queued message go; a stop, a failure or a crash holds the queue. */
+  private turnEnded(ending: 'normal' | 'stopped' | 'failed'): void {
+    if (this.sendNowPending) this.sendNowPending = false;
+    else if (ending !== 'normal') this.queue.hold(ending);
+    this.sendQueued();
   }
 
   /** Sends a prompt and runs the turn to its end; errors become thread entries, never throws. */
@@ -142,6 +233,7 @@ export class SessionController implements SessionSink {
     const session = this.current;
     const hooks = this.options.turns;
     this.stopRequested = false;
+    let ending: 'normal' | 'stopped' | 'failed' = 'failed';
     const turn = (async () => {
       const before = hooks ? await hooks.before(this) : undefined;
       let outcome: { stopReason: string } | { error: unknown };
@@ -154,9 +246,12 @@ export class SessionController implements SessionSink {
       if (hooks) await hooks.after(this, before);
       if ('stopReason' in outcome) this.thread.endTurn(outcome.stopReason);
       else this.turnFailed(outcome.error, session);
+      const stopped = this.stopRequested || ('stopReason' in outcome ? outcome.stopReason === 'cancelled' : outcome.error instanceof RequestCancelledError);
+      ending = stopped ? 'stopped' : 'stopReason' in outcome && !session.isDisconnected ? 'normal' : 'failed';
     })().finally(() => {
       this.turn = undefined;
       this.cancelPendingPermissions();
+      this.turnEnded(ending);
     });
     this.turn = turn;
     return turn;
@@ -244,6 +339,7 @@ export class SessionController implements SessionSink {
   /** The connection closed under this session (agent exited or was stopped). */
   disconnected(reason: string): void {
     this.cancelPendingPermissions();
+    this.queue.hold('failed');
     this.thread.interruptUnfinishedTools();
     if (this.restarting) return;
     if (this.thread.session.status !== 'disconnected') {
