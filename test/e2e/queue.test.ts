@@ -46,7 +46,7 @@ describe('the message queue (real workbench, Chromium)', function () {
   }
 
   it('queues a message sent while the agent works and sends it when the turn ends: nothing lost', async () => {
-    await startWorking('slow Echo first of all, with a few more words to stream slowly to the chat');
+    await startWorking('slow Echo first of all, with a few more words to say slowly to the chat');
     await send('Echo the queued one');
     await queued().first().waitFor({ timeout: 10_000 });
     assert.match(await queued().first().innerText(), /Echo the queued one/);
@@ -83,6 +83,19 @@ describe('the message queue (real workbench, Chromium)', function () {
     await chat.locator('.queue-held', { hasText: '2 queued messages held after Stop' }).waitFor({ timeout: 30_000 });
     await until(async () => (await turnEnds()) > ends, 'the stopped turn ended');
     assert.equal(await queued().count(), 2, 'still queued after Stop');
+    await bench().screenshot('queue-held', chat.locator('.queue'));
+    // The host keeps the queue: hiding the chat tab and showing it again loses nothing.
+    const page = bench().page;
+    await bench().runCommand('Go to File...');
+    await bench().pick('greet.ts');
+    await page.locator('.editor-instance .monaco-editor', { hasText: 'Hello from lib' }).first().waitFor({ timeout: 30_000 });
+    // The palette left the pointer over the title bar: its hover would take the click.
+    await page.mouse.move(700, 500);
+    await page.locator('.context-view .hover-contents').waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+    await page.locator('.tab', { hasText: 'Reference Agent (offline)' }).click();
+    chat = await bench().webview('.prompt-input');
+    await chat.locator('.queue-held', { hasText: '2 queued messages held after Stop' }).waitFor({ timeout: 30_000 });
+    assert.deepEqual((await queued().locator('.queued-text').allInnerTexts()).map((t) => t.trim()), ['Echo one', 'Echo three, edited']);
     assert.ok(!(await userTexts()).some((t) => t.includes('Echo one')), 'not sent after Stop');
     await chat.locator('.queue-held button', { hasText: 'Send next' }).click();
     await chat.locator('.entry.agent', { hasText: 'Echo: Echo three, edited' }).waitFor({ timeout: 60_000 });

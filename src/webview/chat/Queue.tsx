@@ -68,6 +68,7 @@ export function Queue(props: { queue: QueueView | undefined; running: boolean })
       <ol class="queued-list">
         {items.map((item) => (
           <li class={`queued ${editing?.id === item.id ? 'editing' : ''}`} key={item.id}>
+            <Icon name="watch" class="queued-icon" />
             {editing?.id === item.id ? (
               <textarea
                 ref={editor}
@@ -127,7 +128,7 @@ export function Queue(props: { queue: QueueView | undefined; running: boolean })
                     title={running ? (onMac ? 'Stop the turn and send this now (Cmd+Enter in the prompt box)' : 'Stop the turn and send this now (Ctrl+Enter in the prompt box)') : 'Send this now'}
                     onClick={() => act({ action: 'sendNow', id: item.id })}
                   >
-                    <Icon name={running ? 'debug-stop' : 'send'} />
+                    <Icon name="send" />
                   </button>
                   <button type="button" class="icon-button" aria-label="Remove from queue" title="Remove from queue" onClick={() => act({ action: 'remove', id: item.id })}>
                     <Icon name="close" />
