@@ -189,6 +189,10 @@ export class SessionController implements SessionSink {
         this.sendQueued();
         return;
       case 'sendNext':
+        if (this.current.isDisconnected || this.restarting) {
+          this.thread.addInfo(`${this.current.agentName} is not connected: restart it or reopen this session, then send the queued messages.`);
+          return;
+        }
         this.queue.release();
         this.sendQueued();
         return;

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
 import { chatTitle } from '../../shared/chatModel';
 import { ChatToHost, withAttachment, type Attachment, type Draft, type HostToChat, type QueuedMessage, type QueueView } from '../../shared/chatProtocol';
+import { QUEUE_LIMIT } from '../../sessions/promptQueue';
 import { PatchPacer } from '../../thread/patchPacer';
 import type { Thread } from '../../thread/thread';
 import { Disposable } from '../../common/lifecycle';
@@ -51,7 +52,7 @@ export class ChatPanel extends Disposable {
     this.handlers = { onMessage: options.onMessage, onDidDispose: options.onDidDispose };
     if (options.draft) this.draft = options.draft;
     this.restoredQueue = options.queue ?? [];
-    if (options.queue?.length) this.queue = { items: options.queue.map((item, i) => ({ ...item, id: `restored${i}` })), held: 'restored', limit: options.queue.length };
+    if (options.queue?.length) this.queue = { items: options.queue.map((item, i) => ({ ...item, id: `restored${i}` })), held: 'restored', limit: QUEUE_LIMIT };
     this.pacer = this._register(
       new PatchPacer({
         takeOps: () => options.thread.takeOps(),
