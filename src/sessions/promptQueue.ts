@@ -12,7 +12,7 @@
  * - "Stop and send now" puts a message first and lifts a hold: the turn is stopped, and once the agent
  *   acknowledged it, that message goes.
  *
- * Plain data and rules only: {@link SessionController} decides when a turn ends and how.
+ * Plain data and rules only: QueuedTurns (queuedTurns.ts) applies them as the chat's turns end.
  */
 import { Emitter } from '../common/events';
 import type { Attachment, QueueView } from '../shared/chatProtocol';

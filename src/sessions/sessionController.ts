@@ -20,7 +20,8 @@ import type { Thread, ThreadTerminal } from '../thread/thread';
 import { configOptionsToView } from '../thread/toView';
 import type { AgentSession, Refusal } from './agentSession';
 import { buildPrompt } from './promptBuilder';
-import { PromptQueue } from './promptQueue';
+import type { PromptQueue } from './promptQueue';
+import { QueuedTurns } from './queuedTurns';
 import type { SessionSink } from './sessionRouter';
 
 /** The order permission options are shown in: allow before reject, once before always. */
@@ -62,10 +63,16 @@ export class SessionController implements SessionSink {
   private restarting = false;
   /** A prompt is being built (attachments read) and its turn has not started yet. */
   private sending = false;
-  /** "Stop and send now": the turn being stopped ends without holding the queue (its first message goes). */
-  private sendNowPending = false;
-  /** Messages sent while a turn runs, waiting for their turn (the rules are in promptQueue.ts). */
-  readonly queue = new PromptQueue();
+  /** Messages sent while a turn runs, and when they go (the rules are in promptQueue.ts). */
+  private readonly queued = new QueuedTurns({
+    busy: () => this.busy,
+    running: () => this.turn !== undefined && !this.current.isDisconnected,
+    connected: () => !this.restarting && !this.current.isDisconnected,
+    send: (text, attachments) => this.send(text, attachments),
+    stop: () => this.cancel(),
+    say: (text, error) => (error ? this.thread.addError(text, ['showLog']) : this.thread.addInfo(text)),
+    agentName: () => this.current.agentName,
+  });
   /** What this chat listens to on its current session (replaced when the session is). */
   private subscriptions: Array<{ dispose(): void }> = [];
 
@@ -80,6 +87,11 @@ export class SessionController implements SessionSink {
 
   get session(): AgentSession {
     return this.current;
+  }
+
+  /** The messages waiting for their turn. */
+  get queue(): PromptQueue {
+    return this.queued.queue;
   }
 
   get isRunning(): boolean {
@@ -151,83 +163,17 @@ export class SessionController implements SessionSink {
     }
     for (const line of built.skipped) this.thread.addInfo(line);
     if (built.blocks.length > 0) await this.prompt(built.blocks, built.shown);
-    else this.sendQueued();
+    else this.queued.next();
   }
 
-  /**
-   * What the user sent from the prompt box: sent at once when the agent is free, else queued behind the
-   * running turn (and behind the messages already waiting, unless those are held). `now`: "Stop and send
-   * now" (the message goes first, the turn is stopped). Throws QueueFullError when the queue is full.
-   */
-  async submit(text: string, attachments: readonly Attachment[], now = false): Promise<void> {
-    if (this.busy) {
-      const item = this.queue.add(text, attachments, now ? 'first' : 'last');
-      if (now) await this.sendNow(item.id);
-      return;
-    }
-    if (this.queue.size > 0 && this.queue.held === undefined) {
-      // The next message is being edited: this one waits behind it.
-      this.queue.add(text, attachments);
-      return;
-    }
-    await this.send(text, attachments);
+  /** What the user sent from the prompt box: sent now, or queued (see {@link QueuedTurns.submit}). */
+  submit(text: string, attachments: readonly Attachment[], now = false): Promise<void> {
+    return this.queued.submit(text, attachments, now);
   }
 
   /** What the user did to the queue (from the chat view). */
-  async queueAction(action: QueueAction): Promise<void> {
-    switch (action.action) {
-      case 'remove':
-        this.queue.remove(action.id);
-        return;
-      case 'sendNow':
-        return this.sendNow(action.id);
-      case 'edit':
-        this.queue.startEditing(action.id);
-        return;
-      case 'editDone':
-        this.queue.finishEditing(action.id, action.text);
-        this.sendQueued();
-        return;
-      case 'sendNext':
-        if (this.current.isDisconnected || this.restarting) {
-          this.thread.addInfo(`${this.current.agentName} is not connected: restart it or reopen this session, then send the queued messages.`);
-          return;
-        }
-        this.queue.release();
-        this.sendQueued();
-        return;
-      case 'clear':
-        this.queue.clear();
-        return;
-    }
-  }
-
-  /** "Stop and send now": the message goes first; the turn is stopped and, once it ended, the message is sent. */
-  private async sendNow(id: string): Promise<void> {
-    if (!this.queue.moveFirst(id)) return;
-    if (this.turn && !this.current.isDisconnected) {
-      this.sendNowPending = true;
-      await this.cancel();
-    } else {
-      this.sendQueued();
-    }
-  }
-
-  /** Sends the next queued message when the rules let it go (see promptQueue.ts). */
-  private sendQueued(): void {
-    if (this.busy || this.restarting || this.current.isDisconnected) return;
-    const next = this.queue.take();
-    if (!next) return;
-    this.send(next.text, next.attachments).catch((error: unknown) => {
-      this.thread.addError(`A queued message could not be sent: ${error instanceof Error ? error.message : String(error)}`, ['showLog']);
-    });
-  }
-
-  /** A turn ended: a normal end lets the next queued message go; a stop, a failure or a crash holds the queue. */
-  private turnEnded(ending: 'normal' | 'stopped' | 'failed'): void {
-    if (this.sendNowPending) this.sendNowPending = false;
-    else if (ending !== 'normal') this.queue.hold(ending);
-    this.sendQueued();
+  queueAction(action: QueueAction): Promise<void> {
+    return this.queued.act(action);
   }
 
   /** Sends a prompt and runs the turn to its end; errors become thread entries, never throws. */
@@ -255,7 +201,7 @@ export class SessionController implements SessionSink {
     })().finally(() => {
       this.turn = undefined;
       this.cancelPendingPermissions();
-      this.turnEnded(ending);
+      this.queued.turnEnded(ending);
     });
     this.turn = turn;
     return turn;
@@ -343,7 +289,7 @@ export class SessionController implements SessionSink {
   /** The connection closed under this session (agent exited or was stopped). */
   disconnected(reason: string): void {
     this.cancelPendingPermissions();
-    this.queue.hold('failed');
+    this.queued.queue.hold('failed');
     this.thread.interruptUnfinishedTools();
     if (this.restarting) return;
     if (this.thread.session.status !== 'disconnected') {
