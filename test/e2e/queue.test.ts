@@ -154,4 +154,24 @@ describe('the message queue (real workbench, Chromium)', function () {
     await input().press('ArrowDown');
     assert.equal(await input().inputValue(), '', 'back to what was typed');
   });
+
+  it('keeps queued messages across a window reload, held until the user sends them', async () => {
+    const page = bench().page;
+    await stopIfRunning();
+    await startWorking('hang before the reload');
+    await send('Echo kept across the reload');
+    await queued().first().waitFor({ timeout: 10_000 });
+    await bench().runCommand('Developer: Reload Window');
+    await page.waitForEvent('load', { timeout: 60_000 });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('.tab', { hasText: 'Reference Agent (offline)' }).first().waitFor({ timeout: 60_000 });
+    chat = await bench().webview('.prompt-input', 60_000);
+    await chat.locator('.queue-held', { hasText: 'One queued message kept from before the window reloaded' }).waitFor({ timeout: 60_000 });
+    assert.equal((await queued().locator('.queued-text').innerText()).trim(), 'Echo kept across the reload');
+    await chat.locator('.status-idle').waitFor({ timeout: 60_000 });
+    assert.equal(await chat.locator('.entry.user', { hasText: 'Echo kept across the reload' }).count(), 0, 'not sent by itself');
+    await chat.locator('.queue-held button', { hasText: 'Send next' }).click();
+    await chat.locator('.entry.agent', { hasText: 'Echo: Echo kept across the reload' }).waitFor({ timeout: 60_000 });
+    await until(async () => (await queued().count()) === 0, 'the queue is empty');
+  });
 });
