@@ -170,6 +170,12 @@ describe('the message queue (real workbench, Chromium)', function () {
     assert.equal((await queued().locator('.queued-text').innerText()).trim(), 'Echo kept across the reload');
     await chat.locator('.status-idle').waitFor({ timeout: 60_000 });
     assert.equal(await chat.locator('.entry.user', { hasText: 'Echo kept across the reload' }).count(), 0, 'not sent by itself');
+    // The prompt history has the replayed prompts too.
+    await input().fill('');
+    await input().press('ArrowUp');
+    assert.equal(await input().inputValue(), 'hang before the reload');
+    await input().press('ArrowDown');
+    assert.equal(await input().inputValue(), '');
     await chat.locator('.queue-held button', { hasText: 'Send next' }).click();
     await chat.locator('.entry.agent', { hasText: 'Echo: Echo kept across the reload' }).waitFor({ timeout: 60_000 });
     await until(async () => (await queued().count()) === 0, 'the queue is empty');
