@@ -15,11 +15,13 @@ import type {
 import type { CancellationToken } from '../acp/connection';
 import type { OpenDocuments } from '../roots/guardedFs';
 import type { ErrorAction, ViewContent, ViewSessionState } from '../shared/chatModel';
-import type { Attachment } from '../shared/chatProtocol';
+import type { Attachment, QueueAction } from '../shared/chatProtocol';
 import type { Thread, ThreadTerminal } from '../thread/thread';
 import { configOptionsToView } from '../thread/toView';
 import type { AgentSession, Refusal } from './agentSession';
 import { buildPrompt } from './promptBuilder';
+import type { PromptQueue } from './promptQueue';
+import { QueuedTurns } from './queuedTurns';
 import type { SessionSink } from './sessionRouter';
 
 /** The order permission options are shown in: allow before reject, once before always. */
@@ -59,6 +61,18 @@ export class SessionController implements SessionSink {
   private stopRequested = false;
   /** The agent is being restarted on purpose: its connection closing is expected, not a failure. */
   private restarting = false;
+  /** A prompt is being built (attachments read) and its turn has not started yet. */
+  private sending = false;
+  /** Messages sent while a turn runs, and when they go (the rules are in promptQueue.ts). */
+  private readonly queued = new QueuedTurns({
+    busy: () => this.busy,
+    running: () => this.turn !== undefined && !this.current.isDisconnected,
+    connected: () => !this.restarting && !this.current.isDisconnected,
+    send: (text, attachments) => this.send(text, attachments),
+    stop: () => this.cancel(),
+    say: (text, error) => (error ? this.thread.addError(text, ['showLog']) : this.thread.addInfo(text)),
+    agentName: () => this.current.agentName,
+  });
   /** What this chat listens to on its current session (replaced when the session is). */
   private subscriptions: Array<{ dispose(): void }> = [];
 
@@ -75,8 +89,18 @@ export class SessionController implements SessionSink {
     return this.current;
   }
 
+  /** The messages waiting for their turn. */
+  get queue(): PromptQueue {
+    return this.queued.queue;
+  }
+
   get isRunning(): boolean {
     return this.turn !== undefined;
+  }
+
+  /** A turn runs, or is about to (its prompt is being built). */
+  private get busy(): boolean {
+    return this.turn !== undefined || this.sending;
   }
 
   /** Settles when no turn runs (at once when none does). */
@@ -130,9 +154,26 @@ export class SessionController implements SessionSink {
    */
   async send(text: string, attachments: readonly Attachment[]): Promise<void> {
     const session = this.current;
-    const built = await buildPrompt(text, attachments, session.connection.caps.prompt, session.guard, this.options.documents);
+    this.sending = true;
+    let built: Awaited<ReturnType<typeof buildPrompt>>;
+    try {
+      built = await buildPrompt(text, attachments, session.connection.caps.prompt, session.guard, this.options.documents);
+    } finally {
+      this.sending = false;
+    }
     for (const line of built.skipped) this.thread.addInfo(line);
     if (built.blocks.length > 0) await this.prompt(built.blocks, built.shown);
+    else this.queued.next();
+  }
+
+  /** What the user sent from the prompt box: sent now, or queued (see {@link QueuedTurns.submit}). */
+  submit(text: string, attachments: readonly Attachment[], now = false): Promise<void> {
+    return this.queued.submit(text, attachments, now);
+  }
+
+  /** What the user did to the queue (from the chat view). */
+  queueAction(action: QueueAction): Promise<void> {
+    return this.queued.act(action);
   }
 
   /** Sends a prompt and runs the turn to its end; errors become thread entries, never throws. */
@@ -142,6 +183,7 @@ export class SessionController implements SessionSink {
     const session = this.current;
     const hooks = this.options.turns;
     this.stopRequested = false;
+    let ending: 'normal' | 'stopped' | 'failed' = 'failed';
     const turn = (async () => {
       const before = hooks ? await hooks.before(this) : undefined;
       let outcome: { stopReason: string } | { error: unknown };
@@ -154,9 +196,12 @@ export class SessionController implements SessionSink {
       if (hooks) await hooks.after(this, before);
       if ('stopReason' in outcome) this.thread.endTurn(outcome.stopReason);
       else this.turnFailed(outcome.error, session);
+      const stopped = this.stopRequested || ('stopReason' in outcome ? outcome.stopReason === 'cancelled' : outcome.error instanceof RequestCancelledError);
+      ending = stopped ? 'stopped' : 'stopReason' in outcome && !session.isDisconnected ? 'normal' : 'failed';
     })().finally(() => {
       this.turn = undefined;
       this.cancelPendingPermissions();
+      this.queued.turnEnded(ending);
     });
     this.turn = turn;
     return turn;
@@ -244,6 +289,7 @@ export class SessionController implements SessionSink {
   /** The connection closed under this session (agent exited or was stopped). */
   disconnected(reason: string): void {
     this.cancelPendingPermissions();
+    this.queued.queue.hold('failed');
     this.thread.interruptUnfinishedTools();
     if (this.restarting) return;
     if (this.thread.session.status !== 'disconnected') {

@@ -33,13 +33,15 @@ export const ChatRequests = {
 
 export const HostToChat = z.discriminatedUnion('type', [
   /** The whole state: after `ready`, and whenever the webview was recreated. */
-  z.object({ type: z.literal('snapshot'), session: ViewSessionState, entries: z.array(ViewEntry), draft: z.lazy(() => Draft).optional() }),
+  z.object({ type: z.literal('snapshot'), session: ViewSessionState, entries: z.array(ViewEntry), draft: z.lazy(() => Draft).optional(), queue: z.lazy(() => QueueView).optional() }),
   /** Changes since the last patch; the webview answers `rendered` with the same `seq`. */
   z.object({ type: z.literal('patch'), seq: z.number(), ops: z.array(ChatOp) }),
   ResponseMessage,
   /** Add a context chip (the active editor's selection, a file). */
   z.object({ type: z.literal('addAttachment'), attachment: z.lazy(() => Attachment) }),
   z.object({ type: z.literal('focusInput') }),
+  /** The messages waiting for their turn (kept by the host; see src/sessions/promptQueue.ts). */
+  z.object({ type: z.literal('queue'), queue: z.lazy(() => QueueView) }),
 ]);
 export type HostToChat = z.output<typeof HostToChat>;
 
@@ -59,6 +61,32 @@ export type Attachment = z.output<typeof Attachment>;
 export const Draft = z.object({ text: z.string(), attachments: z.array(Attachment) });
 export type Draft = z.output<typeof Draft>;
 
+/** A message waiting in the queue, as kept across a window reload. */
+export const QueuedMessage = z.object({ text: z.string(), attachments: z.array(Attachment) });
+export type QueuedMessage = z.output<typeof QueuedMessage>;
+
+/** The queue as the chat shows it: the messages oldest first, and why it does not send by itself (if so). */
+export const QueueView = z.object({
+  items: z.array(QueuedMessage.extend({ id: z.string(), editing: z.boolean().optional() })),
+  held: z.enum(['stopped', 'failed', 'restored']).optional(),
+  limit: z.number(),
+});
+export type QueueView = z.output<typeof QueueView>;
+
+/** What the user does to the queue (`id`: a queued message). */
+export const QueueAction = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('remove'), id: z.string() }),
+  /** Stop the running turn and send this message as soon as the agent acknowledged it. */
+  z.object({ action: z.literal('sendNow'), id: z.string() }),
+  z.object({ action: z.literal('edit'), id: z.string() }),
+  /** The edit ended: `text` saved (empty removes the message), or none when cancelled. */
+  z.object({ action: z.literal('editDone'), id: z.string(), text: z.string().optional() }),
+  /** A held queue: send the oldest message now and let the others follow. */
+  z.object({ action: z.literal('sendNext') }),
+  z.object({ action: z.literal('clear') }),
+]);
+export type QueueAction = z.output<typeof QueueAction>;
+
 /** Attachments are one chip per file or range: adding the same one twice changes nothing. */
 export function withAttachment(current: readonly Attachment[], added: Attachment): Attachment[] {
   const key = (a: Attachment) =>
@@ -73,7 +101,9 @@ export type ChatAction = z.output<typeof ChatAction>;
 export const ChatToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('rendered'), seq: z.number() }),
-  z.object({ type: z.literal('prompt'), text: z.string(), attachments: z.array(Attachment) }),
+  /** Sent at once when the agent is ready, else queued; `now`: stop the running turn and send this at once. */
+  z.object({ type: z.literal('prompt'), text: z.string(), attachments: z.array(Attachment), now: z.boolean().optional() }),
+  z.object({ type: z.literal('queue'), queue: QueueAction }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('permission'), entryId: z.string(), optionId: z.string() }),
   z.object({ type: z.literal('setMode'), modeId: z.string() }),
@@ -111,5 +141,7 @@ export const ChatViewState = z.object({
   draft: Draft.optional(),
   /** Remote images the user chose to load in this tab (their URLs): shown again when the tab is. */
   images: z.array(z.string()).optional(),
+  /** Messages that waited in the queue (held when the tab comes back); unreadable ones are dropped. */
+  queue: z.array(QueuedMessage).max(20).optional().catch(undefined),
 });
 export type ChatViewState = z.output<typeof ChatViewState>;

@@ -56,7 +56,9 @@ export class ChatActions implements vscode.Disposable {
     const { controller } = tab;
     switch (message.type) {
       case 'prompt':
-        return controller.send(message.text, message.attachments);
+        return controller.submit(message.text, message.attachments, message.now);
+      case 'queue':
+        return controller.queueAction(message.queue);
       case 'cancel':
         return controller.cancel();
       case 'permission':
@@ -97,6 +99,9 @@ export class ChatActions implements vscode.Disposable {
       case 'action':
         return this.action(tab, message.action, message.methodId);
       case 'ready':
+        // A recreated view edits nothing: a message it was editing may go.
+        controller.queue.stopEditing();
+        return;
       case 'rendered':
       case 'draft':
         return; // handled by the panel

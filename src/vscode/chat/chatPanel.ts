@@ -7,7 +7,8 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
 import { chatTitle } from '../../shared/chatModel';
-import { ChatToHost, withAttachment, type Attachment, type Draft, type HostToChat } from '../../shared/chatProtocol';
+import { ChatToHost, withAttachment, type Attachment, type Draft, type HostToChat, type QueuedMessage, type QueueView } from '../../shared/chatProtocol';
+import { QUEUE_LIMIT } from '../../sessions/promptQueue';
 import { PatchPacer } from '../../thread/patchPacer';
 import type { Thread } from '../../thread/thread';
 import { Disposable } from '../../common/lifecycle';
@@ -29,6 +30,8 @@ export interface ChatPanelOptions extends ChatPanelHandlers {
   readonly panel?: vscode.WebviewPanel;
   /** What the user had typed in that tab. */
   readonly draft?: Draft;
+  /** The messages that waited in that tab's queue (its chat takes them, held). */
+  readonly queue?: readonly QueuedMessage[];
 }
 
 export class ChatPanel extends Disposable {
@@ -37,6 +40,8 @@ export class ChatPanel extends Disposable {
   private readonly pacer: PatchPacer;
   private draft: Draft = { text: '', attachments: [] };
   private focusWhenReady = false;
+  private queue: QueueView | undefined;
+  private restoredQueue: readonly QueuedMessage[];
   private handlers: ChatPanelHandlers;
   private tabClosed = false;
   /** Posts so far (the benchmark and tests read it). */
@@ -46,6 +51,8 @@ export class ChatPanel extends Disposable {
     super();
     this.handlers = { onMessage: options.onMessage, onDidDispose: options.onDidDispose };
     if (options.draft) this.draft = options.draft;
+    this.restoredQueue = options.queue ?? [];
+    if (options.queue?.length) this.queue = { items: options.queue.map((item, i) => ({ ...item, id: `restored${i}` })), held: 'restored', limit: QUEUE_LIMIT };
     this.pacer = this._register(
       new PatchPacer({
         takeOps: () => options.thread.takeOps(),
@@ -136,6 +143,19 @@ export class ChatPanel extends Disposable {
     if (this.ready) this.post({ type: 'addAttachment', attachment });
   }
 
+  /** The messages a restored tab had queued, for its chat to take (once). */
+  takeRestoredQueue(): QueuedMessage[] {
+    const items = this.restoredQueue;
+    this.restoredQueue = [];
+    return items.map(({ text, attachments }) => ({ text, attachments }));
+  }
+
+  /** The chat's queue changed: shown now, and in every snapshot (the host keeps it while the view is hidden). */
+  showQueue(queue: QueueView): void {
+    this.queue = queue;
+    if (this.ready) this.post({ type: 'queue', queue });
+  }
+
   /** Moves the keyboard focus to the prompt box, now or once the webview is up. */
   focusInput(): void {
     if (this.ready) this.post({ type: 'focusInput' });
@@ -161,11 +181,12 @@ export class ChatPanel extends Disposable {
         this.ready = true;
         this.pacer.start(); // the snapshot contains every pending change
         const { session, entries } = this.options.thread.snapshot();
-        this.post({ type: 'snapshot', session, entries, draft: this.draft });
+        this.post({ type: 'snapshot', session, entries, draft: this.draft, queue: this.queue });
         if (this.focusWhenReady) {
           this.focusWhenReady = false;
           this.post({ type: 'focusInput' });
         }
+        await this.handlers.onMessage(message);
         return;
       }
       case 'rendered':

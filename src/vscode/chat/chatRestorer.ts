@@ -70,6 +70,7 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
       logger: this.logger,
       panel,
       draft: saved.draft,
+      queue: saved.queue,
       onMessage: (message) => restoring.current && this.message(restoring.current, message),
       onDidDispose: () => undefined,
     });

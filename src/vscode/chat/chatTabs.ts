@@ -94,6 +94,11 @@ export class ChatTabs extends Disposable {
     panel.setHandlers(handlers);
     const tab: ChatTab = { controller: chat, panel };
     this.tabs.set(chat, tab);
+    // The queue lives with the chat; the tab shows it (messages a restored tab had come back held).
+    chat.queue.restore(panel.takeRestoredQueue());
+    panel.showQueue(chat.queue.view());
+    const queue = chat.queue.onDidChange(() => panel.showQueue(chat.queue.view()));
+    panel.panel.onDidDispose(() => queue.dispose());
     this.lastActive = tab;
     const viewState = panel.panel.onDidChangeViewState(() => {
       if (panel.active) this.lastActive = tab;

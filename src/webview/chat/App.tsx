@@ -1,12 +1,14 @@
 /** The chat view: who and where (agent, folders, state), the transcript, and the prompt box. */
-import { memo, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'preact/compat';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'preact/compat';
 import type { ViewSessionState } from '../../shared/chatModel';
 import { withAttachment, type Attachment } from '../../shared/chatProtocol';
 import { Icon } from '../common/icon';
 import { Composer } from './Composer';
 import { Entry, RootsContext } from './entries';
 import { host } from './host';
-import { persistSession } from './persist';
+import { persistQueue, persistSession } from './persist';
+import { promptsOf } from './promptHistory';
+import { Queue } from './Queue';
 import { remoteImages } from './remoteImages';
 import type { ChatStore } from './store';
 
@@ -86,7 +88,7 @@ export function App(props: { store: ChatStore }) {
     () =>
       host.onMessage((message) => {
         if (message.type === 'snapshot') setAttachments(message.draft?.attachments ?? []);
-        if (message.type === 'snapshot' || message.type === 'patch') store.receive(message);
+        if (message.type === 'snapshot' || message.type === 'patch' || message.type === 'queue') store.receive(message);
         else if (message.type === 'addAttachment') setAttachments((current) => withAttachment(current, message.attachment));
         else if (message.type === 'focusInput') document.querySelector<HTMLTextAreaElement>('.prompt-input')?.focus();
       }),
@@ -96,6 +98,9 @@ export function App(props: { store: ChatStore }) {
   useEffect(() => {
     if (state.session) persistSession(state.session);
   }, [state.session]);
+  // A window reload does not lose what waits in the queue (the restored tab gives it back to the host).
+  useEffect(() => persistQueue(state.queue), [state.queue]);
+  const history = useCallback(() => promptsOf(store.state.entries), [store]);
 
   // Follow the stream while the user is at the bottom; leave them alone once they scroll up.
   useLayoutEffect(() => {
@@ -155,7 +160,15 @@ export function App(props: { store: ChatStore }) {
           ))}
         </RootsContext.Provider>
       </div>
-      <PromptBox session={state.session} initialDraft={state.draft?.text} attachments={attachments} setAttachments={setAttachments} />
+      <Queue queue={state.queue} running={running} />
+      <PromptBox
+        session={state.session}
+        initialDraft={state.draft?.text}
+        attachments={attachments}
+        setAttachments={setAttachments}
+        history={history}
+        queueFull={(state.queue?.items.length ?? 0) >= (state.queue?.limit ?? Infinity)}
+      />
     </div>
   );
 }

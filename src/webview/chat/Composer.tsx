@@ -2,6 +2,11 @@
  * The prompt box: a multi-line input (Enter sends, Shift+Enter adds a line), context chips (@-mentioned
  * files, the editor selection, pasted or dropped images), slash-command and @-mention completion, the
  * agent's modes and config options (the model picker first), and Send / Stop.
+ *
+ * While the agent works: Enter queues the message (the host sends it when the turn ends), Ctrl+Enter
+ * (Cmd+Enter on macOS) stops the turn and sends it at once, Esc stops the turn (an open completion list
+ * closes first). Up and Down walk through this session's earlier prompts when the box is empty or the caret
+ * is on its first (last) line; Down past the newest brings back what was being typed.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ViewConfigOption, ViewSessionState } from '../../shared/chatModel';
@@ -9,6 +14,7 @@ import { ChatRequests, withAttachment, type Attachment, type MentionItem } from 
 import { Icon } from '../common/icon';
 import { host } from './host';
 import { persistDraft } from './persist';
+import { usePromptHistory } from './promptHistory';
 
 interface Completion {
   readonly kind: 'command' | 'mention';
@@ -23,6 +29,10 @@ export function Composer(props: {
   initialDraft: string | undefined;
   attachments: Attachment[];
   setAttachments: (update: (current: Attachment[]) => Attachment[]) => void;
+  /** This session's earlier prompts, oldest first (read when the user walks through them). */
+  history: () => readonly string[];
+  /** Whether the queue has room for one more message. */
+  queueFull: boolean;
 }) {
   const { session, attachments, setAttachments } = props;
   const [text, setText] = useState(props.initialDraft ?? '');
@@ -115,14 +125,22 @@ export function Composer(props: {
     }
   };
 
-  const send = () => {
+  const history = usePromptHistory(props.history, input, text, setText);
+
+  /** Sends now when the agent is ready; while it works, queues (or, `now`, stops the turn and sends). */
+  const send = (now = false) => {
     const prompt = text.trim();
     if (!prompt && attachments.length === 0) return;
-    if (!ready) return;
-    host.post({ type: 'prompt', text: prompt, attachments });
+    if (!ready && !running) return;
+    if (running && props.queueFull && !now) {
+      setHint('The queue is full: wait for the agent, or remove a queued message.');
+      return;
+    }
+    host.post({ type: 'prompt', text: prompt, attachments, ...(running && now ? { now: true } : {}) });
     setText('');
     setAttachments(() => []);
     setCompletion(undefined);
+    history.reset();
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -146,7 +164,16 @@ export function Composer(props: {
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
-      send();
+      send(event.ctrlKey || event.metaKey);
+      return;
+    }
+    if (event.key === 'Escape' && running) {
+      event.preventDefault();
+      host.post({ type: 'cancel' });
+      return;
+    }
+    if ((event.key === 'ArrowUp' || event.key === 'ArrowDown') && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey && !event.isComposing) {
+      if (history.step(event.key === 'ArrowUp' ? -1 : 1)) event.preventDefault();
     }
   };
 
@@ -220,6 +247,7 @@ export function Composer(props: {
           const value = (event.currentTarget as HTMLTextAreaElement).value;
           setText(value);
           setHint(undefined);
+          history.reset();
           updateCompletion(value);
         }}
         onKeyDown={onKeyDown}
@@ -262,12 +290,17 @@ export function Composer(props: {
           <ConfigControl key={option.id} option={option} />
         ))}
         <span class="spacer" />
+        {running && (text.trim() || attachments.length > 0) ? (
+          <button type="button" class="button secondary queue-send" onClick={() => send()} aria-label="Queue" title="Send when the agent finishes (Enter)">
+            <Icon name="list-ordered" /> Queue
+          </button>
+        ) : null}
         {running ? (
-          <button type="button" class="button stop" onClick={() => host.post({ type: 'cancel' })} aria-label="Stop">
+          <button type="button" class="button stop" onClick={() => host.post({ type: 'cancel' })} aria-label="Stop" title="Stop the turn (Esc)">
             <Icon name="debug-stop" /> Stop
           </button>
         ) : (
-          <button type="button" class="button send" onClick={send} disabled={!ready || (!text.trim() && attachments.length === 0)} aria-label="Send">
+          <button type="button" class="button send" onClick={() => send()} disabled={!ready || (!text.trim() && attachments.length === 0)} aria-label="Send">
             <Icon name="send" /> Send
           </button>
         )}

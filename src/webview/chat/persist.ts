@@ -3,7 +3,7 @@
  * and hands it to the host's serializer): which session it shows, its folders, and the unsent input.
  */
 import type { ViewSessionState } from '../../shared/chatModel';
-import type { ChatViewState, Draft } from '../../shared/chatProtocol';
+import type { ChatViewState, Draft, QueueView } from '../../shared/chatProtocol';
 import { host } from './host';
 
 /** What was saved; the host validates it when the tab comes back (ChatViewState). */
@@ -36,6 +36,13 @@ export function savedImages(): readonly string[] {
 /** The unsent input; pasted images stay out (they can be large, and the state is stored with the tab). */
 export function persistDraft(draft: Draft): void {
   save({ draft: { text: draft.text, attachments: draft.attachments.filter((a) => a.kind !== 'image') } });
+}
+
+/** The queued messages, so a window reload does not lose them (pasted images stay out, as in the draft). */
+export function persistQueue(queue: QueueView | undefined): void {
+  const items = (queue?.items ?? []).map((item) => ({ text: item.text, attachments: item.attachments.filter((a) => a.kind !== 'image') }));
+  if (items.length === 0 && !saved.queue?.length) return;
+  save({ queue: items });
 }
 
 function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {

@@ -4,7 +4,7 @@
  * the agent's rate.
  */
 import { applyOps, type ChatOp, type ViewEntry, type ViewSessionState } from '../../shared/chatModel';
-import type { Draft, HostToChat } from '../../shared/chatProtocol';
+import type { Draft, HostToChat, QueueView } from '../../shared/chatProtocol';
 import { host } from './host';
 
 export interface ChatState {
@@ -13,6 +13,8 @@ export interface ChatState {
   /** Bumped on every change, so views can memoize on it. */
   readonly version: number;
   readonly draft: Draft | undefined;
+  /** The messages waiting for their turn, as the host keeps them. */
+  readonly queue: QueueView | undefined;
 }
 
 type Listener = () => void;
@@ -22,12 +24,13 @@ export class ChatStore {
   private index = new Map<string, number>();
   private session: ViewSessionState | undefined;
   private draft: Draft | undefined;
+  private queue: QueueView | undefined;
   private version = 0;
   private queued: Array<{ seq: number; ops: ChatOp[] }> = [];
   private frame: number | undefined;
   private readonly listeners = new Set<Listener>();
 
-  private snapshot: ChatState = { session: undefined, entries: [], version: 0, draft: undefined };
+  private snapshot: ChatState = { session: undefined, entries: [], version: 0, draft: undefined, queue: undefined };
 
   /** The current state; the same object until something changes (useSyncExternalStore needs that). */
   get state(): ChatState {
@@ -39,13 +42,17 @@ export class ChatStore {
     return () => this.listeners.delete(listener);
   }
 
-  receive(message: Extract<HostToChat, { type: 'snapshot' | 'patch' }>): void {
+  receive(message: Extract<HostToChat, { type: 'snapshot' | 'patch' | 'queue' }>): void {
     if (message.type === 'snapshot') {
       this.entries = message.entries.slice();
       this.index = new Map(this.entries.map((entry, i) => [entry.id, i]));
       this.session = message.session;
       this.draft = message.draft;
+      this.queue = message.queue;
       this.queued = [];
+      this.changed();
+    } else if (message.type === 'queue') {
+      this.queue = message.queue;
       this.changed();
     } else if (message.type === 'patch') {
       this.queued.push({ seq: message.seq, ops: message.ops });
@@ -73,7 +80,7 @@ export class ChatStore {
 
   private changed(): void {
     this.version++;
-    this.snapshot = { session: this.session, entries: this.entries, version: this.version, draft: this.draft };
+    this.snapshot = { session: this.session, entries: this.entries, version: this.version, draft: this.draft, queue: this.queue };
     for (const listener of [...this.listeners]) listener();
   }
 }

@@ -310,6 +310,40 @@ describe('the session history in the real extension host (250 sessions in three 
     chat.panel.dispose();
   });
 
+  it('a restored tab gives its queued messages back to its chat, held until the user says to send them', async () => {
+    const prompts = received('session/prompt').length;
+    const { restored } = restoredTab({
+      agentName: NAME,
+      sessionId: 'hist_000',
+      roots: [app, lib, docs],
+      queue: [
+        { text: 'queued before the reload', attachments: [] },
+        { text: 'and this one too', attachments: [{ kind: 'file', path: path.join(lib, 'src', 'greet.ts'), label: 'lib/src/greet.ts' }] },
+      ],
+    });
+    assert.ok(restored);
+    await api.chatRestorer.settled();
+    const chat = api.chats.find(NAME, 'hist_000');
+    assert.ok(chat && chat.panel === restored);
+    const { queue } = chat.controller;
+    assert.deepEqual(queue.messages.map((m) => m.text), ['queued before the reload', 'and this one too']);
+    assert.equal(queue.messages[1]!.attachments[0]?.label, 'lib/src/greet.ts');
+    assert.equal(queue.held, 'restored');
+    assert.equal(received('session/prompt').length, prompts, 'nothing sent by itself after the reload');
+    await api.chats.dispatch(chat, { type: 'queue', queue: { action: 'sendNext' } });
+    await waitFor(() => received('session/prompt').length >= prompts + 2 && chat.controller.thread.session.status === 'idle', 'both queued messages sent, one per turn');
+    assert.deepEqual(texts(chat.controller.thread).filter((t) => t === 'queued before the reload' || t.startsWith('and this one too')).length, 2);
+    assert.equal(queue.size, 0);
+    chat.panel.dispose();
+
+    // A queue that cannot be read (another version's state) does not keep the tab from coming back.
+    const unreadable = restoredTab({ agentName: NAME, sessionId: 'hist_000', roots: [app, lib, docs], queue: 'not a list' });
+    assert.ok(unreadable.restored, 'restored without the queue');
+    await api.chatRestorer.settled();
+    assert.equal(api.chats.find(NAME, 'hist_000')?.controller.queue.size, 0);
+    api.chats.find(NAME, 'hist_000')?.panel.dispose();
+  });
+
   it('a restored tab whose session cannot be reopened says why, keeps its place, and reopens when asked again', async () => {
     rootsUi.asked.length = 0;
     rootsUi.reopenRoots = undefined; // the user cancels the folder question (hist_001 has the folders in another order)
