@@ -36,4 +36,19 @@ describe('the Get Started walkthrough (real workbench, Chromium)', function () {
     await page.locator('.tabs-container .tab', { hasText: 'Walkthrough: ACP Workspace' }).click();
     await page.locator('.gettingStartedContainer .getting-started-step[aria-checked="true"] .step-title', { hasText: 'Start a session' }).waitFor({ timeout: 30_000 });
   });
+
+  it('runs Find a past session → Show Sessions; a search that finds nothing says so, with Clear Search', async () => {
+    const workbench = bench();
+    const page = workbench.page;
+    const step = page.locator('.gettingStartedContainer .getting-started-step', { has: page.locator('.step-title', { hasText: 'Find a past session' }) });
+    await step.locator('.step-title').click();
+    await step.getByRole('button', { name: 'Show Sessions' }).click();
+    const sessions = await workbench.webview('.sessions .search-input', 60_000);
+    await sessions.locator('.search-input').fill('qqq-nothing-matches-this');
+    const empty = sessions.locator('.empty', { hasText: 'No session matches the search.' });
+    await empty.waitFor({ timeout: 30_000 });
+    await empty.getByRole('button', { name: 'Clear Search' }).click();
+    await sessions.locator('.empty').waitFor({ state: 'detached', timeout: 30_000 });
+    assert.equal(await sessions.locator('.search-input').inputValue(), '');
+  });
 });

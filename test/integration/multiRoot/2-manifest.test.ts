@@ -48,7 +48,8 @@ describe('contributions', () => {
     const config = vscode.workspace.getConfiguration('acpWorkspace');
     assert.equal(config.get('maxMessageSizeMiB'), 32);
     assert.equal(config.get('shareAllWorkspaceFolders'), false);
-    assert.deepEqual(config.get('agents'), []);
+    // Only the user settings' agent (the launcher's reference agent), not the workspace's.
+    assert.deepEqual(config.get<Array<{ name: string }>>('agents')?.map((a) => a.name), ['Reference Agent (offline)']);
     assert.equal(config.get('defaultAgent'), '');
     assert.deepEqual(config.get('mcpServers'), []);
     const api = await activate();
