@@ -46,6 +46,8 @@ export interface WorkbenchOptions {
   readonly extensionsDir?: string;
   readonly userSettings?: Record<string, unknown>;
   readonly env?: Record<string, string>;
+  /** Keep Workspace Trust on (default off), to see Restricted Mode. */
+  readonly workspaceTrust?: boolean;
 }
 
 /** One code-server and one browser page showing it. */
@@ -63,6 +65,7 @@ export class Workbench {
       extensionsDir: options.extensionsDir,
       userSettings: options.userSettings,
       env: options.env,
+      workspaceTrust: options.workspaceTrust,
     });
     let launched: Awaited<ReturnType<typeof browser.launchBrowser>> | undefined;
     try {
