@@ -70,8 +70,8 @@ const builds = [
     mainFields: ['module', 'main'],
   },
   {
-    // The offline reference agent: a real ACP agent built on the official SDK. It ships in the
-    // package so the "Reference Agent (offline)" preset and the demo work without an API key.
+    // The offline reference agent: a real ACP agent built on the official SDK, for the tests and the demo
+    // (configured as a user-settings agent, scripts/vscode-web/codeServer.mjs). It does not ship in the package.
     ...common,
     entryPoints: { 'reference-agent': 'test/fixtures/referenceAgent/main.ts' },
     outdir: 'dist',

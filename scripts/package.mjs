@@ -13,10 +13,10 @@ import { ROOT } from './vscode-web/install.mjs';
 
 const VSCE = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 
-/** Files that must never ship, as patterns over the package's relative paths. */
-export const FORBIDDEN = [/^src\//, /^test\//, /^scripts\//, /^bench\//, /\.map$/, /^node_modules\//, /\.ts$/, /^\.cache\//, /^out\//, /^media\/screenshots\//];
+/** Files that must never ship, as patterns over the package's relative paths (the reference agent is for tests and the demo). */
+export const FORBIDDEN = [/^src\//, /^test\//, /^scripts\//, /^bench\//, /\.map$/, /^node_modules\//, /\.ts$/, /^\.cache\//, /^out\//, /^media\/screenshots\//, /^dist\/reference-agent/];
 /** Files that must ship. */
-export const REQUIRED = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/reference-agent.js', 'dist/webview/chat.js', 'dist/webview/chat.css', 'dist/webview/history.js', 'dist/webview/history.css', 'dist/webview/review.js', 'dist/webview/review.css', 'dist/webview/codicon.ttf', 'media/icon.png', 'media/activitybar.svg', 'l10n/bundle.l10n.json'];
+export const REQUIRED = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/webview/chat.js', 'dist/webview/chat.css', 'dist/webview/history.js', 'dist/webview/history.css', 'dist/webview/review.js', 'dist/webview/review.css', 'dist/webview/codicon.ttf', 'media/icon.png', 'media/activitybar.svg', ...['pickAgent', 'shareFolders', 'startSession', 'findSession', 'reviewChanges'].map((step) => `media/walkthrough/${step}.md`), 'l10n/bundle.l10n.json'];
 
 function run(/** @type {string[]} */ args, /** @type {boolean} */ quiet = false) {
   const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', stdio: quiet ? 'pipe' : 'inherit' });
@@ -43,7 +43,6 @@ export function packageExtension(options = {}) {
     vsix: statSync(vsix).size,
     'dist/extension.js': statSync(path.join(ROOT, 'dist', 'extension.js')).size,
     'dist/extension.js (gzip)': gzipSync(readFileSync(path.join(ROOT, 'dist', 'extension.js'))).length,
-    'dist/reference-agent.js': statSync(path.join(ROOT, 'dist', 'reference-agent.js')).size,
   };
   return { vsix, files, sizes };
 }

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureCodeServer } from './install.mjs';
+import { ROOT, ensureCodeServer } from './install.mjs';
 import { freePort, spawnGroup, stopGroup } from './processes.mjs';
 
 /** User settings for a quiet, deterministic workbench. */
@@ -21,6 +21,22 @@ export const BASE_USER_SETTINGS = {
   'window.restoreWindows': 'none',
   'chat.commandCenter.enabled': false,
   'workbench.colorTheme': 'Default Dark Modern',
+};
+
+/** The name the tests and the demo pick the offline reference agent by. */
+export const REFERENCE_AGENT_NAME = 'Reference Agent (offline)';
+
+/**
+ * The offline reference agent (test/fixtures/referenceAgent, built to dist/reference-agent.js by `node esbuild.mjs`)
+ * as an `acpWorkspace.agents` entry. It is no preset and does not ship in the .vsix: users never see it; every
+ * code-server the tests and the demo start has it in its user settings (machine scope, like a user's own agent).
+ * Its sessions are kept in the extension's global storage, where the demo and the UI tests seed past sessions.
+ */
+export const REFERENCE_AGENT_SETTING = {
+  name: REFERENCE_AGENT_NAME,
+  command: '${node}',
+  args: [path.join(ROOT, 'dist', 'reference-agent.js'), '--store', '${globalStorage}/reference-agent'],
+  writablePaths: ['${globalStorage}/reference-agent'],
 };
 
 /** The environment code-server runs with: XDG folders inside the scratch folder, no marketplace. */
@@ -52,7 +68,8 @@ export function installExtension(options) {
 /**
  * @typedef {object} CodeServerOptions
  * @property {string} scratch       folder for user data, extensions, XDG config/data
- * @property {Record<string, unknown>} [userSettings]  merged over {@link BASE_USER_SETTINGS}
+ * @property {Record<string, unknown>} [userSettings]  merged over {@link BASE_USER_SETTINGS}; its `acpWorkspace.agents`
+ *   come after {@link REFERENCE_AGENT_SETTING}
  * @property {boolean} [workspaceTrust]  keep Workspace Trust on (default off)
  * @property {Record<string, string>} [env]  extra environment (the extension host inherits it)
  * @property {string} [extensionsDir]  default: <scratch>/extensions
@@ -70,7 +87,13 @@ export async function startCodeServer(options) {
   const userDataDir = path.join(options.scratch, 'user-data');
   const extensionsDir = options.extensionsDir ?? path.join(options.scratch, 'extensions');
   for (const dir of [path.join(userDataDir, 'User'), extensionsDir]) mkdirSync(dir, { recursive: true });
-  const settings = { ...BASE_USER_SETTINGS, ...(options.workspaceTrust ? { 'security.workspace.trust.enabled': true } : {}), ...options.userSettings };
+  const agents = /** @type {unknown[]} */ (options.userSettings?.['acpWorkspace.agents'] ?? []);
+  const settings = {
+    ...BASE_USER_SETTINGS,
+    ...(options.workspaceTrust ? { 'security.workspace.trust.enabled': true } : {}),
+    ...options.userSettings,
+    'acpWorkspace.agents': [REFERENCE_AGENT_SETTING, ...agents],
+  };
   writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
 
   let lastError;

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // @ts-check
 // `npm run demo`: a real VS Code (code-server on 127.0.0.1) with ACP Workspace built, packaged and
-// installed, a sample multi-root workspace (three small folders) and the offline Reference Agent as the
-// default agent, so it works without an API key. Prints the URL to open; Ctrl-C stops everything.
+// installed, a sample multi-root workspace (three small folders) and the offline Reference Agent (in the user
+// settings, like a user's own agent: it is no preset) as the default agent, so it works without an API key. Prints the URL to open; Ctrl-C stops everything.
 //
 //   npm run demo [-- --port 8080]
 import { randomUUID } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageExtension } from '../package.mjs';
-import { installExtension, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { REFERENCE_AGENT_NAME, installExtension, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { CACHE_DIR, ROOT, ensureCodeServer } from './install.mjs';
 import { killAll, onCleanup, sweepMarkedProcesses } from './processes.mjs';
 
@@ -71,7 +71,7 @@ async function main() {
     port,
     env: { [MARKER]: runId },
     userSettings: {
-      'acpWorkspace.defaultAgent': 'Reference Agent (offline)',
+      'acpWorkspace.defaultAgent': REFERENCE_AGENT_NAME,
       'git.openRepositoryInParentFolders': 'never',
     },
   });

@@ -43,12 +43,9 @@ export interface AgentDefinition extends AgentSetting {
   readonly statePaths?: readonly string[];
 }
 
-/** The display name of the offline reference agent preset. */
-export const REFERENCE_AGENT_NAME = 'Reference Agent (offline)';
-
 /**
- * Built-in presets. `${node}` is the Node runtime VS Code runs on; `${extensionPath}` and
- * `${globalStorage}` are this extension's install and storage folders.
+ * Built-in presets: the agents users pick from. The scripted reference agent the tests and the demo run is not
+ * one of them; they configure it as an `acpWorkspace.agents` entry (scripts/vscode-web/codeServer.mjs).
  */
 export const AGENT_PRESETS: readonly AgentDefinition[] = [
   {
@@ -90,16 +87,6 @@ export const AGENT_PRESETS: readonly AgentDefinition[] = [
     statePaths: ['~/.local/share/opencode', '~/.config/opencode', '~/.cache/opencode', '~/.local/state/opencode'],
     source: 'preset',
     description: 'opencode in ACP mode (needs opencode on PATH)',
-  },
-  {
-    name: REFERENCE_AGENT_NAME,
-    command: '${node}',
-    args: ['${extensionPath}/dist/reference-agent.js', '--store', '${globalStorage}/reference-agent'],
-    env: {},
-    writablePaths: [],
-    statePaths: ['${globalStorage}/reference-agent'],
-    source: 'preset',
-    description: 'A scripted agent that works offline, without an API key (for trying things out)',
   },
 ];
 

@@ -164,5 +164,7 @@ export const SessionsToHost = z.discriminatedUnion('type', [
   RequestMessage,
   z.object({ type: z.literal('action'), action: SessionAction, key: z.string() }),
   z.object({ type: z.literal('status'), action: StatusAction, agentName: z.string() }),
+  /** New Session from the empty list: with the agent the view shows (null: all agents, the usual choice). */
+  z.object({ type: z.literal('newSession'), agentName: z.string().nullable() }),
 ]);
 export type SessionsToHost = z.output<typeof SessionsToHost>;

@@ -47,18 +47,18 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
         if (affectsUs(event, 'defaultAgent')) this.changeEmitter.fire();
       }),
     );
-    const view = this._register(vscode.window.createTreeView(AGENTS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false }));
-    const explainTrust = () => {
-      view.message = vscode.workspace.isTrusted
-        ? undefined
-        : 'Restricted Mode: agents are not started, because an agent runs programs and reads and writes files in this workspace. Trust the workspace to use them.';
-    };
-    explainTrust();
-    this._register(vscode.workspace.onDidGrantWorkspaceTrust(explainTrust));
+    this._register(vscode.window.createTreeView(AGENTS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false }));
+    // The view's welcome content (package.json `viewsWelcome`) says why it is empty and what to do.
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.changeEmitter.fire()));
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.changeEmitter.fire()));
   }
 
+  /**
+   * No agents in Restricted Mode (none would start) or without a folder (a session needs one): the view is
+   * empty then, and VS Code shows its welcome content for that case instead.
+   */
   getChildren(element?: Node): Node[] {
-    if (!element) return this.agents.list();
+    if (!element) return vscode.workspace.isTrusted && (vscode.workspace.workspaceFolders?.length ?? 0) > 0 ? this.agents.list() : [];
     if (element instanceof AgentSession) return [];
     return this.sessions.forAgent(element.definition.name);
   }

@@ -5,7 +5,7 @@ describe('ACP in the real workbench (code-server + Chromium)', function () {
   this.timeout(180_000);
   const bench = useWorkbench('multi-root');
 
-  it('opens the ACP container from the activity bar and shows the Agents view with every preset', async () => {
+  it('opens the ACP container from the activity bar and shows the Agents view with every preset, then the agents of the user settings', async () => {
     const sidebar = await bench().openAcpContainer();
     const tree = bench().viewTree(sidebar, 'Agents');
     const rows = tree.locator('.monaco-list-row');

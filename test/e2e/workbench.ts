@@ -50,6 +50,8 @@ export interface WorkbenchOptions {
   readonly locale?: string;
   /** Load the extension from this folder instead of the repository (e.g. a copy with a test bundle). */
   readonly extensionPath?: string;
+  /** Keep Workspace Trust on (default off), to see Restricted Mode. */
+  readonly workspaceTrust?: boolean;
 }
 
 /** One code-server and one browser page showing it. */
@@ -68,6 +70,7 @@ export class Workbench {
       userSettings: options.userSettings,
       env: options.env,
       locale: options.locale,
+      workspaceTrust: options.workspaceTrust,
     });
     let launched: Awaited<ReturnType<typeof browser.launchBrowser>> | undefined;
     try {

@@ -43,7 +43,7 @@ describe('the packaged .vsix', function () {
     assert.equal(png.readUInt32BE(20), 128);
   });
 
-  it('installs into VS Code like a user would, activates, runs its bundled offline agent and chats with it', async () => {
+  it('installs into VS Code like a user would, activates, runs an agent from the user settings (the offline reference agent) and chats with it', async () => {
     const { codeServer } = await tooling();
     const server = path.join(scratch, 'server');
     const installed = codeServer.installExtension({ scratch: server, vsix: result.vsix });
@@ -90,6 +90,7 @@ describe('the packaged .vsix', function () {
 
   it('leaves no agent behind when the extension host is killed, even one that ignores its input closing and SIGTERM', async () => {
     const { codeServer } = await tooling();
+    const [bundle] = codeServer.REFERENCE_AGENT_SETTING.args;
     const server = path.join(scratch, 'server-stubborn');
     const installed = codeServer.installExtension({ scratch: server, vsix: result.vsix });
     const workspace = path.join(scratch, 'workspaces', 'single');
@@ -102,7 +103,7 @@ describe('the packaged .vsix', function () {
       env: { [RUN_MARKER]: runId },
       // Like codex-acp and claude-code-acp: it keeps running when its input closes and when asked to stop.
       userSettings: {
-        'acpWorkspace.agents': [{ name: 'Stubborn Agent', command: '${node}', args: ['${extensionPath}/dist/reference-agent.js', '--fault', 'ignore-stdin-close,ignore-sigterm'] }],
+        'acpWorkspace.agents': [{ name: 'Stubborn Agent', command: '${node}', args: [bundle, '--fault', 'ignore-stdin-close,ignore-sigterm'] }],
       },
     });
     try {

@@ -16,6 +16,7 @@ import type { SessionHistory } from '../../sessions/sessionHistory';
 import { HistoryRequests, SessionAction, SessionsToHost, ViewSettings, type HostToSessions, type Row, type StatusAction } from '../../shared/historyProtocol';
 import { answer } from '../../shared/ipc';
 import { readDefaultAgent } from '../settings';
+import { SessionCommandIds } from '../sessionCommands';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 
 export const SESSIONS_VIEW_ID = 'acpWorkspace.sessions';
@@ -118,6 +119,9 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
       }
       case 'status':
         return this.statusAction(message.action, message.agentName);
+      case 'newSession':
+        await vscode.commands.executeCommand(SessionCommandIds.newSession, message.agentName ?? undefined);
+        return;
     }
   }
 

@@ -87,6 +87,36 @@ export function App(props: { store: SessionsStore }) {
           {state.coverage}
         </div>
       ) : null}
+      {state.count === 0 ? (
+        <div class="empty" role="status">
+          <p>{state.empty}</p>
+          <div class="empty-actions">
+            {state.searching ? (
+              <button
+                type="button"
+                class="button secondary"
+                onClick={() => {
+                  setQuery('');
+                  send({ query: '' });
+                }}
+              >
+                Clear Search
+              </button>
+            ) : state.agents.length > 0 ? (
+              <>
+                <button type="button" class="button" onClick={() => host.post({ type: 'newSession', agentName: settings.agent })}>
+                  New Session
+                </button>
+                {settings.scope !== 'all' ? (
+                  <button type="button" class="button secondary" onClick={() => send({ scope: 'all' })}>
+                    Show All Sessions
+                  </button>
+                ) : null}
+              </>
+            ) : null}
+          </div>
+        </div>
+      ) : null}
       <div
         class="list"
         ref={list}
@@ -101,7 +131,6 @@ export function App(props: { store: SessionsStore }) {
         }}
         onKeyDown={keyboard.onKeyDown}
       >
-        {state.count === 0 ? <div class="empty">{state.empty}</div> : null}
         <div class="spacer" style={{ height: `${layout.total}px` }}>
           {rows.map(({ index, row }) => {
             const style = { top: `${layout.offset(index)}px`, height: `${layout.heightOf(index)}px` };

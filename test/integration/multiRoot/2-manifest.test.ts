@@ -25,6 +25,21 @@ describe('contributions', () => {
     for (const command of manifest.contributes.commands) assert.equal(command.category, 'ACP', `${command.command} is in the ACP category`);
   });
 
+  it('links its welcome content and walkthrough only to commands VS Code has', async () => {
+    const contributes = (extension().packageJSON as { contributes: { viewsWelcome: Array<{ contents: string }>; walkthroughs: Array<{ steps: Array<{ description: string; completionEvents: string[] }> }> } }).contributes;
+    const texts = [...contributes.viewsWelcome.map((w) => w.contents), ...contributes.walkthroughs.flatMap((w) => w.steps.map((s) => s.description))];
+    const linked = new Set(texts.flatMap((text) => [...text.matchAll(/\]\(command:([\w.-]+)/g)].map((m) => m[1]!)));
+    const onCommand = contributes.walkthroughs.flatMap((w) => w.steps.flatMap((s) => s.completionEvents.filter((e) => e.startsWith('onCommand:')).map((e) => e.slice('onCommand:'.length))));
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.deepEqual([...linked, ...onCommand].filter((command) => !registered.has(command)), []);
+    assert.ok(linked.has('workbench.trust.manage') && linked.has('acpWorkspace.newSession'));
+  });
+
+  it('lists the agents when the workspace is trusted and has folders', async () => {
+    const api = await activate();
+    assert.ok(api.agentsView.getChildren().length >= 4);
+  });
+
   it('obeys no setting a workspace must not set: the fixture asks for a 1 GiB message limit, sharing everything, its own agent and MCP server', async () => {
     const file = vscode.workspace.workspaceFile;
     assert.ok(file);
@@ -33,7 +48,8 @@ describe('contributions', () => {
     const config = vscode.workspace.getConfiguration('acpWorkspace');
     assert.equal(config.get('maxMessageSizeMiB'), 32);
     assert.equal(config.get('shareAllWorkspaceFolders'), false);
-    assert.deepEqual(config.get('agents'), []);
+    // Only the user settings' agent (the launcher's reference agent), not the workspace's.
+    assert.deepEqual(config.get<Array<{ name: string }>>('agents')?.map((a) => a.name), ['Reference Agent (offline)']);
     assert.equal(config.get('defaultAgent'), '');
     assert.deepEqual(config.get('mcpServers'), []);
     const api = await activate();

@@ -8,7 +8,7 @@ describe('a single-folder workspace', () => {
     assert.equal(vscode.workspace.workspaceFile, undefined);
   });
 
-  it('runs the built-in offline Reference Agent preset (the demo default) from the installed extension', async () => {
+  it('runs the offline Reference Agent from the user settings (as the demo does)', async () => {
     const api = await activate();
     const connection = await api.agents.start('Reference Agent (offline)');
     assert.equal(connection.caps.agentInfo?.name, 'reference-agent');

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { AGENT_PRESETS, REFERENCE_AGENT_NAME, resolveAgentCommand, resolveAgentList, resolveAgentWritablePaths } from '../../../src/agents/agentConfig';
+import { AGENT_PRESETS, resolveAgentCommand, resolveAgentList, resolveAgentWritablePaths } from '../../../src/agents/agentConfig';
 
 describe('agent configuration', () => {
-  it('offers the built-in presets when nothing is configured', () => {
+  it('offers the built-in presets when nothing is configured, and no test agent among them', () => {
     const { agents, problems } = resolveAgentList(undefined);
     assert.deepEqual(problems, []);
-    assert.deepEqual(agents.map((a) => a.name), ['Claude Code', 'Codex', 'Gemini CLI', 'opencode', REFERENCE_AGENT_NAME]);
+    assert.deepEqual(agents.map((a) => a.name), ['Claude Code', 'Codex', 'Gemini CLI', 'opencode']);
     const claude = agents.find((a) => a.name === 'Claude Code')!;
     assert.deepEqual([claude.command, ...claude.args], ['npx', '-y', '@agentclientprotocol/claude-agent-acp']);
     const gemini = agents.find((a) => a.name === 'Gemini CLI')!;
@@ -47,7 +47,8 @@ describe('agent configuration', () => {
   });
 
   it('expands ${node}, ${extensionPath}, ${globalStorage} and ${env:NAME}, and adds the Node runtime env for ${node}', () => {
-    const reference = AGENT_PRESETS.find((a) => a.name === REFERENCE_AGENT_NAME)!;
+    // The entry the tests and the demo configure for the bundled reference agent (scripts/vscode-web/codeServer.mjs).
+    const reference = resolveAgentList([{ name: 'Reference Agent (offline)', command: '${node}', args: ['${extensionPath}/dist/reference-agent.js', '--store', '${globalStorage}/reference-agent'] }]).agents.at(-1)!;
     const variables = { node: '/usr/bin/node', extensionPath: '/ext', globalStorage: '/store', nodeEnv: { ELECTRON_RUN_AS_NODE: '1' } };
     const command = resolveAgentCommand(reference, variables, {});
     assert.equal(command.command, '/usr/bin/node');
@@ -73,7 +74,6 @@ describe('agent configuration', () => {
     assert.deepEqual(state['Codex'], ['~/.codex']);
     assert.deepEqual(state['Gemini CLI'], ['~/.gemini']);
     assert.deepEqual(state['opencode'], ['~/.local/share/opencode', '~/.config/opencode', '~/.cache/opencode', '~/.local/state/opencode']);
-    assert.deepEqual(state[REFERENCE_AGENT_NAME], ['${globalStorage}/reference-agent']);
   });
 
   it('reads writablePaths of an entry and refuses relative ones', () => {
