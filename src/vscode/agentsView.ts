@@ -28,6 +28,7 @@ const STATE_LABEL: Record<AgentStatus['state'], string> = {
 export class AgentsView extends Disposable implements vscode.TreeDataProvider<Node> {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeTreeData = this.changeEmitter.event;
+  private readonly view: vscode.TreeView<Node>;
 
   constructor(
     private readonly agents: AgentRegistry,
@@ -44,6 +45,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
       }),
     );
     const view = this._register(vscode.window.createTreeView(AGENTS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false }));
+    this.view = view;
     const explainTrust = () => {
       view.message = vscode.workspace.isTrusted
         ? undefined
@@ -51,6 +53,11 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     };
     explainTrust();
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(explainTrust));
+  }
+
+  /** The badge on the view, which VS Code also shows on the ACP container (see ChatNotifications). */
+  setBadge(badge: vscode.ViewBadge | undefined): void {
+    this.view.badge = badge;
   }
 
   getChildren(element?: Node): Node[] {
