@@ -90,6 +90,26 @@ describe('notifications and the badge for a chat out of view (real workbench, Ch
     await untilBadge('');
   });
 
+  it('a permission notification answered in the chat first no longer acts: it says the request was already answered', async () => {
+    await clearNotifications();
+    await send('permission');
+    await chat.locator('.entry.permission.pending').waitFor({ timeout: 30_000 });
+    await hideChat();
+    await toast('asks:').waitFor({ timeout: 30_000 });
+    await bench().runCommand('ACP: Focus Chat');
+    chat = await bench().webview('.prompt-input');
+    await chat.locator('.entry.permission.pending button[data-kind=allow_once]').click({ timeout: 30_000 });
+    await chat.locator('.entry.permission.resolved', { hasText: 'Allowed once' }).last().waitFor({ timeout: 30_000 });
+    await untilBadge('');
+    // The notification is still there (in the notification center if its toast has gone): its Reject is stale.
+    await bench().runCommand('Notifications: Show Notifications');
+    const stale = bench().page.locator('.notifications-center .notification-list-item', { hasText: 'asks:' });
+    await stale.locator('.monaco-button', { hasText: /^Reject$/ }).click({ timeout: 30_000 });
+    await bench().page.locator('.notification-list-item', { hasText: 'no longer waits: it was already answered' }).first().waitFor({ timeout: 30_000 });
+    assert.equal(await chat.locator('.entry.permission.resolved').last().innerText().then((t) => /Allowed once/.test(t)), true, 'the answer in the chat stands');
+    await bench().runCommand('Notifications: Hide Notifications');
+  });
+
   it('with acpWorkspace.notifications "off": no notification and no badge', async () => {
     await clearNotifications();
     await send('permission');
