@@ -107,7 +107,7 @@ describe('notifications and the badge for a chat out of view (real workbench, Ch
     await stale.locator('.monaco-button', { hasText: /^Reject$/ }).click({ timeout: 30_000 });
     await bench().page.locator('.notification-list-item', { hasText: 'no longer waits: it was already answered' }).first().waitFor({ timeout: 30_000 });
     assert.equal(await chat.locator('.entry.permission.resolved').last().innerText().then((t) => /Allowed once/.test(t)), true, 'the answer in the chat stands');
-    await bench().runCommand('Notifications: Hide Notifications');
+    await bench().runCommand('Notifications: Clear All Notifications');
   });
 
   it('with acpWorkspace.notifications "off": no notification and no badge', async () => {
