@@ -28,6 +28,7 @@ import { findConfiner } from './process/confinement/find';
 import { vscodeConfinementUi } from './vscode/confinementUi';
 import * as os from 'node:os';
 import { ChatActions } from './vscode/chat/chatActions';
+import { ChatNotifications } from './vscode/chat/chatNotifications';
 import { ChatRestorer } from './vscode/chat/chatRestorer';
 import { ChatTabs } from './vscode/chat/chatTabs';
 import { vscodeChatUi } from './vscode/chat/chatUi';
@@ -54,6 +55,7 @@ export interface TestApi {
   readonly grants: FolderGrants;
   readonly folderChanges: FolderChanges;
   readonly chats: ChatTabs;
+  readonly notifications: ChatNotifications;
   readonly signIn: SignIn;
   readonly history: SessionHistory;
   readonly historyActions: HistoryActions;
@@ -160,6 +162,13 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger);
   const refusalNotices = new RefusalNotices();
   const agentsView = new AgentsView(registry, sessions, confinement, titles);
+  const notifications = new ChatNotifications({
+    tabs,
+    chats,
+    setBadge: (badge) => agentsView.setBadge(badge),
+    restartAgent,
+    isStopping: (name) => registry.find(name)?.state === 'stopping',
+  });
   context.subscriptions.push(
     chatRestorer.register(),
     new CheckpointDocuments(review).register(),
@@ -189,6 +198,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     vscode.window.onDidChangeActiveTextEditor(() => history.primaryMayHaveChanged()),
     vscode.workspace.onDidChangeConfiguration((event) => affectsUs(event, 'primaryFolder') && history.primaryMayHaveChanged()),
     agentsView,
+    notifications,
     ...registerAgentCommands(registry, channel, restartAgent),
     ...registerSessionCommands(starter, registry, grants, folderChanges, channel, tabs, signIn),
     ...changeActions.register(tabs),
@@ -202,6 +212,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     grants,
     folderChanges,
     chats: tabs,
+    notifications,
     signIn,
     history,
     historyActions,

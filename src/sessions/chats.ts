@@ -9,6 +9,7 @@ import type { PermissionOption } from '../acp/schema';
 import { Emitter, type Event } from '../common/events';
 import type { Logger } from '../common/logger';
 import type { OpenDocuments } from '../roots/guardedFs';
+import type { ErrorAction } from '../shared/chatModel';
 import { Thread } from '../thread/thread';
 import type { ActiveSessions } from './activeSessions';
 import type { Checkpoints } from './checkpoints';
@@ -38,6 +39,20 @@ export interface PermissionAsked {
   readonly options: readonly PermissionOption[];
 }
 
+export interface TurnEnded {
+  readonly chat: SessionController;
+  readonly stopReason: string;
+  /** The user stopped the turn (or closed the chat). */
+  readonly stoppedByUser: boolean;
+}
+
+export interface ChatFailed {
+  readonly chat: SessionController;
+  /** What the chat says (the whole error text of the session). */
+  readonly message: string;
+  readonly actions: readonly ErrorAction[];
+}
+
 export interface ChatsOptions {
   readonly router: SessionRouter;
   readonly sessions: ActiveSessions;
@@ -57,6 +72,8 @@ export class Chats {
   private readonly changeEmitter = new Emitter<SessionController>();
   private readonly revealEmitter = new Emitter<SessionController>();
   private readonly permissionEmitter = new Emitter<PermissionAsked>();
+  private readonly turnEndEmitter = new Emitter<TurnEnded>();
+  private readonly failEmitter = new Emitter<ChatFailed>();
 
   readonly onDidOpen: Event<ChatOpened> = this.openEmitter.event;
   readonly onDidClose: Event<SessionController> = this.closeEmitter.event;
@@ -66,6 +83,10 @@ export class Chats {
   readonly onDidRequestReveal: Event<SessionController> = this.revealEmitter.event;
   /** A permission request waits for the user in a chat. */
   readonly onDidRequestPermission: Event<PermissionAsked> = this.permissionEmitter.event;
+  /** A turn ended with an answer of the agent (not when it failed). */
+  readonly onDidEndTurn: Event<TurnEnded> = this.turnEndEmitter.event;
+  /** A chat shows an error about its agent. */
+  readonly onDidFail: Event<ChatFailed> = this.failEmitter.event;
 
   constructor(private readonly options: ChatsOptions) {}
 
@@ -82,6 +103,12 @@ export class Chats {
       turns: this.options.checkpoints,
       onPermissionRequested: (entryId, title, permissionOptions) => {
         if (self.chat) this.permissionEmitter.fire({ chat: self.chat, entryId, title, options: permissionOptions });
+      },
+      onTurnEnded: (stopReason, stoppedByUser) => {
+        if (self.chat && this.chats.has(self.chat)) this.turnEndEmitter.fire({ chat: self.chat, stopReason, stoppedByUser });
+      },
+      onFailed: (message, actions) => {
+        if (self.chat && this.chats.has(self.chat)) this.failEmitter.fire({ chat: self.chat, message, actions });
       },
     });
     self.chat = chat;
@@ -174,7 +201,7 @@ export class Chats {
 
   dispose(): void {
     for (const chat of this.all()) this.close(chat);
-    for (const emitter of [this.openEmitter, this.closeEmitter, this.changeEmitter, this.revealEmitter, this.permissionEmitter]) emitter.dispose();
+    for (const emitter of [this.openEmitter, this.closeEmitter, this.changeEmitter, this.revealEmitter, this.permissionEmitter, this.turnEndEmitter, this.failEmitter]) emitter.dispose();
   }
 }
 

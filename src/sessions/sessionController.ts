@@ -41,6 +41,10 @@ export interface SessionControllerOptions {
   onPermissionRequested?(entryId: string, title: string, options: readonly PermissionOption[]): void;
   /** Around every turn: a checkpoint of the session's folders before the prompt goes out, what changed after. */
   readonly turns?: TurnHooks;
+  /** A turn ended with the agent's answer (`stoppedByUser`: the user stopped it, or closed the chat). */
+  onTurnEnded?(stopReason: string, stoppedByUser: boolean): void;
+  /** The chat shows an error about its agent (it failed a turn, exited, or could not be reopened). */
+  onFailed?(message: string, actions: readonly ErrorAction[]): void;
 }
 
 /**
@@ -194,8 +198,10 @@ export class SessionController implements SessionSink {
       }
       // Whatever ended the turn, what it changed is shown (an agent that crashed may have written files).
       if (hooks) await hooks.after(this, before);
-      if ('stopReason' in outcome) this.thread.endTurn(outcome.stopReason);
-      else this.turnFailed(outcome.error, session);
+      if ('stopReason' in outcome) {
+        this.thread.endTurn(outcome.stopReason);
+        this.options.onTurnEnded?.(outcome.stopReason, this.stopRequested);
+      } else this.turnFailed(outcome.error, session);
       const stopped = this.stopRequested || ('stopReason' in outcome ? outcome.stopReason === 'cancelled' : outcome.error instanceof RequestCancelledError);
       ending = stopped ? 'stopped' : 'stopReason' in outcome && !session.isDisconnected ? 'normal' : 'failed';
     })().finally(() => {
@@ -283,7 +289,7 @@ export class SessionController implements SessionSink {
   reconnectFailed(message: string, actions: ErrorAction[] = ['restart', 'reopen']): void {
     this.restarting = false;
     this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(message) });
-    this.thread.addError(sentence(message), actions);
+    this.failed(sentence(message), actions);
   }
 
   /** The connection closed under this session (agent exited or was stopped). */
@@ -294,7 +300,7 @@ export class SessionController implements SessionSink {
     if (this.restarting) return;
     if (this.thread.session.status !== 'disconnected') {
       this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(reason) });
-      if (!this.turn) this.thread.addError(sentence(reason), ['restart', 'reopen']);
+      if (!this.turn) this.failed(sentence(reason), ['restart', 'reopen']);
     }
   }
 
@@ -331,6 +337,7 @@ export class SessionController implements SessionSink {
   private turnFailed(error: unknown, session: AgentSession): void {
     if (error instanceof RequestCancelledError) {
       this.thread.endTurn('cancelled');
+      this.options.onTurnEnded?.('cancelled', this.stopRequested);
       return;
     }
     // The turn is over without an answer: nothing will finish its tool calls.
@@ -340,14 +347,20 @@ export class SessionController implements SessionSink {
       this.thread.addInfo(`The turn was stopped: ${session.agentName} restarted.`);
     } else if (error instanceof ConnectionClosedError) {
       this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(error.reason) });
-      this.thread.addError(`${sentence(error.reason)} Everything up to here is kept; restart the agent, or reopen this session to continue.`, ['restart', 'reopen']);
+      this.failed(`${sentence(error.reason)} Everything up to here is kept; restart the agent, or reopen this session to continue.`, ['restart', 'reopen']);
     } else if (error instanceof AuthRequiredError) {
-      this.thread.addError(error.message, ['signIn']);
+      this.failed(error.message, ['signIn']);
       this.thread.setSession({ status: 'idle', statusDetail: undefined });
     } else {
-      this.thread.addError(error instanceof Error ? error.message : String(error), ['showLog']);
+      this.failed(error instanceof Error ? error.message : String(error), ['showLog']);
       this.thread.setSession({ status: 'idle', statusDetail: undefined });
     }
+  }
+
+  /** An error about the agent: in the chat, and to whoever notifies the user. */
+  private failed(message: string, actions: ErrorAction[]): void {
+    this.thread.addError(message, actions);
+    this.options.onFailed?.(message, actions);
   }
 
   private settlePermission(entryId: string, option: PermissionOption | undefined): void {

@@ -6,6 +6,7 @@ import type { PrimaryFolderSetting } from '../roots/workspaceRoots';
 import { DEFAULT_MAX_LINE_BYTES } from '../acp/transport/ndjson';
 import type { CheckpointSettings } from '../sessions/checkpoints';
 import type { SandboxMode } from '../process/confinement/types';
+import { notificationLevel, type NotificationLevel } from '../sessions/chatAttention';
 
 export const SECTION = 'acpWorkspace';
 
@@ -76,4 +77,9 @@ export function readCheckpointSettings(): CheckpointSettings {
 export function readSandbox(): SandboxMode {
   const value = config().get<unknown>('sandbox');
   return value === 'writes' || value === 'strict' ? value : 'off';
+}
+
+/** `acpWorkspace.notifications`: which events of a chat out of view notify (and badge); anything unknown is `all`. */
+export function readNotifications(): NotificationLevel {
+  return notificationLevel(config().get<unknown>('notifications'));
 }

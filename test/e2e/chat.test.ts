@@ -258,6 +258,8 @@ describe('the chat (real workbench, Chromium)', function () {
     await bench().runCommand('View: Revert and Close Editor');
     await untilTurnEnds(before);
     await chat.locator('.entry.permission.resolved', { hasText: 'Allowed' }).last().waitFor();
+    // A turn that ended before the chat was back in front also said so in a notification (notifications.test.ts).
+    await bench().runCommand('Notifications: Clear All Notifications');
   });
 
   it('opens a diff in VS Code\'s diff editor', async () => {

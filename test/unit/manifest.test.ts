@@ -28,6 +28,7 @@ const SCOPES: Record<string, { scope: string; why: string }> = {
   'acpWorkspace.sandbox': { scope: 'machine', why: 'turning confinement off or down widens what agents may reach' },
   'acpWorkspace.trace': { scope: 'window', why: 'only what the log shows (secrets redacted)' },
   'acpWorkspace.primaryFolder': { scope: 'window', why: 'which shared folder is the working folder; shares nothing more' },
+  'acpWorkspace.notifications': { scope: 'window', why: 'which notifications and badge the user gets; grants nothing' },
 };
 
 describe('contributed settings and their scopes', () => {

@@ -1,14 +1,13 @@
 /**
  * Each open chat (see src/sessions/chats.ts) in an editor tab: a tab opens when a chat opens (or a tab
  * VS Code restored after a reload is adopted), closing the tab closes the chat and the other way round.
- * Also the status bar (the active chat), and a notification for a permission request in a hidden chat.
+ * Also the status bar (the active chat); notifications and the badge are ChatNotifications'.
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/logger';
-import type { PermissionOption } from '../../acp/schema';
 import type { AgentSession } from '../../sessions/agentSession';
-import type { Chats, OpenChatOptions, PermissionAsked } from '../../sessions/chats';
+import type { Chats, OpenChatOptions } from '../../sessions/chats';
 import type { SessionController } from '../../sessions/sessionController';
 import type { ChatToHost } from '../../shared/chatProtocol';
 import type { Thread } from '../../thread/thread';
@@ -18,8 +17,6 @@ import { ChatStatusBar } from './statusBar';
 
 export class ChatTabs extends Disposable {
   private readonly tabs = new Map<SessionController, ChatTab>();
-  /** Permission requests already shown as a notification (each once). */
-  private readonly noticed = new Set<string>();
   /** Tabs restored after a window reload, waiting for their chat (by the transcript they show). */
   private readonly waiting = new Map<Thread, ChatPanel>();
   private readonly statusBar = this._register(new ChatStatusBar());
@@ -35,7 +32,7 @@ export class ChatTabs extends Disposable {
     this._register(chats.onDidOpen(({ chat, background }) => this.opened(chat, background)));
     this._register(chats.onDidClose((chat) => this.tabs.get(chat)?.panel.dispose()));
     this._register(chats.onDidRequestReveal((chat) => this.tabs.get(chat)?.panel.reveal()));
-    this._register(chats.onDidRequestPermission((asked) => this.notifyPermission(asked)));
+    this._register(chats.onDidRequestPermission(() => this.updateStatusBar()));
     this._register(
       chats.onDidChange((chat) => {
         if (chat === this.active()?.controller) this.updateStatusBar();
@@ -102,8 +99,6 @@ export class ChatTabs extends Disposable {
     this.lastActive = tab;
     const viewState = panel.panel.onDidChangeViewState(() => {
       if (panel.active) this.lastActive = tab;
-      // Hidden while a permission request waits (it arrived while the chat was in view): say it now.
-      if (!panel.visible) for (const waiting of chat.waitingPermissions()) this.showPermissionNotice(tab, waiting.entryId, waiting.title, waiting.options);
       this.updateStatusBar();
     });
     panel.panel.onDidDispose(() => viewState.dispose());
@@ -119,27 +114,6 @@ export class ChatTabs extends Disposable {
     this.tabs.delete(tab.controller);
     this.chats.close(tab.controller);
     this.updateStatusBar();
-  }
-
-  /** When the chat is not in view, a permission request also shows as a notification with the options. */
-  private notifyPermission({ chat, entryId, title, options }: PermissionAsked): void {
-    this.updateStatusBar();
-    const tab = this.tabs.get(chat);
-    if (!tab || tab.panel.visible) return;
-    this.showPermissionNotice(tab, entryId, title, options);
-  }
-
-  /** The notification of one permission request, once per request. */
-  private showPermissionNotice(tab: ChatTab, entryId: string, title: string, options: readonly PermissionOption[]): void {
-    const chat = tab.controller;
-    const key = `${chat.session.agentName}\u0000${chat.session.sessionId}\u0000${entryId}`;
-    if (this.noticed.has(key)) return;
-    this.noticed.add(key);
-    void vscode.window.showInformationMessage(`${chat.session.agentName} asks: ${title}`, ...options.map((o) => o.name), 'Show Chat').then((choice) => {
-      if (choice === 'Show Chat') tab.panel.reveal();
-      const option = options.find((o) => o.name === choice);
-      if (option) chat.choosePermission(entryId, option.optionId);
-    });
   }
 
   private updateStatusBar(): void {

@@ -271,6 +271,44 @@ describe('SessionController: turns, permissions, cancellation', () => {
     assert.equal(hooked.isRunning, false);
   });
 
+  it('tells how each turn ended (stopped by the user or not) and each failure once, for notifications', async () => {
+    const events: string[] = [];
+    const watched = new SessionController(controller.session, new Thread({ agentName: 'Memory Agent', roots: [], prompt: controller.session.connection.caps.prompt }), {
+      onTurnEnded: (stopReason, stoppedByUser) => events.push(`ended ${stopReason}${stoppedByUser ? ' by the user' : ''}`),
+      onFailed: (message, actions) => events.push(`failed ${actions.join('+')}: ${message}`),
+    });
+    let release: ((answer: unknown) => void) | undefined;
+    agent.rpc.onRequest('session/prompt', () => new Promise((resolve) => (release = resolve)));
+    const first = watched.prompt([{ type: 'text', text: 'one' }], []);
+    await waitUntil(() => release !== undefined);
+    release!({ stopReason: 'end_turn' });
+    await first;
+    release = undefined;
+    const stopped = watched.prompt([{ type: 'text', text: 'two' }], []);
+    await waitUntil(() => release !== undefined);
+    await watched.cancel();
+    release!({ stopReason: 'cancelled' });
+    await stopped;
+    release = undefined;
+    const refused = watched.prompt([{ type: 'text', text: 'three' }], []);
+    await waitUntil(() => release !== undefined);
+    release!({ stopReason: 'refusal' });
+    await refused;
+    release = undefined;
+    const crashed = watched.prompt([{ type: 'text', text: 'four' }], []);
+    await waitUntil(() => release !== undefined);
+    client.dispose('Memory Agent exited (exit code 42).');
+    await crashed;
+    watched.disconnected('Memory Agent exited (exit code 42).');
+    assert.deepEqual(events, [
+      'ended end_turn',
+      'ended cancelled by the user',
+      'ended refusal',
+      'failed restart+reopen: Memory Agent exited (exit code 42). Everything up to here is kept; restart the agent, or reopen this session to continue.',
+    ]);
+    watched.dispose();
+  });
+
   it('refuses a second prompt while a turn runs', async () => {
     agent.rpc.onRequest('session/prompt', () => new Promise(() => undefined));
     void controller.prompt([{ type: 'text', text: 'one' }], []);
