@@ -30,6 +30,7 @@ import { ChatActions } from './vscode/chat/chatActions';
 import { ChatRestorer } from './vscode/chat/chatRestorer';
 import { ChatTabs } from './vscode/chat/chatTabs';
 import { vscodeChatUi } from './vscode/chat/chatUi';
+import { TranscriptExport } from './vscode/chat/transcriptExport';
 import { vscodeHistoryUi } from './vscode/history/historyUi';
 import { SessionsView } from './vscode/history/sessionsView';
 import { createLog } from './vscode/log';
@@ -62,6 +63,8 @@ export interface TestApi {
   readonly review: ChangeReview;
   readonly reviewPanels: ReviewPanels;
   readonly confinement: AgentConfinement;
+  /** Export as Markdown and the transcript's text view (tests replace its `ui`). */
+  readonly transcripts: TranscriptExport;
   /** Answers the "cannot be confined" question instead of the real dialog. */
   setConfinementUi(ui: ConfinementUi | undefined): void;
   /** Answers the folder questions instead of the real prompts (the UI tests click the real ones). */
@@ -156,6 +159,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger);
   const refusalNotices = new RefusalNotices();
   const agentsView = new AgentsView(registry, sessions, confinement);
+  const transcripts = new TranscriptExport(tabs, (key) => sessionsView.model.find(key));
   context.subscriptions.push(
     chatRestorer.register(),
     new CheckpointDocuments(review).register(),
@@ -187,6 +191,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     ...registerAgentCommands(registry, channel, restartAgent),
     ...registerSessionCommands(starter, registry, grants, folderChanges, channel, tabs, signIn),
     ...changeActions.register(tabs),
+    ...transcripts.register(),
   );
   logger.info(`ACP Workspace ${String(context.extension.packageJSON.version)} activated.`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
@@ -207,6 +212,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     review,
     reviewPanels,
     confinement,
+    transcripts,
     setConfinementUi: (replacement) => (confinementUi = replacement ?? vscodeConfinementUi),
     setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi),
     setHistoryUi: (replacement) => (historyUi = replacement ?? vscodeHistoryUi),
