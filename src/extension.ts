@@ -16,6 +16,7 @@ import { FolderChanges } from './sessions/folderChanges';
 import { HistoryActions } from './sessions/historyActions';
 import type { ChatUi, ConfinementUi, HistoryUi, Notices, ReviewUi, RootsUi } from './sessions/ports';
 import { AgentConfinement, showConfinementInChats } from './sessions/agentConfinement';
+import { PromptEdits } from './sessions/promptEdits';
 import { Reopener } from './sessions/reopener';
 import { historyStorageDir, SessionHistory } from './sessions/sessionHistory';
 import { SessionRouter } from './sessions/sessionRouter';
@@ -153,7 +154,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const signIn = new SignIn(agents, logger, restartAgent);
   const reviewPanels = new ReviewPanels(review, context.extensionUri, logger);
   const changeActions = new ChangeActions(review, reviewPanels);
-  const chatActions = new ChatActions({ reopener, starter, router, signIn, ui: () => chatUi, log: channel, logger, changes: changeActions });
+  const chatActions = new ChatActions({ reopener, starter, router, signIn, ui: () => chatUi, log: channel, logger, changes: changeActions, edits: new PromptEdits({ history, historyActions, logger }) });
   const tabs = new ChatTabs(context.extensionUri, chats, chatActions, logger);
   const sessionsView = new SessionsView(context, history, registry, chats, historyActions, logger);
   const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger);

@@ -224,7 +224,11 @@ export interface WorkbenchPaths {
   readonly userData: string;
 }
 
-export function useWorkbench(target: 'multi-root' | 'single' = 'multi-root', prepare?: (paths: WorkbenchPaths) => void): () => Workbench {
+export function useWorkbench(
+  target: 'multi-root' | 'single' = 'multi-root',
+  prepare?: (paths: WorkbenchPaths) => void,
+  userSettings?: Record<string, unknown>,
+): () => Workbench {
   const runId = randomUUID();
   let scratch: string | undefined;
   let workbench: Workbench | undefined;
@@ -240,6 +244,7 @@ export function useWorkbench(target: 'multi-root' | 'single' = 'multi-root', pre
       target: target === 'multi-root' ? path.join(workspaces, 'multi-root', 'multi-root.code-workspace') : path.join(workspaces, 'single'),
       scratch: path.join(scratch, 'server'),
       env: { [RUN_MARKER]: runId },
+      userSettings,
     });
   });
 

@@ -5,6 +5,7 @@ import { withAttachment, type Attachment } from '../../shared/chatProtocol';
 import { Icon } from '../common/icon';
 import { Composer } from './Composer';
 import { Entry, RootsContext } from './entries';
+import { RetryBar } from './promptActions';
 import { host } from './host';
 import { persistSession } from './persist';
 import { remoteImages } from './remoteImages';
@@ -149,6 +150,7 @@ export function App(props: { store: ChatStore }) {
             <Entry key={entry.id} entry={entry} last={i === state.entries.length - 1} running={running} />
           ))}
         </RootsContext.Provider>
+        <RetryBar entries={state.entries} running={running} connected={state.session.status !== 'disconnected'} />
       </div>
       <PromptBox session={state.session} initialDraft={state.draft?.text} attachments={attachments} setAttachments={setAttachments} />
     </div>
