@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
-import type { ViewEntry } from '../../../src/shared/chatModel';
+import type { RestoreQuestion } from '../../../src/sessions/ports';
+import type { ViewEntry, ViewEntryOf } from '../../../src/shared/chatModel';
 import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
 import { TRANSCRIPT_SCHEME, vscodeExportUi } from '../../../src/vscode/chat/transcriptExport';
 import { activate, addRecordingAgent, waitFor, type RecordingAgent } from '../shared/extension';
@@ -38,6 +39,7 @@ describe('a session exported as Markdown and read as text', function () {
 
   after(async () => {
     api.transcripts.ui = vscodeExportUi;
+    api.setReviewUi(undefined);
     chat?.panel.dispose();
     await api.agents.stop('Export Agent');
     await agent.dispose();
@@ -95,5 +97,41 @@ describe('a session exported as Markdown and read as text', function () {
     const applied = await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), 'x')).then((ok) => ok, () => false);
     assert.equal(applied, false);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('undoes the last turn’s file changes before a retry only once the user confirmed, then sends the same prompt again', async () => {
+    const docs = fs.realpathSync.native(vscode.workspace.workspaceFolders![2]!.uri.fsPath);
+    const file = path.join(docs, 'retried.md');
+    const text = `write-direct ${file} retried`;
+    try {
+      await prompt(text);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'retried');
+      const changes = entries().filter((e): e is ViewEntryOf<'changes'> => e.kind === 'changes').at(-1)!;
+      assert.ok(changes.files.some((f) => f.path === 'retried.md'));
+      const questions: RestoreQuestion[] = [];
+      let confirm = false;
+      api.setReviewUi({ confirmRestore: (question) => (questions.push(question), Promise.resolve(confirm)) });
+      const prompts = () => entries().filter((e) => e.kind === 'user').length;
+      const before = prompts();
+
+      await api.chats.dispatch(chat, { type: 'retry', undoFirst: true });
+      assert.equal(questions.length, 1, 'the undo asked first');
+      assert.equal(prompts(), before, 'declined: nothing was retried');
+      assert.equal(fs.readFileSync(file, 'utf8'), 'retried');
+
+      confirm = true;
+      const ends = entries().filter((e) => e.kind === 'turnEnd').length;
+      const retried = api.chats.dispatch(chat, { type: 'retry', undoFirst: true });
+      await waitFor(() => prompts() === before + 1, 'the retried prompt');
+      assert.equal(questions.length, 2);
+      assert.equal((chat.controller.thread.entry(changes.id) as ViewEntryOf<'changes'>).state, 'undone');
+      await retried;
+      await waitFor(() => entries().filter((e) => e.kind === 'turnEnd').length > ends, 'the retried turn');
+      const last = entries().filter((e): e is ViewEntryOf<'user'> => e.kind === 'user').at(-1)!;
+      assert.deepEqual(last.blocks, [{ type: 'text', text }], 'the same prompt again');
+      assert.equal(fs.readFileSync(file, 'utf8'), 'retried', 'the retried turn wrote the file again');
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
   });
 });
