@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { useWorkbench } from './workbench';
 
@@ -7,7 +9,8 @@ const NO_FORK_AGENT = 'Reference Agent without fork';
 
 describe('edit and retry a prompt (real workbench, Chromium)', function () {
   this.timeout(240_000);
-  const bench = useWorkbench('multi-root', undefined, {
+  let workspaces = '';
+  const bench = useWorkbench('multi-root', (paths) => (workspaces = paths.workspaces), {
     'acpWorkspace.agents': [{ name: NO_FORK_AGENT, command: '${node}', args: ['${extensionPath}/dist/reference-agent.js', '--disable', 'fork'] }],
   });
 
@@ -84,5 +87,28 @@ describe('edit and retry a prompt (real workbench, Chromium)', function () {
     await chat.locator('.entry.user', { hasText: 'Echo draft two' }).waitFor({ timeout: 30_000 });
     await until(async () => (await chat.locator('.entry.turn-end').count()) >= 2, 'the edited prompt’s turn to end');
     assert.equal(await chat.locator('.entry.user', { hasText: 'Echo draft one' }).count(), 1, 'the earlier prompt stays as it was');
+  });
+
+  it('exports the chat as Markdown through the Save dialog, and opens it as text', async () => {
+    const workbench = bench();
+    const chat = await workbench.webview(`.agent-name:has-text("${NO_FORK_AGENT}")`);
+    await chat.locator('.prompt-input').first().click();
+    await workbench.runCommand('ACP: Export Session as Markdown…');
+    await workbench.pick('Save to File…');
+    const target = path.join(workspaces, 'multi-root', 'docs', 'exported-session.md');
+    const input = workbench.page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ timeout: 30_000 });
+    await input.fill(target);
+    await input.press('Enter');
+    await until(async () => fs.existsSync(target), 'the exported file');
+    const text = fs.readFileSync(target, 'utf8');
+    assert.match(text, new RegExp(`- \\*\\*Agent:\\*\\* ${NO_FORK_AGENT}`));
+    assert.match(text, /## User\n\nEcho draft two\n/);
+
+    await chat.locator('.prompt-input').first().click();
+    await workbench.runCommand('ACP: Open Transcript as Text');
+    const lines = workbench.page.locator('.editor-instance .view-lines', { hasText: 'Echo draft two' });
+    await lines.first().waitFor({ timeout: 30_000 });
+    await workbench.screenshot('chat-transcript-text');
   });
 });

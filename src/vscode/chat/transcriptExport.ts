@@ -47,7 +47,7 @@ export class TranscriptExport implements vscode.TextDocumentContentProvider, vsc
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
   /** The open text views, by URI: the chat each follows. */
-  private readonly followed = new Map<string, { dispose(): void }>();
+  private readonly followed = new Map<string, { readonly tab: ChatTab; dispose(): void }>();
 
   constructor(
     private readonly tabs: ChatTabs,
@@ -117,8 +117,12 @@ export class TranscriptExport implements vscode.TextDocumentContentProvider, vsc
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    const tab = this.tabOfUri(uri);
-    return tab ? this.markdown(tab) : 'This chat is closed: reopen its session from the Sessions view to read its transcript.\n';
+    // A view keeps the chat it follows, so its text stays readable once the chat's tab is closed.
+    const followed = this.followed.get(uri.toString())?.tab;
+    const tab = followed ?? this.tabOfUri(uri);
+    if (!tab) return 'This chat is not open: reopen its session from the Sessions view, then open its transcript again.\n';
+    if (!followed) this.follow(uri, tab); // a view VS Code restored after a reload, its chat restored too
+    return this.markdown(tab);
   }
 
   dispose(): void {
@@ -137,12 +141,11 @@ export class TranscriptExport implements vscode.TextDocumentContentProvider, vsc
         this.changed.fire(uri);
       }, REFRESH_MS);
     });
-    const closed = tab.panel.panel.onDidDispose(() => this.changed.fire(uri));
     this.followed.set(key, {
+      tab,
       dispose: () => {
         clearTimeout(timer);
         subscription.dispose();
-        closed.dispose();
       },
     });
   }
