@@ -189,7 +189,7 @@ function changedFileLine(file: ViewChangedFile): string {
 }
 
 /** Edits jsdiff may look for before it gives up on a diff (a huge rewrite is shown as both texts instead). */
-const MAX_EDIT_LENGTH = 5000;
+const MAX_EDIT_LENGTH = 1000;
 /** Texts larger than this together are not diffed line by line (bounded time). */
 const MAX_DIFFED_CHARS = 1_000_000;
 
