@@ -16,6 +16,7 @@ import { FolderChanges } from './sessions/folderChanges';
 import { HistoryActions } from './sessions/historyActions';
 import type { ChatUi, ConfinementUi, HistoryUi, Notices, ReviewUi, RootsUi } from './sessions/ports';
 import { AgentConfinement, showConfinementInChats } from './sessions/agentConfinement';
+import { PromptEdits } from './sessions/promptEdits';
 import { Reopener } from './sessions/reopener';
 import { historyStorageDir, SessionHistory } from './sessions/sessionHistory';
 import { SessionRouter } from './sessions/sessionRouter';
@@ -32,6 +33,7 @@ import { ChatNotifications } from './vscode/chat/chatNotifications';
 import { ChatRestorer } from './vscode/chat/chatRestorer';
 import { ChatTabs } from './vscode/chat/chatTabs';
 import { vscodeChatUi } from './vscode/chat/chatUi';
+import { TranscriptExport } from './vscode/chat/transcriptExport';
 import { vscodeHistoryUi } from './vscode/history/historyUi';
 import { SessionsView } from './vscode/history/sessionsView';
 import { createLog } from './vscode/log';
@@ -66,6 +68,8 @@ export interface TestApi {
   readonly review: ChangeReview;
   readonly reviewPanels: ReviewPanels;
   readonly confinement: AgentConfinement;
+  /** Export as Markdown and the transcript's text view (tests replace its `ui`). */
+  readonly transcripts: TranscriptExport;
   /** Answers the "cannot be confined" question instead of the real dialog. */
   setConfinementUi(ui: ConfinementUi | undefined): void;
   /** Answers the folder questions instead of the real prompts (the UI tests click the real ones). */
@@ -156,7 +160,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const signIn = new SignIn(agents, logger, restartAgent);
   const reviewPanels = new ReviewPanels(review, context.extensionUri, logger);
   const changeActions = new ChangeActions(review, reviewPanels);
-  const chatActions = new ChatActions({ reopener, starter, router, signIn, ui: () => chatUi, log: channel, logger, changes: changeActions });
+  const chatActions = new ChatActions({ reopener, starter, router, signIn, ui: () => chatUi, log: channel, logger, changes: changeActions, edits: new PromptEdits({ history, historyActions, logger }) });
   const tabs = new ChatTabs(context.extensionUri, chats, chatActions, logger);
   const sessionsView = new SessionsView(context, history, registry, chats, historyActions, logger);
   const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger);
@@ -169,6 +173,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     restartAgent,
     isStopping: (name) => registry.find(name)?.state === 'stopping',
   });
+  const transcripts = new TranscriptExport(tabs, (key) => sessionsView.model.find(key));
   context.subscriptions.push(
     chatRestorer.register(),
     new CheckpointDocuments(review).register(),
@@ -202,6 +207,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     ...registerAgentCommands(registry, channel, restartAgent),
     ...registerSessionCommands(starter, registry, grants, folderChanges, channel, tabs, signIn),
     ...changeActions.register(tabs),
+    ...transcripts.register(),
   );
   logger.info(`ACP Workspace ${String(context.extension.packageJSON.version)} activated.`);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
@@ -223,6 +229,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     review,
     reviewPanels,
     confinement,
+    transcripts,
     setConfinementUi: (replacement) => (confinementUi = replacement ?? vscodeConfinementUi),
     setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi),
     setHistoryUi: (replacement) => (historyUi = replacement ?? vscodeHistoryUi),

@@ -57,8 +57,19 @@ export interface TurnHooks {
   after(chat: SessionController, before: unknown): Promise<void>;
 }
 
+/** A prompt as the user wrote it: its text and the chips attached. */
+export interface SentPrompt {
+  readonly text: string;
+  readonly attachments: readonly Attachment[];
+}
+
+/** Prompts of a chat kept with their attachments, for editing and retrying (the latest ones). */
+const SENT_PROMPTS_KEPT = 50;
+
 export class SessionController implements SessionSink {
   private current: AgentSession;
+  /** The prompts sent from this chat, by their entry's id, oldest first. */
+  private readonly sent = new Map<string, SentPrompt>();
   private readonly pending = new Map<string, PendingPermission>();
   private turn: Promise<void> | undefined;
   /** The user stopped the running turn: a prompt not sent yet (its checkpoint still being taken) is not sent. */
@@ -166,7 +177,7 @@ export class SessionController implements SessionSink {
       this.sending = false;
     }
     for (const line of built.skipped) this.thread.addInfo(line);
-    if (built.blocks.length > 0) await this.prompt(built.blocks, built.shown);
+    if (built.blocks.length > 0) await this.prompt(built.blocks, built.shown, { text, attachments: [...attachments] });
     else this.queued.next();
   }
 
@@ -180,10 +191,38 @@ export class SessionController implements SessionSink {
     return this.queued.act(action);
   }
 
+  /**
+   * What the user typed and attached for a prompt of this chat (by its entry's id), to edit or retry it.
+   * A prompt replayed from the agent's history has only its text (from what the chat shows).
+   */
+  sentPrompt(entryId: string): SentPrompt | undefined {
+    const sent = this.sent.get(entryId);
+    if (sent) return sent;
+    const entry = this.thread.entry(entryId);
+    if (entry?.kind !== 'user') return undefined;
+    const text = entry.blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
+    return text.trim() ? { text, attachments: [] } : undefined;
+  }
+
+  /** The last prompt of the chat, if any (what Retry sends again). */
+  lastPrompt(): (SentPrompt & { readonly entryId: string }) | undefined {
+    const last = this.thread.snapshot().entries.findLast((entry) => entry.kind === 'user');
+    const sent = last && this.sentPrompt(last.id);
+    return last && sent ? { ...sent, entryId: last.id } : undefined;
+  }
+
   /** Sends a prompt and runs the turn to its end; errors become thread entries, never throws. */
-  prompt(blocks: OutgoingContentBlock[], shown: ViewContent[]): Promise<void> {
+  prompt(blocks: OutgoingContentBlock[], shown: ViewContent[], sent?: SentPrompt): Promise<void> {
     if (this.turn) return Promise.reject(new Error('A turn is already running in this session; stop it first.'));
-    this.thread.addUserPrompt(shown);
+    const entryId = this.thread.addUserPrompt(shown);
+    if (sent) {
+      this.sent.set(entryId, sent);
+      // Only the latest prompts can be edited with their attachments; older ones keep their text.
+      for (const old of this.sent.keys()) {
+        if (this.sent.size <= SENT_PROMPTS_KEPT) break;
+        this.sent.delete(old);
+      }
+    }
     const session = this.current;
     const hooks = this.options.turns;
     this.stopRequested = false;

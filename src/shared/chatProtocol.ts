@@ -105,6 +105,10 @@ export const ChatToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('prompt'), text: z.string(), attachments: z.array(Attachment), now: z.boolean().optional() }),
   z.object({ type: z.literal('queue'), queue: QueueAction }),
   z.object({ type: z.literal('cancel') }),
+  /** An earlier prompt, edited: sent in a fork of the session when the agent can fork, else as a new prompt. */
+  z.object({ type: z.literal('editPrompt'), entryId: z.string(), text: z.string().max(1_000_000) }),
+  /** The last prompt again (same text and attachments); `undoFirst`: undo its turn's file changes first (confirmed). */
+  z.object({ type: z.literal('retry'), undoFirst: z.boolean() }),
   z.object({ type: z.literal('permission'), entryId: z.string(), optionId: z.string() }),
   z.object({ type: z.literal('setMode'), modeId: z.string() }),
   z.object({ type: z.literal('setConfig'), configId: z.string(), value: z.union([z.string(), z.boolean()]) }),

@@ -208,12 +208,14 @@ export class Thread {
     this.show(before);
   }
 
-  /** The user sent a prompt: show it, and start a turn. */
-  addUserPrompt(blocks: ViewContent[]): void {
+  /** The user sent a prompt: show it, and start a turn. Returns its entry's id. */
+  addUserPrompt(blocks: ViewContent[]): string {
     this.closeMessage();
-    this.entries.add({ kind: 'user', id: this.newId('user'), blocks });
+    const id = this.newId('user');
+    this.entries.add({ kind: 'user', id, blocks });
     this.turn++;
     this.beginTurn();
+    return id;
   }
 
   beginTurn(): void {

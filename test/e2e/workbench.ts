@@ -235,7 +235,7 @@ export interface WorkbenchPaths {
 export function useWorkbench(
   target: 'multi-root' | 'single' = 'multi-root',
   prepare?: (paths: WorkbenchPaths) => void,
-  open?: (scratch: string) => Pick<WorkbenchOptions, 'locale' | 'extensionPath'>,
+  open?: (scratch: string) => Pick<WorkbenchOptions, 'locale' | 'extensionPath' | 'userSettings'>,
 ): () => Workbench {
   const runId = randomUUID();
   let scratch: string | undefined;

@@ -8,6 +8,7 @@ import type { ChatUi } from '../../sessions/ports';
 import { fetchRemoteImage } from '../../sessions/remoteImage';
 import type { Reopener } from '../../sessions/reopener';
 import { mentionGlob } from '../../sessions/promptBuilder';
+import type { PromptEdits } from '../../sessions/promptEdits';
 import type { SessionController } from '../../sessions/sessionController';
 import type { SessionRouter } from '../../sessions/sessionRouter';
 import type { SessionStarter } from '../../sessions/sessionStarter';
@@ -39,6 +40,8 @@ export interface ChatActionsOptions {
   readonly logger: Logger;
   /** What a turn's `changes` entry does: open a file's diff, review, undo, redo. */
   readonly changes: ChangeActions;
+  /** Edit an earlier prompt, retry the last one. */
+  readonly edits: PromptEdits;
 }
 
 export interface ChangeActions {
@@ -61,6 +64,11 @@ export class ChatActions implements vscode.Disposable {
         return controller.queueAction(message.queue);
       case 'cancel':
         return controller.cancel();
+      case 'editPrompt':
+        await this.options.edits.edit(controller, message.entryId, message.text);
+        return;
+      case 'retry':
+        return this.retry(controller, message.undoFirst);
       case 'permission':
         return controller.choosePermission(message.entryId, message.optionId);
       case 'setMode':
@@ -148,6 +156,20 @@ export class ChatActions implements vscode.Disposable {
     }
   }
 
+  /** Retry, after undoing the last turn's file changes when the user asked (the undo asks its confirmation). */
+  private async retry(controller: SessionController, undoFirst: boolean): Promise<void> {
+    if (undoFirst) {
+      const changes = lastTurnChanges(controller);
+      if (changes) {
+        await this.options.changes.act(controller, changes, 'undo');
+        const after = controller.thread.entry(changes);
+        // The confirmation was declined, or the undo could not be done (the chat says why): no retry.
+        if (after?.kind !== 'changes' || after.state !== 'undone') return;
+      }
+    }
+    await this.options.edits.retry(controller);
+  }
+
   /** A remote image the user clicked in agent text (the webview loads nothing from the network itself). */
   private async loadImage(url: string): Promise<{ dataUrl: string }> {
     try {
@@ -186,6 +208,17 @@ export class ChatActions implements vscode.Disposable {
     }
     return items;
   }
+}
+
+/** The `changes` entry of the chat's last turn, if that turn changed files that are not undone. */
+function lastTurnChanges(controller: SessionController): string | undefined {
+  const { entries } = controller.thread.snapshot();
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!;
+    if (entry.kind === 'user') return undefined;
+    if (entry.kind === 'changes') return entry.state === 'done' && entry.files.length > 0 ? entry.id : undefined;
+  }
+  return undefined;
 }
 
 /** Adds the active editor's selection (or its whole file) as context to a chat. */

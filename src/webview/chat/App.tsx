@@ -5,6 +5,7 @@ import { withAttachment, type Attachment } from '../../shared/chatProtocol';
 import { Icon } from '../common/icon';
 import { Composer } from './Composer';
 import { Entry, RootsContext } from './entries';
+import { RetryBar } from './promptActions';
 import { host } from './host';
 import { persistQueue, persistSession } from './persist';
 import { promptsOf } from './promptHistory';
@@ -159,6 +160,7 @@ export function App(props: { store: ChatStore }) {
             <Entry key={entry.id} entry={entry} last={i === state.entries.length - 1} running={running} />
           ))}
         </RootsContext.Provider>
+        <RetryBar entries={state.entries} running={running} connected={state.session.status !== 'disconnected'} />
       </div>
       <Queue queue={state.queue} running={running} />
       <PromptBox

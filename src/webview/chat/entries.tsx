@@ -7,6 +7,7 @@ import { Icon } from '../common/icon';
 import { Markdown } from '../common/ui';
 import { Changes } from './changes';
 import { host } from './host';
+import { UserPrompt } from './promptActions';
 import { remoteImages } from './remoteImages';
 
 const TOOL_ICONS: Record<string, string> = {
@@ -327,9 +328,9 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
   switch (entry.kind) {
     case 'user':
       return (
-        <div class="entry user" role="article" aria-label="You">
+        <UserPrompt entry={entry} running={props.running}>
           <Blocks blocks={entry.blocks} markdown={false} />
-        </div>
+        </UserPrompt>
       );
     case 'agent':
       return (
