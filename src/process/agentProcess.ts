@@ -244,6 +244,7 @@ export class AgentProcess implements Disposable {
       // "closed the connection" is only for an agent that ends its output and then keeps running. A busy
       // machine can take a while to report the exit after the output ended, so wait for it.
       closeGraceMs: EXIT_AFTER_EOF_MS,
+      recentStderr: () => this.stderrTail.lines(),
     });
     this.current = connection;
     this.options.registerHandlers?.(connection, this.confinementValue);

@@ -19,6 +19,7 @@ import type { Attachment } from '../shared/chatProtocol';
 import type { Thread, ThreadTerminal } from '../thread/thread';
 import { configOptionsToView } from '../thread/toView';
 import type { AgentSession, Refusal } from './agentSession';
+import { explainFailure, isExplainable, type ExplainedFailure } from './explainFailure';
 import { buildPrompt } from './promptBuilder';
 import type { SessionSink } from './sessionRouter';
 
@@ -235,10 +236,10 @@ export class SessionController implements SessionSink {
   }
 
   /** Reopening the session failed (after a restart, or when asked to): the chat says why and offers to try again. */
-  reconnectFailed(message: string, actions: ErrorAction[] = ['restart', 'reopen']): void {
+  reconnectFailed(message: string, actions: ErrorAction[] = ['restart', 'reopen'], explained?: ExplainedFailure): void {
     this.restarting = false;
     this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(message) });
-    this.thread.addError(sentence(message), actions);
+    this.thread.addError(sentence(message), explained?.actions ?? actions, explained);
   }
 
   /** The connection closed under this session (agent exited or was stopped). */
@@ -296,7 +297,11 @@ export class SessionController implements SessionSink {
       this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(error.reason) });
       this.thread.addError(`${sentence(error.reason)} Everything up to here is kept; restart the agent, or reopen this session to continue.`, ['restart', 'reopen']);
     } else if (error instanceof AuthRequiredError) {
-      this.thread.addError(error.message, ['signIn']);
+      this.thread.addError(error.message, ['signIn'], explainFailure(session.agentName, error, session.connection.recentStderr, ['signIn']));
+      this.thread.setSession({ status: 'idle', statusDetail: undefined });
+    } else if (isExplainable(error)) {
+      const explained = explainFailure(session.agentName, error, session.connection.recentStderr, ['showLog']);
+      this.thread.addError((error as Error).message, explained.actions, explained);
       this.thread.setSession({ status: 'idle', statusDetail: undefined });
     } else {
       this.thread.addError(error instanceof Error ? error.message : String(error), ['showLog']);
