@@ -94,10 +94,11 @@ export function describeStartFailure(input: StartFailureInput): StartFailure {
   return { agent, cause, summary, agentWords, advice, actions };
 }
 
-/** The whole text: what failed, the agent's words, the advice. For the log and plain notifications. */
-export function startFailureText(failure: StartFailure): string {
+/** One paragraph: what failed, the agent's last `lines` lines of words, the advice. For notifications and the log. */
+export function startFailureText(failure: StartFailure, lines = SHOWN_LINES): string {
   const parts = [sentence(failure.summary)];
-  if (failure.agentWords.length > 0) parts.push(`${failure.agent} said: ${failure.agentWords.map((line) => line.trim()).join(' ⏎ ')}`);
+  const words = failure.agentWords.slice(-lines);
+  if (words.length > 0) parts.push(`${failure.agent} said: ${words.map((line) => line.trim()).join(' ⏎ ')}`);
   if (failure.advice) parts.push(failure.advice);
   return parts.join(' ');
 }

@@ -5,7 +5,10 @@
  */
 import * as vscode from 'vscode';
 import type { AgentRegistry } from '../agents/agentRegistry';
-import { describeStartFailure, type FailureAction, type StartFailure } from '../process/startFailure';
+import { describeStartFailure, startFailureText, type FailureAction, type StartFailure } from '../process/startFailure';
+
+/** Lines of the agent's words in a notification. */
+const NOTIFICATION_LINES = 3;
 
 /** Shows a failure and resolves with the action the user chose. */
 export interface StartFailureUi {
@@ -19,11 +22,11 @@ export const ACTION_LABELS: Record<FailureAction, string> = {
   openSettings: 'Open Settings',
 };
 
-/** The notification: the summary as its message, the agent's words and the advice as its detail. */
+/** The notification: what failed, the agent's last words, the likely cause and next step, and the buttons. */
 export const vscodeStartFailureUi: StartFailureUi = {
   async show(failure) {
-    const said = failure.agentWords.length > 0 ? `${failure.agent} said:\n${failure.agentWords.join('\n')}` : undefined;
-    const message = [failure.summary, said, failure.advice].filter((part) => part !== undefined).join('\n\n');
+    // A notification shows one paragraph: the last few lines of the agent's words (the log has them all).
+    const message = startFailureText(failure, NOTIFICATION_LINES);
     const labels = failure.actions.map((action) => ACTION_LABELS[action]);
     const choice = await vscode.window.showErrorMessage(message, ...labels);
     return failure.actions.find((action) => ACTION_LABELS[action] === choice);
@@ -36,12 +39,15 @@ export function startFailureOf(agents: AgentRegistry, error: unknown, fallbackAg
   if (!agent) return undefined;
   const status = agents.find(agent);
   const stderr = status?.process?.recentStderr ?? stderrOf(error);
-  return describeStartFailure({ agent, error, stderr, command: status?.definition.command });
+  const failure = describeStartFailure({ agent, error, stderr, command: status?.definition.command });
+  // A guess at signing in is offered only when the agent offers a way to (an agent that asked for it says so itself).
+  const canSignIn = failure.cause === 'auth' || (status?.process?.caps?.authMethods.length ?? 0) > 0;
+  return canSignIn ? failure : { ...failure, actions: failure.actions.filter((action) => action !== 'signIn') };
 }
 
 /** Logs the failure with the whole stderr tail. */
 export function logStartFailure(log: vscode.LogOutputChannel, failure: StartFailure, stderr: readonly string[]): void {
-  log.error(`${failure.summary}${failure.advice ? ` ${failure.advice}` : ''}`);
+  log.error(startFailureText(failure));
   if (stderr.length > 0) log.error(`${failure.agent}'s last stderr lines:\n  ${stderr.join('\n  ')}`);
 }
 

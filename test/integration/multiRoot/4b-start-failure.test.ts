@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
-import type { StartFailure } from '../../../src/process/startFailure';
+import { startFailureText, type StartFailure } from '../../../src/process/startFailure';
 import { FAIL_NEW_SESSION_DETAILS, FAIL_NEW_SESSION_STDERR } from '../../fixtures/referenceAgent/faults';
 import { activate, addRecordingAgent, waitFor, type RecordingAgent } from '../shared/extension';
 
@@ -46,5 +46,7 @@ describe('an agent that fails to start a session says why, in its own words', fu
     assert.equal(failure.cause, 'network');
     assert.match(failure.advice ?? '', /network.*proxy/);
     assert.deepEqual(failure.actions, ['restart', 'showLog', 'openSettings']);
+    const text = startFailureText(failure, 3);
+    assert.match(text, /Failing Agent said: .*ECONNREFUSED 127\.0\.0\.1:9/, 'the notification’s text quotes the agent');
   });
 });
