@@ -284,7 +284,7 @@ describe('AgentProcess (against the reference agent)', function () {
     // It reads its input and never answers.
     const command = { name: 'Silent Agent', command: globalThis.process.execPath, args: ['-e', 'process.stdin.resume()'], env: {} };
     const process = agent([], { command, initializeTimeoutMs: 300 });
-    await assert.rejects(process.start(), /^Error: Silent Agent did not finish starting within 300 ms\.$/);
+    await assert.rejects(process.start(), /^AgentStartError: Silent Agent did not finish starting within 300 ms\.$/);
     assert.equal(process.state, 'failed');
     assert.equal(process.pid, undefined);
   });
