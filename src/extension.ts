@@ -47,6 +47,7 @@ import { vscodeRootsUi } from './vscode/rootsUi';
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { affectsUs, readCheckpointSettings, readSandbox } from './vscode/settings';
 import { SignIn } from './vscode/signIn';
+import { vscodeStartFailureUi, type StartFailureUi } from './vscode/startFailureUi';
 import { localFolders, vscodeWorkspace } from './vscode/workspace';
 
 /** What integration tests reach (only in the Extension Test mode; `undefined` for everyone else). */
@@ -78,6 +79,8 @@ export interface TestApi {
   setHistoryUi(ui: HistoryUi | undefined): void;
   /** Answers the chats' questions (open a file outside the folders) instead of the real dialogs. */
   setChatUi(ui: ChatUi | undefined): void;
+  /** Answers the notification of an agent that failed to start a session instead of the real one. */
+  setStartFailureUi(ui: StartFailureUi | undefined): void;
   /** Answers the review's confirmations (undo, redo) instead of the real dialogs. */
   setReviewUi(ui: ReviewUi | undefined): void;
   /** Where this window keeps the extension's logs (the log channel's file is below its parent). */
@@ -93,6 +96,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   let rootsUi: RootsUi = vscodeRootsUi;
   let historyUi: HistoryUi = vscodeHistoryUi;
   let chatUi: ChatUi = vscodeChatUi;
+  let startFailureUi: StartFailureUi = vscodeStartFailureUi;
   let reviewUi: ReviewUi = vscodeReviewUi;
   let confinementUi: ConfinementUi = vscodeConfinementUi;
   const notices: Notices = { error: (message) => void vscode.window.showErrorMessage(message) };
@@ -205,7 +209,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     agentsView,
     notifications,
     ...registerAgentCommands(registry, channel, restartAgent),
-    ...registerSessionCommands(starter, registry, grants, folderChanges, channel, tabs, signIn),
+    ...registerSessionCommands(starter, registry, grants, folderChanges, channel, tabs, signIn, (name) => restartAgent(name), () => startFailureUi),
     ...changeActions.register(tabs),
     ...transcripts.register(),
   );
@@ -234,6 +238,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi),
     setHistoryUi: (replacement) => (historyUi = replacement ?? vscodeHistoryUi),
     setChatUi: (replacement) => (chatUi = replacement ?? vscodeChatUi),
+    setStartFailureUi: (replacement) => (startFailureUi = replacement ?? vscodeStartFailureUi),
     setReviewUi: (replacement) => (reviewUi = replacement ?? vscodeReviewUi),
     logUri: context.logUri,
   };

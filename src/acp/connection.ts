@@ -47,7 +47,10 @@ import {
 
 export { HandlerError, type CancellationToken, type NotificationHandler, type RequestHandler } from './rpcPeer';
 
-export type AcpConnectionOptions = RpcPeerOptions;
+export interface AcpConnectionOptions extends RpcPeerOptions {
+  /** The agent's last stderr lines (bounded, secrets redacted), to explain its errors to the user. */
+  readonly recentStderr?: () => readonly string[];
+}
 
 export interface InitializeOptions {
   readonly clientInfo: Implementation;
@@ -66,6 +69,15 @@ type Params<D extends RequestDefinition> = ParamsOf<D>;
 export class AcpConnection extends RpcPeer {
   private readonly sessionSetup = new Map<string, SessionSetupFlags>();
   private agentCaps: AgentCaps | undefined;
+
+  constructor(private readonly connectionOptions: AcpConnectionOptions) {
+    super(connectionOptions);
+  }
+
+  /** The last lines the agent wrote to stderr (none when it is not a process of ours). */
+  get recentStderr(): readonly string[] {
+    return this.connectionOptions.recentStderr?.() ?? [];
+  }
 
   /** The agent's display name, used in every message the user may see. */
   get agentName(): string {

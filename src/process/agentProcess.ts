@@ -19,6 +19,8 @@ import { groupGone, killTree, processRunning } from './processTree';
 import { RestartPolicy, type RestartPolicyOptions } from './restartPolicy';
 import { executableProblem, spawnGroup } from './spawnGroup';
 import { StderrLines } from './stderrLines';
+import { StderrTail, redactSecrets } from './stderrTail';
+import { AgentStartError } from './startFailure';
 import { ConfinementUnavailableError, type ConfinedCommand, type Confinement, type LaunchConfinement } from './confinement/types';
 
 /** Lifecycle states, as vscode-languageclient names them. */
@@ -57,8 +59,6 @@ export interface AgentProcessOptions {
   readonly tap?: MessageTap;
 }
 
-const STDERR_TAIL_LINES = 12;
-
 /** A running (or not) agent process and its current connection. */
 export class AgentProcess implements Disposable {
   private child: ChildProcess | undefined;
@@ -68,7 +68,7 @@ export class AgentProcess implements Disposable {
   private stateValue: AgentState = 'stopped';
   private readonly restartPolicy: RestartPolicy | undefined;
   private readonly logger: Logger;
-  private stderrTail: string[] = [];
+  private readonly stderrTail = new StderrTail();
   private confinementValue: Confinement | undefined;
   /** Processes we asked to stop: their exit is expected, not a crash. */
   private readonly stopRequested = new WeakSet<ChildProcess>();
@@ -105,6 +105,11 @@ export class AgentProcess implements Disposable {
   /** How the current (or last) process was started: confined by what, to what, or unconfined and why. */
   get confinement(): Confinement | undefined {
     return this.confinementValue;
+  }
+
+  /** The last lines the current (or last) process wrote to stderr: bounded, secrets redacted. */
+  get recentStderr(): readonly string[] {
+    return this.stderrTail.lines();
   }
 
   /** Process id while a process exists (tests use it to check the tree is gone). */
@@ -162,7 +167,7 @@ export class AgentProcess implements Disposable {
 
   private async launch(): Promise<AcpConnection> {
     this.setState({ state: 'starting' });
-    this.stderrTail = [];
+    this.stderrTail.clear();
     const { command } = this.options;
     const entries = Object.entries(command.env).map(([name, value]) => ({ name, value }));
     const env = withoutEnv(mergeEnv(this.options.parentEnv ?? process.env, entries), command.unsetEnv ?? []);
@@ -239,6 +244,7 @@ export class AgentProcess implements Disposable {
       // "closed the connection" is only for an agent that ends its output and then keeps running. A busy
       // machine can take a while to report the exit after the output ended, so wait for it.
       closeGraceMs: EXIT_AFTER_EOF_MS,
+      recentStderr: () => this.stderrTail.lines(),
     });
     this.current = connection;
     this.options.registerHandlers?.(connection, this.confinementValue);
@@ -277,7 +283,7 @@ export class AgentProcess implements Disposable {
 
   private onExit(child: ChildProcess, connection: AcpConnection, code: number | null, signal: NodeJS.Signals | null, initializing: boolean): void {
     const wasStopping = this.stopRequested.has(child);
-    const message = describeExit(this.name, code, signal, initializing, this.stderrTail);
+    const message = describeExit(this.name, code, signal, initializing, this.stderrTail.lines().slice(-STDERR_IN_EXIT_LINES));
     if (wasStopping) this.logger.info(`${this.name} stopped (${exitSummary(code, signal)}).`);
     else this.logger.warn(message);
     // Deliver what it wrote before exiting (the last chunks often explain the exit), then close.
@@ -354,14 +360,13 @@ export class AgentProcess implements Disposable {
 
   private noteStderr(line: string): void {
     if (line.trim() === '') return;
-    this.logger.info(`[${this.name} stderr] ${line}`);
+    this.logger.info(`[${this.name} stderr] ${redactSecrets(line)}`);
     this.stderrTail.push(line);
-    if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
   }
 
   private fail(message: string): Error {
     this.setState({ state: 'failed', message });
-    return new Error(message);
+    return new AgentStartError(this.name, message, this.stderrTail.lines());
   }
 
   private setState(change: AgentStateChange): void {
@@ -370,6 +375,9 @@ export class AgentProcess implements Disposable {
     this.stateEmitter.fire(change);
   }
 }
+
+/** The last stderr lines an exit reason quotes (the whole tail is in {@link AgentProcess.recentStderr}). */
+const STDERR_IN_EXIT_LINES = 12;
 
 /** How long after the agent's output ends its exit is awaited before the connection closes without it. */
 const EXIT_AFTER_EOF_MS = 5000;

@@ -14,6 +14,7 @@ import type { Thread } from '../thread/thread';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession } from './agentSession';
 import type { Chats } from './chats';
+import { explainFailure, isExplainable, type ExplainedFailure } from './explainFailure';
 import type { AgentPool, McpSource } from './ports';
 import type { SessionController } from './sessionController';
 import { forkSession, reopenSession } from './sessionLifecycle';
@@ -203,7 +204,7 @@ export class Reopener {
       logger.warn(`Reopening ${previous.agentName} session ${previous.sessionId}: ${message}`);
       if (!chats.has(chat)) return undefined;
       if (error instanceof ReopenUnsupportedError) chat.reconnectFailed(`${message} Start a new session.`, []);
-      else chat.reconnectFailed(message);
+      else chat.reconnectFailed(message, undefined, this.explain(previous.agentName, error));
       return undefined;
     }
   }
@@ -223,6 +224,12 @@ export class Reopener {
     return restart;
   }
 
+  /** The agent's words and the likely cause of a failed start or reopen, when the agent said anything. */
+  private explain(agentName: string, error: unknown): ExplainedFailure | undefined {
+    if (!isExplainable(error)) return undefined;
+    return explainFailure(agentName, error, this.options.agents.running(agentName)?.recentStderr ?? [], ['restart', 'reopen']);
+  }
+
   private async restart(agentName: string): Promise<AcpConnection> {
     const { agents, chats } = this.options;
     const affected = chats.all().filter((chat) => chat.session.agentName === agentName);
@@ -232,7 +239,8 @@ export class Reopener {
       connection = await agents.restart(agentName);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      for (const chat of affected) if (chats.has(chat)) chat.reconnectFailed(`${agentName} did not start again: ${message}`);
+      const explained = this.explain(agentName, error);
+      for (const chat of affected) if (chats.has(chat)) chat.reconnectFailed(`${agentName} did not start again: ${message}`, undefined, explained);
       throw error;
     }
     await Promise.all(affected.filter((chat) => chats.has(chat)).map((chat) => this.recover(chat)));

@@ -19,6 +19,7 @@ import type { Attachment, QueueAction } from '../shared/chatProtocol';
 import type { Thread, ThreadTerminal } from '../thread/thread';
 import { configOptionsToView } from '../thread/toView';
 import type { AgentSession, Refusal } from './agentSession';
+import { explainFailure, isExplainable, type ExplainedFailure } from './explainFailure';
 import { buildPrompt } from './promptBuilder';
 import type { PromptQueue } from './promptQueue';
 import { QueuedTurns } from './queuedTurns';
@@ -325,10 +326,10 @@ export class SessionController implements SessionSink {
   }
 
   /** Reopening the session failed (after a restart, or when asked to): the chat says why and offers to try again. */
-  reconnectFailed(message: string, actions: ErrorAction[] = ['restart', 'reopen']): void {
+  reconnectFailed(message: string, actions: ErrorAction[] = ['restart', 'reopen'], explained?: ExplainedFailure): void {
     this.restarting = false;
     this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(message) });
-    this.failed(sentence(message), actions);
+    this.failed(sentence(message), explained?.actions ?? actions, explained);
   }
 
   /** The connection closed under this session (agent exited or was stopped). */
@@ -388,7 +389,11 @@ export class SessionController implements SessionSink {
       this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(error.reason) });
       this.failed(`${sentence(error.reason)} Everything up to here is kept; restart the agent, or reopen this session to continue.`, ['restart', 'reopen']);
     } else if (error instanceof AuthRequiredError) {
-      this.failed(error.message, ['signIn']);
+      this.failed(error.message, ['signIn'], explainFailure(session.agentName, error, session.connection.recentStderr, ['signIn']));
+      this.thread.setSession({ status: 'idle', statusDetail: undefined });
+    } else if (isExplainable(error)) {
+      const explained = explainFailure(session.agentName, error, session.connection.recentStderr, ['showLog']);
+      this.failed((error as Error).message, explained.actions, explained);
       this.thread.setSession({ status: 'idle', statusDetail: undefined });
     } else {
       this.failed(error instanceof Error ? error.message : String(error), ['showLog']);
@@ -397,8 +402,8 @@ export class SessionController implements SessionSink {
   }
 
   /** An error about the agent: in the chat, and to whoever notifies the user. */
-  private failed(message: string, actions: ErrorAction[]): void {
-    this.thread.addError(message, actions);
+  private failed(message: string, actions: ErrorAction[], explained?: ExplainedFailure): void {
+    this.thread.addError(message, actions, explained);
     this.options.onFailed?.(message, actions);
   }
 

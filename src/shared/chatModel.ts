@@ -68,7 +68,7 @@ export const ViewChangedFile = z.object({
 export type ViewChangedFile = z.output<typeof ViewChangedFile>;
 
 /** Actions an error entry can offer (`messageSizeSetting`: the agent message size limit setting). */
-export const ErrorAction = z.enum(['restart', 'reopen', 'signIn', 'showLog', 'messageSizeSetting']);
+export const ErrorAction = z.enum(['restart', 'reopen', 'signIn', 'showLog', 'messageSizeSetting', 'openSettings']);
 export type ErrorAction = z.output<typeof ErrorAction>;
 
 const id = z.string();
@@ -104,7 +104,8 @@ export const ViewEntry = z.discriminatedUnion('kind', [
     state: PermissionState,
   }),
   z.object({ kind: z.literal('turnEnd'), id, stopReason: z.string(), durationMs: z.number().optional() }),
-  z.object({ kind: z.literal('error'), id, message: z.string(), actions: z.array(ErrorAction) }),
+  /** `said`: the agent's own words (its last stderr lines, its error's details); `advice`: the likely cause and next step. */
+  z.object({ kind: z.literal('error'), id, message: z.string(), actions: z.array(ErrorAction), said: z.array(z.string()).optional(), advice: z.string().optional() }),
   /** A request of the agent the client refused (see refusalText.ts); `command` for a terminal. */
   z.object({ kind: z.literal('refusal'), id, operation: z.string(), path: z.string(), message: z.string(), command: z.string().optional() }),
   z.object({ kind: z.literal('info'), id, text: z.string() }),

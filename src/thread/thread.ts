@@ -258,9 +258,12 @@ export class Thread {
     this.setState(id, 'permission', state);
   }
 
-  addError(message: string, actions: ErrorAction[] = []): string {
+  /** `explained`: the agent's own words and the likely cause, when known (see process/startFailure). */
+  addError(message: string, actions: ErrorAction[] = [], explained?: { said: readonly string[]; advice: string | undefined }): string {
     this.closeMessage();
-    return this.entries.add({ kind: 'error', id: this.newId('error'), message, actions });
+    const said = explained && explained.said.length > 0 ? { said: [...explained.said] } : {};
+    const advice = explained?.advice ? { advice: explained.advice } : {};
+    return this.entries.add({ kind: 'error', id: this.newId('error'), message, actions, ...said, ...advice });
   }
 
   /** The client refused a request of the agent: `path` (a terminal's folder) and why, `command` for a terminal. */

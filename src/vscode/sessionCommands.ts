@@ -1,6 +1,5 @@
 /** Commands about sessions and their folders: new session, manage shared folders, reopen or keep after folder changes. */
 import * as vscode from 'vscode';
-import { AuthRequiredError } from '../acp/errors';
 import type { FolderGrants } from '../roots/folderGrants';
 import { describeNotShared } from '../roots/workspaceRoots';
 import type { AgentRegistry, AgentStatus } from '../agents/agentRegistry';
@@ -10,6 +9,7 @@ import { SessionStartError, type SessionStarter } from '../sessions/sessionStart
 import { attachSelection } from './chat/chatActions';
 import type { ChatTabs } from './chat/chatTabs';
 import type { SignIn } from './signIn';
+import { logStartFailure, startFailureOf, vscodeStartFailureUi, type StartFailureUi } from './startFailureUi';
 import { currentCandidates } from './workspace';
 
 export const SessionCommandIds = {
@@ -30,6 +30,8 @@ export function registerSessionCommands(
   log: vscode.LogOutputChannel,
   chats: ChatTabs,
   signIn: SignIn,
+  restartAgent: (agentName: string) => Promise<unknown>,
+  failureUi: () => StartFailureUi = () => vscodeStartFailureUi,
 ): vscode.Disposable[] {
   const newSession = async (agentName: string | undefined, retried = false): Promise<AgentSession[]> => {
     try {
@@ -39,17 +41,24 @@ export function registerSessionCommands(
         return session;
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      log.error(message);
-      if (error instanceof AuthRequiredError && !retried) {
-        const choice = await vscode.window.showWarningMessage(message, 'Sign In');
-        if (choice === 'Sign In' && (await signIn.run(error.agent))) return newSession(error.agent, true);
+      const failure = error instanceof SessionStartError ? undefined : startFailureOf(agents, error, agentName);
+      if (!failure) {
+        const message = error instanceof Error ? error.message : String(error);
+        log.error(message);
+        const actions = error instanceof SessionStartError && !vscode.workspace.isTrusted ? ['Manage Workspace Trust'] : ['Show Log'];
+        const choice = await vscode.window.showErrorMessage(message, ...actions);
+        if (choice === 'Manage Workspace Trust') await vscode.commands.executeCommand('workbench.trust.manage');
+        if (choice === 'Show Log') log.show(true);
         return [];
       }
-      const actions = error instanceof SessionStartError && !vscode.workspace.isTrusted ? ['Manage Workspace Trust'] : ['Show Log'];
-      const choice = await vscode.window.showErrorMessage(message, ...actions);
-      if (choice === 'Manage Workspace Trust') await vscode.commands.executeCommand('workbench.trust.manage');
-      if (choice === 'Show Log') log.show(true);
+      logStartFailure(log, failure, agents.find(failure.agent)?.process?.recentStderr ?? []);
+      // Signing in once more after a sign-in that did not help would only loop.
+      const offered = retried ? { ...failure, actions: failure.actions.filter((a) => a !== 'signIn') } : failure;
+      const choice = await failureUi().show(offered);
+      if (choice === 'signIn' && (await signIn.run(failure.agent))) return newSession(failure.agent, true);
+      if (choice === 'showLog') log.show(true);
+      if (choice === 'restart') await restartAgent(failure.agent).catch((restartError: unknown) => log.error(`Restarting ${failure.agent} failed: ${restartError instanceof Error ? restartError.message : String(restartError)}`));
+      if (choice === 'openSettings') await vscode.commands.executeCommand('workbench.action.openSettings', 'acpWorkspace.agents');
       return [];
     }
   };

@@ -153,6 +153,9 @@ export class ChatActions implements vscode.Disposable {
       case 'messageSizeSetting':
         await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.maxMessageSizeMiB`);
         return;
+      case 'openSettings':
+        await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.agents`);
+        return;
     }
   }
 

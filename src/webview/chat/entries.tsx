@@ -6,6 +6,7 @@ import { refusalScopeText, refusedRequestText } from '../../shared/refusalText';
 import { Icon } from '../common/icon';
 import { Markdown } from '../common/ui';
 import { Changes } from './changes';
+import { ErrorEntry } from './errorEntry';
 import { host } from './host';
 import { UserPrompt } from './promptActions';
 import { remoteImages } from './remoteImages';
@@ -315,14 +316,6 @@ function Permission(props: { entry: ViewEntryOf<'permission'> }) {
   );
 }
 
-const ERROR_ACTIONS: Record<string, string> = {
-  restart: 'Restart Agent',
-  reopen: 'Reopen Session',
-  signIn: 'Sign In',
-  showLog: 'Show Log',
-  messageSizeSetting: 'Open Setting',
-};
-
 function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean }) {
   const { entry } = props;
   switch (entry.kind) {
@@ -389,21 +382,7 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
       );
     }
     case 'error':
-      return (
-        <div class="entry error" role="alert">
-          <Icon name="error" />
-          <div class="error-body">
-            <div>{entry.message}</div>
-            <div class="error-actions">
-              {entry.actions.map((action) => (
-                <button key={action} type="button" class="button secondary" onClick={() => host.post({ type: 'action', action })}>
-                  {ERROR_ACTIONS[action] ?? action}
-                </button>
-              ))}
-            </div>
-          </div>
-        </div>
-      );
+      return <ErrorEntry entry={entry} />;
     case 'refusal':
       return (
         <div class="entry refusal" role="note">

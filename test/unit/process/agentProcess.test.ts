@@ -5,7 +5,9 @@ import { AgentProcess, type AgentProcessOptions, type AgentStateChange } from '.
 import { describeExit } from '../../../src/process/exitReasons';
 import { groupRunning } from '../../../src/process/processTree';
 import type { AcpConnection } from '../../../src/acp/connection';
-import { ConnectionClosedError } from '../../../src/acp/errors';
+import { AgentRequestError, ConnectionClosedError } from '../../../src/acp/errors';
+import { AgentStartError } from '../../../src/process/startFailure';
+import { FAIL_NEW_SESSION_DETAILS, FAIL_NEW_SESSION_STDERR } from '../../fixtures/referenceAgent/faults';
 import * as acp from '../../../src/acp/schema';
 import { conformance } from '../../helpers/conformance';
 import { recordingLogger, type RecordingLogger } from '../../helpers/memoryPeer';
@@ -218,6 +220,31 @@ describe('AgentProcess (against the reference agent)', function () {
     assert.equal(process.state, 'failed');
   });
 
+  it('keeps the stderr of a failed start on the error and the process: bounded, secrets redacted', async () => {
+    const process = agent(['--fault', 'exit-on-initialize']);
+    const error = await process.start().then(
+      () => assert.fail('the start failed'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof AgentStartError);
+    assert.equal(error.agent, 'Reference Agent');
+    assert.match(error.stderr.join('\n'), /fault exit-on-initialize: exiting with code 3/);
+    assert.deepEqual(process.recentStderr, error.stderr);
+  });
+
+  it('answers a failed session/new with its error data; the stderr the agent wrote before stays on the process', async () => {
+    const process = agent(['--fault', 'fail-new-session']);
+    const connection = await process.start();
+    const error = await connection.newSession({ cwd: workspace.dir, mcpServers: [] }).then(
+      () => assert.fail('session/new failed'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof AgentRequestError);
+    assert.deepEqual(error.data, { details: FAIL_NEW_SESSION_DETAILS });
+    await waitFor(() => process.recentStderr.length >= FAIL_NEW_SESSION_STDERR.length);
+    assert.deepEqual(process.recentStderr.slice(-2), FAIL_NEW_SESSION_STDERR);
+  });
+
   it('keeps what it reads of stderr bounded: a 20 MB line is logged cut, and the exit still quotes the last lines', async () => {
     // Writes a 20 MB line without a newline in 64 KiB pieces, then two normal lines, then exits 3.
     const script = [
@@ -257,7 +284,7 @@ describe('AgentProcess (against the reference agent)', function () {
     // It reads its input and never answers.
     const command = { name: 'Silent Agent', command: globalThis.process.execPath, args: ['-e', 'process.stdin.resume()'], env: {} };
     const process = agent([], { command, initializeTimeoutMs: 300 });
-    await assert.rejects(process.start(), /^Error: Silent Agent did not finish starting within 300 ms\.$/);
+    await assert.rejects(process.start(), /^AgentStartError: Silent Agent did not finish starting within 300 ms\.$/);
     assert.equal(process.state, 'failed');
     assert.equal(process.pid, undefined);
   });

@@ -165,6 +165,16 @@ describe('SessionController: turns, permissions, cancellation', () => {
     assert.equal(controller.thread.session.status, 'idle');
   });
 
+  it('shows what the agent said about an error (its data) and the likely cause, with the actions that apply', async () => {
+    agent.rpc.onRequest('session/prompt', () => new ResponseError(-32603, 'Internal error', { reason: 'getaddrinfo ENOTFOUND api.example.com' }));
+    await controller.prompt([{ type: 'text', text: 'x' }], []);
+    const error = controller.thread.snapshot().entries.at(-1);
+    assert.ok(error?.kind === 'error');
+    assert.deepEqual(error.said, ['{"reason":"getaddrinfo ENOTFOUND api.example.com"}']);
+    assert.match(error.advice ?? '', /could not reach its service.*network connection, or the proxy/);
+    assert.deepEqual(error.actions, ['restart', 'showLog', 'openSettings']);
+  });
+
   it('keeps the transcript when the agent goes away mid-turn, and offers restart and reopen', async () => {
     agent.rpc.onRequest('session/prompt', async () => {
       await agent.rpc.sendNotification('session/update', { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'partial' } } });

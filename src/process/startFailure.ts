@@ -1,0 +1,143 @@
+/**
+ * Why an agent failed to start (or to start a session), in words a user can act on: what failed, the agent's
+ * own last stderr lines and the details of its error, the likely cause and the next step, and which actions
+ * apply. Plain Node: the VS Code layer and the chat render what this returns.
+ */
+import { AgentRequestError, AuthRequiredError, ConnectionClosedError, ErrorCodes } from '../acp/errors';
+import { redactSecrets } from './stderrTail';
+
+/** Thrown when an agent process could not start; carries its name and its last stderr lines. */
+export class AgentStartError extends Error {
+  override name = 'AgentStartError';
+  constructor(
+    readonly agent: string,
+    message: string,
+    readonly stderr: readonly string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export type FailureCause = 'auth' | 'network' | 'node' | 'notFound' | 'unknown';
+
+/** What the user can do about it (the VS Code layer turns each into a button). */
+export type FailureAction = 'signIn' | 'showLog' | 'restart' | 'openSettings';
+
+export interface StartFailure {
+  readonly agent: string;
+  readonly cause: FailureCause;
+  /** What failed, as the error said it (one sentence or a few). */
+  readonly summary: string;
+  /** The agent's own words: its last stderr lines (a few, redacted) and its error's details. */
+  readonly agentWords: readonly string[];
+  /** The likely cause and the next step, in one or two sentences; absent when nothing is known. */
+  readonly advice: string | undefined;
+  readonly actions: readonly FailureAction[];
+}
+
+export interface StartFailureInput {
+  readonly agent: string;
+  readonly error: unknown;
+  /** The agent's recent stderr lines (already bounded and redacted, see StderrTail). */
+  readonly stderr: readonly string[];
+  /** The command that runs the agent (e.g. `npx`), to say which program was not found or which Node runs it. */
+  readonly command?: string;
+}
+
+/** Lines of the agent's words shown to the user (the log gets all the tail). */
+export const SHOWN_LINES = 6;
+/** Characters of the error's data shown. */
+const DATA_CHARS = 600;
+
+const AUTH = /\b(401|403)\b|unauthori[sz]ed|not (signed|logged) in|\blog ?in\b|\/login|sign ?in|api[ _-]?key|authenticat|credential|oauth|forbidden|invalid x-api-key/i;
+const NETWORK = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|ENETUNREACH|EHOSTUNREACH|fetch failed|socket hang up|getaddrinfo|network|proxy|self[- ]signed certificate|unable to (get|verify) (local )?(issuer )?certificate|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_|timed? ?out/i;
+const NODE = /SyntaxError|Unexpected token|requires? Node|Node\.?js (version|v?\d+)|unsupported engine|EBADENGINE|engines?\b.*node|is not a function.*(structuredClone|fetch)|ERR_REQUIRE_ESM|ERR_UNKNOWN_FILE_EXTENSION|ERR_UNSUPPORTED_DIR_IMPORT|ERR_MODULE_NOT_FOUND/i;
+const NOT_FOUND = /ENOENT|command not found|command "[^"]*" was not found|not found on PATH|No such file or directory|is not recognized as an internal or external command|could not determine executable|404 Not Found.*registry|E404/i;
+
+/** The likely cause, the next step, and the actions, from everything known about the failure. */
+export function describeStartFailure(input: StartFailureInput): StartFailure {
+  const { agent, error, stderr, command } = input;
+  const summary = error instanceof ConnectionClosedError ? error.message : error instanceof Error ? error.message : String(error);
+  const data = error instanceof AgentRequestError ? dataText(error.data) : undefined;
+  const agentWords = [...stderr.slice(-SHOWN_LINES)];
+  if (data && !summary.includes(data) && !agentWords.some((line) => line.includes(data))) agentWords.push(data);
+  const evidence = [...stderr, data ?? '', error instanceof AgentRequestError ? error.agentMessage : summary].join('\n');
+  const cause = causeOf(error, evidence);
+  const program = command ? `\`${command}\`` : 'its command';
+  const words = stderr.length === 0 ? ` ${agent} wrote nothing to stderr; the log has everything else it did.` : '';
+  let advice: string | undefined;
+  const actions: FailureAction[] = [];
+  switch (cause) {
+    case 'auth':
+      advice = `${agent} needs you to sign in (or an API key in its environment). Sign in, then start the session again.`;
+      actions.push('signIn', 'showLog');
+      break;
+    case 'network':
+      advice = `${agent} could not reach its service. Check the network connection, or the proxy (HTTPS_PROXY in the agent's env in acpWorkspace.agents), then restart the agent.`;
+      actions.push('restart', 'showLog', 'openSettings');
+      break;
+    case 'node':
+      advice = `${agent} seems to need a newer Node.js than the one that runs it (the \`node\` found on the PATH of ${program}; this window's extension host runs Node ${process.versions.node}). Install a newer Node.js, or point the agent's command (or PATH in its env) in acpWorkspace.agents at one.`;
+      actions.push('openSettings', 'showLog', 'restart');
+      break;
+    case 'notFound':
+      advice = `${program} was not found. Install ${agent} (or Node.js, for npx), or set its command in acpWorkspace.agents to the full path.`;
+      actions.push('openSettings', 'showLog');
+      break;
+    default:
+      advice = helperExit(evidence)
+        ? `A program ${agent} starts exited at once, without saying why. Common causes: not signed in (sign in with the agent's own login, e.g. \`claude /login\`, or set its API key in its env), no network or a proxy, or an old Node.js.${words}`
+        : words.trim() || undefined;
+      actions.push('showLog', 'restart', 'openSettings');
+      if (helperExit(evidence)) actions.unshift('signIn');
+  }
+  return { agent, cause, summary, agentWords, advice, actions };
+}
+
+/** One paragraph: what failed, the agent's last `lines` lines of words, the advice. For notifications and the log. */
+export function startFailureText(failure: StartFailure, lines = SHOWN_LINES): string {
+  const parts = [sentence(failure.summary)];
+  const words = failure.agentWords.slice(-lines);
+  if (words.length > 0) parts.push(`${failure.agent} said: ${words.map((line) => line.trim()).join(' ⏎ ')}`);
+  if (failure.advice) parts.push(failure.advice);
+  return parts.join(' ');
+}
+
+function causeOf(error: unknown, evidence: string): FailureCause {
+  if (error instanceof AuthRequiredError || (error instanceof AgentRequestError && error.code === ErrorCodes.AuthRequired)) return 'auth';
+  if (/\bENOENT\b/.test(evidence) && /spawn|not found|executable/i.test(evidence)) return 'notFound';
+  if (NODE.test(evidence)) return 'node';
+  if (NETWORK.test(evidence)) return 'network';
+  if (AUTH.test(evidence)) return 'auth';
+  if (NOT_FOUND.test(evidence)) return 'notFound';
+  return 'unknown';
+}
+
+/** "Claude Code process exited with code 1": the agent's own helper died and its words were not passed on. */
+function helperExit(evidence: string): boolean {
+  return /process exited with code \d+|process terminated by signal/i.test(evidence);
+}
+
+/** The error's `data` as bounded text: `details` or `message` when that is all, else compact JSON. */
+function dataText(data: unknown): string | undefined {
+  if (data === undefined || data === null) return undefined;
+  let text: string;
+  if (typeof data === 'string') text = data;
+  else if (typeof data === 'object' && Object.keys(data).length === 1 && typeof (data as { details?: unknown }).details === 'string') text = (data as { details: string }).details;
+  else if (typeof data === 'object' && Object.keys(data).length === 1 && typeof (data as { message?: unknown }).message === 'string') text = (data as { message: string }).message;
+  else {
+    try {
+      text = JSON.stringify(data) ?? '';
+    } catch {
+      return undefined;
+    }
+  }
+  text = redactSecrets(text.trim());
+  if (text === '' || text === '{}') return undefined;
+  return text.length > DATA_CHARS ? `${text.slice(0, DATA_CHARS)}…` : text;
+}
+
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?…)]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}

@@ -1,0 +1,38 @@
+/** An error in the chat: what failed, the agent's own words (its last stderr lines), the likely cause, and the ways forward. */
+import type { ViewEntryOf } from '../../shared/chatModel';
+import { Icon } from '../common/icon';
+import { host } from './host';
+
+const ERROR_ACTIONS: Record<string, string> = {
+  restart: 'Restart Agent',
+  reopen: 'Reopen Session',
+  signIn: 'Sign In',
+  showLog: 'Show Log',
+  messageSizeSetting: 'Open Setting',
+  openSettings: 'Open Settings',
+};
+
+export function ErrorEntry({ entry }: { entry: ViewEntryOf<'error'> }) {
+  return (
+    <div class="entry error" role="alert">
+      <Icon name="error" />
+      <div class="error-body">
+        <div>{entry.message}</div>
+        {entry.said && entry.said.length > 0 ? (
+          <figure class="error-said">
+            <figcaption>The agent said:</figcaption>
+            <pre>{entry.said.join('\n')}</pre>
+          </figure>
+        ) : null}
+        {entry.advice ? <div class="error-advice">{entry.advice}</div> : null}
+        <div class="error-actions">
+          {entry.actions.map((action) => (
+            <button key={action} type="button" class="button secondary" onClick={() => host.post({ type: 'action', action })}>
+              {ERROR_ACTIONS[action] ?? action}
+            </button>
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}

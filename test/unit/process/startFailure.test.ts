@@ -1,0 +1,145 @@
+import * as assert from 'node:assert/strict';
+import { AgentRequestError, AuthRequiredError, ConnectionClosedError, ErrorCodes } from '../../../src/acp/errors';
+import { AgentStartError, describeStartFailure, startFailureText, SHOWN_LINES } from '../../../src/process/startFailure';
+import { describeSpawnError } from '../../../src/process/exitReasons';
+import { redactSecrets, StderrTail, TAIL_CHARS, TAIL_LINES } from '../../../src/process/stderrTail';
+
+const AGENT = 'Claude Code';
+
+/** What claude-agent-acp 0.49.0 answers when the Claude Code program it starts exits at once (captured). */
+function claudeExited(): AgentRequestError {
+  return new AgentRequestError(AGENT, 'session/new', ErrorCodes.InternalError, 'Internal error', { details: 'Claude Code process exited with code 1' });
+}
+
+describe('describeStartFailure', () => {
+  it('claude-agent-acp’s own words: “Claude Code process exited with code 1”, no stderr (it discards its child’s): the usual causes, Sign In first', () => {
+    const error = claudeExited();
+    assert.equal(error.message, 'Claude Code rejected session/new: Internal error: Claude Code process exited with code 1 (error -32603)');
+    const failure = describeStartFailure({ agent: AGENT, error, stderr: [], command: 'npx' });
+    assert.equal(failure.cause, 'unknown');
+    assert.equal(failure.summary, error.message);
+    assert.deepEqual(failure.agentWords, [], 'the details are already in the summary');
+    assert.match(failure.advice ?? '', /exited at once, without saying why.*not signed in.*claude \/login.*network.*Node\.js/);
+    assert.match(failure.advice ?? '', /wrote nothing to stderr/);
+    assert.deepEqual(failure.actions, ['signIn', 'showLog', 'restart', 'openSettings']);
+  });
+
+  it('auth: ACP -32000 (claude-agent-acp’s “Authentication required” at session/prompt without a key)', () => {
+    const error = new AuthRequiredError(AGENT, 'session/prompt', 'Authentication required', undefined, []);
+    const failure = describeStartFailure({ agent: AGENT, error, stderr: [] });
+    assert.equal(failure.cause, 'auth');
+    assert.match(failure.advice ?? '', /needs you to sign in/);
+    assert.deepEqual(failure.actions, ['signIn', 'showLog']);
+  });
+
+  it('auth: stderr that mentions a login, an API key or a 401', () => {
+    for (const line of [
+      'Invalid API key · Please run /login',
+      'Error: 401 {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}',
+      'You are not logged in. Run `gemini` and choose a sign-in method.',
+      'OPENAI_API_KEY is not set',
+    ]) {
+      const failure = describeStartFailure({ agent: AGENT, error: claudeExited(), stderr: [line] });
+      assert.equal(failure.cause, 'auth', line);
+      assert.deepEqual(failure.agentWords, [line]);
+      assert.equal(failure.actions[0], 'signIn');
+    }
+  });
+
+  it('network: ECONNREFUSED, ENOTFOUND, ETIMEDOUT, fetch failed, proxy', () => {
+    for (const line of [
+      'Error: connect ECONNREFUSED 127.0.0.1:9',
+      'getaddrinfo ENOTFOUND api.anthropic.com',
+      'Error: connect ETIMEDOUT 160.79.104.10:443',
+      'TypeError: fetch failed',
+      'Error: tunneling socket could not be established, cause=socket hang up (proxy)',
+    ]) {
+      const failure = describeStartFailure({ agent: AGENT, error: claudeExited(), stderr: [line] });
+      assert.equal(failure.cause, 'network', line);
+      assert.match(failure.advice ?? '', /network connection, or the proxy/);
+      assert.deepEqual(failure.actions, ['restart', 'showLog', 'openSettings']);
+    }
+  });
+
+  it('node too old: a SyntaxError, “requires Node”, an unsupported engine: says which Node and where to choose another', () => {
+    for (const line of [
+      "SyntaxError: Unexpected token '?'",
+      'claude-agent-acp requires Node.js 18 or newer',
+      'npm WARN EBADENGINE Unsupported engine { required: { node: ">=20" }, current: { node: "v16.20.2" } }',
+    ]) {
+      const failure = describeStartFailure({ agent: AGENT, error: new AgentStartError(AGENT, `${AGENT} exited while starting (exit code 1).`, [line]), stderr: [line], command: 'npx' });
+      assert.equal(failure.cause, 'node', line);
+      assert.match(failure.advice ?? '', /newer Node\.js.*`node` found on the PATH of `npx`.*extension host runs Node \d+.*acpWorkspace\.agents/);
+      assert.equal(failure.actions[0], 'openSettings');
+    }
+  });
+
+  it('command not found (ENOENT): install it or set its path', () => {
+    const message = describeSpawnError({ name: AGENT, command: 'npx', args: [], env: {} }, Object.assign(new Error('spawn npx ENOENT'), { code: 'ENOENT' }));
+    const failure = describeStartFailure({ agent: AGENT, error: new AgentStartError(AGENT, message), stderr: [], command: 'npx' });
+    assert.equal(failure.cause, 'notFound');
+    assert.match(failure.advice ?? '', /`npx` was not found\. Install/);
+    assert.deepEqual(failure.actions, ['openSettings', 'showLog']);
+  });
+
+  it('otherwise: the stderr tail (the last few lines) and Show Log', () => {
+    const stderr = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
+    const failure = describeStartFailure({ agent: AGENT, error: new ConnectionClosedError(AGENT, 'session/new', 'Claude Code exited (exit code 2).'), stderr });
+    assert.equal(failure.cause, 'unknown');
+    assert.deepEqual(failure.agentWords, stderr.slice(-SHOWN_LINES));
+    assert.equal(failure.advice, undefined);
+    assert.equal(failure.actions[0], 'showLog');
+    assert.match(startFailureText(failure), /^session\/new to Claude Code failed: Claude Code exited \(exit code 2\)\. Claude Code said: line 5 ⏎ .* ⏎ line 10$/);
+  });
+
+  it('shows the error’s data as bounded text, secrets redacted, when the message does not carry it', () => {
+    const data = { reason: 'upstream said no', token: 'tok_abcdefghijklmnop', blob: 'x'.repeat(5000) };
+    const error = new AgentRequestError(AGENT, 'session/new', -32603, 'Internal error', data);
+    const failure = describeStartFailure({ agent: AGENT, error, stderr: [] });
+    const shown = failure.agentWords.at(-1) ?? '';
+    assert.match(shown, /upstream said no/);
+    assert.doesNotMatch(shown, /tok_abcdefghijklmnop/);
+    assert.ok(shown.length <= 601, `bounded: ${shown.length}`);
+  });
+});
+
+describe('StderrTail', () => {
+  it('keeps the last lines, bounded by count and by characters; blank lines are not kept', () => {
+    const tail = new StderrTail();
+    for (let i = 0; i < 100; i++) tail.push(`line ${i}`);
+    tail.push('   ');
+    assert.equal(tail.lines().length, TAIL_LINES);
+    assert.equal(tail.lines().at(-1), 'line 99');
+    for (let i = 0; i < 30; i++) tail.push('y'.repeat(10_000));
+    assert.ok(tail.lines().join('').length <= TAIL_CHARS, 'characters bounded');
+    assert.ok(tail.lines().every((line) => line.length <= 501));
+    tail.clear();
+    assert.deepEqual(tail.lines(), []);
+  });
+
+  it('never keeps what looks like a key, token or password', () => {
+    const tail = new StderrTail();
+    const secrets = [
+      'using ANTHROPIC_API_KEY=sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWx',
+      'Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345',
+      'proxy https://alice:hunter2secret@proxy.example.com:8080',
+      '{"api_key": "AbC123456789xyz"}',
+      'github token ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+      'password=correcthorsebattery',
+      'AWS AKIAABCDEFGHIJKLMNOP',
+    ];
+    for (const line of secrets) tail.push(line);
+    const kept = tail.lines().join('\n');
+    for (const secret of ['sk-ant-api03', 'abcdefghijklmnopqrstuvwxyz012345', 'hunter2secret', 'AbC123456789xyz', 'ghp_abc', 'correcthorsebattery', 'AKIAABCDEFGHIJKLMNOP']) {
+      assert.ok(!kept.includes(secret), `${secret} redacted in:\n${kept}`);
+    }
+    assert.match(kept, /ANTHROPIC_API_KEY=\[redacted\]/);
+    assert.match(kept, /proxy\.example\.com:8080/, 'the rest of the line stays');
+  });
+
+  it('leaves ordinary lines alone', () => {
+    for (const line of ['Error: connect ECONNREFUSED 127.0.0.1:9', 'Invalid API key · Please run /login', 'SyntaxError: Unexpected token']) {
+      assert.equal(redactSecrets(line), line);
+    }
+  });
+});
