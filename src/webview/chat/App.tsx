@@ -2,7 +2,9 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'preact/compat';
 import type { ViewSessionState } from '../../shared/chatModel';
 import { withAttachment, type Attachment } from '../../shared/chatProtocol';
+import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
+import { Announcer } from './announcer';
 import { Composer } from './Composer';
 import { Entry, RootsContext } from './entries';
 import { host } from './host';
@@ -25,7 +27,8 @@ function Header(props: { session: ViewSessionState }) {
     <header class="chat-header">
       <div class="header-line">
         <span class="agent-name">{session.agentName}</span>
-        <span class={`status status-${session.status}`} role="status" aria-live="polite">
+        {/* Said aloud by the announcer (announcer.tsx), once per change. */}
+        <span class={`status status-${session.status}`}>
           {session.status === 'running' ? <Icon name="loading" spin /> : null} {session.statusDetail ?? STATUS_TEXT[session.status]}
         </span>
         {session.confinement ? (
@@ -56,10 +59,10 @@ function Header(props: { session: ViewSessionState }) {
       {session.rootsStale ? (
         <div class="stale" role="status">
           <Icon name="warning" />
-          <span>{session.rootsStale}</span>
-          <button type="button" class="button secondary small" onClick={() => host.post({ type: 'action', action: 'reopenWithCurrentFolders' })}>
+          <span class="stale-text">{session.rootsStale}</span>
+          <Button small onClick={() => host.post({ type: 'action', action: 'reopenWithCurrentFolders' })}>
             Reopen with Current Folders
-          </button>
+          </Button>
         </div>
       ) : null}
     </header>
@@ -131,7 +134,7 @@ export function App(props: { store: ChatStore }) {
         class="transcript"
         ref={transcript}
         role="log"
-        aria-live="polite"
+        aria-live="off"
         aria-label="Conversation"
         onScroll={(event) => {
           const element = event.currentTarget as HTMLDivElement;
@@ -150,6 +153,7 @@ export function App(props: { store: ChatStore }) {
           ))}
         </RootsContext.Provider>
       </div>
+      <Announcer session={state.session} entries={state.entries} />
       <PromptBox session={state.session} initialDraft={state.draft?.text} attachments={attachments} setAttachments={setAttachments} />
     </div>
   );

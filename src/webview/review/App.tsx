@@ -6,6 +6,7 @@
 import { useEffect, useSyncExternalStore } from 'preact/compat';
 import { changesSummary } from '../../shared/changesView';
 import type { ReviewFile, ReviewState } from '../../shared/reviewProtocol';
+import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
 import { FileCard } from './FileCard';
 import { host } from './host';
@@ -38,24 +39,21 @@ function Header(props: { state: ReviewState; store: ReviewStore }) {
         {!none ? <div class="review-summary">{changesSummary(state.files, 'pending')}</div> : null}
       </div>
       <div class="review-actions">
-        <button
-          class="button"
-          type="button"
+        <Button
+          primary
           disabled={none || store.busy}
           onClick={() => store.act((version) => ({ type: 'acceptAll', version }))}
           title="Keep every change"
         >
           <Icon name="check-all" /> Accept All
-        </button>
-        <button
-          class="button secondary"
-          type="button"
+        </Button>
+        <Button
           disabled={none || store.busy}
           onClick={() => store.act((version) => ({ type: 'rejectAll', version }))}
           title="Undo every change"
         >
           <Icon name="discard" /> Reject All
-        </button>
+        </Button>
       </div>
     </header>
   );

@@ -1,6 +1,7 @@
 /** One file of the review: a card with its status, path, counts and actions, and when expanded its hunks. */
 import { diffRows, linesWithin, STATUS_LETTER } from '../../shared/changesView';
 import type { ReviewFile, ReviewHunk } from '../../shared/reviewProtocol';
+import { Button, IconButton } from '../common/controls';
 import { Icon } from '../common/icon';
 import { host } from './host';
 import type { ReviewStore } from './store';
@@ -30,26 +31,24 @@ function Hunk(props: { file: ReviewFile; hunk: ReviewHunk; index: number; count:
       <div class="hunk-header">
         <span class="hunk-range">{range}</span>
         <span class="hunk-actions">
-          <button
-            class="button secondary small"
-            type="button"
+          <Button
+            small
             disabled={store.busy}
             aria-label={`Accept ${label}`}
             title="Keep this change"
             onClick={() => store.act((version) => ({ type: 'accept', version, key: file.key, hunk: index }))}
           >
             <Icon name="check" /> Accept
-          </button>
-          <button
-            class="button secondary small"
-            type="button"
+          </Button>
+          <Button
+            small
             disabled={store.busy}
             aria-label={`Reject ${label}`}
             title="Undo this change"
             onClick={() => store.act((version) => ({ type: 'reject', version, key: file.key, hunk: index }))}
           >
             <Icon name="discard" /> Reject
-          </button>
+          </Button>
         </span>
       </div>
       <table class="diff">
@@ -90,9 +89,9 @@ function Body(props: { file: ReviewFile; store: ReviewStore }) {
         shown[i] > 0 ? <Hunk key={i} file={file} hunk={hunk} index={i} count={hunks.length} shown={shown[i]} store={store} /> : null,
       )}
       {hidden > 0 ? (
-        <button class="button secondary small show-all" type="button" onClick={() => store.showAll(file.key)}>
+        <Button small class="show-all" onClick={() => store.showAll(file.key)}>
           {`Show all (${hidden} more ${hidden === 1 ? 'line' : 'lines'})`}
-        </button>
+        </Button>
       ) : null}
     </div>
   );
@@ -137,34 +136,28 @@ export function FileCard(props: { file: ReviewFile; index: number; store: Review
           )}
         </span>
         <span class="file-actions">
-          <button class="icon-button" type="button" aria-label={`Open diff of ${file.path}`} title="Open Diff" onClick={() => host.post({ type: 'openDiff', key: file.key })}>
-            <Icon name="diff" />
-          </button>
+          <IconButton icon="diff" label={`Open diff of ${file.path}`} title="Open Diff" onClick={() => host.post({ type: 'openDiff', key: file.key })} />
           {file.status !== 'deleted' ? (
-            <button class="icon-button" type="button" aria-label={`Open ${file.path}`} title="Open File" onClick={() => host.post({ type: 'openFile', key: file.key })}>
-              <Icon name="go-to-file" />
-            </button>
+            <IconButton icon="go-to-file" label={`Open ${file.path}`} title="Open File" onClick={() => host.post({ type: 'openFile', key: file.key })} />
           ) : null}
-          <button
-            class="button small"
-            type="button"
+          <Button
+            primary small
             disabled={store.busy}
             aria-label={`Accept ${file.path}`}
             title="Keep the changes to this file"
             onClick={() => store.act((version) => ({ type: 'accept', version, key: file.key }))}
           >
             <Icon name="check" /> Accept
-          </button>
-          <button
-            class="button secondary small"
-            type="button"
+          </Button>
+          <Button
+            small
             disabled={store.busy}
             aria-label={`Reject ${file.path}`}
             title="Undo the changes to this file"
             onClick={() => store.act((version) => ({ type: 'reject', version, key: file.key }))}
           >
             <Icon name="discard" /> Reject
-          </button>
+          </Button>
         </span>
       </div>
       {expanded ? (

@@ -3,6 +3,7 @@
  * and every later one are undone, after a confirmation listing the files); Redo brings an undone turn back.
  */
 import type { ReviewState } from '../../shared/reviewProtocol';
+import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
 import type { ReviewStore } from './store';
 
@@ -25,27 +26,25 @@ export function Turns(props: { state: ReviewState; store: ReviewStore }) {
             <span class="count-added">{`+${turn.added}`}</span>
             <span class="count-removed">{`−${turn.removed}`}</span>
             {turn.state === 'done' ? (
-              <button
-                class="button secondary small"
-                type="button"
+              <Button
+                small
                 disabled={store.busy}
                 aria-label={`Undo turn ${turn.n}`}
                 onClick={() => store.act((version) => ({ type: 'undo', version, turn: turn.n }))}
               >
                 <Icon name="discard" /> Undo
-              </button>
+              </Button>
             ) : turn.state === 'undone' ? (
               <>
                 <span class="badge">undone</span>
-                <button
-                  class="button secondary small"
-                  type="button"
+                <Button
+                  small
                   disabled={store.busy}
                   aria-label={`Redo turn ${turn.n}`}
                   onClick={() => store.act((version) => ({ type: 'redo', version, turn: turn.n }))}
                 >
                   <Icon name="redo" /> Redo
-                </button>
+                </Button>
               </>
             ) : (
               <span class="turn-note">checkpoint removed to save space</span>

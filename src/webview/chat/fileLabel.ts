@@ -1,0 +1,22 @@
+/** How a file reads on a chip in a multi-root workspace: its name and the shared folder it is in. */
+import type { ViewSessionState } from '../../shared/chatModel';
+
+export function basename(path: string): string {
+  return path.split(/[\\/]/).filter(Boolean).pop() ?? path;
+}
+
+/** The name of the session folder holding `path` (the deepest one), if any. */
+export function folderOf(path: string, roots: ViewSessionState['roots']): string | undefined {
+  let best: { name: string; length: number } | undefined;
+  for (const root of roots) {
+    const base = root.path.replace(/[\\/]+$/, '');
+    if (path !== base && !path.startsWith(`${base}/`) && !path.startsWith(`${base}\\`)) continue;
+    if (!best || base.length > best.length) best = { name: root.name, length: base.length };
+  }
+  return best?.name;
+}
+
+/** "greet.ts · app" (with `suffix`, e.g. ":1-3", after the name), or just the name outside every folder. */
+export function fileChipParts(path: string, roots: ViewSessionState['roots'], suffix = ''): { name: string; folder: string | undefined } {
+  return { name: `${basename(path)}${suffix}`, folder: folderOf(path, roots) };
+}
