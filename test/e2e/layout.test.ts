@@ -123,6 +123,8 @@ describe('layout: nothing cut off, clipped or split (real workbench, Chromium)',
     assert.match(text, /greet\.ts/);
     assert.match(text, /\blib\b/, `the chip says which folder: ${text}`);
     assert.match((await chip.getAttribute('title')) ?? '', /multi-root\/lib\/src\/greet\.ts$/, 'the full path is in the tooltip');
+    const remove = chip.getByRole('button', { name: 'Remove greet.ts' });
+    assert.ok(await remove.isVisible(), 'the chip can be removed');
     await bench().screenshot('chat-mention-chip', chat.locator('.composer'));
     const before = await turnEnds();
     await input.press('Enter');

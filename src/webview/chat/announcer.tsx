@@ -17,7 +17,7 @@ export function spokenText(entry: ViewEntry): string {
     .join('')
     .replace(/```[^\n]*\n?/g, '')
     .replace(/^\s{0,3}(?:#{1,6}|>|[-*+])\s+/gm, '')
-    .replace(/[*_`~]+/g, '')
+    .replace(/(\*\*|__|[*`~])/g, '')
     .replace(/\s+/g, ' ')
     .trim();
   return text.length > ANNOUNCE_LIMIT ? `${text.slice(0, ANNOUNCE_LIMIT)}… (continued in the conversation)` : text;

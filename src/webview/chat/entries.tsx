@@ -7,7 +7,7 @@ import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
 import { Markdown } from '../common/ui';
 import { Changes } from './changes';
-import { basename, folderOf } from './fileLabel';
+import { basename, folderLabel, folderOf } from './fileLabel';
 import { host } from './host';
 import { remoteImages } from './remoteImages';
 
@@ -67,18 +67,6 @@ function sentence(text: string): string {
 
 /** The session's folders, for naming where a command runs. */
 export const RootsContext = createContext<ViewSessionState['roots']>([]);
-
-/** A folder as the user knows it: its root's name and the path below it (`lib/src`), else the whole path. */
-function folderLabel(folder: string, roots: ViewSessionState['roots']): string {
-  const trimmed = folder.replace(/[\\/]+$/, '');
-  let best: { name: string; rest: string; length: number } | undefined;
-  for (const root of roots) {
-    const base = root.path.replace(/[\\/]+$/, '');
-    if (trimmed !== base && !trimmed.startsWith(`${base}/`) && !trimmed.startsWith(`${base}\\`)) continue;
-    if (!best || base.length > best.length) best = { name: root.name, rest: trimmed.slice(base.length), length: base.length };
-  }
-  return best ? `${best.name}${best.rest.replace(/\\/g, '/')}` : folder;
-}
 
 function Location(props: { path: string; line?: number; label?: string }) {
   const label = props.label ?? `${basename(props.path)}${props.line !== undefined ? `:${props.line}` : ''}`;

@@ -20,3 +20,15 @@ export function folderOf(path: string, roots: ViewSessionState['roots']): string
 export function fileChipParts(path: string, roots: ViewSessionState['roots'], suffix = ''): { name: string; folder: string | undefined } {
   return { name: `${basename(path)}${suffix}`, folder: folderOf(path, roots) };
 }
+
+/** A folder as the user knows it: its root's name and the path below it (`lib/src`), else the whole path. */
+export function folderLabel(folder: string, roots: ViewSessionState['roots']): string {
+  const trimmed = folder.replace(/[\\/]+$/, '');
+  let best: { name: string; rest: string; length: number } | undefined;
+  for (const root of roots) {
+    const base = root.path.replace(/[\\/]+$/, '');
+    if (trimmed !== base && !trimmed.startsWith(`${base}/`) && !trimmed.startsWith(`${base}\\`)) continue;
+    if (!best || base.length > best.length) best = { name: root.name, rest: trimmed.slice(base.length), length: base.length };
+  }
+  return best ? `${best.name}${best.rest.replace(/\\/g, '/')}` : folder;
+}

@@ -3,6 +3,7 @@ import '../common/zodSetup';
 import '@vscode/codicons/dist/codicon.css';
 import '../common/controls.css';
 import './chat.css';
+import './changes.css';
 import { mountChat } from './mount';
 import { ChatStore } from './store';
 
