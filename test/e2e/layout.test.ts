@@ -125,6 +125,15 @@ describe('layout: nothing cut off, clipped or split (real workbench, Chromium)',
     assert.match((await chip.getAttribute('title')) ?? '', /multi-root\/lib\/src\/greet\.ts$/, 'the full path is in the tooltip');
     const remove = chip.getByRole('button', { name: 'Remove greet.ts' });
     assert.ok(await remove.isVisible(), 'the chip can be removed');
+    const glyph = await remove.evaluate((element) => {
+      const button = element as unknown as ProbeElement;
+      const icon = button.querySelector('.codicon')!;
+      const view = button.ownerDocument.defaultView!;
+      const box = icon.getBoundingClientRect();
+      const style = view.getComputedStyle(icon);
+      return { width: box.width, height: box.height, color: style['color']!, font: style['fontFamily']!, content: view.getComputedStyle(icon).getPropertyValue('content'), visibility: style['visibility']!, opacity: style['opacity']! };
+    });
+    assert.ok(glyph.width >= 10 && glyph.height >= 10 && glyph.visibility === 'visible' && glyph.opacity === '1', `the × shows: ${JSON.stringify(glyph)}`);
     await bench().screenshot('chat-mention-chip', chat.locator('.composer'));
     const before = await turnEnds();
     await input.press('Enter');

@@ -5,7 +5,11 @@ export function basename(path: string): string {
   return path.split(/[\\/]/).filter(Boolean).pop() ?? path;
 }
 
-/** The name of the session folder holding `path` (the deepest one), if any. */
+/**
+ * The name of the session folder holding `path` (the deepest one), if any. A path reached through a
+ * symbolic link (an editor's file under a linked folder; roots are real paths) is matched by the longest
+ * run of trailing folder names it shares with a root, when only one root shares that many.
+ */
 export function folderOf(path: string, roots: ViewSessionState['roots']): string | undefined {
   let best: { name: string; length: number } | undefined;
   for (const root of roots) {
@@ -13,7 +17,21 @@ export function folderOf(path: string, roots: ViewSessionState['roots']): string
     if (path !== base && !path.startsWith(`${base}/`) && !path.startsWith(`${base}\\`)) continue;
     if (!best || base.length > best.length) best = { name: root.name, length: base.length };
   }
-  return best?.name;
+  if (best) return best.name;
+  const parts = path.split(/[\\/]/).filter(Boolean);
+  let linked: { name: string | undefined; shared: number } = { name: undefined, shared: 0 };
+  for (const root of roots) {
+    const tail = root.path.split(/[\\/]/).filter(Boolean);
+    for (let at = parts.length - 2; at >= 0; at--) {
+      let shared = 0;
+      while (shared <= at && shared < tail.length && parts[at - shared] === tail[tail.length - 1 - shared]) shared++;
+      if (shared === 0) continue;
+      if (shared > linked.shared) linked = { name: root.name, shared };
+      else if (shared === linked.shared && linked.name !== root.name) linked = { name: undefined, shared };
+      break;
+    }
+  }
+  return linked.shared >= 2 ? linked.name : undefined;
 }
 
 /** "greet.ts · app" (with `suffix`, e.g. ":1-3", after the name), or just the name outside every folder. */
