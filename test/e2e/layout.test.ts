@@ -141,6 +141,14 @@ describe('layout: nothing cut off, clipped or split (real workbench, Chromium)',
     const sent = chat.locator('.entry.user').last();
     await sent.locator('.location', { hasText: 'greet.ts' }).waitFor();
     assert.match((await sent.innerText()).replace(/\s+/g, ' '), /greet\.ts · lib/, 'the sent message names the folder too');
+    const link = await sent.locator('.location', { hasText: 'greet.ts' }).evaluate((element) => {
+      const view = (element as unknown as ProbeElement).ownerDocument.defaultView!;
+      const backgrounds: string[] = [];
+      for (let e: ProbeElement | null = element as unknown as ProbeElement; e; e = e.parentElement) backgrounds.push(view.getComputedStyle(e)['backgroundColor']!);
+      return { foreground: view.getComputedStyle(element as unknown as ProbeElement)['color']!, backgrounds };
+    });
+    const linkContrast = contrastOf(link.foreground, link.backgrounds);
+    assert.ok(linkContrast >= 4.5, `the sent file's name is readable on its chip: ${linkContrast.toFixed(2)}:1`);
   });
 
   it('keeps whole words in search highlights of the Sessions view', async () => {
