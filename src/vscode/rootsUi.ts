@@ -25,7 +25,8 @@ export const vscodeRootsUi: RootsUi = {
       folders.map((folder) => ({ label: folder.name, description: folder.path, picked: true, folder })),
       {
         title: `Share workspace folders with ${agentName}?`,
-        placeHolder: `Besides “${primary.name}”, the agent may read and change the checked folders`,
+        // One line of an input box, beside the "2 Selected" count: short, or it is cut off in a narrow window.
+        placeHolder: `Besides “${primary.name}”, it may read and change these`,
         canPickMany: true,
         ignoreFocusOut: true,
         matchOnDescription: true,

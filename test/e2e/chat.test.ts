@@ -76,7 +76,7 @@ describe('the chat (real workbench, Chromium)', function () {
     await option.waitFor({ timeout: 30_000 });
     await bench().screenshot('chat-mention');
     await input.press('Enter');
-    await chat.locator('.attachments .chip', { hasText: 'lib/src/greet.ts' }).waitFor();
+    await chat.locator('.attachments .chip[title$="/lib/src/greet.ts"]', { hasText: 'greet.ts' }).waitFor();
     assert.equal(await input.inputValue(), 'Summarise @greet.ts ');
     const before = await turnEnds();
     await input.press('Enter');
@@ -111,14 +111,14 @@ describe('the chat (real workbench, Chromium)', function () {
     await bench().runCommand('ACP: Add Selection to Chat');
     chat = await bench().webview('.prompt-input');
     await chat.locator('.attachments .chip').first().waitFor({ timeout: 30_000 });
-    assert.deepEqual((await chat.locator('.attachments .chip').allInnerTexts()).map((t) => t.trim()), ['src/greet.ts:1-3']);
+    assert.deepEqual((await chat.locator('.attachments .chip').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()), ['greet.ts:1-3 · lib']);
     const before = await turnEnds();
     await chat.locator('.prompt-input').fill('What does this do?');
     await chat.locator('.prompt-input').press('Enter');
     await untilTurnEnds(before);
     assert.match(await lastAgentText(), /Attachments: resource file:\/\/\S+\/lib\/src\/greet\.ts#L1-3/);
     const context = chat.locator('.entry.user').last().locator('details.resource');
-    assert.equal((await context.locator('summary').innerText()).trim(), 'greet.ts, lines 1–3');
+    assert.equal((await context.locator('summary').innerText()).trim(), 'greet.ts · lib, lines 1–3');
     await context.locator('summary').click({ position: { x: 4, y: 4 } });
     await context.locator('pre', { hasText: 'Hello from lib' }).waitFor();
   });

@@ -2,7 +2,9 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'preact/compat';
 import type { ViewSessionState } from '../../shared/chatModel';
 import { withAttachment, type Attachment } from '../../shared/chatProtocol';
+import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
+import { Announcer } from './announcer';
 import { Composer } from './Composer';
 import { Entry, RootsContext } from './entries';
 import { RetryBar } from './promptActions';
@@ -33,7 +35,8 @@ function Header(props: { session: ViewSessionState }) {
           </span>
         ) : null}
         <span class="agent-name">{session.agentName}</span>
-        <span class={`status status-${session.status}`} role="status" aria-live="polite">
+        {/* Said aloud by the announcer (announcer.tsx), once per change. */}
+        <span class={`status status-${session.status}`}>
           {session.status === 'running' ? <Icon name="loading" spin /> : null} {session.statusDetail ?? STATUS_TEXT[session.status]}
         </span>
         {session.confinement ? (
@@ -64,10 +67,10 @@ function Header(props: { session: ViewSessionState }) {
       {session.rootsStale ? (
         <div class="stale" role="status">
           <Icon name="warning" />
-          <span>{session.rootsStale}</span>
-          <button type="button" class="button secondary small" onClick={() => host.post({ type: 'action', action: 'reopenWithCurrentFolders' })}>
+          <span class="stale-text">{session.rootsStale}</span>
+          <Button small onClick={() => host.post({ type: 'action', action: 'reopenWithCurrentFolders' })}>
             Reopen with Current Folders
-          </button>
+          </Button>
         </div>
       ) : null}
     </header>
@@ -142,7 +145,7 @@ export function App(props: { store: ChatStore }) {
         class="transcript"
         ref={transcript}
         role="log"
-        aria-live="polite"
+        aria-live="off"
         aria-label="Conversation"
         onScroll={(event) => {
           const element = event.currentTarget as HTMLDivElement;
@@ -162,6 +165,7 @@ export function App(props: { store: ChatStore }) {
         </RootsContext.Provider>
         <RetryBar entries={state.entries} running={running} connected={state.session.status !== 'disconnected'} />
       </div>
+      <Announcer session={state.session} entries={state.entries} />
       <Queue queue={state.queue} running={running} />
       <PromptBox
         session={state.session}

@@ -11,7 +11,9 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ViewConfigOption, ViewSessionState } from '../../shared/chatModel';
 import { ChatRequests, withAttachment, type Attachment, type MentionItem } from '../../shared/chatProtocol';
+import { Button, Checkbox, IconButton, Select } from '../common/controls';
 import { Icon } from '../common/icon';
+import { fileChipParts } from './fileLabel';
 import { host } from './host';
 import { persistDraft } from './persist';
 import { usePromptHistory } from './promptHistory';
@@ -225,13 +227,7 @@ export function Composer(props: {
       {attachments.length > 0 ? (
         <div class="attachments" aria-label="Context">
           {attachments.map((attachment, i) => (
-            <span class="chip" key={i}>
-              <Icon name={attachment.kind === 'image' ? 'file-media' : attachment.kind === 'selection' ? 'selection' : 'file'} />
-              <span>{attachment.label}</span>
-              <button type="button" class="icon-button" aria-label={`Remove ${attachment.label}`} onClick={() => setAttachments((current) => current.filter((_, j) => j !== i))}>
-                <Icon name="close" />
-              </button>
-            </span>
+            <AttachmentChip key={i} attachment={attachment} roots={session.roots} onRemove={() => setAttachments((current) => current.filter((_, j) => j !== i))} />
           ))}
         </div>
       ) : null}
@@ -261,51 +257,60 @@ export function Composer(props: {
       />
       {hint ? <div class="hint">{hint}</div> : null}
       <div class="composer-bar">
-        <button type="button" class="icon-button" title="Mention a file (@)" aria-label="Mention a file" onClick={() => {
+        <IconButton icon="mention" label="Mention a file" title="Mention a file (@)" onClick={() => {
           setText((t) => `${t}${t && !t.endsWith(' ') ? ' ' : ''}@`);
           input.current?.focus();
           askMentions('');
-        }}>
-          <Icon name="mention" />
-        </button>
-        <button type="button" class="icon-button" title="Add the editor selection" aria-label="Add the editor selection" onClick={() => host.post({ type: 'attachSelection' })}>
-          <Icon name="selection" />
-        </button>
+        }} />
+        <IconButton icon="selection" label="Add the editor selection" onClick={() => host.post({ type: 'attachSelection' })} />
         {session.modes && !usesModeOption ? (
-          <select
-            class="select"
-            aria-label="Mode"
-            title="Mode"
-            value={session.modes.currentModeId}
-            onChange={(event) => host.post({ type: 'setMode', modeId: (event.currentTarget as HTMLSelectElement).value })}
-          >
+          <Select label="Mode" value={session.modes.currentModeId} onChange={(modeId) => host.post({ type: 'setMode', modeId })}>
             {session.modes.available.map((mode) => (
               <option key={mode.id} value={mode.id} title={mode.description}>
                 {mode.name}
               </option>
             ))}
-          </select>
+          </Select>
         ) : null}
         {options.map((option) => (
           <ConfigControl key={option.id} option={option} />
         ))}
         <span class="spacer" />
         {running && (text.trim() || attachments.length > 0) ? (
-          <button type="button" class="button secondary queue-send" onClick={() => send()} aria-label="Queue" title="Send when the agent finishes (Enter)">
-            <Icon name="list-ordered" /> Queue
-          </button>
+          <Button class="queue-send" icon="list-ordered" aria-label="Queue" title="Send when the agent finishes (Enter)" onClick={() => send()}>
+            Queue
+          </Button>
         ) : null}
         {running ? (
-          <button type="button" class="button stop" onClick={() => host.post({ type: 'cancel' })} aria-label="Stop" title="Stop the turn (Esc)">
-            <Icon name="debug-stop" /> Stop
-          </button>
+          <Button primary class="stop" icon="debug-stop" aria-label="Stop" title="Stop the turn (Esc)" onClick={() => host.post({ type: 'cancel' })}>
+            Stop
+          </Button>
         ) : (
-          <button type="button" class="button send" onClick={() => send()} disabled={!ready || (!text.trim() && attachments.length === 0)} aria-label="Send">
-            <Icon name="send" /> Send
-          </button>
+          <Button primary class="send" icon="send" aria-label="Send" onClick={send} disabled={!ready || (!text.trim() && attachments.length === 0)}>
+            Send
+          </Button>
         )}
       </div>
     </div>
+  );
+}
+
+/** A context chip: a file says its name and folder ("greet.ts · app"), the full path in its tooltip. */
+function AttachmentChip(props: { attachment: Attachment; roots: ViewSessionState['roots']; onRemove: () => void }) {
+  const { attachment } = props;
+  const file =
+    attachment.kind === 'image'
+      ? undefined
+      : fileChipParts(attachment.path, props.roots, attachment.kind === 'selection' ? `:${attachment.startLine}-${attachment.endLine}` : '');
+  const name = file ? file.name : attachment.label;
+  const title = attachment.kind === 'image' ? attachment.label : attachment.path;
+  return (
+    <span class="chip" title={title}>
+      <Icon name={attachment.kind === 'image' ? 'file-media' : attachment.kind === 'selection' ? 'selection' : 'file'} />
+      <span class="chip-name">{name}</span>
+      {file?.folder ? <span class="chip-folder">{`· ${file.folder}`}</span> : null}
+      <IconButton icon="close" label={`Remove ${name}`} onClick={props.onRemove} />
+    </span>
   );
 }
 
@@ -313,30 +318,28 @@ function ConfigControl(props: { option: ViewConfigOption }) {
   const { option } = props;
   if (option.type === 'boolean') {
     return (
-      <label class="toggle" title={option.description ?? option.name}>
-        <input
-          type="checkbox"
-          checked={option.currentValue}
-          onChange={(event) => host.post({ type: 'setConfig', configId: option.id, value: (event.currentTarget as HTMLInputElement).checked })}
-        />
-        {option.name}
-      </label>
+      <Checkbox
+        class="toggle"
+        label={option.name}
+        title={option.description ?? option.name}
+        checked={option.currentValue}
+        onChange={(value) => host.post({ type: 'setConfig', configId: option.id, value })}
+      />
     );
   }
   return (
-    <select
-      class="select"
-      aria-label={option.name}
+    <Select
+      label={option.name}
       title={option.description ?? option.name}
       value={option.currentValue}
       data-category={option.category}
-      onChange={(event) => host.post({ type: 'setConfig', configId: option.id, value: (event.currentTarget as HTMLSelectElement).value })}
+      onChange={(value) => host.post({ type: 'setConfig', configId: option.id, value })}
     >
       {option.options.map((choice) => (
         <option key={choice.value} value={choice.value} title={choice.description}>
           {choice.group ? `${choice.group}: ${choice.name}` : choice.name}
         </option>
       ))}
-    </select>
+    </Select>
   );
 }

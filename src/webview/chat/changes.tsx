@@ -1,6 +1,7 @@
 /** A turn's `changes` entry: what it changed on disk in the session's folders, each file opening its diff. */
 import { changesSummary, STATUS_LETTER } from '../../shared/changesView';
 import type { ViewChangedFile, ViewEntryOf } from '../../shared/chatModel';
+import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
 import { host } from './host';
 
@@ -16,18 +17,18 @@ export function Changes(props: { entry: ViewEntryOf<'changes'> }) {
         <span class="changes-summary">{changesSummary(entry.files)}</span>
         {entry.state === 'undone' ? <span class="badge">undone</span> : null}
         <span class="changes-actions">
-          <button class="button secondary small" type="button" title="Review these changes file by file" onClick={() => host.post({ type: 'changes', entryId: entry.id, action: 'review' })}>
+          <Button small title="Review these changes file by file" onClick={() => host.post({ type: 'changes', entryId: entry.id, action: 'review' })}>
             Review
-          </button>
+          </Button>
           {entry.state === 'done' ? (
-            <button class="button secondary small" type="button" title="Restore these files to before this turn" onClick={() => host.post({ type: 'changes', entryId: entry.id, action: 'undo' })}>
+            <Button small title="Restore these files to before this turn" onClick={() => host.post({ type: 'changes', entryId: entry.id, action: 'undo' })}>
               Undo
-            </button>
+            </Button>
           ) : null}
           {entry.state === 'undone' ? (
-            <button class="button secondary small" type="button" title="Make these changes again" onClick={() => host.post({ type: 'changes', entryId: entry.id, action: 'redo' })}>
+            <Button small title="Make these changes again" onClick={() => host.post({ type: 'changes', entryId: entry.id, action: 'redo' })}>
               Redo
-            </button>
+            </Button>
           ) : null}
         </span>
       </div>

@@ -3,10 +3,12 @@ import { createContext } from 'preact';
 import { memo, useContext } from 'preact/compat';
 import type { ViewContent, ViewEntry, ViewEntryOf, ViewSessionState, ViewToolContent } from '../../shared/chatModel';
 import { refusalScopeText, refusedRequestText } from '../../shared/refusalText';
+import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
 import { Markdown } from '../common/ui';
 import { Changes } from './changes';
 import { ErrorEntry } from './errorEntry';
+import { basename, folderLabel, folderOf } from './fileLabel';
 import { host } from './host';
 import { UserPrompt } from './promptActions';
 import { remoteImages } from './remoteImages';
@@ -40,6 +42,8 @@ const PERMISSION_KINDS: Record<string, { icon: string; label: string; primary: b
   reject_always: { icon: 'circle-slash', label: 'Always rejected', primary: false },
 };
 
+const PLAN_STATUS: Record<string, string> = { completed: 'Done', in_progress: 'In progress', pending: 'To do' };
+
 /** Why a turn ended, in words (nothing for a normal end). */
 export function stopReasonText(stopReason: string): string | undefined {
   switch (stopReason) {
@@ -66,22 +70,6 @@ function sentence(text: string): string {
 /** The session's folders, for naming where a command runs. */
 export const RootsContext = createContext<ViewSessionState['roots']>([]);
 
-/** A folder as the user knows it: its root's name and the path below it (`lib/src`), else the whole path. */
-function folderLabel(folder: string, roots: ViewSessionState['roots']): string {
-  const trimmed = folder.replace(/[\\/]+$/, '');
-  let best: { name: string; rest: string; length: number } | undefined;
-  for (const root of roots) {
-    const base = root.path.replace(/[\\/]+$/, '');
-    if (trimmed !== base && !trimmed.startsWith(`${base}/`) && !trimmed.startsWith(`${base}\\`)) continue;
-    if (!best || base.length > best.length) best = { name: root.name, rest: trimmed.slice(base.length), length: base.length };
-  }
-  return best ? `${best.name}${best.rest.replace(/\\/g, '/')}` : folder;
-}
-
-function basename(path: string): string {
-  return path.split(/[\\/]/).filter(Boolean).pop() ?? path;
-}
-
 function Location(props: { path: string; line?: number; label?: string }) {
   const label = props.label ?? `${basename(props.path)}${props.line !== undefined ? `:${props.line}` : ''}`;
   return (
@@ -106,16 +94,29 @@ function fileUri(uri: string): { path: string; startLine?: number; endLine?: num
   return { path, startLine, endLine: match[3] ? Number(match[3]) : startLine };
 }
 
+/** A file's name and, in a multi-root workspace, the folder it is in: "greet.ts · lib". */
+function inFolder(path: string, roots: ViewSessionState['roots']): string {
+  const folder = folderOf(path, roots);
+  return folder ? `${basename(path)} · ${folder}` : basename(path);
+}
+
 function ResourceName(props: { uri: string }) {
+  const roots = useContext(RootsContext);
   const file = fileUri(props.uri);
   if (!file) return <span>{props.uri}</span>;
   const lines = file.startLine === undefined ? '' : file.endLine !== file.startLine ? `, lines ${file.startLine}–${file.endLine}` : `, line ${file.startLine}`;
   return (
     <span>
-      <Location path={file.path} line={file.startLine} label={basename(file.path)} />
+      <Location path={file.path} line={file.startLine} label={inFolder(file.path, roots)} />
       {lines}
     </span>
   );
+}
+
+function LinkName(props: { uri: string; name: string }) {
+  const roots = useContext(RootsContext);
+  const file = fileUri(props.uri);
+  return file ? <Location path={file.path} label={inFolder(file.path, roots)} /> : <span>{props.name}</span>;
 }
 
 function ContentView(props: { block: ViewContent; markdown?: boolean }) {
@@ -131,7 +132,7 @@ function ContentView(props: { block: ViewContent; markdown?: boolean }) {
       return (
         <span class="chip">
           <Icon name="file" />
-          {fileUri(block.uri) ? <Location path={fileUri(block.uri)!.path} /> : <span>{block.title ?? block.name}</span>}
+          <LinkName uri={block.uri} name={block.title ?? block.name} />
         </span>
       );
     case 'resource':
@@ -205,9 +206,9 @@ function TerminalBlock(props: { content: Extract<ViewToolContent, { type: 'termi
           <Icon name="loading" spin label="Running" />
         )}
         {props.error === undefined ? (
-          <button class="button secondary small" type="button" onClick={() => host.post({ type: 'showTerminal', terminalId: content.terminalId })}>
+          <Button small onClick={() => host.post({ type: 'showTerminal', terminalId: content.terminalId })}>
             Show in Terminal
-          </button>
+          </Button>
         ) : null}
       </div>
       {props.error !== undefined ? <div class="terminal-error">{props.error}</div> : null}
@@ -230,9 +231,9 @@ function ToolContent(props: { entryId: string; index: number; content: ViewToolC
           <span class="diff-added">{`+${content.added}`}</span>
           <span class="diff-removed">{`−${content.removed}`}</span>
           {content.oldText === null || content.oldText === undefined ? <span class="badge">new file</span> : null}
-          <button class="button secondary small" type="button" onClick={() => host.post({ type: 'openDiff', entryId: props.entryId, index: props.index })}>
+          <Button small onClick={() => host.post({ type: 'openDiff', entryId: props.entryId, index: props.index })}>
             Open Diff
-          </button>
+          </Button>
         </div>
       );
     case 'terminal':
@@ -301,15 +302,15 @@ function Permission(props: { entry: ViewEntryOf<'permission'> }) {
       </div>
       <div class="permission-options">
         {entry.options.map((option) => (
-          <button
+          <Button
             key={option.optionId}
-            type="button"
-            class={`button ${PERMISSION_KINDS[option.kind]?.primary ? '' : 'secondary'} kind-${option.kind}`}
+            primary={PERMISSION_KINDS[option.kind]?.primary ?? false}
+            class={`kind-${option.kind}`}
             data-kind={option.kind}
             onClick={() => host.post({ type: 'permission', entryId: entry.id, optionId: option.optionId })}
           >
             {option.name}
-          </button>
+          </Button>
         ))}
       </div>
     </div>
@@ -354,8 +355,8 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
           <ol>
             {entry.entries.map((item, i) => (
               <li key={i} class={`plan-item ${item.status} priority-${item.priority}`}>
-                <Icon name={item.status === 'completed' ? 'pass-filled' : item.status === 'in_progress' ? 'circle-large-filled' : 'circle-large-outline'} label={item.status.replace('_', ' ')} />
-                <span>{item.content}</span>
+                <Icon name={item.status === 'completed' ? 'check' : item.status === 'in_progress' ? 'circle-large-filled' : 'circle-large-outline'} label={PLAN_STATUS[item.status] ?? item.status} />
+                <span class="plan-text">{item.content}</span>
               </li>
             ))}
           </ol>
@@ -365,7 +366,7 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
       return (
         <div class={`entry notice severity-${entry.severity}`} role="note">
           <Icon name={entry.severity === 'error' ? 'error' : entry.severity === 'warning' ? 'warning' : 'info'} />
-          <div>
+          <div class="notice-body">
             <div class="notice-title">{entry.title}</div>
             {entry.description ? <div class="notice-description">{entry.description}</div> : null}
           </div>

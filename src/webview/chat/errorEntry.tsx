@@ -1,5 +1,6 @@
 /** An error in the chat: what failed, the agent's own words (its last stderr lines), the likely cause, and the ways forward. */
 import type { ViewEntryOf } from '../../shared/chatModel';
+import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
 import { host } from './host';
 
@@ -27,9 +28,9 @@ export function ErrorEntry({ entry }: { entry: ViewEntryOf<'error'> }) {
         {entry.advice ? <div class="error-advice">{entry.advice}</div> : null}
         <div class="error-actions">
           {entry.actions.map((action) => (
-            <button key={action} type="button" class="button secondary" onClick={() => host.post({ type: 'action', action })}>
+            <Button key={action} onClick={() => host.post({ type: 'action', action })}>
               {ERROR_ACTIONS[action] ?? action}
-            </button>
+            </Button>
           ))}
         </div>
       </div>

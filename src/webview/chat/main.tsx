@@ -4,6 +4,7 @@ import '../common/l10nSetup';
 import '@vscode/codicons/dist/codicon.css';
 import '../common/controls.css';
 import './chat.css';
+import './changes.css';
 import { mountChat } from './mount';
 import { ChatStore } from './store';
 

@@ -1,5 +1,6 @@
 /** The selected session's details: title, id, time, folders (missing ones marked), the agent's `_meta` as text, and every action. */
 import type { ActionState, SessionAction, SessionRow } from '../../shared/historyProtocol';
+import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
 import { exactTime } from './format';
 
@@ -8,41 +9,38 @@ export function Details(props: { row: SessionRow; run: (action: SessionAction, k
   const button = (action: SessionAction, label: string, state?: ActionState) => {
     const enabled = state?.enabled ?? true;
     return (
-      <button
-        type="button"
-        class="button secondary small"
-        aria-disabled={!enabled}
-        title={enabled ? undefined : state?.reason}
-        onClick={() => enabled && run(action, row.key)}
-      >
+      <Button small unavailable={enabled ? false : (state?.reason ?? 'Not available')} onClick={() => run(action, row.key)}>
         {label}
-      </button>
+      </Button>
     );
   };
+  // The facts scroll; the actions below them always show whole, however narrow or short the view.
   return (
     <section class="details" aria-label="Selected session">
-      <div class="details-title">{row.title}</div>
-      <div class="details-line">
-        {row.agentName} · <code title="Session ID">{row.sessionId}</code>
+      <div class="details-info">
+        <div class="details-title">{row.title}</div>
+        <div class="details-line">
+          {row.agentName} · <code title="Session ID">{row.sessionId}</code>
+        </div>
+        {row.updatedAt !== undefined ? <div class="details-line">Updated {exactTime(row.updatedAt)}</div> : null}
+        <ul class="details-roots" aria-label="Folders">
+          {row.roots.map((root) => (
+            <li key={root.path} class={root.missing ? 'missing' : ''} title={`${root.path}${root.primary ? ' (working folder)' : ''}${root.missing ? ' — no longer exists' : ''}`}>
+              <Icon name={root.missing ? 'warning' : root.primary ? 'home' : 'folder'} />
+              <span class="root-name">{root.name}</span>
+              <span class="root-path">{root.path}</span>
+              {root.missing ? <span class="badge warn">missing</span> : null}
+            </li>
+          ))}
+          {!row.rootsKnown ? <li class="unknown">Other folders unknown: the agent did not report them.</li> : null}
+        </ul>
+        {row.meta !== undefined ? (
+          <details class="meta-details">
+            <summary>Agent details (_meta)</summary>
+            <pre>{row.meta}</pre>
+          </details>
+        ) : null}
       </div>
-      {row.updatedAt !== undefined ? <div class="details-line">Updated {exactTime(row.updatedAt)}</div> : null}
-      <ul class="details-roots" aria-label="Folders">
-        {row.roots.map((root) => (
-          <li key={root.path} class={root.missing ? 'missing' : ''} title={`${root.path}${root.primary ? ' (working folder)' : ''}${root.missing ? ' — no longer exists' : ''}`}>
-            <Icon name={root.missing ? 'warning' : root.primary ? 'home' : 'folder'} />
-            <span class="root-name">{root.name}</span>
-            <span class="root-path">{root.path}</span>
-            {root.missing ? <span class="badge warn">missing</span> : null}
-          </li>
-        ))}
-        {!row.rootsKnown ? <li class="unknown">Other folders unknown: the agent did not report them.</li> : null}
-      </ul>
-      {row.meta !== undefined ? (
-        <details class="meta-details">
-          <summary>Agent details (_meta)</summary>
-          <pre>{row.meta}</pre>
-        </details>
-      ) : null}
       <div class="details-actions">
         {button('open', row.open ? 'Show' : 'Open', row.actions.open)}
         {button('resume', 'Resume', row.actions.resume)}

@@ -1,5 +1,6 @@
 /** Above the list: the agent picker, the hidden-sessions toggle, the search box and the scope buttons. */
 import type { Scope, ViewSettings } from '../../shared/historyProtocol';
+import { IconButton, Segmented, Select } from '../common/controls';
 import { Icon } from '../common/icon';
 import type { ListState } from './store';
 
@@ -23,14 +24,12 @@ export function Toolbar(props: {
   return (
     <>
       <div class="toolbar">
-        <select
-          class="select agent-select"
-          aria-label="Agent"
+        <Select
+          class="agent-select"
+          wrapClass="agent-select-wrap"
+          label="Agent"
           value={settings.agent ?? ''}
-          onChange={(event) => {
-            const value = (event.currentTarget as HTMLSelectElement).value;
-            send({ agent: value === '' ? null : value });
-          }}
+          onChange={(value) => send({ agent: value === '' ? null : value })}
         >
           <option value="">All agents</option>
           {state.agents.map((agent) => (
@@ -39,17 +38,15 @@ export function Toolbar(props: {
               {agent.running ? '' : ' (not running)'}
             </option>
           ))}
-        </select>
-        <button
-          type="button"
-          class={`icon-button toggle ${settings.showHidden ? 'on' : ''}`}
+        </Select>
+        <IconButton
+          icon={settings.showHidden ? 'eye' : 'eye-closed'}
+          class="toggle"
           aria-pressed={settings.showHidden}
-          aria-label="Show hidden sessions"
+          label="Show hidden sessions"
           title={settings.showHidden ? 'Hidden sessions are shown' : 'Show hidden sessions'}
           onClick={() => send({ showHidden: !settings.showHidden })}
-        >
-          <Icon name={settings.showHidden ? 'eye' : 'eye-closed'} />
-        </button>
+        />
       </div>
       <div class="search">
         <Icon name="search" />
@@ -72,21 +69,7 @@ export function Toolbar(props: {
           }}
         />
       </div>
-      <div class="scopes" role="radiogroup" aria-label="Scope">
-        {SCOPES.map((scope) => (
-          <button
-            key={scope.id}
-            type="button"
-            role="radio"
-            aria-checked={settings.scope === scope.id}
-            class={`scope ${settings.scope === scope.id ? 'selected' : ''}`}
-            title={scope.title}
-            onClick={() => send({ scope: scope.id })}
-          >
-            {scope.label}
-          </button>
-        ))}
-      </div>
+      <Segmented class="scopes" itemClass="scope" label="Scope" value={settings.scope} options={SCOPES} onChange={(scope) => send({ scope })} />
     </>
   );
 }

@@ -1,40 +1,46 @@
 /** The rows of the Sessions view's list: a session (title, time, folders, snippet, quick actions) and the status row closing an agent's part. */
 import type { ActionState, SessionAction, SessionRow, StatusRow } from '../../shared/historyProtocol';
+import { Button, IconButton } from '../common/controls';
 import { Icon } from '../common/icon';
 import { exactTime, relativeTime } from './format';
 import { host } from './host';
 
-/** Text with some ranges marked, as text nodes only. */
-export function Highlighted(props: { text: string; ranges: ReadonlyArray<readonly [number, number]> }) {
+/**
+ * Text with some ranges marked, as text nodes only, in one inline span: the marks sit in the flow of the
+ * text, so a word with a highlighted part reads as one word (in a flex line each piece would be an item
+ * of its own, with the line's gap between them: "greet ing"). Touching ranges are one mark.
+ */
+export function Highlighted(props: { text: string; ranges: ReadonlyArray<readonly [number, number]>; class?: string }) {
   const parts: Array<{ text: string; mark: boolean }> = [];
   let at = 0;
   for (const [start, end] of [...props.ranges].sort((a, b) => a[0] - b[0])) {
     if (start < at || end > props.text.length || start >= end) continue;
-    if (start > at) parts.push({ text: props.text.slice(at, start), mark: false });
-    parts.push({ text: props.text.slice(start, end), mark: true });
+    const previous = parts[parts.length - 1];
+    if (start === at && previous?.mark) previous.text += props.text.slice(start, end);
+    else {
+      if (start > at) parts.push({ text: props.text.slice(at, start), mark: false });
+      parts.push({ text: props.text.slice(start, end), mark: true });
+    }
     at = end;
   }
   if (at < props.text.length) parts.push({ text: props.text.slice(at), mark: false });
-  return <>{parts.map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : p.text))}</>;
+  return <span class={`highlighted ${props.class ?? ''}`}>{parts.map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : p.text))}</span>;
 }
 
 /** A row's quick action: disabled ones say why in their tooltip. */
 function ActionButton(props: { icon: string; label: string; state?: ActionState; onClick: () => void; class?: string }) {
   const enabled = props.state?.enabled ?? true;
   return (
-    <button
-      type="button"
-      class={`icon-button ${props.class ?? ''}`}
-      aria-label={props.label}
-      title={enabled ? props.label : `${props.label}: ${props.state?.reason ?? 'not available'}`}
-      aria-disabled={!enabled}
+    <IconButton
+      icon={props.icon}
+      label={props.label}
+      class={props.class}
+      unavailable={enabled ? false : (props.state?.reason ?? 'not available')}
       onClick={(event) => {
         event.stopPropagation();
-        if (enabled) props.onClick();
+        props.onClick();
       }}
-    >
-      <Icon name={props.icon} />
-    </button>
+    />
   );
 }
 
@@ -45,9 +51,7 @@ export function SessionItem(props: { row: SessionRow; active: boolean; now: numb
       <div class="line">
         {row.pinned ? <Icon name="pinned" label="Pinned" class="pin" /> : null}
         {row.open ? <Icon name="circle-filled" label="Open in a chat" class="open-dot" /> : null}
-        <span class={`title ${row.titled ? '' : 'placeholder'}`}>
-          <Highlighted text={row.title} ranges={row.highlights} />
-        </span>
+        <Highlighted class={`title ${row.titled ? '' : 'placeholder'}`} text={row.title} ranges={row.highlights} />
         {row.updatedAt !== undefined ? (
           <span class="time" title={exactTime(row.updatedAt)}>
             {relativeTime(row.updatedAt, props.now)}
@@ -77,7 +81,7 @@ export function SessionItem(props: { row: SessionRow; active: boolean; now: numb
       </div>
       {row.snippet ? (
         <div class="line snippet">
-          <Highlighted text={row.snippet.text} ranges={row.snippet.highlights} />
+          <Highlighted class="snippet-text" text={row.snippet.text} ranges={row.snippet.highlights} />
         </div>
       ) : null}
     </>
@@ -93,9 +97,9 @@ export function StatusItem(props: { row: StatusRow }) {
       <Icon name={row.state === 'loading' ? 'loading' : row.state === 'error' ? 'error' : row.state === 'more' ? 'ellipsis' : 'info'} spin={row.state === 'loading'} />
       <span class="status-text">{row.message}</span>
       {label && row.state !== 'more' ? (
-        <button type="button" class="button secondary small" onClick={act}>
+        <Button small onClick={act}>
           {label}
-        </button>
+        </Button>
       ) : null}
     </div>
   );

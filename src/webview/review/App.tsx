@@ -7,6 +7,7 @@ import * as l10n from '@vscode/l10n';
 import { useEffect, useSyncExternalStore } from 'preact/compat';
 import { changesSummary } from '../../shared/changesView';
 import type { ReviewFile, ReviewState } from '../../shared/reviewProtocol';
+import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
 import { FileCard } from './FileCard';
 import { host } from './host';
@@ -39,24 +40,21 @@ function Header(props: { state: ReviewState; store: ReviewStore }) {
         {!none ? <div class="review-summary">{changesSummary(state.files, 'pending')}</div> : null}
       </div>
       <div class="review-actions">
-        <button
-          class="button"
-          type="button"
+        <Button
+          primary
           disabled={none || store.busy}
           onClick={() => store.act((version) => ({ type: 'acceptAll', version }))}
           title={l10n.t('Keep every change')}
         >
-          <Icon name="check-all" /> {l10n.t('Accept All')}
-        </button>
-        <button
-          class="button secondary"
-          type="button"
+          <Icon name="check-all" /> Accept All
+        </Button>
+        <Button
           disabled={none || store.busy}
           onClick={() => store.act((version) => ({ type: 'rejectAll', version }))}
           title={l10n.t('Undo every change')}
         >
-          <Icon name="discard" /> {l10n.t('Reject All')}
-        </button>
+          <Icon name="discard" /> Reject All
+        </Button>
       </div>
     </header>
   );

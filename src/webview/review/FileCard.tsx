@@ -2,6 +2,7 @@
 import * as l10n from '@vscode/l10n';
 import { diffRows, linesWithin, STATUS_LETTER } from '../../shared/changesView';
 import type { ReviewFile, ReviewHunk } from '../../shared/reviewProtocol';
+import { Button, IconButton } from '../common/controls';
 import { Icon } from '../common/icon';
 import { host } from './host';
 import type { ReviewStore } from './store';
@@ -31,26 +32,24 @@ function Hunk(props: { file: ReviewFile; hunk: ReviewHunk; index: number; count:
       <div class="hunk-header">
         <span class="hunk-range">{range}</span>
         <span class="hunk-actions">
-          <button
-            class="button secondary small"
-            type="button"
+          <Button
+            small
             disabled={store.busy}
             aria-label={l10n.t('Accept {0}', label)}
             title={l10n.t('Keep this change')}
             onClick={() => store.act((version) => ({ type: 'accept', version, key: file.key, hunk: index }))}
           >
-            <Icon name="check" /> {l10n.t('Accept')}
-          </button>
-          <button
-            class="button secondary small"
-            type="button"
+            <Icon name="check" /> Accept
+          </Button>
+          <Button
+            small
             disabled={store.busy}
             aria-label={l10n.t('Reject {0}', label)}
             title={l10n.t('Undo this change')}
             onClick={() => store.act((version) => ({ type: 'reject', version, key: file.key, hunk: index }))}
           >
-            <Icon name="discard" /> {l10n.t('Reject')}
-          </button>
+            <Icon name="discard" /> Reject
+          </Button>
         </span>
       </div>
       <table class="diff">
@@ -91,9 +90,9 @@ function Body(props: { file: ReviewFile; store: ReviewStore }) {
         shown[i] > 0 ? <Hunk key={i} file={file} hunk={hunk} index={i} count={hunks.length} shown={shown[i]} store={store} /> : null,
       )}
       {hidden > 0 ? (
-        <button class="button secondary small show-all" type="button" onClick={() => store.showAll(file.key)}>
-          {(hidden === 1 ? l10n.t('Show all ({0} more line)', hidden) : l10n.t('Show all ({0} more lines)', hidden))}
-        </button>
+        <Button small class="show-all" onClick={() => store.showAll(file.key)}>
+          {`Show all (${hidden} more ${hidden === 1 ? 'line' : 'lines'})`}
+        </Button>
       ) : null}
     </div>
   );
@@ -138,34 +137,28 @@ export function FileCard(props: { file: ReviewFile; index: number; store: Review
           )}
         </span>
         <span class="file-actions">
-          <button class="icon-button" type="button" aria-label={l10n.t('Open diff of {0}', file.path)} title={l10n.t('Open Diff')} onClick={() => host.post({ type: 'openDiff', key: file.key })}>
-            <Icon name="diff" />
-          </button>
+          <IconButton icon="diff" label={`Open diff of ${file.path}`} title="Open Diff" onClick={() => host.post({ type: 'openDiff', key: file.key })} />
           {file.status !== 'deleted' ? (
-            <button class="icon-button" type="button" aria-label={l10n.t('Open {0}', file.path)} title={l10n.t('Open File')} onClick={() => host.post({ type: 'openFile', key: file.key })}>
-              <Icon name="go-to-file" />
-            </button>
+            <IconButton icon="go-to-file" label={`Open ${file.path}`} title="Open File" onClick={() => host.post({ type: 'openFile', key: file.key })} />
           ) : null}
-          <button
-            class="button small"
-            type="button"
+          <Button
+            primary small
             disabled={store.busy}
             aria-label={l10n.t('Accept {0}', file.path)}
             title={l10n.t('Keep the changes to this file')}
             onClick={() => store.act((version) => ({ type: 'accept', version, key: file.key }))}
           >
-            <Icon name="check" /> {l10n.t('Accept')}
-          </button>
-          <button
-            class="button secondary small"
-            type="button"
+            <Icon name="check" /> Accept
+          </Button>
+          <Button
+            small
             disabled={store.busy}
             aria-label={l10n.t('Reject {0}', file.path)}
             title={l10n.t('Undo the changes to this file')}
             onClick={() => store.act((version) => ({ type: 'reject', version, key: file.key }))}
           >
-            <Icon name="discard" /> {l10n.t('Reject')}
-          </button>
+            <Icon name="discard" /> Reject
+          </Button>
         </span>
       </div>
       {expanded ? (

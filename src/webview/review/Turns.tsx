@@ -4,6 +4,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { ReviewState } from '../../shared/reviewProtocol';
+import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
 import type { ReviewStore } from './store';
 
@@ -26,27 +27,25 @@ export function Turns(props: { state: ReviewState; store: ReviewStore }) {
             <span class="count-added">{`+${turn.added}`}</span>
             <span class="count-removed">{`−${turn.removed}`}</span>
             {turn.state === 'done' ? (
-              <button
-                class="button secondary small"
-                type="button"
+              <Button
+                small
                 disabled={store.busy}
                 aria-label={l10n.t('Undo turn {0}', turn.n)}
                 onClick={() => store.act((version) => ({ type: 'undo', version, turn: turn.n }))}
               >
-                <Icon name="discard" /> {l10n.t('Undo')}
-              </button>
-            ) : turn.state === l10n.t('undone') ? (
+                <Icon name="discard" /> Undo
+              </Button>
+            ) : turn.state === 'undone' ? (
               <>
-                <span class="badge">{l10n.t('undone')}</span>
-                <button
-                  class="button secondary small"
-                  type="button"
+                <span class="badge">undone</span>
+                <Button
+                  small
                   disabled={store.busy}
                   aria-label={l10n.t('Redo turn {0}', turn.n)}
                   onClick={() => store.act((version) => ({ type: 'redo', version, turn: turn.n }))}
                 >
-                  <Icon name="redo" /> {l10n.t('Redo')}
-                </button>
+                  <Icon name="redo" /> Redo
+                </Button>
               </>
             ) : (
               <span class="turn-note">{l10n.t('checkpoint removed to save space')}</span>

@@ -1,0 +1,68 @@
+/**
+ * What a screen reader hears of a chat, politely and in whole pieces: that the agent is working, each of
+ * its messages once complete (not every streamed chunk: the transcript itself is a log that does not
+ * announce), and that it finished or disconnected.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ViewEntry, ViewSessionState } from '../../shared/chatModel';
+
+/** Longest announcement: a long answer is read from the transcript, not the live region. */
+export const ANNOUNCE_LIMIT = 1500;
+
+/** An agent message as plain text (markdown markers dropped), bounded. */
+export function spokenText(entry: ViewEntry): string {
+  if (entry.kind !== 'agent') return '';
+  const text = entry.blocks
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .join('')
+    .replace(/```[^\n]*\n?/g, '')
+    .replace(/^\s{0,3}(?:#{1,6}|>|[-*+])\s+/gm, '')
+    .replace(/(\*\*|__|[*`~])/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > ANNOUNCE_LIMIT ? `${text.slice(0, ANNOUNCE_LIMIT)}… (continued in the conversation)` : text;
+}
+
+/** The announcements of a state change: `previous` → `next` (entries and status). */
+export function announcements(
+  previous: { status: ViewSessionState['status']; entries: readonly ViewEntry[] },
+  next: { status: ViewSessionState['status']; entries: readonly ViewEntry[]; agentName: string },
+  spoken: Set<string>,
+): string[] {
+  const out: string[] = [];
+  if (previous.status !== 'running' && next.status === 'running') out.push(`${next.agentName} is working…`);
+  // A message is complete once something follows it, or the turn has ended.
+  const turnOver = previous.status === 'running' && next.status !== 'running';
+  next.entries.forEach((entry, i) => {
+    if (entry.kind !== 'agent' || spoken.has(entry.id)) return;
+    if (i === next.entries.length - 1 && next.status === 'running') return;
+    const text = spokenText(entry);
+    spoken.add(entry.id);
+    if (text && (turnOver || next.status === 'running')) out.push(text);
+  });
+  if (turnOver) out.push(next.status === 'disconnected' ? `${next.agentName} disconnected.` : `${next.agentName} finished.`);
+  return out;
+}
+
+export function Announcer(props: { session: ViewSessionState; entries: readonly ViewEntry[] }) {
+  const { session, entries } = props;
+  const [text, setText] = useState('');
+  const previous = useRef<{ status: ViewSessionState['status']; entries: readonly ViewEntry[] } | undefined>(undefined);
+  const spoken = useRef(new Set<string>());
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = { status: session.status, entries };
+    if (!before) {
+      // What was there when the view opened (a restored transcript) is not read out.
+      for (const entry of entries) spoken.current.add(entry.id);
+      return;
+    }
+    const said = announcements(before, { status: session.status, entries, agentName: session.agentName }, spoken.current);
+    if (said.length > 0) setText(said.join('\n'));
+  }, [session.status, session.agentName, entries]);
+  return (
+    <div class="visually-hidden announcer" role="status" aria-live="polite" aria-atomic="true">
+      {text}
+    </div>
+  );
+}
