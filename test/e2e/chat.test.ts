@@ -14,8 +14,7 @@ describe('the chat (real workbench, Chromium)', function () {
 
   before(async () => {
     const workbench = bench();
-    await workbench.runCommand('ACP: New Session');
-    await workbench.pick('Reference Agent (offline)');
+    await workbench.newSession('Reference Agent (offline)');
     const ok = workbench.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
     await ok.click({ timeout: 30_000 });
     chat = await workbench.webview('.prompt-input');

@@ -16,8 +16,7 @@ describe('edit and retry a prompt (real workbench, Chromium)', function () {
 
   async function newSession(agentName: string): Promise<FrameLocator> {
     const workbench = bench();
-    await workbench.runCommand('ACP: New Session');
-    await workbench.pick(agentName);
+    await workbench.newSession(agentName);
     const ok = workbench.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
     await ok.click({ timeout: 30_000 });
     return workbench.webview(`.agent-name:has-text("${agentName}")`);
@@ -98,9 +97,17 @@ describe('edit and retry a prompt (real workbench, Chromium)', function () {
     const target = path.join(workspaces, 'multi-root', 'docs', 'exported-session.md');
     const input = workbench.page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor({ timeout: 30_000 });
+    // The simple file dialog updates its list as the path is typed, and may take an Enter while it does so
+    // without accepting it: accept (OK) until the file is written.
+    const ok = workbench.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
     await input.fill(target);
-    await input.press('Enter');
-    await until(async () => fs.existsSync(target), 'the exported file');
+    await until(async () => {
+      if (fs.existsSync(target)) return true;
+      // The dialog may also put its default name back after the path was typed: type it again then.
+      if ((await input.inputValue().catch(() => target)) !== target) await input.fill(target).catch(() => undefined);
+      else await ok.click({ timeout: 2_000 }).catch(() => undefined);
+      return fs.existsSync(target);
+    }, 'the exported file');
     const text = fs.readFileSync(target, 'utf8');
     assert.match(text, new RegExp(`- \\*\\*Agent:\\*\\* ${NO_FORK_AGENT}`));
     assert.match(text, /## User\n\nEcho draft two\n/);

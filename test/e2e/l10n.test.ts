@@ -41,8 +41,7 @@ describe('localization: a pseudo-locale shows in the host, a plain-Node layer an
 
   it('a chat notice and the Review Changes tab of a new session are in the pseudo-locale', async () => {
     const workbench = bench();
-    await workbench.runCommand('ACP: New Session');
-    await workbench.pick('Reference Agent (offline)');
+    await workbench.newSession('Reference Agent (offline)');
     await workbench.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click({ timeout: 30_000 });
     const chat = await workbench.webview('.prompt-input');
 

@@ -27,8 +27,7 @@ describe('layout: nothing cut off, clipped or split (real workbench, Chromium)',
   it('says in full what the folder consent prompt asks, in a narrow window', async () => {
     const page = bench().page;
     await page.setViewportSize({ width: 760, height: 820 });
-    await bench().runCommand('ACP: New Session');
-    await bench().pick('Reference Agent (offline)');
+    await bench().newSession('Reference Agent (offline)');
     const title = quickInput().locator('.quick-input-title');
     await title.filter({ hasText: 'Reference Agent (offline)' }).waitFor({ timeout: 30_000 });
     await quickInput().locator('.quick-input-list .monaco-list-row').first().waitFor();

@@ -12,8 +12,7 @@ describe('notifications and the badge for a chat out of view (real workbench, Ch
 
   before(async () => {
     const workbench = bench();
-    await workbench.runCommand('ACP: New Session');
-    await workbench.pick('Reference Agent (offline)');
+    await workbench.newSession('Reference Agent (offline)');
     const ok = workbench.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
     await ok.click({ timeout: 30_000 });
     chat = await workbench.webview('.prompt-input');

@@ -15,8 +15,7 @@ describe('the message queue (real workbench, Chromium)', function () {
 
   before(async () => {
     const workbench = bench();
-    await workbench.runCommand('ACP: New Session');
-    await workbench.pick('Reference Agent (offline)');
+    await workbench.newSession('Reference Agent (offline)');
     const ok = workbench.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
     await ok.click({ timeout: 30_000 });
     chat = await workbench.webview('.prompt-input');
@@ -68,11 +67,11 @@ describe('the message queue (real workbench, Chromium)', function () {
     await input().pressSequentially('Echo three @GRE');
     await chat.locator('.completion[aria-label=Files] li', { hasText: 'lib/src/greet.ts' }).waitFor({ timeout: 30_000 });
     await input().press('Enter');
-    await chat.locator('.attachments .chip', { hasText: 'lib/src/greet.ts' }).waitFor();
+    await chat.locator('.attachments .chip[title$="/lib/src/greet.ts"]').waitFor();
     await input().press('Enter');
     await until(async () => (await queued().count()) === 3, 'three queued');
     assert.deepEqual((await queued().locator('.queued-text').allInnerTexts()).map((t) => t.trim()), ['Echo one', 'Echo two', 'Echo three @greet.ts']);
-    assert.equal((await queued().nth(2).locator('.chip').innerText()).trim(), 'lib/src/greet.ts');
+    assert.equal((await queued().nth(2).locator('.chip').innerText()).replace(/\s+/g, ' ').trim(), 'greet.ts · lib', 'a queued file chip says its folder');
     assert.equal(await chat.locator('.attachments .chip').count(), 0, 'the context went with the queued message');
     // Remove the second one.
     await queued().nth(1).locator('button[aria-label="Remove from queue"]').click();
@@ -84,7 +83,7 @@ describe('the message queue (real workbench, Chromium)', function () {
     await editor.fill('Echo three, edited');
     await editor.press('Enter');
     await chat.locator('.queue .queued-text', { hasText: 'Echo three, edited' }).waitFor({ timeout: 10_000 });
-    assert.equal((await queued().nth(1).locator('.chip').innerText()).trim(), 'lib/src/greet.ts', 'the edit keeps the context');
+    assert.equal((await queued().nth(1).locator('.chip').innerText()).replace(/\s+/g, ' ').trim(), 'greet.ts · lib', 'the edit keeps the context');
     await bench().screenshot('queue', chat.locator('.chat'));
     // Stop holds the queue: nothing fires by itself; "Send next" sends on the user's word.
     const ends = await turnEnds();

@@ -18,8 +18,7 @@ describe('reviewing what an agent changed (real workbench, Chromium)', function 
 
   before(async () => {
     const workbench = bench();
-    await workbench.runCommand('ACP: New Session');
-    await workbench.pick('Reference Agent (offline)');
+    await workbench.newSession('Reference Agent (offline)');
     await workbench.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click({ timeout: 30_000 });
     chat = await workbench.webview('.prompt-input');
   });

@@ -33,8 +33,7 @@ describe('sharing workspace folders with an agent (real prompts, Chromium)', fun
   }
 
   it('asks which folders to share, listing each by name and path, and starts the session with them', async () => {
-    await bench().runCommand('ACP: New Session');
-    await bench().pick('Reference Agent (offline)');
+    await bench().newSession('Reference Agent (offline)');
     await quickInput().locator('.quick-input-title', { hasText: 'Share workspace folders with Reference Agent (offline)?' }).waitFor({ timeout: 30_000 });
     assert.deepEqual(await labels(), ['lib', 'docs']);
     assert.match((await rows().first().getAttribute('aria-label')) ?? '', /^lib, \/.*multi-root\/lib$/, 'each folder is listed with its path');
@@ -68,8 +67,7 @@ describe('sharing workspace folders with an agent (real prompts, Chromium)', fun
     await notice.waitFor({ timeout: 30_000 });
     await notice.locator('.monaco-button', { hasText: 'Keep Current Folders' }).click();
 
-    await bench().runCommand('ACP: New Session');
-    await bench().pick('Reference Agent (offline)');
+    await bench().newSession('Reference Agent (offline)');
     await quickInput().locator('.quick-input-title', { hasText: 'Share workspace folders' }).waitFor({ timeout: 30_000 });
     assert.deepEqual(await labels(), ['lib'], 'only the revoked folder is asked about');
     await checkbox(rows().first()).click();

@@ -162,10 +162,10 @@ export class Workbench {
    * the closing palette is typed again into the pick that replaced it; Enter is pressed only once the
    * input holds the label and the row shows.
    */
-  async pick(label: string): Promise<void> {
+  async pick(label: string, timeoutMs = 30_000): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
     const row = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label }).first();
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + timeoutMs;
     let lastError: unknown;
     for (;;) {
       try {
@@ -182,6 +182,27 @@ export class Workbench {
       }
     }
     await input.press('Enter');
+  }
+
+  /**
+   * ACP: New Session with the given agent. The agents in the user settings (the reference agent) reach the
+   * extension host with the user settings, which code-server may deliver after the extension activated on a
+   * busy machine: a pick that opened before they arrived lacks them and never gets them, so the command is
+   * run again until the agent is offered.
+   */
+  async newSession(agent: string): Promise<void> {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      await this.runCommand('ACP: New Session');
+      try {
+        await this.pick(agent, 15_000);
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await this.page.keyboard.press('Escape');
+        await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+      }
+    }
   }
 
   /**

@@ -69,8 +69,7 @@ describe('the packaged .vsix', function () {
       await workbench.screenshot('installed-vsix', sidebar);
       await workbench.screenshot('installed-vsix-window');
       // The chat's webview assets load from the installed extension (CSP, local resource roots).
-      await workbench.runCommand('ACP: New Session');
-      await workbench.pick('Reference Agent (offline)');
+      await workbench.newSession('Reference Agent (offline)');
       await workbench.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click({ timeout: 30_000 });
       const chat = await workbench.webview('.prompt-input', 60_000);
       await chat.locator('.prompt-input').fill('hello from the package');

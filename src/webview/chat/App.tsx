@@ -166,7 +166,7 @@ export function App(props: { store: ChatStore }) {
         <RetryBar entries={state.entries} running={running} connected={state.session.status !== 'disconnected'} />
       </div>
       <Announcer session={state.session} entries={state.entries} />
-      <Queue queue={state.queue} running={running} />
+      <Queue queue={state.queue} running={running} roots={state.session.roots} />
       <PromptBox
         session={state.session}
         initialDraft={state.draft?.text}

@@ -12,8 +12,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ViewConfigOption, ViewSessionState } from '../../shared/chatModel';
 import { ChatRequests, withAttachment, type Attachment, type MentionItem } from '../../shared/chatProtocol';
 import { Button, Checkbox, IconButton, Select } from '../common/controls';
-import { Icon } from '../common/icon';
-import { fileChipParts } from './fileLabel';
+import { AttachmentChip } from './AttachmentChip';
 import { host } from './host';
 import { persistDraft } from './persist';
 import { usePromptHistory } from './promptHistory';
@@ -286,7 +285,7 @@ export function Composer(props: {
             Stop
           </Button>
         ) : (
-          <Button primary class="send" icon="send" aria-label="Send" onClick={send} disabled={!ready || (!text.trim() && attachments.length === 0)}>
+          <Button primary class="send" icon="send" aria-label="Send" onClick={() => send()} disabled={!ready || (!text.trim() && attachments.length === 0)}>
             Send
           </Button>
         )}
@@ -295,24 +294,6 @@ export function Composer(props: {
   );
 }
 
-/** A context chip: a file says its name and folder ("greet.ts · app"), the full path in its tooltip. */
-function AttachmentChip(props: { attachment: Attachment; roots: ViewSessionState['roots']; onRemove: () => void }) {
-  const { attachment } = props;
-  const file =
-    attachment.kind === 'image'
-      ? undefined
-      : fileChipParts(attachment.path, props.roots, attachment.kind === 'selection' ? `:${attachment.startLine}-${attachment.endLine}` : '');
-  const name = file ? file.name : attachment.label;
-  const title = attachment.kind === 'image' ? attachment.label : attachment.path;
-  return (
-    <span class="chip" title={title}>
-      <Icon name={attachment.kind === 'image' ? 'file-media' : attachment.kind === 'selection' ? 'selection' : 'file'} />
-      <span class="chip-name">{name}</span>
-      {file?.folder ? <span class="chip-folder">{`· ${file.folder}`}</span> : null}
-      <IconButton icon="close" label={`Remove ${name}`} onClick={props.onRemove} />
-    </span>
-  );
-}
 
 function ConfigControl(props: { option: ViewConfigOption }) {
   const { option } = props;

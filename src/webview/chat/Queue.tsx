@@ -5,8 +5,11 @@
  * this only shows it and says what the user did.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ViewSessionState } from '../../shared/chatModel';
 import type { QueueAction, QueueView } from '../../shared/chatProtocol';
+import { Button, IconButton } from '../common/controls';
 import { Icon } from '../common/icon';
+import { AttachmentChip } from './AttachmentChip';
 import { host } from './host';
 
 const act = (queue: QueueAction) => host.post({ type: 'queue', queue });
@@ -23,7 +26,7 @@ function heldText(held: NonNullable<QueueView['held']>, count: number): string {
   }
 }
 
-export function Queue(props: { queue: QueueView | undefined; running: boolean }) {
+export function Queue(props: { queue: QueueView | undefined; running: boolean; roots: ViewSessionState['roots'] }) {
   const { queue, running } = props;
   const [editing, setEditing] = useState<{ id: string; text: string } | undefined>(undefined);
   const editor = useRef<HTMLTextAreaElement>(null);
@@ -53,12 +56,12 @@ export function Queue(props: { queue: QueueView | undefined; running: boolean })
           <Icon name="debug-pause" />
           <span class="queue-held-text">{heldText(queue.held, items.length)}</span>
           <span class="spacer" />
-          <button type="button" class="button small" onClick={() => act({ action: 'sendNext' })} title={running ? 'Send the oldest message when this turn ends, and the others after it' : 'Send the oldest message now, and the others after it'}>
+          <Button primary small onClick={() => act({ action: 'sendNext' })} title={running ? 'Send the oldest message when this turn ends, and the others after it' : 'Send the oldest message now, and the others after it'}>
             Send next
-          </button>
-          <button type="button" class="button secondary small" onClick={() => act({ action: 'clear' })}>
+          </Button>
+          <Button small onClick={() => act({ action: 'clear' })}>
             Clear
-          </button>
+          </Button>
         </div>
       ) : (
         <div class="queue-title" role="status">
@@ -96,43 +99,33 @@ export function Queue(props: { queue: QueueView | undefined; running: boolean })
             {item.attachments.length > 0 ? (
               <span class="queued-context">
                 {item.attachments.map((attachment, i) => (
-                  <span class="chip" key={i}>
-                    <Icon name={attachment.kind === 'image' ? 'file-media' : attachment.kind === 'selection' ? 'selection' : 'file'} />
-                    <span>{attachment.label}</span>
-                  </span>
+                  <AttachmentChip key={i} attachment={attachment} roots={props.roots} />
                 ))}
               </span>
             ) : null}
             <span class="queued-actions">
               {editing?.id === item.id ? (
                 <>
-                  <button type="button" class="icon-button" aria-label="Save" title="Save (Enter)" onClick={() => finishEdit(true)}>
-                    <Icon name="check" />
-                  </button>
-                  <button type="button" class="icon-button" aria-label="Cancel editing" title="Cancel (Esc)" onClick={() => finishEdit(false)}>
-                    <Icon name="discard" />
-                  </button>
+                  <IconButton icon="check" label="Save" title="Save (Enter)" onClick={() => finishEdit(true)} />
+                  <IconButton icon="discard" label="Cancel editing" title="Cancel (Esc)" onClick={() => finishEdit(false)} />
                 </>
               ) : (
                 <>
-                  <button type="button" class="icon-button" aria-label="Edit" title="Edit" onClick={() => {
-                    act({ action: 'edit', id: item.id });
-                    setEditing({ id: item.id, text: item.text });
-                  }}>
-                    <Icon name="edit" />
-                  </button>
-                  <button
-                    type="button"
-                    class="icon-button"
-                    aria-label={running ? 'Stop and send now' : 'Send now'}
+                  <IconButton
+                    icon="edit"
+                    label="Edit"
+                    onClick={() => {
+                      act({ action: 'edit', id: item.id });
+                      setEditing({ id: item.id, text: item.text });
+                    }}
+                  />
+                  <IconButton
+                    icon="send"
+                    label={running ? 'Stop and send now' : 'Send now'}
                     title={running ? (onMac ? 'Stop the turn and send this now (Cmd+Enter in the prompt box)' : 'Stop the turn and send this now (Ctrl+Enter in the prompt box)') : 'Send this now'}
                     onClick={() => act({ action: 'sendNow', id: item.id })}
-                  >
-                    <Icon name="send" />
-                  </button>
-                  <button type="button" class="icon-button" aria-label="Remove from queue" title="Remove from queue" onClick={() => act({ action: 'remove', id: item.id })}>
-                    <Icon name="close" />
-                  </button>
+                  />
+                  <IconButton icon="close" label="Remove from queue" onClick={() => act({ action: 'remove', id: item.id })} />
                 </>
               )}
             </span>
