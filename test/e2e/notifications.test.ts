@@ -12,10 +12,7 @@ describe('notifications and the badge for a chat out of view (real workbench, Ch
 
   before(async () => {
     const workbench = bench();
-    await workbench.newSession('Reference Agent (offline)');
-    const ok = workbench.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
-    await ok.click({ timeout: 30_000 });
-    chat = await workbench.webview('.prompt-input');
+    chat = await workbench.newChat('Reference Agent (offline)');
   });
 
   async function send(text: string) {

@@ -15,10 +15,7 @@ describe('the message queue (real workbench, Chromium)', function () {
 
   before(async () => {
     const workbench = bench();
-    await workbench.newSession('Reference Agent (offline)');
-    const ok = workbench.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
-    await ok.click({ timeout: 30_000 });
-    chat = await workbench.webview('.prompt-input');
+    chat = await workbench.newChat('Reference Agent (offline)');
   });
 
   const input = () => chat.locator('.prompt-input');

@@ -205,6 +205,13 @@ export class Workbench {
     }
   }
 
+  /** A new session's chat with the given agent, the folders as proposed (OK): its webview, once it shows. */
+  async newChat(agent: string): Promise<FrameLocator> {
+    await this.newSession(agent);
+    await this.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click({ timeout: 30_000 });
+    return this.webview('.prompt-input');
+  }
+
   /**
    * Saves a screenshot (of `region`, or the page) to test-results/screenshots/<name>.png and fails if it
    * is blank: a broken view must fail the test, not just produce a picture.
