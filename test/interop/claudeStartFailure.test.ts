@@ -66,8 +66,10 @@ describe('interop: claude-agent-acp without sign-in or network says why', functi
 
   it('when Claude Code cannot start: session/new fails with only “Claude Code process exited with code 1”; the diagnosis says what to check', async () => {
     // A Claude Code that cannot start (a broken install, an unsupported system): it writes why and exits 1.
+    // It reads the SDK's first message first: exiting before that makes claude-agent-acp itself die of
+    // EPIPE on the write (an exit of the agent, a different failure, taken by whichever comes first).
     const broken = path.join(scratch.dir, 'claude');
-    fs.writeFileSync(broken, '#!/bin/sh\necho "claude: cannot start: invalid API key · Please run /login" >&2\nexit 1\n', { mode: 0o755 });
+    fs.writeFileSync(broken, '#!/bin/sh\nread -r _first\necho "claude: cannot start: invalid API key · Please run /login" >&2\nexit 1\n', { mode: 0o755 });
     const agent = withoutCredentials(claudeAgentAcp(scratch.home, `http://127.0.0.1:${await closedPort()}`), { CLAUDE_CODE_EXECUTABLE: broken });
     client = new InteropClient({ agent, cwd: scratch.app });
     const connection = await within(60_000, 'initialize', client.start());
@@ -75,7 +77,7 @@ describe('interop: claude-agent-acp without sign-in or network says why', functi
       () => assert.fail('session/new failed'),
       (e: unknown) => e,
     ));
-    assert.ok(error instanceof AgentRequestError && !(error instanceof AuthRequiredError));
+    assert.ok(error instanceof AgentRequestError && !(error instanceof AuthRequiredError), `session/new failed with an agent error: ${String(error)}`);
     assert.equal(error.code, ErrorCodes.InternalError);
     assert.deepEqual(error.data, { details: 'Claude Code process exited with code 1' });
     assert.equal(error.message, 'claude-agent-acp rejected session/new: Internal error: Claude Code process exited with code 1 (error -32603)');
