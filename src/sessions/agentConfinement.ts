@@ -258,7 +258,7 @@ export function describeConfinement(launched: Launched, home: string): Confineme
 
 function listInWords(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+  return l10n.t('{0} and {1}', items.slice(0, -1).join(', '), items.at(-1)!);
 }
 
 /** Keeps every chat's header saying how its agent runs: when a chat opens and when its agent launches. */

@@ -4,6 +4,7 @@
  * user has seen the chat again, and what the badge on the ACP container counts. Plain rules over opaque
  * chat keys; the VS Code layer says what is in view and shows the notifications (see ChatNotifications).
  */
+import * as l10n from '@vscode/l10n';
 import type { ViewEntry } from '../shared/chatModel';
 
 /**
@@ -111,15 +112,15 @@ export class ChatAttention<Chat> {
 export function finishedText(title: string, stopReason: string, answer: string | undefined): string {
   switch (stopReason) {
     case 'max_tokens':
-      return `“${title}” stopped: the answer reached the agent's length limit.`;
+      return l10n.t('“{0}” stopped: the answer reached the agent\'s length limit.', title);
     case 'max_turn_requests':
-      return `“${title}” stopped: the turn reached the agent's limit of requests.`;
+      return l10n.t('“{0}” stopped: the turn reached the agent\'s limit of requests.', title);
     case 'refusal':
-      return `“${title}” stopped: the agent refused to continue.`;
+      return l10n.t('“{0}” stopped: the agent refused to continue.', title);
     case 'cancelled':
-      return `“${title}” stopped: the agent cancelled the turn.`;
+      return l10n.t('“{0}” stopped: the agent cancelled the turn.', title);
     default:
-      return answer ? `“${title}” finished: ${answer}` : `“${title}” finished.`;
+      return answer ? l10n.t('“{0}” finished: {1}', title, answer) : l10n.t('“{0}” finished.', title);
   }
 }
 

@@ -3,6 +3,7 @@
  * delete, rename, pin, hide, copy the id. Reopening and forking always send the complete root list, after the
  * user chose between the session's folders and the workspace's when they differ (see reopenRoots.ts).
  */
+import * as l10n from '@vscode/l10n';
 import type { Logger } from '../common/logger';
 import type { SessionView } from '../history/sessionView';
 import type { FolderGrants } from '../roots/folderGrants';
@@ -121,7 +122,7 @@ export class HistoryActions {
     const chat = chats.find(view.agentName, view.sessionId);
     if (!(await this.options.historyUi().confirmDelete(view.agentName, view.title, chat !== undefined))) return;
     const connection = await agents.start(view.agentName);
-    if (!connection.caps.sessions.delete) throw new Error(`${view.agentName} does not support deleting sessions (session/delete).`);
+    if (!connection.caps.sessions.delete) throw new Error(l10n.t('{0} does not support deleting sessions (session/delete).', view.agentName));
     if (chat) chats.close(chat);
     await connection.deleteSession(view.sessionId);
     history.catalogFor(connection).remove(view.sessionId);

@@ -8,6 +8,7 @@
  * a session whose id only the answer names). They wait in a buffer (small for unexpected updates, large for
  * an expected replay) until {@link SessionRouter.route} names the chat.
  */
+import * as l10n from '@vscode/l10n';
 import type { AcpConnection, CancellationToken } from '../acp/connection';
 import { FramingError, formatSize, type OversizeLine } from '../acp/transport/ndjson';
 import {
@@ -192,7 +193,7 @@ export class SessionRouter {
 
   private routesOf(connection: AcpConnection): Routes {
     const routes = this.routes.get(connection);
-    if (!routes) throw new Error(`${connection.agentName}'s connection is not connected to the session router.`);
+    if (!routes) throw new Error(l10n.t('{0}\'s connection is not connected to the session router.', connection.agentName));
     return routes;
   }
 

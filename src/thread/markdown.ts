@@ -4,6 +4,7 @@
  * content the agent sent is fenced with a fence longer than any backtick run inside it, and every long
  * block, as the whole document, is bounded.
  */
+import * as l10n from '@vscode/l10n';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type { ViewChangedFile, ViewContent, ViewEntry, ViewEntryOf, ViewSessionState, ViewToolContent } from '../shared/chatModel';
 
@@ -139,11 +140,11 @@ function toolContentMarkdown(content: ViewToolContent, limit: number): string {
     case 'content':
       return content.content.type === 'text' ? fenced(bounded(content.content.text, limit), 'text') : blocksMarkdown([content.content], limit);
     case 'diff':
-      return `Diff of ${code(content.path)} (+${content.added} −${content.removed}):\n\n${fenced(bounded(unifiedDiff(content.path, content.oldText, content.newText), limit), 'diff')}`;
+      return l10n.t('Diff of {0} (+{1} −{2}):\n\n{3}', code(content.path), content.added, content.removed, fenced(bounded(unifiedDiff(content.path, content.oldText, content.newText), limit), 'diff'));
     case 'terminal':
       return terminalMarkdown(content, limit);
     case 'unknown':
-      return `Unknown content (${inline(content.tag)}):\n\n${fenced(bounded(content.raw, limit), 'json')}`;
+      return l10n.t('Unknown content ({0}):\n\n{1}', inline(content.tag), fenced(bounded(content.raw, limit), 'json'));
     default:
       return '';
   }

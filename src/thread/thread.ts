@@ -6,6 +6,7 @@
  * Like Zed's `acp_thread`: one reducer; message chunks with the same `messageId` (or consecutive chunks
  * without one) form one entry; tool calls are patched by id (`content` and `locations` replace).
  */
+import * as l10n from '@vscode/l10n';
 import type { SessionUpdate, ToolCall, ToolCallUpdate } from '../acp/schema';
 import { Emitter, type Event } from '../common/events';
 import { type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState, type ViewToolContent } from '../shared/chatModel';
@@ -149,7 +150,7 @@ export class Thread {
         return;
       case 'compaction_update':
         this.closeMessage();
-        this.entries.add({ kind: 'info', id: this.newId('info'), text: `Context compaction ${update.status.replace('_', ' ')}${update.error ? `: ${update.error}` : ''}` });
+        this.entries.add({ kind: 'info', id: this.newId('info'), text: compactionText(update.status, update.error) });
         return;
       case 'compaction_summary_chunk': {
         const view = contentToView(update.content);
@@ -396,7 +397,7 @@ export class Thread {
             kind: 'tool',
             id: this.newId('tool'),
             toolCallId: update.toolCallId,
-            title: update.title ?? (isNew ? '' : 'Tool call'),
+            title: update.title ?? (isNew ? '' : l10n.t('Tool call')),
             toolKind: 'other',
             status: 'pending',
             content: [],
@@ -456,4 +457,19 @@ export class Thread {
       this.changeEmitter.fire();
     });
   }
+}
+
+/** What the chat says about a compaction of the context, and why it failed when the agent said. */
+function compactionText(status: string, error: string | null | undefined): string {
+  const text =
+    status === 'in_progress'
+      ? l10n.t('Context compaction in progress')
+      : status === 'completed'
+        ? l10n.t('Context compaction completed')
+        : status === 'failed'
+          ? l10n.t('Context compaction failed')
+          : status === 'cancelled'
+            ? l10n.t('Context compaction cancelled')
+            : l10n.t('Context compaction: {0}', status);
+  return error ? l10n.t('{0}: {1}', text, error) : text;
 }

@@ -103,7 +103,12 @@ function sessionItem(session: AgentSession, title: string): vscode.TreeItem {
   const taken = [rootSet.cwd, ...rootSet.additionalDirectories].filter((root) => withdrawn.has(root.path)).map((root) => root.name);
   const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
   item.id = `session:${session.agentName}:${session.sessionId}`;
-  item.description = [names.join(', '), taken.length > 0 ? `no longer shared: ${taken.join(', ')}` : undefined, stale ? 'folders changed' : undefined, refusals.length > 0 ? `${refusals.length} refused` : undefined]
+  item.description = [
+    names.join(', '),
+    taken.length > 0 ? vscode.l10n.t('no longer shared: {0}', taken.join(', ')) : undefined,
+    stale ? vscode.l10n.t('folders changed') : undefined,
+    refusals.length > 0 ? vscode.l10n.t('{0} refused', refusals.length) : undefined,
+  ]
     .filter(Boolean)
     .join(' · ');
   item.iconPath = stale
@@ -112,19 +117,27 @@ function sessionItem(session: AgentSession, title: string): vscode.TreeItem {
       ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('list.warningForeground'))
       : new vscode.ThemeIcon('comment-discussion');
   item.contextValue = stale ? 'session.stale' : 'session';
-  item.command = { command: 'acpWorkspace.showSession', title: 'Show Session', arguments: [session] };
+  item.command = { command: 'acpWorkspace.showSession', title: vscode.l10n.t('Show Session'), arguments: [session] };
   item.accessibilityInformation = {
-    label: `${title}, session with ${session.agentName} sharing ${listInWords(names)}${stale ? ', workspace folders changed' : ''}${refusals.length > 0 ? `, ${refusals.length} requests refused` : ''}`,
+    label: [
+      vscode.l10n.t('{0}, session with {1} sharing {2}', title, session.agentName, listInWords(names)),
+      stale ? vscode.l10n.t('workspace folders changed') : undefined,
+      refusals.length > 0 ? vscode.l10n.t('{0} requests refused', refusals.length) : undefined,
+    ]
+      .filter(Boolean)
+      .join(', '),
   };
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escape(title)}**\n\nSession \`${session.sessionId}\` with ${escape(session.agentName)}\n\n**Shared folders**\n\n`);
-  const gone = (root: { path: string }) => (withdrawn.has(root.path) ? ' — no longer shared: refused from now on' : '');
-  md.appendMarkdown(`- ${escape(rootSet.cwd.name)} (primary): \`${rootSet.cwd.path}\`${gone(rootSet.cwd)}\n`);
+  md.appendMarkdown(`**${escape(title)}**\n\n${vscode.l10n.t('Session {0} with {1}', `\`${session.sessionId}\``, escape(session.agentName))}\n\n**${vscode.l10n.t('Shared folders')}**\n\n`);
+  const gone = (root: { path: string }) => (withdrawn.has(root.path) ? ` — ${vscode.l10n.t('no longer shared: refused from now on')}` : '');
+  md.appendMarkdown(`- ${vscode.l10n.t('{0} (primary): {1}', escape(rootSet.cwd.name), `\`${rootSet.cwd.path}\``)}${gone(rootSet.cwd)}\n`);
   for (const root of rootSet.additionalDirectories) md.appendMarkdown(`- ${escape(root.name)}: \`${root.path}\`${gone(root)}\n`);
   if (stale) md.appendMarkdown(`\n$(warning) ${escape(stale.reason)}\n`);
   if (refusals.length > 0) {
-    md.appendMarkdown(`\n**Refused requests** (latest ${Math.min(5, refusals.length)} of ${refusals.length}; the agent's own tools are not confined by this)\n\n`);
-    for (const refusal of refusals.slice(-5)) md.appendMarkdown(`- ${refusal.operation}${refusal.command ? ` \`${refusal.command}\` in` : ''} \`${refusal.path}\`\n`);
+    md.appendMarkdown(`\n${vscode.l10n.t("**Refused requests** (latest {0} of {1}; the agent's own tools are not confined by this)", Math.min(5, refusals.length), refusals.length)}\n\n`);
+    for (const refusal of refusals.slice(-5)) {
+      md.appendMarkdown(`- ${refusal.command ? vscode.l10n.t('{0} {1} in {2}', refusal.operation, `\`${refusal.command}\``, `\`${refusal.path}\``) : `${refusal.operation} \`${refusal.path}\``}\n`);
+    }
   }
   item.tooltip = md;
   return item;

@@ -33,7 +33,7 @@ export class ChatStatusBar implements vscode.Disposable {
     this.item.text = `${icon} ${session.agentName}: ${TEXT[session.status]}${waiting}`;
     this.item.tooltip = `${chatTitle(session)}${session.statusDetail ? `\n${session.statusDetail}` : ''}`;
     this.item.backgroundColor = session.status === 'disconnected' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.accessibilityInformation = { label: `ACP session with ${session.agentName}: ${TEXT[session.status]}` };
+    this.item.accessibilityInformation = { label: vscode.l10n.t('ACP session with {0}: {1}', session.agentName, TEXT[session.status]) };
     this.item.show();
   }
 

@@ -4,6 +4,7 @@
  * reload) says so and waits for "Send next" or "Clear". The host keeps the queue (src/sessions/promptQueue.ts);
  * this only shows it and says what the user did.
  */
+import * as l10n from '@vscode/l10n';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { QueueAction, QueueView } from '../../shared/chatProtocol';
 import { Icon } from '../common/icon';
@@ -15,11 +16,11 @@ const onMac = /Mac|iPhone|iPad/.test(navigator.platform);
 function heldText(held: NonNullable<QueueView['held']>, count: number): string {
   switch (held) {
     case 'stopped':
-      return count === 1 ? 'One queued message held after Stop' : `${count} queued messages held after Stop`;
+      return count === 1 ? l10n.t('One queued message held after Stop') : l10n.t('{0} queued messages held after Stop', count);
     case 'failed':
-      return count === 1 ? 'One queued message held: the turn did not finish' : `${count} queued messages held: the turn did not finish`;
+      return count === 1 ? l10n.t('One queued message held: the turn did not finish') : l10n.t('{0} queued messages held: the turn did not finish', count);
     case 'restored':
-      return count === 1 ? 'One queued message kept from before the window reloaded' : `${count} queued messages kept from before the window reloaded`;
+      return count === 1 ? l10n.t('One queued message kept from before the window reloaded') : l10n.t('{0} queued messages kept from before the window reloaded', count);
   }
 }
 
@@ -47,22 +48,22 @@ export function Queue(props: { queue: QueueView | undefined; running: boolean })
   };
 
   return (
-    <section class="queue" aria-label="Queued messages">
+    <section class="queue" aria-label={l10n.t('Queued messages')}>
       {queue.held ? (
         <div class="queue-held" role="status">
           <Icon name="debug-pause" />
           <span class="queue-held-text">{heldText(queue.held, items.length)}</span>
           <span class="spacer" />
-          <button type="button" class="button small" onClick={() => act({ action: 'sendNext' })} title={running ? 'Send the oldest message when this turn ends, and the others after it' : 'Send the oldest message now, and the others after it'}>
-            Send next
+          <button type="button" class="button small" onClick={() => act({ action: 'sendNext' })} title={running ? l10n.t('Send the oldest message when this turn ends, and the others after it') : l10n.t('Send the oldest message now, and the others after it')}>
+            {l10n.t('Send next')}
           </button>
           <button type="button" class="button secondary small" onClick={() => act({ action: 'clear' })}>
-            Clear
+            {l10n.t('Clear')}
           </button>
         </div>
       ) : (
         <div class="queue-title" role="status">
-          {items.length === 1 ? 'One message queued: it is sent when the agent finishes' : `${items.length} messages queued: each is sent when the agent finishes the turn before it`}
+          {items.length === 1 ? l10n.t('One message queued: it is sent when the agent finishes') : l10n.t('{0} messages queued: each is sent when the agent finishes the turn before it', items.length)}
         </div>
       )}
       <ol class="queued-list">
@@ -74,7 +75,7 @@ export function Queue(props: { queue: QueueView | undefined; running: boolean })
                 ref={editor}
                 class="queued-editor"
                 rows={2}
-                aria-label="Edit the queued message"
+                aria-label={l10n.t('Edit the queued message')}
                 value={editing.text}
                 onInput={(event) => setEditing({ id: item.id, text: (event.currentTarget as HTMLTextAreaElement).value })}
                 onKeyDown={(event) => {
@@ -106,16 +107,16 @@ export function Queue(props: { queue: QueueView | undefined; running: boolean })
             <span class="queued-actions">
               {editing?.id === item.id ? (
                 <>
-                  <button type="button" class="icon-button" aria-label="Save" title="Save (Enter)" onClick={() => finishEdit(true)}>
+                  <button type="button" class="icon-button" aria-label={l10n.t('Save')} title={l10n.t('Save (Enter)')} onClick={() => finishEdit(true)}>
                     <Icon name="check" />
                   </button>
-                  <button type="button" class="icon-button" aria-label="Cancel editing" title="Cancel (Esc)" onClick={() => finishEdit(false)}>
+                  <button type="button" class="icon-button" aria-label={l10n.t('Cancel editing')} title={l10n.t('Cancel (Esc)')} onClick={() => finishEdit(false)}>
                     <Icon name="discard" />
                   </button>
                 </>
               ) : (
                 <>
-                  <button type="button" class="icon-button" aria-label="Edit" title="Edit" onClick={() => {
+                  <button type="button" class="icon-button" aria-label={l10n.t('Edit')} title={l10n.t('Edit')} onClick={() => {
                     act({ action: 'edit', id: item.id });
                     setEditing({ id: item.id, text: item.text });
                   }}>
@@ -124,13 +125,13 @@ export function Queue(props: { queue: QueueView | undefined; running: boolean })
                   <button
                     type="button"
                     class="icon-button"
-                    aria-label={running ? 'Stop and send now' : 'Send now'}
-                    title={running ? (onMac ? 'Stop the turn and send this now (Cmd+Enter in the prompt box)' : 'Stop the turn and send this now (Ctrl+Enter in the prompt box)') : 'Send this now'}
+                    aria-label={running ? l10n.t('Stop and send now') : l10n.t('Send now')}
+                    title={running ? (onMac ? l10n.t('Stop the turn and send this now (Cmd+Enter in the prompt box)') : l10n.t('Stop the turn and send this now (Ctrl+Enter in the prompt box)')) : l10n.t('Send this now')}
                     onClick={() => act({ action: 'sendNow', id: item.id })}
                   >
                     <Icon name="send" />
                   </button>
-                  <button type="button" class="icon-button" aria-label="Remove from queue" title="Remove from queue" onClick={() => act({ action: 'remove', id: item.id })}>
+                  <button type="button" class="icon-button" aria-label={l10n.t('Remove from queue')} title={l10n.t('Remove from queue')} onClick={() => act({ action: 'remove', id: item.id })}>
                     <Icon name="close" />
                   </button>
                 </>
