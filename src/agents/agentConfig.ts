@@ -11,8 +11,8 @@ export type { AgentCommand } from '../process/command';
 
 /** One configured agent, as the user writes it in settings. */
 export const AgentSetting = z.object({
-  name: z.string().trim().min(1, 'name must not be empty'),
-  command: z.string().trim().min(1, 'command must not be empty'),
+  name: z.string().trim().min(1, { error: () => l10n.t('name must not be empty') }),
+  command: z.string().trim().min(1, { error: () => l10n.t('command must not be empty') }),
   args: z.array(z.string()).default([]),
   /** Set over the inherited environment; `null` removes a variable the agent must not inherit. */
   env: z.record(z.string(), z.string().nullable()).default({}),
@@ -25,8 +25,8 @@ export const AgentSetting = z.object({
       z
         .string()
         .trim()
-        .min(1, 'a writable path must not be empty')
-        .refine((p) => /^(\/|~(\/|$)|\$\{|[A-Za-z]:[\\/]|\\\\)/.test(p), 'a writable path must be absolute (or start with ~ or ${…})'),
+        .min(1, { error: () => l10n.t('a writable path must not be empty') })
+        .refine((p) => /^(\/|~(\/|$)|\$\{|[A-Za-z]:[\\/]|\\\\)/.test(p), { error: () => l10n.t('a writable path must be absolute (or start with ~ or {0})', '${…}') }),
     )
     .default([]),
 });

@@ -99,9 +99,9 @@ export class ChatAttention<Chat> {
     const lines: string[] = [];
     for (const { chat, title, waitingPermissions } of chats) {
       const unseen = this.unseen.get(chat);
-      if (waitingPermissions > 0) lines.push(`${title}: a permission request waits`);
-      else if (unseen === 'failed') lines.push(`${title}: the agent failed`);
-      else if (unseen === 'finished') lines.push(`${title}: finished, not seen yet`);
+      if (waitingPermissions > 0) lines.push(l10n.t('{0}: a permission request waits', title));
+      else if (unseen === 'failed') lines.push(l10n.t('{0}: the agent failed', title));
+      else if (unseen === 'finished') lines.push(l10n.t('{0}: finished, not seen yet', title));
     }
     if (lines.length === 0) return undefined;
     return { count: lines.length, tooltip: lines.length === 1 ? lines[0] : lines.join('\n') };

@@ -19,7 +19,8 @@ import type { SessionHistory } from './sessionHistory';
 /** The ways a session of the history is reopened. */
 export type HistoryVerb = 'open' | 'resume' | 'fork' | 'restore';
 
-const VERB_LABEL: Record<HistoryVerb, string> = { open: 'Open', restore: 'Open', resume: 'Resume', fork: 'Fork' };
+/** The verb of a reopen, as the folder question names it (a function: t() runs after activate() set the bundle). */
+const verbLabel = (): Record<HistoryVerb, string> => ({ open: l10n.t('Open'), restore: l10n.t('Open'), resume: l10n.t('Resume'), fork: l10n.t('Fork') });
 
 /** A chat tab restored after a window reload, waiting for its session. */
 export interface RestoredTab {
@@ -75,7 +76,7 @@ export class HistoryActions {
       thread: tab?.thread,
       cancelled: tab && (() => tab.isClosed()),
       roots: (connection) =>
-        chooseReopenRoots(view, connection, VERB_LABEL[verb], {
+        chooseReopenRoots(view, connection, verbLabel()[verb], {
           workspace: this.options.workspace,
           shape: history.workspace(),
           grants: this.options.grants,

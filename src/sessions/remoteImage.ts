@@ -74,6 +74,6 @@ export async function fetchRemoteImage(address: string, options: FetchImageOptio
 
 function reason(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-  if (error instanceof Error && error.name === 'TimeoutError') return 'it took too long';
+  if (error instanceof Error && error.name === 'TimeoutError') return l10n.t('it took too long');
   return cause ?? (error instanceof Error ? error.message : String(error));
 }

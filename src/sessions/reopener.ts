@@ -209,7 +209,7 @@ export class Reopener {
       const message = error instanceof Error ? error.message : String(error);
       logger.warn(`Reopening ${previous.agentName} session ${previous.sessionId}: ${message}`);
       if (!chats.has(chat)) return undefined;
-      if (error instanceof ReopenUnsupportedError) chat.reconnectFailed(`${message} Start a new session.`, []);
+      if (error instanceof ReopenUnsupportedError) chat.reconnectFailed(l10n.t('{0} Start a new session.', message), []);
       else chat.reconnectFailed(message, undefined, this.explain(previous.agentName, error));
       return undefined;
     }
@@ -246,7 +246,7 @@ export class Reopener {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const explained = this.explain(agentName, error);
-      for (const chat of affected) if (chats.has(chat)) chat.reconnectFailed(`${agentName} did not start again: ${message}`, undefined, explained);
+      for (const chat of affected) if (chats.has(chat)) chat.reconnectFailed(l10n.t('{0} did not start again: {1}', agentName, message), undefined, explained);
       throw error;
     }
     await Promise.all(affected.filter((chat) => chats.has(chat)).map((chat) => this.recover(chat)));

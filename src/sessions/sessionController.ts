@@ -276,7 +276,7 @@ export class SessionController implements SessionSink {
   /** The agent asks the user to approve a tool call. Resolves with the user's choice (or cancelled). */
   requestPermission(params: RequestPermissionRequest, token?: CancellationToken): Promise<RequestPermissionResponse> {
     const options = [...params.options].sort((a, b) => rank(a.kind) - rank(b.kind));
-    const title = params.toolCall.title ?? this.toolTitle(params.toolCall.toolCallId) ?? 'The agent wants to run a tool';
+    const title = params.toolCall.title ?? this.toolTitle(params.toolCall.toolCallId) ?? l10n.t('The agent wants to run a tool');
     if (params.toolCall.title || params.toolCall.status || params.toolCall.content) this.thread.applyPermissionToolCall(params.toolCall);
     const entryId = this.thread.addPermission(
       title,
@@ -388,7 +388,7 @@ export class SessionController implements SessionSink {
       this.thread.addInfo(l10n.t('The turn was stopped: {0} restarted.', session.agentName));
     } else if (error instanceof ConnectionClosedError) {
       this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(error.reason) });
-      this.failed(`${sentence(error.reason)} Everything up to here is kept; restart the agent, or reopen this session to continue.`, ['restart', 'reopen']);
+      this.failed(l10n.t('{0} Everything up to here is kept; restart the agent, or reopen this session to continue.', sentence(error.reason)), ['restart', 'reopen']);
     } else if (error instanceof AuthRequiredError) {
       this.failed(error.message, ['signIn'], explainFailure(session.agentName, error, session.connection.recentStderr, ['signIn']));
       this.thread.setSession({ status: 'idle', statusDetail: undefined });

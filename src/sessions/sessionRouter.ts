@@ -298,10 +298,12 @@ function heardDuringFork(routes: Routes, sessionId: string): boolean {
 
 /** What a discarded message means for a chat, naming the agent, the size, the limit and its setting. */
 function oversizeText(agentName: string, line: OversizeLine, forThisChat: boolean): string {
-  const what = line.head.method === undefined ? 'a message' : `a message (${line.head.method})`;
-  const size = `${what} of ${formatSize(line.bytes)}, over the limit of ${formatSize(line.limitBytes)} (setting acpWorkspace.maxMessageSizeMiB, applied when the agent starts)`;
-  const request = line.head.method !== undefined && line.head.id !== undefined ? ` It was a request: ACP Workspace answered it with an error saying so.` : '';
-  return forThisChat
-    ? `${agentName} sent ${size} for this session. ACP Workspace discarded it, so something ${agentName} sent is missing here.${request}`
-    : `${agentName} sent ${size}. ACP Workspace discarded it without being able to tell which of ${agentName}'s sessions it was for: something may be missing here or in another chat with ${agentName}.${request}`;
+  const size =
+    line.head.method === undefined
+      ? l10n.t('a message of {0}, over the limit of {1} (setting acpWorkspace.maxMessageSizeMiB, applied when the agent starts)', formatSize(line.bytes), formatSize(line.limitBytes))
+      : l10n.t('a message ({0}) of {1}, over the limit of {2} (setting acpWorkspace.maxMessageSizeMiB, applied when the agent starts)', line.head.method, formatSize(line.bytes), formatSize(line.limitBytes));
+  const text = forThisChat
+    ? l10n.t('{0} sent {1} for this session. ACP Workspace discarded it, so something {0} sent is missing here.', agentName, size)
+    : l10n.t("{0} sent {1}. ACP Workspace discarded it without being able to tell which of {0}'s sessions it was for: something may be missing here or in another chat with {0}.", agentName, size);
+  return line.head.method !== undefined && line.head.id !== undefined ? l10n.t('{0} It was a request: ACP Workspace answered it with an error saying so.', text) : text;
 }

@@ -19,13 +19,14 @@ type Node = AgentStatus | AgentSession;
 
 export const AGENTS_VIEW_ID = 'acpWorkspace.agents';
 
-const STATE_LABEL: Record<AgentStatus['state'], string> = {
-  starting: 'starting…',
-  running: 'running',
-  stopping: 'stopping…',
-  stopped: 'not running',
-  failed: 'failed',
-};
+/** A function: t() runs after activate() set the bundle. */
+const stateLabel = (): Record<AgentStatus['state'], string> => ({
+  starting: vscode.l10n.t('starting…'),
+  running: vscode.l10n.t('running'),
+  stopping: vscode.l10n.t('stopping…'),
+  stopped: vscode.l10n.t('not running'),
+  failed: vscode.l10n.t('failed'),
+});
 
 export class AgentsView extends Disposable implements vscode.TreeDataProvider<Node> {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
@@ -84,13 +85,13 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     const version = caps?.agentInfo ? ` · ${caps.agentInfo.title ?? caps.agentInfo.name} ${caps.agentInfo.version}` : '';
     const running = state === 'running' || state === 'starting';
     const confinement = running ? this.confinement?.view(definition.name) : undefined;
-    item.description = [isDefault ? 'default' : undefined, STATE_LABEL[state] + version, confinement?.summary, status.stale ? 'restart to apply settings' : undefined]
+    item.description = [isDefault ? vscode.l10n.t('default') : undefined, `${stateLabel()[state]}${version}`, confinement?.summary, status.stale ? vscode.l10n.t('restart to apply settings') : undefined]
       .filter(Boolean)
       .join(' · ');
     item.iconPath = iconFor(state);
     item.contextValue = `agent.${state}`;
     item.id = `agent:${definition.name}`;
-    item.accessibilityInformation = { label: `${definition.name}, ${STATE_LABEL[state]}${isDefault ? ', default agent' : ''}${confinement ? `, ${confinement.summary}` : ''}` };
+    item.accessibilityInformation = { label: [definition.name, stateLabel()[state], isDefault ? vscode.l10n.t('default agent') : undefined, confinement?.summary].filter(Boolean).join(', ') };
     item.tooltip = tooltipFor(status, caps, confinement);
     return item;
   }
@@ -161,7 +162,7 @@ function tooltipFor(status: AgentStatus, caps: AgentCaps | undefined, confinemen
   const { definition } = status;
   const md = new vscode.MarkdownString(undefined, true);
   // An agent from the settings is described by its command line, which the code block shows.
-  const about = definition.source === 'settings' ? 'from the acpWorkspace.agents setting' : definition.description;
+  const about = definition.source === 'settings' ? vscode.l10n.t('from the acpWorkspace.agents setting') : definition.description;
   md.appendMarkdown(`**${escape(definition.name)}**: ${escape(about)}\n\n`);
   md.appendCodeblock([definition.command, ...definition.args].join(' '), 'shell');
   if (status.message) md.appendMarkdown(`\n$(warning) ${escape(status.message)}\n`);
@@ -174,12 +175,12 @@ function tooltipFor(status: AgentStatus, caps: AgentCaps | undefined, confinemen
     md.appendMarkdown(
       [
         '',
-        `${yes(caps.sessions.additionalDirectories)} shares all workspace folders (additionalDirectories)`,
-        `${yes(caps.sessions.list)} session history (session/list)`,
-        `${yes(caps.loadSession)} reopen with history (session/load)`,
-        `${yes(caps.sessions.resume)} resume (session/resume)`,
-        `${yes(caps.sessions.fork)} fork (session/fork)`,
-        `${yes(caps.prompt.image)} images in prompts`,
+        `${yes(caps.sessions.additionalDirectories)} ${vscode.l10n.t('shares all workspace folders (additionalDirectories)')}`,
+        `${yes(caps.sessions.list)} ${vscode.l10n.t('session history (session/list)')}`,
+        `${yes(caps.loadSession)} ${vscode.l10n.t('reopen with history (session/load)')}`,
+        `${yes(caps.sessions.resume)} ${vscode.l10n.t('resume (session/resume)')}`,
+        `${yes(caps.sessions.fork)} ${vscode.l10n.t('fork (session/fork)')}`,
+        `${yes(caps.prompt.image)} ${vscode.l10n.t('images in prompts')}`,
       ].join('\n\n'),
     );
   }

@@ -43,9 +43,7 @@ export const vscodeRootsUi: RootsUi = {
       vscode.l10n.t('{0} can only see one folder', agentName),
       {
         modal: true,
-        detail:
-          `${agentName} does not support additional workspace folders, so it will only see “${primary.name}” (${primary.path}).\n\n` +
-          `Left out: ${listInWords(leftOut.map((f) => `“${f.name}”`))}.`,
+        detail: `${vscode.l10n.t('{0} does not support additional workspace folders, so it will only see “{1}” ({2}).', agentName, primary.name, primary.path)}\n\n${vscode.l10n.t('Left out: {0}.', listInWords(leftOut.map((f) => `“${f.name}”`)))}`,
       },
       continueLabel,
       choose,

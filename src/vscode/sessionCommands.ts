@@ -98,7 +98,7 @@ async function manageSharedFolders(grants: FolderGrants, agents: AgentRegistry):
       : await vscode.window.showQuickPick(
           names.map((agent) => {
             const count = countOf(agent);
-            return { label: agent, description: count === 0 ? 'no folders shared' : `${count} folder${count === 1 ? '' : 's'} shared`, agent };
+            return { label: agent, description: count === 0 ? vscode.l10n.t('no folders shared') : count === 1 ? vscode.l10n.t('1 folder shared') : vscode.l10n.t('{0} folders shared', count), agent };
           }),
           { title: vscode.l10n.t('Shared Folders'), placeHolder: vscode.l10n.t('Which agent’s shared folders?') },
         );

@@ -116,7 +116,7 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
       const chat = await this.actions.reopen(view, 'restore', { thread: panel.thread, isClosed: () => panel.isClosed });
       if (panel.isClosed) return;
       if (!chat) {
-        this.failed(restoring, 'The choice of folders was cancelled.');
+        this.failed(restoring, vscode.l10n.t('The choice of folders was cancelled.'));
       } else if (chat.thread !== panel.thread) {
         // The session is open in another tab already (that one was shown).
         panel.dispose();

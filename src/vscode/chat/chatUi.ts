@@ -8,7 +8,7 @@ export const vscodeChatUi: ChatUi = {
       vscode.l10n.t('Open {0}?', path),
       {
         modal: true,
-        detail: `${reason}. The link comes from ${agentName}: open the file only if you expect it.`,
+        detail: vscode.l10n.t('{0}. The link comes from {1}: open the file only if you expect it.', reason, agentName),
       },
       vscode.l10n.t('Open'),
     );

@@ -26,8 +26,8 @@ export const vscodeExportUi: ExportUi = {
   async destination(title) {
     const picked = await vscode.window.showQuickPick(
       [
-        { label: '$(save) Save to File…', destination: 'file' as const },
-        { label: '$(copy) Copy to Clipboard', destination: 'clipboard' as const },
+        { label: `$(save) ${vscode.l10n.t('Save to File…')}`, destination: 'file' as const },
+        { label: `$(copy) ${vscode.l10n.t('Copy to Clipboard')}`, destination: 'clipboard' as const },
       ],
       { title: vscode.l10n.t('Export “{0}” as Markdown', title), placeHolder: vscode.l10n.t('Where should the Markdown go?') },
     );

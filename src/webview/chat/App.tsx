@@ -58,7 +58,7 @@ function Header(props: { session: ViewSessionState }) {
           <span
             key={root.path}
             class={`chip root ${root.primary ? 'primary' : ''} ${root.withdrawn ? 'withdrawn' : ''}`}
-            title={`${root.path}${root.primary ? ' (primary folder)' : ''}${root.withdrawn ? ' — no longer shared: the agent cannot reach it' : ''}`}
+            title={[root.primary ? l10n.t('{0} (primary folder)', root.path) : root.path, root.withdrawn ? l10n.t('no longer shared: the agent cannot reach it') : undefined].filter(Boolean).join(' — ')}
           >
             <Icon name={root.withdrawn ? 'circle-slash' : root.primary ? 'home' : 'folder'} />
             {root.name}

@@ -136,7 +136,7 @@ export function Composer(props: {
     if (!prompt && attachments.length === 0) return;
     if (!ready && !running) return;
     if (running && props.queueFull && !now) {
-      setHint('The queue is full: wait for the agent, or remove a queued message.');
+      setHint(l10n.t('The queue is full: wait for the agent, or remove a queued message.'));
       return;
     }
     host.post({ type: 'prompt', text: prompt, attachments, ...(running && now ? { now: true } : {}) });
@@ -184,7 +184,7 @@ export function Composer(props: {
     const images = [...(files ?? [])].filter((file) => file.type.startsWith('image/'));
     if (images.length === 0) return false;
     if (!session.prompt.image) {
-      setHint(`${session.agentName} does not accept images.`);
+      setHint(l10n.t('{0} does not accept images.', session.agentName));
       return true;
     }
     for (const file of images) {

@@ -67,7 +67,7 @@ export function SessionItem(props: { row: SessionRow; active: boolean; now: numb
       <div class="line meta">
         {props.showAgent ? <span class="agent">{row.agentName}</span> : null}
         {row.roots.map((root) => (
-          <span key={root.path} class={`chip ${root.primary ? 'primary' : ''} ${root.missing ? 'missing' : ''}`} title={`${root.path}${root.primary ? ' (working folder)' : ''}${root.missing ? ' — no longer exists' : ''}`}>
+          <span key={root.path} class={`chip ${root.primary ? 'primary' : ''} ${root.missing ? 'missing' : ''}`} title={[root.primary ? l10n.t('{0} (working folder)', root.path) : root.path, root.missing ? l10n.t('no longer exists') : undefined].filter(Boolean).join(' — ')}>
             <Icon name={root.missing ? 'warning' : root.primary ? 'home' : 'folder'} />
             {root.name}
           </span>
