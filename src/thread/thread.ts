@@ -9,6 +9,7 @@
 import * as l10n from '@vscode/l10n';
 import type { SessionUpdate, ToolCall, ToolCallUpdate } from '../acp/schema';
 import { Emitter, type Event } from '../common/events';
+import { compactionText } from './compactionText';
 import { type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState, type ViewToolContent } from '../shared/chatModel';
 import { EntryLog } from './entryLog';
 import { isUnfinished, keepAcrossReplay } from './replayMerge';
@@ -457,19 +458,4 @@ export class Thread {
       this.changeEmitter.fire();
     });
   }
-}
-
-/** What the chat says about a compaction of the context, and why it failed when the agent said. */
-function compactionText(status: string, error: string | null | undefined): string {
-  const text =
-    status === 'in_progress'
-      ? l10n.t('Context compaction in progress')
-      : status === 'completed'
-        ? l10n.t('Context compaction completed')
-        : status === 'failed'
-          ? l10n.t('Context compaction failed')
-          : status === 'cancelled'
-            ? l10n.t('Context compaction cancelled')
-            : l10n.t('Context compaction: {0}', status);
-  return error ? l10n.t('{0}: {1}', text, error) : text;
 }
