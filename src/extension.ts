@@ -107,7 +107,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const grants = new FolderGrants(context.workspaceState);
   const router = new SessionRouter({ sessions, documents: vscodeOpenDocuments, logger });
   // Restarting to widen a confinement reopens the agent's chats: the Reopener is built below.
-  let restartAgent: (name: string) => Promise<AcpConnection> = () => Promise.reject(new Error('ACP Workspace is still starting.'));
+  let restartAgent: (name: string) => Promise<AcpConnection> = () => Promise.reject(new Error(vscode.l10n.t('ACP Workspace is still starting.')));
   const late: { chats?: Chats } = {};
   const confinement = new AgentConfinement({
     mode: readSandbox,
@@ -151,7 +151,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     workspace,
     mcp,
     ui: () => rootsUi,
-    pickAgent: () => pickAgent(registry, { title: 'New Session', placeHolder: 'Start a session with which agent?' }),
+    pickAgent: () => pickAgent(registry, { title: vscode.l10n.t('New Session'), placeHolder: vscode.l10n.t('Start a session with which agent?') }),
     logger,
     confinement,
   });

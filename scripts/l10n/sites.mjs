@@ -25,7 +25,8 @@ export const TEXT_PROPS = new Set([
 ]);
 const MESSAGE_CALLS = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage']);
 const FIRST_ARG_CALLS = new Set(['setStatusBarMessage', 'addInfo', 'addError']);
-const JSX_TEXT_ATTRIBUTES = new Set(['title', 'aria-label', 'placeholder', 'alt', 'aria-description', 'aria-roledescription']);
+// `label`: our own controls (Icon, IconButton, ActionButton, Select, Segmented) make it their aria-label.
+const JSX_TEXT_ATTRIBUTES = new Set(['title', 'aria-label', 'placeholder', 'alt', 'aria-description', 'aria-roledescription', 'label']);
 
 /** 'vscode' for the adapter layer (vscode.l10n.t), 'node' for plain-Node layers, 'browser' for webviews and shared. */
 export function layerOf(file) {
@@ -108,7 +109,7 @@ export function findTexts(ts, sourceFile) {
   /** Follows an expression at a user-facing site down to its text leaves. */
   const follow = (expr, loose, depth = 0) => {
     if (!expr || depth > 8) return;
-    if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isNonNullExpression(expr) || ts.isSatisfiesExpression?.(expr)) return follow(expr.expression, loose, depth + 1);
+    if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isNonNullExpression(expr) || ts.isSatisfiesExpression?.(expr) || ts.isSpreadElement(expr)) return follow(expr.expression, loose, depth + 1);
     if (ts.isStringLiteral(expr) || ts.isNoSubstitutionTemplateLiteral(expr) || ts.isTemplateExpression(expr)) {
       if (ts.isCallExpression(expr.parent) && isTCallee(ts, expr.parent.expression)) return;
       if (!found.has(expr)) found.set(expr, { node: expr, loose });
@@ -209,11 +210,12 @@ export function findTexts(ts, sourceFile) {
     if (!ts.isTemplateExpression(entry.node)) continue;
     for (const span of entry.node.templateSpans) if (ts.isIdentifier(span.expression)) follow(span.expression, 'phrase');
   }
-  // A comparison with a converted text (`answer === 'Delete'`) is converted with it.
+  // A comparison of an answer with a converted text (`answer === 'Delete'`) is converted with it; a property
+  // compared with the same word (`entry.state === 'undone'`) is an id, not the label.
   const messages = new Set([...found.values()].map((e) => messageOf(ts, e.node).message));
   const compare = (node) => {
     if (ts.isBinaryExpression(node) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(node.operatorToken.kind)) {
-      for (const side of [node.left, node.right]) if (ts.isStringLiteral(side) && messages.has(side.text) && !found.has(side)) found.set(side, { node: side, loose: true });
+      for (const [side, other] of [[node.left, node.right], [node.right, node.left]]) if (ts.isStringLiteral(side) && ts.isIdentifier(other) && messages.has(side.text) && !found.has(side)) found.set(side, { node: side, loose: true });
     }
     ts.forEachChild(node, compare);
   };

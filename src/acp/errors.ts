@@ -2,6 +2,7 @@
  * Errors of the ACP layer, each saying in plain words what went wrong and with which agent.
  * JSON-RPC error codes from the agent are mapped to typed errors by {@link toAcpError}.
  */
+import * as l10n from '@vscode/l10n';
 import type { AuthMethod } from './schema';
 
 /** JSON-RPC and ACP error codes. */
@@ -49,7 +50,7 @@ export class AuthRequiredError extends AgentRequestError {
   override name = 'AuthRequiredError';
   constructor(agent: string, method: string, agentMessage: string, data: unknown, readonly authMethods: readonly AuthMethod[]) {
     super(agent, method, ErrorCodes.AuthRequired, agentMessage, data);
-    this.message = `${agent} needs you to sign in before ${method}: ${agentMessage}`;
+    this.message = l10n.t('{0} needs you to sign in before {1}: {2}', agent, method, agentMessage);
   }
 }
 
@@ -58,7 +59,10 @@ export class SessionNotFoundError extends AgentRequestError {
   override name = 'SessionNotFoundError';
   constructor(agent: string, method: string, agentMessage: string, data: unknown, readonly sessionId: string | undefined) {
     super(agent, method, ErrorCodes.ResourceNotFound, agentMessage, data);
-    this.message = `${agent} does not know session ${sessionId ?? '(unknown)'} (${method}): ${agentMessage}`;
+    this.message =
+      sessionId === undefined
+        ? l10n.t('{0} does not know the session ({1}): {2}', agent, method, agentMessage)
+        : l10n.t('{0} does not know session {1} ({2}): {3}', agent, sessionId, method, agentMessage);
   }
 }
 

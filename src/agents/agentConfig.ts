@@ -2,6 +2,7 @@
  * Which agents exist: the built-in presets plus the user's `acpWorkspace.agents` setting, validated
  * with zod (a bad entry is reported and skipped, never a crash), and the command line each one runs.
  */
+import * as l10n from '@vscode/l10n';
 import * as z from 'zod';
 import type { AgentCommand } from '../process/command';
 import { formatIssues } from '../acp/schema';
@@ -10,8 +11,8 @@ export type { AgentCommand } from '../process/command';
 
 /** One configured agent, as the user writes it in settings. */
 export const AgentSetting = z.object({
-  name: z.string().trim().min(1, 'name must not be empty'),
-  command: z.string().trim().min(1, 'command must not be empty'),
+  name: z.string().trim().min(1, { error: () => l10n.t('name must not be empty') }),
+  command: z.string().trim().min(1, { error: () => l10n.t('command must not be empty') }),
   args: z.array(z.string()).default([]),
   /** Set over the inherited environment; `null` removes a variable the agent must not inherit. */
   env: z.record(z.string(), z.string().nullable()).default({}),
@@ -24,8 +25,8 @@ export const AgentSetting = z.object({
       z
         .string()
         .trim()
-        .min(1, 'a writable path must not be empty')
-        .refine((p) => /^(\/|~(\/|$)|\$\{|[A-Za-z]:[\\/]|\\\\)/.test(p), 'a writable path must be absolute (or start with ~ or ${…})'),
+        .min(1, { error: () => l10n.t('a writable path must not be empty') })
+        .refine((p) => /^(\/|~(\/|$)|\$\{|[A-Za-z]:[\\/]|\\\\)/.test(p), { error: () => l10n.t('a writable path must be absolute (or start with ~ or {0})', '${…}') }),
     )
     .default([]),
 });
@@ -47,48 +48,50 @@ export interface AgentDefinition extends AgentSetting {
  * Built-in presets: the agents users pick from. The scripted reference agent the tests and the demo run is not
  * one of them; they configure it as an `acpWorkspace.agents` entry (scripts/vscode-web/codeServer.mjs).
  */
-export const AGENT_PRESETS: readonly AgentDefinition[] = [
-  {
-    name: 'Claude Code',
-    command: 'npx',
-    args: ['-y', '@agentclientprotocol/claude-agent-acp'],
-    env: {},
-    writablePaths: [],
-    statePaths: ['~/.claude', '~/.claude.json'],
-    source: 'preset',
-    description: 'Anthropic Claude Code through claude-agent-acp (npx)',
-  },
-  {
-    name: 'Codex',
-    command: 'npx',
-    args: ['-y', '@zed-industries/codex-acp'],
-    env: {},
-    writablePaths: [],
-    statePaths: ['~/.codex'],
-    source: 'preset',
-    description: 'OpenAI Codex through codex-acp (npx)',
-  },
-  {
-    name: 'Gemini CLI',
-    command: 'npx',
-    args: ['-y', '@google/gemini-cli', '--acp'],
-    env: {},
-    writablePaths: [],
-    statePaths: ['~/.gemini'],
-    source: 'preset',
-    description: 'Google Gemini CLI in ACP mode (npx)',
-  },
-  {
-    name: 'opencode',
-    command: 'opencode',
-    args: ['acp'],
-    env: {},
-    writablePaths: [],
-    statePaths: ['~/.local/share/opencode', '~/.config/opencode', '~/.cache/opencode', '~/.local/state/opencode'],
-    source: 'preset',
-    description: 'opencode in ACP mode (needs opencode on PATH)',
-  },
-];
+export function agentPresets(): readonly AgentDefinition[] {
+  return [
+    {
+      name: 'Claude Code',
+      command: 'npx',
+      args: ['-y', '@agentclientprotocol/claude-agent-acp'],
+      env: {},
+      writablePaths: [],
+      statePaths: ['~/.claude', '~/.claude.json'],
+      source: 'preset',
+      description: l10n.t('Anthropic Claude Code through claude-agent-acp (npx)'),
+    },
+    {
+      name: 'Codex',
+      command: 'npx',
+      args: ['-y', '@zed-industries/codex-acp'],
+      env: {},
+      writablePaths: [],
+      statePaths: ['~/.codex'],
+      source: 'preset',
+      description: l10n.t('OpenAI Codex through codex-acp (npx)'),
+    },
+    {
+      name: 'Gemini CLI',
+      command: 'npx',
+      args: ['-y', '@google/gemini-cli', '--acp'],
+      env: {},
+      writablePaths: [],
+      statePaths: ['~/.gemini'],
+      source: 'preset',
+      description: l10n.t('Google Gemini CLI in ACP mode (npx)'),
+    },
+    {
+      name: 'opencode',
+      command: 'opencode',
+      args: ['acp'],
+      env: {},
+      writablePaths: [],
+      statePaths: ['~/.local/share/opencode', '~/.config/opencode', '~/.cache/opencode', '~/.local/state/opencode'],
+      source: 'preset',
+      description: l10n.t('opencode in ACP mode (needs opencode on PATH)'),
+    },
+  ];
+}
 
 export interface AgentListResult {
   readonly agents: readonly AgentDefinition[];
@@ -102,21 +105,21 @@ export interface AgentListResult {
  */
 export function resolveAgentList(setting: unknown): AgentListResult {
   const problems: string[] = [];
-  const byName = new Map<string, AgentDefinition>(AGENT_PRESETS.map((preset) => [preset.name, preset]));
+  const byName = new Map<string, AgentDefinition>(agentPresets().map((preset) => [preset.name, preset]));
   const fromSettings = new Set<string>();
   const entries = setting === undefined || setting === null ? [] : Array.isArray(setting) ? setting : undefined;
   if (entries === undefined) {
-    problems.push('acpWorkspace.agents must be a list of agents; it was ignored.');
+    problems.push(l10n.t('acpWorkspace.agents must be a list of agents; it was ignored.'));
   } else {
     entries.forEach((entry: unknown, index) => {
       const parsed = AgentSetting.safeParse(entry);
       if (!parsed.success) {
-        problems.push(`acpWorkspace.agents[${index}] was skipped: ${formatIssues(parsed.error.issues)}`);
+        problems.push(l10n.t('acpWorkspace.agents[{0}] was skipped: {1}', index, formatIssues(parsed.error.issues)));
         return;
       }
       const agent = parsed.data;
       if (fromSettings.has(agent.name)) {
-        problems.push(`acpWorkspace.agents[${index}] was skipped: another agent is already named "${agent.name}".`);
+        problems.push(l10n.t('acpWorkspace.agents[{0}] was skipped: another agent is already named "{1}".', index, agent.name));
         return;
       }
       fromSettings.add(agent.name);

@@ -3,6 +3,7 @@
  * stopped with the extension. A changed definition applies to an agent the next time it starts; the list
  * shows a running agent whose definition changed as stale.
  */
+import * as l10n from '@vscode/l10n';
 import type { AcpConnection } from '../acp/connection';
 import { Emitter, type Event } from '../common/events';
 import type { AgentProcess, AgentState } from '../process/agentProcess';
@@ -34,8 +35,10 @@ export interface AgentRegistryOptions {
   createProcess(definition: AgentDefinition): AgentProcess;
 }
 
-export const RESTRICTED_MODE_MESSAGE =
-  'Agents are not started in Restricted Mode: an agent runs programs and reads and writes files in this workspace. Trust the workspace to use agents.';
+/** Why no agent starts in Restricted Mode. */
+export function restrictedModeMessage(): string {
+  return l10n.t('Agents are not started in Restricted Mode: an agent runs programs and reads and writes files in this workspace. Trust the workspace to use agents.');
+}
 
 export class AgentRegistry {
   private readonly entries = new Map<string, Entry>();
@@ -84,9 +87,9 @@ export class AgentRegistry {
 
   /** Starts the agent if needed and resolves with its initialized connection. Refuses in Restricted Mode. */
   async start(name: string): Promise<AcpConnection> {
-    if (!this.options.isTrusted()) throw new Error(RESTRICTED_MODE_MESSAGE);
+    if (!this.options.isTrusted()) throw new Error(restrictedModeMessage());
     const entry = this.entries.get(name);
-    if (!entry) throw new Error(`There is no agent named "${name}". Check the acpWorkspace.agents setting.`);
+    if (!entry) throw new Error(l10n.t('There is no agent named "{0}". Check the acpWorkspace.agents setting.', name));
     if (entry.process && entry.startedWith !== entry.definition && entry.process.state !== 'running' && entry.process.state !== 'starting') {
       // The definition changed while it was stopped: start from the new one.
       void entry.process.dispose();

@@ -9,6 +9,7 @@
  * Writes are debounced and atomic (temp file + rename). Bounded: at most {@link MAX_RECORDS} sessions and
  * {@link MAX_TEXT_CHARS} characters of text per session; the least recently updated unpinned ones go first.
  */
+import * as l10n from '@vscode/l10n';
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -275,21 +276,20 @@ export class LocalSessionIndex {
       raw = fs.readFileSync(this.indexFile, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      return `The local session history (${this.indexFile}) could not be read: ${(error as Error).message}. Sessions opened from now on are recorded in memory only until it can be written.`;
+      return l10n.t('The local session history ({0}) could not be read: {1}. Sessions opened from now on are recorded in memory only until it can be written.', this.indexFile, (error as Error).message);
     }
     let parsed: z.output<typeof FileSchema>;
     try {
       parsed = FileSchema.parse(JSON.parse(raw));
     } catch (error) {
       const kept = `${this.indexFile}.unreadable-${this.now()}`;
-      let where = `it was kept as ${kept}`;
+      const reason = error instanceof z.ZodError ? l10n.t('it is not a session history of this version') : (error as Error).message;
       try {
         fs.renameSync(this.indexFile, kept);
       } catch (renameError) {
-        where = `it could not be moved aside either (${(renameError as Error).message})`;
+        return l10n.t('The local session history could not be read ({0}); it could not be moved aside either ({1}), and a new history was started.', reason, (renameError as Error).message);
       }
-      const reason = error instanceof z.ZodError ? 'it is not a session history of this version' : (error as Error).message;
-      return `The local session history could not be read (${reason}); ${where}, and a new history was started.`;
+      return l10n.t('The local session history could not be read ({0}); it was kept as {1}, and a new history was started.', reason, kept);
     }
     let skipped = 0;
     for (const item of parsed.sessions) {
@@ -300,7 +300,8 @@ export class LocalSessionIndex {
       }
       this.records.set(recordKey(record.data.agentName, record.data.sessionId), record.data);
     }
-    return skipped > 0 ? `${skipped} unreadable ${skipped === 1 ? 'entry' : 'entries'} of the local session history ${skipped === 1 ? 'was' : 'were'} skipped.` : undefined;
+    if (skipped === 0) return undefined;
+    return skipped === 1 ? l10n.t('One unreadable entry of the local session history was skipped.') : l10n.t('{0} unreadable entries of the local session history were skipped.', skipped);
   }
 
   private changed(): void {
@@ -316,7 +317,7 @@ export class LocalSessionIndex {
 
   private write(): Promise<void> {
     this.writing = this.writing.then(() => this.writeNow()).catch((error: unknown) => {
-      this.options.onProblem?.(`The local session history could not be saved in ${this.dir}: ${(error as Error).message}`);
+      this.options.onProblem?.(l10n.t('The local session history could not be saved in {0}: {1}', this.dir, (error as Error).message));
     });
     return this.writing;
   }

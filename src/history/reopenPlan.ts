@@ -5,6 +5,7 @@
  * chooses between the two lists (or cancels). Folders that no longer exist are named and never sent, and
  * the complete chosen list is always sent (an omitted list would mean "no other folders").
  */
+import * as l10n from '@vscode/l10n';
 import { listInWords, sameRootPaths } from '../roots/rootSet';
 
 export interface ReopenInput {
@@ -80,13 +81,19 @@ export function planReopen(input: ReopenInput): ReopenPlan {
 /** What changes between the two lists, in words, for the prompt. */
 export function describeRootChange(plan: ReopenPlan, name: (folder: string) => string): string[] {
   const lines: string[] = [];
-  if (plan.sessionRoots.length > 0) lines.push(`The session's folders: ${plan.sessionRoots.map(name).join(', ')}.`);
-  else lines.push("The session's working folder no longer exists.");
-  if (plan.unknownRoots) lines.push('The agent did not report which other folders the session had, and this client has no record of them.');
-  if (plan.workspaceRoots.length > 0) lines.push(`This workspace's folders: ${plan.workspaceRoots.map(name).join(', ')}.`);
-  if (plan.added.length > 0) lines.push(`With the workspace's folders, ${listInWords(plan.added.map(name))} ${plan.added.length === 1 ? 'is' : 'are'} added.`);
-  if (plan.removed.length > 0) lines.push(`With the workspace's folders, ${listInWords(plan.removed.map(name))} ${plan.removed.length === 1 ? 'is' : 'are'} left out.`);
-  if (plan.notGranted.length > 0) lines.push(`Not shared with agents yet: ${listInWords(plan.notGranted.map(name))}.`);
-  if (plan.missing.length > 0) lines.push(`No longer on this machine (never sent): ${listInWords(plan.missing.map(name))}.`);
+  if (plan.sessionRoots.length > 0) lines.push(l10n.t("The session's folders: {0}.", plan.sessionRoots.map(name).join(', ')));
+  else lines.push(l10n.t("The session's working folder no longer exists."));
+  if (plan.unknownRoots) lines.push(l10n.t('The agent did not report which other folders the session had, and this client has no record of them.'));
+  if (plan.workspaceRoots.length > 0) lines.push(l10n.t("This workspace's folders: {0}.", plan.workspaceRoots.map(name).join(', ')));
+  if (plan.added.length > 0) {
+    const added = listInWords(plan.added.map(name));
+    lines.push(plan.added.length === 1 ? l10n.t("With the workspace's folders, {0} is added.", added) : l10n.t("With the workspace's folders, {0} are added.", added));
+  }
+  if (plan.removed.length > 0) {
+    const removed = listInWords(plan.removed.map(name));
+    lines.push(plan.removed.length === 1 ? l10n.t("With the workspace's folders, {0} is left out.", removed) : l10n.t("With the workspace's folders, {0} are left out.", removed));
+  }
+  if (plan.notGranted.length > 0) lines.push(l10n.t('Not shared with agents yet: {0}.', listInWords(plan.notGranted.map(name))));
+  if (plan.missing.length > 0) lines.push(l10n.t('No longer on this machine (never sent): {0}.', listInWords(plan.missing.map(name))));
   return lines;
 }

@@ -8,6 +8,7 @@
  * is worth replaying, so `session/load` comes first; when the chat still shows the conversation (after a
  * crash, after the folders changed) a replay would only repeat it, so `session/resume` comes first.
  */
+import * as l10n from '@vscode/l10n';
 import type { AgentCaps } from '../acp/capabilities';
 
 /** How the user reopens a session. */
@@ -57,8 +58,8 @@ export function chooseReopenMethod(verb: ReopenVerb, caps: ReopenCaps, agentName
   const methods = REOPEN_POLICY[verb];
   const method = methods.find((m) => supportsMethod(m, caps));
   if (method) return { method };
-  if (methods.length > 1) return { reason: `${agentName} can neither load nor resume sessions.` };
-  return { reason: `${agentName} does not support ${methods[0] === 'fork' ? 'forking sessions (session/fork)' : 'resuming sessions (session/resume)'}.` };
+  if (methods.length > 1) return { reason: l10n.t('{0} can neither load nor resume sessions.', agentName) };
+  return { reason: (methods[0] === 'fork' ? l10n.t('{0} does not support forking sessions (session/fork).', agentName) : l10n.t('{0} does not support resuming sessions (session/resume).', agentName)) };
 }
 
 /** Thrown when the agent offers no request for what the user asked; the message says why. */

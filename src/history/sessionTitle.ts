@@ -14,12 +14,15 @@
  * characters) collapses to single spaces, and it is cut at {@link MAX_TITLE_CHARS} with an ellipsis.
  * Markup is kept as text; the views never interpret it.
  */
+import * as l10n from '@vscode/l10n';
 
 /** Longest title shown, in characters (UTF-16 units; a cut never splits a surrogate pair). */
 export const MAX_TITLE_CHARS = 120;
 
 /** The title a session has when nothing at all is known about it, not even when it started. */
-export const UNTITLED = 'Untitled session';
+export function untitled(): string {
+  return l10n.t('Untitled session');
+}
 
 /** Where a fork came from, kept with the fork. */
 export interface ForkOrigin {
@@ -76,8 +79,8 @@ export function promptTitle(prompt: string | undefined): string | undefined {
 
 /** The name of a fork of a session called `parent`. */
 export function forkTitle(parent: string): string {
-  const suffix = ' (fork)';
-  return `${cut(cleanTitle(parent) ?? UNTITLED, MAX_TITLE_CHARS - suffix.length)}${suffix}`;
+  const room = MAX_TITLE_CHARS - l10n.t('{0} (fork)', '').length;
+  return l10n.t('{0} (fork)', cut(cleanTitle(parent) ?? untitled(), room));
 }
 
 /** "Session in app from 10:45 PM" (today) or "Session in app from Nov 3, 10:45 PM"; without a folder, "Session from …". */
@@ -88,7 +91,7 @@ export function datedTitle(startedAt: number, now = Date.now(), folder?: string)
   const day = today ? undefined : started.toLocaleDateString(undefined, { month: 'short', day: 'numeric', ...(started.getFullYear() !== new Date(now).getFullYear() ? { year: 'numeric' } : {}) });
   const when = day ? `${day}, ${time}` : time;
   const where = cleanTitle(folder);
-  return where ? `Session in ${cut(where, 40)} from ${when}` : `Session from ${when}`;
+  return where ? l10n.t('Session in {0} from {1}', cut(where, 40), when) : l10n.t('Session from {0}', when);
 }
 
 /** The title of a session by the rule above, and which source gave it. */
@@ -103,7 +106,7 @@ export function resolveTitle(sources: TitleSources, now = Date.now()): ResolvedT
   const prompt = promptTitle(sources.firstPrompt);
   if (prompt) return { text: prompt, source: 'prompt' };
   if (sources.startedAt !== undefined && Number.isFinite(sources.startedAt) && sources.startedAt > 0) return { text: datedTitle(sources.startedAt, now, sources.folder), source: 'date' };
-  return { text: UNTITLED, source: 'none' };
+  return { text: untitled(), source: 'none' };
 }
 
 function cut(text: string, max: number): string {

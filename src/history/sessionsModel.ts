@@ -5,10 +5,11 @@
  * kept as light references; full rows (with their actions and why an action is not available) are built
  * only for the window the webview shows.
  */
+import * as l10n from '@vscode/l10n';
 import { namedRoot } from '../roots/rootSet';
 import type { GroupRow, Row, SessionRow, SpecialRow, StatusRow, ViewSettings } from '../shared/historyProtocol';
 import type { LocalSessionIndex } from './localIndex';
-import { groupSince, startOfDay, type DateGroup } from './dateGroups';
+import { dateGroupLabel, groupSince, startOfDay, type DateGroup } from './dateGroups';
 import { actionsFor } from './rowActions';
 import { ListSearch, type Range, type SearchHit, type SearchResult, type Snippet } from './search';
 import { inScope, sourcePlan, viewOf, type AgentEntry, type SessionView, type WorkspaceShape } from './sessionView';
@@ -134,11 +135,11 @@ export class SessionsModel {
       const idle = sections.filter((s) => !s.agent.running && s.scoped.length === 0);
       if (idle.length > 0 && idle.length < sections.length) {
         sections = sections.filter((s) => !idle.includes(s));
-        notices.push(`Not running, no sessions here yet: ${idle.map((s) => s.agent.name).join(', ')}.`);
+        notices.push(l10n.t('Not running, no sessions here yet: {0}.', idle.map((s) => s.agent.name).join(', ')));
       }
     }
     this.lists = sections.map((s) => s.scoped);
-    if (!this.deps.trusted()) notices.push('Agents are not started in Restricted Mode: this is the history of sessions opened in this client.');
+    if (!this.deps.trusted()) notices.push(l10n.t('Agents are not started in Restricted Mode: this is the history of sessions opened in this client.'));
     let coverage: string | undefined;
     let refs: Ref[];
 
@@ -148,11 +149,15 @@ export class SessionsModel {
       refs = result.hits.map((hit) => ({ kind: 'session', view: hit.item, hit }));
       for (const section of sections) if (section.status && section.status.state !== 'info') refs.push(section.status);
       const partial = sections.some((s) => s.agent.catalog?.hasMore(sourcePlan(scope, workspace, s.agent)));
-      coverage =
-        `Titles of ${count(result.searched, 'session')} searched; transcript text of ${result.textSearched} of them ` +
-        '(only sessions opened in this client have text here).' +
-        (result.matched > result.hits.length ? ` ${result.matched.toLocaleString('en')} match; the best ${result.hits.length.toLocaleString('en')} are shown.` : '') +
-        (partial ? ' More sessions are not loaded yet.' : '');
+      coverage = [
+        result.searched === 1
+          ? l10n.t('Titles of 1 session searched; transcript text of {0} of them (only sessions opened in this client have text here).', result.textSearched)
+          : l10n.t('Titles of {0} sessions searched; transcript text of {1} of them (only sessions opened in this client have text here).', result.searched.toLocaleString(), result.textSearched),
+        result.matched > result.hits.length ? l10n.t('{0} match; the best {1} are shown.', result.matched.toLocaleString(), result.hits.length.toLocaleString()) : undefined,
+        partial ? l10n.t('More sessions are not loaded yet.') : undefined,
+      ]
+        .filter(Boolean)
+        .join(' ');
     } else {
       refs = [];
       const byAgent = agents.length > 1 || this.settings.agent === null;
@@ -181,7 +186,7 @@ export class SessionsModel {
     const refs: Ref[] = [];
     const pinned = scoped.filter((v) => v.pinned);
     if (pinned.length > 0) {
-      refs.push({ kind: 'group', key: `pinned:${agent.name}`, label: 'Pinned', level: 2, count: pinned.length });
+      refs.push({ kind: 'group', key: `pinned:${agent.name}`, label: l10n.t('Pinned'), level: 2, count: pinned.length });
       for (const view of pinned) refs.push({ kind: 'session', view });
     }
     let group: DateGroup | undefined;
@@ -191,7 +196,7 @@ export class SessionsModel {
       const g = groupSince(view.updatedAt, day);
       if (g !== group || !groupRef) {
         group = g;
-        groupRef = { kind: 'group', key: `date:${agent.name}:${g}`, label: g, level: 2, count: 0 };
+        groupRef = { kind: 'group', key: `date:${agent.name}:${g}`, label: dateGroupLabel(g), level: 2, count: 0 };
         refs.push(groupRef);
       }
       groupRef.count++;
@@ -266,16 +271,16 @@ export class SessionsModel {
     const base = { kind: 'status' as const, key, agentName: agent.name };
     if (!this.deps.trusted()) return undefined;
     if (!agent.running) {
-      return { ...base, state: 'info', message: `${agent.name} is not running: these are the sessions opened in this client.`, action: 'startAgent' };
+      return { ...base, state: 'info', message: l10n.t('{0} is not running: these are the sessions opened in this client.', agent.name), action: 'startAgent' };
     }
     if (!agent.catalog) {
-      return { ...base, state: 'info', message: `${agent.name} does not list its sessions: this is the local history of sessions opened in this client.` };
+      return { ...base, state: 'info', message: l10n.t('{0} does not list its sessions: this is the local history of sessions opened in this client.', agent.name) };
     }
     const plan = sourcePlan(this.settings.scope, workspace, agent);
     const error = agent.catalog.errorFor(plan);
-    if (error !== undefined) return { ...base, state: 'error', message: `Could not load more sessions: ${error}`, action: 'retry' };
-    if (agent.catalog.isLoading) return { ...base, state: 'loading', message: 'Loading sessions…' };
-    if (agent.catalog.hasMore(plan)) return { ...base, state: 'more', message: 'More sessions', action: 'loadMore' };
+    if (error !== undefined) return { ...base, state: 'error', message: l10n.t('Could not load more sessions: {0}', error), action: 'retry' };
+    if (agent.catalog.isLoading) return { ...base, state: 'loading', message: l10n.t('Loading sessions…') };
+    if (agent.catalog.hasMore(plan)) return { ...base, state: 'more', message: l10n.t('More sessions'), action: 'loadMore' };
     return undefined;
   }
 
@@ -298,22 +303,18 @@ export class SessionsModel {
   }
 
   private emptyText(agents: readonly AgentEntry[], searching: boolean): string {
-    if (this.deps.agents().length === 0) return 'No agents are configured.';
-    if (searching) return 'No session matches the search.';
-    if (agents.length === 0) return 'This agent is not configured any more.';
+    if (this.deps.agents().length === 0) return l10n.t('No agents are configured.');
+    if (searching) return l10n.t('No session matches the search.');
+    if (agents.length === 0) return l10n.t('This agent is not configured any more.');
     switch (this.settings.scope) {
       case 'workspace':
-        return 'No sessions with exactly this workspace’s folders yet. “These folders” and “All” show more.';
+        return l10n.t('No sessions with exactly this workspace’s folders yet. “These folders” and “All” show more.');
       case 'folders':
-        return 'No sessions in these folders yet. “All” shows sessions in other folders.';
+        return l10n.t('No sessions in these folders yet. “All” shows sessions in other folders.');
       case 'all':
-        return 'No sessions yet.';
+        return l10n.t('No sessions yet.');
     }
   }
-}
-
-function count(n: number, noun: string): string {
-  return `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function snippetRow(snippet: Snippet): SessionRow['snippet'] {

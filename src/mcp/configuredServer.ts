@@ -4,6 +4,7 @@
  * draft with its variables expanded into ACP's `McpServer`. Reading the setting and the files is
  * mcpConfig.ts; choosing what an agent gets is mcpSelection.ts.
  */
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import * as z from 'zod';
 import { type McpServer, type McpServerStdio } from '../acp/schema';
@@ -49,11 +50,13 @@ export function mcpJsonPath(folderPath: string): string {
 
 /** A required string: "is missing" / "must be a string" instead of zod's generic wording. */
 const requiredString = () =>
-  z.string({ error: (issue) => (issue.input === undefined ? 'is missing' : 'must be a string') });
-const nonEmpty = () => requiredString().trim().min(1, 'must not be empty');
-const stringList = () => z.array(z.string({ error: 'must be a string' }), { error: 'must be a list of strings' });
-const stringMap = (what: string) =>
-  z.record(z.string(), z.string({ error: 'must be a string' }), { error: `must be an object mapping ${what}` });
+  z.string({ error: (issue) => (issue.input === undefined ? l10n.t('is missing') : l10n.t('must be a string')) });
+const nonEmpty = () => requiredString().trim().min(1, { error: () => l10n.t('must not be empty') });
+const stringList = () => z.array(z.string({ error: () => l10n.t('must be a string') }), { error: () => l10n.t('must be a list of strings') });
+const stringMap = (what: 'variables' | 'headers') =>
+  z.record(z.string(), z.string({ error: () => l10n.t('must be a string') }), {
+    error: () => (what === 'variables' ? l10n.t('must be an object mapping variable names to values') : l10n.t('must be an object mapping header names to values')),
+  });
 
 /** `acpWorkspace.mcpServers` entry, stdio: `{ name, command, args?, env? }` (`type: "stdio"` allowed). */
 export const McpSettingStdio = z.strictObject({
@@ -61,7 +64,7 @@ export const McpSettingStdio = z.strictObject({
   type: z.literal('stdio').optional(),
   command: nonEmpty(),
   args: stringList().default([]),
-  env: stringMap('variable names to values').default({}),
+  env: stringMap('variables').default({}),
 });
 
 /** `acpWorkspace.mcpServers` entry, remote: `{ name, type: "http" | "sse", url, headers? }`. */
@@ -69,7 +72,7 @@ export const McpSettingRemote = z.strictObject({
   name: nonEmpty(),
   type: z.enum(['http', 'sse']),
   url: nonEmpty(),
-  headers: stringMap('header names to values').default({}),
+  headers: stringMap('headers').default({}),
 });
 
 /** `.vscode/mcp.json`, stdio server (VS Code's format; other VS Code fields such as `dev` are ignored). */
@@ -78,26 +81,26 @@ export const McpJsonStdio = z.looseObject({
   command: nonEmpty(),
   args: stringList().default([]),
   env: z
-    .record(z.string(), z.union([z.string(), z.number(), z.null()], { error: 'must be a string, a number or null' }), {
-      error: 'must be an object mapping variable names to values',
+    .record(z.string(), z.union([z.string(), z.number(), z.null()], { error: () => l10n.t('must be a string, a number or null') }), {
+      error: () => l10n.t('must be an object mapping variable names to values'),
     })
     .default({}),
-  envFile: z.string({ error: 'must be a string' }).optional(),
-  cwd: z.string({ error: 'must be a string' }).optional(),
-  sandboxEnabled: z.boolean({ error: 'must be true or false' }).optional(),
+  envFile: z.string({ error: () => l10n.t('must be a string') }).optional(),
+  cwd: z.string({ error: () => l10n.t('must be a string') }).optional(),
+  sandboxEnabled: z.boolean({ error: () => l10n.t('must be true or false') }).optional(),
 });
 
 /** `.vscode/mcp.json`, remote server: `{ type: "http" | "sse", url, headers? }` (no `type` with a `url`: http). */
 export const McpJsonRemote = z.looseObject({
   type: z.enum(['http', 'sse']).optional(),
   url: nonEmpty(),
-  headers: stringMap('header names to values').default({}),
+  headers: stringMap('headers').default({}),
 });
 
 /** `.vscode/mcp.json` itself: `{ servers: { <name>: server }, inputs: [...] }`. */
 export const McpJsonFile = z.looseObject({
-  servers: z.record(z.string(), z.unknown(), { error: 'must be an object mapping server names to servers' }).optional(),
-  inputs: z.array(z.unknown(), { error: 'must be a list' }).optional(),
+  servers: z.record(z.string(), z.unknown(), { error: () => l10n.t('must be an object mapping server names to servers') }).optional(),
+  inputs: z.array(z.unknown(), { error: () => l10n.t('must be a list') }).optional(),
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -124,12 +127,12 @@ export interface RemoteDraft {
 /** Final checks on expanded values; an error message (never quoting a value) or the ACP server. */
 export function buildServer(draft: StdioDraft | RemoteDraft): McpServer | string {
   if ('command' in draft) {
-    if (draft.command.trim() === '') return 'command: is empty';
+    if (draft.command.trim() === '') return l10n.t('command: is empty');
     for (const [name, value] of draft.env) {
-      if (name === '' || name.includes('=') || name.includes('\0')) return `env: "${printable(name)}" is not a valid environment variable name`;
-      if (value.includes('\0')) return `env.${printable(name)}: contains a NUL character`;
+      if (name === '' || name.includes('=') || name.includes('\0')) return l10n.t('env: "{0}" is not a valid environment variable name', printable(name));
+      if (value.includes('\0')) return l10n.t('env.{0}: contains a NUL character', printable(name));
     }
-    if ([draft.command, ...draft.args].some((text) => text.includes('\0'))) return 'command or args: contain a NUL character';
+    if ([draft.command, ...draft.args].some((text) => text.includes('\0'))) return l10n.t('command or args: contain a NUL character');
     return {
       name: draft.name,
       command: draft.command,
@@ -137,12 +140,12 @@ export function buildServer(draft: StdioDraft | RemoteDraft): McpServer | string
       env: [...draft.env].map(([name, value]) => ({ name, value })),
     };
   }
-  if (!URL.canParse(draft.url)) return 'url: is not a valid URL';
+  if (!URL.canParse(draft.url)) return l10n.t('url: is not a valid URL');
   const protocol = new URL(draft.url).protocol;
-  if (protocol !== 'http:' && protocol !== 'https:') return `url: must be an http:// or https:// address, not ${protocol}//`;
+  if (protocol !== 'http:' && protocol !== 'https:') return l10n.t('url: must be an http:// or https:// address, not {0}//', protocol);
   for (const [name, value] of draft.headers) {
-    if (!HEADER_NAME.test(name)) return `headers: "${printable(name)}" is not a valid HTTP header name`;
-    if (/[\r\n\0]/.test(value)) return `headers.${printable(name)}: contains a line break or NUL character`;
+    if (!HEADER_NAME.test(name)) return l10n.t('headers: "{0}" is not a valid HTTP header name', printable(name));
+    if (/[\r\n\0]/.test(value)) return l10n.t('headers.{0}: contains a line break or NUL character', printable(name));
   }
   return {
     type: draft.type,
@@ -165,5 +168,5 @@ export function entryType(entry: Record<string, unknown>): EntryType {
   const type = entry['type'];
   if (type === undefined) return 'url' in entry ? 'http' : 'stdio';
   if (type === 'stdio' || type === 'http' || type === 'sse') return type;
-  return { error: `type: must be "stdio", "http" or "sse"` };
+  return { error: l10n.t('type: must be "stdio", "http" or "sse"') };
 }

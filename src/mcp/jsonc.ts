@@ -13,6 +13,7 @@
  *
  * A key given twice keeps its last value, as with `JSON.parse` and VS Code's configuration reader.
  */
+import * as l10n from '@vscode/l10n';
 import { printParseErrorCode, visit } from 'jsonc-parser';
 
 export type JsoncResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
@@ -33,10 +34,11 @@ type Container = { readonly kind: 'object'; readonly value: Record<string, unkno
 /** What the parser looks for next, so that an error can say what was expected. */
 type Expecting = 'value' | 'property' | 'colon' | 'next';
 
-const VALUE_EXPECTED = 'expected a value (an object, array, string, number, true, false or null)';
-const ENDS_INSIDE_OBJECT = "the JSON ends inside an object (a '}' is missing)";
-const ENDS_INSIDE_LIST = "the JSON ends inside a list (a ']' is missing)";
-const LINE_BREAK_IN_STRING = 'a string contains a line break or control character (write it as \\n, \\t, …)';
+// Functions: t() runs after activate() set the bundle. Braces go in as arguments (t() reads them as placeholders).
+const valueExpected = (): string => l10n.t('expected a value (an object, array, string, number, true, false or null)');
+const endsInsideObject = (): string => l10n.t("the JSON ends inside an object (a '{0}' is missing)", '}');
+const endsInsideList = (): string => l10n.t("the JSON ends inside a list (a '{0}' is missing)", ']');
+const lineBreakInString = (): string => l10n.t('a string contains a line break or control character (write it as {0}, {1}, …)', '\\n', '\\t');
 
 /** Parses JSONC text. An empty text (or one holding only comments) is an error, as in JSON. */
 export function parseJsonc(text: string): JsoncResult {
@@ -55,7 +57,7 @@ export function parseJsonc(text: string): JsoncResult {
     expecting = 'next';
   };
   const begin = (container: Container, offset: number): void => {
-    if (open.length >= MAX_DEPTH) throw new JsoncError(offset, 'the JSON is nested too deeply');
+    if (open.length >= MAX_DEPTH) throw new JsoncError(offset, l10n.t('the JSON is nested too deeply'));
     add(container.value);
     open.push(container);
     expecting = container.kind === 'object' ? 'property' : 'value';
@@ -72,37 +74,37 @@ export function parseJsonc(text: string): JsoncResult {
     const inside = open.at(-1)?.kind;
     switch (name) {
       case 'InvalidSymbol':
-        if (source[offset] === "'") return fail(expecting === 'property' ? 'property names must use double quotes' : 'strings must use double quotes');
+        if (source[offset] === "'") return fail(expecting === 'property' ? l10n.t('property names must use double quotes') : l10n.t('strings must use double quotes'));
         return fail(expected(expecting, inside));
       case 'ValueExpected':
       case 'PropertyNameExpected':
       case 'ColonExpected':
       case 'CommaExpected':
-        if (atEnd) return fail(inside === 'object' ? ENDS_INSIDE_OBJECT : inside === 'array' ? ENDS_INSIDE_LIST : 'the JSON ends where a value was expected');
+        if (atEnd) return fail(inside === 'object' ? endsInsideObject() : inside === 'array' ? endsInsideList() : l10n.t('the JSON ends where a value was expected'));
         return fail(expected(expecting, inside));
       case 'CloseBraceExpected':
-        return fail(ENDS_INSIDE_OBJECT);
+        return fail(endsInsideObject());
       case 'CloseBracketExpected':
-        return fail(ENDS_INSIDE_LIST);
+        return fail(endsInsideList());
       case 'EndOfFileExpected':
         return fail(expected('next', undefined));
       case 'UnexpectedEndOfComment':
-        return fail('a /* comment is never closed');
+        return fail(l10n.t('a /* comment is never closed'));
       case 'UnexpectedEndOfString':
         // The scanner also ends a string at a line break; then the string is cut there, not unclosed.
-        return offset + length < source.length ? fail(LINE_BREAK_IN_STRING, offset + length) : fail('a string is never closed');
+        return offset + length < source.length ? fail(lineBreakInString(), offset + length) : fail(l10n.t('a string is never closed'));
       case 'InvalidCharacter':
-        return fail(LINE_BREAK_IN_STRING);
+        return fail(lineBreakInString());
       case 'InvalidEscapeCharacter':
-        return fail('a string contains an unknown escape (\\ must be written as \\\\)');
+        return fail(l10n.t('a string contains an unknown escape ({0} must be written as {1})', '\\', '\\\\'));
       case 'InvalidUnicode':
-        return fail('\\u must be followed by four hexadecimal digits');
+        return fail(l10n.t('{0} must be followed by four hexadecimal digits', '\\u'));
       case 'InvalidNumberFormat':
       case 'UnexpectedEndOfNumber':
-        return fail('a number is not written as JSON allows');
+        return fail(l10n.t('a number is not written as JSON allows'));
       case 'InvalidCommentToken':
       case '<unknown ParseErrorCode>':
-        return fail('the text is not valid JSON');
+        return fail(l10n.t('the text is not valid JSON'));
     }
   };
 
@@ -132,22 +134,22 @@ export function parseJsonc(text: string): JsoncResult {
     return { ok: true, value: root };
   } catch (error) {
     if (error instanceof JsoncError) return { ok: false, error: `${lineAndColumn(source, error.offset)}: ${error.reason}` };
-    return { ok: false, error: 'the text could not be read' };
+    return { ok: false, error: l10n.t('the text could not be read') };
   }
 }
 
 function expected(expecting: Expecting, inside: Container['kind'] | undefined): string {
   switch (expecting) {
     case 'value':
-      return VALUE_EXPECTED;
+      return valueExpected();
     case 'property':
-      return "expected a property name in double quotes or '}'";
+      return l10n.t("expected a property name in double quotes or '{0}'", '}');
     case 'colon':
-      return "expected ':' after a property name";
+      return l10n.t("expected ':' after a property name");
     case 'next':
-      if (inside === 'object') return "expected ',' or '}' after a property value";
-      if (inside === 'array') return "expected ',' or ']' after a list item";
-      return 'unexpected text after the end of the JSON value';
+      if (inside === 'object') return l10n.t("expected ',' or '{0}' after a property value", '}');
+      if (inside === 'array') return l10n.t("expected ',' or ']' after a list item");
+      return l10n.t('unexpected text after the end of the JSON value');
   }
 }
 

@@ -12,6 +12,7 @@
  * what a configured server is, the formats' zod schemas and the final checks are in configuredServer.ts;
  * which of them an agent actually gets is decided by `selectMcpServers` (mcpSelection.ts).
  */
+import * as l10n from '@vscode/l10n';
 import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -86,14 +87,12 @@ function checkVariables(texts: readonly string[], context: VariableContext): { e
   }
   if (inputs.size > 0) {
     return {
-      error:
-        `it uses ${[...inputs].join(', ')}, which only VS Code's own prompt can fill in. ` +
-        `Use \${env:NAME} instead, or add the server to ${MCP_SERVERS_SETTING}.`,
+      error: l10n.t("it uses {0}, which only VS Code's own prompt can fill in. Use {1} instead, or add the server to {2}.", [...inputs].join(', '), '${env:NAME}', MCP_SERVERS_SETTING),
       unset: [],
     };
   }
   if (unknown.size > 0) {
-    return { error: `${[...unknown].join(', ')} cannot be resolved here (supported: ${context.supported}).`, unset: [] };
+    return { error: l10n.t('{0} cannot be resolved here (supported: {1}).', [...unknown].join(', '), context.supported), unset: [] };
   }
   return { unset: [...unset] };
 }
@@ -120,7 +119,7 @@ export function readSettingServers(value: unknown, env: McpEnv = process.env): M
   const problems: string[] = [];
   if (value === undefined || value === null) return { servers, problems };
   if (!Array.isArray(value)) {
-    problems.push(`${MCP_SERVERS_SETTING} must be a list of servers; it was ignored.`);
+    problems.push(l10n.t('{0} must be a list of servers; it was ignored.', MCP_SERVERS_SETTING));
     return { servers, problems };
   }
   const context: VariableContext = { env, resolve: () => undefined, supported: '${env:NAME}' };
@@ -130,7 +129,7 @@ export function readSettingServers(value: unknown, env: McpEnv = process.env): M
     const skip = (reason: string): void => {
       problems.push(`${where} was skipped: ${reason}`);
     };
-    if (!isObject(entry)) return skip('each server must be an object with a name and a command (stdio) or a type and a url (http, sse).');
+    if (!isObject(entry)) return skip(l10n.t('each server must be an object with a name and a command (stdio) or a type and a url (http, sse).'));
     const type = entryType(entry);
     if (typeof type === 'object') return skip(type.error);
     let draft: StdioDraft | RemoteDraft;
@@ -152,7 +151,7 @@ export function readSettingServers(value: unknown, env: McpEnv = process.env): M
     if (variables.error !== undefined) return skip(variables.error);
     const built = buildServer(expandDraft(draft, context));
     if (typeof built === 'string') return skip(built);
-    for (const name of variables.unset) problems.push(`${where}: \${env:${name}} is not set, so it was replaced by an empty text.`);
+    for (const name of variables.unset) problems.push(l10n.t('{0}: {1} is not set, so it was replaced by an empty text.', where, `\${env:${name}}`));
     servers.push({ source: { kind: 'setting', index }, server: built });
   });
   return { servers, problems };
@@ -192,20 +191,20 @@ export function parseMcpJson(text: string, folderPath: string, env: McpEnv, opti
   if (text.trim() === '') return { servers, problems };
   const json = parseJsonc(text);
   if (!json.ok) {
-    problems.push(`${filePath} is not valid JSON (${json.error}); none of its servers were used.`);
+    problems.push(l10n.t('{0} is not valid JSON ({1}); none of its servers were used.', filePath, json.error));
     return { servers, problems };
   }
   if (!isObject(json.value)) {
-    problems.push(`${filePath} must hold a JSON object with a "servers" object; none of its servers were used.`);
+    problems.push(l10n.t('{0} must hold a JSON object with a "servers" object; none of its servers were used.', filePath));
     return { servers, problems };
   }
   const file = McpJsonFile.safeParse(json.value);
   if (!file.success) {
-    problems.push(`${filePath}: ${formatIssues(file.error.issues)}; none of its servers were used.`);
+    problems.push(l10n.t('{0}: {1}; none of its servers were used.', filePath, formatIssues(file.error.issues)));
     return { servers, problems };
   }
   if (file.data.servers === undefined) {
-    if ('mcpServers' in file.data) problems.push(`${filePath}: VS Code's mcp.json lists servers under "servers", not "mcpServers"; none of its servers were used.`);
+    if ('mcpServers' in file.data) problems.push(l10n.t('{0}: VS Code\'s mcp.json lists servers under "servers", not "mcpServers"; none of its servers were used.', filePath));
     return { servers, problems };
   }
   const userHome = options.userHome ?? os.homedir();
@@ -229,11 +228,11 @@ export function parseMcpJson(text: string, folderPath: string, env: McpEnv, opti
       problems.push(`${where} was skipped: ${reason}`);
     };
     if (name.trim() === '') {
-      skip('a server needs a non-empty name.');
+      skip(l10n.t('a server needs a non-empty name.'));
       continue;
     }
     if (!isObject(entry)) {
-      skip('each server must be an object with a command (stdio) or a type and a url (http, sse).');
+      skip(l10n.t('each server must be an object with a command (stdio) or a type and a url (http, sse).'));
       continue;
     }
     const type = entryType(entry);
@@ -251,7 +250,7 @@ export function parseMcpJson(text: string, folderPath: string, env: McpEnv, opti
       }
       const server = parsed.data;
       if (server.sandboxEnabled === true) {
-        skip('it asks for VS Code\'s sandbox ("sandboxEnabled"), which an agent does not apply; it would run unconfined.');
+        skip(l10n.t('it asks for VS Code\'s sandbox ("sandboxEnabled"), which an agent does not apply; it would run unconfined.'));
         continue;
       }
       const envTexts = Object.values(server.env).filter((v): v is string => typeof v === 'string');
@@ -269,7 +268,7 @@ export function parseMcpJson(text: string, folderPath: string, env: McpEnv, opti
           content = readFile(envFilePath);
         } catch (error) {
           const code = (error as { code?: unknown }).code;
-          skip(`its envFile ${envFilePath} could not be read${typeof code === 'string' ? ` (${code})` : ''}.`);
+          skip(typeof code === 'string' ? l10n.t('its envFile {0} could not be read ({1}).', envFilePath, code) : l10n.t('its envFile {0} could not be read.', envFilePath));
           continue;
         }
         for (const [key, value] of parseEnvFile(content)) vars.set(key, value);
@@ -277,13 +276,13 @@ export function parseMcpJson(text: string, folderPath: string, env: McpEnv, opti
       for (const [key, value] of Object.entries(server.env)) {
         if (value === null) {
           vars.delete(key);
-          notes.push(`env.${printable(key)} is null: VS Code removes it from the server's environment, which ACP cannot express; it was left out.`);
+          notes.push(l10n.t("env.{0} is null: VS Code removes it from the server's environment, which ACP cannot express; it was left out.", printable(key)));
         } else {
           vars.set(key, typeof value === 'number' ? String(value) : expand(value, context));
         }
       }
-      if (server.cwd !== undefined) notes.push('"cwd" was ignored: ACP cannot pass a working directory for an MCP server (the agent chooses it).');
-      for (const unset of variables.unset) notes.push(`\${env:${unset}} is not set, so it was replaced by an empty text.`);
+      if (server.cwd !== undefined) notes.push(l10n.t('"cwd" was ignored: ACP cannot pass a working directory for an MCP server (the agent chooses it).'));
+      for (const unset of variables.unset) notes.push(l10n.t('{0} is not set, so it was replaced by an empty text.', `\${env:${unset}}`));
       draft = { name, command: expand(server.command, context), args: server.args.map((arg) => expand(arg, context)), env: vars };
     } else {
       const parsed = McpJsonRemote.safeParse(entry);
@@ -297,7 +296,7 @@ export function parseMcpJson(text: string, folderPath: string, env: McpEnv, opti
         skip(variables.error);
         continue;
       }
-      for (const unset of variables.unset) notes.push(`\${env:${unset}} is not set, so it was replaced by an empty text.`);
+      for (const unset of variables.unset) notes.push(l10n.t('{0} is not set, so it was replaced by an empty text.', `\${env:${unset}}`));
       draft = {
         name,
         type,
@@ -344,7 +343,7 @@ export function readConfiguredServers(input: McpConfigInput): McpConfigResult {
   const problems = [...fromSetting.problems];
   const present = input.files.filter((file) => file.text !== undefined);
   if (!input.trusted) {
-    if (present.length > 0) problems.push(`The workspace is not trusted, so its .vscode/mcp.json files were not read (${present.map((f) => f.filePath ?? mcpJsonPath(f.folderPath)).join(', ')}).`);
+    if (present.length > 0) problems.push(l10n.t('The workspace is not trusted, so its .vscode/mcp.json files were not read ({0}).', present.map((f) => f.filePath ?? mcpJsonPath(f.folderPath)).join(', ')));
     return { servers, problems };
   }
   for (const file of present) {

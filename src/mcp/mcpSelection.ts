@@ -29,15 +29,16 @@ export interface McpSelection {
   readonly notPassed: NotPassedMcpServer[];
 }
 
-export const HTTP_NOT_SUPPORTED = 'the agent does not support HTTP MCP servers';
-export const SSE_NOT_SUPPORTED = 'the agent does not support SSE MCP servers';
+/** Why an HTTP or SSE server is not passed (functions: t() runs after activate() set the bundle). */
+export const httpNotSupported = (): string => l10n.t('the agent does not support HTTP MCP servers');
+export const sseNotSupported = (): string => l10n.t('the agent does not support SSE MCP servers');
 
 /** Applies the rules above; `passed` and `notPassed` keep the configured order. */
 export function selectMcpServers(configured: readonly ConfiguredMcpServer[], caps: McpTransportCaps): McpSelection {
   const unsupported = (entry: ConfiguredMcpServer): string | undefined => {
     const transport = transportOf(entry.server);
-    if (transport === 'http' && !caps.http) return HTTP_NOT_SUPPORTED;
-    if (transport === 'sse' && !caps.sse) return SSE_NOT_SUPPORTED;
+    if (transport === 'http' && !caps.http) return httpNotSupported();
+    if (transport === 'sse' && !caps.sse) return sseNotSupported();
     return undefined;
   };
   const winners = new Map<string, ConfiguredMcpServer>();

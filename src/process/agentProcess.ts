@@ -3,6 +3,7 @@
  * `initialize`, and an end that takes the whole process tree with it (several real agents ignore
  * stdin closing, and many start helpers of their own).
  */
+import * as l10n from '@vscode/l10n';
 import type { ChildProcess } from 'node:child_process';
 import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import type { AgentCaps, ClientFeatureOptions } from '../acp/capabilities';
@@ -156,7 +157,7 @@ export class AgentProcess implements Disposable {
 
   /** Stops the process tree; the returned promise settles when it is gone. */
   dispose(): Promise<void> {
-    const done = this.stop(`${this.name} was stopped because ACP Workspace is shutting down.`);
+    const done = this.stop(l10n.t('{0} was stopped because ACP Workspace is shutting down.', this.name));
     return done.finally(() => {
       this.stateEmitter.dispose();
       this.restartEmitter.dispose();
@@ -261,7 +262,14 @@ export class AgentProcess implements Disposable {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`${command.name} did not finish starting within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}.`)),
+        () =>
+          reject(
+            new Error(
+              timeoutMs < 1000
+                ? l10n.t('{0} did not finish starting within {1} ms.', command.name, timeoutMs)
+                : l10n.t('{0} did not finish starting within {1} s.', command.name, Math.round(timeoutMs / 1000)),
+            ),
+          ),
         timeoutMs,
       );
     });
@@ -388,9 +396,9 @@ const KILL_SETTLE_MS = 1000;
 /** Why a confined launch did not start, and how to fix it. */
 function confinementFailure(name: string, error: unknown): string {
   if (error instanceof ConfinementUnavailableError) {
-    return `${name} was not started: it is to run confined (acpWorkspace.sandbox), but ${lowerFirst(error.reason)} ${error.fix}`;
+    return l10n.t('{0} was not started: it is to run confined (acpWorkspace.sandbox), but {1} {2}', name, lowerFirst(error.reason), error.fix);
   }
-  return `${name} was not started: its confinement (acpWorkspace.sandbox) could not be set up: ${error instanceof Error ? error.message : String(error)}`;
+  return l10n.t('{0} was not started: its confinement (acpWorkspace.sandbox) could not be set up: {1}', name, error instanceof Error ? error.message : String(error));
 }
 
 function lowerFirst(text: string): string {

@@ -2,6 +2,8 @@
  * When an agent that was running exits unexpectedly, restart it, but not forever: at most
  * `maxRestarts` within `windowMs` (like vscode-languageclient's 4-in-3-minutes rule).
  */
+import * as l10n from '@vscode/l10n';
+
 export interface RestartPolicyOptions {
   readonly maxRestarts: number;
   readonly windowMs: number;
@@ -25,6 +27,8 @@ export class RestartPolicy {
   /** Words for the user when the cap is reached. */
   describeCap(): string {
     const minutes = Math.round(this.options.windowMs / 60000);
-    return `it stopped ${this.options.maxRestarts + 1} times within ${minutes} minute${minutes === 1 ? '' : 's'}, so it is not restarted again automatically`;
+    return minutes === 1
+      ? l10n.t('it stopped {0} times within 1 minute, so it is not restarted again automatically', this.options.maxRestarts + 1)
+      : l10n.t('it stopped {0} times within {1} minutes, so it is not restarted again automatically', this.options.maxRestarts + 1, minutes);
   }
 }

@@ -3,6 +3,7 @@
  * own last stderr lines and the details of its error, the likely cause and the next step, and which actions
  * apply. Plain Node: the VS Code layer and the chat render what this returns.
  */
+import * as l10n from '@vscode/l10n';
 import { AgentRequestError, AuthRequiredError, ConnectionClosedError, ErrorCodes } from '../acp/errors';
 import { redactSecrets } from './stderrTail';
 
@@ -63,31 +64,36 @@ export function describeStartFailure(input: StartFailureInput): StartFailure {
   if (data && !summary.includes(data) && !agentWords.some((line) => line.includes(data))) agentWords.push(data);
   const evidence = [...stderr, data ?? '', error instanceof AgentRequestError ? error.agentMessage : summary].join('\n');
   const cause = causeOf(error, evidence);
-  const program = command ? `\`${command}\`` : 'its command';
-  const words = stderr.length === 0 ? ` ${agent} wrote nothing to stderr; the log has everything else it did.` : '';
+  const program = command ? `\`${command}\`` : l10n.t('its command');
+  const words = stderr.length === 0 ? l10n.t('{0} wrote nothing to stderr; the log has everything else it did.', agent) : '';
   let advice: string | undefined;
   const actions: FailureAction[] = [];
   switch (cause) {
     case 'auth':
-      advice = `${agent} needs you to sign in (or an API key in its environment). Sign in, then start the session again.`;
+      advice = l10n.t('{0} needs you to sign in (or an API key in its environment). Sign in, then start the session again.', agent);
       actions.push('signIn', 'showLog');
       break;
     case 'network':
-      advice = `${agent} could not reach its service. Check the network connection, or the proxy (HTTPS_PROXY in the agent's env in acpWorkspace.agents), then restart the agent.`;
+      advice = l10n.t("{0} could not reach its service. Check the network connection, or the proxy (HTTPS_PROXY in the agent's env in acpWorkspace.agents), then restart the agent.", agent);
       actions.push('restart', 'showLog', 'openSettings');
       break;
     case 'node':
-      advice = `${agent} seems to need a newer Node.js than the one that runs it (the \`node\` found on the PATH of ${program}; this window's extension host runs Node ${process.versions.node}). Install a newer Node.js, or point the agent's command (or PATH in its env) in acpWorkspace.agents at one.`;
+      advice = l10n.t("{0} seems to need a newer Node.js than the one that runs it (the `node` found on the PATH of {1}; this window's extension host runs Node {2}). Install a newer Node.js, or point the agent's command (or PATH in its env) in acpWorkspace.agents at one.", agent, program, process.versions.node);
       actions.push('openSettings', 'showLog', 'restart');
       break;
     case 'notFound':
-      advice = `${program} was not found. Install ${agent} (or Node.js, for npx), or set its command in acpWorkspace.agents to the full path.`;
+      advice = l10n.t('{0} was not found. Install {1} (or Node.js, for npx), or set its command in acpWorkspace.agents to the full path.', program, agent);
       actions.push('openSettings', 'showLog');
       break;
     default:
       advice = helperExit(evidence)
-        ? `A program ${agent} starts exited at once, without saying why. Common causes: not signed in (sign in with the agent's own login, e.g. \`claude /login\`, or set its API key in its env), no network or a proxy, or an old Node.js.${words}`
-        : words.trim() || undefined;
+        ? [
+            l10n.t("A program {0} starts exited at once, without saying why. Common causes: not signed in (sign in with the agent's own login, e.g. `claude /login`, or set its API key in its env), no network or a proxy, or an old Node.js.", agent),
+            words,
+          ]
+            .filter(Boolean)
+            .join(' ')
+        : words || undefined;
       actions.push('showLog', 'restart', 'openSettings');
       if (helperExit(evidence)) actions.unshift('signIn');
   }

@@ -4,6 +4,7 @@
  * absolute, non-empty, never `null`; exact duplicates removed keeping the first; no entry equal to `cwd`;
  * nested folders kept (they can matter to an agent's discovery order).
  */
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 
 export interface Root {
@@ -113,5 +114,5 @@ export function describeRoots(set: RootSet): string {
 
 export function listInWords(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+  return l10n.t('{0} and {1}', items.slice(0, -1).join(', '), items[items.length - 1]!);
 }

@@ -172,7 +172,7 @@ export class AgentConfinement {
     const missing = this.widens(agentName, folders);
     if (missing.length === 0) return;
     const names = missing.map((folder) => folder.split(/[\\/]/).filter(Boolean).at(-1) ?? folder);
-    this.options.tell(agentName, `Restarting ${agentName} so that its confinement includes ${listInWords(names)}.`);
+    this.options.tell(agentName, l10n.t('Restarting {0} so that its confinement includes {1}.', agentName, listInWords(names)));
     this.options.logger.info(`Restarting ${agentName}: its confinement does not include ${missing.join(', ')}.`);
     const restart = this.options.restart(agentName).finally(() => this.widening.delete(agentName));
     this.widening.set(agentName, restart);
@@ -245,7 +245,7 @@ export function describeConfinement(launched: Launched, home: string): Confineme
     l10n.t('Confined by {0} ({1}).', launched.description, policy.mode),
     l10n.t('Writes only in:'),
     ...policy.writable.map((p) => `  ${short(p)}`),
-    '  a private temporary folder',
+    `  ${l10n.t('a private temporary folder')}`,
     ...(policy.mode === 'strict' ? [l10n.t('Reads only those, the system, and:'), ...policy.readable.map((p) => `  ${short(p)}`)] : []),
   ];
   return {
@@ -258,7 +258,7 @@ export function describeConfinement(launched: Launched, home: string): Confineme
 
 function listInWords(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+  return l10n.t('{0} and {1}', items.slice(0, -1).join(', '), items.at(-1)!);
 }
 
 /** Keeps every chat's header saying how its agent runs: when a chat opens and when its agent launches. */

@@ -109,7 +109,7 @@ export class ChangeReview {
       root: file.rootPath,
       path: file.path,
       exists: file.status !== 'deleted',
-      label: 'before the agent changed it',
+      label: l10n.t('before the agent changed it'),
     };
   }
 

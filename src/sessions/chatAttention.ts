@@ -4,6 +4,7 @@
  * user has seen the chat again, and what the badge on the ACP container counts. Plain rules over opaque
  * chat keys; the VS Code layer says what is in view and shows the notifications (see ChatNotifications).
  */
+import * as l10n from '@vscode/l10n';
 import type { ViewEntry } from '../shared/chatModel';
 
 /**
@@ -98,9 +99,9 @@ export class ChatAttention<Chat> {
     const lines: string[] = [];
     for (const { chat, title, waitingPermissions } of chats) {
       const unseen = this.unseen.get(chat);
-      if (waitingPermissions > 0) lines.push(`${title}: a permission request waits`);
-      else if (unseen === 'failed') lines.push(`${title}: the agent failed`);
-      else if (unseen === 'finished') lines.push(`${title}: finished, not seen yet`);
+      if (waitingPermissions > 0) lines.push(l10n.t('{0}: a permission request waits', title));
+      else if (unseen === 'failed') lines.push(l10n.t('{0}: the agent failed', title));
+      else if (unseen === 'finished') lines.push(l10n.t('{0}: finished, not seen yet', title));
     }
     if (lines.length === 0) return undefined;
     return { count: lines.length, tooltip: lines.length === 1 ? lines[0] : lines.join('\n') };
@@ -111,15 +112,15 @@ export class ChatAttention<Chat> {
 export function finishedText(title: string, stopReason: string, answer: string | undefined): string {
   switch (stopReason) {
     case 'max_tokens':
-      return `“${title}” stopped: the answer reached the agent's length limit.`;
+      return l10n.t('“{0}” stopped: the answer reached the agent\'s length limit.', title);
     case 'max_turn_requests':
-      return `“${title}” stopped: the turn reached the agent's limit of requests.`;
+      return l10n.t('“{0}” stopped: the turn reached the agent\'s limit of requests.', title);
     case 'refusal':
-      return `“${title}” stopped: the agent refused to continue.`;
+      return l10n.t('“{0}” stopped: the agent refused to continue.', title);
     case 'cancelled':
-      return `“${title}” stopped: the agent cancelled the turn.`;
+      return l10n.t('“{0}” stopped: the agent cancelled the turn.', title);
     default:
-      return answer ? `“${title}” finished: ${answer}` : `“${title}” finished.`;
+      return answer ? l10n.t('“{0}” finished: {1}', title, answer) : l10n.t('“{0}” finished.', title);
   }
 }
 

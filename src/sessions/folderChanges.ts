@@ -59,8 +59,8 @@ export class FolderChanges {
     await this.offerReopen(
       affected,
       affected.length === 1
-        ? `Workspace folders changed (${change}). The ${affected[0]!.agentName} session still has its old folders: reopen it with the current folders?`
-        : `Workspace folders changed (${change}). ${affected.length} open sessions still have their old folders: reopen them with the current folders?`,
+        ? l10n.t('Workspace folders changed ({0}). The {1} session still has its old folders: reopen it with the current folders?', change, affected[0]!.agentName)
+        : l10n.t('Workspace folders changed ({0}). {1} open sessions still have their old folders: reopen them with the current folders?', change, affected.length),
     );
   }
 
@@ -72,7 +72,10 @@ export class FolderChanges {
       // The primary folder is the user's choice of where the session works, not a grant.
       const taken = revoked.filter((folder) => folder !== session.rootSet.cwd.path);
       const names = listInWords(taken.map((folder) => `“${namedRoot(folder).name}”`));
-      const reason = `${names} ${taken.length === 1 ? 'is' : 'are'} no longer shared with ${agent}: the session can no longer reach ${taken.length === 1 ? 'it' : 'them'}. Reopen it to give the agent the folders shared now.`;
+      const reason =
+        taken.length === 1
+          ? l10n.t('{0} is no longer shared with {1}: the session can no longer reach it. Reopen it to give the agent the folders shared now.', names, agent)
+          : l10n.t('{0} are no longer shared with {1}: the session can no longer reach them. Reopen it to give the agent the folders shared now.', names, agent);
       if (this.withdraw(session, taken, reason).length > 0) affected.push(session);
     }
     if (affected.length === 0) return;
@@ -80,8 +83,12 @@ export class FolderChanges {
     await this.offerReopen(
       affected,
       affected.length === 1
-        ? `${folders} ${revoked.length === 1 ? 'is' : 'are'} no longer shared with ${agent}; its open session can no longer reach ${revoked.length === 1 ? 'it' : 'them'}. Reopen it with the folders shared now?`
-        : `${folders} ${revoked.length === 1 ? 'is' : 'are'} no longer shared with ${agent}; ${affected.length} open sessions can no longer reach ${revoked.length === 1 ? 'it' : 'them'}. Reopen them with the folders shared now?`,
+        ? revoked.length === 1
+          ? l10n.t('{0} is no longer shared with {1}; its open session can no longer reach it. Reopen it with the folders shared now?', folders, agent)
+          : l10n.t('{0} are no longer shared with {1}; its open session can no longer reach them. Reopen it with the folders shared now?', folders, agent)
+        : revoked.length === 1
+          ? l10n.t('{0} is no longer shared with {1}; {2} open sessions can no longer reach it. Reopen them with the folders shared now?', folders, agent, affected.length)
+          : l10n.t('{0} are no longer shared with {1}; {2} open sessions can no longer reach them. Reopen them with the folders shared now?', folders, agent, affected.length),
     );
   }
 

@@ -3,6 +3,7 @@
  * roots (RootGuard, real paths, fail closed). A refusal answers with an error naming the path and the
  * roots, and is recorded on the session so the user sees it.
  */
+import * as l10n from '@vscode/l10n';
 import { HandlerError, type AcpConnection } from '../acp/connection';
 import { ErrorCodes } from '../acp/errors';
 import type { Logger } from '../common/logger';
@@ -24,7 +25,7 @@ export function registerFsHandlers(connection: AcpConnection, options: FsHandler
   const sessionFor = (sessionId: string): AgentSession => {
     const session = options.sessions.find(connection.agentName, sessionId);
     if (!session || session.connection !== connection) {
-      throw new HandlerError(ErrorCodes.ResourceNotFound, `No open session ${sessionId} on this connection.`, { sessionId });
+      throw new HandlerError(ErrorCodes.ResourceNotFound, l10n.t('No open session {0} on this connection.', sessionId), { sessionId });
     }
     return session;
   };

@@ -3,6 +3,7 @@
  * delete, rename, pin, hide, copy the id. Reopening and forking always send the complete root list, after the
  * user chose between the session's folders and the workspace's when they differ (see reopenRoots.ts).
  */
+import * as l10n from '@vscode/l10n';
 import type { Logger } from '../common/logger';
 import type { SessionView } from '../history/sessionView';
 import type { FolderGrants } from '../roots/folderGrants';
@@ -18,7 +19,8 @@ import type { SessionHistory } from './sessionHistory';
 /** The ways a session of the history is reopened. */
 export type HistoryVerb = 'open' | 'resume' | 'fork' | 'restore';
 
-const VERB_LABEL: Record<HistoryVerb, string> = { open: 'Open', restore: 'Open', resume: 'Resume', fork: 'Fork' };
+/** The verb of a reopen, as the folder question names it (a function: t() runs after activate() set the bundle). */
+const verbLabel = (): Record<HistoryVerb, string> => ({ open: l10n.t('Open'), restore: l10n.t('Open'), resume: l10n.t('Resume'), fork: l10n.t('Fork') });
 
 /** A chat tab restored after a window reload, waiting for its session. */
 export interface RestoredTab {
@@ -74,7 +76,7 @@ export class HistoryActions {
       thread: tab?.thread,
       cancelled: tab && (() => tab.isClosed()),
       roots: (connection) =>
-        chooseReopenRoots(view, connection, VERB_LABEL[verb], {
+        chooseReopenRoots(view, connection, verbLabel()[verb], {
           workspace: this.options.workspace,
           shape: history.workspace(),
           grants: this.options.grants,
@@ -121,7 +123,7 @@ export class HistoryActions {
     const chat = chats.find(view.agentName, view.sessionId);
     if (!(await this.options.historyUi().confirmDelete(view.agentName, view.title, chat !== undefined))) return;
     const connection = await agents.start(view.agentName);
-    if (!connection.caps.sessions.delete) throw new Error(`${view.agentName} does not support deleting sessions (session/delete).`);
+    if (!connection.caps.sessions.delete) throw new Error(l10n.t('{0} does not support deleting sessions (session/delete).', view.agentName));
     if (chat) chats.close(chat);
     await connection.deleteSession(view.sessionId);
     history.catalogFor(connection).remove(view.sessionId);

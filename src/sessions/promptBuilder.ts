@@ -4,6 +4,7 @@
  * when the agent advertises `embeddedContext`; images are only sent to agents that take them. File
  * contents are read through the session's RootGuard, like an agent's own reads.
  */
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AgentCaps } from '../acp/capabilities';
@@ -49,7 +50,7 @@ export async function buildPrompt(
             blocks.push({ type: 'resource', resource: { uri, text: content, mimeType: mimeTypeOf(attachment.path) } });
             break;
           } catch (error) {
-            skipped.push(`${attachment.label} was sent as a link only: ${error instanceof Error ? error.message : String(error)}`);
+            skipped.push(l10n.t('{0} was sent as a link only: {1}', attachment.label, error instanceof Error ? error.message : String(error)));
           }
         }
         blocks.push({ type: 'resource_link', uri, name, title: attachment.label });
@@ -68,7 +69,7 @@ export async function buildPrompt(
       }
       case 'image':
         if (!caps.image) {
-          skipped.push(`${attachment.label} was not sent: the agent does not accept images.`);
+          skipped.push(l10n.t('{0} was not sent: the agent does not accept images.', attachment.label));
           break;
         }
         blocks.push({ type: 'image', mimeType: attachment.mimeType, data: attachment.data });

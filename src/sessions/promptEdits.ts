@@ -5,6 +5,7 @@
  * root list, the user's choice when it differs) and is sent there; otherwise it is sent as a new prompt in
  * the same session. Either way the chat says plainly what happened. Retry sends the last prompt again.
  */
+import * as l10n from '@vscode/l10n';
 import type { Logger } from '../common/logger';
 import { chooseReopenMethod } from '../history/reopenPolicy';
 import { rootPaths } from '../roots/rootSet';
@@ -32,14 +33,14 @@ export class PromptEdits {
   async edit(chat: SessionController, entryId: string, text: string): Promise<EditOutcome> {
     if (!text.trim()) return 'notSent';
     if (chat.isRunning) {
-      chat.thread.addInfo('The edited prompt was not sent: the agent is still working. Stop the turn or wait, then edit again.');
+      chat.thread.addInfo(l10n.t('The edited prompt was not sent: the agent is still working. Stop the turn or wait, then edit again.'));
       return 'notSent';
     }
     const attachments = chat.sentPrompt(entryId)?.attachments ?? [];
     const { session } = chat;
     const choice = chooseReopenMethod('fork', session.connection.caps, session.agentName);
     if ('reason' in choice) {
-      chat.thread.addInfo('Sent as a new prompt: this agent cannot fork, so it still sees the earlier turns.');
+      chat.thread.addInfo(l10n.t('Sent as a new prompt: this agent cannot fork, so it still sees the earlier turns.'));
       await chat.send(text, attachments);
       return 'sameSession';
     }
@@ -52,17 +53,17 @@ export class PromptEdits {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.options.logger.warn(`Forking ${session.agentName} session ${session.sessionId} for an edited prompt: ${message}`);
-      chat.thread.addError(`The edited prompt was not sent: the session could not be forked. ${message}`, ['showLog']);
+      chat.thread.addError(l10n.t('The edited prompt was not sent: the session could not be forked. {0}', message), ['showLog']);
       return 'notSent';
     }
     if (!forked) {
-      chat.thread.addInfo('The edited prompt was not sent: forking the session was cancelled.');
+      chat.thread.addInfo(l10n.t('The edited prompt was not sent: forking the session was cancelled.'));
       return 'notSent';
     }
     const forkTitle = forked.thread.session.title;
-    chat.thread.addInfo(forkTitle ? `Your edited prompt was sent in a fork of this session, “${forkTitle}”, in its own tab.` : 'Your edited prompt was sent in a fork of this session, in its own tab.');
+    chat.thread.addInfo(forkTitle ? l10n.t('Your edited prompt was sent in a fork of this session, “{0}”, in its own tab.', forkTitle) : l10n.t('Your edited prompt was sent in a fork of this session, in its own tab.'));
     forked.thread.addInfo(
-      `Forked from “${title}” to send your edited prompt; the fork keeps the conversation up to now, including later turns — ACP cannot fork at a message yet.`,
+      l10n.t('Forked from “{0}” to send your edited prompt; the fork keeps the conversation up to now, including later turns — ACP cannot fork at a message yet.', title),
     );
     await forked.send(text, attachments);
     return { forked };
@@ -71,12 +72,12 @@ export class PromptEdits {
   /** Sends the chat's last prompt again (same text and attachments) as a new prompt. */
   async retry(chat: SessionController): Promise<void> {
     if (chat.isRunning) {
-      chat.thread.addInfo('Retry waits until the agent’s turn has ended: stop it or wait.');
+      chat.thread.addInfo(l10n.t('Retry waits until the agent’s turn has ended: stop it or wait.'));
       return;
     }
     const last = chat.lastPrompt();
     if (!last) {
-      chat.thread.addInfo('There is no prompt to retry in this chat.');
+      chat.thread.addInfo(l10n.t('There is no prompt to retry in this chat.'));
       return;
     }
     await chat.send(last.text, last.attachments);

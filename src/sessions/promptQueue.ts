@@ -14,6 +14,7 @@
  *
  * Plain data and rules only: QueuedTurns (queuedTurns.ts) applies them as the chat's turns end.
  */
+import * as l10n from '@vscode/l10n';
 import { Emitter } from '../common/events';
 import type { Attachment, QueueView } from '../shared/chatProtocol';
 
@@ -31,7 +32,7 @@ export interface QueuedPrompt {
 
 export class QueueFullError extends Error {
   constructor() {
-    super(`The queue is full (${QUEUE_LIMIT} messages): wait for the agent, or remove a queued message.`);
+    super(l10n.t('The queue is full ({0} messages): wait for the agent, or remove a queued message.', QUEUE_LIMIT));
     this.name = 'QueueFullError';
   }
 }

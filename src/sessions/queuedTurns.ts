@@ -3,6 +3,7 @@
  * waits; a turn that ended normally lets the next one go, a stopped or failed one holds the queue; "Stop and
  * send now" stops the turn and, once the agent acknowledged it (the turn ended), sends that message first.
  */
+import * as l10n from '@vscode/l10n';
 import type { Attachment, QueueAction } from '../shared/chatProtocol';
 import { PromptQueue } from './promptQueue';
 
@@ -69,7 +70,7 @@ export class QueuedTurns {
         return;
       case 'sendNext':
         if (!this.chat.connected()) {
-          this.chat.say(`${this.chat.agentName()} is not connected: restart it or reopen this session, then send the queued messages.`);
+          this.chat.say(l10n.t('{0} is not connected: restart it or reopen this session, then send the queued messages.', this.chat.agentName()));
           return;
         }
         this.queue.release();
@@ -94,7 +95,7 @@ export class QueuedTurns {
     const message = this.queue.take();
     if (!message) return;
     this.chat.send(message.text, message.attachments).catch((error: unknown) => {
-      this.chat.say(`A queued message could not be sent: ${error instanceof Error ? error.message : String(error)}`, true);
+      this.chat.say(l10n.t('A queued message could not be sent: {0}', error instanceof Error ? error.message : String(error)), true);
     });
   }
 

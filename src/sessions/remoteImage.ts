@@ -4,6 +4,7 @@
  * image is a tracking channel. Only http(s), only images, at most {@link MAX_IMAGE_BYTES}, no cookies, no
  * referrer, and a time limit.
  */
+import * as l10n from '@vscode/l10n';
 
 /** Largest image fetched: 10 MiB. */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -21,9 +22,9 @@ export async function fetchRemoteImage(address: string, options: FetchImageOptio
   try {
     url = new URL(address);
   } catch {
-    throw new Error(`${address} is not a web address.`);
+    throw new Error(l10n.t('{0} is not a web address.', address));
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`Only web images (http, https) can be loaded, not ${url.protocol} ones.`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(l10n.t('Only web images (http, https) can be loaded, not {0} ones.', url.protocol));
   let response: Response;
   try {
     response = await fetch(url, {
@@ -34,18 +35,18 @@ export async function fetchRemoteImage(address: string, options: FetchImageOptio
       signal: AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS),
     });
   } catch (error) {
-    throw new Error(`${url.host} could not be reached: ${reason(error)}.`);
+    throw new Error(l10n.t('{0} could not be reached: {1}.', url.host, reason(error)));
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
-    throw new Error(`${url.host} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`);
+    throw new Error(response.statusText ? l10n.t('{0} answered {1} {2}.', url.host, response.status, response.statusText) : l10n.t('{0} answered {1}.', url.host, response.status));
   }
   const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (!/^image\/[\w.+-]+$/.test(type)) {
     await response.body?.cancel().catch(() => undefined);
-    throw new Error(`${url.host} sent ${type || 'something without a type'}, not an image.`);
+    throw new Error(type ? l10n.t('{0} sent {1}, not an image.', url.host, type) : l10n.t('{0} sent something without a type, not an image.', url.host));
   }
-  const tooLarge = `The image is larger than ${maxBytes >= 1024 * 1024 ? `${maxBytes / (1024 * 1024)} MiB` : `${maxBytes} bytes`}.`;
+  const tooLarge = maxBytes >= 1024 * 1024 ? l10n.t('The image is larger than {0} MiB.', maxBytes / (1024 * 1024)) : l10n.t('The image is larger than {0} bytes.', maxBytes);
   if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
     throw new Error(tooLarge);
@@ -58,7 +59,7 @@ export async function fetchRemoteImage(address: string, options: FetchImageOptio
     try {
       chunk = reader ? await reader.read() : { done: true, value: undefined };
     } catch (error) {
-      throw new Error(`${url.host} stopped sending the image: ${reason(error)}.`);
+      throw new Error(l10n.t('{0} stopped sending the image: {1}.', url.host, reason(error)));
     }
     if (chunk.done) break;
     bytes += chunk.value.byteLength;
@@ -73,6 +74,6 @@ export async function fetchRemoteImage(address: string, options: FetchImageOptio
 
 function reason(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-  if (error instanceof Error && error.name === 'TimeoutError') return 'it took too long';
+  if (error instanceof Error && error.name === 'TimeoutError') return l10n.t('it took too long');
   return cause ?? (error instanceof Error ? error.message : String(error));
 }

@@ -5,6 +5,7 @@
  * serves which verb is the table in `history/reopenPolicy.ts`; the root list is the caller's decision (it
  * may ask the user, once the agent's capabilities are known) and is always sent complete.
  */
+import * as l10n from '@vscode/l10n';
 import type { AcpConnection } from '../acp/connection';
 import type { Logger } from '../common/logger';
 import { chooseReopenMethod, ReopenUnsupportedError, type ReopenMethod, type ReopenVerb } from '../history/reopenPolicy';
@@ -79,20 +80,25 @@ export interface ReopenerOptions {
  */
 function reopenedNote(verb: ReopenVerb, method: ReopenMethod, title: string | undefined, replayed: boolean): string {
   if (method === 'fork') {
+    if (title === undefined) {
+      return replayed
+        ? l10n.t('Forked: the agent replayed the history of the session, and the new session continues from it.')
+        : l10n.t('Forked: the new session continues from the history of the session, which is not shown here.');
+    }
     return replayed
-      ? `Forked from “${title ?? 'a session'}”: the agent replayed its history, and the new session continues from it.`
-      : `Forked from “${title ?? 'a session'}”: the new session continues from its history, which is not shown here.`;
+      ? l10n.t('Forked from “{0}”: the agent replayed its history, and the new session continues from it.', title)
+      : l10n.t('Forked from “{0}”: the new session continues from its history, which is not shown here.', title);
   }
   switch (verb) {
     case 'recover':
-      return method === 'load' ? 'Session reopened: the agent replayed its history.' : 'Session resumed.';
+      return method === 'load' ? l10n.t('Session reopened: the agent replayed its history.') : l10n.t('Session resumed.');
     case 'refolder':
-      return method === 'load' ? 'Session reopened with the current folders: the agent replayed its history.' : 'Session reopened with the current folders.';
+      return method === 'load' ? l10n.t('Session reopened with the current folders: the agent replayed its history.') : l10n.t('Session reopened with the current folders.');
     case 'open':
     case 'restore':
     case 'resume':
     case 'fork':
-      return method === 'load' ? 'Session opened: the agent replayed its history.' : 'Session resumed: earlier messages are not shown (resuming does not replay them).';
+      return method === 'load' ? l10n.t('Session opened: the agent replayed its history.') : l10n.t('Session resumed: earlier messages are not shown (resuming does not replay them).');
   }
 }
 
@@ -203,7 +209,7 @@ export class Reopener {
       const message = error instanceof Error ? error.message : String(error);
       logger.warn(`Reopening ${previous.agentName} session ${previous.sessionId}: ${message}`);
       if (!chats.has(chat)) return undefined;
-      if (error instanceof ReopenUnsupportedError) chat.reconnectFailed(`${message} Start a new session.`, []);
+      if (error instanceof ReopenUnsupportedError) chat.reconnectFailed(l10n.t('{0} Start a new session.', message), []);
       else chat.reconnectFailed(message, undefined, this.explain(previous.agentName, error));
       return undefined;
     }
@@ -240,7 +246,7 @@ export class Reopener {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const explained = this.explain(agentName, error);
-      for (const chat of affected) if (chats.has(chat)) chat.reconnectFailed(`${agentName} did not start again: ${message}`, undefined, explained);
+      for (const chat of affected) if (chats.has(chat)) chat.reconnectFailed(l10n.t('{0} did not start again: {1}', agentName, message), undefined, explained);
       throw error;
     }
     await Promise.all(affected.filter((chat) => chats.has(chat)).map((chat) => this.recover(chat)));
@@ -256,7 +262,7 @@ function stillShared(session: AgentSession): RootSet {
   const withdrawn = new Set(session.withdrawn);
   const { cwd, additionalDirectories } = session.rootSet;
   if (withdrawn.has(cwd.path)) {
-    throw new Error(`The session's folder “${cwd.name}” is no longer in the workspace, so it cannot be reopened there. Start a new session, or open it from the Sessions view.`);
+    throw new Error(l10n.t('The session\'s folder “{0}” is no longer in the workspace, so it cannot be reopened there. Start a new session, or open it from the Sessions view.', cwd.name));
   }
   return createRootSet(cwd, additionalDirectories.filter((root) => !withdrawn.has(root.path)));
 }

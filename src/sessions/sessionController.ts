@@ -4,6 +4,7 @@
  * terminals and refused file accesses show, and what happens when the agent goes away. It writes
  * everything into the session's {@link Thread}, which announces each change; the UI renders that.
  */
+import * as l10n from '@vscode/l10n';
 import { ConnectionClosedError, AuthRequiredError, RequestCancelledError } from '../acp/errors';
 import type {
   OutgoingContentBlock,
@@ -214,7 +215,7 @@ export class SessionController implements SessionSink {
 
   /** Sends a prompt and runs the turn to its end; errors become thread entries, never throws. */
   prompt(blocks: OutgoingContentBlock[], shown: ViewContent[], sent?: SentPrompt): Promise<void> {
-    if (this.turn) return Promise.reject(new Error('A turn is already running in this session; stop it first.'));
+    if (this.turn) return Promise.reject(new Error(l10n.t('A turn is already running in this session; stop it first.')));
     const entryId = this.thread.addUserPrompt(shown);
     if (sent) {
       this.sent.set(entryId, sent);
@@ -275,7 +276,7 @@ export class SessionController implements SessionSink {
   /** The agent asks the user to approve a tool call. Resolves with the user's choice (or cancelled). */
   requestPermission(params: RequestPermissionRequest, token?: CancellationToken): Promise<RequestPermissionResponse> {
     const options = [...params.options].sort((a, b) => rank(a.kind) - rank(b.kind));
-    const title = params.toolCall.title ?? this.toolTitle(params.toolCall.toolCallId) ?? 'The agent wants to run a tool';
+    const title = params.toolCall.title ?? this.toolTitle(params.toolCall.toolCallId) ?? l10n.t('The agent wants to run a tool');
     if (params.toolCall.title || params.toolCall.status || params.toolCall.content) this.thread.applyPermissionToolCall(params.toolCall);
     const entryId = this.thread.addPermission(
       title,
@@ -321,8 +322,8 @@ export class SessionController implements SessionSink {
    */
   expectRestart(): void {
     this.restarting = true;
-    this.thread.addInfo(`Restarting ${this.current.agentName}…`);
-    this.thread.setSession({ status: 'starting', statusDetail: `Restarting ${this.current.agentName}…` });
+    this.thread.addInfo(l10n.t('Restarting {0}…', this.current.agentName));
+    this.thread.setSession({ status: 'starting', statusDetail: l10n.t('Restarting {0}…', this.current.agentName) });
   }
 
   /** Reopening the session failed (after a restart, or when asked to): the chat says why and offers to try again. */
@@ -384,10 +385,10 @@ export class SessionController implements SessionSink {
     this.thread.interruptUnfinishedTools();
     if (error instanceof ConnectionClosedError && (this.restarting || session !== this.current)) {
       // A restart the user asked for ended the turn; the session is being reopened.
-      this.thread.addInfo(`The turn was stopped: ${session.agentName} restarted.`);
+      this.thread.addInfo(l10n.t('The turn was stopped: {0} restarted.', session.agentName));
     } else if (error instanceof ConnectionClosedError) {
       this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(error.reason) });
-      this.failed(`${sentence(error.reason)} Everything up to here is kept; restart the agent, or reopen this session to continue.`, ['restart', 'reopen']);
+      this.failed(l10n.t('{0} Everything up to here is kept; restart the agent, or reopen this session to continue.', sentence(error.reason)), ['restart', 'reopen']);
     } else if (error instanceof AuthRequiredError) {
       this.failed(error.message, ['signIn'], explainFailure(session.agentName, error, session.connection.recentStderr, ['signIn']));
       this.thread.setSession({ status: 'idle', statusDetail: undefined });

@@ -3,6 +3,7 @@
  * `session/fork` always carry the complete list: `additionalDirectories` is sent whenever the agent
  * advertises it (an empty list means "no extra roots" and says so explicitly), and never otherwise.
  */
+import * as l10n from '@vscode/l10n';
 import type { AcpConnection } from '../acp/connection';
 import type { McpServer, SessionConfigOption, SessionModeState } from '../acp/schema';
 import { additionalPaths, describeRoots, type RootSet } from '../roots/rootSet';
@@ -17,10 +18,7 @@ export function rootParams(connection: AcpConnection, rootSet: RootSet): { cwd: 
   const additional = additionalPaths(rootSet);
   if (connection.caps.sessions.additionalDirectories) return { cwd: rootSet.cwd.path, additionalDirectories: additional };
   if (additional.length > 0) {
-    throw new Error(
-      `${connection.agentName} can only see one folder, but ${describeRoots(rootSet)} were chosen. ` +
-        'Choose one primary folder, or start one session per folder.',
-    );
+    throw new Error(l10n.t('{0} can only see one folder, but {1} were chosen. Choose one primary folder, or start one session per folder.', connection.agentName, describeRoots(rootSet)));
   }
   return { cwd: rootSet.cwd.path };
 }

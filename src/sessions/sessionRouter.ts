@@ -8,6 +8,7 @@
  * a session whose id only the answer names). They wait in a buffer (small for unexpected updates, large for
  * an expected replay) until {@link SessionRouter.route} names the chat.
  */
+import * as l10n from '@vscode/l10n';
 import type { AcpConnection, CancellationToken } from '../acp/connection';
 import { FramingError, formatSize, type OversizeLine } from '../acp/transport/ndjson';
 import {
@@ -192,7 +193,7 @@ export class SessionRouter {
 
   private routesOf(connection: AcpConnection): Routes {
     const routes = this.routes.get(connection);
-    if (!routes) throw new Error(`${connection.agentName}'s connection is not connected to the session router.`);
+    if (!routes) throw new Error(l10n.t('{0}\'s connection is not connected to the session router.', connection.agentName));
     return routes;
   }
 
@@ -297,10 +298,12 @@ function heardDuringFork(routes: Routes, sessionId: string): boolean {
 
 /** What a discarded message means for a chat, naming the agent, the size, the limit and its setting. */
 function oversizeText(agentName: string, line: OversizeLine, forThisChat: boolean): string {
-  const what = line.head.method === undefined ? 'a message' : `a message (${line.head.method})`;
-  const size = `${what} of ${formatSize(line.bytes)}, over the limit of ${formatSize(line.limitBytes)} (setting acpWorkspace.maxMessageSizeMiB, applied when the agent starts)`;
-  const request = line.head.method !== undefined && line.head.id !== undefined ? ` It was a request: ACP Workspace answered it with an error saying so.` : '';
-  return forThisChat
-    ? `${agentName} sent ${size} for this session. ACP Workspace discarded it, so something ${agentName} sent is missing here.${request}`
-    : `${agentName} sent ${size}. ACP Workspace discarded it without being able to tell which of ${agentName}'s sessions it was for: something may be missing here or in another chat with ${agentName}.${request}`;
+  const size =
+    line.head.method === undefined
+      ? l10n.t('a message of {0}, over the limit of {1} (setting acpWorkspace.maxMessageSizeMiB, applied when the agent starts)', formatSize(line.bytes), formatSize(line.limitBytes))
+      : l10n.t('a message ({0}) of {1}, over the limit of {2} (setting acpWorkspace.maxMessageSizeMiB, applied when the agent starts)', line.head.method, formatSize(line.bytes), formatSize(line.limitBytes));
+  const text = forThisChat
+    ? l10n.t('{0} sent {1} for this session. ACP Workspace discarded it, so something {0} sent is missing here.', agentName, size)
+    : l10n.t("{0} sent {1}. ACP Workspace discarded it without being able to tell which of {0}'s sessions it was for: something may be missing here or in another chat with {0}.", agentName, size);
+  return line.head.method !== undefined && line.head.id !== undefined ? l10n.t('{0} It was a request: ACP Workspace answered it with an error saying so.', text) : text;
 }

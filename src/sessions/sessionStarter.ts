@@ -3,6 +3,7 @@
  * the user allows, what the agent can take; and reopening a session with the current folders after the
  * workspace changed. The complete, consented root list is what gets sent.
  */
+import * as l10n from '@vscode/l10n';
 import type { AcpConnection } from '../acp/connection';
 import type { Logger } from '../common/logger';
 import type { FolderGrants } from '../roots/folderGrants';
@@ -63,15 +64,15 @@ export class SessionStarter {
     const { workspace, agents, ui } = this.options;
     if (!workspace.isTrusted()) {
       throw new SessionStartError(
-        'Agents are not started in Restricted Mode: an agent runs programs and reads and writes files in this workspace. Trust the workspace to use agents.',
+        l10n.t('Agents are not started in Restricted Mode: an agent runs programs and reads and writes files in this workspace. Trust the workspace to use agents.'),
       );
     }
     const candidates = workspace.candidates();
     if (candidates.roots.length === 0) {
       throw new SessionStartError(
         candidates.notShared.length > 0
-          ? `None of this workspace's folders is on this machine's file system, so there is no folder to share with an agent (${candidates.notShared.map((f) => f.name).join(', ')}).`
-          : 'Open a folder or workspace first: a session works in a folder.',
+          ? l10n.t('None of this workspace\'s folders is on this machine\'s file system, so there is no folder to share with an agent ({0}).', candidates.notShared.map((f) => f.name).join(', '))
+          : l10n.t('Open a folder or workspace first: a session works in a folder.'),
       );
     }
     const agentName = options.agentName ?? (workspace.defaultAgent() || (await this.options.pickAgent()));
@@ -111,7 +112,7 @@ export class SessionStarter {
   async reopenWithCurrentFolders(session: AgentSession): Promise<AgentSession | undefined> {
     const candidates = this.options.workspace.candidates();
     const primary = candidates.roots.find((root) => root.path === session.rootSet.cwd.path) ?? candidates.roots[0];
-    if (!primary) throw new SessionStartError('The workspace has no local folder left to reopen the session in.');
+    if (!primary) throw new SessionStartError(l10n.t('The workspace has no local folder left to reopen the session in.'));
     const connection = session.connection.isClosed ? await this.options.agents.start(session.agentName) : session.connection;
     const decision = await this.decide(connection, candidates, primary);
     if (typeof decision === 'string') return undefined;
@@ -186,7 +187,7 @@ export class SessionStarter {
       `Started session ${session.sessionId} with ${connection.agentName} in ${describeRoots(plan.rootSet)}` +
         (left.length > 0 ? `; not shared: ${left.join(', ')}` : ''),
     );
-    const notShared = plan.notShared.map((f) => `Not shared with this session: “${f.name}” (${describeNotShared(f.reason)}).`);
+    const notShared = plan.notShared.map((f) => l10n.t('Not shared with this session: “{0}” ({1}).', f.name, describeNotShared(f.reason)));
     return { session, notes: [...notShared, ...mcp.notPassed] };
   }
 }

@@ -4,6 +4,7 @@
  * withdrawn at once (see AgentSession.withdraw), and a folder added that the session's agent could take is an
  * offer to reopen. Either way the session is stale until reopened or kept as it is.
  */
+import * as l10n from '@vscode/l10n';
 import { listInWords, rootPaths, type RootSet } from '../roots/rootSet';
 import type { CandidateRoot } from '../roots/workspaceRoots';
 import type { StaleRoots } from './agentSession';
@@ -32,10 +33,16 @@ export function staleAfterFolderChange(
   const removed = sessionRoots.filter((root) => beforePaths.has(root.path) && !afterPaths.has(root.path));
   const added = takesMoreFolders ? after.filter((root) => !beforePaths.has(root.path) && !sessionPaths.has(root.path)) : [];
   if (removed.length === 0 && added.length === 0) return undefined;
-  const parts: string[] = [];
-  if (added.length > 0) parts.push(`${listInWords(added.map((r) => r.name))} ${added.length === 1 ? 'was' : 'were'} added to the workspace`);
-  if (removed.length > 0) parts.push(`${listInWords(removed.map((r) => r.name))} ${removed.length === 1 ? 'was' : 'were'} removed from it and can no longer be reached`);
-  return { stale: { reason: `${parts.join(', and ')}. Reopen the session to give the agent the current folders.` }, removed: removed.map((r) => r.path) };
+  const addedText =
+    added.length === 0 ? undefined : added.length === 1 ? l10n.t('{0} was added to the workspace', added[0]!.name) : l10n.t('{0} were added to the workspace', listInWords(added.map((r) => r.name)));
+  const removedText =
+    removed.length === 0
+      ? undefined
+      : removed.length === 1
+        ? l10n.t('{0} was removed from it and can no longer be reached', removed[0]!.name)
+        : l10n.t('{0} were removed from it and can no longer be reached', listInWords(removed.map((r) => r.name)));
+  const change = addedText && removedText ? l10n.t('{0}, and {1}', addedText, removedText) : (addedText ?? removedText!);
+  return { stale: { reason: l10n.t('{0}. Reopen the session to give the agent the current folders.', change) }, removed: removed.map((r) => r.path) };
 }
 
 /** The workspace-level change in words: "tools was added, lib was removed". */

@@ -3,6 +3,7 @@
  * and the chat webview renders. Only this crosses to the webview, never ACP objects as received.
  * No `vscode`, no Node.
  */
+import * as l10n from '@vscode/l10n';
 import * as z from 'zod';
 
 /** A prompt or message block, simplified for display. */
@@ -254,6 +255,6 @@ export function appendText(entry: ViewEntry, text: string): ViewEntry {
  */
 export function chatTitle(session: Pick<ViewSessionState, 'title' | 'agentName' | 'roots'>): string {
   const primary = session.roots.find((root) => root.primary);
-  const title = session.title ?? (primary ? `New session in ${primary.name}` : 'New session');
+  const title = session.title ?? (primary ? l10n.t('New session in {0}', primary.name) : l10n.t('New session'));
   return `${title} · ${session.agentName}`;
 }

@@ -4,6 +4,7 @@
  * content the agent sent is fenced with a fence longer than any backtick run inside it, and every long
  * block, as the whole document, is bounded.
  */
+import * as l10n from '@vscode/l10n';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type { ViewChangedFile, ViewContent, ViewEntry, ViewEntryOf, ViewSessionState, ViewToolContent } from '../shared/chatModel';
 
@@ -41,46 +42,46 @@ export function transcriptMarkdown(header: MarkdownHeader, entries: readonly Vie
     parts.push(part);
     length += part.length + 2;
   }
-  if (left > 0) parts.push(`*The transcript is cut here: ${left} more ${left === 1 ? 'entry is' : 'entries are'} not included (the export is limited to ${limits.total} characters).*`);
+  if (left > 0) parts.push(`*${left === 1 ? l10n.t('The transcript is cut here: 1 more entry is not included (the export is limited to {0} characters).', limits.total) : l10n.t('The transcript is cut here: {0} more entries are not included (the export is limited to {1} characters).', left, limits.total)}*`);
   return `${parts.join('\n\n')}\n`;
 }
 
 function headerMarkdown(header: MarkdownHeader): string {
-  const lines = [`# ${inline(header.title)}`, '', `- **Agent:** ${inline(header.agentName)}`];
-  if (header.sessionId) lines.push(`- **Session:** ${code(header.sessionId)}`);
+  const lines = [`# ${inline(header.title)}`, '', `- **${l10n.t('Agent:')}** ${inline(header.agentName)}`];
+  if (header.sessionId) lines.push(`- **${l10n.t('Session:')}** ${code(header.sessionId)}`);
   if (header.roots.length > 0) {
-    lines.push('- **Folders:**');
+    lines.push(`- **${l10n.t('Folders:')}**`);
     for (const root of header.roots) {
-      const notes = [root.primary ? 'primary' : undefined, root.withdrawn ? 'withdrawn' : undefined].filter(Boolean).join(', ');
+      const notes = [root.primary ? l10n.t('primary') : undefined, root.withdrawn ? l10n.t('withdrawn') : undefined].filter(Boolean).join(', ');
       lines.push(`  - ${inline(root.name)} (${code(root.path)})${notes ? ` — ${notes}` : ''}`);
     }
   }
-  lines.push(`- **Exported:** ${header.date}`);
+  lines.push(`- **${l10n.t('Exported:')}** ${header.date}`);
   return lines.join('\n');
 }
 
 function entryMarkdown(entry: ViewEntry, limit: number): string | undefined {
   switch (entry.kind) {
     case 'user':
-      return `## User\n\n${blocksMarkdown(entry.blocks, limit)}`;
+      return `## ${l10n.t('User')}\n\n${blocksMarkdown(entry.blocks, limit)}`;
     case 'agent':
-      return `## Agent\n\n${blocksMarkdown(entry.blocks, limit)}`;
+      return `## ${l10n.t('Agent')}\n\n${blocksMarkdown(entry.blocks, limit)}`;
     case 'thought':
-      return entry.text.trim() ? `<details>\n<summary>Thought</summary>\n\n${fenced(bounded(entry.text, limit), 'text')}\n\n</details>` : undefined;
+      return entry.text.trim() ? `<details>\n<summary>${l10n.t('Thought')}</summary>\n\n${fenced(bounded(entry.text, limit), 'text')}\n\n</details>` : undefined;
     case 'tool':
       return toolMarkdown(entry, limit);
     case 'plan':
-      return ['**Plan**', '', ...entry.entries.map((step) => `- [${step.status === 'completed' ? 'x' : ' '}] ${inline(step.content)} (${step.status}, ${step.priority} priority)`)].join('\n');
+      return [`**${l10n.t('Plan')}**`, '', ...entry.entries.map((step) => `- [${step.status === 'completed' ? 'x' : ' '}] ${inline(step.content)} (${l10n.t('{0}, {1} priority', step.status, step.priority)})`)].join('\n');
     case 'notice':
       return quote(`**${capitalize(entry.severity)}:** ${inline(entry.title)}${entry.description ? `\n${entry.description}` : ''}`, limit);
     case 'permission':
       return permissionMarkdown(entry);
     case 'turnEnd':
-      return `*Turn ended: ${stopReasonText(entry.stopReason)}${entry.durationMs !== undefined ? ` after ${seconds(entry.durationMs)}` : ''}.*`;
+      return `*${entry.durationMs !== undefined ? l10n.t('Turn ended: {0} after {1}.', stopReasonText(entry.stopReason), seconds(entry.durationMs)) : l10n.t('Turn ended: {0}.', stopReasonText(entry.stopReason))}*`;
     case 'error':
-      return quote(`**Error:** ${entry.message}`, limit);
+      return quote(`**${l10n.t('Error:')}** ${entry.message}`, limit);
     case 'refusal':
-      return quote(`**Refused** ${inline(entry.operation)} ${code(entry.path)}${entry.command ? ` (${code(entry.command)})` : ''}: ${entry.message}`, limit);
+      return quote(`**${l10n.t('Refused')}** ${inline(entry.operation)} ${code(entry.path)}${entry.command ? ` (${code(entry.command)})` : ''}: ${entry.message}`, limit);
     case 'info':
       return `*${inline(entry.text)}*`;
     case 'terminal':
@@ -88,7 +89,7 @@ function entryMarkdown(entry: ViewEntry, limit: number): string | undefined {
     case 'changes':
       return changesMarkdown(entry);
     case 'unknown':
-      return `**Unknown entry (${inline(entry.tag)})**\n\n${fenced(bounded(entry.raw, limit), 'json')}`;
+      return `**${l10n.t('Unknown entry ({0})', inline(entry.tag))}**\n\n${fenced(bounded(entry.raw, limit), 'json')}`;
     default:
       return undefined;
   }
@@ -103,10 +104,10 @@ function blocksMarkdown(blocks: readonly ViewContent[], limit: number): string {
         parts.push(closeOpenFence(bounded(block.text, limit)));
         break;
       case 'image':
-        attached.push(`image (${block.mimeType})${block.uri ? ` ${code(block.uri)}` : ''}`);
+        attached.push(`${l10n.t('image ({0})', block.mimeType)}${block.uri ? ` ${code(block.uri)}` : ''}`);
         break;
       case 'audio':
-        attached.push(`audio (${block.mimeType})`);
+        attached.push(l10n.t('audio ({0})', block.mimeType));
         break;
       case 'link':
         attached.push(`${inline(block.title ?? block.name)} (${code(block.uri)})`);
@@ -115,21 +116,21 @@ function blocksMarkdown(blocks: readonly ViewContent[], limit: number): string {
         attached.push(code(block.uri));
         break;
       case 'unknown':
-        attached.push(`unknown content (${inline(block.tag)})`);
+        attached.push(l10n.t('unknown content ({0})', inline(block.tag)));
         break;
       default:
         break;
     }
   }
-  if (attached.length > 0) parts.push(['**Attached:**', ...attached.map((line) => `- ${line}`)].join('\n'));
-  return parts.join('\n\n') || '*(empty)*';
+  if (attached.length > 0) parts.push([`**${l10n.t('Attached:')}**`, ...attached.map((line) => `- ${line}`)].join('\n'));
+  return parts.join('\n\n') || `*${l10n.t('(empty)')}*`;
 }
 
 function toolMarkdown(entry: ViewEntryOf<'tool'>, limit: number): string {
-  const lines = [`### Tool: ${inline(entry.title || entry.toolCallId)}`, '', `- **Kind:** ${inline(entry.toolKind)}`, `- **Status:** ${inline(entry.status)}`];
-  for (const location of entry.locations) lines.push(`- **Location:** ${code(location.line !== undefined ? `${location.path}:${location.line}` : location.path)}`);
+  const lines = [`### ${l10n.t('Tool: {0}', inline(entry.title || entry.toolCallId))}`, '', `- **${l10n.t('Kind:')}** ${inline(entry.toolKind)}`, `- **${l10n.t('Status:')}** ${inline(entry.status)}`];
+  for (const location of entry.locations) lines.push(`- **${l10n.t('Location:')}** ${code(location.line !== undefined ? `${location.path}:${location.line}` : location.path)}`);
   const parts = [lines.join('\n')];
-  if (entry.rawInput) parts.push(`Input:\n\n${fenced(bounded(entry.rawInput, limit), 'json')}`);
+  if (entry.rawInput) parts.push(`${l10n.t('Input:')}\n\n${fenced(bounded(entry.rawInput, limit), 'json')}`);
   for (const content of entry.content) parts.push(toolContentMarkdown(content, limit));
   return parts.join('\n\n');
 }
@@ -139,11 +140,11 @@ function toolContentMarkdown(content: ViewToolContent, limit: number): string {
     case 'content':
       return content.content.type === 'text' ? fenced(bounded(content.content.text, limit), 'text') : blocksMarkdown([content.content], limit);
     case 'diff':
-      return `Diff of ${code(content.path)} (+${content.added} −${content.removed}):\n\n${fenced(bounded(unifiedDiff(content.path, content.oldText, content.newText), limit), 'diff')}`;
+      return l10n.t('Diff of {0} (+{1} −{2}):\n\n{3}', code(content.path), content.added, content.removed, fenced(bounded(unifiedDiff(content.path, content.oldText, content.newText), limit), 'diff'));
     case 'terminal':
       return terminalMarkdown(content, limit);
     case 'unknown':
-      return `Unknown content (${inline(content.tag)}):\n\n${fenced(bounded(content.raw, limit), 'json')}`;
+      return l10n.t('Unknown content ({0}):\n\n{1}', inline(content.tag), fenced(bounded(content.raw, limit), 'json'));
     default:
       return '';
   }
@@ -159,33 +160,41 @@ interface TerminalLike {
 }
 
 function terminalMarkdown(terminal: TerminalLike, limit: number): string {
-  const head = `Terminal${terminal.command ? ` ${code(terminal.command)}` : ''}${terminal.cwd ? ` in ${code(terminal.cwd)}` : ''}`;
-  const parts = [terminal.error ? `${head}: could not start: ${terminal.error}` : `${head}:`];
+  const command = terminal.command ? code(terminal.command) : undefined;
+  const cwd = terminal.cwd ? code(terminal.cwd) : undefined;
+  const head =
+    command && cwd ? l10n.t('Terminal {0} in {1}', command, cwd) : command ? l10n.t('Terminal {0}', command) : cwd ? l10n.t('Terminal in {0}', cwd) : l10n.t('Terminal');
+  const parts = [terminal.error ? l10n.t('{0}: could not start: {1}', head, terminal.error) : `${head}:`];
   if (terminal.output) parts.push(fenced(bounded(terminal.output, limit), 'text'));
-  if (terminal.truncated) parts.push('*(earlier output was dropped by the client’s output limit)*');
+  if (terminal.truncated) parts.push(`*${l10n.t('(earlier output was dropped by the client’s output limit)')}*`);
   const exit = terminal.exitStatus;
-  if (exit) parts.push(exit.signal ? `Killed by ${exit.signal}.` : `Exit code ${exit.exitCode ?? 'unknown'}.`);
+  if (exit) parts.push(exit.signal ? l10n.t('Killed by {0}.', exit.signal) : exit.exitCode === undefined || exit.exitCode === null ? l10n.t('Exit code unknown.') : l10n.t('Exit code {0}.', exit.exitCode));
   return parts.join('\n\n');
 }
 
 function permissionMarkdown(entry: ViewEntryOf<'permission'>): string {
   const { state } = entry;
-  const outcome = state === 'pending' ? 'waiting for an answer' : state === 'cancelled' ? 'cancelled' : `${inline(state.name)} (${state.kind})`;
-  return `**Permission:** ${inline(entry.title)} — ${outcome}`;
+  const outcome = state === 'pending' ? l10n.t('waiting for an answer') : state === 'cancelled' ? l10n.t('cancelled') : `${inline(state.name)} (${state.kind})`;
+  return `**${l10n.t('Permission:')}** ${inline(entry.title)} — ${outcome}`;
 }
 
 function changesMarkdown(entry: ViewEntryOf<'changes'>): string {
-  const state = entry.state === 'undone' ? ' (undone)' : entry.state === 'unavailable' ? ' (checkpoint no longer available)' : '';
-  const lines = [`**Files changed in this turn${state}:**`, ''];
+  const heading =
+    entry.state === 'undone'
+      ? l10n.t('Files changed in this turn (undone):')
+      : entry.state === 'unavailable'
+        ? l10n.t('Files changed in this turn (checkpoint no longer available):')
+        : l10n.t('Files changed in this turn:');
+  const lines = [`**${heading}**`, ''];
   for (const file of entry.files) lines.push(`- ${changedFileLine(file)}`);
-  if (entry.skipped) lines.push(`- ${entry.skipped} more ${entry.skipped === 1 ? 'file' : 'files'} too large to capture`);
+  if (entry.skipped) lines.push(`- ${entry.skipped === 1 ? l10n.t('1 more file too large to capture') : l10n.t('{0} more files too large to capture', entry.skipped)}`);
   return lines.join('\n');
 }
 
 function changedFileLine(file: ViewChangedFile): string {
   const name = code(`${file.root}/${file.path}`);
-  const renamed = file.oldPath ? ` (from ${code(file.oldPath)})` : '';
-  return `${name}${renamed} — ${file.status}, ${file.binary ? 'binary' : `+${file.added} −${file.removed}`}`;
+  const renamed = file.oldPath ? ` ${l10n.t('(from {0})', code(file.oldPath))}` : '';
+  return `${name}${renamed} — ${file.status}, ${file.binary ? l10n.t('binary') : `+${file.added} −${file.removed}`}`;
 }
 
 /** Edits jsdiff may look for before it gives up on a diff (a huge rewrite is shown as both texts instead). */
@@ -265,7 +274,7 @@ function quote(text: string, limit: number): string {
 
 function bounded(text: string, limit: number): string {
   if (text.length <= limit) return text;
-  return `${text.slice(0, limit)}\n… (${text.length - limit} more characters not included)`;
+  return `${text.slice(0, limit)}\n… ${l10n.t('({0} more characters not included)', text.length - limit)}`;
 }
 
 function capitalize(text: string): string {
@@ -275,15 +284,15 @@ function capitalize(text: string): string {
 function stopReasonText(reason: string): string {
   switch (reason) {
     case 'end_turn':
-      return 'done';
+      return l10n.t('done');
     case 'cancelled':
-      return 'stopped';
+      return l10n.t('stopped');
     case 'max_tokens':
-      return 'the token limit was reached';
+      return l10n.t('the token limit was reached');
     case 'max_turn_requests':
-      return 'the request limit was reached';
+      return l10n.t('the request limit was reached');
     case 'refusal':
-      return 'the agent refused';
+      return l10n.t('the agent refused');
     default:
       return reason;
   }

@@ -6,8 +6,10 @@
  * Like Zed's `acp_thread`: one reducer; message chunks with the same `messageId` (or consecutive chunks
  * without one) form one entry; tool calls are patched by id (`content` and `locations` replace).
  */
+import * as l10n from '@vscode/l10n';
 import type { SessionUpdate, ToolCall, ToolCallUpdate } from '../acp/schema';
 import { Emitter, type Event } from '../common/events';
+import { compactionText } from './compactionText';
 import { type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState, type ViewToolContent } from '../shared/chatModel';
 import { EntryLog } from './entryLog';
 import { isUnfinished, keepAcrossReplay } from './replayMerge';
@@ -149,7 +151,7 @@ export class Thread {
         return;
       case 'compaction_update':
         this.closeMessage();
-        this.entries.add({ kind: 'info', id: this.newId('info'), text: `Context compaction ${update.status.replace('_', ' ')}${update.error ? `: ${update.error}` : ''}` });
+        this.entries.add({ kind: 'info', id: this.newId('info'), text: compactionText(update.status, update.error) });
         return;
       case 'compaction_summary_chunk': {
         const view = contentToView(update.content);
@@ -396,7 +398,7 @@ export class Thread {
             kind: 'tool',
             id: this.newId('tool'),
             toolCallId: update.toolCallId,
-            title: update.title ?? (isNew ? '' : 'Tool call'),
+            title: update.title ?? (isNew ? '' : l10n.t('Tool call')),
             toolKind: 'other',
             status: 'pending',
             content: [],

@@ -28,19 +28,19 @@ export function registerAgentCommands(agents: AgentRegistry, log: vscode.LogOutp
 
   return [
     vscode.commands.registerCommand(AgentCommandIds.start, async (argument: AgentArgument) => {
-      const name = await resolve(argument, { title: 'Start Agent', placeHolder: 'Start which agent?' });
+      const name = await resolve(argument, { title: vscode.l10n.t('Start Agent'), placeHolder: vscode.l10n.t('Start which agent?') });
       if (name) await startWithProgress(agents, name, log);
     }),
     vscode.commands.registerCommand(AgentCommandIds.stop, async (argument: AgentArgument) => {
-      const name = await resolve(argument, { title: 'Stop Agent', placeHolder: 'Stop which agent?' }, (s) => s.state === 'running' || s.state === 'starting');
+      const name = await resolve(argument, { title: vscode.l10n.t('Stop Agent'), placeHolder: vscode.l10n.t('Stop which agent?') }, (s) => s.state === 'running' || s.state === 'starting');
       if (name) await agents.stop(name);
     }),
     vscode.commands.registerCommand(AgentCommandIds.restart, async (argument: AgentArgument) => {
-      const name = await resolve(argument, { title: 'Restart Agent', placeHolder: 'Restart which agent?' });
+      const name = await resolve(argument, { title: vscode.l10n.t('Restart Agent'), placeHolder: vscode.l10n.t('Restart which agent?') });
       if (name) await startWithProgress(agents, name, log, restart);
     }),
     vscode.commands.registerCommand(AgentCommandIds.selectDefault, async () => {
-      const name = await pickAgent(agents, { title: 'Select Default Agent', placeHolder: 'Which agent should new sessions use?' });
+      const name = await pickAgent(agents, { title: vscode.l10n.t('Select Default Agent'), placeHolder: vscode.l10n.t('Which agent should new sessions use?') });
       if (name) await writeDefaultAgent(name);
     }),
     vscode.commands.registerCommand(AgentCommandIds.configure, () =>
@@ -66,9 +66,9 @@ export async function startWithProgress(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log.error(message);
-    const choice = await vscode.window.showErrorMessage(message, 'Show Log', 'Configure Agents');
-    if (choice === 'Show Log') log.show(true);
-    if (choice === 'Configure Agents') await vscode.commands.executeCommand(AgentCommandIds.configure);
+    const choice = await vscode.window.showErrorMessage(message, vscode.l10n.t('Show Log'), vscode.l10n.t('Configure Agents'));
+    if (choice === vscode.l10n.t('Show Log')) log.show(true);
+    if (choice === vscode.l10n.t('Configure Agents')) await vscode.commands.executeCommand(AgentCommandIds.configure);
     return false;
   }
 }
@@ -90,7 +90,7 @@ export async function pickAgent(agents: AgentRegistry, question: AgentQuestion, 
       detail: status.definition.description,
     }));
   if (items.length === 0) {
-    void vscode.window.showInformationMessage('No agent is running.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No agent is running.'));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(items, { title: question.title, placeHolder: question.placeHolder, matchOnDetail: true });

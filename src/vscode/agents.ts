@@ -55,10 +55,14 @@ export class AgentsFromSettings extends Disposable {
     this.registry.setDefinitions(agents);
     if (problems.length === 0) return;
     for (const problem of problems) this.options.logger.warn(problem);
+    const openSettings = vscode.l10n.t('Open Settings');
     void vscode.window
-      .showWarningMessage(`ACP Workspace: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more, see the log)` : ''}`, 'Open Settings')
+      .showWarningMessage(
+        problems.length > 1 ? vscode.l10n.t('ACP Workspace: {0} (and {1} more, see the log)', problems[0]!, problems.length - 1) : vscode.l10n.t('ACP Workspace: {0}', problems[0]!),
+        openSettings,
+      )
       .then((choice) => {
-        if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettingsJson');
+        if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettingsJson');
       });
   }
 

@@ -19,13 +19,14 @@ type Node = AgentStatus | AgentSession;
 
 export const AGENTS_VIEW_ID = 'acpWorkspace.agents';
 
-const STATE_LABEL: Record<AgentStatus['state'], string> = {
-  starting: 'starting…',
-  running: 'running',
-  stopping: 'stopping…',
-  stopped: 'not running',
-  failed: 'failed',
-};
+/** A function: t() runs after activate() set the bundle. */
+const stateLabel = (): Record<AgentStatus['state'], string> => ({
+  starting: vscode.l10n.t('starting…'),
+  running: vscode.l10n.t('running'),
+  stopping: vscode.l10n.t('stopping…'),
+  stopped: vscode.l10n.t('not running'),
+  failed: vscode.l10n.t('failed'),
+});
 
 export class AgentsView extends Disposable implements vscode.TreeDataProvider<Node> {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
@@ -84,13 +85,13 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     const version = caps?.agentInfo ? ` · ${caps.agentInfo.title ?? caps.agentInfo.name} ${caps.agentInfo.version}` : '';
     const running = state === 'running' || state === 'starting';
     const confinement = running ? this.confinement?.view(definition.name) : undefined;
-    item.description = [isDefault ? 'default' : undefined, STATE_LABEL[state] + version, confinement?.summary, status.stale ? 'restart to apply settings' : undefined]
+    item.description = [isDefault ? vscode.l10n.t('default') : undefined, `${stateLabel()[state]}${version}`, confinement?.summary, status.stale ? vscode.l10n.t('restart to apply settings') : undefined]
       .filter(Boolean)
       .join(' · ');
     item.iconPath = iconFor(state);
     item.contextValue = `agent.${state}`;
     item.id = `agent:${definition.name}`;
-    item.accessibilityInformation = { label: `${definition.name}, ${STATE_LABEL[state]}${isDefault ? ', default agent' : ''}${confinement ? `, ${confinement.summary}` : ''}` };
+    item.accessibilityInformation = { label: [definition.name, stateLabel()[state], isDefault ? vscode.l10n.t('default agent') : undefined, confinement?.summary].filter(Boolean).join(', ') };
     item.tooltip = tooltipFor(status, caps, confinement);
     return item;
   }
@@ -103,7 +104,12 @@ function sessionItem(session: AgentSession, title: string): vscode.TreeItem {
   const taken = [rootSet.cwd, ...rootSet.additionalDirectories].filter((root) => withdrawn.has(root.path)).map((root) => root.name);
   const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.None);
   item.id = `session:${session.agentName}:${session.sessionId}`;
-  item.description = [names.join(', '), taken.length > 0 ? `no longer shared: ${taken.join(', ')}` : undefined, stale ? 'folders changed' : undefined, refusals.length > 0 ? `${refusals.length} refused` : undefined]
+  item.description = [
+    names.join(', '),
+    taken.length > 0 ? vscode.l10n.t('no longer shared: {0}', taken.join(', ')) : undefined,
+    stale ? vscode.l10n.t('folders changed') : undefined,
+    refusals.length > 0 ? vscode.l10n.t('{0} refused', refusals.length) : undefined,
+  ]
     .filter(Boolean)
     .join(' · ');
   item.iconPath = stale
@@ -112,19 +118,27 @@ function sessionItem(session: AgentSession, title: string): vscode.TreeItem {
       ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('list.warningForeground'))
       : new vscode.ThemeIcon('comment-discussion');
   item.contextValue = stale ? 'session.stale' : 'session';
-  item.command = { command: 'acpWorkspace.showSession', title: 'Show Session', arguments: [session] };
+  item.command = { command: 'acpWorkspace.showSession', title: vscode.l10n.t('Show Session'), arguments: [session] };
   item.accessibilityInformation = {
-    label: `${title}, session with ${session.agentName} sharing ${listInWords(names)}${stale ? ', workspace folders changed' : ''}${refusals.length > 0 ? `, ${refusals.length} requests refused` : ''}`,
+    label: [
+      vscode.l10n.t('{0}, session with {1} sharing {2}', title, session.agentName, listInWords(names)),
+      stale ? vscode.l10n.t('workspace folders changed') : undefined,
+      refusals.length > 0 ? vscode.l10n.t('{0} requests refused', refusals.length) : undefined,
+    ]
+      .filter(Boolean)
+      .join(', '),
   };
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escape(title)}**\n\nSession \`${session.sessionId}\` with ${escape(session.agentName)}\n\n**Shared folders**\n\n`);
-  const gone = (root: { path: string }) => (withdrawn.has(root.path) ? ' — no longer shared: refused from now on' : '');
-  md.appendMarkdown(`- ${escape(rootSet.cwd.name)} (primary): \`${rootSet.cwd.path}\`${gone(rootSet.cwd)}\n`);
+  md.appendMarkdown(`**${escape(title)}**\n\n${vscode.l10n.t('Session {0} with {1}', `\`${session.sessionId}\``, escape(session.agentName))}\n\n**${vscode.l10n.t('Shared folders')}**\n\n`);
+  const gone = (root: { path: string }) => (withdrawn.has(root.path) ? ` — ${vscode.l10n.t('no longer shared: refused from now on')}` : '');
+  md.appendMarkdown(`- ${vscode.l10n.t('{0} (primary): {1}', escape(rootSet.cwd.name), `\`${rootSet.cwd.path}\``)}${gone(rootSet.cwd)}\n`);
   for (const root of rootSet.additionalDirectories) md.appendMarkdown(`- ${escape(root.name)}: \`${root.path}\`${gone(root)}\n`);
   if (stale) md.appendMarkdown(`\n$(warning) ${escape(stale.reason)}\n`);
   if (refusals.length > 0) {
-    md.appendMarkdown(`\n**Refused requests** (latest ${Math.min(5, refusals.length)} of ${refusals.length}; the agent's own tools are not confined by this)\n\n`);
-    for (const refusal of refusals.slice(-5)) md.appendMarkdown(`- ${refusal.operation}${refusal.command ? ` \`${refusal.command}\` in` : ''} \`${refusal.path}\`\n`);
+    md.appendMarkdown(`\n${vscode.l10n.t("**Refused requests** (latest {0} of {1}; the agent's own tools are not confined by this)", Math.min(5, refusals.length), refusals.length)}\n\n`);
+    for (const refusal of refusals.slice(-5)) {
+      md.appendMarkdown(`- ${refusal.command ? vscode.l10n.t('{0} {1} in {2}', refusal.operation, `\`${refusal.command}\``, `\`${refusal.path}\``) : `${refusal.operation} \`${refusal.path}\``}\n`);
+    }
   }
   item.tooltip = md;
   return item;
@@ -148,7 +162,7 @@ function tooltipFor(status: AgentStatus, caps: AgentCaps | undefined, confinemen
   const { definition } = status;
   const md = new vscode.MarkdownString(undefined, true);
   // An agent from the settings is described by its command line, which the code block shows.
-  const about = definition.source === 'settings' ? 'from the acpWorkspace.agents setting' : definition.description;
+  const about = definition.source === 'settings' ? vscode.l10n.t('from the acpWorkspace.agents setting') : definition.description;
   md.appendMarkdown(`**${escape(definition.name)}**: ${escape(about)}\n\n`);
   md.appendCodeblock([definition.command, ...definition.args].join(' '), 'shell');
   if (status.message) md.appendMarkdown(`\n$(warning) ${escape(status.message)}\n`);
@@ -161,12 +175,12 @@ function tooltipFor(status: AgentStatus, caps: AgentCaps | undefined, confinemen
     md.appendMarkdown(
       [
         '',
-        `${yes(caps.sessions.additionalDirectories)} shares all workspace folders (additionalDirectories)`,
-        `${yes(caps.sessions.list)} session history (session/list)`,
-        `${yes(caps.loadSession)} reopen with history (session/load)`,
-        `${yes(caps.sessions.resume)} resume (session/resume)`,
-        `${yes(caps.sessions.fork)} fork (session/fork)`,
-        `${yes(caps.prompt.image)} images in prompts`,
+        `${yes(caps.sessions.additionalDirectories)} ${vscode.l10n.t('shares all workspace folders (additionalDirectories)')}`,
+        `${yes(caps.sessions.list)} ${vscode.l10n.t('session history (session/list)')}`,
+        `${yes(caps.loadSession)} ${vscode.l10n.t('reopen with history (session/load)')}`,
+        `${yes(caps.sessions.resume)} ${vscode.l10n.t('resume (session/resume)')}`,
+        `${yes(caps.sessions.fork)} ${vscode.l10n.t('fork (session/fork)')}`,
+        `${yes(caps.prompt.image)} ${vscode.l10n.t('images in prompts')}`,
       ].join('\n\n'),
     );
   }

@@ -31,7 +31,7 @@ export const vscodeOpenDocuments: OpenDocuments = {
     const edit = new vscode.WorkspaceEdit();
     const whole = new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length));
     edit.replace(document.uri, whole, content);
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not update the open editor for ${requestedPath}.`);
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(vscode.l10n.t('Could not update the open editor for {0}.', requestedPath));
     await document.save();
     return true;
   },

@@ -12,8 +12,8 @@ export const vscodeRootsUi: RootsUi = {
     const picked = await vscode.window.showQuickPick(
       candidates.map((candidate) => ({ label: candidate.name, description: candidate.path, candidate })),
       {
-        title: `New session with ${agentName}`,
-        placeHolder: 'Which folder should be the primary folder (the session’s working directory)?',
+        title: vscode.l10n.t('New session with {0}', agentName),
+        placeHolder: vscode.l10n.t('Which folder should be the primary folder (the session’s working directory)?'),
         matchOnDescription: true,
       },
     );
@@ -24,9 +24,9 @@ export const vscodeRootsUi: RootsUi = {
     const picked = await vscode.window.showQuickPick(
       folders.map((folder) => ({ label: folder.name, description: folder.path, picked: true, folder })),
       {
-        title: `Share workspace folders with ${agentName}?`,
+        title: vscode.l10n.t('Share workspace folders with {0}?', agentName),
         // One line of an input box, beside the "2 Selected" count: short, or it is cut off in a narrow window.
-        placeHolder: `Besides “${primary.name}”, it may read and change these`,
+        placeHolder: vscode.l10n.t('Besides “{0}”, it may read and change these', primary.name),
         canPickMany: true,
         ignoreFocusOut: true,
         matchOnDescription: true,
@@ -36,16 +36,14 @@ export const vscodeRootsUi: RootsUi = {
   },
 
   async singleRootChoice(agentName, primary, leftOut) {
-    const continueLabel = `Continue with “${primary.name}” only`;
-    const choose = 'Choose Another Primary Folder';
-    const perFolder = 'Start One Session per Folder';
+    const continueLabel = vscode.l10n.t('Continue with “{0}” only', primary.name);
+    const choose = vscode.l10n.t('Choose Another Primary Folder');
+    const perFolder = vscode.l10n.t('Start One Session per Folder');
     const answer = await vscode.window.showWarningMessage(
-      `${agentName} can only see one folder`,
+      vscode.l10n.t('{0} can only see one folder', agentName),
       {
         modal: true,
-        detail:
-          `${agentName} does not support additional workspace folders, so it will only see “${primary.name}” (${primary.path}).\n\n` +
-          `Left out: ${listInWords(leftOut.map((f) => `“${f.name}”`))}.`,
+        detail: `${vscode.l10n.t('{0} does not support additional workspace folders, so it will only see “{1}” ({2}).', agentName, primary.name, primary.path)}\n\n${vscode.l10n.t('Left out: {0}.', listInWords(leftOut.map((f) => `“${f.name}”`)))}`,
       },
       continueLabel,
       choose,
@@ -58,18 +56,18 @@ export const vscodeRootsUi: RootsUi = {
   },
 
   async staleChoice(message) {
-    const reopen = 'Reopen with Current Folders';
-    const keep = 'Keep Current Folders';
+    const reopen = vscode.l10n.t('Reopen with Current Folders');
+    const keep = vscode.l10n.t('Keep Current Folders');
     const answer = await vscode.window.showWarningMessage(message, reopen, keep);
     return answer === reopen ? 'reopen' : answer === keep ? 'keep' : undefined;
   },
 
   async chooseReopenRoots(question) {
-    const useSession = "Use the Session's Folders";
-    const useWorkspace = "Use This Workspace's Folders";
+    const useSession = vscode.l10n.t('Use the Session\'s Folders');
+    const useWorkspace = vscode.l10n.t('Use This Workspace\'s Folders');
     const answer = await vscode.window.showWarningMessage(
-      `${question.verb} “${question.title}” with which folders?`,
-      { modal: true, detail: `${question.lines.join('\n')}\n\n${question.agentName} gets the complete list you choose.` },
+      vscode.l10n.t('{0} “{1}” with which folders?', question.verb, question.title),
+      { modal: true, detail: vscode.l10n.t('{0}\n\n{1} gets the complete list you choose.', question.lines.join('\n'), question.agentName) },
       ...(question.canUseSession ? [useSession] : []),
       ...(question.canUseWorkspace ? [useWorkspace] : []),
     );
@@ -77,14 +75,14 @@ export const vscodeRootsUi: RootsUi = {
   },
 
   async outsideFolder(agentName, folder) {
-    const add = 'Add Folder to Workspace';
-    const open = 'Open Folder in New Window';
-    const proceed = 'Continue';
+    const add = vscode.l10n.t('Add Folder to Workspace');
+    const open = vscode.l10n.t('Open Folder in New Window');
+    const proceed = vscode.l10n.t('Continue');
     const answer = await vscode.window.showWarningMessage(
-      'The session worked in a folder that is not part of this workspace',
+      vscode.l10n.t('The session worked in a folder that is not part of this workspace'),
       {
         modal: true,
-        detail: `${folder}\n\nAdd it to this workspace, open it in a new window, or continue: ${agentName} still gets the session's folders.`,
+        detail: vscode.l10n.t('{0}\n\nAdd it to this workspace, open it in a new window, or continue: {1} still gets the session\'s folders.', folder, agentName),
       },
       add,
       open,
@@ -96,6 +94,6 @@ export const vscodeRootsUi: RootsUi = {
   reportNotShared(agentName, folders) {
     if (folders.length === 0) return;
     const lines = folders.map((f) => `“${f.name}” (${f.location}): ${describeNotShared(f.reason)}`);
-    void vscode.window.showInformationMessage(`Not shared with ${agentName}: ${lines.join('; ')}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Not shared with {0}: {1}.', agentName, lines.join('; ')));
   },
 };

@@ -45,10 +45,10 @@ export function registerSessionCommands(
       if (!failure) {
         const message = error instanceof Error ? error.message : String(error);
         log.error(message);
-        const actions = error instanceof SessionStartError && !vscode.workspace.isTrusted ? ['Manage Workspace Trust'] : ['Show Log'];
+        const actions = error instanceof SessionStartError && !vscode.workspace.isTrusted ? [vscode.l10n.t('Manage Workspace Trust')] : [vscode.l10n.t('Show Log')];
         const choice = await vscode.window.showErrorMessage(message, ...actions);
-        if (choice === 'Manage Workspace Trust') await vscode.commands.executeCommand('workbench.trust.manage');
-        if (choice === 'Show Log') log.show(true);
+        if (choice === vscode.l10n.t('Manage Workspace Trust')) await vscode.commands.executeCommand('workbench.trust.manage');
+        if (choice === vscode.l10n.t('Show Log')) log.show(true);
         return [];
       }
       logStartFailure(log, failure, agents.find(failure.agent)?.process?.recentStderr ?? []);
@@ -87,7 +87,7 @@ export function registerSessionCommands(
 async function manageSharedFolders(grants: FolderGrants, agents: AgentRegistry): Promise<void> {
   const candidates = currentCandidates();
   if (candidates.roots.length === 0 && candidates.notShared.length === 0) {
-    void vscode.window.showInformationMessage('This workspace has no folders to share.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('This workspace has no folders to share.'));
     return;
   }
   const names = [...new Set([...agents.list().map((s) => s.definition.name), ...grants.agents()])];
@@ -98,20 +98,20 @@ async function manageSharedFolders(grants: FolderGrants, agents: AgentRegistry):
       : await vscode.window.showQuickPick(
           names.map((agent) => {
             const count = countOf(agent);
-            return { label: agent, description: count === 0 ? 'no folders shared' : `${count} folder${count === 1 ? '' : 's'} shared`, agent };
+            return { label: agent, description: count === 0 ? vscode.l10n.t('no folders shared') : count === 1 ? vscode.l10n.t('1 folder shared') : vscode.l10n.t('{0} folders shared', count), agent };
           }),
-          { title: 'Shared Folders', placeHolder: 'Which agent’s shared folders?' },
+          { title: vscode.l10n.t('Shared Folders'), placeHolder: vscode.l10n.t('Which agent’s shared folders?') },
         );
   if (!agentPick) return;
   const { agent } = agentPick;
   type Item = vscode.QuickPickItem & { path?: string };
   const items: Item[] = candidates.roots.map((root) => ({ label: root.name, description: root.path, picked: grants.isGranted(agent, root.path), path: root.path }));
   for (const folder of candidates.notShared) {
-    items.push({ label: `$(circle-slash) ${folder.name}`, description: folder.location, detail: `Cannot be shared: ${describeNotShared(folder.reason)}` });
+    items.push({ label: `$(circle-slash) ${folder.name}`, description: folder.location, detail: vscode.l10n.t('Cannot be shared: {0}', describeNotShared(folder.reason)) });
   }
   const picked = await vscode.window.showQuickPick(items, {
-    title: `Folders shared with ${agent}`,
-    placeHolder: `${agent} may see the checked folders besides a session’s primary folder. Uncheck a folder to stop sharing it at once.`,
+    title: vscode.l10n.t('Folders shared with {0}', agent),
+    placeHolder: vscode.l10n.t('{0} may see the checked folders besides a session’s primary folder. Uncheck a folder to stop sharing it at once.', agent),
     canPickMany: true,
     matchOnDescription: true,
   });

@@ -23,7 +23,7 @@ export class SignIn {
     const connection = await this.agents.registry.start(agentName);
     const methods = connection.caps.authMethods.filter((m): m is KnownMethod => m.type !== '$unknown');
     if (methods.length === 0) {
-      void vscode.window.showWarningMessage(`${agentName} asked to sign in but offers no sign-in method ACP Workspace can run. Sign in with the agent's own tools, then restart it.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} asked to sign in but offers no sign-in method ACP Workspace can run. Sign in with the agent\'s own tools, then restart it.', agentName));
       return false;
     }
     const method =
@@ -33,14 +33,14 @@ export class SignIn {
         : (
             await vscode.window.showQuickPick(
               methods.map((m) => ({ label: m.name, description: m.type === 'terminal' ? 'in a terminal' : undefined, detail: m.description ?? undefined, method: m })),
-              { title: `Sign in to ${agentName}`, placeHolder: 'How do you want to sign in?' },
+              { title: vscode.l10n.t('Sign in to {0}', agentName), placeHolder: vscode.l10n.t('How do you want to sign in?') },
             )
           )?.method);
     if (!method) return false;
     if (method.type === 'terminal') return this.inTerminal(agentName, method);
     await connection.authenticate(method.id);
     this.logger.info(`Signed in to ${agentName} with ${method.name}.`);
-    void vscode.window.showInformationMessage(`Signed in to ${agentName}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to {0}.', agentName));
     return true;
   }
 
@@ -62,11 +62,13 @@ export class SignIn {
       });
     });
     if (code !== 0) {
-      void vscode.window.showWarningMessage(`Signing in to ${agentName} did not finish (exit code ${code ?? 'unknown'}).`);
+      void vscode.window.showWarningMessage(
+        code === undefined ? vscode.l10n.t('Signing in to {0} did not finish.', agentName) : vscode.l10n.t('Signing in to {0} did not finish (exit code {1}).', agentName, code),
+      );
       return false;
     }
     await this.restart(agentName);
-    void vscode.window.showInformationMessage(`Signed in to ${agentName}; it was restarted.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to {0}; it was restarted.', agentName));
     return true;
   }
 }

@@ -15,21 +15,22 @@ export interface StartFailureUi {
   show(failure: StartFailure): Promise<FailureAction | undefined>;
 }
 
-export const ACTION_LABELS: Record<FailureAction, string> = {
-  signIn: 'Sign In',
-  showLog: 'Show Log',
-  restart: 'Restart Agent',
-  openSettings: 'Open Settings',
-};
+/** The button of each action (a function: t() runs after activate() set the bundle). */
+export const actionLabels = (): Record<FailureAction, string> => ({
+  signIn: vscode.l10n.t('Sign In'),
+  showLog: vscode.l10n.t('Show Log'),
+  restart: vscode.l10n.t('Restart Agent'),
+  openSettings: vscode.l10n.t('Open Settings'),
+});
 
 /** The notification: what failed, the agent's last words, the likely cause and next step, and the buttons. */
 export const vscodeStartFailureUi: StartFailureUi = {
   async show(failure) {
     // A notification shows one paragraph: the last few lines of the agent's words (the log has them all).
     const message = startFailureText(failure, NOTIFICATION_LINES);
-    const labels = failure.actions.map((action) => ACTION_LABELS[action]);
-    const choice = await vscode.window.showErrorMessage(message, ...labels);
-    return failure.actions.find((action) => ACTION_LABELS[action] === choice);
+    const label = actionLabels();
+    const choice = await vscode.window.showErrorMessage(message, ...failure.actions.map((action) => label[action]));
+    return failure.actions.find((action) => label[action] === choice);
   },
 };
 

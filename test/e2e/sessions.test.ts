@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator } from 'playwright-core';
-import { dateGroup } from '../../src/history/dateGroups';
+import { dateGroup, dateGroupLabel } from '../../src/history/dateGroups';
 import { seedStore, type SeedSession } from '../fixtures/referenceAgent/store';
 import { useWorkbench, type WorkbenchPaths } from './workbench';
 
@@ -67,7 +67,7 @@ describe('the session history browser (real workbench, Chromium)', function () {
     await row('Fix the greeting').waitFor({ timeout: 60_000 });
     assert.deepEqual(await rowTitles(), ['Fix the greeting', '<img src=x onerror="document.title=1"><b>Bold?</b>', 'Obsolete experiment']);
     const groups = [...new Set([1, 3, 30].map((hours) => dateGroup(Date.now() - hours * 3_600_000, Date.now())))];
-    assert.deepEqual(await view.locator('.row.group').allInnerTexts().then((t) => t.map((x) => x.split('\n')[0]!.trim().toLowerCase())), groups.map((g) => g.toLowerCase()));
+    assert.deepEqual(await view.locator('.row.group').allInnerTexts().then((t) => t.map((x) => x.split('\n')[0]!.trim().toLowerCase())), groups.map((g) => dateGroupLabel(g).toLowerCase()));
     const chips = await row('Fix the greeting').locator('.chip').allInnerTexts();
     assert.deepEqual(chips.map((c) => c.trim()), ['app', 'lib', 'docs']);
     await bench().screenshot('sessions-view');

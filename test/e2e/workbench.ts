@@ -190,10 +190,10 @@ export class Workbench {
    * busy machine: a pick that opened before they arrived lacks them and never gets them, so the command is
    * run again until the agent is offered.
    */
-  async newSession(agent: string): Promise<void> {
+  async newSession(agent: string, commandTitle = 'ACP: New Session'): Promise<void> {
     const deadline = Date.now() + 120_000;
     for (;;) {
-      await this.runCommand('ACP: New Session');
+      await this.runCommand(commandTitle);
       try {
         await this.pick(agent, 15_000);
         return;

@@ -7,7 +7,12 @@ interface Setting {
   readonly type?: string;
 }
 
-const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+const repository = path.resolve(__dirname, '..', '..', '..');
+const nls = JSON.parse(fs.readFileSync(path.join(repository, 'package.nls.json'), 'utf8')) as Record<string, string>;
+/** The manifest as VS Code shows it in English: each %key% replaced by its text in package.nls.json. */
+const manifest = JSON.parse(fs.readFileSync(path.join(repository, 'package.json'), 'utf8'), (_key, value: unknown) =>
+  typeof value === 'string' && /^%[^%]+%$/.test(value) ? (nls[value.slice(1, -1)] ?? value) : value,
+) as {
   contributes: { configuration: { properties: Record<string, Setting> } | Array<{ properties: Record<string, Setting> }> };
 };
 

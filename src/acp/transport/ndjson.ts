@@ -4,6 +4,7 @@
  * supplies its own reader and writer on top of the library's abstract classes, keeping the contract of
  * `AcpTransport` (transport.ts).
  */
+import * as l10n from '@vscode/l10n';
 import type { Readable, Writable } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter, Disposable, type DataCallback, type Message } from 'vscode-jsonrpc/node';
 import { ErrorCodes } from '../errors';
@@ -198,7 +199,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
         id,
         error: {
           code: ErrorCodes.InternalError,
-          message: `${this.options.peer}'s answer was ${formatSize(bytes)}, over the limit of ${formatBytes(this.maxLineBytes)} (setting acpWorkspace.maxMessageSizeMiB); it was discarded.`,
+          message: l10n.t('{0}\'s answer was {1}, over the limit of {2} (setting acpWorkspace.maxMessageSizeMiB); it was discarded.', this.options.peer, formatSize(bytes), formatBytes(this.maxLineBytes)),
         },
       } as Message);
     }

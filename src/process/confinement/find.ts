@@ -11,6 +11,7 @@
  * A mechanism found is remembered per platform and PATH; a failure is not (installing bwrap and trying again
  * works without a reload).
  */
+import * as l10n from '@vscode/l10n';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import { envValue } from '../environment';
@@ -20,7 +21,6 @@ import { SANDBOX_EXEC, Seatbelt } from './seatbelt';
 import { ConfinementUnavailableError, type Confiner } from './types';
 
 const PROBE_TIMEOUT_MS = 5000;
-const OFF = 'or set acpWorkspace.sandbox to "off" to run agents unconfined.';
 
 const found = new Map<string, Promise<Confiner>>();
 
@@ -46,13 +46,13 @@ async function detect(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): Promis
       return detectBubblewrap(env);
     case 'darwin':
       if (!fs.existsSync(SANDBOX_EXEC)) {
-        throw new ConfinementUnavailableError(`${SANDBOX_EXEC} (Seatbelt) was not found, so agents cannot be confined on this Mac.`, `Use a macOS that has it, ${OFF}`);
+        throw new ConfinementUnavailableError(l10n.t('{0} (Seatbelt) was not found, so agents cannot be confined on this Mac.', SANDBOX_EXEC), l10n.t('Use a macOS that has it, or set acpWorkspace.sandbox to "off" to run agents unconfined.'));
       }
       return new Seatbelt();
     case 'win32':
-      throw new ConfinementUnavailableError('Windows has no mechanism ACP Workspace can use to confine agents.', `Set acpWorkspace.sandbox to "off" (or run VS Code in WSL, where bubblewrap works).`);
+      throw new ConfinementUnavailableError(l10n.t('Windows has no mechanism ACP Workspace can use to confine agents.'), l10n.t('Set acpWorkspace.sandbox to "off" (or run VS Code in WSL, where bubblewrap works).'));
     default:
-      throw new ConfinementUnavailableError(`ACP Workspace cannot confine agents on ${platform}.`, 'Set acpWorkspace.sandbox to "off".');
+      throw new ConfinementUnavailableError(l10n.t('ACP Workspace cannot confine agents on {0}.', platform), l10n.t('Set acpWorkspace.sandbox to "off".'));
   }
 }
 
@@ -60,8 +60,8 @@ async function detectBubblewrap(env: NodeJS.ProcessEnv): Promise<Confiner> {
   const [bwrapDir] = programPaths('bwrap', env, '/');
   if (!bwrapDir) {
     throw new ConfinementUnavailableError(
-      'bubblewrap (bwrap), which confines agents on Linux, was not found on the PATH.',
-      `Install it (Debian, Ubuntu: sudo apt install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap), ${OFF}`,
+      l10n.t('bubblewrap (bwrap), which confines agents on Linux, was not found on the PATH.'),
+      l10n.t('Install it (Debian, Ubuntu: sudo apt install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap), or set acpWorkspace.sandbox to "off" to run agents unconfined.'),
     );
   }
   const bwrap = `${bwrapDir}/bwrap`;
@@ -69,9 +69,10 @@ async function detectBubblewrap(env: NodeJS.ProcessEnv): Promise<Confiner> {
   if (probe.error) {
     const said = probe.stderr.trim() || probe.error;
     throw new ConfinementUnavailableError(
-      `bubblewrap (${bwrap}) cannot create a sandbox here: ${said}.`,
-      'Enable unprivileged user namespaces: on Ubuntu 24.04 and later AppArmor restricts them (allow bwrap with an AppArmor profile, or sudo sysctl kernel.apparmor_restrict_unprivileged_userns=0); ' +
-        `elsewhere sudo sysctl kernel.unprivileged_userns_clone=1 or a non-zero user.max_user_namespaces; in a container, allow user namespaces (e.g. seccomp); ${OFF}`,
+      l10n.t('bubblewrap ({0}) cannot create a sandbox here: {1}.', bwrap, said),
+      l10n.t(
+        'Enable unprivileged user namespaces: on Ubuntu 24.04 and later AppArmor restricts them (allow bwrap with an AppArmor profile, or sudo sysctl kernel.apparmor_restrict_unprivileged_userns=0); elsewhere sudo sysctl kernel.unprivileged_userns_clone=1 or a non-zero user.max_user_namespaces; in a container, allow user namespaces (e.g. seccomp); or set acpWorkspace.sandbox to "off" to run agents unconfined.',
+      ),
     );
   }
   const version = await run(bwrap, ['--version'], env);
@@ -82,7 +83,7 @@ function run(file: string, args: readonly string[], env: NodeJS.ProcessEnv): Pro
   return new Promise((resolve) => {
     execFile(file, [...args], { env, timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL', encoding: 'utf8' }, (error, stdout, stderr) => {
       if (!error) return resolve({ stdout, stderr });
-      const reason = error.killed ? `it did not finish within ${PROBE_TIMEOUT_MS / 1000} s` : typeof error.code === 'number' ? `it exited with code ${error.code}` : error.message;
+      const reason = error.killed ? l10n.t('it did not finish within {0} s', PROBE_TIMEOUT_MS / 1000) : typeof error.code === 'number' ? l10n.t('it exited with code {0}', error.code) : error.message;
       resolve({ stdout, stderr, error: reason });
     });
   });

@@ -3,6 +3,7 @@
  * created), what must be readable for a program to start (its file, what a symlink points at, the interpreter
  * of a `#!` script), and the private temporary directory every confined command gets.
  */
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -152,7 +153,7 @@ export function isInside(child: string, parent: string): boolean {
 }
 
 function existingRealPath(wanted: string, create: boolean): string | undefined {
-  if (!path.isAbsolute(wanted)) throw new TypeError(`A confinement path must be absolute: ${JSON.stringify(wanted)}`);
+  if (!path.isAbsolute(wanted)) throw new TypeError(l10n.t('A confinement path must be absolute: {0}', JSON.stringify(wanted)));
   try {
     return fs.realpathSync(wanted);
   } catch {

@@ -90,7 +90,7 @@ export class ChatActions implements vscode.Disposable {
       case 'showTerminal': {
         const terminals = this.options.router.terminals(controller.session.connection);
         if (!terminals || !showAgentTerminal(terminals, message.terminalId, controller.session.agentName)) {
-          void vscode.window.showInformationMessage('That terminal was released by the agent; its output is in the chat.');
+          void vscode.window.showInformationMessage(vscode.l10n.t('That terminal was released by the agent; its output is in the chat.'));
         }
         return;
       }
@@ -228,7 +228,7 @@ function lastTurnChanges(controller: SessionController): string | undefined {
 export function attachSelection(tab: ChatTab): void {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.document.uri.scheme !== 'file') {
-    void vscode.window.showInformationMessage('Open a file and select some lines to add them to the chat.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Open a file and select some lines to add them to the chat.'));
     return;
   }
   const { document, selection } = editor;
@@ -248,7 +248,7 @@ export function attachSelection(tab: ChatTab): void {
 
 async function openFile(file: string, line?: number): Promise<void> {
   if (!fs.existsSync(file)) {
-    void vscode.window.showWarningMessage(`${file} does not exist.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('{0} does not exist.', file));
     return;
   }
   const position = line !== undefined && line > 0 ? new vscode.Position(line - 1, 0) : undefined;

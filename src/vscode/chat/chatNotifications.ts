@@ -115,9 +115,9 @@ export class ChatNotifications extends Disposable {
     if (!this.should(tab, { kind: 'permission', entryId })) return;
     const actions: Array<Action<string | 'show'>> = [
       ...options.map((option) => ({ title: option.name, run: option.optionId })),
-      { title: 'Show', run: 'show' },
+      { title: vscode.l10n.t('Show'), run: 'show' },
     ];
-    void vscode.window.showInformationMessage(`“${this.title(tab)}” asks: ${title}`, ...actions).then((choice) => {
+    void vscode.window.showInformationMessage(vscode.l10n.t('“{0}” asks: {1}', this.title(tab), title), ...actions).then((choice) => {
       if (!choice) return;
       if (choice.run === 'show') {
         tab.panel.reveal();
@@ -125,7 +125,7 @@ export class ChatNotifications extends Disposable {
       }
       if (!chat.waitingPermissions().some((waiting) => waiting.entryId === entryId)) {
         // The notification outlived its request: answered in the chat, cancelled with the turn or the chat.
-        void vscode.window.showInformationMessage(`That permission request in “${this.title(tab)}” no longer waits: it was already answered or cancelled.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('That permission request in “{0}” no longer waits: it was already answered or cancelled.', this.title(tab)));
         return;
       }
       chat.choosePermission(entryId, choice.run);
@@ -137,8 +137,8 @@ export class ChatNotifications extends Disposable {
     if (!tab || !this.should(tab, { kind: 'finished', stoppedByUser })) return this.updateBadge();
     this.updateBadge();
     const text = finishedText(this.title(tab), stopReason, answerFirstLine(chat.thread.snapshot().entries));
-    void vscode.window.showInformationMessage(text, 'Show').then((choice) => {
-      if (choice === 'Show') tab.panel.reveal();
+    void vscode.window.showInformationMessage(text, vscode.l10n.t('Show')).then((choice) => {
+      if (choice === vscode.l10n.t('Show')) tab.panel.reveal();
     });
   }
 
@@ -147,9 +147,9 @@ export class ChatNotifications extends Disposable {
     const agentName = chat.session.agentName;
     if (!tab || this.options.isStopping(agentName) || !this.should(tab, { kind: 'failed' })) return this.updateBadge();
     this.updateBadge();
-    const items: Array<Action<() => void>> = [{ title: 'Show', run: () => tab.panel.reveal() }];
+    const items: Array<Action<() => void>> = [{ title: vscode.l10n.t('Show'), run: () => tab.panel.reveal() }];
     if (actions.includes('restart')) {
-      items.push({ title: 'Restart Agent', run: () => void this.options.restartAgent(agentName).catch(() => undefined) });
+      items.push({ title: vscode.l10n.t('Restart Agent'), run: () => void this.options.restartAgent(agentName).catch(() => undefined) });
     }
     void vscode.window.showErrorMessage(failedText(this.title(tab), message), ...items).then((choice) => choice?.run());
   }

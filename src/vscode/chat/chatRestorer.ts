@@ -105,18 +105,18 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
     if (restoring.busy) return;
     restoring.busy = true;
     const { saved, panel } = restoring;
-    panel.thread.setSession({ status: 'loading', statusDetail: 'Reopening the session…' });
+    panel.thread.setSession({ status: 'loading', statusDetail: vscode.l10n.t('Reopening the session…') });
     try {
       const [cwd, ...others] = saved.roots ?? [];
       const view = this.history.view(saved.agentName, saved.sessionId, cwd === undefined ? undefined : { cwd, additionalDirectories: others, title: saved.title });
-      if (!view) throw new Error('ACP Workspace has no record of its folders. Find it in the Sessions view to open it again.');
+      if (!view) throw new Error(vscode.l10n.t('ACP Workspace has no record of its folders. Find it in the Sessions view to open it again.'));
       const caps = this.history.knownCaps(saved.agentName);
       const choice = caps && chooseReopenMethod('restore', caps, saved.agentName);
-      if (choice && 'reason' in choice) throw new Error(`${choice.reason} So a chat cannot continue after a reload.`);
+      if (choice && 'reason' in choice) throw new Error(vscode.l10n.t('{0} So a chat cannot continue after a reload.', choice.reason));
       const chat = await this.actions.reopen(view, 'restore', { thread: panel.thread, isClosed: () => panel.isClosed });
       if (panel.isClosed) return;
       if (!chat) {
-        this.failed(restoring, 'The choice of folders was cancelled.');
+        this.failed(restoring, vscode.l10n.t('The choice of folders was cancelled.'));
       } else if (chat.thread !== panel.thread) {
         // The session is open in another tab already (that one was shown).
         panel.dispose();
@@ -132,7 +132,7 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
 
   private failed(restoring: Restoring, reason: string): void {
     const { thread } = restoring.panel;
-    thread.setSession({ status: 'disconnected', statusDetail: 'Not reopened' });
-    thread.addError(`This chat was open before the window reloaded and could not be reopened. ${reason}`, ['reopen', 'showLog']);
+    thread.setSession({ status: 'disconnected', statusDetail: vscode.l10n.t('Not reopened') });
+    thread.addError(vscode.l10n.t('This chat was open before the window reloaded and could not be reopened. {0}', reason), ['reopen', 'showLog']);
   }
 }

@@ -5,13 +5,13 @@ import type { ChatUi } from '../../sessions/ports';
 export const vscodeChatUi: ChatUi = {
   async confirmOpenOutside({ agentName, path, reason }) {
     const choice = await vscode.window.showWarningMessage(
-      `Open ${path}?`,
+      vscode.l10n.t('Open {0}?', path),
       {
         modal: true,
-        detail: `${reason}. The link comes from ${agentName}: open the file only if you expect it.`,
+        detail: vscode.l10n.t('{0}. The link comes from {1}: open the file only if you expect it.', reason, agentName),
       },
-      'Open',
+      vscode.l10n.t('Open'),
     );
-    return choice === 'Open';
+    return choice === vscode.l10n.t('Open');
   },
 };

@@ -2,13 +2,14 @@
 import * as vscode from 'vscode';
 import { chatTitle, type ViewSessionState } from '../../shared/chatModel';
 
-const TEXT: Record<ViewSessionState['status'], string> = {
-  starting: 'starting',
-  loading: 'loading',
-  idle: 'ready',
-  running: 'working',
-  disconnected: 'disconnected',
-};
+/** A function: t() runs after activate() set the bundle. */
+const text = (): Record<ViewSessionState['status'], string> => ({
+  starting: vscode.l10n.t('starting'),
+  loading: vscode.l10n.t('loading'),
+  idle: vscode.l10n.t('ready'),
+  running: vscode.l10n.t('working'),
+  disconnected: vscode.l10n.t('disconnected'),
+});
 
 export class ChatStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('acpWorkspace.chatStatus', vscode.StatusBarAlignment.Right, 100);
@@ -30,10 +31,10 @@ export class ChatStatusBar implements vscode.Disposable {
     }
     const icon = session.status === 'running' ? '$(loading~spin)' : session.status === 'disconnected' ? '$(debug-disconnect)' : '$(comment-discussion)';
     const waiting = pendingPermissions > 0 ? ` · $(shield) ${pendingPermissions}` : '';
-    this.item.text = `${icon} ${session.agentName}: ${TEXT[session.status]}${waiting}`;
+    this.item.text = `${icon} ${session.agentName}: ${text()[session.status]}${waiting}`;
     this.item.tooltip = `${chatTitle(session)}${session.statusDetail ? `\n${session.statusDetail}` : ''}`;
     this.item.backgroundColor = session.status === 'disconnected' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.accessibilityInformation = { label: `ACP session with ${session.agentName}: ${TEXT[session.status]}` };
+    this.item.accessibilityInformation = { label: vscode.l10n.t('ACP session with {0}: {1}', session.agentName, text()[session.status]) };
     this.item.show();
   }
 

@@ -26,14 +26,14 @@ export const vscodeExportUi: ExportUi = {
   async destination(title) {
     const picked = await vscode.window.showQuickPick(
       [
-        { label: '$(save) Save to File…', destination: 'file' as const },
-        { label: '$(copy) Copy to Clipboard', destination: 'clipboard' as const },
+        { label: `$(save) ${vscode.l10n.t('Save to File…')}`, destination: 'file' as const },
+        { label: `$(copy) ${vscode.l10n.t('Copy to Clipboard')}`, destination: 'clipboard' as const },
       ],
-      { title: `Export “${title}” as Markdown`, placeHolder: 'Where should the Markdown go?' },
+      { title: vscode.l10n.t('Export “{0}” as Markdown', title), placeHolder: vscode.l10n.t('Where should the Markdown go?') },
     );
     return picked?.destination;
   },
-  saveTo: (defaultUri) => vscode.window.showSaveDialog({ defaultUri, filters: { Markdown: ['md'] }, title: 'Export Session as Markdown' }),
+  saveTo: (defaultUri) => vscode.window.showSaveDialog({ defaultUri, filters: { Markdown: ['md'] }, title: vscode.l10n.t('Export Session as Markdown') }),
 };
 
 /** A Sessions view row (its context menu passes the row's context) or a session. */
@@ -77,14 +77,14 @@ export class TranscriptExport implements vscode.TextDocumentContentProvider, vsc
   /** Asks where to, then writes the Markdown there. Resolves with where it went, or undefined when cancelled. */
   async export(tab: ChatTab | undefined): Promise<vscode.Uri | 'clipboard' | undefined> {
     if (!tab) {
-      void vscode.window.showInformationMessage('Open a chat to export its session, or pick a session open in a chat in the Sessions view.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open a chat to export its session, or pick a session open in a chat in the Sessions view.'));
       return undefined;
     }
     const title = tab.controller.thread.session.title ?? chatTitle(tab.controller.thread.session);
     const destination = await this.ui.destination(title);
     if (destination === 'clipboard') {
       await vscode.env.clipboard.writeText(this.markdown(tab));
-      void vscode.window.showInformationMessage(`Copied “${title}” to the clipboard as Markdown.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Copied “{0}” to the clipboard as Markdown.', title));
       return 'clipboard';
     }
     if (destination !== 'file') return undefined;
@@ -94,11 +94,11 @@ export class TranscriptExport implements vscode.TextDocumentContentProvider, vsc
     try {
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(this.markdown(tab)));
     } catch (error) {
-      void vscode.window.showErrorMessage(`Could not save the session to ${target.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not save the session to {0}: {1}', target.fsPath, error instanceof Error ? error.message : String(error)));
       return undefined;
     }
-    void vscode.window.showInformationMessage(`Saved “${title}” to ${vscode.workspace.asRelativePath(target)}.`, 'Open').then((choice) => {
-      if (choice === 'Open') void vscode.window.showTextDocument(target);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Saved “{0}” to {1}.', title, vscode.workspace.asRelativePath(target)), vscode.l10n.t('Open')).then((choice) => {
+      if (choice === vscode.l10n.t('Open')) void vscode.window.showTextDocument(target);
     });
     return target;
   }
@@ -106,7 +106,7 @@ export class TranscriptExport implements vscode.TextDocumentContentProvider, vsc
   /** Opens the transcript as a read-only Markdown document that follows the chat. */
   async openText(tab: ChatTab | undefined): Promise<vscode.TextEditor | undefined> {
     if (!tab) {
-      void vscode.window.showInformationMessage('Open a chat to read its transcript as text.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open a chat to read its transcript as text.'));
       return undefined;
     }
     const uri = transcriptUri(tab);
@@ -120,7 +120,7 @@ export class TranscriptExport implements vscode.TextDocumentContentProvider, vsc
     // A view keeps the chat it follows, so its text stays readable once the chat's tab is closed.
     const followed = this.followed.get(uri.toString())?.tab;
     const tab = followed ?? this.tabOfUri(uri);
-    if (!tab) return 'This chat is not open: reopen its session from the Sessions view, then open its transcript again.\n';
+    if (!tab) return vscode.l10n.t('This chat is not open: reopen its session from the Sessions view, then open its transcript again.\n');
     if (!followed) this.follow(uri, tab); // a view VS Code restored after a reload, its chat restored too
     return this.markdown(tab);
   }

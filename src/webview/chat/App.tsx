@@ -1,4 +1,5 @@
 /** The chat view: who and where (agent, folders, state), the transcript, and the prompt box. */
+import * as l10n from '@vscode/l10n';
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'preact/compat';
 import type { ViewSessionState } from '../../shared/chatModel';
 import { withAttachment, type Attachment } from '../../shared/chatProtocol';
@@ -46,18 +47,18 @@ function Header(props: { session: ViewSessionState }) {
           </span>
         ) : null}
         {usage ? (
-          <span class="usage" title={`${usage.used.toLocaleString()} of ${usage.size.toLocaleString()} tokens of context used`}>
+          <span class="usage" title={l10n.t('{0} of {1} tokens of context used', usage.used.toLocaleString(), usage.size.toLocaleString())}>
             {`${Math.round((usage.used / Math.max(usage.size, 1)) * 100)}% context`}
             {usage.cost ? ` · ${usage.cost.amount.toFixed(2)} ${usage.cost.currency}` : ''}
           </span>
         ) : null}
       </div>
-      <div class="roots" aria-label="Shared folders">
+      <div class="roots" aria-label={l10n.t('Shared folders')}>
         {session.roots.map((root) => (
           <span
             key={root.path}
             class={`chip root ${root.primary ? 'primary' : ''} ${root.withdrawn ? 'withdrawn' : ''}`}
-            title={`${root.path}${root.primary ? ' (primary folder)' : ''}${root.withdrawn ? ' — no longer shared: the agent cannot reach it' : ''}`}
+            title={[root.primary ? l10n.t('{0} (primary folder)', root.path) : root.path, root.withdrawn ? l10n.t('no longer shared: the agent cannot reach it') : undefined].filter(Boolean).join(' — ')}
           >
             <Icon name={root.withdrawn ? 'circle-slash' : root.primary ? 'home' : 'folder'} />
             {root.name}
@@ -69,7 +70,7 @@ function Header(props: { session: ViewSessionState }) {
           <Icon name="warning" />
           <span class="stale-text">{session.rootsStale}</span>
           <Button small onClick={() => host.post({ type: 'action', action: 'reopenWithCurrentFolders' })}>
-            Reopen with Current Folders
+            {l10n.t('Reopen with Current Folders')}
           </Button>
         </div>
       ) : null}
@@ -136,7 +137,7 @@ export function App(props: { store: ChatStore }) {
     }
   };
 
-  if (!state.session) return <div class="loading">Loading…</div>;
+  if (!state.session) return <div class="loading">{l10n.t('Loading…')}</div>;
   const running = state.session.status === 'running';
   return (
     <div class="chat">
@@ -146,7 +147,7 @@ export function App(props: { store: ChatStore }) {
         ref={transcript}
         role="log"
         aria-live="off"
-        aria-label="Conversation"
+        aria-label={l10n.t('Conversation')}
         onScroll={(event) => {
           const element = event.currentTarget as HTMLDivElement;
           stick.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
@@ -155,7 +156,7 @@ export function App(props: { store: ChatStore }) {
       >
         {state.entries.length === 0 ? (
           <div class="empty">
-            <p>{`Ask ${state.session.agentName} anything about the shared folders.`}</p>
+            <p>{l10n.t('Ask {0} anything about the shared folders.', state.session.agentName)}</p>
           </div>
         ) : null}
         <RootsContext.Provider value={state.session.roots}>

@@ -1,4 +1,5 @@
 /** A context chip (in the prompt box, and on a queued message): what is attached, and in which folder. */
+import * as l10n from '@vscode/l10n';
 import type { ViewSessionState } from '../../shared/chatModel';
 import type { Attachment } from '../../shared/chatProtocol';
 import { IconButton } from '../common/controls';
@@ -19,7 +20,7 @@ export function AttachmentChip(props: { attachment: Attachment; roots: ViewSessi
       <Icon name={attachment.kind === 'image' ? 'file-media' : attachment.kind === 'selection' ? 'selection' : 'file'} />
       <span class="chip-name">{name}</span>
       {file?.folder ? <span class="chip-folder">{`· ${file.folder}`}</span> : null}
-      {props.onRemove ? <IconButton icon="close" label={`Remove ${name}`} onClick={props.onRemove} /> : null}
+      {props.onRemove ? <IconButton icon="close" label={l10n.t('Remove {0}', name)} onClick={props.onRemove} /> : null}
     </span>
   );
 }

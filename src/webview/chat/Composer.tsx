@@ -8,6 +8,7 @@
  * closes first). Up and Down walk through this session's earlier prompts when the box is empty or the caret
  * is on its first (last) line; Down past the newest brings back what was being typed.
  */
+import * as l10n from '@vscode/l10n';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ViewConfigOption, ViewSessionState } from '../../shared/chatModel';
 import { ChatRequests, withAttachment, type Attachment, type MentionItem } from '../../shared/chatProtocol';
@@ -134,7 +135,7 @@ export function Composer(props: {
     if (!prompt && attachments.length === 0) return;
     if (!ready && !running) return;
     if (running && props.queueFull && !now) {
-      setHint('The queue is full: wait for the agent, or remove a queued message.');
+      setHint(l10n.t('The queue is full: wait for the agent, or remove a queued message.'));
       return;
     }
     host.post({ type: 'prompt', text: prompt, attachments, ...(running && now ? { now: true } : {}) });
@@ -182,7 +183,7 @@ export function Composer(props: {
     const images = [...(files ?? [])].filter((file) => file.type.startsWith('image/'));
     if (images.length === 0) return false;
     if (!session.prompt.image) {
-      setHint(`${session.agentName} does not accept images.`);
+      setHint(l10n.t('{0} does not accept images.', session.agentName));
       return true;
     }
     for (const file of images) {
@@ -205,7 +206,7 @@ export function Composer(props: {
   return (
     <div class="composer">
       {completion && completion.items.length > 0 ? (
-        <ul class="completion" role="listbox" aria-label={completion.kind === 'command' ? 'Slash commands' : 'Files'}>
+        <ul class="completion" role="listbox" aria-label={completion.kind === 'command' ? l10n.t('Slash commands') : l10n.t('Files')}>
           {completion.items.map((item, i) => (
             <li
               key={item.key}
@@ -224,7 +225,7 @@ export function Composer(props: {
         </ul>
       ) : null}
       {attachments.length > 0 ? (
-        <div class="attachments" aria-label="Context">
+        <div class="attachments" aria-label={l10n.t('Context')}>
           {attachments.map((attachment, i) => (
             <AttachmentChip key={i} attachment={attachment} roots={session.roots} onRemove={() => setAttachments((current) => current.filter((_, j) => j !== i))} />
           ))}
@@ -235,8 +236,8 @@ export function Composer(props: {
         class="prompt-input"
         rows={3}
         value={text}
-        placeholder={connected ? `Ask ${session.agentName}… (@ to mention files, / for commands)` : 'The agent is not connected.'}
-        aria-label="Prompt"
+        placeholder={connected ? l10n.t('Ask {0}… (@ to mention files, / for commands)', session.agentName) : l10n.t('The agent is not connected.')}
+        aria-label={l10n.t('Prompt')}
         disabled={!connected}
         onInput={(event) => {
           const value = (event.currentTarget as HTMLTextAreaElement).value;
@@ -256,14 +257,14 @@ export function Composer(props: {
       />
       {hint ? <div class="hint">{hint}</div> : null}
       <div class="composer-bar">
-        <IconButton icon="mention" label="Mention a file" title="Mention a file (@)" onClick={() => {
+        <IconButton icon="mention" label={l10n.t('Mention a file')} title={l10n.t('Mention a file (@)')} onClick={() => {
           setText((t) => `${t}${t && !t.endsWith(' ') ? ' ' : ''}@`);
           input.current?.focus();
           askMentions('');
         }} />
-        <IconButton icon="selection" label="Add the editor selection" onClick={() => host.post({ type: 'attachSelection' })} />
+        <IconButton icon="selection" label={l10n.t('Add the editor selection')} onClick={() => host.post({ type: 'attachSelection' })} />
         {session.modes && !usesModeOption ? (
-          <Select label="Mode" value={session.modes.currentModeId} onChange={(modeId) => host.post({ type: 'setMode', modeId })}>
+          <Select label={l10n.t('Mode')} value={session.modes.currentModeId} onChange={(modeId) => host.post({ type: 'setMode', modeId })}>
             {session.modes.available.map((mode) => (
               <option key={mode.id} value={mode.id} title={mode.description}>
                 {mode.name}
@@ -276,17 +277,17 @@ export function Composer(props: {
         ))}
         <span class="spacer" />
         {running && (text.trim() || attachments.length > 0) ? (
-          <Button class="queue-send" icon="list-ordered" aria-label="Queue" title="Send when the agent finishes (Enter)" onClick={() => send()}>
-            Queue
+          <Button class="queue-send" icon="list-ordered" aria-label={l10n.t('Queue')} title={l10n.t('Send when the agent finishes (Enter)')} onClick={() => send()}>
+            {l10n.t('Queue')}
           </Button>
         ) : null}
         {running ? (
-          <Button primary class="stop" icon="debug-stop" aria-label="Stop" title="Stop the turn (Esc)" onClick={() => host.post({ type: 'cancel' })}>
-            Stop
+          <Button primary class="stop" icon="debug-stop" aria-label={l10n.t('Stop')} title={l10n.t('Stop the turn (Esc)')} onClick={() => host.post({ type: 'cancel' })}>
+            {l10n.t('Stop')}
           </Button>
         ) : (
-          <Button primary class="send" icon="send" aria-label="Send" onClick={() => send()} disabled={!ready || (!text.trim() && attachments.length === 0)}>
-            Send
+          <Button primary class="send" icon="send" aria-label={l10n.t('Send')} onClick={() => send()} disabled={!ready || (!text.trim() && attachments.length === 0)}>
+            {l10n.t('Send')}
           </Button>
         )}
       </div>

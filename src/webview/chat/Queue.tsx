@@ -4,6 +4,7 @@
  * reload) says so and waits for "Send next" or "Clear". The host keeps the queue (src/sessions/promptQueue.ts);
  * this only shows it and says what the user did.
  */
+import * as l10n from '@vscode/l10n';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ViewSessionState } from '../../shared/chatModel';
 import type { QueueAction, QueueView } from '../../shared/chatProtocol';
@@ -18,11 +19,11 @@ const onMac = /Mac|iPhone|iPad/.test(navigator.platform);
 function heldText(held: NonNullable<QueueView['held']>, count: number): string {
   switch (held) {
     case 'stopped':
-      return count === 1 ? 'One queued message held after Stop' : `${count} queued messages held after Stop`;
+      return count === 1 ? l10n.t('One queued message held after Stop') : l10n.t('{0} queued messages held after Stop', count);
     case 'failed':
-      return count === 1 ? 'One queued message held: the turn did not finish' : `${count} queued messages held: the turn did not finish`;
+      return count === 1 ? l10n.t('One queued message held: the turn did not finish') : l10n.t('{0} queued messages held: the turn did not finish', count);
     case 'restored':
-      return count === 1 ? 'One queued message kept from before the window reloaded' : `${count} queued messages kept from before the window reloaded`;
+      return count === 1 ? l10n.t('One queued message kept from before the window reloaded') : l10n.t('{0} queued messages kept from before the window reloaded', count);
   }
 }
 
@@ -50,22 +51,22 @@ export function Queue(props: { queue: QueueView | undefined; running: boolean; r
   };
 
   return (
-    <section class="queue" aria-label="Queued messages">
+    <section class="queue" aria-label={l10n.t('Queued messages')}>
       {queue.held ? (
         <div class="queue-held" role="status">
           <Icon name="debug-pause" />
           <span class="queue-held-text">{heldText(queue.held, items.length)}</span>
           <span class="spacer" />
-          <Button primary small onClick={() => act({ action: 'sendNext' })} title={running ? 'Send the oldest message when this turn ends, and the others after it' : 'Send the oldest message now, and the others after it'}>
-            Send next
+          <Button primary small onClick={() => act({ action: 'sendNext' })} title={running ? l10n.t('Send the oldest message when this turn ends, and the others after it') : l10n.t('Send the oldest message now, and the others after it')}>
+            {l10n.t('Send next')}
           </Button>
           <Button small onClick={() => act({ action: 'clear' })}>
-            Clear
+            {l10n.t('Clear')}
           </Button>
         </div>
       ) : (
         <div class="queue-title" role="status">
-          {items.length === 1 ? 'One message queued: it is sent when the agent finishes' : `${items.length} messages queued: each is sent when the agent finishes the turn before it`}
+          {items.length === 1 ? l10n.t('One message queued: it is sent when the agent finishes') : l10n.t('{0} messages queued: each is sent when the agent finishes the turn before it', items.length)}
         </div>
       )}
       <ol class="queued-list">
@@ -77,7 +78,7 @@ export function Queue(props: { queue: QueueView | undefined; running: boolean; r
                 ref={editor}
                 class="queued-editor"
                 rows={2}
-                aria-label="Edit the queued message"
+                aria-label={l10n.t('Edit the queued message')}
                 value={editing.text}
                 onInput={(event) => setEditing({ id: item.id, text: (event.currentTarget as HTMLTextAreaElement).value })}
                 onKeyDown={(event) => {
@@ -106,14 +107,14 @@ export function Queue(props: { queue: QueueView | undefined; running: boolean; r
             <span class="queued-actions">
               {editing?.id === item.id ? (
                 <>
-                  <IconButton icon="check" label="Save" title="Save (Enter)" onClick={() => finishEdit(true)} />
-                  <IconButton icon="discard" label="Cancel editing" title="Cancel (Esc)" onClick={() => finishEdit(false)} />
+                  <IconButton icon="check" label={l10n.t('Save')} title={l10n.t('Save (Enter)')} onClick={() => finishEdit(true)} />
+                  <IconButton icon="discard" label={l10n.t('Cancel editing')} title={l10n.t('Cancel (Esc)')} onClick={() => finishEdit(false)} />
                 </>
               ) : (
                 <>
                   <IconButton
                     icon="edit"
-                    label="Edit"
+                    label={l10n.t('Edit')}
                     onClick={() => {
                       act({ action: 'edit', id: item.id });
                       setEditing({ id: item.id, text: item.text });
@@ -121,11 +122,11 @@ export function Queue(props: { queue: QueueView | undefined; running: boolean; r
                   />
                   <IconButton
                     icon="send"
-                    label={running ? 'Stop and send now' : 'Send now'}
-                    title={running ? (onMac ? 'Stop the turn and send this now (Cmd+Enter in the prompt box)' : 'Stop the turn and send this now (Ctrl+Enter in the prompt box)') : 'Send this now'}
+                    label={running ? l10n.t('Stop and send now') : l10n.t('Send now')}
+                    title={running ? (onMac ? l10n.t('Stop the turn and send this now (Cmd+Enter in the prompt box)') : l10n.t('Stop the turn and send this now (Ctrl+Enter in the prompt box)')) : l10n.t('Send this now')}
                     onClick={() => act({ action: 'sendNow', id: item.id })}
                   />
-                  <IconButton icon="close" label="Remove from queue" onClick={() => act({ action: 'remove', id: item.id })} />
+                  <IconButton icon="close" label={l10n.t('Remove from queue')} onClick={() => act({ action: 'remove', id: item.id })} />
                 </>
               )}
             </span>

@@ -3,6 +3,7 @@
  * its messages once complete (not every streamed chunk: the transcript itself is a log that does not
  * announce), and that it finished or disconnected.
  */
+import * as l10n from '@vscode/l10n';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ViewEntry, ViewSessionState } from '../../shared/chatModel';
 
@@ -20,7 +21,7 @@ export function spokenText(entry: ViewEntry): string {
     .replace(/(\*\*|__|[*`~])/g, '')
     .replace(/\s+/g, ' ')
     .trim();
-  return text.length > ANNOUNCE_LIMIT ? `${text.slice(0, ANNOUNCE_LIMIT)}… (continued in the conversation)` : text;
+  return text.length > ANNOUNCE_LIMIT ? l10n.t('{0}… (continued in the conversation)', text.slice(0, ANNOUNCE_LIMIT)) : text;
 }
 
 /** The announcements of a state change: `previous` → `next` (entries and status). */

@@ -1,4 +1,5 @@
 /** How each transcript entry looks. Agent text is sanitized markdown; everything else is text. */
+import * as l10n from '@vscode/l10n';
 import { createContext } from 'preact';
 import { memo, useContext } from 'preact/compat';
 import type { ViewContent, ViewEntry, ViewEntryOf, ViewSessionState, ViewToolContent } from '../../shared/chatModel';
@@ -27,19 +28,19 @@ const TOOL_ICONS: Record<string, string> = {
 };
 
 const STATUS: Record<string, { icon: string; label: string; spin?: boolean }> = {
-  pending: { icon: 'circle-large-outline', label: 'Pending' },
-  in_progress: { icon: 'loading', label: 'Running', spin: true },
-  completed: { icon: 'check', label: 'Completed' },
-  failed: { icon: 'error', label: 'Failed' },
-  cancelled: { icon: 'circle-slash', label: 'Cancelled' },
-  interrupted: { icon: 'debug-disconnect', label: 'Interrupted' },
+  pending: { icon: 'circle-large-outline', label: l10n.t('Pending') },
+  in_progress: { icon: 'loading', label: l10n.t('Running'), spin: true },
+  completed: { icon: 'check', label: l10n.t('Completed') },
+  failed: { icon: 'error', label: l10n.t('Failed') },
+  cancelled: { icon: 'circle-slash', label: l10n.t('Cancelled') },
+  interrupted: { icon: 'debug-disconnect', label: l10n.t('Interrupted') },
 };
 
 const PERMISSION_KINDS: Record<string, { icon: string; label: string; primary: boolean }> = {
-  allow_once: { icon: 'check', label: 'Allowed once', primary: true },
-  allow_always: { icon: 'check-all', label: 'Always allowed', primary: false },
-  reject_once: { icon: 'close', label: 'Rejected', primary: false },
-  reject_always: { icon: 'circle-slash', label: 'Always rejected', primary: false },
+  allow_once: { icon: 'check', label: l10n.t('Allowed once'), primary: true },
+  allow_always: { icon: 'check-all', label: l10n.t('Always allowed'), primary: false },
+  reject_once: { icon: 'close', label: l10n.t('Rejected'), primary: false },
+  reject_always: { icon: 'circle-slash', label: l10n.t('Always rejected'), primary: false },
 };
 
 const PLAN_STATUS: Record<string, string> = { completed: 'Done', in_progress: 'In progress', pending: 'To do' };
@@ -52,13 +53,13 @@ export function stopReasonText(stopReason: string): string | undefined {
     case 'cancelled':
       return 'Stopped.';
     case 'max_tokens':
-      return 'The agent stopped: it reached its maximum number of tokens for this turn.';
+      return l10n.t('The agent stopped: it reached its maximum number of tokens for this turn.');
     case 'max_turn_requests':
-      return 'The agent stopped: it reached its maximum number of requests for this turn.';
+      return l10n.t('The agent stopped: it reached its maximum number of requests for this turn.');
     case 'refusal':
-      return 'The agent refused to continue. This prompt and everything after it will not be part of the context of the next prompt.';
+      return l10n.t('The agent refused to continue. This prompt and everything after it will not be part of the context of the next prompt.');
     default:
-      return `The turn ended (${stopReason}).`;
+      return l10n.t('The turn ended ({0}).', stopReason);
   }
 }
 
@@ -76,7 +77,7 @@ function Location(props: { path: string; line?: number; label?: string }) {
     <button
       class="link-button location"
       type="button"
-      title={`Open ${props.path}${props.line !== undefined ? ` at line ${props.line}` : ''}`}
+      title={props.line !== undefined ? l10n.t('Open {0} at line {1}', props.path, props.line) : l10n.t('Open {0}', props.path)}
       onClick={() => host.post({ type: 'openLocation', path: props.path, line: props.line })}
     >
       {label}
@@ -125,9 +126,9 @@ function ContentView(props: { block: ViewContent; markdown?: boolean }) {
     case 'text':
       return props.markdown ? <Markdown source={block.text} images={remoteImages.loaded} /> : <div class="plain-text">{block.text}</div>;
     case 'image':
-      return block.dataUrl ? <img class="content-image" src={block.dataUrl} alt={block.uri ?? 'image'} /> : <span class="chip">image</span>;
+      return block.dataUrl ? <img class="content-image" src={block.dataUrl} alt={block.uri ?? l10n.t('image')} /> : <span class="chip">{l10n.t('image')}</span>;
     case 'audio':
-      return <span class="chip">{`audio (${block.mimeType})`}</span>;
+      return <span class="chip">{l10n.t('audio ({0})', block.mimeType)}</span>;
     case 'link':
       return (
         <span class="chip">
@@ -147,7 +148,7 @@ function ContentView(props: { block: ViewContent; markdown?: boolean }) {
     case 'unknown':
       return (
         <details class="unknown">
-          <summary>{`Content this client cannot show (${block.tag})`}</summary>
+          <summary>{l10n.t('Content this client cannot show ({0})', block.tag)}</summary>
           <pre>{block.raw}</pre>
         </details>
       );
@@ -182,9 +183,9 @@ function TerminalBlock(props: { content: Extract<ViewToolContent, { type: 'termi
       <div class="terminal">
         <div class="terminal-header">
           <Icon name="terminal" />
-          <span class="terminal-command">Terminal</span>
+          <span class="terminal-command">{l10n.t('Terminal')}</span>
         </div>
-        <div class="muted">Its output is no longer available: the terminal belonged to an earlier run of the agent.</div>
+        <div class="muted">{l10n.t('Its output is no longer available: the terminal belonged to an earlier run of the agent.')}</div>
       </div>
     );
   }
@@ -192,27 +193,27 @@ function TerminalBlock(props: { content: Extract<ViewToolContent, { type: 'termi
     <div class="terminal">
       <div class="terminal-header">
         <Icon name="terminal" />
-        <span class="terminal-command">{content.command ?? 'Terminal'}</span>
+        <span class="terminal-command">{content.command ?? l10n.t('Terminal')}</span>
         {content.cwd !== undefined ? (
           <span class="terminal-folder" title={content.cwd}>
             {`in ${folderLabel(content.cwd, roots)}`}
           </span>
         ) : null}
         {props.error !== undefined ? (
-          <span class="exit failed">did not start</span>
+          <span class="exit failed">{l10n.t('did not start')}</span>
         ) : exit ? (
-          <span class={exit.exitCode === 0 ? 'exit ok' : 'exit failed'}>{exit.signal ? `killed (${exit.signal})` : `exit ${exit.exitCode ?? '?'}`}</span>
+          <span class={exit.exitCode === 0 ? 'exit ok' : 'exit failed'}>{exit.signal ? l10n.t('killed ({0})', exit.signal) : l10n.t('exit {0}', exit.exitCode ?? '?')}</span>
         ) : (
-          <Icon name="loading" spin label="Running" />
+          <Icon name="loading" spin label={l10n.t('Running')} />
         )}
         {props.error === undefined ? (
           <Button small onClick={() => host.post({ type: 'showTerminal', terminalId: content.terminalId })}>
-            Show in Terminal
+            {l10n.t('Show in Terminal')}
           </Button>
         ) : null}
       </div>
       {props.error !== undefined ? <div class="terminal-error">{props.error}</div> : null}
-      {content.truncated ? <div class="muted">Earlier output was truncated.</div> : null}
+      {content.truncated ? <div class="muted">{l10n.t('Earlier output was truncated.')}</div> : null}
       {props.error === undefined ? <pre class="terminal-output">{content.output ?? ''}</pre> : null}
     </div>
   );
@@ -230,9 +231,9 @@ function ToolContent(props: { entryId: string; index: number; content: ViewToolC
           <Location path={content.path} />
           <span class="diff-added">{`+${content.added}`}</span>
           <span class="diff-removed">{`−${content.removed}`}</span>
-          {content.oldText === null || content.oldText === undefined ? <span class="badge">new file</span> : null}
+          {content.oldText === null || content.oldText === undefined ? <span class="badge">{l10n.t('new file')}</span> : null}
           <Button small onClick={() => host.post({ type: 'openDiff', entryId: props.entryId, index: props.index })}>
-            Open Diff
+            {l10n.t('Open Diff')}
           </Button>
         </div>
       );
@@ -241,7 +242,7 @@ function ToolContent(props: { entryId: string; index: number; content: ViewToolC
     case 'unknown':
       return (
         <details class="unknown">
-          <summary>{`Tool output this client cannot show (${content.tag})`}</summary>
+          <summary>{l10n.t('Tool output this client cannot show ({0})', content.tag)}</summary>
           <pre>{content.raw}</pre>
         </details>
       );
@@ -255,10 +256,10 @@ function ToolCall(props: { entry: ViewEntryOf<'tool'> }) {
   const { entry } = props;
   const status = STATUS[entry.status] ?? { icon: 'question', label: entry.status };
   return (
-    <div class={`entry tool status-${entry.status}`} role="group" aria-label={`Tool call: ${entry.title || entry.toolKind}, ${status.label}`}>
+    <div class={`entry tool status-${entry.status}`} role="group" aria-label={l10n.t('Tool call: {0}, {1}', entry.title || entry.toolKind, status.label)}>
       <div class="tool-header">
         <Icon name={TOOL_ICONS[entry.toolKind] ?? 'tools'} />
-        <span class="tool-title">{entry.title || 'Tool call'}</span>
+        <span class="tool-title">{entry.title || l10n.t('Tool call')}</span>
         <Icon name={status.icon} spin={status.spin} label={status.label} class="tool-status" />
       </div>
       {entry.locations.length > 0 ? (
@@ -273,7 +274,7 @@ function ToolCall(props: { entry: ViewEntryOf<'tool'> }) {
       ))}
       {entry.rawInput ? (
         <details class="raw-input">
-          <summary>Input</summary>
+          <summary>{l10n.t('Input')}</summary>
           <pre>{entry.rawInput}</pre>
         </details>
       ) : null}
@@ -295,7 +296,7 @@ function Permission(props: { entry: ViewEntryOf<'permission'> }) {
     );
   }
   return (
-    <div class="entry permission pending" role="alertdialog" aria-label={`Permission requested: ${entry.title}`}>
+    <div class="entry permission pending" role="alertdialog" aria-label={l10n.t('Permission requested: {0}', entry.title)}>
       <div class="permission-title">
         <Icon name="shield" />
         <span>{entry.title}</span>
@@ -328,7 +329,7 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
       );
     case 'agent':
       return (
-        <div class="entry agent" role="article" aria-label="Agent">
+        <div class="entry agent" role="article" aria-label={l10n.t('Agent')}>
           <Blocks blocks={entry.blocks} markdown />
         </div>
       );
@@ -337,7 +338,8 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
         <details class="entry thought">
           <summary>
             <Icon name={props.last && props.running ? 'loading' : 'lightbulb'} spin={props.last && props.running} />
-            {props.last && props.running ? ' Thinking…' : ' Thought'}
+            {' '}
+            {props.last && props.running ? l10n.t('Thinking…') : l10n.t('Thought')}
           </summary>
           <Markdown source={entry.text} images={remoteImages.loaded} />
         </details>
@@ -348,9 +350,9 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
       return <Changes entry={entry} />;
     case 'plan':
       return (
-        <div class="entry plan" role="group" aria-label="Plan">
+        <div class="entry plan" role="group" aria-label={l10n.t('Plan')}>
           <div class="plan-title">
-            <Icon name="checklist" /> Plan
+            <Icon name="checklist" /> {l10n.t('Plan')}
           </div>
           <ol>
             {entry.entries.map((item, i) => (
@@ -377,7 +379,7 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
     case 'turnEnd': {
       const text = stopReasonText(entry.stopReason);
       return (
-        <div class={`entry turn-end reason-${entry.stopReason}`} role="separator" aria-label={text ?? 'End of turn'}>
+        <div class={`entry turn-end reason-${entry.stopReason}`} role="separator" aria-label={text ?? l10n.t('End of turn')}>
           {text ? <span>{text}</span> : null}
         </div>
       );
@@ -401,7 +403,7 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
       // Once a tool call shows the same terminal, only the tool call does.
       if (entry.inToolCall) return null;
       return (
-        <div class="entry terminal-run" role="group" aria-label={`Terminal: ${entry.command}`}>
+        <div class="entry terminal-run" role="group" aria-label={l10n.t('Terminal: {0}', entry.command)}>
           <TerminalBlock
             content={{ type: 'terminal', terminalId: entry.terminalId ?? '', command: entry.command, cwd: entry.cwd, output: entry.output, truncated: entry.truncated, exitStatus: entry.exitStatus }}
             finished={entry.exitStatus !== undefined || entry.error !== undefined}
@@ -414,7 +416,8 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
         <details class="entry unknown">
           <summary>
             <Icon name="question" />
-            {` An update this client does not know: ${entry.tag}${entry.error ? ` (${entry.error})` : ''}`}
+            {' '}
+            {entry.error ? l10n.t('An update this client does not know: {0} ({1})', entry.tag, entry.error) : l10n.t('An update this client does not know: {0}', entry.tag)}
           </summary>
           <pre>{entry.raw}</pre>
         </details>

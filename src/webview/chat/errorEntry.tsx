@@ -1,4 +1,5 @@
 /** An error in the chat: what failed, the agent's own words (its last stderr lines), the likely cause, and the ways forward. */
+import * as l10n from '@vscode/l10n';
 import type { ViewEntryOf } from '../../shared/chatModel';
 import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
@@ -21,7 +22,7 @@ export function ErrorEntry({ entry }: { entry: ViewEntryOf<'error'> }) {
         <div>{entry.message}</div>
         {entry.said && entry.said.length > 0 ? (
           <figure class="error-said">
-            <figcaption>The agent said:</figcaption>
+            <figcaption>{l10n.t('The agent said:')}</figcaption>
             <pre>{entry.said.join('\n')}</pre>
           </figure>
         ) : null}

@@ -1,4 +1,5 @@
 /** A prompt of the transcript with its Edit action (edited in place), and Retry after the last turn. */
+import * as l10n from '@vscode/l10n';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ViewEntry, ViewEntryOf } from '../../shared/chatModel';
@@ -41,13 +42,13 @@ export function UserPrompt(props: { entry: ViewEntryOf<'user'>; running: boolean
 
   if (editing) {
     return (
-      <div class="entry user editing" role="article" aria-label="You (editing)">
+      <div class="entry user editing" role="article" aria-label={l10n.t('You (editing)')}>
         <textarea
           ref={box}
           class="prompt-input prompt-edit"
           rows={Math.min(10, Math.max(2, draft.split('\n').length))}
           value={draft}
-          aria-label="Edit the prompt: Enter sends it, Shift+Enter starts a new line, Escape cancels"
+          aria-label={l10n.t('Edit the prompt: Enter sends it, Shift+Enter starts a new line, Escape cancels')}
           onInput={(event) => setDraft((event.currentTarget as HTMLTextAreaElement).value)}
           onKeyDown={(event) => {
             if (event.key === 'Escape') {
@@ -61,19 +62,19 @@ export function UserPrompt(props: { entry: ViewEntryOf<'user'>; running: boolean
           }}
         />
         <div class="prompt-edit-actions">
-          <span class="muted">{running ? 'The agent is working: send once its turn has ended.' : 'Enter to send, Escape to cancel.'}</span>
+          <span class="muted">{running ? l10n.t('The agent is working: send once its turn has ended.') : l10n.t('Enter to send, Escape to cancel.')}</span>
           <button type="button" class="button secondary small" onClick={cancel}>
-            Cancel
+            {l10n.t('Cancel')}
           </button>
           <button type="button" class="button small" disabled={running || !draft.trim()} onClick={send}>
-            Send
+            {l10n.t('Send')}
           </button>
         </div>
       </div>
     );
   }
   return (
-    <div class="entry user" role="article" aria-label="You">
+    <div class="entry user" role="article" aria-label={l10n.t('You')}>
       {props.children}
       {original.trim() ? (
         <div class="prompt-actions">
@@ -81,8 +82,8 @@ export function UserPrompt(props: { entry: ViewEntryOf<'user'>; running: boolean
             ref={editButton}
             type="button"
             class="icon-button"
-            title={running ? 'Edit and send again (once the agent’s turn has ended)' : 'Edit and send again'}
-            aria-label="Edit this prompt and send it again"
+            title={running ? l10n.t('Edit and send again (once the agent’s turn has ended)') : l10n.t('Edit and send again')}
+            aria-label={l10n.t('Edit this prompt and send it again')}
             aria-disabled={running ? 'true' : undefined}
             onClick={() => !running && setDraft(original)}
           >
@@ -112,18 +113,18 @@ export function RetryBar(props: { entries: readonly ViewEntry[]; running: boolea
   const turn = lastTurn(props.entries);
   if (props.running || !props.connected || !turn?.ended) return null;
   return (
-    <div class="retry-bar" role="group" aria-label="Last turn">
-      <button type="button" class="button secondary small" title="Send the last prompt again, with the same attachments" onClick={() => host.post({ type: 'retry', undoFirst: false })}>
-        <Icon name="refresh" /> Retry
+    <div class="retry-bar" role="group" aria-label={l10n.t('Last turn')}>
+      <button type="button" class="button secondary small" title={l10n.t('Send the last prompt again, with the same attachments')} onClick={() => host.post({ type: 'retry', undoFirst: false })}>
+        <Icon name="refresh" /> {l10n.t('Retry')}
       </button>
       {turn.changes ? (
         <button
           type="button"
           class="button secondary small"
-          title="Undo the files the last turn changed (you confirm first), then send its prompt again"
+          title={l10n.t('Undo the files the last turn changed (you confirm first), then send its prompt again')}
           onClick={() => host.post({ type: 'retry', undoFirst: true })}
         >
-          <Icon name="discard" /> Undo Changes and Retry
+          <Icon name="discard" /> {l10n.t('Undo Changes and Retry')}
         </button>
       ) : null}
     </div>

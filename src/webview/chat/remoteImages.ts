@@ -5,6 +5,7 @@
  * for the same address. The tab remembers which addresses the user loaded, so they show again when the
  * webview is recreated or the window reloads.
  */
+import * as l10n from '@vscode/l10n';
 import { ChatRequests } from '../../shared/chatProtocol';
 import { host } from './host';
 import { persistImages, savedImages } from './persist';
@@ -40,7 +41,7 @@ class RemoteImages {
       (error: unknown) => {
         this.loading.delete(url);
         this.failed.add(url);
-        this.mark(url, 'failed', `Could not load: ${error instanceof Error ? error.message : String(error)}`);
+        this.mark(url, 'failed', l10n.t('Could not load: {0}', error instanceof Error ? error.message : String(error)));
       },
     );
   }

@@ -3,6 +3,7 @@
  * paired with their answers by id (see src/shared/ipc.ts). Each webview makes one bridge, typed by its own
  * protocol module, so no call site names a message type.
  */
+import * as l10n from '@vscode/l10n';
 import type * as z from 'zod';
 import { ResponseMessage, type IpcParams, type IpcRequest, type IpcResult } from '../../shared/ipc';
 
@@ -73,7 +74,7 @@ export function createBridge<ToHost, FromHost extends { readonly type: string }>
     }
     const result = request.result.safeParse(response.result);
     if (result.success) request.resolve(result.data);
-    else request.reject(new Error(`The host's answer does not validate: ${result.error.issues.map((i) => i.message).join('; ')}`));
+    else request.reject(new Error(l10n.t('The host\'s answer does not validate: {0}', result.error.issues.map((i) => i.message).join('; '))));
   }
 
   return {

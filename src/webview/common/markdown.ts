@@ -9,6 +9,7 @@
  * image given as a file or a path is a link that opens it. Only `data:` images ever reach an `<img>` (and
  * the webview's CSP allows no other).
  */
+import * as l10n from '@vscode/l10n';
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
 
@@ -20,7 +21,7 @@ md.renderer.rules.fence = (tokens, index) => {
   const code = md.utils.escapeHtml(token.content);
   return (
     `<div class="code-block"><div class="code-header"><span class="code-language">${md.utils.escapeHtml(language)}</span>` +
-    `<button class="code-copy" type="button" data-copy="code" title="Copy code" aria-label="Copy code"><span class="codicon codicon-copy"></span></button></div>` +
+    `<button class="code-copy" type="button" data-copy="code" title="${md.utils.escapeHtml(l10n.t('Copy code'))}" aria-label="${md.utils.escapeHtml(l10n.t('Copy code'))}"><span class="codicon codicon-copy"></span></button></div>` +
     `<pre><code>${code}</code></pre></div>`
   );
 };
@@ -33,15 +34,15 @@ md.renderer.rules.image = (tokens, index, options, env: RenderEnv | undefined, s
   const loaded = /^data:image\//i.test(src) ? src : env?.images?.get(src);
   if (loaded) return `<img src="${escape(loaded)}" alt="${escape(alt)}"${loaded === src ? '' : ` title="${escape(src)}"`}>`;
   const host = hostOf(src);
-  const what = `<span class="codicon codicon-file-media" aria-hidden="true"></span><span class="remote-image-alt">${escape(alt.trim() || 'Image')}</span>`;
+  const what = `<span class="codicon codicon-file-media" aria-hidden="true"></span><span class="remote-image-alt">${escape(alt.trim() || l10n.t('Image'))}</span>`;
   if (!host) {
     // A file or a relative path: a link that opens it in the editor (the host asks first when it is outside the folders).
-    return `<a class="remote-image" href="${escape(src)}" data-link title="${escape(`Open ${src}`)}">${what}<span class="remote-image-host">${escape(src)}</span></a>`;
+    return `<a class="remote-image" href="${escape(src)}" data-link title="${escape(l10n.t('Open {0}', src))}">${what}<span class="remote-image-host">${escape(src)}</span></a>`;
   }
-  const title = `Load this image from ${host}. Remote images are not loaded until you ask: loading one tells ${host} that this chat is being read.`;
+  const title = l10n.t('Load this image from {0}. Remote images are not loaded until you ask: loading one tells {0} that this chat is being read.', host);
   return (
     `<button type="button" class="remote-image" data-remote-image="${escape(src)}" title="${escape(title)}">` +
-    `${what}<span class="remote-image-host">${escape(host)}</span><span class="remote-image-action">Load image</span></button>`
+    `${what}<span class="remote-image-host">${escape(host)}</span><span class="remote-image-action">${escape(l10n.t('Load image'))}</span></button>`
   );
 };
 

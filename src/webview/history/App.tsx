@@ -2,6 +2,7 @@
  * The Sessions view: agent picker, search, scope, the virtual list of sessions, and the selected session's
  * details with its actions. Everything from agents (titles, folder names, `_meta`) is rendered as text.
  */
+import * as l10n from '@vscode/l10n';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'preact/compat';
 import type { Row, SessionAction, ViewSettings } from '../../shared/historyProtocol';
 import { Icon } from '../common/icon';
@@ -56,7 +57,7 @@ export function App(props: { store: SessionsStore }) {
   const keyboard = useListKeyboard({ store, layout, viewport, activeIndex, select: (index) => selectIndex(index), run });
 
   const settings = store.settings;
-  if (!state || !settings) return <div class="loading">Loading…</div>;
+  if (!state || !settings) return <div class="loading">{l10n.t('Loading…')}</div>;
   const active = activeIndex === undefined ? undefined : store.row(activeIndex);
   const activeSession = active?.kind === 'session' && active.key === activeKey ? active : undefined;
   const showAgent = settings.agent === null && state.searching;
@@ -100,16 +101,16 @@ export function App(props: { store: SessionsStore }) {
                   send({ query: '' });
                 }}
               >
-                Clear Search
+                {l10n.t('Clear Search')}
               </button>
             ) : state.agents.length > 0 ? (
               <>
                 <button type="button" class="button" onClick={() => host.post({ type: 'newSession', agentName: settings.agent })}>
-                  New Session
+                  {l10n.t('New Session')}
                 </button>
                 {settings.scope !== 'all' ? (
                   <button type="button" class="button secondary" onClick={() => send({ scope: 'all' })}>
-                    Show All Sessions
+                    {l10n.t('Show All Sessions')}
                   </button>
                 ) : null}
               </>
@@ -122,7 +123,7 @@ export function App(props: { store: SessionsStore }) {
         ref={list}
         role="listbox"
         tabIndex={0}
-        aria-label="Sessions"
+        aria-label={l10n.t('Sessions')}
         aria-activedescendant={activeIndex !== undefined && activeIndex >= first && activeIndex < last ? `row-${activeIndex}` : undefined}
         onScroll={(event) => {
           const top = (event.currentTarget as HTMLDivElement).scrollTop;

@@ -1,4 +1,5 @@
 /** The selected session's details: title, id, time, folders (missing ones marked), the agent's `_meta` as text, and every action. */
+import * as l10n from '@vscode/l10n';
 import type { ActionState, SessionAction, SessionRow } from '../../shared/historyProtocol';
 import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
@@ -16,27 +17,27 @@ export function Details(props: { row: SessionRow; run: (action: SessionAction, k
   };
   // The facts scroll; the actions below them always show whole, however narrow or short the view.
   return (
-    <section class="details" aria-label="Selected session">
+    <section class="details" aria-label={l10n.t('Selected session')}>
       <div class="details-info">
         <div class="details-title">{row.title}</div>
         <div class="details-line">
-          {row.agentName} · <code title="Session ID">{row.sessionId}</code>
+          {row.agentName} · <code title={l10n.t('Session ID')}>{row.sessionId}</code>
         </div>
-        {row.updatedAt !== undefined ? <div class="details-line">Updated {exactTime(row.updatedAt)}</div> : null}
-        <ul class="details-roots" aria-label="Folders">
+        {row.updatedAt !== undefined ? <div class="details-line">{l10n.t('Updated {0}', exactTime(row.updatedAt))}</div> : null}
+        <ul class="details-roots" aria-label={l10n.t('Folders')}>
           {row.roots.map((root) => (
-            <li key={root.path} class={root.missing ? 'missing' : ''} title={`${root.path}${root.primary ? ' (working folder)' : ''}${root.missing ? ' — no longer exists' : ''}`}>
+            <li key={root.path} class={root.missing ? 'missing' : ''} title={[root.primary ? l10n.t('{0} (working folder)', root.path) : root.path, root.missing ? l10n.t('no longer exists') : undefined].filter(Boolean).join(' — ')}>
               <Icon name={root.missing ? 'warning' : root.primary ? 'home' : 'folder'} />
               <span class="root-name">{root.name}</span>
               <span class="root-path">{root.path}</span>
-              {root.missing ? <span class="badge warn">missing</span> : null}
+              {root.missing ? <span class="badge warn">{l10n.t('missing')}</span> : null}
             </li>
           ))}
-          {!row.rootsKnown ? <li class="unknown">Other folders unknown: the agent did not report them.</li> : null}
+          {!row.rootsKnown ? <li class="unknown">{l10n.t('Other folders unknown: the agent did not report them.')}</li> : null}
         </ul>
         {row.meta !== undefined ? (
           <details class="meta-details">
-            <summary>Agent details (_meta)</summary>
+            <summary>{l10n.t('Agent details (_meta)')}</summary>
             <pre>{row.meta}</pre>
           </details>
         ) : null}

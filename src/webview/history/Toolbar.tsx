@@ -1,13 +1,14 @@
 /** Above the list: the agent picker, the hidden-sessions toggle, the search box and the scope buttons. */
+import * as l10n from '@vscode/l10n';
 import type { Scope, ViewSettings } from '../../shared/historyProtocol';
 import { IconButton, Segmented, Select } from '../common/controls';
 import { Icon } from '../common/icon';
 import type { ListState } from './store';
 
 const SCOPES: ReadonlyArray<{ id: Scope; label: string; title: string }> = [
-  { id: 'workspace', label: 'This workspace', title: 'Sessions with exactly this workspace’s folders, in the same order' },
-  { id: 'folders', label: 'These folders', title: 'Sessions that worked in any of this workspace’s folders' },
-  { id: 'all', label: 'All', title: 'Every session' },
+  { id: 'workspace', label: l10n.t('This workspace'), title: l10n.t('Sessions with exactly this workspace’s folders, in the same order') },
+  { id: 'folders', label: l10n.t('These folders'), title: l10n.t('Sessions that worked in any of this workspace’s folders') },
+  { id: 'all', label: l10n.t('All'), title: l10n.t('Every session') },
 ];
 
 export function Toolbar(props: {
@@ -27,15 +28,14 @@ export function Toolbar(props: {
         <Select
           class="agent-select"
           wrapClass="agent-select-wrap"
-          label="Agent"
+          label={l10n.t('Agent')}
           value={settings.agent ?? ''}
           onChange={(value) => send({ agent: value === '' ? null : value })}
         >
-          <option value="">All agents</option>
+          <option value="">{l10n.t('All agents')}</option>
           {state.agents.map((agent) => (
             <option key={agent.name} value={agent.name}>
-              {agent.name}
-              {agent.running ? '' : ' (not running)'}
+              {agent.running ? agent.name : l10n.t('{0} (not running)', agent.name)}
             </option>
           ))}
         </Select>
@@ -43,8 +43,8 @@ export function Toolbar(props: {
           icon={settings.showHidden ? 'eye' : 'eye-closed'}
           class="toggle"
           aria-pressed={settings.showHidden}
-          label="Show hidden sessions"
-          title={settings.showHidden ? 'Hidden sessions are shown' : 'Show hidden sessions'}
+          label={l10n.t('Show hidden sessions')}
+          title={settings.showHidden ? l10n.t('Hidden sessions are shown') : l10n.t('Show hidden sessions')}
           onClick={() => send({ showHidden: !settings.showHidden })}
         />
       </div>
@@ -53,8 +53,8 @@ export function Toolbar(props: {
         <input
           type="search"
           class="search-input"
-          aria-label="Search sessions"
-          placeholder="Search titles and text"
+          aria-label={l10n.t('Search sessions')}
+          placeholder={l10n.t('Search titles and text')}
           value={props.query}
           onInput={(event) => {
             const value = (event.currentTarget as HTMLInputElement).value;
@@ -69,7 +69,7 @@ export function Toolbar(props: {
           }}
         />
       </div>
-      <Segmented class="scopes" itemClass="scope" label="Scope" value={settings.scope} options={SCOPES} onChange={(scope) => send({ scope })} />
+      <Segmented class="scopes" itemClass="scope" label={l10n.t('Scope')} value={settings.scope} options={SCOPES} onChange={(scope) => send({ scope })} />
     </>
   );
 }

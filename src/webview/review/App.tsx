@@ -46,14 +46,14 @@ function Header(props: { state: ReviewState; store: ReviewStore }) {
           onClick={() => store.act((version) => ({ type: 'acceptAll', version }))}
           title={l10n.t('Keep every change')}
         >
-          <Icon name="check-all" /> Accept All
+          <Icon name="check-all" /> {l10n.t('Accept All')}
         </Button>
         <Button
           disabled={none || store.busy}
           onClick={() => store.act((version) => ({ type: 'rejectAll', version }))}
           title={l10n.t('Undo every change')}
         >
-          <Icon name="discard" /> Reject All
+          <Icon name="discard" /> {l10n.t('Reject All')}
         </Button>
       </div>
     </header>

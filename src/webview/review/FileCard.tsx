@@ -39,7 +39,7 @@ function Hunk(props: { file: ReviewFile; hunk: ReviewHunk; index: number; count:
             title={l10n.t('Keep this change')}
             onClick={() => store.act((version) => ({ type: 'accept', version, key: file.key, hunk: index }))}
           >
-            <Icon name="check" /> Accept
+            <Icon name="check" /> {l10n.t('Accept')}
           </Button>
           <Button
             small
@@ -48,7 +48,7 @@ function Hunk(props: { file: ReviewFile; hunk: ReviewHunk; index: number; count:
             title={l10n.t('Undo this change')}
             onClick={() => store.act((version) => ({ type: 'reject', version, key: file.key, hunk: index }))}
           >
-            <Icon name="discard" /> Reject
+            <Icon name="discard" /> {l10n.t('Reject')}
           </Button>
         </span>
       </div>
@@ -91,7 +91,7 @@ function Body(props: { file: ReviewFile; store: ReviewStore }) {
       )}
       {hidden > 0 ? (
         <Button small class="show-all" onClick={() => store.showAll(file.key)}>
-          {`Show all (${hidden} more ${hidden === 1 ? 'line' : 'lines'})`}
+          {(hidden === 1 ? l10n.t('Show all ({0} more line)', hidden) : l10n.t('Show all ({0} more lines)', hidden))}
         </Button>
       ) : null}
     </div>
@@ -137,9 +137,9 @@ export function FileCard(props: { file: ReviewFile; index: number; store: Review
           )}
         </span>
         <span class="file-actions">
-          <IconButton icon="diff" label={`Open diff of ${file.path}`} title="Open Diff" onClick={() => host.post({ type: 'openDiff', key: file.key })} />
+          <IconButton icon="diff" label={l10n.t('Open diff of {0}', file.path)} title={l10n.t('Open Diff')} onClick={() => host.post({ type: 'openDiff', key: file.key })} />
           {file.status !== 'deleted' ? (
-            <IconButton icon="go-to-file" label={`Open ${file.path}`} title="Open File" onClick={() => host.post({ type: 'openFile', key: file.key })} />
+            <IconButton icon="go-to-file" label={l10n.t('Open {0}', file.path)} title={l10n.t('Open File')} onClick={() => host.post({ type: 'openFile', key: file.key })} />
           ) : null}
           <Button
             primary small
@@ -148,7 +148,7 @@ export function FileCard(props: { file: ReviewFile; index: number; store: Review
             title={l10n.t('Keep the changes to this file')}
             onClick={() => store.act((version) => ({ type: 'accept', version, key: file.key }))}
           >
-            <Icon name="check" /> Accept
+            <Icon name="check" /> {l10n.t('Accept')}
           </Button>
           <Button
             small
@@ -157,7 +157,7 @@ export function FileCard(props: { file: ReviewFile; index: number; store: Review
             title={l10n.t('Undo the changes to this file')}
             onClick={() => store.act((version) => ({ type: 'reject', version, key: file.key }))}
           >
-            <Icon name="discard" /> Reject
+            <Icon name="discard" /> {l10n.t('Reject')}
           </Button>
         </span>
       </div>

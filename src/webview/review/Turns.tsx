@@ -33,18 +33,18 @@ export function Turns(props: { state: ReviewState; store: ReviewStore }) {
                 aria-label={l10n.t('Undo turn {0}', turn.n)}
                 onClick={() => store.act((version) => ({ type: 'undo', version, turn: turn.n }))}
               >
-                <Icon name="discard" /> Undo
+                <Icon name="discard" /> {l10n.t('Undo')}
               </Button>
             ) : turn.state === 'undone' ? (
               <>
-                <span class="badge">undone</span>
+                <span class="badge">{l10n.t('undone')}</span>
                 <Button
                   small
                   disabled={store.busy}
                   aria-label={l10n.t('Redo turn {0}', turn.n)}
                   onClick={() => store.act((version) => ({ type: 'redo', version, turn: turn.n }))}
                 >
-                  <Icon name="redo" /> Redo
+                  <Icon name="redo" /> {l10n.t('Redo')}
                 </Button>
               </>
             ) : (

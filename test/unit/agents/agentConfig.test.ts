@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { AGENT_PRESETS, resolveAgentCommand, resolveAgentList, resolveAgentWritablePaths } from '../../../src/agents/agentConfig';
+import { agentPresets, resolveAgentCommand, resolveAgentList, resolveAgentWritablePaths } from '../../../src/agents/agentConfig';
 
 describe('agent configuration', () => {
   it('offers the built-in presets when nothing is configured, and no test agent among them', () => {
@@ -18,7 +18,7 @@ describe('agent configuration', () => {
       { name: 'Claude Code', command: '/usr/local/bin/claude-agent-acp' },
     ]);
     assert.deepEqual(problems, []);
-    assert.equal(agents.length, AGENT_PRESETS.length + 1);
+    assert.equal(agents.length, agentPresets().length + 1);
     const mine = agents.find((a) => a.name === 'My Agent')!;
     assert.equal(mine.source, 'settings');
     assert.deepEqual(mine.env, { LOG: 'debug' });
@@ -69,7 +69,7 @@ describe('agent configuration', () => {
   });
 
   it('knows where each preset keeps its state', () => {
-    const state = Object.fromEntries(AGENT_PRESETS.map((p) => [p.name, p.statePaths]));
+    const state = Object.fromEntries(agentPresets().map((p) => [p.name, p.statePaths]));
     assert.deepEqual(state['Claude Code'], ['~/.claude', '~/.claude.json']);
     assert.deepEqual(state['Codex'], ['~/.codex']);
     assert.deepEqual(state['Gemini CLI'], ['~/.gemini']);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { AgentDefinition } from '../../../src/agents/agentConfig';
-import { AgentRegistry, RESTRICTED_MODE_MESSAGE } from '../../../src/agents/agentRegistry';
+import { AgentRegistry, restrictedModeMessage } from '../../../src/agents/agentRegistry';
 import { AgentProcess } from '../../../src/process/agentProcess';
 import { conformance } from '../../helpers/conformance';
 import { recordingLogger } from '../../helpers/memoryPeer';
@@ -54,7 +54,7 @@ describe('AgentRegistry (the configured agents and their processes)', function (
     assert.equal(created.length, 1);
     await assert.rejects(registry.start('Nobody'), /There is no agent named "Nobody"/);
     trusted = false;
-    await assert.rejects(registry.start('B'), (error: Error) => error.message === RESTRICTED_MODE_MESSAGE);
+    await assert.rejects(registry.start('B'), (error: Error) => error.message === restrictedModeMessage());
     assert.equal(created.length, 1, 'nothing was spawned for B');
   });
 

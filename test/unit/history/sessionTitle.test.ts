@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { cleanTitle, datedTitle, forkTitle, MAX_TITLE_CHARS, promptTitle, resolveTitle, UNTITLED } from '../../../src/history/sessionTitle';
+import { cleanTitle, datedTitle, forkTitle, MAX_TITLE_CHARS, promptTitle, resolveTitle, untitled } from '../../../src/history/sessionTitle';
 
 const STARTED = new Date(2026, 10, 24, 22, 45).getTime();
 const SAME_DAY = new Date(2026, 10, 24, 23, 59).getTime();
@@ -13,7 +13,7 @@ describe('the title rule (history/sessionTitle.ts): one title per session everyw
       assert.deepEqual(resolveTitle({ ...all, userTitle: undefined }, SAME_DAY), { text: 'The agent’s', source: 'agent' });
       assert.deepEqual(resolveTitle({ ...all, userTitle: undefined, agentTitle: undefined }, SAME_DAY), { text: 'Fix the build', source: 'prompt' });
       assert.deepEqual(resolveTitle({ startedAt: STARTED }, SAME_DAY), { text: datedTitle(STARTED, SAME_DAY), source: 'date' });
-      assert.deepEqual(resolveTitle({}, SAME_DAY), { text: UNTITLED, source: 'none' });
+      assert.deepEqual(resolveTitle({}, SAME_DAY), { text: untitled(), source: 'none' });
     });
 
     it('a blank source does not count: the next one decides', () => {
@@ -55,7 +55,7 @@ describe('the title rule (history/sessionTitle.ts): one title per session everyw
       assert.equal(long.length, MAX_TITLE_CHARS);
       assert.ok(long.endsWith('… (fork)'));
       assert.equal(forkTitle('  Two\nlines  '), 'Two lines (fork)');
-      assert.equal(forkTitle(''), `${UNTITLED} (fork)`);
+      assert.equal(forkTitle(''), `${untitled()} (fork)`);
     });
   });
 

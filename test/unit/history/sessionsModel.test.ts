@@ -7,7 +7,7 @@ import type { SessionInfo } from '../../../src/acp/schema';
 import { AgentCatalog } from '../../../src/history/catalog';
 import { LocalSessionIndex } from '../../../src/history/localIndex';
 import { ListSearch, matchTitle, MAX_RESULTS, snippetAround } from '../../../src/history/search';
-import { dateGroup } from '../../../src/history/dateGroups';
+import { dateGroup, dateGroupLabel } from '../../../src/history/dateGroups';
 import { SessionsModel } from '../../../src/history/sessionsModel';
 import { inScope, sourcePlan, type AgentEntry, type SessionView, type WorkspaceShape } from '../../../src/history/sessionView';
 import type { Row, SessionRow, ViewSettings } from '../../../src/shared/historyProtocol';
@@ -271,11 +271,12 @@ describe('the session history model', () => {
 
   it('puts sessions in date groups by the local calendar', () => {
     const midnight = new Date(2026, 10, 21).getTime();
-    assert.equal(dateGroup(midnight, NOW), 'Today');
-    assert.equal(dateGroup(midnight - 1, NOW), 'Yesterday');
-    assert.equal(dateGroup(midnight - 24 * HOUR - 1, NOW), 'Previous 7 days');
-    assert.equal(dateGroup(midnight - 7 * 24 * HOUR - 1, NOW), 'Older');
-    assert.equal(dateGroup(undefined, NOW), 'No date');
+    assert.equal(dateGroup(midnight, NOW), 'today');
+    assert.equal(dateGroup(midnight - 1, NOW), 'yesterday');
+    assert.equal(dateGroup(midnight - 24 * HOUR - 1, NOW), 'week');
+    assert.equal(dateGroup(midnight - 7 * 24 * HOUR - 1, NOW), 'older');
+    assert.equal(dateGroup(undefined, NOW), 'none');
+    assert.deepEqual((['today', 'yesterday', 'week', 'older', 'none'] as const).map(dateGroupLabel), ['Today', 'Yesterday', 'Previous 7 days', 'Older', 'No date']);
   });
 });
 

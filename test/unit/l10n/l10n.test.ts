@@ -16,36 +16,16 @@ import { refusalScopeText, refusedRequestText } from '../../../src/shared/refusa
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 
-/**
- * Where the rules hold already. Wave 1 of the conversion: the files no other change was touching; wave 2 runs
- * `node scripts/l10n-convert.mjs --manifest` over everything and this becomes `['src']` with MANIFEST_CONVERTED.
- */
-const CONVERTED = [
-  'src/vscode/review',
-  'src/webview/review',
-  'src/vscode/history/historyUi.ts',
-  'src/vscode/confinementUi.ts',
-  'src/vscode/refusalNotices.ts',
-  'src/vscode/webviewHtml.ts',
-  'src/vscode/l10nBundle.ts',
-  'src/webview/common/l10nSetup.ts',
-  'src/sessions/agentConfinement.ts',
-  'src/sessions/changeReview.ts',
-  'src/sessions/checkpoints.ts',
-  'src/sessions/reopenRoots.ts',
-  'src/sessions/staleRoots.ts',
-  'src/sessions/folderChanges.ts',
-  'src/mcp',
-  'src/shared/refusalText.ts',
-  'src/shared/changesView.ts',
-  'src/roots',
-  'src/terminal',
-  'src/review',
-];
-const MANIFEST_CONVERTED = false;
+/** Where the rules hold: everything (wave 2 ran `node scripts/l10n-convert.mjs --manifest` over all of src). */
+const CONVERTED = ['src'];
+const MANIFEST_CONVERTED = true;
 
 /** Texts that look user-facing to the rules but are not (each with why). */
-const ALLOWED: ReadonlyArray<{ file: string; message: string; why: string }> = [];
+const ALLOWED: ReadonlyArray<{ file: string; message: string; why: string }> = [
+  { file: 'src/acp/schema/primitives.ts', message: 'expected an object with a string "{0}"', why: 'a zod issue: the -32602 answer to the agent and the log' },
+  { file: 'src/sessions/promptBuilder.ts', message: '{0}, lines {1}:\n```\n{2}\n```', why: 'part of the prompt the agent reads, not the UI' },
+  { file: 'src/vscode/agents.ts', message: 'ACP Workspace', why: 'clientInfo.title of initialize: the product name the agent is told' },
+];
 
 interface Text {
   readonly message: string;

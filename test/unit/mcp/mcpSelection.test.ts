@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { type McpServer } from '../../../src/acp/schema';
 import { type ConfiguredMcpServer, mcpJsonPath, type McpSource, parseMcpJson, readSettingServers } from '../../../src/mcp/mcpConfig';
-import { describeMcpSelection, describeMcpServer, HTTP_NOT_SUPPORTED, SSE_NOT_SUPPORTED, selectMcpServers } from '../../../src/mcp/mcpSelection';
+import { describeMcpSelection, describeMcpServer, httpNotSupported, selectMcpServers, sseNotSupported } from '../../../src/mcp/mcpSelection';
 import { validateAgainstOfficialSchema } from '../../helpers/conformance';
 import { validateDefinition } from './officialSchema';
 
@@ -48,9 +48,9 @@ describe('selecting the MCP servers an agent gets', () => {
 
     const httpOnly = selectMcpServers(configured, { http: true, sse: false });
     assert.deepEqual(httpOnly.passed.map((s) => s.name), ['fs', 'github', 'local']);
-    assert.deepEqual(httpOnly.notPassed.map((n) => n.reason), [SSE_NOT_SUPPORTED]);
+    assert.deepEqual(httpOnly.notPassed.map((n) => n.reason), [sseNotSupported()]);
     const sseOnly = selectMcpServers(configured, { http: false, sse: true });
-    assert.deepEqual(sseOnly.notPassed.map((n) => n.reason), [HTTP_NOT_SUPPORTED]);
+    assert.deepEqual(sseOnly.notPassed.map((n) => n.reason), [httpNotSupported()]);
   });
 
   it('uses each name once: the setting wins over files, the first file over later ones, the first setting entry over later ones', () => {
@@ -83,7 +83,7 @@ describe('selecting the MCP servers an agent gets', () => {
     ];
     const { passed, notPassed } = selectMcpServers(configuredTwice, NONE);
     assert.deepEqual(passed, [stdio('github', 'github-mcp-server')]);
-    assert.deepEqual(notPassed, [{ name: 'github', source: setting(0), reason: HTTP_NOT_SUPPORTED }]);
+    assert.deepEqual(notPassed, [{ name: 'github', source: setting(0), reason: httpNotSupported() }]);
     const both = selectMcpServers(configuredTwice, ALL);
     assert.deepEqual(both.passed, [http('github')]);
     assert.equal(both.notPassed[0]!.reason, 'another server named "github" (acpWorkspace.mcpServers[0]) is used instead');
