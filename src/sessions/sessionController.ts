@@ -24,6 +24,7 @@ import { explainFailure, isExplainable, type ExplainedFailure } from './explainF
 import { buildPrompt } from './promptBuilder';
 import type { PromptQueue } from './promptQueue';
 import { QueuedTurns } from './queuedTurns';
+import { SentPrompts, type SentPrompt } from './sentPrompts';
 import type { SessionSink } from './sessionRouter';
 
 /** The order permission options are shown in: allow before reject, once before always. */
@@ -59,19 +60,10 @@ export interface TurnHooks {
   after(chat: SessionController, before: unknown): Promise<void>;
 }
 
-/** A prompt as the user wrote it: its text and the chips attached. */
-export interface SentPrompt {
-  readonly text: string;
-  readonly attachments: readonly Attachment[];
-}
-
-/** Prompts of a chat kept with their attachments, for editing and retrying (the latest ones). */
-const SENT_PROMPTS_KEPT = 50;
-
 export class SessionController implements SessionSink {
   private current: AgentSession;
-  /** The prompts sent from this chat, by their entry's id, oldest first. */
-  private readonly sent = new Map<string, SentPrompt>();
+  /** The prompts sent from this chat as the user wrote them (for Edit and Retry). */
+  private readonly sent: SentPrompts;
   private readonly pending = new Map<string, PendingPermission>();
   private turn: Promise<void> | undefined;
   /** The user stopped the running turn: a prompt not sent yet (its checkpoint still being taken) is not sent. */
@@ -99,6 +91,7 @@ export class SessionController implements SessionSink {
     private readonly options: SessionControllerOptions = {},
   ) {
     this.current = session;
+    this.sent = new SentPrompts(thread);
     this.adopt(session);
   }
 
@@ -198,33 +191,19 @@ export class SessionController implements SessionSink {
    * A prompt replayed from the agent's history has only its text (from what the chat shows).
    */
   sentPrompt(entryId: string): SentPrompt | undefined {
-    const sent = this.sent.get(entryId);
-    if (sent) return sent;
-    const entry = this.thread.entry(entryId);
-    if (entry?.kind !== 'user') return undefined;
-    const text = entry.blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
-    return text.trim() ? { text, attachments: [] } : undefined;
+    return this.sent.of(entryId);
   }
 
   /** The last prompt of the chat, if any (what Retry sends again). */
   lastPrompt(): (SentPrompt & { readonly entryId: string }) | undefined {
-    const last = this.thread.snapshot().entries.findLast((entry) => entry.kind === 'user');
-    const sent = last && this.sentPrompt(last.id);
-    return last && sent ? { ...sent, entryId: last.id } : undefined;
+    return this.sent.last();
   }
 
   /** Sends a prompt and runs the turn to its end; errors become thread entries, never throws. */
   prompt(blocks: OutgoingContentBlock[], shown: ViewContent[], sent?: SentPrompt): Promise<void> {
     if (this.turn) return Promise.reject(new Error(l10n.t('A turn is already running in this session; stop it first.')));
     const entryId = this.thread.addUserPrompt(shown);
-    if (sent) {
-      this.sent.set(entryId, sent);
-      // Only the latest prompts can be edited with their attachments; older ones keep their text.
-      for (const old of this.sent.keys()) {
-        if (this.sent.size <= SENT_PROMPTS_KEPT) break;
-        this.sent.delete(old);
-      }
-    }
+    if (sent) this.sent.remember(entryId, sent);
     const session = this.current;
     const hooks = this.options.turns;
     this.stopRequested = false;
