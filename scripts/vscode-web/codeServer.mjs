@@ -86,7 +86,7 @@ export async function startCodeServer(options) {
   const bin = ensureCodeServer();
   const userDataDir = path.join(options.scratch, 'user-data');
   const extensionsDir = options.extensionsDir ?? path.join(options.scratch, 'extensions');
-  for (const dir of [path.join(userDataDir, 'User'), extensionsDir]) mkdirSync(dir, { recursive: true });
+  for (const dir of [path.join(userDataDir, 'User'), path.join(userDataDir, 'Machine'), extensionsDir]) mkdirSync(dir, { recursive: true });
   const agents = /** @type {unknown[]} */ (options.userSettings?.['acpWorkspace.agents'] ?? []);
   const settings = {
     ...BASE_USER_SETTINGS,
@@ -95,6 +95,10 @@ export async function startCodeServer(options) {
     'acpWorkspace.agents': [REFERENCE_AGENT_SETTING, ...agents],
   };
   writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  // A code-server window is a remote window: VS Code takes machine-scoped settings (acpWorkspace.agents and the
+  // other settings that choose programs) from the remote's Machine settings and drops them from the User
+  // settings once it knows the window is remote, so an agent only in the User settings comes and goes.
+  writeFileSync(path.join(userDataDir, 'Machine', 'settings.json'), JSON.stringify(settings, null, 2));
 
   let lastError;
   for (let attempt = 0; attempt < (options.port ? 1 : 5); attempt++) {

@@ -43,7 +43,7 @@ describe('one title everywhere: the chat tab, the Agents view and the Sessions v
     const sidebar = await bench().openAcpContainer();
     const tree = bench().viewTree(sidebar, 'Agents');
     const agent = tree.locator('.monaco-list-row', { hasText: AGENT });
-    await agent.waitFor({ timeout: 90_000 });
+    await agent.waitFor({ timeout: 30_000 });
     if ((await agent.getAttribute('aria-expanded')) === 'false') await agent.locator('.monaco-tl-twistie').click();
     return tree;
   }

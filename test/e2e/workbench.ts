@@ -184,25 +184,10 @@ export class Workbench {
     await input.press('Enter');
   }
 
-  /**
-   * ACP: New Session with the given agent. The agents in the user settings (the reference agent) reach the
-   * extension host with the user settings, which code-server may deliver after the extension activated on a
-   * busy machine: a pick that opened before they arrived lacks them and never gets them, so the command is
-   * run again until the agent is offered.
-   */
+  /** ACP: New Session (or the command titled `commandTitle`), then the given agent. */
   async newSession(agent: string, commandTitle = 'ACP: New Session'): Promise<void> {
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      await this.runCommand(commandTitle);
-      try {
-        await this.pick(agent, 15_000);
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-        await this.page.keyboard.press('Escape');
-        await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
-      }
-    }
+    await this.runCommand(commandTitle);
+    await this.pick(agent);
   }
 
   /** A new session's chat with the given agent, the folders as proposed (OK): its webview, once it shows. */
