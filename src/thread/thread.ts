@@ -10,10 +10,11 @@ import * as l10n from '@vscode/l10n';
 import type { SessionUpdate, ToolCall, ToolCallUpdate } from '../acp/schema';
 import { Emitter, type Event } from '../common/events';
 import { compactionText } from './compactionText';
-import { type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState, type ViewToolContent } from '../shared/chatModel';
+import { type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState } from '../shared/chatModel';
 import { EntryLog } from './entryLog';
 import { isUnfinished, keepAcrossReplay } from './replayMerge';
-import { configOptionsToView, contentToView, preview, terminalFields, toolContentToView, type ThreadTerminal } from './toView';
+import { ThreadTerminals } from './threadTerminals';
+import { configOptionsToView, contentToView, preview, toolContentToView, type ThreadTerminal } from './toView';
 
 export type { ThreadTerminal } from './toView';
 
@@ -26,9 +27,14 @@ export class Thread {
   private readonly toolTurns = new Map<string, number>();
   /** Counts turn boundaries: user prompts (the client's own and replayed ones) and turn ends. */
   private turn = 0;
-  private readonly terminals = new Map<string, ThreadTerminal>();
-  /** The entry showing each terminal on its own (see {@link updateTerminal}). */
-  private readonly terminalEntries = new Map<string, string>();
+  private readonly terminals = new ThreadTerminals(
+    this.entries,
+    (entry) => {
+      this.closeMessage();
+      return this.entries.add(entry);
+    },
+    (prefix) => this.newId(prefix),
+  );
   /** messageId of the open message entry of each kind, so chunks of one message land together. */
   private lastMessage: { kind: MessageKind; id: string; messageId: string | undefined } | undefined;
   private planEntryId: string | undefined;
@@ -301,28 +307,12 @@ export class Thread {
    * (see {@link upsertTool}). Every tool call showing it is updated.
    */
   updateTerminal(terminalId: string, view: ThreadTerminal): void {
-    this.terminals.set(terminalId, view);
-    let inToolCall = false;
-    for (const entry of this.entries.view()) {
-      if (entry.kind !== 'tool' || !entry.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) continue;
-      inToolCall = true;
-      this.entries.put({ ...entry, content: entry.content.map((c) => this.withTerminal(c)) });
-    }
-    const own = this.terminalEntries.get(terminalId);
-    const entry = own === undefined ? undefined : this.entry(own);
-    if (entry?.kind === 'terminal') {
-      this.entries.put({ ...entry, ...terminalFields(view) });
-    } else if (!inToolCall) {
-      this.closeMessage();
-      const id = this.entries.add({ kind: 'terminal', id: this.newId('terminal'), terminalId, command: view.command ?? '', ...terminalFields(view), inToolCall: false });
-      this.terminalEntries.set(terminalId, id);
-    }
+    this.terminals.update(terminalId, view);
   }
 
   /** A `terminal/create` that failed for a reason other than a refused folder (that is a refusal). */
   addTerminalFailure(command: string, cwd: string | undefined, error: string): void {
-    this.closeMessage();
-    this.entries.add({ kind: 'terminal', id: this.newId('terminal'), command, ...(cwd !== undefined ? { cwd } : {}), error, inToolCall: false });
+    this.terminals.addFailure(command, cwd, error);
   }
 
   // ---- internals ----------------------------------------------------------------------------------
@@ -338,7 +328,7 @@ export class Thread {
     this.entries.clear();
     this.toolEntries.clear();
     this.toolTurns.clear();
-    this.terminalEntries.clear();
+    this.terminals.shown([]);
     this.lastMessage = undefined;
     this.planEntryId = undefined;
   }
@@ -352,9 +342,9 @@ export class Thread {
         this.toolEntries.set(entry.toolCallId, entry.id);
         this.toolTurns.set(entry.toolCallId, this.turn);
       }
-      // A terminal kept across a replay goes on following its command.
-      if (entry.kind === 'terminal' && entry.terminalId !== undefined) this.terminalEntries.set(entry.terminalId, entry.id);
     }
+    // A terminal kept across a replay goes on following its command.
+    this.terminals.shown(entries);
     this.changed();
   }
 
@@ -409,7 +399,7 @@ export class Thread {
       title: update.title ?? base.title,
       toolKind: update.kind ?? base.toolKind,
       status: update.status ?? base.status,
-      content: update.content ? update.content.map((c) => this.withTerminal(toolContentToView(c))) : base.content,
+      content: update.content ? update.content.map((c) => this.terminals.withLive(toolContentToView(c))) : base.content,
       locations: update.locations ? update.locations.map((l) => ({ path: l.path, line: l.line ?? undefined })) : base.locations,
       rawInput: update.rawInput !== undefined ? preview(update.rawInput) : base.rawInput,
     };
@@ -419,20 +409,7 @@ export class Thread {
       this.toolEntries.set(update.toolCallId, next.id);
       this.toolTurns.set(update.toolCallId, this.turn);
     }
-    for (const content of next.content) if (content.type === 'terminal') this.terminalShownInTool(content.terminalId);
-  }
-
-  /** A tool call shows this terminal: its own entry steps back (one place shows a command). */
-  private terminalShownInTool(terminalId: string): void {
-    const own = this.terminalEntries.get(terminalId);
-    const entry = own === undefined ? undefined : this.entry(own);
-    if (entry?.kind === 'terminal' && !entry.inToolCall) this.entries.put({ ...entry, inToolCall: true });
-  }
-
-  private withTerminal(content: ViewToolContent): ViewToolContent {
-    if (content.type !== 'terminal') return content;
-    const live = this.terminals.get(content.terminalId);
-    return live ? { type: 'terminal', terminalId: content.terminalId, ...live } : content;
+    for (const content of next.content) if (content.type === 'terminal') this.terminals.shownInTool(content.terminalId);
   }
 
   /** The next chunk starts a new message even if its kind matches (another entry came between). */

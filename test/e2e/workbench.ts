@@ -246,9 +246,9 @@ export interface WorkbenchPaths {
 }
 
 export function useWorkbench(
-  target: 'multi-root' | 'single' = 'multi-root',
+  target: 'multi-root' | 'single' | 'no folder' = 'multi-root',
   prepare?: (paths: WorkbenchPaths) => void,
-  open?: (scratch: string) => Pick<WorkbenchOptions, 'locale' | 'extensionPath' | 'userSettings'>,
+  open?: (scratch: string) => Pick<WorkbenchOptions, 'locale' | 'extensionPath' | 'userSettings' | 'workspaceTrust'>,
 ): () => Workbench {
   const runId = randomUUID();
   let scratch: string | undefined;
@@ -262,7 +262,8 @@ export function useWorkbench(
     fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', 'workspaces'), workspaces, { recursive: true, verbatimSymlinks: true });
     prepare?.({ workspaces, userData: path.join(scratch, 'server', 'user-data') });
     workbench = await Workbench.open({
-      target: target === 'multi-root' ? path.join(workspaces, 'multi-root', 'multi-root.code-workspace') : path.join(workspaces, 'single'),
+      target:
+        target === 'multi-root' ? path.join(workspaces, 'multi-root', 'multi-root.code-workspace') : target === 'single' ? path.join(workspaces, 'single') : '',
       scratch: path.join(scratch, 'server'),
       env: { [RUN_MARKER]: runId },
       ...open?.(scratch),

@@ -1,0 +1,72 @@
+/**
+ * The terminals of a transcript: every command the agent runs shows once. A terminal gets an entry of its own
+ * the first time it reports, so a command shows even when no tool call wraps it; once a tool call shows the
+ * terminal, that entry steps back (`inToolCall`), and every tool call showing it follows its live output.
+ */
+import type { ViewEntry, ViewToolContent } from '../shared/chatModel';
+import type { EntryLog } from './entryLog';
+import { terminalFields, type ThreadTerminal } from './toView';
+
+export class ThreadTerminals {
+  /** The live state of each terminal, as its last report said. */
+  private readonly live = new Map<string, ThreadTerminal>();
+  /** The entry showing each terminal on its own. */
+  private readonly ownEntries = new Map<string, string>();
+
+  /** `addEntry` adds an entry of the transcript (closing the open message first) and returns its id. */
+  constructor(
+    private readonly entries: EntryLog,
+    private readonly addEntry: (entry: ViewEntry) => string,
+    private readonly newId: (prefix: string) => string,
+  ) {}
+
+  /** A terminal the agent started, its new output or its exit. */
+  update(terminalId: string, view: ThreadTerminal): void {
+    this.live.set(terminalId, view);
+    let inToolCall = false;
+    for (const entry of this.entries.view()) {
+      if (entry.kind !== 'tool' || !entry.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) continue;
+      inToolCall = true;
+      this.entries.put({ ...entry, content: entry.content.map((c) => this.withLive(c)) });
+    }
+    const own = this.ownEntry(terminalId);
+    if (own) {
+      this.entries.put({ ...own, ...terminalFields(view) });
+    } else if (!inToolCall) {
+      const id = this.addEntry({ kind: 'terminal', id: this.newId('terminal'), terminalId, command: view.command ?? '', ...terminalFields(view), inToolCall: false });
+      this.ownEntries.set(terminalId, id);
+    }
+  }
+
+  /** A `terminal/create` that failed for a reason other than a refused folder (that is a refusal). */
+  addFailure(command: string, cwd: string | undefined, error: string): void {
+    this.addEntry({ kind: 'terminal', id: this.newId('terminal'), command, ...(cwd !== undefined ? { cwd } : {}), error, inToolCall: false });
+  }
+
+  /** A tool call shows this terminal: its own entry steps back (one place shows a command). */
+  shownInTool(terminalId: string): void {
+    const own = this.ownEntry(terminalId);
+    if (own && !own.inToolCall) this.entries.put({ ...own, inToolCall: true });
+  }
+
+  /** A tool call's content with the terminal's live state. */
+  withLive(content: ViewToolContent): ViewToolContent {
+    if (content.type !== 'terminal') return content;
+    const live = this.live.get(content.terminalId);
+    return live ? { type: 'terminal', terminalId: content.terminalId, ...live } : content;
+  }
+
+  /** The transcript now shows exactly these entries: a terminal entry kept among them goes on following its command. */
+  shown(entries: readonly ViewEntry[]): void {
+    this.ownEntries.clear();
+    for (const entry of entries) {
+      if (entry.kind === 'terminal' && entry.terminalId !== undefined) this.ownEntries.set(entry.terminalId, entry.id);
+    }
+  }
+
+  private ownEntry(terminalId: string) {
+    const id = this.ownEntries.get(terminalId);
+    const entry = id === undefined ? undefined : this.entries.get(id);
+    return entry?.kind === 'terminal' ? entry : undefined;
+  }
+}
