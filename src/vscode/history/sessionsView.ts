@@ -171,6 +171,11 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     return { version: this.version, rows: this.model.rows(window.from, window.to) };
   }
 
+  /** Whether the view is on screen (tests wait for it). */
+  get visible(): boolean {
+    return this.view?.visible === true;
+  }
+
   /** What the paging bar says now (tests read it). */
   currentPagingBar(): PagingBar | undefined {
     return pagingBar(this.paging.progress());
