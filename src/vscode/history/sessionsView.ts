@@ -163,12 +163,16 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
   private rowsFor(window: { version: number; from: number; to: number }): { version: number; rows: Row[] } {
     if (window.version !== this.version) return { version: this.version, rows: [] };
     this.lastWindow = { from: window.from, to: window.to };
-    if (!this.searching()) {
-      for (const status of this.model.statusRowsIn(window.from, window.to)) {
-        if (status.state === 'more') void this.loadMore(status.agentName);
-      }
-    }
+    this.loadEndsIn(window.from, window.to);
     return { version: this.version, rows: this.model.rows(window.from, window.to) };
+  }
+
+  /** The end of an agent's list among rows [from, to), which the webview shows: read its next page. */
+  private loadEndsIn(from: number, to: number): void {
+    if (this.searching()) return;
+    for (const status of this.model.statusRowsIn(from, to)) {
+      if (status.state === 'more') void this.loadMore(status.agentName);
+    }
   }
 
   /** Whether the view is on screen (tests wait for it). */
@@ -355,6 +359,8 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     const from = Math.min(Math.max(0, last.from + shift), count);
     const to = Math.min(Math.max(from, last.to + shift), count);
     this.lastWindow = { from, to };
+    // The webview will not ask for these rows: what it would have done on asking happens here.
+    this.loadEndsIn(from, to);
     return { window: { from, rows: this.model.rows(from, to) } };
   }
 
