@@ -47,6 +47,15 @@ export const MAX_BACKGROUND_SESSIONS = 1_000_000;
 /** While paging, the Sessions view recomputes its list at most this often (progress, not every page). */
 export const PAGING_REFRESH_MS = 100;
 
+/**
+ * How long the Sessions view waits before it recomputes its list while pages arrive, given how long its last
+ * computation took: at least {@link PAGING_REFRESH_MS}, and long enough that recomputing takes at most a
+ * fifth of the host's time (a large list costs more per computation; pages keep coming meanwhile).
+ */
+export function pagingRefreshDelay(lastComputeMs: number): number {
+  return Math.max(PAGING_REFRESH_MS, Math.ceil(4 * lastComputeMs));
+}
+
 export interface BackgroundPagingOptions {
   /** Awaited between two pages of an agent (default: the next turn of the event loop, `setImmediate`). */
   readonly pause?: () => Promise<void>;

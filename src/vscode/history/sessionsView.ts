@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { AgentRegistry } from '../../agents/agentRegistry';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/logger';
-import { BackgroundPaging, PAGING_REFRESH_MS, type PagingTarget } from '../../history/backgroundPaging';
+import { BackgroundPaging, pagingRefreshDelay, type PagingTarget } from '../../history/backgroundPaging';
 import { pagingBar } from '../../history/pagingBar';
 import { DEFAULT_SETTINGS, SessionsModel } from '../../history/sessionsModel';
 import { sourcePlan, type AgentEntry } from '../../history/sessionView';
@@ -45,6 +45,8 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
   private settingsSeq = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerDelay = 0;
+  /** How long the last recomputation took (paging spaces them by it). */
+  private lastComputeMs = 0;
   private lastShown = 0;
   private readonly autoStarted = new Set<string>();
   private readonly paging: BackgroundPaging;
@@ -302,9 +304,9 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     return this.actions.run(action, session).then(() => this.schedule());
   }
 
-  /** Recomputes soon; while pages arrive in the background, less often (progress, not every page). */
+  /** Recomputes soon; while pages arrive in the background, less often (progress, not every page: pagingRefreshDelay). */
   private schedule(): void {
-    const delay = this.paging.progress().active ? PAGING_REFRESH_MS : COMPUTE_DELAY_MS;
+    const delay = this.paging.progress().active ? pagingRefreshDelay(this.lastComputeMs) : COMPUTE_DELAY_MS;
     if (this.timer !== undefined) {
       if (delay >= this.timerDelay) return;
       clearTimeout(this.timer);
@@ -319,6 +321,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
   private computeNow(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    const started = performance.now();
     this.updatePaging();
     const state = this.model.compute();
     const paging = pagingBar(this.paging.progress());
@@ -337,6 +340,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
       ...this.windowFor(state.count, anchor),
     });
     this.lastAnchor = anchor;
+    this.lastComputeMs = performance.now() - started;
     this.computedEmitter.fire();
   }
 
