@@ -23,7 +23,8 @@ describe('the Sessions view pages in the background while searching (real workbe
         sessionId: `paged_${i}`,
         cwd: app,
         additionalDirectories: [],
-        title: i === SESSIONS - 1 ? 'Paging task: the zebra at the end' : `Paging task ${i}`,
+        // The newer half says "multitask": a search for "task" ranks the older half's word-start matches above it.
+        title: i === SESSIONS - 1 ? 'Paging task: the zebra at the end' : i < SESSIONS / 2 ? `Paging multitask ${i}` : `Paging task ${i}`,
         updatedAt: new Date(now - (i + 1) * 3_600_000).toISOString(),
       }));
       seedStore(storeOf(path.dirname(paths.userData)), sessions);
@@ -104,5 +105,24 @@ describe('the Sessions view pages in the background while searching (real workbe
     await view.locator(':focus').press('Enter');
     await bar().locator('.paging-text', { hasText: 'Stopped:' }).waitFor({ timeout: 30_000 });
     assert.ok(await bar().getByRole('button', { name: 'Search All Sessions' }).evaluate((element) => element === element.ownerDocument.activeElement), 'focus stays on the control');
+  });
+
+  it('keeps the selected row where it is on screen while better results arrive above it', async () => {
+    await view.locator('.search-input').fill('');
+    await bench().runCommand('ACP: Refresh Sessions');
+    view = await bench().webview('.sessions');
+    await view.locator('.search-input').fill('task');
+    await bar().getByRole('button', { name: 'Stop loading sessions' }).waitFor({ timeout: 30_000 });
+    const selected = view.locator('.row.session', { hasText: 'Paging multitask 0' });
+    await selected.click();
+    const before = (await selected.boundingBox())!;
+    await bar().waitFor({ state: 'detached', timeout: 60_000 });
+    const active = view.locator('.row.session.active');
+    assert.equal((await active.locator('.title').innerText()).trim(), 'Paging multitask 0', 'the same session is still selected');
+    assert.equal(await active.getAttribute('aria-selected'), 'true');
+    const after = (await active.boundingBox())!;
+    assert.ok(Math.abs(after.y - before.y) <= 1, `it stayed in place (${before.y} → ${after.y})`);
+    assert.ok((await view.locator('.list').evaluate((element) => element.scrollTop)) > 0, 'the better results arrived above it, out of view');
+    await bench().screenshot('sessions-paging-anchored');
   });
 });

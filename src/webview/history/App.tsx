@@ -110,7 +110,6 @@ export function App(props: { store: SessionsStore }) {
           {state.coverage}
         </div>
       ) : null}
-      {state.paging ? <PagingBar bar={state.paging} /> : null}
       {state.count === 0 ? (
         <div class="empty" role="status">
           <p>{state.empty}</p>
@@ -197,6 +196,8 @@ export function App(props: { store: SessionsStore }) {
           })}
         </div>
       </div>
+      {/* Below the list: coming and going, it must not move the rows the user looks at. */}
+      {state.paging ? <PagingBar bar={state.paging} /> : null}
       {activeSession ? <Details row={activeSession} run={run} /> : null}
     </div>
   );

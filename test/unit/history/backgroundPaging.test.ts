@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { SessionInfo } from '../../../src/acp/schema';
-import { BackgroundPaging, type PagingTarget } from '../../../src/history/backgroundPaging';
+import { BackgroundPaging, PAGING_REFRESH_MS, pagingRefreshDelay, type PagingTarget } from '../../../src/history/backgroundPaging';
 import { AgentCatalog, type Lister, type SourcePlan } from '../../../src/history/catalog';
 import { flush } from '../../helpers/memoryPeer';
 
@@ -255,5 +255,11 @@ describe('BackgroundPaging (a search pages without scrolling)', () => {
     await flush(5);
     assert.equal(asked, 2);
     assert.equal(runner.isPaging('Agent'), false);
+  });
+
+  it('spaces the view’s recomputations while paging: at least the refresh interval, and four times the last one’s cost', () => {
+    assert.equal(pagingRefreshDelay(0), PAGING_REFRESH_MS);
+    assert.equal(pagingRefreshDelay(10), PAGING_REFRESH_MS);
+    assert.equal(pagingRefreshDelay(800), 3200);
   });
 });
