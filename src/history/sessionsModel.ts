@@ -239,9 +239,22 @@ export class SessionsModel {
     });
   }
 
-  /** Where the session with row key `key` is in the last computed list, or -1. */
-  indexOf(key: string): number {
-    return this.refs.findIndex((ref) => ref.kind === 'session' && ref.view.key === key);
+  /**
+   * Where the session with row key `key` is in the last computed list, or -1. Looks outward from `near`
+   * (where it was), so a row that moved a little is found without scanning the whole list.
+   */
+  indexOf(key: string, near = 0): number {
+    const refs = this.refs;
+    const at = (i: number) => {
+      const ref = refs[i];
+      return ref?.kind === 'session' && ref.view.key === key;
+    };
+    const start = Math.min(Math.max(0, near), refs.length);
+    for (let d = 0; start - d >= 0 || start + d < refs.length; d++) {
+      if (at(start + d)) return start + d;
+      if (d > 0 && at(start - d)) return start - d;
+    }
+    return -1;
   }
 
   /** Whether the paging bar says what is loaded and what is not (then the coverage line need not). */

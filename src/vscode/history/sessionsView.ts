@@ -56,6 +56,8 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
   /** The row the webview says is selected, and where it was in the last list posted. */
   private selectedKey: string | undefined;
   private lastAnchor: { key: string; index: number } | undefined;
+  /** The settings of the last list posted: a list for other settings (a keystroke) starts from its best rows. */
+  private lastSettings: ViewSettings | undefined;
   /** The rows window the webview last asked for. */
   private lastWindow: { from: number; to: number } | undefined;
   /** Posts so far (tests read it). */
@@ -326,6 +328,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     const state = this.model.compute();
     const paging = pagingBar(this.paging.progress());
     const anchor = this.anchor();
+    this.lastSettings = this.model.currentSettings;
     this.version++;
     this.post({
       type: 'state',
@@ -344,10 +347,13 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     this.computedEmitter.fire();
   }
 
-  /** Where the selected row is now, if it is in the list. */
+  /**
+   * Where the selected row is now, if it is in the list and the list is for the same settings (pages or
+   * changes arrived); a new query or scope shows its best rows where they are, not around the old selection.
+   */
   private anchor(): { key: string; index: number } | undefined {
-    if (this.selectedKey === undefined || !this.view) return undefined;
-    const index = this.model.indexOf(this.selectedKey);
+    if (this.selectedKey === undefined || !this.view || !sameSettings(this.lastSettings, this.model.currentSettings)) return undefined;
+    const index = this.model.indexOf(this.selectedKey, this.lastAnchor?.key === this.selectedKey ? this.lastAnchor.index : 0);
     return index < 0 ? undefined : { key: this.selectedKey, index };
   }
 
@@ -379,4 +385,8 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     clearTimeout(this.hiddenTimer);
     super.dispose();
   }
+}
+
+function sameSettings(a: ViewSettings | undefined, b: ViewSettings): boolean {
+  return a !== undefined && a.agent === b.agent && a.scope === b.scope && a.query === b.query && a.showHidden === b.showHidden;
 }

@@ -127,7 +127,10 @@ describe('the Sessions list while a search pages in the background', () => {
     const state = model.compute();
     const rows = model.rows(0, state.count);
     const third = rows.findIndex((r) => r.kind === 'session' && r.sessionId === 's2');
-    assert.equal(model.indexOf((rows[third] as SessionRow).key), third);
-    assert.equal(model.indexOf('Agent\u0000nope'), -1);
+    const key = (rows[third] as SessionRow).key;
+    assert.equal(model.indexOf(key), third);
+    assert.equal(model.indexOf(key, third + 3), third, 'looking outward from where it was');
+    assert.equal(model.indexOf(key, 10_000), third);
+    assert.equal(model.indexOf('Agent\u0000nope', 4), -1);
   });
 });
