@@ -364,7 +364,8 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
    */
   private windowFor(count: number, anchor: { key: string; index: number } | undefined): { window?: { from: number; rows: Row[] } } {
     const last = this.lastWindow;
-    if (!last || !this.view) return {};
+    // A hidden view's webview is gone; shown again, it asks for its rows itself.
+    if (!last || !this.view?.visible) return {};
     const shift = anchor && this.lastAnchor?.key === anchor.key ? anchor.index - this.lastAnchor.index : 0;
     const from = Math.min(Math.max(0, last.from + shift), count);
     const to = Math.min(Math.max(from, last.to + shift), count);
