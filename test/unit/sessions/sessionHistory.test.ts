@@ -6,6 +6,7 @@ import { ActiveSessions } from '../../../src/sessions/activeSessions';
 import type { WorkspacePort } from '../../../src/sessions/ports';
 import { SessionHistory, type KeyValueStore } from '../../../src/sessions/sessionHistory';
 import { tempDir } from '../../helpers/referenceAgent';
+import { TRANSCRIPT_WORKER } from '../history/fulltext/workerFile';
 
 const CAPS_KEY = 'acpWorkspace.lastAgentCaps';
 const sessions = { list: true, resume: false, close: true, delete: true, additionalDirectories: true, fork: false, setTitle: false };
@@ -33,7 +34,7 @@ describe('SessionHistory: what agents supported when they last ran', () => {
   function historyWith(stored: unknown): SessionHistory {
     const memory: KeyValueStore = { get: (key) => (key === CAPS_KEY ? stored : undefined), update: () => Promise.resolve() };
     const agents = new AgentRegistry({ isTrusted: () => true, createProcess: () => assert.fail('no agent starts here') });
-    history = new SessionHistory({ storageDir: storage.dir, memory, agents, sessions: new ActiveSessions(), workspace, logger: silentLogger });
+    history = new SessionHistory({ storageDir: storage.dir, memory, agents, sessions: new ActiveSessions(), workspace, logger: silentLogger, transcriptWorker: TRANSCRIPT_WORKER });
     return history;
   }
 

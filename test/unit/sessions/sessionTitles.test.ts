@@ -15,6 +15,7 @@ import { SessionTitles } from '../../../src/sessions/sessionTitles';
 import { chatTitle } from '../../../src/shared/chatModel';
 import { FULL_AGENT_CAPABILITIES, connectToMemoryAgent, type MemoryAgent } from '../../helpers/memoryPeer';
 import { tempDir } from '../../helpers/referenceAgent';
+import { TRANSCRIPT_WORKER } from '../history/fulltext/workerFile';
 
 const AGENT = 'Memory Agent';
 const three = rootSetFromPaths('/w/app', ['/w/lib', '/w/docs']);
@@ -54,7 +55,7 @@ function world(storageDir: string): World {
   agent.rpc.onRequest('session/close', () => ({}));
   const chats = new Chats({ router, sessions, logger: silentLogger });
   const agents = new AgentRegistry({ isTrusted: () => true, createProcess: () => assert.fail('no agent process here') });
-  const history = new SessionHistory({ storageDir, memory: { get: () => undefined, update: () => Promise.resolve() }, agents, sessions, workspace, logger: silentLogger });
+  const history = new SessionHistory({ storageDir, memory: { get: () => undefined, update: () => Promise.resolve() }, agents, sessions, workspace, logger: silentLogger, transcriptWorker: TRANSCRIPT_WORKER });
   const titles = new SessionTitles(history, chats, sessions);
   const changed = chats.onDidChange((chat) => history.threadChanged(chat.session, chat.thread));
   const pool: AgentPool = { start: () => Promise.resolve(client), restart: () => Promise.resolve(client), running: () => client };
