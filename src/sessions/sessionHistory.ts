@@ -201,13 +201,15 @@ export class SessionHistory {
     return catalog;
   }
 
-  dispose(): void {
+  /** Stops listening; resolves once the pending texts are written and the transcript index saved and ended. */
+  dispose(): Promise<void> {
     for (const timer of this.textTimers.values()) clearTimeout(timer);
     for (const subscription of this.subscriptions) subscription.dispose();
-    // The texts still to write are written (and told to the transcript index) first; then it saves and ends.
-    void this.index.dispose().finally(() => void this.transcriptIndex.dispose());
     this.changeEmitter.dispose();
+    // The texts still to write are written (and told to the transcript index) first; then it saves and ends.
+    return this.index.dispose().finally(() => this.transcriptIndex.dispose());
   }
+
 
   private computeWorkspace(): WorkspaceShape {
     const { workspace } = this.options;

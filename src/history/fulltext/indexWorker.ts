@@ -13,12 +13,13 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { MessagePort } from 'node:worker_threads';
 import { textFileName } from '../textFileName';
 import { IndexFileError, IndexFiles } from './indexFiles';
 import { snippetOf } from './snippets';
 import { SearchCancelled, TextIndex, type TextStamp } from './textIndex';
 import { queryTerms } from './tokens';
-import { CANCEL_SLOTS, type FromWorker, MAX_DOCUMENTS, MAX_TEXT_CHARS, ToWorker, type WorkerOptions } from './workerProtocol';
+import { CANCEL_SLOTS, FromWorker, MAX_DOCUMENTS, MAX_TEXT_CHARS, ToWorker, WorkerOptions } from './workerProtocol';
 
 /** Documents read from text files per batch (one segment each), and their text at most. */
 const BATCH_DOCUMENTS = 256;
@@ -32,6 +33,15 @@ const REBUILD_SAVE_MS = 30_000;
 const STATE_INTERVAL_MS = 250;
 
 type Send = (message: FromWorker) => void;
+
+/** Serves the host on `port`: the start options validated, every message handed to an {@link IndexWorker}. */
+export function serveIndex(port: MessagePort, data: unknown): IndexWorker {
+  const options = WorkerOptions.parse(data);
+  const worker = new IndexWorker(options, (message) => port.postMessage(FromWorker.parse(message)));
+  port.on('message', (message: unknown) => worker.receive(message));
+  port.on('close', () => worker.close());
+  return worker;
+}
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

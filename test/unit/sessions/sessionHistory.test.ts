@@ -26,8 +26,8 @@ describe('SessionHistory: what agents supported when they last ran', () => {
   let storage: { dir: string; cleanup: () => void };
   let history: SessionHistory | undefined;
   beforeEach(() => (storage = tempDir()));
-  afterEach(() => {
-    history?.dispose();
+  afterEach(async () => {
+    await history?.dispose();
     storage.cleanup();
   });
 
@@ -52,10 +52,10 @@ describe('SessionHistory: what agents supported when they last ran', () => {
     assert.equal(h.knownCaps('Never ran'), undefined);
   });
 
-  it('survives stored state of the wrong shape altogether', () => {
+  it('survives stored state of the wrong shape altogether', async () => {
     for (const stored of [null, 'text', [1, 2], 7]) {
       assert.equal(historyWith(stored).knownCaps('Good'), undefined);
-      history?.dispose();
+      await history?.dispose();
       history = undefined;
     }
   });

@@ -40,7 +40,7 @@ interface World {
   history: SessionHistory;
   titles: SessionTitles;
   reopener: Reopener;
-  dispose(): void;
+  dispose(): Promise<void>;
 }
 
 function world(storageDir: string): World {
@@ -76,12 +76,12 @@ function world(storageDir: string): World {
     history,
     titles,
     reopener,
-    dispose: () => {
+    dispose: async () => {
       changed.dispose();
       chats.dispose();
       titles.dispose();
-      history.dispose();
       client.dispose('test over');
+      await history.dispose();
     },
   };
 }
@@ -109,8 +109,8 @@ describe('SessionTitles: one title per session in every view, and the same after
   let storage: { dir: string; cleanup: () => void };
   let w: World | undefined;
   beforeEach(() => (storage = tempDir()));
-  afterEach(() => {
-    w?.dispose();
+  afterEach(async () => {
+    await w?.dispose();
     w = undefined;
     storage.cleanup();
   });
@@ -178,7 +178,7 @@ describe('SessionTitles: one title per session in every view, and the same after
 
     // A window reload: a new history on the same storage gives the same titles.
     await w.history.index.flush();
-    w.dispose();
+    await w.dispose();
     w = world(storage.dir);
     assert.equal(w.titles.titleOf(AGENT, 'forked'), 'Greeting work (fork)');
     assert.equal(w.titles.titleOf(AGENT, parentId), 'Greeting work');
