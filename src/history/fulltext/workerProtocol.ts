@@ -1,9 +1,10 @@
 /**
  * The messages between the extension host ({@link TranscriptIndexClient}) and the transcript index worker
  * (worker.ts), validated with zod on both sides. Every size is bounded: a message that does not validate is
- * reported and dropped, never acted on.
+ * reported and dropped, never acted on. `zod/mini` (the same validation, tree-shaken): the worker bundle is
+ * 30 KB instead of 120 KB, which the worker's start — the cold first keystroke — pays for.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Transcript text per session (LocalSessionIndex's MAX_TEXT_CHARS), with room for the cut's marker. */
 export const MAX_TEXT_CHARS = 32 * 1024 + 16;
@@ -18,54 +19,55 @@ export const MAX_SNIPPET_KEYS = 200;
 /** Slots of the shared cancellation table (request id modulo this). */
 export const CANCEL_SLOTS = 256;
 
-const Key = z.string().min(1).max(MAX_KEY_CHARS);
-const RequestId = z.number().int().min(1).max(2 ** 31 - 1);
-const Stamp = z.object({ mtimeMs: z.number().finite(), size: z.number().int().min(0) });
+const Key = z.string().check(z.minLength(1), z.maxLength(MAX_KEY_CHARS));
+const RequestId = z.int().check(z.minimum(1), z.maximum(2 ** 31 - 1));
+const Count = z.int().check(z.minimum(0));
+const Stamp = z.object({ mtimeMs: z.number(), size: Count });
 
 /** What the worker is started with. */
 export const WorkerOptions = z.object({
   /** The folder of the index's own files. */
-  indexDir: z.string().min(1),
+  indexDir: z.string().check(z.minLength(1)),
   /** The folder of the history's text files (`<hash>.txt`). */
-  textDir: z.string().min(1),
+  textDir: z.string().check(z.minLength(1)),
   /** Int32 slots: the host writes a request's id into its slot to cancel it. */
-  cancel: z.instanceof(SharedArrayBuffer).refine((b) => b.byteLength === 4 * CANCEL_SLOTS, 'wrong size'),
+  cancel: z.instanceof(SharedArrayBuffer).check(z.refine((b) => b.byteLength === 4 * CANCEL_SLOTS, 'wrong size')),
   /** How long after the last change the index is saved (ms). */
-  saveDelayMs: z.number().int().min(0).max(600_000),
+  saveDelayMs: z.int().check(z.minimum(0), z.maximum(600_000)),
 });
 export type WorkerOptions = z.infer<typeof WorkerOptions>;
 
 /** Host → worker. */
 export const ToWorker = z.discriminatedUnion('type', [
   /** The sessions that have text (from the record store), in batches; `last` on the final one. */
-  z.object({ type: z.literal('documents'), keys: z.array(Key).max(MAX_KEYS_PER_MESSAGE), last: z.boolean() }),
+  z.object({ type: z.literal('documents'), keys: z.array(Key).check(z.maxLength(MAX_KEYS_PER_MESSAGE)), last: z.boolean() }),
   /** A session's text file was written: index this text, read from the file with this stamp. */
-  z.object({ type: z.literal('put'), key: Key, text: z.string().max(MAX_TEXT_CHARS), stamp: Stamp }),
+  z.object({ type: z.literal('put'), key: Key, text: z.string().check(z.maxLength(MAX_TEXT_CHARS)), stamp: Stamp }),
   /** A session's text is gone. */
   z.object({ type: z.literal('remove'), key: Key }),
-  z.object({ type: z.literal('search'), id: RequestId, query: z.string().max(MAX_QUERY_CHARS) }),
-  z.object({ type: z.literal('snippets'), id: RequestId, query: z.string().max(MAX_QUERY_CHARS), keys: z.array(Key).max(MAX_SNIPPET_KEYS) }),
+  z.object({ type: z.literal('search'), id: RequestId, query: z.string().check(z.maxLength(MAX_QUERY_CHARS)) }),
+  z.object({ type: z.literal('snippets'), id: RequestId, query: z.string().check(z.maxLength(MAX_QUERY_CHARS)), keys: z.array(Key).check(z.maxLength(MAX_SNIPPET_KEYS)) }),
   /** Save now and answer `saved` (before closing; tests). */
   z.object({ type: z.literal('save'), id: RequestId }),
 ]);
 export type ToWorker = z.infer<typeof ToWorker>;
 
-const Range = z.tuple([z.number().int().min(0), z.number().int().min(0)]);
+const Range = z.tuple([Count, Count]);
 
 /** Worker → host. */
 export const FromWorker = z.discriminatedUnion('type', [
   /** How far the index is: its version (bumped by every change), documents indexed, documents still to (re)index, whether it matches the text files. */
-  z.object({ type: z.literal('state'), version: z.number().int().min(0), indexed: z.number().int().min(0), pending: z.number().int().min(0), complete: z.boolean() }),
-  z.object({ type: z.literal('found'), id: RequestId, keys: z.array(Key).max(MAX_DOCUMENTS), searched: z.number().int().min(0), complete: z.boolean() }),
+  z.object({ type: z.literal('state'), version: Count, indexed: Count, pending: Count, complete: z.boolean() }),
+  z.object({ type: z.literal('found'), id: RequestId, keys: z.array(Key).check(z.maxLength(MAX_DOCUMENTS)), searched: Count, complete: z.boolean() }),
   z.object({
     type: z.literal('snippets'),
     id: RequestId,
-    snippets: z.array(z.object({ key: Key, text: z.string().max(4096), highlights: z.array(Range).max(64) })).max(MAX_SNIPPET_KEYS),
+    snippets: z.array(z.object({ key: Key, text: z.string().check(z.maxLength(4096)), highlights: z.array(Range).check(z.maxLength(64)) })).check(z.maxLength(MAX_SNIPPET_KEYS)),
   }),
   z.object({ type: z.literal('cancelled'), id: RequestId }),
-  z.object({ type: z.literal('failed'), id: RequestId, message: z.string().max(4096) }),
+  z.object({ type: z.literal('failed'), id: RequestId, message: z.string().check(z.maxLength(4096)) }),
   z.object({ type: z.literal('saved'), id: RequestId }),
   /** Something the log should say (a saved index that could not be used, a text file that could not be read). */
-  z.object({ type: z.literal('problem'), message: z.string().max(4096) }),
+  z.object({ type: z.literal('problem'), message: z.string().check(z.maxLength(4096)) }),
 ]);
 export type FromWorker = z.infer<typeof FromWorker>;
