@@ -37,7 +37,11 @@ type Send = (message: FromWorker) => void;
 /** Serves the host on `port`: the start options validated, every message handed to an {@link IndexWorker}. */
 export function serveIndex(port: MessagePort, data: unknown): IndexWorker {
   const options = WorkerOptions.parse(data);
-  const worker = new IndexWorker(options, (message) => port.postMessage(FromWorker.parse(message)));
+  const worker = new IndexWorker(options, (message) => {
+    const checked = FromWorker.parse(message);
+    // A result's handles move to the host without a copy.
+    port.postMessage(checked, checked.type === 'found' ? [checked.handles.buffer as ArrayBuffer] : []);
+  });
   port.on('message', (message: unknown) => worker.receive(message));
   port.on('close', () => worker.close());
   return worker;
@@ -53,6 +57,8 @@ export class IndexWorker {
   /** The keys the host says have text (complete once the last batch came), kept current by put/remove. */
   private expected: Set<string> | undefined;
   private receiving = new Set<string>();
+  /** The host's handle for each key it named. */
+  private readonly handles = new Map<string, number>();
   /** Keys to read from their text files. */
   private pending: string[] = [];
   /** Keys put or removed by the host since the comparison with the text files began: the host's word wins. */
@@ -113,7 +119,10 @@ export class IndexWorker {
   private handle(message: ToWorker): void {
     switch (message.type) {
       case 'documents':
-        for (const key of message.keys) this.receiving.add(key);
+        message.keys.forEach((key, i) => {
+          this.receiving.add(key);
+          this.handles.set(key, message.handles[i]!);
+        });
         if (message.last) {
           this.expected = this.receiving;
           this.receiving = new Set();
@@ -122,6 +131,7 @@ export class IndexWorker {
         }
         return;
       case 'put':
+        this.handles.set(message.key, message.handle);
         this.touched.add(message.key);
         this.expected?.add(message.key);
         if (!this.index.has(message.key) && this.index.documentCount >= MAX_DOCUMENTS) {
@@ -167,7 +177,13 @@ export class IndexWorker {
     }
     try {
       const keys = this.index.search(queryTerms(query), () => this.cancelled(id));
-      this.send({ type: 'found', id, keys, searched: this.index.documentCount, complete: this.complete });
+      const handles = new Uint32Array(keys.length);
+      let count = 0;
+      for (const key of keys) {
+        const handle = this.handles.get(key);
+        if (handle !== undefined) handles[count++] = handle;
+      }
+      this.send({ type: 'found', id, handles: handles.subarray(0, count), searched: this.index.documentCount, complete: this.complete });
     } catch (error) {
       if (error instanceof SearchCancelled) this.send({ type: 'cancelled', id });
       else this.send({ type: 'failed', id, message: (error as Error).message });

@@ -64,6 +64,9 @@ export class TranscriptIndexClient implements TranscriptSearch {
   private failure: string | undefined;
   private disposed = false;
   private workerVersion = -1;
+  /** Record keys by handle, and handles by key: results name sessions by handle (see workerProtocol.ts). */
+  private readonly handleKeys: string[] = [];
+  private readonly keyHandles = new Map<string, number>();
   /** The worker's last state. */
   state: IndexState = { indexed: 0, pending: 0, complete: false };
   version = 0;
@@ -79,7 +82,7 @@ export class TranscriptIndexClient implements TranscriptSearch {
   /** A session's text file was written (`text` is what it holds, `stamp` its stat). */
   put(key: string, text: string, stamp: TextStamp): void {
     this.bump();
-    this.post({ type: 'put', key, text: text.slice(0, MAX_TEXT_CHARS), stamp });
+    this.post({ type: 'put', key, handle: this.handleOf(key), text: text.slice(0, MAX_TEXT_CHARS), stamp });
   }
 
   /** A session's text was dropped. */
@@ -141,7 +144,8 @@ export class TranscriptIndexClient implements TranscriptSearch {
     // The sessions that have text, in bounded batches: the worker compares them with its index and the files.
     const keys = this.options.documents();
     for (let i = 0; i < keys.length || i === 0; i += MAX_KEYS_PER_MESSAGE) {
-      this.post({ type: 'documents', keys: keys.slice(i, i + MAX_KEYS_PER_MESSAGE), last: i + MAX_KEYS_PER_MESSAGE >= keys.length });
+      const batch = keys.slice(i, i + MAX_KEYS_PER_MESSAGE);
+      this.post({ type: 'documents', keys: batch, handles: Uint32Array.from(batch, (key) => this.handleOf(key)), last: i + MAX_KEYS_PER_MESSAGE >= keys.length });
     }
   }
 
@@ -237,7 +241,12 @@ export class TranscriptIndexClient implements TranscriptSearch {
         return;
       case 'found': {
         const pending = this.take(message.id, 'search');
-        pending?.resolve({ keys: new Set(message.keys), searched: message.searched, complete: message.complete });
+        const keys = new Set<string>();
+        for (const handle of message.handles) {
+          const key = this.handleKeys[handle];
+          if (key !== undefined) keys.add(key);
+        }
+        pending?.resolve({ keys, searched: message.searched, complete: message.complete });
         return;
       }
       case 'snippets': {
@@ -272,6 +281,16 @@ export class TranscriptIndexClient implements TranscriptSearch {
     if (!pending || pending.kind !== kind) return undefined;
     this.requests.delete(id);
     return pending as Extract<Pending, { kind: K }>;
+  }
+
+  private handleOf(key: string): number {
+    let handle = this.keyHandles.get(key);
+    if (handle === undefined) {
+      handle = this.handleKeys.length;
+      this.handleKeys.push(key);
+      this.keyHandles.set(key, handle);
+    }
+    return handle;
   }
 
   private bump(): void {

@@ -22,6 +22,9 @@ export const CANCEL_SLOTS = 256;
 const Key = z.string().check(z.minLength(1), z.maxLength(MAX_KEY_CHARS));
 const RequestId = z.int().check(z.minimum(1), z.maximum(2 ** 31 - 1));
 const Count = z.int().check(z.minimum(0));
+/** The host's number for a record key (results carry handles, not keys). */
+const Handle = z.int().check(z.minimum(0), z.maximum(2 ** 32 - 1));
+const Handles = z.instanceof(Uint32Array).check(z.refine((a) => a.length <= MAX_DOCUMENTS, 'too many'));
 const Stamp = z.object({ mtimeMs: z.number(), size: Count });
 
 /** What the worker is started with. */
@@ -39,10 +42,15 @@ export type WorkerOptions = z.infer<typeof WorkerOptions>;
 
 /** Host → worker. */
 export const ToWorker = z.discriminatedUnion('type', [
-  /** The sessions that have text (from the record store), in batches; `last` on the final one. */
-  z.object({ type: z.literal('documents'), keys: z.array(Key).check(z.maxLength(MAX_KEYS_PER_MESSAGE)), last: z.boolean() }),
+  /**
+   * The sessions that have text (from the record store), in batches; `last` on the final one. Each key comes
+   * with the host's handle for it (`handles[i]` for `keys[i]`): results name documents by handle.
+   */
+  z
+    .object({ type: z.literal('documents'), keys: z.array(Key).check(z.maxLength(MAX_KEYS_PER_MESSAGE)), handles: Handles, last: z.boolean() })
+    .check(z.refine((m) => m.handles.length === m.keys.length, 'one handle per key')),
   /** A session's text file was written: index this text, read from the file with this stamp. */
-  z.object({ type: z.literal('put'), key: Key, text: z.string().check(z.maxLength(MAX_TEXT_CHARS)), stamp: Stamp }),
+  z.object({ type: z.literal('put'), key: Key, handle: Handle, text: z.string().check(z.maxLength(MAX_TEXT_CHARS)), stamp: Stamp }),
   /** A session's text is gone. */
   z.object({ type: z.literal('remove'), key: Key }),
   z.object({ type: z.literal('search'), id: RequestId, query: z.string().check(z.maxLength(MAX_QUERY_CHARS)) }),
@@ -58,7 +66,8 @@ const Range = z.tuple([Count, Count]);
 export const FromWorker = z.discriminatedUnion('type', [
   /** How far the index is: its version (bumped by every change), documents indexed, documents still to (re)index, whether it matches the text files. */
   z.object({ type: z.literal('state'), version: Count, indexed: Count, pending: Count, complete: z.boolean() }),
-  z.object({ type: z.literal('found'), id: RequestId, keys: z.array(Key).check(z.maxLength(MAX_DOCUMENTS)), searched: Count, complete: z.boolean() }),
+  /** The handles of the matching documents (a transferred array: no per-key copy or check on the host). */
+  z.object({ type: z.literal('found'), id: RequestId, handles: Handles, searched: Count, complete: z.boolean() }),
   z.object({
     type: z.literal('snippets'),
     id: RequestId,

@@ -37,17 +37,17 @@ describe('IndexWorker (what the transcript worker does with each message)', () =
   }
 
   it('stops a search whose id the host marked as cancelled, and says so', async () => {
-    worker.receive({ type: 'put', key: 'A\u0000a', text: 'alpha', stamp: { mtimeMs: 1, size: 5 } });
+    worker.receive({ type: 'put', key: 'A\u0000a', handle: 5, text: 'alpha', stamp: { mtimeMs: 1, size: 5 } });
     new Int32Array(cancel)[7 % CANCEL_SLOTS] = 7;
     worker.receive({ type: 'search', id: 7, query: 'alpha' });
     worker.receive({ type: 'search', id: 8, query: 'alpha' });
-    assert.deepEqual(await next((m) => m.type === 'found' && m.id === 8), { type: 'found', id: 8, keys: ['A\u0000a'], searched: 1, complete: false });
+    assert.deepEqual(await next((m) => m.type === 'found' && m.id === 8), { type: 'found', id: 8, handles: new Uint32Array([5]), searched: 1, complete: false });
     assert.ok(sent.some((m) => m.type === 'cancelled' && m.id === 7));
     assert.ok(!sent.some((m) => m.type === 'found' && m.id === 7));
   });
 
   it('refuses a message that does not validate (oversized text, unknown type), answering a request id it can read', async () => {
-    worker.receive({ type: 'put', key: 'A\u0000a', text: 'x'.repeat(MAX_TEXT_CHARS + 1), stamp: { mtimeMs: 1, size: 1 } });
+    worker.receive({ type: 'put', key: 'A\u0000a', handle: 0, text: 'x'.repeat(MAX_TEXT_CHARS + 1), stamp: { mtimeMs: 1, size: 1 } });
     worker.receive({ type: 'search', id: 3, query: 'q'.repeat(5000) });
     worker.receive({ type: 'explode' });
     worker.receive('not even an object');
@@ -60,7 +60,7 @@ describe('IndexWorker (what the transcript worker does with each message)', () =
 
   it('reports progress: incomplete until the host’s list was compared with the text files', async () => {
     fs.mkdirSync(path.join(dir, 'text'));
-    worker.receive({ type: 'documents', keys: [], last: true });
+    worker.receive({ type: 'documents', keys: [], handles: new Uint32Array(0), last: true });
     const state = await next((m) => m.type === 'state' && m.complete);
     assert.equal(state.type === 'state' && state.indexed, 0);
   });
