@@ -1,12 +1,16 @@
 /**
  * The full-text index on disk, in its own folder beside the history's text files:
  *
- * - `segment-<n>.bin` per segment, written once (segments never change; a merge writes a new one), little-endian:
- *   a 32-byte header (magic, format, term count, lengths), the term and posting offsets (u32), the term
- *   characters (u16) and the postings (varint bytes);
+ * - `segment-<n>.bin` per part of the index, written once (parts never change; a merge writes a new one),
+ *   little-endian: a 32-byte header (magic, format, the two blocks' lengths), then the short-prefix block and the
+ *   word block, each a segment (term count and lengths, the term and posting offsets (u32), the term characters
+ *   (u16), the postings (varint bytes));
  * - `index.bin`, the manifest, written last and atomically (temp file + rename): magic, format, a CRC-32 of its
- *   body, then the next document id, each segment's file number, length and CRC-32, and the documents (id,
- *   the text file's stamp, the record key).
+ *   body, then the next document id, each part's file number and its blocks' lengths and CRC-32s, and the
+ *   documents (id, the text file's stamp, the record key).
+ *
+ * Loading reads the manifest and every part's short-prefix block first (enough for a one- to three-letter query,
+ * about a ninth of the index), then the word blocks ({@link LoadedIndex.loadWords}).
  *
  * Reading validates everything (magic, format, lengths, checksums, offsets that only grow and end where their
  * data ends); anything else throws {@link IndexFileError} and the caller rebuilds from the text files. A segment
@@ -18,14 +22,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { Segment } from './segment';
-import { TextIndex, type IndexedDocument } from './textIndex';
+import { Part, TextIndex, type IndexedDocument } from './textIndex';
 
 /** Bumped whenever the files' layout or the tokenizer's rules change: an older index is rebuilt. */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 const MANIFEST_MAGIC = 0x49544341; // "ACTI"
 const SEGMENT_MAGIC = 0x53544341; // "ACTS"
 const MANIFEST = 'index.bin';
 const SEGMENT_HEADER = 32;
+const PART_ENTRY = 20;
 const MAX_KEY_UNITS = 4096;
 
 /** The saved index cannot be used (missing, corrupt, another format); the message says why. */
@@ -36,16 +41,25 @@ export class IndexFileError extends Error {
   }
 }
 
-/** Which file each saved segment is in (segments are immutable, so a saved one is never written again). */
-interface SavedSegment {
+/** Which file each saved part is in (parts are immutable, so a saved one is never written again). */
+interface SavedPart {
   readonly file: number;
-  readonly length: number;
-  readonly crc: number;
+  readonly prefixLength: number;
+  readonly prefixCrc: number;
+  readonly wordsLength: number;
+  readonly wordsCrc: number;
+}
+
+/** A saved index with its short-prefix blocks read; `loadWords` reads the word blocks into it. */
+export interface LoadedIndex {
+  readonly index: TextIndex;
+  /** Reads every part's word block (validated); throws {@link IndexFileError} when one cannot be used. */
+  loadWords(): Promise<void>;
 }
 
 /** Saves and loads one index folder. */
 export class IndexFiles {
-  private readonly saved = new WeakMap<Segment, SavedSegment>();
+  private readonly saved = new WeakMap<Part, SavedPart>();
   private nextFile = 1;
 
   constructor(readonly dir: string) {}
@@ -55,17 +69,24 @@ export class IndexFiles {
     return os.endianness() === 'LE';
   }
 
-  /** Writes the segments not saved yet, then the manifest; then deletes segment files no longer named. */
+  /** Writes the parts not saved yet, then the manifest; then deletes segment files no longer named. */
   async save(index: TextIndex): Promise<void> {
     await fs.promises.mkdir(this.dir, { recursive: true });
-    const entries: SavedSegment[] = [];
-    for (const segment of index.parts()) {
-      let saved = this.saved.get(segment);
+    const entries: SavedPart[] = [];
+    for (const part of index.segments()) {
+      let saved = this.saved.get(part);
       if (!saved) {
-        const bytes = segmentBytes(segment);
-        saved = { file: this.nextFile++, length: bytes.length, crc: crc32(bytes) };
-        await writeAtomically(this.segmentFile(saved.file), bytes);
-        this.saved.set(segment, saved);
+        if (!part.words) throw new Error('a part of the index is still loading');
+        const prefixes = blockBytes(part.prefixes);
+        const words = blockBytes(part.words);
+        const header = Buffer.alloc(SEGMENT_HEADER);
+        header.writeUInt32LE(SEGMENT_MAGIC, 0);
+        header.writeUInt32LE(INDEX_FORMAT, 4);
+        header.writeUInt32LE(prefixes.length, 8);
+        header.writeUInt32LE(words.length, 12);
+        saved = { file: this.nextFile++, prefixLength: prefixes.length, prefixCrc: crc32(prefixes), wordsLength: words.length, wordsCrc: crc32(words) };
+        await writeAtomically(this.segmentFile(saved.file), Buffer.concat([header, prefixes, words]));
+        this.saved.set(part, saved);
       }
       entries.push(saved);
     }
@@ -73,32 +94,61 @@ export class IndexFiles {
     await this.deleteUnnamed(new Set(entries.map((e) => e.file)));
   }
 
-  /** Reads the saved index, validated; throws {@link IndexFileError} when there is none or it cannot be used. */
-  async load(): Promise<TextIndex> {
+  /**
+   * Reads the saved index's manifest and short-prefix blocks, validated; throws {@link IndexFileError} when
+   * there is none or it cannot be used. The word blocks follow with `loadWords`.
+   */
+  async load(): Promise<LoadedIndex> {
     let manifest: Buffer;
     try {
       manifest = await fs.promises.readFile(path.join(this.dir, MANIFEST));
     } catch (error) {
       throw new IndexFileError((error as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no saved index' : `the saved index could not be read: ${(error as Error).message}`);
     }
-    const { nextId, segments, documents } = readManifest(manifest);
-    const loaded: Segment[] = [];
-    for (const entry of segments) {
-      let bytes: Buffer;
-      try {
-        bytes = await fs.promises.readFile(this.segmentFile(entry.file));
-      } catch (error) {
-        throw new IndexFileError(`segment ${entry.file} could not be read: ${(error as Error).message}`);
-      }
-      if (bytes.length !== entry.length || crc32(bytes) !== entry.crc) throw new IndexFileError(`segment ${entry.file} is damaged`);
-      const segment = readSegment(bytes, entry.file);
-      this.saved.set(segment, entry);
-      loaded.push(segment);
-    }
-    this.nextFile = Math.max(0, ...segments.map((e) => e.file)) + 1;
-    await this.deleteUnnamed(new Set(segments.map((e) => e.file)));
+    const { nextId, parts: entries, documents } = readManifest(manifest);
     for (const doc of documents) if (doc.id >= nextId) throw new IndexFileError('a document id is out of range');
-    return TextIndex.restore(documents, loaded, nextId);
+    const parts: Part[] = [];
+    for (const entry of entries) {
+      const part = new Part(await this.readBlock(entry, 'prefixes'), undefined);
+      this.saved.set(part, entry);
+      parts.push(part);
+    }
+    this.nextFile = Math.max(0, ...entries.map((e) => e.file)) + 1;
+    await this.deleteUnnamed(new Set(entries.map((e) => e.file)));
+    const index = TextIndex.restore(documents, parts, nextId);
+    return {
+      index,
+      loadWords: async () => {
+        for (let i = 0; i < parts.length; i++) parts[i]!.words = await this.readBlock(entries[i]!, 'words');
+      },
+    };
+  }
+
+  private async readBlock(entry: SavedPart, which: 'prefixes' | 'words'): Promise<Segment> {
+    const at = which === 'prefixes' ? SEGMENT_HEADER : SEGMENT_HEADER + entry.prefixLength;
+    const length = which === 'prefixes' ? entry.prefixLength : entry.wordsLength;
+    const crc = which === 'prefixes' ? entry.prefixCrc : entry.wordsCrc;
+    // Its own buffer, so the typed arrays over it are aligned.
+    const bytes = new Uint8Array(length);
+    const header = new Uint8Array(SEGMENT_HEADER);
+    let handle: fs.promises.FileHandle | undefined;
+    try {
+      handle = await fs.promises.open(this.segmentFile(entry.file), 'r');
+      const size = (await handle.stat()).size;
+      if (size !== SEGMENT_HEADER + entry.prefixLength + entry.wordsLength) throw new IndexFileError(`segment ${entry.file} has the wrong length`);
+      await handle.read(header, 0, SEGMENT_HEADER, 0);
+      if ((await handle.read(bytes, 0, length, at)).bytesRead !== length) throw new IndexFileError(`segment ${entry.file} is truncated`);
+    } catch (error) {
+      if (error instanceof IndexFileError) throw error;
+      throw new IndexFileError(`segment ${entry.file} could not be read: ${(error as Error).message}`);
+    } finally {
+      await handle?.close();
+    }
+    const view = new DataView(header.buffer);
+    if (view.getUint32(0, true) !== SEGMENT_MAGIC) throw new IndexFileError(`segment ${entry.file} is not an index segment`);
+    if (view.getUint32(4, true) !== INDEX_FORMAT) throw new IndexFileError(`segment ${entry.file} has another format`);
+    if (crc32(bytes) !== crc) throw new IndexFileError(`segment ${entry.file} is damaged`);
+    return readBlock(bytes, entry.file);
   }
 
   /** Deletes the whole saved index (before a rebuild from scratch). */
@@ -130,20 +180,21 @@ function align4(n: number): number {
   return (n + 3) & ~3;
 }
 
-function segmentBytes(segment: Segment): Buffer {
+const BLOCK_HEADER = 16;
+
+/** A segment as bytes: term count and lengths, the offsets, the characters, the postings (4-byte aligned). */
+function blockBytes(segment: Segment): Buffer {
   const n = segment.termCount;
   const offsets = 4 * (n + 1);
-  const charsAt = SEGMENT_HEADER + 2 * offsets;
+  const charsAt = BLOCK_HEADER + 2 * offsets;
   const postingsAt = charsAt + align4(segment.termChars.byteLength);
-  const bytes = Buffer.alloc(postingsAt + segment.postings.byteLength);
+  const bytes = Buffer.alloc(align4(postingsAt + segment.postings.byteLength));
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  view.setUint32(0, SEGMENT_MAGIC, true);
-  view.setUint32(4, INDEX_FORMAT, true);
-  view.setUint32(8, n, true);
-  view.setUint32(12, segment.termChars.length, true);
-  view.setUint32(16, segment.postings.length, true);
-  bytes.set(new Uint8Array(segment.termStarts.buffer, segment.termStarts.byteOffset, offsets), SEGMENT_HEADER);
-  bytes.set(new Uint8Array(segment.postingStarts.buffer, segment.postingStarts.byteOffset, offsets), SEGMENT_HEADER + offsets);
+  view.setUint32(0, n, true);
+  view.setUint32(4, segment.termChars.length, true);
+  view.setUint32(8, segment.postings.length, true);
+  bytes.set(new Uint8Array(segment.termStarts.buffer, segment.termStarts.byteOffset, offsets), BLOCK_HEADER);
+  bytes.set(new Uint8Array(segment.postingStarts.buffer, segment.postingStarts.byteOffset, offsets), BLOCK_HEADER + offsets);
   bytes.set(new Uint8Array(segment.termChars.buffer, segment.termChars.byteOffset, segment.termChars.byteLength), charsAt);
   bytes.set(segment.postings, postingsAt);
   return bytes;
@@ -155,33 +206,28 @@ function monotonic(starts: Uint32Array, end: number): boolean {
   return true;
 }
 
-function readSegment(bytes: Buffer, file: number): Segment {
+function readBlock(bytes: Uint8Array, file: number): Segment {
   const fail = (why: string) => new IndexFileError(`segment ${file} ${why}`);
-  if (bytes.length < SEGMENT_HEADER) throw fail('is too short');
+  if (bytes.length < BLOCK_HEADER) throw fail('is too short');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint32(0, true) !== SEGMENT_MAGIC) throw fail('is not an index segment');
-  if (view.getUint32(4, true) !== INDEX_FORMAT) throw fail('has another format');
-  const n = view.getUint32(8, true);
-  const chars = view.getUint32(12, true);
-  const postings = view.getUint32(16, true);
+  const n = view.getUint32(0, true);
+  const chars = view.getUint32(4, true);
+  const postings = view.getUint32(8, true);
   const offsets = 4 * (n + 1);
-  const charsAt = SEGMENT_HEADER + 2 * offsets;
+  const charsAt = BLOCK_HEADER + 2 * offsets;
   const postingsAt = charsAt + align4(2 * chars);
-  if (postingsAt + postings !== bytes.length) throw fail('has the wrong length');
-  // A small Buffer may share a pool and start anywhere: copied then, so the typed arrays are aligned.
-  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  const buffer = own ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  const termStarts = new Uint32Array(buffer, SEGMENT_HEADER, n + 1);
-  const postingStarts = new Uint32Array(buffer, SEGMENT_HEADER + offsets, n + 1);
-  const termChars = new Uint16Array(buffer, charsAt, chars);
-  const postingBytes = new Uint8Array(buffer, postingsAt, postings);
+  if (align4(postingsAt + postings) !== bytes.length) throw fail('has the wrong length');
+  const termStarts = new Uint32Array(bytes.buffer, bytes.byteOffset + BLOCK_HEADER, n + 1);
+  const postingStarts = new Uint32Array(bytes.buffer, bytes.byteOffset + BLOCK_HEADER + offsets, n + 1);
+  const termChars = new Uint16Array(bytes.buffer, bytes.byteOffset + charsAt, chars);
+  const postingBytes = new Uint8Array(bytes.buffer, bytes.byteOffset + postingsAt, postings);
   if (!monotonic(termStarts, chars) || !monotonic(postingStarts, postings)) throw fail('has offsets out of order');
   return new Segment(termChars, termStarts, postingBytes, postingStarts);
 }
 
-function manifestBytes(index: TextIndex, segments: readonly SavedSegment[]): Buffer {
+function manifestBytes(index: TextIndex, segments: readonly SavedPart[]): Buffer {
   const documents = index.documents();
-  const size = 20 + 8 + 16 * segments.length + 4 + documents.reduce((sum, d) => sum + 24 + 2 * d.key.length, 0);
+  const size = 20 + 8 + PART_ENTRY * segments.length + 4 + documents.reduce((sum, d) => sum + 24 + 2 * d.key.length, 0);
   const bytes = Buffer.alloc(size);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 20;
@@ -190,9 +236,11 @@ function manifestBytes(index: TextIndex, segments: readonly SavedSegment[]): Buf
   at += 8;
   for (const s of segments) {
     view.setUint32(at, s.file, true);
-    view.setUint32(at + 4, s.length, true);
-    view.setUint32(at + 8, s.crc, true);
-    at += 16;
+    view.setUint32(at + 4, s.prefixLength, true);
+    view.setUint32(at + 8, s.prefixCrc, true);
+    view.setUint32(at + 12, s.wordsLength, true);
+    view.setUint32(at + 16, s.wordsCrc, true);
+    at += PART_ENTRY;
   }
   view.setUint32(at, documents.length, true);
   at += 4;
@@ -211,7 +259,7 @@ function manifestBytes(index: TextIndex, segments: readonly SavedSegment[]): Buf
   return bytes;
 }
 
-function readManifest(bytes: Buffer): { nextId: number; segments: SavedSegment[]; documents: IndexedDocument[] } {
+function readManifest(bytes: Buffer): { nextId: number; parts: SavedPart[]; documents: IndexedDocument[] } {
   const fail = (why: string) => new IndexFileError(`the saved index ${why}`);
   if (bytes.length < 32) throw fail('is too short');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -226,9 +274,13 @@ function readManifest(bytes: Buffer): { nextId: number; segments: SavedSegment[]
   const nextId = view.getUint32(at, true);
   const count = view.getUint32(at + 4, true);
   at += 8;
-  need(at, 16 * count);
-  const segments: SavedSegment[] = [];
-  for (let i = 0; i < count; i++, at += 16) segments.push({ file: view.getUint32(at, true), length: view.getUint32(at + 4, true), crc: view.getUint32(at + 8, true) });
+  need(at, PART_ENTRY * count);
+  const parts: SavedPart[] = [];
+  for (let i = 0; i < count; i++, at += PART_ENTRY) {
+    const part = { file: view.getUint32(at, true), prefixLength: view.getUint32(at + 4, true), prefixCrc: view.getUint32(at + 8, true), wordsLength: view.getUint32(at + 12, true), wordsCrc: view.getUint32(at + 16, true) };
+    if (part.prefixLength % 4 !== 0 || part.wordsLength % 4 !== 0) throw fail('has a misaligned part');
+    parts.push(part);
+  }
   need(at, 4);
   const docCount = view.getUint32(at, true);
   at += 4;
@@ -252,7 +304,7 @@ function readManifest(bytes: Buffer): { nextId: number; segments: SavedSegment[]
     documents.push({ id, key, stamp: { mtimeMs, size } });
   }
   if (at !== bytes.length) throw fail('has trailing bytes');
-  return { nextId, segments, documents };
+  return { nextId, parts, documents };
 }
 
 async function writeAtomically(file: string, data: Uint8Array): Promise<void> {

@@ -18,7 +18,7 @@ import { textFileName } from '../textFileName';
 import { IndexFileError, IndexFiles } from './indexFiles';
 import { snippetOf } from './snippets';
 import { SearchCancelled, TextIndex, type TextStamp } from './textIndex';
-import { queryTerms } from './tokens';
+import { queryTerms, SHORT_PREFIX_CHARS } from './tokens';
 import { CANCEL_SLOTS, FromWorker, MAX_DOCUMENTS, MAX_TEXT_CHARS, ToWorker, WorkerOptions } from './workerProtocol';
 
 /** Documents read from text files per batch (one segment each), and their text at most. */
@@ -54,6 +54,8 @@ export class IndexWorker {
   private readonly files: IndexFiles;
   private readonly cancel: Int32Array;
   private readonly loaded: Promise<void>;
+  /** Resolves once the saved index's word blocks are loaded (or it was given up). */
+  private words: Promise<void> = Promise.resolve();
   /** The keys the host says have text (complete once the last batch came), kept current by put/remove. */
   private expected: Set<string> | undefined;
   private receiving = new Set<string>();
@@ -101,18 +103,30 @@ export class IndexWorker {
     clearTimeout(this.stateTimer);
   }
 
+  /** Loads the saved index's short-prefix blocks (then queries are answered); the word blocks follow. */
   private async load(): Promise<void> {
     if (!IndexFiles.supported) return;
     try {
-      this.index = await this.files.load();
+      const loaded = await this.files.load();
+      this.index = loaded.index;
       this.savedVersion = this.index.version;
+      this.words = loaded.loadWords().then(
+        () => this.work(),
+        (error: unknown) => this.startAfresh(error),
+      );
     } catch (error) {
-      const reason = error instanceof IndexFileError ? error.message : String(error);
-      if (!(error instanceof IndexFileError && reason === 'there is no saved index')) this.send({ type: 'problem', message: `The transcript index is rebuilt from the text files: ${reason}.` });
-      await this.files.clear().catch(() => undefined);
-      this.index = new TextIndex();
-      this.savedVersion = this.index.version; // nothing worth saving yet
+      await this.startAfresh(error);
     }
+    this.reportState(true);
+  }
+
+  /** The saved index cannot be used: an empty one, rebuilt from the text files once the host's list is known. */
+  private async startAfresh(error: unknown): Promise<void> {
+    const reason = error instanceof IndexFileError ? error.message : String(error);
+    if (!(error instanceof IndexFileError && reason === 'there is no saved index')) this.send({ type: 'problem', message: `The transcript index is rebuilt from the text files: ${reason}.` });
+    await this.files.clear().catch(() => undefined);
+    this.index = new TextIndex();
+    this.savedVersion = this.index.version; // nothing worth saving yet
     this.reportState(true);
   }
 
@@ -147,7 +161,7 @@ export class IndexWorker {
         if (this.index.remove(message.key)) this.changed();
         return;
       case 'search':
-        this.search(message.id, message.query);
+        void this.search(message.id, message.query);
         return;
       case 'snippets':
         void this.snippets(message.id, message.query, message.keys);
@@ -170,13 +184,16 @@ export class IndexWorker {
     return this.expected !== undefined && !this.comparing && this.pending.length === 0;
   }
 
-  private search(id: number, query: string): void {
+  private async search(id: number, query: string): Promise<void> {
+    const words = queryTerms(query);
+    // One- to three-letter words need only the short-prefix blocks, which are loaded first.
+    if (!this.index.wordsLoaded && words.some((w) => w.length > SHORT_PREFIX_CHARS)) await this.words;
     if (this.cancelled(id)) {
       this.send({ type: 'cancelled', id });
       return;
     }
     try {
-      const keys = this.index.search(queryTerms(query), () => this.cancelled(id));
+      const keys = this.index.search(words, () => this.cancelled(id));
       const handles = new Uint32Array(keys.length);
       let count = 0;
       for (const key of keys) {
@@ -230,6 +247,8 @@ export class IndexWorker {
     this.comparing = true;
     this.pending = [];
     this.reportState(true);
+    await this.words;
+    if (this.expected !== expected) return;
     for (const { key } of this.index.documents()) if (!expected.has(key)) this.index.remove(key);
     const keys = [...expected];
     for (let i = 0; i < keys.length && !this.closed; i += STAT_BATCH) {

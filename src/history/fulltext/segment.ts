@@ -112,6 +112,24 @@ export class Segment {
   }
 }
 
+/** Terms [from, to) of `segment` as a segment of their own (copied). */
+export function sliceSegment(segment: Segment, from: number, to: number): Segment {
+  const charBase = segment.termStarts[from]!;
+  const postingBase = segment.postingStarts[from]!;
+  const termStarts = segment.termStarts.slice(from, to + 1);
+  const postingStarts = segment.postingStarts.slice(from, to + 1);
+  for (let i = 0; i < termStarts.length; i++) {
+    termStarts[i]! -= charBase;
+    postingStarts[i]! -= postingBase;
+  }
+  return new Segment(
+    segment.termChars.slice(charBase, segment.termStarts[to]!),
+    termStarts,
+    segment.postings.slice(postingBase, segment.postingStarts[to]!),
+    postingStarts,
+  );
+}
+
 /** A growing typed buffer. */
 class Growing<T extends Uint8Array | Uint16Array | Uint32Array> {
   length = 0;

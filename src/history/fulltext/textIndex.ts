@@ -13,7 +13,7 @@
  *   (bench/transcripts.bench.ts): see CONTRIBUTING's design notes.
  */
 import { indexTerms, PREFIX_MARK, SHORT_PREFIX_CHARS } from './tokens';
-import { mergeSegments, mergeSteps, type Segment, SegmentBuilder } from './segment';
+import { mergeSteps, type Segment, SegmentBuilder, sliceSegment } from './segment';
 
 /** Which version of a text file a document was read from. */
 export interface TextStamp {
@@ -25,10 +25,44 @@ export const MERGE_FAN_IN = 8;
 export const MAX_SEGMENTS = 40;
 const TIER_BASE_BYTES = 64 * 1024;
 
+/**
+ * One segment of the index kept as two: the short-prefix terms (all a one- to three-letter query word needs;
+ * after a window reload they are loaded first, so the first keystroke does not wait for the rest) and the word
+ * terms (`undefined` until loaded).
+ */
+export class Part {
+  constructor(
+    readonly prefixes: Segment,
+    public words: Segment | undefined,
+  ) {}
+
+  /** A built segment split where its short-prefix terms (which sort first) end. */
+  static of(segment: Segment): Part {
+    const end = segment.prefixRange(PREFIX_MARK)[1];
+    return new Part(sliceSegment(segment, 0, end), sliceSegment(segment, end, segment.termCount));
+  }
+
+  get bytes(): number {
+    return this.prefixes.bytes + (this.words?.bytes ?? 0);
+  }
+}
+
 /** A merge in progress (see {@link TextIndex.nextMerge}). */
 export interface PendingMerge {
-  readonly segments: readonly Segment[];
-  readonly steps: Generator<void, Segment>;
+  readonly parts: readonly Part[];
+  readonly steps: Generator<void, Part>;
+}
+
+function* mergeParts(parts: readonly Part[], map: (doc: number) => number): Generator<void, Part> {
+  const prefixes = yield* mergeSteps(
+    parts.map((p) => p.prefixes),
+    map,
+  );
+  const words = yield* mergeSteps(
+    parts.map((p) => p.words!),
+    map,
+  );
+  return new Part(prefixes, words);
 }
 
 export interface IndexedDocument {
@@ -45,8 +79,8 @@ export class SearchCancelled extends Error {
   }
 }
 
-function tier(segment: Segment): number {
-  return Math.max(0, Math.floor(Math.log(Math.max(1, segment.bytes / TIER_BASE_BYTES)) / Math.log(MERGE_FAN_IN)));
+function tier(part: Part): number {
+  return Math.max(0, Math.floor(Math.log(Math.max(1, part.bytes / TIER_BASE_BYTES)) / Math.log(MERGE_FAN_IN)));
 }
 
 export class TextIndex {
@@ -54,13 +88,13 @@ export class TextIndex {
   private mtimes = new Float64Array(1024);
   private sizes = new Float64Array(1024);
   private readonly ids = new Map<string, number>();
-  private segments: Segment[] = [];
+  private parts: Part[] = [];
   private nextId = 0;
   /** Bumped on every change; the persisted image says which version it holds. */
   version = 0;
 
   /** Rebuilds an index from its saved parts (see indexFile.ts); the caller validated them. */
-  static restore(documents: readonly IndexedDocument[], segments: readonly Segment[], nextId: number): TextIndex {
+  static restore(documents: readonly IndexedDocument[], parts: readonly Part[], nextId: number): TextIndex {
     const index = new TextIndex();
     index.nextId = nextId;
     index.grow(nextId);
@@ -70,7 +104,7 @@ export class TextIndex {
       index.mtimes[doc.id] = doc.stamp.mtimeMs;
       index.sizes[doc.id] = doc.stamp.size;
     }
-    index.segments = [...segments];
+    index.parts = [...parts];
     return index;
   }
 
@@ -79,12 +113,17 @@ export class TextIndex {
   }
 
   get segmentCount(): number {
-    return this.segments.length;
+    return this.parts.length;
+  }
+
+  /** Whether every part's word terms are loaded (else only one- to three-letter query words can be answered). */
+  get wordsLoaded(): boolean {
+    return this.parts.every((p) => p.words !== undefined);
   }
 
   /** Memory held by the postings and terms (not the document table). */
   get bytes(): number {
-    return this.segments.reduce((sum, s) => sum + s.bytes, 0);
+    return this.parts.reduce((sum, p) => sum + p.bytes, 0);
   }
 
   /** The id after the highest one given so far. */
@@ -105,9 +144,9 @@ export class TextIndex {
     return [...this.ids].map(([key, id]) => ({ id, key, stamp: { mtimeMs: this.mtimes[id]!, size: this.sizes[id]! } }));
   }
 
-  /** The segments, oldest first (immutable; for saving). */
-  parts(): readonly Segment[] {
-    return this.segments;
+  /** The parts, oldest first (immutable but for loading their words; for saving). */
+  segments(): readonly Part[] {
+    return this.parts;
   }
 
   /** Adds or replaces one document. */
@@ -129,7 +168,7 @@ export class TextIndex {
       this.sizes[id] = stamp.size;
       builder.add(id, indexTerms(text));
     }
-    this.segments.push(builder.build());
+    this.parts.push(Part.of(builder.build()));
     this.changed();
   }
 
@@ -151,13 +190,15 @@ export class TextIndex {
     // The longest word first: it usually matches the fewest documents.
     for (const word of [...words].sort((a, b) => b.length - a.length)) {
       const bits = new Uint32Array(size);
-      for (const segment of this.segments) {
+      for (const part of this.parts) {
         if (cancelled()) throw new SearchCancelled();
         if (word.length <= SHORT_PREFIX_CHARS) {
-          const i = segment.find(PREFIX_MARK + word);
-          if (i >= 0) segment.addDocs(i, bits);
+          const i = part.prefixes.find(PREFIX_MARK + word);
+          if (i >= 0) part.prefixes.addDocs(i, bits);
           continue;
         }
+        const segment = part.words;
+        if (!segment) throw new Error('The index is still loading.');
         const [from, to] = segment.prefixRange(word);
         for (let i = from; i < to; i++) {
           if ((i - from) % 512 === 511 && cancelled()) throw new SearchCancelled();
@@ -201,7 +242,8 @@ export class TextIndex {
 
   /** Whether ids ran so far ahead of the documents (replaced and removed ones) that they should be renumbered. */
   get needsRenumber(): boolean {
-    return this.nextId > 2 * this.ids.size + 4096 && this.segments.length > 0;
+    if (!this.wordsLoaded) return false;
+    return this.nextId > 2 * this.ids.size + 4096 && this.parts.length > 0;
   }
 
   /**
@@ -212,15 +254,15 @@ export class TextIndex {
   nextMerge(): PendingMerge | undefined {
     const run = this.mergeableRun();
     if (!run) return undefined;
-    const segments = this.segments.slice(run[0], run[1]);
-    return { segments, steps: mergeSteps(segments, (doc) => (this.keys[doc] === undefined ? -1 : doc)) };
+    const parts = this.parts.slice(run[0], run[1]);
+    return { parts, steps: mergeParts(parts, (doc) => (this.keys[doc] === undefined ? -1 : doc)) };
   }
 
   /** Puts a merged segment in place of its parts (unless they changed meanwhile); returns whether it did. */
-  finishMerge(merge: PendingMerge, merged: Segment): boolean {
-    const from = this.segments.indexOf(merge.segments[0]!);
-    if (from < 0 || merge.segments.some((s, i) => this.segments[from + i] !== s)) return false;
-    this.segments.splice(from, merge.segments.length, merged);
+  finishMerge(merge: PendingMerge, merged: Part): boolean {
+    const from = this.parts.indexOf(merge.parts[0]!);
+    if (from < 0 || merge.parts.some((p, i) => this.parts[from + i] !== p)) return false;
+    this.parts.splice(from, merge.parts.length, merged);
     this.changed();
     return true;
   }
@@ -231,18 +273,19 @@ export class TextIndex {
   }
 
   private mergeableRun(): [number, number] | undefined {
-    const tiers = this.segments.map(tier);
+    if (!this.wordsLoaded) return undefined;
+    const tiers = this.parts.map(tier);
     let start = 0;
     for (let i = 1; i <= tiers.length; i++) {
       if (i < tiers.length && tiers[i] === tiers[start]) continue;
       if (i - start >= MERGE_FAN_IN) return [start, start + MERGE_FAN_IN];
       start = i;
     }
-    if (this.segments.length <= MAX_SEGMENTS) return undefined;
+    if (this.parts.length <= MAX_SEGMENTS) return undefined;
     // Too many tiers interleaved: the adjacent pair that is cheapest to merge.
     let best = 0;
-    for (let i = 1; i + 1 < this.segments.length; i++) {
-      if (this.segments[i]!.bytes + this.segments[i + 1]!.bytes < this.segments[best]!.bytes + this.segments[best + 1]!.bytes) best = i;
+    for (let i = 1; i + 1 < this.parts.length; i++) {
+      if (this.parts[i]!.bytes + this.parts[i + 1]!.bytes < this.parts[best]!.bytes + this.parts[best + 1]!.bytes) best = i;
     }
     return [best, best + 2];
   }
@@ -252,7 +295,10 @@ export class TextIndex {
     const mapping = new Int32Array(this.nextId).fill(-1);
     const live = [...this.ids.values()].sort((a, b) => a - b);
     live.forEach((id, i) => (mapping[id] = i));
-    const merged = mergeSegments(this.segments, (doc) => (doc < mapping.length ? mapping[doc]! : -1));
+    const steps = mergeParts(this.parts, (doc) => (doc < mapping.length ? mapping[doc]! : -1));
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    const merged = step.value;
     const keys: Array<string | undefined> = [];
     const mtimes = new Float64Array(Math.max(1024, live.length * 2));
     const sizes = new Float64Array(mtimes.length);
@@ -266,7 +312,7 @@ export class TextIndex {
     this.mtimes = mtimes;
     this.sizes = sizes;
     this.nextId = live.length;
-    this.segments = [merged];
+    this.parts = [merged];
     this.changed();
   }
 

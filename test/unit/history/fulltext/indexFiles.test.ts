@@ -26,8 +26,12 @@ describe('IndexFiles (the saved transcript index)', () => {
 
   it('reads back what it saved: documents, stamps and search results', async () => {
     await new IndexFiles(dir).save(sample());
-    const loaded = await new IndexFiles(dir).load();
+    const { index: loaded, loadWords } = await new IndexFiles(dir).load();
     assert.equal(loaded.documentCount, 2);
+    assert.equal(loaded.wordsLoaded, false, 'the short prefixes come first');
+    assert.deepEqual(loaded.search(queryTerms('aut')), ['Agent\u0000s1'], 'a three-letter word is answered from them');
+    await loadWords();
+    assert.equal(loaded.wordsLoaded, true);
     assert.deepEqual(loaded.stampOf('Agent\u0000s1'), { mtimeMs: 1732665123456.789, size: 28 });
     assert.deepEqual(loaded.search(queryTerms('auth')), ['Agent\u0000s1']);
     assert.deepEqual(loaded.search(queryTerms('config')), ['Agent\u0000s2']);
@@ -39,7 +43,7 @@ describe('IndexFiles (the saved transcript index)', () => {
     const index = sample();
     await files.save(index);
     const before = segmentFiles();
-    assert.equal(before.length, 3);
+    assert.equal(before.length, 3, 'one file per part');
     index.put('Agent\u0000s4', 'more text', { mtimeMs: 4, size: 9 });
     await files.save(index);
     assert.deepEqual(segmentFiles().filter((f) => !before.includes(f)).length, 1, 'one new segment file');
@@ -47,7 +51,9 @@ describe('IndexFiles (the saved transcript index)', () => {
     index.renumber();
     await files.save(index);
     assert.equal(segmentFiles().length, 1, 'merged parts deleted');
-    assert.deepEqual((await new IndexFiles(dir).load()).search(queryTerms('more')), ['Agent\u0000s4']);
+    const reloaded = await new IndexFiles(dir).load();
+    await reloaded.loadWords();
+    assert.deepEqual(reloaded.index.search(queryTerms('more')), ['Agent\u0000s4']);
   });
 
   it('refuses a missing, damaged, truncated or other-format index with a reason', async () => {
@@ -74,7 +80,12 @@ describe('IndexFiles (the saved transcript index)', () => {
     const bytes = fs.readFileSync(segment);
     bytes[bytes.length - 1]! ^= 0x01;
     fs.writeFileSync(segment, bytes);
-    await assert.rejects(new IndexFiles(dir).load(), (e: unknown) => e instanceof IndexFileError && /segment \d+ is damaged/.test(e.message));
+    const damagedWords = await new IndexFiles(dir).load();
+    await assert.rejects(damagedWords.loadWords(), (e: unknown) => e instanceof IndexFileError && /segment \d+ is damaged/.test(e.message), 'a damaged word block');
+    bytes[bytes.length - 1]! ^= 0x01;
+    bytes[40]! ^= 0x01;
+    fs.writeFileSync(segment, bytes);
+    await assert.rejects(new IndexFiles(dir).load(), (e: unknown) => e instanceof IndexFileError && /segment \d+ is damaged/.test(e.message), 'a damaged prefix block');
 
     fs.rmSync(segment);
     await assert.rejects(new IndexFiles(dir).load(), (e: unknown) => e instanceof IndexFileError && /could not be read/.test(e.message));

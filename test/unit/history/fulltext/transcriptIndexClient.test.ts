@@ -128,6 +128,24 @@ describe('TranscriptIndexClient with the real worker', () => {
     assert.ok(logger.lines.some((line) => /rebuilt from the text files: the saved index is damaged/.test(line)), logger.lines.join('\n'));
   });
 
+  it('answers a short word from the saved prefixes, and rebuilds when a word block turns out damaged', async () => {
+    const first = client([]);
+    first.put('A\u0000a', 'alpha', writeText(dir, 'A\u0000a', 'alpha'));
+    await first.save();
+    await first.dispose();
+    const folder = path.join(dir, 'transcript-index');
+    const segment = path.join(folder, fs.readdirSync(folder).find((name) => name.startsWith('segment-'))!);
+    const bytes = fs.readFileSync(segment);
+    bytes[bytes.length - 1]! ^= 0xff; // the last byte of the word block
+    fs.writeFileSync(segment, bytes);
+    const logger = recordingLogger();
+    const second = client(['A\u0000a'], { logger });
+    assert.deepEqual(await keys(second, 'al'), ['A\u0000a'], 'from the prefix blocks');
+    await whenState(second, (s) => s.complete && s.indexed === 1);
+    assert.deepEqual(await keys(second, 'alpha'), ['A\u0000a']);
+    assert.ok(logger.lines.some((line) => /rebuilt from the text files: segment \d+ is damaged/.test(line)), logger.lines.join('\n'));
+  });
+
   it('rejects a superseded search with an AbortError', async () => {
     const index = client([]);
     index.put('A\u0000a', 'alpha', writeText(dir, 'A\u0000a', 'alpha'));
