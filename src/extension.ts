@@ -147,6 +147,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     workspace,
     logger,
     transcriptWorker: vscode.Uri.joinPath(context.extensionUri, 'dist', 'transcript-worker.js').fsPath,
+    ...(vscode.l10n.bundle ? { l10nBundle: vscode.l10n.bundle } : {}),
   });
   const titles = new SessionTitles(history, chats, sessions);
   const reopener = new Reopener({ agents: pool, chats, router, sessions, mcp, logger, confinement, record: (session, title, forkOf) => history.recordSession(session, title, forkOf) });

@@ -62,6 +62,8 @@ export interface SessionHistoryOptions {
   readonly logger: Logger;
   /** The transcript index worker's script (`dist/transcript-worker.js` in the extension). */
   readonly transcriptWorker: string;
+  /** The localized strings for the worker's messages (VS Code's `l10n.bundle`). */
+  readonly l10nBundle?: Record<string, string>;
 }
 
 export class SessionHistory {
@@ -94,6 +96,7 @@ export class SessionHistory {
       historyDir: options.storageDir,
       documents: () => this.index.textKeys(),
       logger: options.logger,
+      ...(options.l10nBundle ? { l10nBundle: options.l10nBundle } : {}),
     });
     this.transcripts = this.transcriptIndex;
     // Ends with the local index (its dispose writes what is pending first, and tells this).

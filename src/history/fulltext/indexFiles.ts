@@ -17,6 +17,7 @@
  * file the manifest does not name (a save interrupted before its manifest) is deleted. Which version of which
  * text each document holds is in the manifest, so the caller can compare with the text files after a crash.
  */
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -35,7 +36,11 @@ const MAX_KEY_UNITS = 4096;
 
 /** The saved index cannot be used (missing, corrupt, another format); the message says why. */
 export class IndexFileError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** There is no saved index at all (nothing to report). */
+    readonly missing = false,
+  ) {
     super(message);
     this.name = 'IndexFileError';
   }
@@ -76,7 +81,7 @@ export class IndexFiles {
     for (const part of index.segments()) {
       let saved = this.saved.get(part);
       if (!saved) {
-        if (!part.words) throw new Error('a part of the index is still loading');
+        if (!part.words) throw new Error(l10n.t('A part of the transcript index is still loading.'));
         const prefixes = blockBytes(part.prefixes);
         const words = blockBytes(part.words);
         const header = Buffer.alloc(SEGMENT_HEADER);
@@ -103,10 +108,11 @@ export class IndexFiles {
     try {
       manifest = await fs.promises.readFile(path.join(this.dir, MANIFEST));
     } catch (error) {
-      throw new IndexFileError((error as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no saved index' : `the saved index could not be read: ${(error as Error).message}`);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new IndexFileError(l10n.t('there is no saved index'), true);
+      throw new IndexFileError(l10n.t('the saved index could not be read: {0}', (error as Error).message));
     }
     const { nextId, parts: entries, documents } = readManifest(manifest);
-    for (const doc of documents) if (doc.id >= nextId) throw new IndexFileError('a document id is out of range');
+    for (const doc of documents) if (doc.id >= nextId) throw new IndexFileError(l10n.t('the saved index has a document id out of range'));
     const parts: Part[] = [];
     for (const entry of entries) {
       const part = new Part(await this.readBlock(entry, 'prefixes'), undefined);
@@ -135,19 +141,19 @@ export class IndexFiles {
     try {
       handle = await fs.promises.open(this.segmentFile(entry.file), 'r');
       const size = (await handle.stat()).size;
-      if (size !== SEGMENT_HEADER + entry.prefixLength + entry.wordsLength) throw new IndexFileError(`segment ${entry.file} has the wrong length`);
+      if (size !== SEGMENT_HEADER + entry.prefixLength + entry.wordsLength) throw new IndexFileError(l10n.t('segment {0} has the wrong length', entry.file));
       await handle.read(header, 0, SEGMENT_HEADER, 0);
-      if ((await handle.read(bytes, 0, length, at)).bytesRead !== length) throw new IndexFileError(`segment ${entry.file} is truncated`);
+      if ((await handle.read(bytes, 0, length, at)).bytesRead !== length) throw new IndexFileError(l10n.t('segment {0} is truncated', entry.file));
     } catch (error) {
       if (error instanceof IndexFileError) throw error;
-      throw new IndexFileError(`segment ${entry.file} could not be read: ${(error as Error).message}`);
+      throw new IndexFileError(l10n.t('segment {0} could not be read: {1}', entry.file, (error as Error).message));
     } finally {
       await handle?.close();
     }
     const view = new DataView(header.buffer);
-    if (view.getUint32(0, true) !== SEGMENT_MAGIC) throw new IndexFileError(`segment ${entry.file} is not an index segment`);
-    if (view.getUint32(4, true) !== INDEX_FORMAT) throw new IndexFileError(`segment ${entry.file} has another format`);
-    if (crc32(bytes) !== crc) throw new IndexFileError(`segment ${entry.file} is damaged`);
+    if (view.getUint32(0, true) !== SEGMENT_MAGIC) throw new IndexFileError(l10n.t('segment {0} is not an index segment', entry.file));
+    if (view.getUint32(4, true) !== INDEX_FORMAT) throw new IndexFileError(l10n.t('segment {0} has another format', entry.file));
+    if (crc32(bytes) !== crc) throw new IndexFileError(l10n.t('segment {0} is damaged', entry.file));
     return readBlock(bytes, entry.file);
   }
 
@@ -207,8 +213,7 @@ function monotonic(starts: Uint32Array, end: number): boolean {
 }
 
 function readBlock(bytes: Uint8Array, file: number): Segment {
-  const fail = (why: string) => new IndexFileError(`segment ${file} ${why}`);
-  if (bytes.length < BLOCK_HEADER) throw fail('is too short');
+  if (bytes.length < BLOCK_HEADER) throw new IndexFileError(l10n.t('segment {0} is too short', file));
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = view.getUint32(0, true);
   const chars = view.getUint32(4, true);
@@ -216,12 +221,12 @@ function readBlock(bytes: Uint8Array, file: number): Segment {
   const offsets = 4 * (n + 1);
   const charsAt = BLOCK_HEADER + 2 * offsets;
   const postingsAt = charsAt + align4(2 * chars);
-  if (align4(postingsAt + postings) !== bytes.length) throw fail('has the wrong length');
+  if (align4(postingsAt + postings) !== bytes.length) throw new IndexFileError(l10n.t('segment {0} has the wrong length', file));
   const termStarts = new Uint32Array(bytes.buffer, bytes.byteOffset + BLOCK_HEADER, n + 1);
   const postingStarts = new Uint32Array(bytes.buffer, bytes.byteOffset + BLOCK_HEADER + offsets, n + 1);
   const termChars = new Uint16Array(bytes.buffer, bytes.byteOffset + charsAt, chars);
   const postingBytes = new Uint8Array(bytes.buffer, bytes.byteOffset + postingsAt, postings);
-  if (!monotonic(termStarts, chars) || !monotonic(postingStarts, postings)) throw fail('has offsets out of order');
+  if (!monotonic(termStarts, chars) || !monotonic(postingStarts, postings)) throw new IndexFileError(l10n.t('segment {0} has offsets out of order', file));
   return new Segment(termChars, termStarts, postingBytes, postingStarts);
 }
 
@@ -260,15 +265,15 @@ function manifestBytes(index: TextIndex, segments: readonly SavedPart[]): Buffer
 }
 
 function readManifest(bytes: Buffer): { nextId: number; parts: SavedPart[]; documents: IndexedDocument[] } {
-  const fail = (why: string) => new IndexFileError(`the saved index ${why}`);
-  if (bytes.length < 32) throw fail('is too short');
+  const fail = (message: string) => new IndexFileError(message);
+  if (bytes.length < 32) throw fail(l10n.t('the saved index is too short'));
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint32(0, true) !== MANIFEST_MAGIC) throw fail('is not an index');
-  if (view.getUint32(4, true) !== INDEX_FORMAT) throw fail(`has another format (${view.getUint32(4, true)}, not ${INDEX_FORMAT})`);
-  if (view.getUint32(8, true) !== bytes.length - 20) throw fail('has the wrong length');
-  if (view.getUint32(12, true) !== crc32(bytes.subarray(20))) throw fail('is damaged');
+  if (view.getUint32(0, true) !== MANIFEST_MAGIC) throw fail(l10n.t('the saved index is not an index'));
+  if (view.getUint32(4, true) !== INDEX_FORMAT) throw fail(l10n.t('the saved index has another format ({0}, not {1})', view.getUint32(4, true), INDEX_FORMAT));
+  if (view.getUint32(8, true) !== bytes.length - 20) throw fail(l10n.t('the saved index has the wrong length'));
+  if (view.getUint32(12, true) !== crc32(bytes.subarray(20))) throw fail(l10n.t('the saved index is damaged'));
   const need = (at: number, n: number) => {
-    if (at + n > bytes.length) throw fail('is truncated');
+    if (at + n > bytes.length) throw fail(l10n.t('the saved index is truncated'));
   };
   let at = 20;
   const nextId = view.getUint32(at, true);
@@ -278,7 +283,7 @@ function readManifest(bytes: Buffer): { nextId: number; parts: SavedPart[]; docu
   const parts: SavedPart[] = [];
   for (let i = 0; i < count; i++, at += PART_ENTRY) {
     const part = { file: view.getUint32(at, true), prefixLength: view.getUint32(at + 4, true), prefixCrc: view.getUint32(at + 8, true), wordsLength: view.getUint32(at + 12, true), wordsCrc: view.getUint32(at + 16, true) };
-    if (part.prefixLength % 4 !== 0 || part.wordsLength % 4 !== 0) throw fail('has a misaligned part');
+    if (part.prefixLength % 4 !== 0 || part.wordsLength % 4 !== 0) throw fail(l10n.t('the saved index has a misaligned part'));
     parts.push(part);
   }
   need(at, 4);
@@ -294,16 +299,16 @@ function readManifest(bytes: Buffer): { nextId: number; parts: SavedPart[]; docu
     const mtimeMs = view.getFloat64(at + 8, true);
     const size = view.getFloat64(at + 16, true);
     at += 24;
-    if (units === 0 || units > MAX_KEY_UNITS) throw fail('has a bad key');
+    if (units === 0 || units > MAX_KEY_UNITS) throw fail(l10n.t('the saved index has a bad key'));
     need(at, 2 * units);
     let key = '';
     for (let k = 0; k < units; k++, at += 2) key += String.fromCharCode(view.getUint16(at, true));
-    if (seenIds.has(id) || seenKeys.has(key)) throw fail('names a document twice');
+    if (seenIds.has(id) || seenKeys.has(key)) throw fail(l10n.t('the saved index names a document twice'));
     seenIds.add(id);
     seenKeys.add(key);
     documents.push({ id, key, stamp: { mtimeMs, size } });
   }
-  if (at !== bytes.length) throw fail('has trailing bytes');
+  if (at !== bytes.length) throw fail(l10n.t('the saved index has trailing bytes'));
   return { nextId, parts, documents };
 }
 

@@ -11,6 +11,7 @@
  *   once; merges run in steps between messages; the index is saved a while after the last change.
  * - Cancellation: a search checks its slot in the shared table between pieces of work and stops early.
  */
+import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
@@ -37,6 +38,8 @@ type Send = (message: FromWorker) => void;
 /** Serves the host on `port`: the start options validated, every message handed to an {@link IndexWorker}. */
 export function serveIndex(port: MessagePort, data: unknown): IndexWorker {
   const options = WorkerOptions.parse(data);
+  // The host's language: the messages this worker sends are logged there.
+  if (options.l10n) l10n.config({ contents: options.l10n });
   const worker = new IndexWorker(options, (message) => {
     const checked = FromWorker.parse(message);
     // A result's handles move to the host without a copy.
@@ -88,9 +91,9 @@ export class IndexWorker {
   receive(raw: unknown): void {
     const parsed = ToWorker.safeParse(raw);
     if (!parsed.success) {
-      this.send({ type: 'problem', message: `The transcript index received a message it cannot read: ${parsed.error.message.slice(0, 1000)}` });
+      this.send({ type: 'problem', message: l10n.t('The transcript index received a message it cannot read: {0}', parsed.error.message.slice(0, 1000)) });
       const id = typeof raw === 'object' && raw !== null && 'id' in raw && typeof raw.id === 'number' && Number.isInteger(raw.id) && raw.id >= 1 ? raw.id : undefined;
-      if (id !== undefined) this.send({ type: 'failed', id, message: 'The request was not valid.' });
+      if (id !== undefined) this.send({ type: 'failed', id, message: l10n.t('The request was not valid.') });
       return;
     }
     void this.loaded.then(() => this.handle(parsed.data));
@@ -122,8 +125,8 @@ export class IndexWorker {
 
   /** The saved index cannot be used: an empty one, rebuilt from the text files once the host's list is known. */
   private async startAfresh(error: unknown): Promise<void> {
-    const reason = error instanceof IndexFileError ? error.message : String(error);
-    if (!(error instanceof IndexFileError && reason === 'there is no saved index')) this.send({ type: 'problem', message: `The transcript index is rebuilt from the text files: ${reason}.` });
+    const reason = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof IndexFileError && error.missing)) this.send({ type: 'problem', message: l10n.t('The transcript index is rebuilt from the text files: {0}.', reason) });
     await this.files.clear().catch(() => undefined);
     this.index = new TextIndex();
     this.savedVersion = this.index.version; // nothing worth saving yet
@@ -149,7 +152,7 @@ export class IndexWorker {
         this.touched.add(message.key);
         this.expected?.add(message.key);
         if (!this.index.has(message.key) && this.index.documentCount >= MAX_DOCUMENTS) {
-          this.send({ type: 'problem', message: `The transcript index holds ${MAX_DOCUMENTS} documents already; a new one is not indexed.` });
+          this.send({ type: 'problem', message: l10n.t('The transcript index holds {0} documents already; a new one is not indexed.', MAX_DOCUMENTS) });
           return;
         }
         this.index.put(message.key, message.text, message.stamp);
@@ -233,7 +236,7 @@ export class IndexWorker {
     }
     try {
       const stat = await handle.stat();
-      if (stat.size > MAX_FILE_BYTES) throw new Error(`its text file is ${stat.size} bytes, more than the history writes`);
+      if (stat.size > MAX_FILE_BYTES) throw new Error(l10n.t('its text file is {0} bytes, more than the history writes', stat.size));
       const text = (await handle.readFile('utf8')).slice(0, MAX_TEXT_CHARS);
       return { text, stamp: { mtimeMs: stat.mtimeMs, size: stat.size } };
     } finally {
@@ -302,7 +305,7 @@ export class IndexWorker {
           if (this.pending.length > 0 && Date.now() - this.lastSave > REBUILD_SAVE_MS) void this.save();
         }
       } catch (error) {
-        this.send({ type: 'problem', message: `The transcript index stopped its background work: ${(error as Error).message}` });
+        this.send({ type: 'problem', message: l10n.t('The transcript index stopped its background work: {0}', (error as Error).message) });
       } finally {
         this.working = false;
       }
@@ -327,7 +330,7 @@ export class IndexWorker {
         batch.push({ key, ...text });
         chars += text.text.length;
       } catch (error) {
-        this.send({ type: 'problem', message: `A transcript could not be indexed: ${(error as Error).message}` });
+        this.send({ type: 'problem', message: l10n.t('A transcript could not be indexed: {0}', (error as Error).message) });
       }
     }
     const room = MAX_DOCUMENTS - this.index.documentCount;
@@ -355,7 +358,7 @@ export class IndexWorker {
         await this.files.save(this.index);
         this.savedVersion = version;
       } catch (error) {
-        this.send({ type: 'problem', message: `The transcript index could not be saved in ${this.options.indexDir}: ${(error as Error).message}` });
+        this.send({ type: 'problem', message: l10n.t('The transcript index could not be saved in {0}: {1}', this.options.indexDir, (error as Error).message) });
       }
     });
     return this.saving;

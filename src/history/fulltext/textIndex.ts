@@ -12,6 +12,7 @@
  *   needs the merged segments' size again while it runs. Measured at the local index's limits
  *   (bench/transcripts.bench.ts): see CONTRIBUTING's design notes.
  */
+import * as l10n from '@vscode/l10n';
 import { indexTerms, PREFIX_MARK, SHORT_PREFIX_CHARS } from './tokens';
 import { mergeSteps, type Segment, SegmentBuilder, sliceSegment } from './segment';
 
@@ -74,7 +75,7 @@ export interface IndexedDocument {
 /** A query stopped early because a newer one superseded it. */
 export class SearchCancelled extends Error {
   constructor() {
-    super('The search was superseded.');
+    super(l10n.t('The search was superseded.'));
     this.name = 'AbortError';
   }
 }
@@ -198,7 +199,7 @@ export class TextIndex {
           continue;
         }
         const segment = part.words;
-        if (!segment) throw new Error('The index is still loading.');
+        if (!segment) throw new Error(l10n.t('The transcript index is still loading.'));
         const [from, to] = segment.prefixRange(word);
         for (let i = from; i < to; i++) {
           if ((i - from) % 512 === 511 && cancelled()) throw new SearchCancelled();

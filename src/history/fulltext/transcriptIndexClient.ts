@@ -30,6 +30,8 @@ export interface TranscriptIndexOptions {
   readonly logger: Logger;
   /** How long after the last change the worker saves the index (default 5 s). */
   readonly saveDelayMs?: number;
+  /** The localized strings (VS Code's `l10n.bundle`), so the worker's messages are in the user's language. */
+  readonly l10nBundle?: Record<string, string>;
   /** Restarts after a crash before giving up (default 3). */
   readonly maxRestarts?: number;
 }
@@ -127,6 +129,7 @@ export class TranscriptIndexClient implements TranscriptSearch {
       textDir: path.join(this.options.historyDir, 'text'),
       cancel: this.cancelBuffer,
       saveDelayMs: this.options.saveDelayMs ?? 5000,
+      ...(this.options.l10nBundle ? { l10n: this.options.l10nBundle } : {}),
     };
     let worker: Worker;
     try {
@@ -222,7 +225,7 @@ export class TranscriptIndexClient implements TranscriptSearch {
   private receive(raw: unknown): void {
     const parsed = FromWorker.safeParse(raw);
     if (!parsed.success) {
-      this.options.logger.warn(`The transcript index sent a message that is not valid: ${parsed.error.message.slice(0, 500)}`);
+      this.options.logger.warn(l10n.t('The transcript index sent a message that is not valid: {0}', parsed.error.message.slice(0, 500)));
       return;
     }
     const message = parsed.data;

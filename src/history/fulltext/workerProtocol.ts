@@ -35,6 +35,8 @@ export const WorkerOptions = z.object({
   textDir: z.string().check(z.minLength(1)),
   /** Int32 slots: the host writes a request's id into its slot to cancel it. */
   cancel: z.instanceof(SharedArrayBuffer).check(z.refine((b) => b.byteLength === 4 * CANCEL_SLOTS, 'wrong size')),
+  /** The host's localized strings (@vscode/l10n's bundle), for the messages the worker sends. */
+  l10n: z.optional(z.record(z.string(), z.string())),
   /** How long after the last change the index is saved (ms). */
   saveDelayMs: z.int().check(z.minimum(0), z.maximum(600_000)),
 });
