@@ -66,6 +66,8 @@ export class IndexWorker {
   private readonly handles = new Map<string, number>();
   /** Keys to read from their text files. */
   private pending: string[] = [];
+  /** Keys taken from `pending` by the batch being read, not indexed yet. */
+  private reading = 0;
   /** Keys put or removed by the host since the comparison with the text files began: the host's word wins. */
   private touched = new Set<string>();
   private comparing = false;
@@ -184,7 +186,7 @@ export class IndexWorker {
   }
 
   private get complete(): boolean {
-    return this.expected !== undefined && !this.comparing && this.pending.length === 0;
+    return this.expected !== undefined && !this.comparing && this.pending.length === 0 && this.reading === 0;
   }
 
   private async search(id: number, query: string): Promise<void> {
@@ -317,24 +319,35 @@ export class IndexWorker {
   private async indexBatch(): Promise<void> {
     const batch: Array<{ key: string; text: string; stamp: TextStamp }> = [];
     let chars = 0;
-    while (this.pending.length > 0 && batch.length < BATCH_DOCUMENTS && chars < BATCH_CHARS) {
-      const key = this.pending.pop()!;
-      if (this.touched.has(key) || !this.expected?.has(key)) continue;
-      try {
-        const text = await this.readText(key);
-        if (this.touched.has(key)) continue; // the host's put or remove came while the file was read
-        if (!text) {
-          this.index.remove(key);
-          continue;
-        }
-        batch.push({ key, ...text });
-        chars += text.text.length;
-      } catch (error) {
-        this.send({ type: 'problem', message: l10n.t('A transcript could not be indexed: {0}', (error as Error).message) });
+    try {
+      while (this.pending.length > 0 && batch.length < BATCH_DOCUMENTS && chars < BATCH_CHARS) {
+        const key = this.pending.pop()!;
+        this.reading++;
+        await this.readIntoBatch(key, batch).then((added) => (chars += added));
       }
+      const room = MAX_DOCUMENTS - this.index.documentCount;
+      this.index.putMany(batch.slice(0, Math.max(0, room)));
+    } finally {
+      this.reading = 0;
     }
-    const room = MAX_DOCUMENTS - this.index.documentCount;
-    this.index.putMany(batch.slice(0, Math.max(0, room)));
+  }
+
+  /** Reads one key's text into `batch` (unless the host's word came meanwhile); returns its length. */
+  private async readIntoBatch(key: string, batch: Array<{ key: string; text: string; stamp: TextStamp }>): Promise<number> {
+    if (this.touched.has(key) || !this.expected?.has(key)) return 0;
+    try {
+      const text = await this.readText(key);
+      if (this.touched.has(key)) return 0; // the host's put or remove came while the file was read
+      if (!text) {
+        this.index.remove(key);
+        return 0;
+      }
+      batch.push({ key, ...text });
+      return text.text.length;
+    } catch (error) {
+      this.send({ type: 'problem', message: l10n.t('A transcript could not be indexed: {0}', (error as Error).message) });
+      return 0;
+    }
   }
 
   private changed(): void {
@@ -369,7 +382,7 @@ export class IndexWorker {
     if (this.closed) return;
     const send = () => {
       this.stateTimer = undefined;
-      const state = { type: 'state' as const, version: this.index.version, indexed: this.index.documentCount, pending: this.pending.length, complete: this.complete };
+      const state = { type: 'state' as const, version: this.index.version, indexed: this.index.documentCount, pending: this.pending.length + this.reading, complete: this.complete };
       const text = JSON.stringify(state);
       if (text === this.lastState) return;
       this.lastState = text;

@@ -1,8 +1,10 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { IndexWorker } from '../../../../src/history/fulltext/indexWorker';
+import { textFileName } from '../../../../src/history/textFileName';
 import { CANCEL_SLOTS, MAX_TEXT_CHARS, type FromWorker } from '../../../../src/history/fulltext/workerProtocol';
 
 /** The worker's logic in this thread, with what it sends collected. */
@@ -63,5 +65,27 @@ describe('IndexWorker (what the transcript worker does with each message)', () =
     worker.receive({ type: 'documents', keys: [], handles: new Uint32Array(0), last: true });
     const state = await next((m) => m.type === 'state' && m.complete);
     assert.equal(state.type === 'state' && state.indexed, 0);
+  });
+
+  it('does not call a result complete while a batch of text files is still being read', async () => {
+    // A regression: the keys of the batch being read had left the queue, so a search answered meanwhile (and the
+    // progress) said "complete" with that batch missing (at 20,000 transcripts, 800 of them).
+    const text = path.join(dir, 'text');
+    fs.mkdirSync(text);
+    // The only file to read is a FIFO: the batch waits on it until the test writes into it.
+    const fifo = path.join(text, textFileName('A\u0000a'));
+    execFileSync('mkfifo', [fifo]);
+    worker.receive({ type: 'documents', keys: ['A\u0000a'], handles: Uint32Array.from([0]), last: true });
+    const writer = await fs.promises.open(fifo, 'w'); // opens once the worker opened it for reading
+    worker.receive({ type: 'search', id: 1, query: 'alpha' });
+    const during = await next((m) => m.type === 'found' && m.id === 1);
+    assert.equal(during.type === 'found' && during.complete, false, 'not complete while the batch is read');
+    await writer.writeFile('alpha');
+    await writer.close();
+    await next((m) => m.type === 'state' && m.complete);
+    worker.receive({ type: 'search', id: 2, query: 'alpha' });
+    const after = await next((m) => m.type === 'found' && m.id === 2);
+    assert.deepEqual(after.type === 'found' && [...after.handles], [0]);
+    assert.equal(after.type === 'found' && after.complete, true);
   });
 });
