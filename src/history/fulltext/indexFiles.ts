@@ -153,7 +153,7 @@ export class IndexFiles {
     const view = new DataView(header.buffer);
     if (view.getUint32(0, true) !== SEGMENT_MAGIC) throw new IndexFileError(l10n.t('segment {0} is not an index segment', entry.file));
     if (view.getUint32(4, true) !== INDEX_FORMAT) throw new IndexFileError(l10n.t('segment {0} has another format', entry.file));
-    if (crc32(bytes) !== crc) throw new IndexFileError(l10n.t('segment {0} is damaged', entry.file));
+    if ((await crcInSteps(bytes)) !== crc) throw new IndexFileError(l10n.t('segment {0} is damaged', entry.file));
     return readBlock(bytes, entry.file);
   }
 
@@ -180,6 +180,17 @@ export class IndexFiles {
       if (stale) await fs.promises.rm(path.join(this.dir, name), { force: true });
     }
   }
+}
+
+/** CRC-32 of a large block a few MiB at a time, letting the worker answer queries in between. */
+async function crcInSteps(bytes: Uint8Array): Promise<number> {
+  const step = 4 * 1024 * 1024;
+  let crc = 0;
+  for (let at = 0; at < bytes.length; at += step) {
+    if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+    crc = crc32(bytes.subarray(at, at + step), crc);
+  }
+  return crc;
 }
 
 function align4(n: number): number {
@@ -255,7 +266,8 @@ function manifestBytes(index: TextIndex, segments: readonly SavedPart[]): Buffer
     view.setFloat64(at + 8, d.stamp.mtimeMs, true);
     view.setFloat64(at + 16, d.stamp.size, true);
     at += 24;
-    for (let k = 0; k < d.key.length; k++, at += 2) view.setUint16(at, d.key.charCodeAt(k), true);
+    // UTF-16 code units as they are (a lone surrogate survives), decoded natively when read.
+    at += bytes.write(d.key, at, 'utf16le');
   }
   view.setUint32(0, MANIFEST_MAGIC, true);
   view.setUint32(4, INDEX_FORMAT, true);
@@ -301,8 +313,8 @@ function readManifest(bytes: Buffer): { nextId: number; parts: SavedPart[]; docu
     at += 24;
     if (units === 0 || units > MAX_KEY_UNITS) throw fail(l10n.t('the saved index has a bad key'));
     need(at, 2 * units);
-    let key = '';
-    for (let k = 0; k < units; k++, at += 2) key += String.fromCharCode(view.getUint16(at, true));
+    const key = bytes.toString('utf16le', at, at + 2 * units);
+    at += 2 * units;
     if (seenIds.has(id) || seenKeys.has(key)) throw fail(l10n.t('the saved index names a document twice'));
     seenIds.add(id);
     seenKeys.add(key);

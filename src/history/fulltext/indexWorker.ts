@@ -140,7 +140,7 @@ export class IndexWorker {
       case 'documents':
         message.keys.forEach((key, i) => {
           this.receiving.add(key);
-          this.handles.set(key, message.handles[i]!);
+          this.handles.set(key, message.first + i);
         });
         if (message.last) {
           this.expected = this.receiving;

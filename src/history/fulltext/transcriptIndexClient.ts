@@ -66,9 +66,12 @@ export class TranscriptIndexClient implements TranscriptSearch {
   private failure: string | undefined;
   private disposed = false;
   private workerVersion = -1;
-  /** Record keys by handle, and handles by key: results name sessions by handle (see workerProtocol.ts). */
-  private readonly handleKeys: string[] = [];
-  private readonly keyHandles = new Map<string, number>();
+  /**
+   * Record keys by handle (the documents list of the worker's start, then keys put since), and handles by key
+   * (made when first needed): results name sessions by handle (see workerProtocol.ts).
+   */
+  private handleKeys: string[] = [];
+  private keyHandles: Map<string, number> | undefined;
   /** The worker's last state. */
   state: IndexState = { indexed: 0, pending: 0, complete: false };
   version = 0;
@@ -144,11 +147,13 @@ export class TranscriptIndexClient implements TranscriptSearch {
     worker.on('message', (message: unknown) => worker === this.worker && this.receive(message));
     worker.on('error', (error) => worker === this.worker && this.failed(l10n.t('the transcript index failed: {0}', error.message), true));
     worker.on('exit', (code) => worker === this.worker && !this.disposed && this.failed(l10n.t('the transcript index stopped (exit code {0})', code), true));
-    // The sessions that have text, in bounded batches: the worker compares them with its index and the files.
+    // The sessions that have text, in bounded batches: the worker compares them with its index and the text
+    // files. A key's handle is its place in this list (no per-key work here: 20,000 keys are one copy).
     const keys = this.options.documents();
+    this.handleKeys = [...keys];
+    this.keyHandles = undefined;
     for (let i = 0; i < keys.length || i === 0; i += MAX_KEYS_PER_MESSAGE) {
-      const batch = keys.slice(i, i + MAX_KEYS_PER_MESSAGE);
-      this.post({ type: 'documents', keys: batch, handles: Uint32Array.from(batch, (key) => this.handleOf(key)), last: i + MAX_KEYS_PER_MESSAGE >= keys.length });
+      this.post({ type: 'documents', keys: keys.slice(i, i + MAX_KEYS_PER_MESSAGE), first: i, last: i + MAX_KEYS_PER_MESSAGE >= keys.length });
     }
   }
 
@@ -287,6 +292,7 @@ export class TranscriptIndexClient implements TranscriptSearch {
   }
 
   private handleOf(key: string): number {
+    this.keyHandles ??= new Map(this.handleKeys.map((k, i) => [k, i]));
     let handle = this.keyHandles.get(key);
     if (handle === undefined) {
       handle = this.handleKeys.length;

@@ -45,12 +45,10 @@ export type WorkerOptions = z.infer<typeof WorkerOptions>;
 /** Host → worker. */
 export const ToWorker = z.discriminatedUnion('type', [
   /**
-   * The sessions that have text (from the record store), in batches; `last` on the final one. Each key comes
-   * with the host's handle for it (`handles[i]` for `keys[i]`): results name documents by handle.
+   * The sessions that have text (from the record store), in batches; `last` on the final one. A key's handle is
+   * its place in the whole list (`first + i` for `keys[i]`): results name documents by handle.
    */
-  z
-    .object({ type: z.literal('documents'), keys: z.array(Key).check(z.maxLength(MAX_KEYS_PER_MESSAGE)), handles: Handles, last: z.boolean() })
-    .check(z.refine((m) => m.handles.length === m.keys.length, 'one handle per key')),
+  z.object({ type: z.literal('documents'), keys: z.array(Key).check(z.maxLength(MAX_KEYS_PER_MESSAGE)), first: Handle, last: z.boolean() }),
   /** A session's text file was written: index this text, read from the file with this stamp. */
   z.object({ type: z.literal('put'), key: Key, handle: Handle, text: z.string().check(z.maxLength(MAX_TEXT_CHARS)), stamp: Stamp }),
   /** A session's text is gone. */

@@ -62,7 +62,7 @@ describe('IndexWorker (what the transcript worker does with each message)', () =
 
   it('reports progress: incomplete until the host’s list was compared with the text files', async () => {
     fs.mkdirSync(path.join(dir, 'text'));
-    worker.receive({ type: 'documents', keys: [], handles: new Uint32Array(0), last: true });
+    worker.receive({ type: 'documents', keys: [], first: 0, last: true });
     const state = await next((m) => m.type === 'state' && m.complete);
     assert.equal(state.type === 'state' && state.indexed, 0);
   });
@@ -75,7 +75,7 @@ describe('IndexWorker (what the transcript worker does with each message)', () =
     // The only file to read is a FIFO: the batch waits on it until the test writes into it.
     const fifo = path.join(text, textFileName('A\u0000a'));
     execFileSync('mkfifo', [fifo]);
-    worker.receive({ type: 'documents', keys: ['A\u0000a'], handles: Uint32Array.from([0]), last: true });
+    worker.receive({ type: 'documents', keys: ['A\u0000a'], first: 0, last: true });
     const writer = await fs.promises.open(fifo, 'w'); // opens once the worker opened it for reading
     worker.receive({ type: 'search', id: 1, query: 'alpha' });
     const during = await next((m) => m.type === 'found' && m.id === 1);
