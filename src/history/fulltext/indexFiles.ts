@@ -76,9 +76,14 @@ export class IndexFiles {
 
   /** Writes the parts not saved yet, then the manifest; then deletes segment files no longer named. */
   async save(index: TextIndex): Promise<void> {
+    // One moment's parts and documents (the index changes while files are written): a document added later
+    // is not named, so a reload reads it again; one removed later is dropped when the reload compares.
+    const parts = [...index.segments()];
+    const documents = index.documents();
+    const nextId = index.idLimit;
     await fs.promises.mkdir(this.dir, { recursive: true });
     const entries: SavedPart[] = [];
-    for (const part of index.segments()) {
+    for (const part of parts) {
       let saved = this.saved.get(part);
       if (!saved) {
         if (!part.words) throw new Error(l10n.t('A part of the transcript index is still loading.'));
@@ -95,7 +100,7 @@ export class IndexFiles {
       }
       entries.push(saved);
     }
-    await writeAtomically(path.join(this.dir, MANIFEST), manifestBytes(index, entries));
+    await writeAtomically(path.join(this.dir, MANIFEST), manifestBytes(nextId, documents, entries));
     await this.deleteUnnamed(new Set(entries.map((e) => e.file)));
   }
 
@@ -241,13 +246,12 @@ function readBlock(bytes: Uint8Array, file: number): Segment {
   return new Segment(termChars, termStarts, postingBytes, postingStarts);
 }
 
-function manifestBytes(index: TextIndex, segments: readonly SavedPart[]): Buffer {
-  const documents = index.documents();
+function manifestBytes(nextId: number, documents: readonly IndexedDocument[], segments: readonly SavedPart[]): Buffer {
   const size = 20 + 8 + PART_ENTRY * segments.length + 4 + documents.reduce((sum, d) => sum + 24 + 2 * d.key.length, 0);
   const bytes = Buffer.alloc(size);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 20;
-  view.setUint32(at, index.idLimit, true);
+  view.setUint32(at, nextId, true);
   view.setUint32(at + 4, segments.length, true);
   at += 8;
   for (const s of segments) {
