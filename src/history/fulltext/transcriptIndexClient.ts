@@ -17,6 +17,7 @@ import { Emitter, type Event } from '../../common/events';
 import type { Logger } from '../../common/logger';
 import type { Range, Snippet } from '../search';
 import type { TranscriptMatches, TranscriptSearch } from '../transcriptSearch';
+import { HandleTable, MatchedKeys } from './matchedKeys';
 import type { TextStamp } from './textIndex';
 import { CANCEL_SLOTS, FromWorker, MAX_KEYS_PER_MESSAGE, MAX_SNIPPET_KEYS, MAX_TEXT_CHARS, type ToWorker, type WorkerOptions } from './workerProtocol';
 
@@ -66,12 +67,8 @@ export class TranscriptIndexClient implements TranscriptSearch {
   private failure: string | undefined;
   private disposed = false;
   private workerVersion = -1;
-  /**
-   * Record keys by handle (the documents list of the worker's start, then keys put since), and handles by key
-   * (made when first needed): results name sessions by handle (see workerProtocol.ts).
-   */
-  private handleKeys: string[] = [];
-  private keyHandles: Map<string, number> | undefined;
+  /** Record keys by handle (the documents list of the worker's start, then keys put since): results name sessions by handle. */
+  private handles = new HandleTable([]);
   /** The worker's last state. */
   state: IndexState = { indexed: 0, pending: 0, complete: false };
   version = 0;
@@ -87,7 +84,7 @@ export class TranscriptIndexClient implements TranscriptSearch {
   /** A session's text file was written (`text` is what it holds, `stamp` its stat). */
   put(key: string, text: string, stamp: TextStamp): void {
     this.bump();
-    this.post({ type: 'put', key, handle: this.handleOf(key), text: text.slice(0, MAX_TEXT_CHARS), stamp });
+    this.post({ type: 'put', key, handle: this.handles.handleOf(key), text: text.slice(0, MAX_TEXT_CHARS), stamp });
   }
 
   /** A session's text was dropped. */
@@ -150,8 +147,7 @@ export class TranscriptIndexClient implements TranscriptSearch {
     // The sessions that have text, in bounded batches: the worker compares them with its index and the text
     // files. A key's handle is its place in this list (no per-key work here: 20,000 keys are one copy).
     const keys = this.options.documents();
-    this.handleKeys = [...keys];
-    this.keyHandles = undefined;
+    this.handles = new HandleTable([...keys]);
     for (let i = 0; i < keys.length || i === 0; i += MAX_KEYS_PER_MESSAGE) {
       this.post({ type: 'documents', keys: keys.slice(i, i + MAX_KEYS_PER_MESSAGE), first: i, last: i + MAX_KEYS_PER_MESSAGE >= keys.length });
     }
@@ -249,12 +245,7 @@ export class TranscriptIndexClient implements TranscriptSearch {
         return;
       case 'found': {
         const pending = this.take(message.id, 'search');
-        const keys = new Set<string>();
-        for (const handle of message.handles) {
-          const key = this.handleKeys[handle];
-          if (key !== undefined) keys.add(key);
-        }
-        pending?.resolve({ keys, searched: message.searched, complete: message.complete });
+        pending?.resolve({ keys: new MatchedKeys(message.handles, this.handles), searched: message.searched, complete: message.complete });
         return;
       }
       case 'snippets': {
@@ -289,17 +280,6 @@ export class TranscriptIndexClient implements TranscriptSearch {
     if (!pending || pending.kind !== kind) return undefined;
     this.requests.delete(id);
     return pending as Extract<Pending, { kind: K }>;
-  }
-
-  private handleOf(key: string): number {
-    this.keyHandles ??= new Map(this.handleKeys.map((k, i) => [k, i]));
-    let handle = this.keyHandles.get(key);
-    if (handle === undefined) {
-      handle = this.handleKeys.length;
-      this.handleKeys.push(key);
-      this.keyHandles.set(key, handle);
-    }
-    return handle;
   }
 
   private bump(): void {
