@@ -70,6 +70,15 @@ const builds = [
     mainFields: ['module', 'main'],
   },
   {
+    // The transcript index runs in a worker thread (src/history/fulltext/worker.ts), started by the extension.
+    ...common,
+    entryPoints: { 'transcript-worker': 'src/history/fulltext/worker.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
     // The offline reference agent: a real ACP agent built on the official SDK, for the tests and the demo
     // (configured as a user-settings agent, scripts/vscode-web/codeServer.mjs). It does not ship in the package.
     ...common,
