@@ -88,6 +88,7 @@ function bareMerge(all: readonly SessionInfo[]): number {
 function newModel(catalog: AgentCatalog, index: LocalSessionIndex, settings: Partial<ViewSettings>): SessionsModel {
   const model = new SessionsModel({
     index,
+    transcripts: undefined,
     agents: () => [{ name: 'Bench', running: true, caps: caps(), catalog }],
     workspace: () => workspace,
     isOpen: () => false,

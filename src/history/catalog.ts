@@ -6,8 +6,13 @@
  * Cursors live only in memory for the current paging run: never stored, parsed or changed. A failing page
  * keeps what was loaded and waits for a retry; a retry after the agent rejected a cursor starts that source
  * again from its first page (duplicates merge away).
+ *
+ * Built for a million sessions: fields are kept in columns by slot (folders and folder lists interned), a page
+ * merges in O(page) and notes only the sessions that actually changed in {@link AgentCatalog.changes}, so the
+ * Sessions model follows the catalog without copying it.
  */
 import type { SessionInfo } from '../acp/schema';
+import { ChangeJournal } from './changeJournal';
 
 export interface ListPage {
   readonly sessions: readonly SessionInfo[];
@@ -50,13 +55,28 @@ function errorCode(error: unknown): number | undefined {
 }
 
 export class AgentCatalog {
-  private readonly byId = new Map<string, CatalogEntry>();
+  /** Sessions by id: the slot their fields are kept in. */
+  private readonly slots = new Map<string, number>();
+  // One column per field, indexed by slot (a removed session's slot is reused): at a million sessions, a
+  // few arrays cost far less than an object per session, and readers (the Sessions model) follow a slot
+  // without allocating anything.
+  private ids: (string | undefined)[] = [];
+  private cwds: string[] = [];
+  private directories: (readonly string[] | undefined)[] = [];
+  private titles: (string | undefined)[] = [];
+  /** Epoch ms; NaN when the agent gave no readable time. */
+  private times = new Float64Array(64);
+  private metas: (Readonly<Record<string, unknown>> | undefined)[] = [];
+  private free: number[] = [];
+  private readonly interned = new Interned();
   private readonly sources = new Map<string, SourceState>();
   private readonly listeners = new Set<() => void>();
   private loading: Promise<boolean> | undefined;
   private generation = 0;
-  /** Bumped on every change; views memoize on it. */
+  /** Bumped on every change (entries, loading, errors); views memoize on it. */
   version = 0;
+  /** The slots whose session was added, changed or removed, for readers that follow the catalog incrementally. */
+  readonly changes = new ChangeJournal<number>(() => this.slots.size);
 
   constructor(
     readonly agentName: string,
@@ -64,19 +84,68 @@ export class AgentCatalog {
   ) {}
 
   get size(): number {
-    return this.byId.size;
+    return this.slots.size;
   }
 
   get isLoading(): boolean {
     return this.loading !== undefined;
   }
 
-  entries(): CatalogEntry[] {
-    return [...this.byId.values()];
+  /** One more than the highest slot in use: slots are `0 … capacity - 1`, some of them free. */
+  get capacity(): number {
+    return this.ids.length;
   }
 
+  /** A copy of one session's fields (callers that follow many sessions read the slot accessors instead). */
   get(sessionId: string): CatalogEntry | undefined {
-    return this.byId.get(sessionId);
+    const slot = this.slots.get(sessionId);
+    return slot === undefined ? undefined : this.entryAt(slot);
+  }
+
+  /** The slot a session's fields are kept in. */
+  slotOf(sessionId: string): number | undefined {
+    return this.slots.get(sessionId);
+  }
+
+  /** The session in a slot; undefined when the slot is free. */
+  sessionIdAt(slot: number): string | undefined {
+    return this.ids[slot];
+  }
+
+  cwdAt(slot: number): string {
+    return this.cwds[slot]!;
+  }
+
+  /** The agent's ordered list of other roots (interned: the same list is the same array); undefined when it did not say. */
+  directoriesAt(slot: number): readonly string[] | undefined {
+    return this.directories[slot];
+  }
+
+  titleAt(slot: number): string | undefined {
+    return this.titles[slot];
+  }
+
+  /** Epoch ms, or undefined when the agent gave no readable time. */
+  updatedAtAt(slot: number): number | undefined {
+    const time = this.times[slot]!;
+    return Number.isNaN(time) ? undefined : time;
+  }
+
+  entryAt(slot: number): CatalogEntry | undefined {
+    const sessionId = this.ids[slot];
+    if (sessionId === undefined) return undefined;
+    const additionalDirectories = this.directories[slot];
+    const title = this.titles[slot];
+    const updatedAt = this.updatedAtAt(slot);
+    const meta = this.metas[slot];
+    return {
+      sessionId,
+      cwd: this.cwds[slot]!,
+      ...(additionalDirectories !== undefined ? { additionalDirectories } : {}),
+      ...(title !== undefined ? { title } : {}),
+      ...(updatedAt !== undefined ? { updatedAt } : {}),
+      ...(meta !== undefined ? { meta } : {}),
+    };
   }
 
   /** True when `plan` still has pages to read (everything is read once the unfiltered list is complete). */
@@ -159,7 +228,16 @@ export class AgentCatalog {
   /** Forgets everything loaded (the refresh button); the next {@link loadMore} starts from the first page. */
   reset(): void {
     this.generation++;
-    this.byId.clear();
+    this.slots.clear();
+    this.ids = [];
+    this.cwds = [];
+    this.directories = [];
+    this.titles = [];
+    this.times = new Float64Array(64);
+    this.metas = [];
+    this.free = [];
+    this.interned.clear();
+    this.changes.clear();
     this.sources.clear();
     this.loading = undefined;
     this.changed();
@@ -167,15 +245,32 @@ export class AgentCatalog {
 
   /** A session the client created, opened or renamed: shown at once, without waiting for a listing. */
   upsert(entry: Partial<CatalogEntry> & Pick<CatalogEntry, 'sessionId'>): void {
-    const existing = this.byId.get(entry.sessionId);
-    if (!existing && entry.cwd === undefined) return;
-    const next: CatalogEntry = { ...existing, ...definedOnly(entry) } as CatalogEntry;
-    this.byId.set(entry.sessionId, next);
+    let slot = this.slots.get(entry.sessionId);
+    if (slot === undefined) {
+      if (entry.cwd === undefined) return;
+      slot = this.allocate(entry.sessionId, entry.cwd);
+    } else if (entry.cwd !== undefined) this.cwds[slot] = this.interned.string(entry.cwd);
+    if (entry.additionalDirectories !== undefined) this.directories[slot] = this.interned.list(entry.additionalDirectories);
+    if (entry.title !== undefined) this.titles[slot] = entry.title;
+    if (entry.updatedAt !== undefined) this.times[slot] = entry.updatedAt;
+    if (entry.meta !== undefined) this.metas[slot] = entry.meta;
+    this.changes.note(slot);
     this.changed();
   }
 
   remove(sessionId: string): void {
-    if (this.byId.delete(sessionId)) this.changed();
+    const slot = this.slots.get(sessionId);
+    if (slot === undefined) return;
+    this.slots.delete(sessionId);
+    this.ids[slot] = undefined;
+    this.cwds[slot] = '';
+    this.directories[slot] = undefined;
+    this.titles[slot] = undefined;
+    this.times[slot] = Number.NaN;
+    this.metas[slot] = undefined;
+    this.free.push(slot);
+    this.changes.note(slot);
+    this.changed();
   }
 
   onDidChange(listener: () => void): { dispose(): void } {
@@ -193,20 +288,56 @@ export class AgentCatalog {
     this.changed();
   }
 
+  /** One listed session: added, or merged into the copy we have (only what actually changed is noted). */
   private merge(info: SessionInfo): void {
-    const existing = this.byId.get(info.sessionId);
-    const updatedAt = info.updatedAt ? Date.parse(info.updatedAt) : Number.NaN;
-    const incoming: CatalogEntry = {
-      sessionId: info.sessionId,
-      cwd: info.cwd,
-      ...(info.additionalDirectories ? { additionalDirectories: [...info.additionalDirectories] } : {}),
-      ...(info.title ? { title: info.title } : {}),
-      ...(Number.isFinite(updatedAt) ? { updatedAt } : {}),
-      ...(info._meta ? { meta: info._meta } : {}),
-    };
-    // The same session can arrive from several sources and pages; the most recently updated copy wins.
-    if (existing && (existing.updatedAt ?? 0) > (incoming.updatedAt ?? 0)) return;
-    this.byId.set(info.sessionId, existing ? { ...existing, ...incoming } : incoming);
+    const time = info.updatedAt ? Date.parse(info.updatedAt) : Number.NaN;
+    let slot = this.slots.get(info.sessionId);
+    const directories = info.additionalDirectories ? this.interned.list(info.additionalDirectories) : undefined;
+    if (slot === undefined) {
+      slot = this.allocate(info.sessionId, info.cwd);
+    } else {
+      // The same session can arrive from several sources and pages; the most recently updated copy wins.
+      const known = this.times[slot]!;
+      if ((Number.isNaN(known) ? 0 : known) > (Number.isNaN(time) ? 0 : time)) return;
+      const cwd = this.interned.string(info.cwd);
+      const same =
+        this.cwds[slot] === cwd &&
+        (directories === undefined || this.directories[slot] === directories) &&
+        (!info.title || this.titles[slot] === info.title) &&
+        (Number.isNaN(time) || this.times[slot] === time) &&
+        (!info._meta || this.metas[slot] === info._meta);
+      if (same) return;
+      this.cwds[slot] = cwd;
+    }
+    if (directories !== undefined) this.directories[slot] = directories;
+    if (info.title) this.titles[slot] = info.title;
+    if (!Number.isNaN(time)) this.times[slot] = time;
+    if (info._meta) this.metas[slot] = info._meta;
+    this.changes.note(slot);
+  }
+
+  /** A slot for a new session, with its id and working folder set and everything else unknown. */
+  private allocate(sessionId: string, cwd: string): number {
+    let slot = this.free.pop();
+    if (slot === undefined) {
+      slot = this.ids.length;
+      if (slot === this.times.length) {
+        const grown = new Float64Array(this.times.length * 2);
+        grown.set(this.times);
+        this.times = grown;
+      }
+      this.ids.push(sessionId);
+      this.cwds.push(this.interned.string(cwd));
+      this.directories.push(undefined);
+      this.titles.push(undefined);
+      this.metas.push(undefined);
+    } else {
+      this.ids[slot] = sessionId;
+      this.cwds[slot] = this.interned.string(cwd);
+    }
+    this.times[slot] = Number.NaN;
+    this.slots.set(sessionId, slot);
+    return slot;
   }
 
   /** The first source of `plan` that is not complete, or null when none (or the unfiltered list is complete). */
@@ -236,9 +367,38 @@ export class AgentCatalog {
   }
 }
 
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+/**
+ * Folders and folder lists are shared by many sessions (a million sessions may have a handful of working
+ * folders): each distinct one is kept once, so equal lists are the same frozen array.
+ */
+class Interned {
+  private readonly strings = new Map<string, string>();
+  private readonly lists = new Map<string, readonly string[]>();
+
+  string(value: string): string {
+    const known = this.strings.get(value);
+    if (known !== undefined) return known;
+    this.strings.set(value, value);
+    return value;
+  }
+
+  list(values: readonly string[]): readonly string[] {
+    if (values.length === 0) return NO_DIRECTORIES;
+    const key = values.length === 1 ? values[0]! : values.join('\u0000');
+    const known = this.lists.get(key);
+    if (known !== undefined && known.length === values.length) return known;
+    const list = Object.freeze(values.map((value) => this.string(value)));
+    this.lists.set(key, list);
+    return list;
+  }
+
+  clear(): void {
+    this.strings.clear();
+    this.lists.clear();
+  }
 }
+
+const NO_DIRECTORIES: readonly string[] = Object.freeze([]);
 
 /** The unfiltered list (undefined) or the list filtered by one exact cwd. */
 function sourceKey(source: string | undefined): string {

@@ -14,6 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
+import { ChangeJournal } from './changeJournal';
 import type { ForkOrigin } from './sessionTitle';
 
 export const MAX_RECORDS = 20_000;
@@ -119,6 +120,11 @@ export class LocalSessionIndex {
   readonly loadProblem: string | undefined;
   /** Bumped when a record changes (not when only transcript text does); views memoize on it. */
   version = 0;
+  /**
+   * The keys ({@link recordKey}) of records added, changed or removed, for readers that follow the index
+   * incrementally. (A record gaining `hasText` is not noted: only {@link version} says so.)
+   */
+  readonly recordChanges = new ChangeJournal<string>(() => this.records.size);
   /** Bumped when transcript text changes; search memoizes on it. */
   textVersion = 0;
 
@@ -171,6 +177,7 @@ export class LocalSessionIndex {
     if (update.forkOf !== undefined && existing?.forkOf === undefined) (next as { forkOf?: ForkOrigin }).forkOf = { ...update.forkOf };
     if (existing && sameRecord(existing, next)) return existing;
     this.records.set(key, next);
+    this.recordChanges.note(key);
     this.trim();
     this.changed();
     return next;
@@ -196,6 +203,7 @@ export class LocalSessionIndex {
       else delete next.hidden;
     }
     this.records.set(key, next);
+    this.recordChanges.note(key);
     this.changed();
     return true;
   }
@@ -204,6 +212,7 @@ export class LocalSessionIndex {
   remove(agentName: string, sessionId: string): void {
     const key = recordKey(agentName, sessionId);
     if (!this.records.delete(key)) return;
+    this.recordChanges.note(key);
     this.dropText(key);
     this.changed();
   }
@@ -352,6 +361,7 @@ export class LocalSessionIndex {
     const candidates = [...this.records.entries()].filter(([, r]) => !r.pinned).sort((a, b) => a[1].updatedAt - b[1].updatedAt);
     for (const [key] of candidates.slice(0, this.records.size - MAX_RECORDS)) {
       this.records.delete(key);
+      this.recordChanges.note(key);
       this.dropText(key);
     }
   }

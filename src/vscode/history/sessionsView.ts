@@ -57,6 +57,8 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     super();
     this.model = new SessionsModel({
       index: history.index,
+      // The transcripts' index (a worker) is wired in by SessionHistory; until then only titles are searched.
+      transcripts: undefined,
       agents: () => history.entries(),
       workspace: () => history.workspace(),
       isOpen: (agentName, sessionId) => chats.find(agentName, sessionId) !== undefined,
@@ -67,6 +69,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     // First time: the default agent's sessions, if one is set; else every agent's.
     this.model.setSettings(stored.success ? stored.data : { ...DEFAULT_SETTINGS, agent: readDefaultAgent() || null });
     this._register(history.onDidChange(() => this.schedule()));
+    this._register(this.model.onDidUpdate(() => this.schedule()));
     this._register(vscode.window.registerWebviewViewProvider(SESSIONS_VIEW_ID, this, { webviewOptions: { retainContextWhenHidden: false } }));
     for (const action of SessionAction.options) {
       this._register(vscode.commands.registerCommand(`acpWorkspace.history.${action}`, (context?: RowContext) => this.runFromMenu(action, context)));
@@ -108,7 +111,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
         this.settingsSeq = message.seq;
         return this.applySettings(message.settings);
       case 'request':
-        this.post(await answer(HistoryRequests, { rows: (window) => Promise.resolve(this.rowsFor(window)) }, message));
+        this.post(await answer(HistoryRequests, { rows: (window) => this.rowsFor(window) }, message));
         return;
       case 'action': {
         const session = this.model.find(message.key);
@@ -126,12 +129,14 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
   }
 
   /** Rows [from, to) of the current list; the end of a list in view reads its next page. */
-  private rowsFor(window: { version: number; from: number; to: number }): { version: number; rows: Row[] } {
+  private async rowsFor(window: { version: number; from: number; to: number }): Promise<{ version: number; rows: Row[] }> {
     if (window.version !== this.version) return { version: this.version, rows: [] };
     for (const status of this.model.statusRowsIn(window.from, window.to)) {
       if (status.state === 'more') void this.loadMore(status.agentName);
     }
-    return { version: this.version, rows: this.model.rows(window.from, window.to) };
+    const rows = await this.model.rowsWithSnippets(window.from, window.to);
+    // The list may have changed while snippets were asked for: the webview asks again for the new one.
+    return { version: this.version, rows: window.version === this.version ? rows : [] };
   }
 
   /** Forgets what was listed and reads the shown agents' lists again from their first page. */
@@ -248,6 +253,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
 
   override dispose(): void {
     clearTimeout(this.timer);
+    this.model.dispose();
     super.dispose();
   }
 }

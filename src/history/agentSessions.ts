@@ -1,0 +1,380 @@
+/**
+ * One agent's part of the Sessions view, kept up to date incrementally: every session the agent lists (its
+ * catalog; when it lists none, the client's own records of it), with what the list needs of each session in
+ * columns by slot (its time, its title's search key and character mask, its root list, pinned and hidden),
+ * and the sessions in order, newest first: all of them, and those of the current scope.
+ *
+ * {@link AgentSessions.sync} reads what changed in the catalog and in the records since the last call (their
+ * journals) and updates only those sessions: O(changed sessions) plus one move in each ordered list. The full
+ * SessionView of a session is built only when a row shows it ({@link AgentSessions.viewAt}).
+ */
+import type { AgentCatalog } from './catalog';
+import type { JournalCursor } from './changeJournal';
+import type { LocalRecord, LocalSessionIndex } from './localIndex';
+import { RootLists, type RootList } from './rootLists';
+import { charMask } from './search';
+import { cleanTitle } from './sessionTitle';
+import { viewOf, type SessionView } from './sessionView';
+import { SortedSlots, type SlotOrder } from './sortedSlots';
+
+/** Where a slot was in the order (its key, copied), so a position survives the slot changing. */
+export interface SlotKey {
+  readonly time: number;
+  readonly lower: string;
+  readonly slot: number;
+}
+
+/** Told about changes to an agent's sessions, in two steps so ordered lists can find a slot by its old key. */
+export interface SlotListener {
+  /** These slots are about to change or go (their old keys are still in place). */
+  beforeChange(slots: readonly number[]): void;
+  /** These slots changed (some may be gone: see {@link AgentSessions.alive}). */
+  afterChange(slots: readonly number[]): void;
+}
+
+const ALIVE = 1;
+const TITLED = 2;
+const PINNED = 4;
+const HIDDEN = 8;
+/** Only while rebuilding: the slot has a record. */
+const RECORDED = 16;
+
+const NO_DIRECTORIES: readonly string[] = Object.freeze([]);
+
+export class AgentSessions {
+  private source: AgentCatalog | undefined | null = null;
+  private catalogCursor: JournalCursor | undefined;
+  private indexCursor: JournalCursor | undefined;
+  /** Without a catalog, the records have slots of their own. */
+  private localSlots = new Map<string, number>();
+  private localIds: (string | undefined)[] = [];
+  private localFree: number[] = [];
+
+  // Columns by slot.
+  private times = new Float64Array(16);
+  private lowers: string[] = [];
+  private masks = new Uint32Array(16);
+  private flags = new Uint8Array(16);
+  private rootIds = new Int32Array(16);
+  /** The client's records of the sessions that have one (a few thousand at most). */
+  private records = new Map<number, LocalRecord>();
+  private rootLists = new RootLists();
+
+  /** Newest first (then by title, then by slot): every session. */
+  readonly all: SortedSlots;
+  /** The same order: the sessions of the current scope (see {@link setScope}). */
+  readonly scoped: SortedSlots;
+  private scopeKey: string | undefined;
+  private scopeTest: (roots: RootList) => boolean = () => false;
+  private showHidden = false;
+  /** Per root list: 0 not decided yet, 1 out of scope, 2 in scope. */
+  private membership = new Uint8Array(16);
+  private readonly listeners = new Set<SlotListener>();
+  /** Bumped on every change of the sessions; caches key on it. */
+  stamp = 0;
+  /** Bumped when the scoped list is rebuilt. */
+  scopeGeneration = 0;
+  /** Bumped when everything is rebuilt: slots name other sessions now (searches start over). */
+  slotGeneration = 0;
+  /** How often everything was rebuilt, and how many sessions were updated one by one (tests and benchmarks read it). */
+  readonly work = { rebuilds: 0, updated: 0, scopes: 0 };
+
+  /** Newest first, sessions without a time last; then by title (lower case), then by slot: never two equal. */
+  readonly order: SlotOrder = (a, b) => {
+    const ta = this.times[a]!;
+    const tb = this.times[b]!;
+    if (ta !== tb) return ta > tb ? -1 : 1;
+    const la = this.lowers[a]!;
+    const lb = this.lowers[b]!;
+    if (la !== lb) return la < lb ? -1 : 1;
+    return a - b;
+  };
+
+  constructor(
+    readonly agentName: string,
+    private readonly index: LocalSessionIndex,
+  ) {
+    this.all = new SortedSlots(this.order);
+    this.scoped = new SortedSlots(this.order);
+  }
+
+  /** Follows a listener's changes until it is disposed. */
+  listen(listener: SlotListener): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /**
+   * Catches up with the agent's catalog (undefined: it lists nothing, its records are its history) and the
+   * records. True when something changed.
+   */
+  sync(catalog: AgentCatalog | undefined): boolean {
+    if (catalog !== this.source || this.catalogCursor === undefined || this.indexCursor === undefined) {
+      this.rebuild(catalog);
+      return true;
+    }
+    const fromCatalog = catalog ? catalog.changes.since(this.catalogCursor) : [];
+    const fromIndex = this.index.recordChanges.since(this.indexCursor);
+    if (fromCatalog === undefined || fromIndex === undefined) {
+      this.rebuild(catalog);
+      return true;
+    }
+    this.catalogCursor = catalog ? catalog.changes.cursor : this.catalogCursor;
+    this.indexCursor = this.index.recordChanges.cursor;
+    const changed = new Set<number>(fromCatalog);
+    const prefix = `${this.agentName}\u0000`;
+    for (const key of fromIndex) {
+      if (!key.startsWith(prefix)) continue;
+      const sessionId = key.slice(prefix.length);
+      const slot = catalog ? catalog.slotOf(sessionId) : this.localSlot(sessionId);
+      if (slot !== undefined) changed.add(slot);
+    }
+    if (changed.size === 0) return false;
+    this.apply([...changed]);
+    return true;
+  }
+
+  /** One more than the highest slot. */
+  get capacity(): number {
+    return this.flags.length;
+  }
+
+  /** Whether a slot holds a session. */
+  alive(slot: number): boolean {
+    return slot < this.flags.length && (this.flags[slot]! & ALIVE) !== 0;
+  }
+
+  /** Whether the session in a slot is in the current scope (and shown: not hidden, unless hidden ones are). */
+  inScope(slot: number): boolean {
+    const flags = this.flags[slot]!;
+    if ((flags & ALIVE) === 0 || (!this.showHidden && (flags & HIDDEN) !== 0)) return false;
+    return this.member(this.rootIds[slot]!);
+  }
+
+  /**
+   * Sets the scope (`key` names it: the same key keeps the current list): the sessions whose root list
+   * `test` takes, hidden ones only when `showHidden`. True when the scoped list was rebuilt.
+   */
+  setScope(key: string, test: (roots: RootList) => boolean, showHidden: boolean): boolean {
+    if (key === this.scopeKey) return false;
+    this.scopeKey = key;
+    this.scopeTest = test;
+    this.showHidden = showHidden;
+    this.membership = new Uint8Array(Math.max(16, this.rootLists.size));
+    this.scoped.filterFrom(this.all, (slot) => this.inScope(slot));
+    this.scopeGeneration++;
+    this.work.scopes++;
+    return true;
+  }
+
+  /** A slot's place in the order as it is now (kept by a search as where it stopped). */
+  keyOf(slot: number): SlotKey {
+    return { time: this.times[slot]!, lower: this.lowers[slot]!, slot };
+  }
+
+  /** Whether a slot comes at or before `key` in the order. */
+  atOrBefore(slot: number, key: SlotKey): boolean {
+    const time = this.times[slot]!;
+    if (time !== key.time) return time > key.time;
+    const lower = this.lowers[slot]!;
+    if (lower !== key.lower) return lower < key.lower;
+    return slot <= key.slot;
+  }
+
+  /** Comes `a` before `b` across agents (newest first; then by title): how searches merge their hits. */
+  static before(a: AgentSessions, slotA: number, b: AgentSessions, slotB: number): boolean {
+    const ta = a.times[slotA]!;
+    const tb = b.times[slotB]!;
+    if (ta !== tb) return ta > tb;
+    return a.lowers[slotA]! < b.lowers[slotB]!;
+  }
+
+  timeAt(slot: number): number | undefined {
+    const time = this.times[slot]!;
+    return time === -Infinity ? undefined : time;
+  }
+
+  /** The lower-case title searched ('' when the session has only a placeholder title). */
+  searchKeyAt(slot: number): string {
+    return this.lowers[slot]!;
+  }
+
+  maskAt(slot: number): number {
+    return this.masks[slot]!;
+  }
+
+  pinned(slot: number): boolean {
+    return (this.flags[slot]! & PINNED) !== 0;
+  }
+
+  sessionIdAt(slot: number): string | undefined {
+    return this.source ? this.source.sessionIdAt(slot) : this.localIds[slot];
+  }
+
+  slotOf(sessionId: string): number | undefined {
+    return this.source ? this.source.slotOf(sessionId) : this.localSlots.get(sessionId);
+  }
+
+  /** The session in a slot as the view shows it (built on demand: only shown rows and actions need it). */
+  viewAt(slot: number): SessionView | undefined {
+    if (!this.alive(slot)) return undefined;
+    return viewOf(this.agentName, this.source ? this.source.entryAt(slot) : undefined, this.records.get(slot));
+  }
+
+  /** The pinned sessions of the scope, in order. */
+  pinnedInScope(): number[] {
+    const pinned: number[] = [];
+    for (const slot of this.records.keys()) if (this.pinned(slot) && this.inScope(slot)) pinned.push(slot);
+    return pinned.sort(this.order);
+  }
+
+  /** How many sessions of the scope have transcript text recorded. */
+  withTextInScope(): number {
+    let count = 0;
+    for (const [slot, record] of this.records) {
+      if (!this.inScope(slot)) continue;
+      if (record.hasText || this.index.get(this.agentName, record.sessionId)?.hasText) count++;
+    }
+    return count;
+  }
+
+  // ---- updating -------------------------------------------------------------------------------------
+
+  private rebuild(catalog: AgentCatalog | undefined): void {
+    this.work.rebuilds++;
+    this.source = catalog;
+    this.catalogCursor = catalog ? catalog.changes.cursor : { epoch: 0, position: 0 };
+    this.indexCursor = this.index.recordChanges.cursor;
+    this.records = new Map();
+    this.rootLists = new RootLists();
+    this.localSlots = new Map();
+    this.localIds = [];
+    this.localFree = [];
+    const ownRecords = this.index.forAgent(this.agentName);
+    const capacity = catalog ? catalog.capacity : ownRecords.length;
+    this.times = new Float64Array(Math.max(16, capacity));
+    this.masks = new Uint32Array(this.times.length);
+    this.flags = new Uint8Array(this.times.length);
+    this.rootIds = new Int32Array(this.times.length);
+    this.lowers = new Array<string>(capacity).fill('');
+    for (const record of ownRecords) {
+      const slot = catalog ? catalog.slotOf(record.sessionId) : this.localSlot(record.sessionId);
+      if (slot === undefined) continue;
+      this.records.set(slot, record);
+      this.flags[slot] = RECORDED;
+    }
+    const alive: number[] = [];
+    for (let slot = 0; slot < capacity; slot++) {
+      this.load(slot);
+      if (this.alive(slot)) alive.push(slot);
+    }
+    this.all.reset(alive);
+    this.scoped.clear();
+    this.scopeKey = undefined;
+    this.scopeGeneration++;
+    this.slotGeneration++;
+    this.stamp++;
+  }
+
+  private apply(changed: number[]): void {
+    this.work.updated += changed.length;
+    const present = changed.filter((slot) => this.alive(slot));
+    this.all.remove(present);
+    this.scoped.remove(present);
+    for (const listener of this.listeners) listener.beforeChange(present);
+    for (const slot of changed) this.load(slot, true);
+    const alive = changed.filter((slot) => this.alive(slot));
+    this.all.insert(alive);
+    if (this.scopeKey !== undefined) this.scoped.insert(alive.filter((slot) => this.inScope(slot)));
+    for (const slot of changed) {
+      if (this.source || this.alive(slot)) continue;
+      // A record that went: its local slot is free for the next one.
+      const sessionId = this.localIds[slot];
+      if (sessionId !== undefined) this.localSlots.delete(sessionId);
+      this.localIds[slot] = undefined;
+      this.localFree.push(slot);
+    }
+    for (const listener of this.listeners) listener.afterChange(changed);
+    this.stamp++;
+  }
+
+  /** Fills a slot's columns from the catalog and the record (looked up again when `lookUp`). */
+  private load(slot: number, lookUp = false): void {
+    this.ensure(slot + 1);
+    const catalog = this.source;
+    const sessionId = catalog ? catalog.sessionIdAt(slot) : this.localIds[slot];
+    let record: LocalRecord | undefined;
+    if (lookUp) {
+      record = sessionId === undefined ? undefined : this.index.get(this.agentName, sessionId);
+      if (record) this.records.set(slot, record);
+      else this.records.delete(slot);
+    } else if ((this.flags[slot]! & RECORDED) !== 0) record = this.records.get(slot);
+    if (sessionId === undefined || (!catalog && !record)) {
+      this.flags[slot] = 0;
+      this.lowers[slot] = '';
+      this.times[slot] = -Infinity;
+      return;
+    }
+    if (catalog && !record) {
+      // Most sessions: only what the agent listed (no object is made for them).
+      const title = cleanTitle(catalog.titleAt(slot));
+      const lower = title === undefined ? '' : title.toLowerCase();
+      this.lowers[slot] = lower;
+      this.masks[slot] = title === undefined ? 0 : charMask(lower);
+      this.times[slot] = catalog.updatedAtAt(slot) ?? -Infinity;
+      this.rootIds[slot] = this.rootLists.idOf(catalog.cwdAt(slot), catalog.directoriesAt(slot) ?? NO_DIRECTORIES);
+      this.flags[slot] = title === undefined ? ALIVE : ALIVE | TITLED;
+      return;
+    }
+    const view = viewOf(this.agentName, catalog?.entryAt(slot), record)!;
+    const lower = view.titled ? view.title.toLowerCase() : '';
+    this.lowers[slot] = lower;
+    this.masks[slot] = view.titled ? charMask(lower) : 0;
+    this.times[slot] = view.updatedAt ?? -Infinity;
+    this.rootIds[slot] = this.rootLists.idOf(view.cwd, view.additionalDirectories);
+    this.flags[slot] = ALIVE | (view.titled ? TITLED : 0) | (view.pinned ? PINNED : 0) | (view.hidden ? HIDDEN : 0);
+  }
+
+  /** The local slot of a session the agent does not list (a new one when a record for it exists). */
+  private localSlot(sessionId: string): number | undefined {
+    const known = this.localSlots.get(sessionId);
+    if (known !== undefined) return known;
+    if (!this.index.get(this.agentName, sessionId)) return undefined;
+    const slot = this.localFree.pop() ?? this.localIds.length;
+    this.localIds[slot] = sessionId;
+    this.localSlots.set(sessionId, slot);
+    return slot;
+  }
+
+  private member(rootId: number): boolean {
+    if (rootId >= this.membership.length) {
+      const grown = new Uint8Array(Math.max(rootId + 1, this.membership.length * 2));
+      grown.set(this.membership);
+      this.membership = grown;
+    }
+    let decided = this.membership[rootId]!;
+    if (decided === 0) {
+      decided = this.scopeTest(this.rootLists.at(rootId)) ? 2 : 1;
+      this.membership[rootId] = decided;
+    }
+    return decided === 2;
+  }
+
+  private ensure(capacity: number): void {
+    if (capacity <= this.times.length) {
+      while (this.lowers.length < capacity) this.lowers.push('');
+      return;
+    }
+    const size = Math.max(capacity, this.times.length * 2);
+    const grow = <T extends Float64Array | Uint32Array | Uint8Array | Int32Array>(old: T, make: (n: number) => T): T => {
+      const next = make(size);
+      next.set(old);
+      return next;
+    };
+    this.times = grow(this.times, (n) => new Float64Array(n));
+    this.masks = grow(this.masks, (n) => new Uint32Array(n));
+    this.flags = grow(this.flags, (n) => new Uint8Array(n));
+    this.rootIds = grow(this.rootIds, (n) => new Int32Array(n));
+    while (this.lowers.length < capacity) this.lowers.push('');
+  }
+}
