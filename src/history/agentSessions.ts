@@ -1,8 +1,9 @@
 /**
  * One agent's part of the Sessions view, kept up to date incrementally: every session the agent lists (its
  * catalog; when it lists none, the client's own records of it), with what the list needs of each session in
- * columns by slot (its time, its title's search key and character mask, its root list, pinned and hidden),
- * and the sessions in order, newest first: all of them, and those of the current scope.
+ * columns by slot (its time, its title's character mask, its root list, pinned and hidden), and the sessions
+ * in order, newest first: all of them, and those of the current scope. A session's title is the catalog's
+ * own string (no copy) unless the client's record or cleaning changed it.
  *
  * {@link AgentSessions.sync} reads what changed in the catalog and in the records since the last call (their
  * journals) and updates only those sessions: O(changed sessions) plus one move in each ordered list. The full
@@ -12,7 +13,7 @@ import type { AgentCatalog } from './catalog';
 import type { JournalCursor } from './changeJournal';
 import type { LocalRecord, LocalSessionIndex } from './localIndex';
 import { RootLists, type RootList } from './rootLists';
-import { charMask } from './search';
+import { writeMasks } from './search';
 import { cleanTitle } from './sessionTitle';
 import { viewOf, type SessionView } from './sessionView';
 import { SortedSlots, type SlotOrder } from './sortedSlots';
@@ -20,7 +21,6 @@ import { SortedSlots, type SlotOrder } from './sortedSlots';
 /** Where a slot was in the order (its key, copied), so a position survives the slot changing. */
 export interface SlotKey {
   readonly time: number;
-  readonly lower: string;
   readonly slot: number;
 }
 
@@ -38,6 +38,8 @@ const PINNED = 4;
 const HIDDEN = 8;
 /** Only while rebuilding: the slot has a record. */
 const RECORDED = 16;
+/** The title is not the catalog's (a record's, or cleaned): it is in `ownTitles`. */
+const OWN_TITLE = 32;
 
 const NO_DIRECTORIES: readonly string[] = Object.freeze([]);
 
@@ -52,15 +54,17 @@ export class AgentSessions {
 
   // Columns by slot.
   private times = new Float64Array(16);
-  private lowers: string[] = [];
   private masks = new Uint32Array(16);
+  private startMasks = new Uint32Array(16);
   private flags = new Uint8Array(16);
   private rootIds = new Int32Array(16);
   /** The client's records of the sessions that have one (a few thousand at most). */
   private records = new Map<number, LocalRecord>();
+  /** Titles that are not the catalog's own string (sessions with a record, titles that needed cleaning). */
+  private ownTitles = new Map<number, string>();
   private rootLists = new RootLists();
 
-  /** Newest first (then by title, then by slot): every session. */
+  /** Newest first (then in the order they were listed): every session. */
   readonly all: SortedSlots;
   /** The same order: the sessions of the current scope (see {@link setScope}). */
   readonly scoped: SortedSlots;
@@ -70,6 +74,7 @@ export class AgentSessions {
   /** Per root list: 0 not decided yet, 1 out of scope, 2 in scope. */
   private membership = new Uint8Array(16);
   private readonly listeners = new Set<SlotListener>();
+  private spareBytes: Uint8Array[] = [];
   /** Bumped on every change of the sessions; caches key on it. */
   stamp = 0;
   /** Bumped when the scoped list is rebuilt. */
@@ -79,14 +84,14 @@ export class AgentSessions {
   /** How often everything was rebuilt, and how many sessions were updated one by one (tests and benchmarks read it). */
   readonly work = { rebuilds: 0, updated: 0, scopes: 0 };
 
-  /** Newest first, sessions without a time last; then by title (lower case), then by slot: never two equal. */
+  /**
+   * Newest first, sessions without a time last; equal times in the order the sessions were listed (by slot):
+   * never two equal, and keyed only by what this class keeps (a slot is found by its old key while it changes).
+   */
   readonly order: SlotOrder = (a, b) => {
     const ta = this.times[a]!;
     const tb = this.times[b]!;
     if (ta !== tb) return ta > tb ? -1 : 1;
-    const la = this.lowers[a]!;
-    const lb = this.lowers[b]!;
-    if (la !== lb) return la < lb ? -1 : 1;
     return a - b;
   };
 
@@ -96,6 +101,24 @@ export class AgentSessions {
   ) {
     this.all = new SortedSlots(this.order);
     this.scoped = new SortedSlots(this.order);
+  }
+
+  /**
+   * A zeroed byte per slot for a search's state. Searches come and go with every keystroke; at a million
+   * sessions a fresh megabyte each time makes the garbage collector run in the middle of a keystroke, so
+   * buffers are reused ({@link releaseBytes} gives one back).
+   */
+  borrowBytes(): Uint8Array {
+    const capacity = this.flags.length;
+    let bytes = this.spareBytes.pop();
+    while (bytes && bytes.length < capacity) bytes = this.spareBytes.pop();
+    if (!bytes) return new Uint8Array(capacity);
+    bytes.fill(0);
+    return bytes;
+  }
+
+  releaseBytes(bytes: Uint8Array): void {
+    if (this.spareBytes.length < 2 && bytes.length >= this.flags.length) this.spareBytes.push(bytes);
   }
 
   /** Follows a listener's changes until it is disposed. */
@@ -169,24 +192,19 @@ export class AgentSessions {
 
   /** A slot's place in the order as it is now (kept by a search as where it stopped). */
   keyOf(slot: number): SlotKey {
-    return { time: this.times[slot]!, lower: this.lowers[slot]!, slot };
+    return { time: this.times[slot]!, slot };
   }
 
   /** Whether a slot comes at or before `key` in the order. */
   atOrBefore(slot: number, key: SlotKey): boolean {
     const time = this.times[slot]!;
     if (time !== key.time) return time > key.time;
-    const lower = this.lowers[slot]!;
-    if (lower !== key.lower) return lower < key.lower;
     return slot <= key.slot;
   }
 
-  /** Comes `a` before `b` across agents (newest first; then by title): how searches merge their hits. */
+  /** Whether `a` comes strictly before `b` across agents (newer): how searches merge their hits. */
   static before(a: AgentSessions, slotA: number, b: AgentSessions, slotB: number): boolean {
-    const ta = a.times[slotA]!;
-    const tb = b.times[slotB]!;
-    if (ta !== tb) return ta > tb;
-    return a.lowers[slotA]! < b.lowers[slotB]!;
+    return a.times[slotA]! > b.times[slotB]!;
   }
 
   timeAt(slot: number): number | undefined {
@@ -194,13 +212,25 @@ export class AgentSessions {
     return time === -Infinity ? undefined : time;
   }
 
-  /** The lower-case title searched ('' when the session has only a placeholder title). */
-  searchKeyAt(slot: number): string {
-    return this.lowers[slot]!;
+  /** The title searched ('' when the session has only a placeholder title). */
+  titleAt(slot: number): string {
+    const flags = this.flags[slot]!;
+    if ((flags & TITLED) === 0) return '';
+    return (flags & OWN_TITLE) !== 0 ? this.ownTitles.get(slot)! : this.source!.titleAt(slot)!;
   }
 
   maskAt(slot: number): number {
     return this.masks[slot]!;
+  }
+
+  /** Which characters begin a word of the title (see search.ts). */
+  wordStartsAt(slot: number): number {
+    return this.startMasks[slot]!;
+  }
+
+  /** The character masks by slot (valid until the next change: a search reads it within one slice). */
+  maskColumn(): Uint32Array {
+    return this.masks;
   }
 
   pinned(slot: number): boolean {
@@ -246,17 +276,20 @@ export class AgentSessions {
     this.catalogCursor = catalog ? catalog.changes.cursor : { epoch: 0, position: 0 };
     this.indexCursor = this.index.recordChanges.cursor;
     this.records = new Map();
+    this.ownTitles = new Map();
     this.rootLists = new RootLists();
+    this.spareBytes = [];
     this.localSlots = new Map();
     this.localIds = [];
     this.localFree = [];
     const ownRecords = this.index.forAgent(this.agentName);
     const capacity = catalog ? catalog.capacity : ownRecords.length;
-    this.times = new Float64Array(Math.max(16, capacity));
+    // Room for a few more pages before the columns grow.
+    this.times = new Float64Array(Math.max(16, capacity + (capacity >> 4)));
     this.masks = new Uint32Array(this.times.length);
+    this.startMasks = new Uint32Array(this.times.length);
     this.flags = new Uint8Array(this.times.length);
     this.rootIds = new Int32Array(this.times.length);
-    this.lowers = new Array<string>(capacity).fill('');
     for (const record of ownRecords) {
       const slot = catalog ? catalog.slotOf(record.sessionId) : this.localSlot(record.sessionId);
       if (slot === undefined) continue;
@@ -309,30 +342,38 @@ export class AgentSessions {
       if (record) this.records.set(slot, record);
       else this.records.delete(slot);
     } else if ((this.flags[slot]! & RECORDED) !== 0) record = this.records.get(slot);
+    if ((this.flags[slot]! & OWN_TITLE) !== 0) this.ownTitles.delete(slot);
     if (sessionId === undefined || (!catalog && !record)) {
       this.flags[slot] = 0;
-      this.lowers[slot] = '';
       this.times[slot] = -Infinity;
       return;
     }
     if (catalog && !record) {
-      // Most sessions: only what the agent listed (no object is made for them).
-      const title = cleanTitle(catalog.titleAt(slot));
-      const lower = title === undefined ? '' : title.toLowerCase();
-      this.lowers[slot] = lower;
-      this.masks[slot] = title === undefined ? 0 : charMask(lower);
+      // Most sessions: only what the agent listed (no object is made for them; a clean title is not copied).
+      const raw = catalog.titleAt(slot);
+      const title = cleanTitle(raw);
+      let flags = ALIVE;
+      if (title !== undefined) {
+        flags |= TITLED;
+        if (title !== raw) {
+          flags |= OWN_TITLE;
+          this.ownTitles.set(slot, title);
+        }
+      }
+      if (title === undefined) this.masks[slot] = this.startMasks[slot] = 0;
+      else writeMasks(title, this.masks, this.startMasks, slot);
       this.times[slot] = catalog.updatedAtAt(slot) ?? -Infinity;
       this.rootIds[slot] = this.rootLists.idOf(catalog.cwdAt(slot), catalog.directoriesAt(slot) ?? NO_DIRECTORIES);
-      this.flags[slot] = title === undefined ? ALIVE : ALIVE | TITLED;
+      this.flags[slot] = flags;
       return;
     }
     const view = viewOf(this.agentName, catalog?.entryAt(slot), record)!;
-    const lower = view.titled ? view.title.toLowerCase() : '';
-    this.lowers[slot] = lower;
-    this.masks[slot] = view.titled ? charMask(lower) : 0;
+    if (view.titled) this.ownTitles.set(slot, view.title);
+    if (view.titled) writeMasks(view.title, this.masks, this.startMasks, slot);
+    else this.masks[slot] = this.startMasks[slot] = 0;
     this.times[slot] = view.updatedAt ?? -Infinity;
     this.rootIds[slot] = this.rootLists.idOf(view.cwd, view.additionalDirectories);
-    this.flags[slot] = ALIVE | (view.titled ? TITLED : 0) | (view.pinned ? PINNED : 0) | (view.hidden ? HIDDEN : 0);
+    this.flags[slot] = ALIVE | (view.titled ? TITLED | OWN_TITLE : 0) | (view.pinned ? PINNED : 0) | (view.hidden ? HIDDEN : 0);
   }
 
   /** The local slot of a session the agent does not list (a new one when a record for it exists). */
@@ -361,11 +402,9 @@ export class AgentSessions {
   }
 
   private ensure(capacity: number): void {
-    if (capacity <= this.times.length) {
-      while (this.lowers.length < capacity) this.lowers.push('');
-      return;
-    }
-    const size = Math.max(capacity, this.times.length * 2);
+    if (capacity <= this.times.length) return;
+    // Half again, not double: at a million sessions each column is megabytes.
+    const size = Math.max(capacity, Math.ceil(this.times.length * 1.5));
     const grow = <T extends Float64Array | Uint32Array | Uint8Array | Int32Array>(old: T, make: (n: number) => T): T => {
       const next = make(size);
       next.set(old);
@@ -373,8 +412,8 @@ export class AgentSessions {
     };
     this.times = grow(this.times, (n) => new Float64Array(n));
     this.masks = grow(this.masks, (n) => new Uint32Array(n));
+    this.startMasks = grow(this.startMasks, (n) => new Uint32Array(n));
     this.flags = grow(this.flags, (n) => new Uint8Array(n));
     this.rootIds = grow(this.rootIds, (n) => new Int32Array(n));
-    while (this.lowers.length < capacity) this.lowers.push('');
   }
 }

@@ -66,7 +66,8 @@ export class AgentCatalog {
   private titles: (string | undefined)[] = [];
   /** Epoch ms; NaN when the agent gave no readable time. */
   private times = new Float64Array(64);
-  private metas: (Readonly<Record<string, unknown>> | undefined)[] = [];
+  /** Only once an agent sends `_meta` (most send none: a million empty slots would still cost 4 MB). */
+  private metas: (Readonly<Record<string, unknown>> | undefined)[] | undefined;
   private free: number[] = [];
   private readonly interned = new Interned();
   private readonly sources = new Map<string, SourceState>();
@@ -137,7 +138,7 @@ export class AgentCatalog {
     const additionalDirectories = this.directories[slot];
     const title = this.titles[slot];
     const updatedAt = this.updatedAtAt(slot);
-    const meta = this.metas[slot];
+    const meta = this.metas?.[slot];
     return {
       sessionId,
       cwd: this.cwds[slot]!,
@@ -234,7 +235,7 @@ export class AgentCatalog {
     this.directories = [];
     this.titles = [];
     this.times = new Float64Array(64);
-    this.metas = [];
+    this.metas = undefined;
     this.free = [];
     this.interned.clear();
     this.changes.clear();
@@ -253,7 +254,7 @@ export class AgentCatalog {
     if (entry.additionalDirectories !== undefined) this.directories[slot] = this.interned.list(entry.additionalDirectories);
     if (entry.title !== undefined) this.titles[slot] = entry.title;
     if (entry.updatedAt !== undefined) this.times[slot] = entry.updatedAt;
-    if (entry.meta !== undefined) this.metas[slot] = entry.meta;
+    if (entry.meta !== undefined) this.setMeta(slot, entry.meta);
     this.changes.note(slot);
     this.changed();
   }
@@ -267,7 +268,7 @@ export class AgentCatalog {
     this.directories[slot] = undefined;
     this.titles[slot] = undefined;
     this.times[slot] = Number.NaN;
-    this.metas[slot] = undefined;
+    if (this.metas) this.metas[slot] = undefined;
     this.free.push(slot);
     this.changes.note(slot);
     this.changed();
@@ -290,7 +291,7 @@ export class AgentCatalog {
 
   /** One listed session: added, or merged into the copy we have (only what actually changed is noted). */
   private merge(info: SessionInfo): void {
-    const time = info.updatedAt ? Date.parse(info.updatedAt) : Number.NaN;
+    const time = info.updatedAt ? parseTime(info.updatedAt) : Number.NaN;
     let slot = this.slots.get(info.sessionId);
     const directories = info.additionalDirectories ? this.interned.list(info.additionalDirectories) : undefined;
     if (slot === undefined) {
@@ -305,14 +306,14 @@ export class AgentCatalog {
         (directories === undefined || this.directories[slot] === directories) &&
         (!info.title || this.titles[slot] === info.title) &&
         (Number.isNaN(time) || this.times[slot] === time) &&
-        (!info._meta || this.metas[slot] === info._meta);
+        (!info._meta || this.metas?.[slot] === info._meta);
       if (same) return;
       this.cwds[slot] = cwd;
     }
     if (directories !== undefined) this.directories[slot] = directories;
     if (info.title) this.titles[slot] = info.title;
     if (!Number.isNaN(time)) this.times[slot] = time;
-    if (info._meta) this.metas[slot] = info._meta;
+    if (info._meta) this.setMeta(slot, info._meta);
     this.changes.note(slot);
   }
 
@@ -322,7 +323,7 @@ export class AgentCatalog {
     if (slot === undefined) {
       slot = this.ids.length;
       if (slot === this.times.length) {
-        const grown = new Float64Array(this.times.length * 2);
+        const grown = new Float64Array(Math.ceil(this.times.length * 1.5));
         grown.set(this.times);
         this.times = grown;
       }
@@ -330,14 +331,20 @@ export class AgentCatalog {
       this.cwds.push(this.interned.string(cwd));
       this.directories.push(undefined);
       this.titles.push(undefined);
-      this.metas.push(undefined);
     } else {
       this.ids[slot] = sessionId;
       this.cwds[slot] = this.interned.string(cwd);
+      if (this.metas) this.metas[slot] = undefined;
     }
     this.times[slot] = Number.NaN;
     this.slots.set(sessionId, slot);
     return slot;
+  }
+
+  private setMeta(slot: number, meta: Readonly<Record<string, unknown>>): void {
+    this.metas ??= [];
+    while (this.metas.length < slot) this.metas.push(undefined);
+    this.metas[slot] = meta;
   }
 
   /** The first source of `plan` that is not complete, or null when none (or the unfiltered list is complete). */
@@ -369,11 +376,12 @@ export class AgentCatalog {
 
 /**
  * Folders and folder lists are shared by many sessions (a million sessions may have a handful of working
- * folders): each distinct one is kept once, so equal lists are the same frozen array.
+ * folders): each distinct one is kept once, so equal lists are the same frozen array. Lists are found
+ * through a tree of their folders, one map lookup per folder and no key string built.
  */
 class Interned {
   private readonly strings = new Map<string, string>();
-  private readonly lists = new Map<string, readonly string[]>();
+  private lists: ListNode = { next: new Map() };
 
   string(value: string): string {
     const known = this.strings.get(value);
@@ -384,18 +392,65 @@ class Interned {
 
   list(values: readonly string[]): readonly string[] {
     if (values.length === 0) return NO_DIRECTORIES;
-    const key = values.length === 1 ? values[0]! : values.join('\u0000');
-    const known = this.lists.get(key);
-    if (known !== undefined && known.length === values.length) return known;
-    const list = Object.freeze(values.map((value) => this.string(value)));
-    this.lists.set(key, list);
-    return list;
+    let node = this.lists;
+    for (const value of values) {
+      let child = node.next.get(value);
+      if (!child) {
+        child = { next: new Map() };
+        node.next.set(value, child);
+      }
+      node = child;
+    }
+    return (node.list ??= Object.freeze(values.map((value) => this.string(value))));
   }
 
   clear(): void {
     this.strings.clear();
-    this.lists.clear();
+    this.lists = { next: new Map() };
   }
+}
+
+interface ListNode {
+  list?: readonly string[];
+  readonly next: Map<string, ListNode>;
+}
+
+/**
+ * `Date.parse` for the times agents send, with a fast path for the usual ISO form
+ * (`2026-11-02T10:00:00.000Z`): parsing a million of them is a good part of merging a million sessions.
+ * Anything else, or anything out of range, goes to `Date.parse`, so the result is always the same.
+ */
+export function parseTime(text: string): number {
+  if (text.length < 20 || text.length > 30 || text.charCodeAt(text.length - 1) !== 90 /* Z */) return Date.parse(text);
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  const hour = digits(text, 11, 2);
+  const minute = digits(text, 14, 2);
+  const second = digits(text, 17, 2);
+  const separated = text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45 && text.charCodeAt(10) === 84 && text.charCodeAt(13) === 58 && text.charCodeAt(16) === 58;
+  if (!separated || year < 1000 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return Date.parse(text);
+  let ms = 0;
+  const end = text.length - 1;
+  if (end > 19) {
+    // A fraction: '.', then digits; milliseconds are its first three (the rest is cut off, as Date.parse does).
+    if (text.charCodeAt(19) !== 46 || end === 20) return Date.parse(text);
+    const fraction = digits(text, 20, end - 20);
+    if (fraction < 0) return Date.parse(text);
+    ms = Math.floor(fraction / 10 ** Math.max(0, end - 23)) * 10 ** Math.max(0, 23 - end);
+  }
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
+}
+
+/** The number written by `count` digits at `at`, or -1 when one of them is not a digit. */
+function digits(text: string, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
 }
 
 const NO_DIRECTORIES: readonly string[] = Object.freeze([]);

@@ -3,7 +3,8 @@
  * copying the whole collection on every change. A reader keeps a {@link JournalCursor}; {@link ChangeJournal.since}
  * gives the keys noted after it (a key may repeat), or `undefined` when the reader has to start over: the
  * collection was cleared, or the reader is so far behind that its part of the journal was dropped (the journal
- * keeps about as many entries as the collection has items, so catching up never costs more than a rebuild).
+ * keeps at most half as many entries as the collection has items: a reader that far behind rebuilds for
+ * about the same cost as catching up would take).
  */
 export interface JournalCursor {
   /** Which life of the collection the cursor belongs to (bumped when it is cleared). */
@@ -32,7 +33,7 @@ export class ChangeJournal<K> {
   /** Notes that the item under `key` was added, changed or removed. */
   note(key: K): void {
     this.keys.push(key);
-    const limit = Math.max(MIN_KEPT, 2 * this.size());
+    const limit = Math.max(MIN_KEPT, this.size() >> 1);
     if (this.keys.length > limit) {
       const dropped = this.keys.length - (limit >> 1);
       this.keys = this.keys.slice(dropped);

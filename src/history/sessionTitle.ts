@@ -70,26 +70,15 @@ export function cleanTitle(raw: string | undefined | null): string | undefined {
   return cut(text, MAX_TITLE_CHARS);
 }
 
+/**
+ * What {@link cleanTitle} would change: a character it replaces or collapses (control and invisible
+ * characters, whitespace other than the plain space), a leading or trailing space, two spaces in a row.
+ */
+const NOT_CLEAN = /[\u0000-\u001f\u007f-\u00a0\u00ad\u1680\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]|^ | $| {2}/;
+
 /** Whether a title is one line of visible characters with single spaces inside, short enough: nothing to clean. */
 function isClean(text: string): boolean {
-  const length = text.length;
-  if (length === 0 || length > MAX_TITLE_CHARS) return false;
-  let previous = 32; // a leading space is not clean
-  for (let i = 0; i < length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 32) {
-      if (previous === 32) return false;
-    } else if (code < 0x21 || (code >= 0x7f && code <= 0xa0) || (code >= 0x2000 && isWhiteOrInvisible(code)) || code === 0xad || code === 0x1680) {
-      return false;
-    }
-    previous = code;
-  }
-  return previous !== 32;
-}
-
-/** Beyond U+2000: the spaces, separators and invisible format characters {@link cleanTitle} replaces. */
-function isWhiteOrInvisible(code: number): boolean {
-  return code <= 0x200f || (code >= 0x2028 && code <= 0x202f) || (code >= 0x205f && code <= 0x206f) || code === 0x3000 || code === 0xfeff;
+  return text.length > 0 && text.length <= MAX_TITLE_CHARS && !NOT_CLEAN.test(text);
 }
 
 /** The title a prompt gives a session: its first non-empty line, cleaned and bounded. */

@@ -79,11 +79,24 @@ export class SessionsModel {
   private readonly updates = new Emitter<void>();
   /** Work done in the background changed the list (title search progress, transcript matches): compute again. */
   readonly onDidUpdate: Event<void> = this.updates.event;
-  /** What the model did, for tests and benchmarks: searches started, and the list computations that had to look at sessions. */
-  readonly work = { titleSearches: 0, textSearches: 0, groupings: 0 };
+  /**
+   * What the model did, for tests and benchmarks: title searches started, titles tested, agents' parts of the
+   * list grouped again (see also each agent's {@link AgentSessions.work} and the transcript side's work).
+   */
+  readonly work = { titleSearches: 0, titleTests: 0, groupings: 0 };
 
   constructor(private readonly deps: SessionsModelDeps) {
     this.text = new TranscriptMatches(deps.transcripts, () => this.updates.fire());
+  }
+
+  /** Whether a title search is still going on in the background (its progress comes by {@link onDidUpdate}). */
+  get searchPending(): boolean {
+    return this.search !== undefined && !this.search.finished;
+  }
+
+  /** What the transcript side asked so far (tests and benchmarks read it). */
+  get textWork(): { readonly searches: number; readonly snippetRequests: number } {
+    return this.text.work;
   }
 
   get currentSettings(): ViewSettings {
@@ -189,7 +202,7 @@ export class SessionsModel {
       const { sessions, slot, byTitle } = item.session;
       const view = sessions.viewAt(slot);
       if (!view) continue; // gone since the list was computed: the next state drops it
-      const highlights = byTitle ? (matchTitle(sessions.searchKeyAt(slot), words) ?? []) : [];
+      const highlights = byTitle ? (matchTitle(view.title, words) ?? []) : [];
       rows.push(this.sessionRow(view, highlights, agents.get(view.agentName), workspace));
     }
     return rows;
@@ -315,7 +328,7 @@ export class SessionsModel {
     const words = queryWords(phrase);
     const runs = sections.map((section) => {
       const before = narrowing || previous?.query === phrase ? previous!.runs.find((run) => run.sessions === section.sessions) : undefined;
-      return new TitleSearchRun(section.sessions, words, before);
+      return new TitleSearchRun(section.sessions, words, before, this.work);
     });
     previous?.dispose();
     this.cancelContinuation();

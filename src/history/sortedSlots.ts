@@ -157,7 +157,7 @@ export class SortedSlots {
 
   private ensure(capacity: number): void {
     if (capacity <= this.data.length) return;
-    const grown = new Int32Array(Math.max(capacity, this.data.length * 2));
+    const grown = new Int32Array(Math.max(capacity, Math.ceil(this.data.length * 1.5)));
     grown.set(this.data.subarray(0, this.count));
     this.data = grown;
   }

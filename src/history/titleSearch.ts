@@ -18,7 +18,7 @@
  *   its tier and tested again, so a new page or a renamed session costs O(changed sessions), not a new scan.
  */
 import { AgentSessions, type SlotKey, type SlotListener } from './agentSessions';
-import { charMask, MAX_RESULTS, tierOf } from './search';
+import { charMask, letterBit, MAX_RESULTS, tierOf } from './search';
 import { SortedSlots } from './sortedSlots';
 
 /** A slot's state in a run: not tested yet (the previous run may know it does not match). */
@@ -29,12 +29,15 @@ const MATCHED = 2;
 /** Changed since the run began: not tested yet, and what the previous run knew about it no longer holds. */
 const CHANGED = 255;
 const MAX_TIER = CHANGED - MATCHED - 1;
-/** Titles tested between two looks at the clock (small lists are always searched in one go). */
-const CHECK_EVERY = 1024;
+/** Sessions looked at between two looks at the clock (smaller lists are always searched in one go). */
+const CHECK_EVERY = 4096;
 
 /** One agent's scan for one query. */
 export class TitleSearchRun implements SlotListener {
-  private readonly masks: number[];
+  /** Every bit of every word's character mask: a title lacking one cannot match. */
+  private readonly needed: number;
+  /** When every word is one letter a–z: their bits (the masks alone decide); else undefined. */
+  private readonly letters: readonly number[] | undefined;
   private state: Uint8Array;
   /** Per tier, the matched slots in the agent's order. */
   private readonly tiers: (SortedSlots | undefined)[] = [];
@@ -45,30 +48,35 @@ export class TitleSearchRun implements SlotListener {
   private positionStamp = -1;
   private previous: Uint8Array | undefined;
   private readonly subscription: { dispose(): void };
+  private disposed = false;
   /** Scanned to the end of the scope. */
   exhaustive = false;
   /** Stopped once more than {@link MAX_RESULTS} matched at tier 0 (nothing after that point can be shown). */
   stoppedEarly = false;
-  /** Titles tested so far (tests and benchmarks read it). */
-  tested = 0;
   /** Bumped whenever the matches change. */
   version = 0;
   readonly slotGeneration: number;
 
   /**
-   * @param narrowFrom the run of a query this one extends, over the same slots: sessions it found not to
-   *   match are skipped (it stops following changes; this run takes over).
+   * @param narrowFrom the run of a query this one extends (or of the same query), over the same slots:
+   *   sessions it found not to match are skipped (it stops following changes; this run takes over).
    */
   constructor(
     readonly sessions: AgentSessions,
     readonly words: readonly string[],
     narrowFrom?: TitleSearchRun,
+    /** Counts the titles tested (tests and benchmarks read it). */
+    private readonly counter: { titleTests: number } = { titleTests: 0 },
   ) {
-    this.masks = words.map(charMask);
-    this.state = new Uint8Array(sessions.capacity);
+    this.needed = words.reduce((bits, word) => bits | charMask(word), 0);
+    const letters = words.map((word) => (word.length === 1 ? letterBit(word.charCodeAt(0)) : 0));
+    this.letters = letters.every((bit) => bit !== 0) ? letters : undefined;
+    this.state = sessions.borrowBytes();
     this.slotGeneration = sessions.slotGeneration;
-    if (narrowFrom && narrowFrom.slotGeneration === sessions.slotGeneration && narrowFrom.sessions === sessions) {
-      narrowFrom.dispose();
+    if (narrowFrom && narrowFrom.slotGeneration === sessions.slotGeneration && narrowFrom.sessions === sessions && !narrowFrom.disposed) {
+      // Its state is ours to read until this scan is done; then the buffer goes back.
+      narrowFrom.subscription.dispose();
+      narrowFrom.disposed = true;
       this.previous = narrowFrom.state;
     }
     this.subscription = sessions.listen(this);
@@ -78,9 +86,18 @@ export class TitleSearchRun implements SlotListener {
     return this.exhaustive || this.stoppedEarly;
   }
 
-  /** Stops following the sessions' changes. */
+  /** Stops following the sessions' changes and gives its buffers back. */
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
     this.subscription.dispose();
+    this.sessions.releaseBytes(this.state);
+    this.dropPrevious();
+  }
+
+  private dropPrevious(): void {
+    if (this.previous) this.sessions.releaseBytes(this.previous);
+    this.previous = undefined;
   }
 
   /** The matches of a tier whose place is settled (everything before them was tested), in order. */
@@ -118,34 +135,50 @@ export class TitleSearchRun implements SlotListener {
     let position = this.positionStamp === this.sessions.stamp ? this.position : this.resumePosition();
     const slots = scoped.view();
     const previous = this.previous;
+    const states = this.state;
+    // The loop reads the columns directly: it runs a million times, often before the JIT has compiled it.
+    const masks = this.sessions.maskColumn();
+    const needed = this.needed;
     let sinceCheck = 0;
     for (; position < slots.length; position++) {
       const slot = slots[position]!;
-      const state = this.state[slot]!;
+      const state = states[slot]!;
       if (state !== UNTESTED && state !== CHANGED) continue;
+      if (++sinceCheck === CHECK_EVERY) {
+        sinceCheck = 0;
+        if (expired()) {
+          this.suspend(position);
+          return;
+        }
+      }
       if (state === UNTESTED && previous !== undefined && slot < previous.length && previous[slot] === NO_MATCH) {
-        this.state[slot] = NO_MATCH;
+        states[slot] = NO_MATCH;
+        continue;
+      }
+      const mask = masks[slot]!;
+      if (mask === 0 || (mask & needed) !== needed) {
+        // Untitled, or a letter of the query is missing: no need to read the title.
+        this.counter.titleTests++;
+        states[slot] = NO_MATCH;
         continue;
       }
       const tier = this.test(slot);
       if (tier === 0 && this.tiers[0]!.length > MAX_RESULTS && this.settledBest(slot) > MAX_RESULTS) {
         this.cursor = this.sessions.keyOf(slot);
         this.stoppedEarly = true;
-        this.previous = undefined;
+        this.dropPrevious();
         return;
-      }
-      if (++sinceCheck === CHECK_EVERY) {
-        sinceCheck = 0;
-        if (expired()) {
-          this.cursor = this.sessions.keyOf(slot);
-          this.position = position + 1;
-          this.positionStamp = this.sessions.stamp;
-          return;
-        }
       }
     }
     this.exhaustive = true;
-    this.previous = undefined;
+    this.dropPrevious();
+  }
+
+  /** Stops before `position` (time is up); the scan goes on from there. */
+  private suspend(position: number): void {
+    this.position = position;
+    this.positionStamp = this.sessions.stamp;
+    if (position > 0) this.cursor = this.sessions.keyOf(this.sessions.scoped.at(position - 1));
   }
 
   beforeChange(slots: readonly number[]): void {
@@ -175,22 +208,17 @@ export class TitleSearchRun implements SlotListener {
   }
 
   private test(slot: number): number {
-    this.tested++;
+    this.counter.titleTests++;
     const sessions = this.sessions;
     const mask = sessions.maskAt(slot);
-    let tier = 0;
-    if (mask === 0) tier = -1;
-    else {
-      for (let w = 0; w < this.masks.length; w++) {
-        const wordMask = this.masks[w]!;
-        if ((mask & wordMask) !== wordMask) {
-          tier = -1;
-          break;
-        }
-      }
-    }
-    if (tier === 0) {
-      const title = sessions.searchKeyAt(slot);
+    const needed = this.needed;
+    let tier = mask === 0 || (mask & needed) !== needed ? -1 : 0;
+    if (tier === 0 && this.letters) {
+      // Single letters: in the title (the mask says so), at a word start or not.
+      const starts = sessions.wordStartsAt(slot);
+      for (const bit of this.letters) if ((starts & bit) === 0) tier++;
+    } else if (tier === 0) {
+      const title = sessions.titleAt(slot);
       for (const word of this.words) {
         const t = tierOf(title, word);
         if (t < 0) {
@@ -230,7 +258,7 @@ export class TitleSearchRun implements SlotListener {
 
   private ensure(capacity: number): void {
     if (capacity <= this.state.length) return;
-    const grown = new Uint8Array(Math.max(capacity, this.state.length * 2));
+    const grown = new Uint8Array(Math.max(capacity, Math.ceil(this.state.length * 1.5)));
     grown.set(this.state);
     this.state = grown;
   }
