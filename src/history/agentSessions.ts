@@ -75,6 +75,7 @@ export class AgentSessions {
   private membership = new Uint8Array(16);
   private readonly listeners = new Set<SlotListener>();
   private spareBytes: Uint8Array[] = [];
+  private withText: { key: string; count: number } | undefined;
   /** Bumped on every change of the sessions; caches key on it. */
   stamp = 0;
   /** Bumped when the scoped list is rebuilt. */
@@ -258,13 +259,17 @@ export class AgentSessions {
     return pinned.sort(this.order);
   }
 
-  /** How many sessions of the scope have transcript text recorded. */
+  /** How many sessions of the scope have transcript text recorded (kept until they, the scope or the records change). */
   withTextInScope(): number {
+    const key = `${this.stamp}:${this.scopeGeneration}:${this.index.version}`;
+    if (this.withText?.key === key) return this.withText.count;
     let count = 0;
     for (const [slot, record] of this.records) {
       if (!this.inScope(slot)) continue;
+      // A record gaining text is not in the journal (only the index's version says so): read it again.
       if (record.hasText || this.index.get(this.agentName, record.sessionId)?.hasText) count++;
     }
+    this.withText = { key, count };
     return count;
   }
 

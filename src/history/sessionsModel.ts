@@ -72,7 +72,7 @@ export class SessionsModel {
   private layout = new ListLayout([]);
   private search: TitleSearch | undefined;
   private searchKeys = '';
-  private textOnly: { key: string; sessions: ListedSession[] } | undefined;
+  private textOnly: { keys: ReadonlySet<string>; versions: string; sessions: ListedSession[] } | undefined;
   private readonly text: TranscriptMatches;
   private continuation: ReturnType<typeof setImmediate> | undefined;
   private lastProgress = 0;
@@ -381,8 +381,8 @@ export class SessionsModel {
   private textOnlyHits(phrase: string, search: TitleSearch, sections: readonly Section[]): ListedSession[] {
     const keys = this.text.keys(phrase);
     if (!keys) return [];
-    const cacheKey = [keys.size, ...search.runs.map((run) => `${run.version}:${run.sessions.stamp}`)].join(',');
-    if (this.textOnly?.key === cacheKey) return this.textOnly.sessions;
+    const versions = search.runs.map((run) => `${run.version}:${run.sessions.stamp}`).join(',');
+    if (this.textOnly?.keys === keys && this.textOnly.versions === versions) return this.textOnly.sessions;
     const byAgent = new Map(sections.map((s) => [s.agent.name, s.sessions]));
     const runs = new Map(search.runs.map((run) => [run.sessions, run]));
     const found: ListedSession[] = [];
@@ -394,7 +394,7 @@ export class SessionsModel {
       found.push({ sessions, slot, byTitle: false });
     }
     found.sort((a, b) => (AgentSessions.before(a.sessions, a.slot, b.sessions, b.slot) ? -1 : AgentSessions.before(b.sessions, b.slot, a.sessions, a.slot) ? 1 : 0));
-    this.textOnly = { key: cacheKey, sessions: found };
+    this.textOnly = { keys, versions, sessions: found };
     return found;
   }
 

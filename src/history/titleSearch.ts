@@ -290,11 +290,14 @@ export class TitleSearch {
     return this.runs.every((run) => run.exhaustive);
   }
 
-  /** Scans each unfinished run in turn until all are done or `expired()`. */
+  /** Scans each unfinished run in turn until all are done or `expired()` (each slice makes progress, whatever the clock says). */
   scan(expired: () => boolean): void {
+    let scanned = false;
     for (const run of this.runs) {
-      if (expired()) return;
+      if (run.finished) continue;
+      if (scanned && expired()) return;
       run.scan(expired);
+      scanned = true;
     }
   }
 
