@@ -128,7 +128,7 @@ export class TitleSearchRun implements SlotListener {
     return count;
   }
 
-  /** Scans on until done or `expired()` says the time is up (asked every {@link CHECK_EVERY} tests). */
+  /** Scans on until done or `expired()` says the time is up (asked every {@link CHECK_EVERY} sessions looked at). */
   scan(expired: () => boolean): void {
     if (this.finished) return;
     const scoped = this.sessions.scoped;
