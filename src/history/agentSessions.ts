@@ -302,11 +302,25 @@ export class AgentSessions {
       this.flags[slot] = RECORDED;
     }
     const alive: number[] = [];
+    let sorted = true;
     for (let slot = 0; slot < capacity; slot++) {
-      this.load(slot);
-      if (this.alive(slot)) alive.push(slot);
+      if (catalog && (this.flags[slot]! & RECORDED) === 0) {
+        // Most sessions: only what the agent listed, read straight from the catalog's columns.
+        if (catalog.sessionIdAt(slot) === undefined) {
+          this.times[slot] = -Infinity;
+          continue;
+        }
+        this.loadListed(catalog, slot);
+      } else {
+        this.load(slot);
+        if (!this.alive(slot)) continue;
+      }
+      // Agents list newest first, so the slots usually come in order already: then nothing needs sorting.
+      if (sorted && alive.length > 0 && this.order(alive[alive.length - 1]!, slot) > 0) sorted = false;
+      alive.push(slot);
     }
-    this.all.reset(alive);
+    if (sorted) this.all.resetSorted(alive);
+    else this.all.reset(alive);
     this.scoped.clear();
     this.scopeKey = undefined;
     this.scopeGeneration++;
@@ -354,22 +368,7 @@ export class AgentSessions {
       return;
     }
     if (catalog && !record) {
-      // Most sessions: only what the agent listed (no object is made for them; a clean title is not copied).
-      const raw = catalog.titleAt(slot);
-      const title = cleanTitle(raw);
-      let flags = ALIVE;
-      if (title !== undefined) {
-        flags |= TITLED;
-        if (title !== raw) {
-          flags |= OWN_TITLE;
-          this.ownTitles.set(slot, title);
-        }
-      }
-      if (title === undefined) this.masks[slot] = this.startMasks[slot] = 0;
-      else writeMasks(title, this.masks, this.startMasks, slot);
-      this.times[slot] = catalog.updatedAtAt(slot) ?? -Infinity;
-      this.rootIds[slot] = this.rootLists.idOf(catalog.cwdAt(slot), catalog.directoriesAt(slot) ?? NO_DIRECTORIES);
-      this.flags[slot] = flags;
+      this.loadListed(catalog, slot);
       return;
     }
     const view = viewOf(this.agentName, catalog?.entryAt(slot), record)!;
@@ -379,6 +378,25 @@ export class AgentSessions {
     this.times[slot] = view.updatedAt ?? -Infinity;
     this.rootIds[slot] = this.rootLists.idOf(view.cwd, view.additionalDirectories);
     this.flags[slot] = ALIVE | (view.titled ? TITLED | OWN_TITLE : 0) | (view.pinned ? PINNED : 0) | (view.hidden ? HIDDEN : 0);
+  }
+
+  /** A session only the agent's listing knows (no record): no object is made for it, a clean title is not copied. */
+  private loadListed(catalog: AgentCatalog, slot: number): void {
+    const raw = catalog.titleAt(slot);
+    const title = cleanTitle(raw);
+    let flags = ALIVE;
+    if (title === undefined) this.masks[slot] = this.startMasks[slot] = 0;
+    else {
+      flags |= TITLED;
+      if (title !== raw) {
+        flags |= OWN_TITLE;
+        this.ownTitles.set(slot, title);
+      }
+      writeMasks(title, this.masks, this.startMasks, slot);
+    }
+    this.times[slot] = catalog.updatedAtAt(slot) ?? -Infinity;
+    this.rootIds[slot] = this.rootLists.idOf(catalog.cwdAt(slot), catalog.directoriesAt(slot) ?? NO_DIRECTORIES);
+    this.flags[slot] = flags;
   }
 
   /** The local slot of a session the agent does not list (a new one when a record for it exists). */

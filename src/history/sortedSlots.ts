@@ -75,6 +75,13 @@ export class SortedSlots {
     this.count = sorted.length;
   }
 
+  /** Replaces the contents with slots already in order (checked by the caller). */
+  resetSorted(slots: readonly number[]): void {
+    this.ensure(slots.length);
+    this.data.set(slots);
+    this.count = slots.length;
+  }
+
   /** Keeps the slots for which `keep` is true (their order is unchanged). */
   filterFrom(source: SortedSlots, keep: (slot: number) => boolean): void {
     this.ensure(source.count);

@@ -236,6 +236,29 @@ describe('the Sessions model at scale', () => {
     });
   });
 
+  describe('order', () => {
+    it('is newest first, equal times in listing order, sessions without a time last, however the pages came', async () => {
+      const random = randomFrom(17);
+      const times = [5, 3, 3, 9, undefined, 1, 3, undefined, 7];
+      const listed: SessionInfo[] = times.map((t, i) => ({ sessionId: `o${i}`, cwd: '/w/app', title: `Order ${i}`, ...(t === undefined ? {} : { updatedAt: new Date(NOW - (10 - t) * MINUTE).toISOString() }) }));
+      const expected = ['o3', 'o8', 'o0', 'o1', 'o2', 'o6', 'o5', 'o4', 'o7'];
+      const { catalog } = await catalogOf(listed);
+      assert.deepEqual(search(modelOver(catalog), '').ids, expected, 'a fresh model over a catalog listed out of order');
+      // The same sessions arriving one by one in a shuffled order, followed live.
+      const shuffled = [...listed].sort(() => random() - 0.5);
+      const live = await catalogOf([]);
+      const model = modelOver(live.catalog);
+      model.compute();
+      for (const session of shuffled) {
+        await live.page([session]);
+        model.compute();
+      }
+      const ids = search(model, '').ids;
+      assert.deepEqual(ids.filter((id) => !['o1', 'o2', 'o6'].includes(id)), expected.filter((id) => !['o1', 'o2', 'o6'].includes(id)));
+      assert.deepEqual(ids.filter((id) => ['o1', 'o2', 'o6'].includes(id)), shuffled.map((s) => s.sessionId).filter((id) => ['o1', 'o2', 'o6'].includes(id)), 'equal times in the order they were listed');
+    });
+  });
+
   describe('no recomputation for what does not change the list', () => {
     it('a page merges in O(page): only its sessions are updated, nothing is rebuilt, the date groups stay ranges', async () => {
       const random = randomFrom(3);
