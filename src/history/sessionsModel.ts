@@ -53,7 +53,7 @@ export interface ModelState {
 export const DEFAULT_SETTINGS: ViewSettings = { agent: null, scope: 'workspace', query: '', showHidden: false };
 
 /** One slice of a title search (the rest goes on after the host has had its turn). */
-export const SEARCH_SLICE_MS = 8;
+export const SEARCH_SLICE_MS = 6;
 /** While a long search goes on, the view hears about its progress at most this often. */
 const PROGRESS_MS = 150;
 const META_LIMIT = 4000;

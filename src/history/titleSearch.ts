@@ -30,7 +30,7 @@ const MATCHED = 2;
 const CHANGED = 255;
 const MAX_TIER = CHANGED - MATCHED - 1;
 /** Sessions looked at between two looks at the clock (smaller lists are always searched in one go). */
-const CHECK_EVERY = 4096;
+const CHECK_EVERY = 2048;
 
 /** One agent's scan for one query. */
 export class TitleSearchRun implements SlotListener {
