@@ -158,6 +158,11 @@ export class AgentSessions {
     return true;
   }
 
+  /** Whether these are the sessions of `catalog` (undefined: of the records alone), as of the last sync. */
+  follows(catalog: AgentCatalog | undefined): boolean {
+    return this.source === catalog;
+  }
+
   /** One more than the highest slot. */
   get capacity(): number {
     return this.flags.length;

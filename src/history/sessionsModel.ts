@@ -303,11 +303,16 @@ export class SessionsModel {
     return undefined;
   }
 
+  /**
+   * Drops what is kept for an agent that is gone, or whose catalog is not the one kept (it stopped or
+   * restarted): a million sessions of a closed connection must not stay in memory because the view shows
+   * another agent now. It is built again when shown.
+   */
   private forgetAgentsGone(): void {
     if (this.stores.size === 0) return;
-    const names = new Set(this.deps.agents().map((a) => a.name));
-    for (const name of [...this.stores.keys()]) {
-      if (names.has(name)) continue;
+    const catalogs = new Map(this.deps.agents().map((a) => [a.name, a.catalog]));
+    for (const [name, sessions] of [...this.stores]) {
+      if (catalogs.has(name) && sessions.follows(catalogs.get(name))) continue;
       this.stores.delete(name);
       this.groups.delete(name);
     }

@@ -419,6 +419,28 @@ describe('the Sessions model at scale', () => {
       assert.equal(lists.size, 2);
     });
 
+    it('lets go of a stopped agent’s sessions even while another agent is shown', async () => {
+      const first = await catalogOf(listing(50, randomFrom(1)));
+      const other = await catalogOf(listing(5, randomFrom(2)));
+      const agents: AgentEntry[] = [
+        { name: 'Claude', running: true, caps: undefined, catalog: first.catalog },
+        { name: 'Gemini', running: true, caps: undefined, catalog: other.catalog },
+      ];
+      const model = modelOver(undefined, { agents: () => agents });
+      model.compute();
+      const kept = () => (model['stores'] as Map<string, { follows(c: AgentCatalog | undefined): boolean }>).get('Claude');
+      assert.equal(kept()?.follows(first.catalog), true);
+      model.setSettings({ ...model.currentSettings, agent: 'Gemini' });
+      model.compute();
+      assert.ok(kept(), 'still kept while its catalog is current');
+      agents[0] = { ...agents[0]!, running: false, catalog: undefined }; // the agent stopped: its connection and catalog are gone
+      model.compute();
+      assert.equal(kept(), undefined, 'nothing holds the closed connection’s catalog');
+      model.setSettings({ ...model.currentSettings, agent: 'Claude' });
+      model.compute();
+      assert.equal(kept()?.follows(undefined), true, 'built again from the records when shown');
+    });
+
     it('reuses a search’s buffers from one keystroke to the next', async () => {
       const { catalog } = await catalogOf(listing(100, randomFrom(1)));
       const model = modelOver(catalog);
