@@ -218,6 +218,45 @@ describe('the Sessions model at scale', () => {
       assert.equal(fold('ÜBER Straße İ'), 'über straße İ', 'same length, one code unit each');
     });
 
+    it('stays right when the list changes between slices and the query grows before a slice finished', async () => {
+      const random = randomFrom(29);
+      const listed = listing(20_000, random);
+      const { catalog, page } = await catalogOf(listed);
+      const mirror = new Map(listed.map((s, i) => [s.sessionId, { ...(s.title ? { title: s.title } : {}), time: NOW - i * MINUTE }]));
+      let clock = 0;
+      catalog.upsert({ sessionId: 's3000', title: 'Plain words' });
+      mirror.set('s3000', { title: 'Plain words', time: NOW - 3000 * MINUTE });
+      const model = modelOver(catalog, { searchSlice: { ms: 0.5, clock: () => clock++ } });
+      model.compute();
+      search(model, 'rfct');
+      assert.equal(model.searchPending, true);
+      // Between slices: a session far down the list (not scanned yet) and one near the top (scanned) are renamed,
+      // one is deleted, and a page of new sessions arrives.
+      // s19990 keeps its time (it stays where the scan has not been yet); s5 moves to the top (scanned part).
+      catalog.upsert({ sessionId: 's19990', title: 'Refactor oauth tokens far down' });
+      mirror.set('s19990', { title: 'Refactor oauth tokens far down', time: NOW - 19_990 * MINUTE });
+      catalog.upsert({ sessionId: 's5', title: 'Refactor oauth tokens on top', updatedAt: NOW + 2 * MINUTE });
+      mirror.set('s5', { title: 'Refactor oauth tokens on top', time: NOW + 2 * MINUTE });
+      catalog.remove('s7');
+      mirror.delete('s7');
+      const fresh = listing(30, random, 30_000).map((s, i) => ({ ...s, updatedAt: new Date(NOW + (10 + i) * MINUTE).toISOString() }));
+      fresh.forEach((s, i) => mirror.set(s.sessionId, { ...(s.title ? { title: s.title } : {}), time: NOW + (10 + i) * MINUTE }));
+      await page(fresh);
+      model.compute();
+      // The query grows while the first search is unfinished: it narrows from what that one knew.
+      search(model, 'rfct oauth');
+      catalog.upsert({ sessionId: 's12000', title: 'Rework the oauth flow', updatedAt: NOW + 50 * MINUTE });
+      mirror.set('s12000', { title: 'Rework the oauth flow', time: NOW + 50 * MINUTE });
+      // The first search found s3000 not to match; now it does, before the second search has come to it.
+      catalog.upsert({ sessionId: 's3000', title: 'Refactor the oauth client' });
+      mirror.set('s3000', { title: 'Refactor the oauth client', time: NOW - 3000 * MINUTE });
+      model.compute();
+      while (model.searchPending) await untilUpdated(model);
+      const ids = search(model, 'rfct oauth').ids;
+      assert.deepEqual(ids, referenceSearch(mirror, 'rfct oauth').ids);
+      assert.ok(ids.includes('s19990') && ids.includes('s5') && ids.includes('s3000'));
+    });
+
     it('goes on in time slices in the background and ends with the same answer', async () => {
       const random = randomFrom(13);
       const listed = listing(20_000, random);
