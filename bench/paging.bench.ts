@@ -83,7 +83,7 @@ function newModel(catalog: AgentCatalog, index: LocalSessionIndex, paging: Backg
     caps: { loadSession: true, sessions: { list: true, resume: true, close: true, delete: true, additionalDirectories: true, fork: true, setTitle: false } },
     catalog,
   };
-  const model = new SessionsModel({ index, agents: () => [agent], workspace: () => workspace, isOpen: () => false, now: () => Date.now(), trusted: () => true, ...(paging ? { paging } : {}) });
+  const model = new SessionsModel({ index, transcripts: undefined, agents: () => [agent], workspace: () => workspace, isOpen: () => false, now: () => Date.now(), trusted: () => true, ...(paging ? { paging } : {}) });
   model.setSettings({ agent: 'Bench', scope: 'all', query: '', showHidden: false });
   return model;
 }

@@ -10,10 +10,11 @@
  * {@link MAX_TEXT_CHARS} characters of text per session; the least recently updated unpinned ones go first.
  */
 import * as l10n from '@vscode/l10n';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
+import { ChangeJournal } from './changeJournal';
 import type { ForkOrigin } from './sessionTitle';
 import { textFileName } from './textFileName';
 
@@ -116,7 +117,10 @@ export function capText(text: string): string {
 
 export class LocalSessionIndex {
   private readonly records = new Map<string, LocalRecord>();
+  /** Texts waiting to be written (dropped from memory once on disk: 20,000 × 32 KiB would not fit). */
   private readonly texts = new Map<string, string>();
+  /** A digest of each text set in this window, so an unchanged text is not written (and indexed) again. */
+  private readonly textDigests = new Map<string, string>();
   private readonly listeners = new Set<() => void>();
   private readonly textListeners = new Set<(change: TextChange) => void>();
   private readonly now: () => number;
@@ -130,6 +134,11 @@ export class LocalSessionIndex {
   readonly loadProblem: string | undefined;
   /** Bumped when a record changes (not when only transcript text does); views memoize on it. */
   version = 0;
+  /**
+   * The keys ({@link recordKey}) of records added, changed or removed, for readers that follow the index
+   * incrementally. (A record gaining `hasText` is not noted: only {@link version} says so.)
+   */
+  readonly recordChanges = new ChangeJournal<string>(() => this.records.size);
   /** Bumped when transcript text changes; search memoizes on it. */
   textVersion = 0;
 
@@ -182,6 +191,7 @@ export class LocalSessionIndex {
     if (update.forkOf !== undefined && existing?.forkOf === undefined) (next as { forkOf?: ForkOrigin }).forkOf = { ...update.forkOf };
     if (existing && sameRecord(existing, next)) return existing;
     this.records.set(key, next);
+    this.recordChanges.note(key);
     this.trim();
     this.changed();
     return next;
@@ -207,6 +217,7 @@ export class LocalSessionIndex {
       else delete next.hidden;
     }
     this.records.set(key, next);
+    this.recordChanges.note(key);
     this.changed();
     return true;
   }
@@ -217,6 +228,7 @@ export class LocalSessionIndex {
     const record = this.records.get(key);
     if (!record) return;
     this.records.delete(key);
+    this.recordChanges.note(key);
     this.dropText(key, record.hasText === true);
     this.changed();
   }
@@ -227,7 +239,9 @@ export class LocalSessionIndex {
     const existing = this.records.get(key);
     if (!existing) return;
     const capped = capText(text);
-    if (this.texts.get(key) === capped) return;
+    const digest = createHash('sha1').update(capped).digest('base64');
+    if (this.textDigests.get(key) === digest) return;
+    this.textDigests.set(key, digest);
     this.texts.set(key, capped);
     this.dirtyTexts.add(key);
     this.removedTexts.delete(key);
@@ -241,16 +255,14 @@ export class LocalSessionIndex {
     }
   }
 
-  /** The stored transcript text of a session, if any (read from disk once, then kept in memory). */
+  /** The stored transcript text of a session, if any (the one not written yet, else read from disk; not kept). */
   text(agentName: string, sessionId: string): string | undefined {
     const key = recordKey(agentName, sessionId);
-    const cached = this.texts.get(key);
-    if (cached !== undefined) return cached;
+    const pending = this.texts.get(key);
+    if (pending !== undefined) return pending;
     if (!this.records.get(key)?.hasText) return undefined;
     try {
-      const text = fs.readFileSync(this.textFile(key), 'utf8');
-      this.texts.set(key, text);
-      return text;
+      return fs.readFileSync(this.textFile(key), 'utf8');
     } catch {
       return undefined;
     }
@@ -364,9 +376,13 @@ export class LocalSessionIndex {
       const file = this.textFile(key);
       await writeAtomically(file, text);
       // Not if it was dropped (or changed again) while it was written: that change is told in its turn.
-      if (this.texts.get(key) !== text || this.removedTexts.has(key) || this.textListeners.size === 0) continue;
-      const stat = await fs.promises.stat(file);
-      this.tellText({ kind: 'written', key, text, stamp: { mtimeMs: stat.mtimeMs, size: stat.size } });
+      if (this.texts.get(key) !== text || this.removedTexts.has(key)) continue;
+      if (this.textListeners.size > 0) {
+        const stat = await fs.promises.stat(file);
+        this.tellText({ kind: 'written', key, text, stamp: { mtimeMs: stat.mtimeMs, size: stat.size } });
+      }
+      // On disk now: memory keeps only texts waiting to be written.
+      if (this.texts.get(key) === text && !this.dirtyTexts.has(key)) this.texts.delete(key);
     }
     for (const key of removed) await fs.promises.rm(this.textFile(key), { force: true });
     if (writeIndex) await writeAtomically(this.indexFile, JSON.stringify({ version: FORMAT_VERSION, sessions: this.all() }));
@@ -380,6 +396,7 @@ export class LocalSessionIndex {
     if (hadText || this.texts.has(key)) this.tellText({ kind: 'dropped', key });
     this.textVersion++;
     this.texts.delete(key);
+    this.textDigests.delete(key);
     this.dirtyTexts.delete(key);
     this.removedTexts.add(key);
   }
@@ -390,6 +407,7 @@ export class LocalSessionIndex {
     const candidates = [...this.records.entries()].filter(([, r]) => !r.pinned).sort((a, b) => a[1].updatedAt - b[1].updatedAt);
     for (const [key, record] of candidates.slice(0, this.records.size - MAX_RECORDS)) {
       this.records.delete(key);
+      this.recordChanges.note(key);
       this.dropText(key, record.hasText === true);
     }
   }

@@ -1,16 +1,16 @@
 /**
- * Search in the session history, fast enough to run on every keystroke over 100,000 sessions:
+ * How a session's title matches a search, the pieces the Sessions model's title search (titleSearch.ts) is
+ * made of:
  *
- * - titles: every word of the query must occur in the title, as a substring or, failing that, as a
- *   subsequence (so "rfctr" finds "refactor"); matches are ranked by how well the words matched (a word
- *   start beats the middle of a word, a substring beats scattered letters; a cheap tier per word), then
- *   by recency, and the matched characters of the best ones are returned for highlighting;
- * - transcript text this client has seen (the local index): the query as a phrase, case-insensitive, with a
- *   snippet around the first hit.
- *
- * Typing narrows: when the new query extends the previous one, only the previous matches are searched
- * again (a title or text matching "refa" also matches "ref"). Short queries match a lot; only the best
- * {@link MAX_RESULTS} are returned, and the result says how many matched.
+ * - every word of the query must occur in the title, ignoring case ({@link foldCode}), as a substring or,
+ *   failing that, as a subsequence (so "rfctr" finds "Refactor"); a match is ranked by how well its words
+ *   matched (a word start beats the middle of a word, a substring beats scattered letters: a cheap tier per
+ *   word, summed), then by recency. Titles are searched as they are: no lower-case copy of a million titles
+ *   is kept;
+ * - the matched characters of a shown title are worked out for highlighting ({@link matchTitle});
+ * - {@link charMask} is a 32-bit summary of which characters a text contains: a title whose mask lacks a bit
+ *   of a word's mask cannot match that word, which rules out most titles without looking at them;
+ * - transcript text is searched elsewhere (transcriptSearch.ts); {@link snippetAround} cuts an excerpt.
  *
  * (fuzzysort was the first choice; at 100,000 titles it took 30–80 ms for one- to three-letter queries,
  * above the 16 ms a keystroke may take. See bench/sessions.bench.ts.)
@@ -30,57 +30,96 @@ export interface Searchable {
   readonly titled: boolean;
 }
 
-export interface SearchHit<T> {
-  readonly item: T;
-  /** Matched by its title (else by its transcript text only). */
-  readonly byTitle: boolean;
-}
-
-export interface SearchResult<T> {
-  /** The best matches, best first (at most {@link MAX_RESULTS}). */
-  readonly hits: SearchHit<T>[];
-  /** How many sessions matched in all. */
-  readonly matched: number;
-  readonly searched: number;
-  /** Of the searched sessions, how many had transcript text to search. */
-  readonly textSearched: number;
-  /** The matched characters of a hit's title (worked out when a row is shown). */
-  highlights(hit: SearchHit<T>): readonly Range[];
-  /** The transcript excerpt around a hit's text match, if its text matched. */
-  snippet(hit: SearchHit<T>): Snippet | undefined;
-}
-
+/** How many matches a search shows at most (the best ones). */
 export const MAX_RESULTS = 2000;
 const SNIPPET_BEFORE = 40;
 const SNIPPET_AFTER = 100;
 
-/** The words of a query, lower-cased, without repeats. */
+/** The words of a query, case folded ({@link fold}), without repeats. */
 export function queryWords(query: string): string[] {
-  return [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
+  return [...new Set(fold(query).split(/\s+/).filter(Boolean))];
 }
 
-function isWordStart(text: string, at: number): boolean {
+/** Per UTF-16 code unit beyond ASCII, its folded form once worked out (0: not yet). */
+const FOLDED = new Uint16Array(0x10000);
+
+/**
+ * A code unit's simple lower case: what title search compares. ASCII letters fold to ASCII; a character
+ * beyond ASCII folds to its lower case when that is one code unit beyond ASCII too (so the Kelvin sign stays
+ * itself, and text keeps its length: a position in the folded text is the same position in the text).
+ */
+export function foldCode(code: number): number {
+  if (code < 128) return code >= 65 && code <= 90 ? code + 32 : code;
+  let folded = FOLDED[code]!;
+  if (folded === 0) {
+    const lower = String.fromCharCode(code).toLowerCase();
+    folded = lower.length === 1 && lower.charCodeAt(0) >= 128 ? lower.charCodeAt(0) : code;
+    FOLDED[code] = folded;
+  }
+  return folded;
+}
+
+/** A text with every code unit folded ({@link foldCode}): the same length. */
+export function fold(text: string): string {
+  let ascii = true;
+  for (let i = 0; i < text.length && ascii; i++) ascii = text.charCodeAt(i) < 128;
+  if (ascii) return text.toLowerCase();
+  let folded = '';
+  for (let i = 0; i < text.length; i++) folded += String.fromCharCode(foldCode(text.charCodeAt(i)));
+  return folded;
+}
+
+/** Whether a word starts at `at` (a letter or digit after something that is neither, or the text's start). */
+export function isWordStart(text: string, at: number): boolean {
   if (at === 0) return true;
-  const before = text.charCodeAt(at - 1);
-  const here = text.charCodeAt(at);
-  const alnum = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c > 127;
-  return !alnum(before) && alnum(here);
+  return !isAlnum(foldCode(text.charCodeAt(at - 1))) && isAlnum(foldCode(text.charCodeAt(at)));
+}
+
+function isAlnum(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || code > 127;
+}
+
+const CHARS = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code));
+
+/** The first position at or after `from` of a character that folds to `code` (folded); -1 when none. */
+function findChar(text: string, code: number, from: number): number {
+  if (code < 128) {
+    const at = text.indexOf(CHARS[code]!, from);
+    if (code < 97 || code > 122) return at;
+    // A letter: either case, each found by the engine's own search.
+    const upper = text.indexOf(CHARS[code - 32]!, from);
+    return at < 0 ? upper : upper < 0 ? at : Math.min(at, upper);
+  }
+  for (let i = from; i < text.length; i++) if (foldCode(text.charCodeAt(i)) === code) return i;
+  return -1;
+}
+
+/** The first position at or after `from` where `word` (folded) occurs in `text`, ignoring case; -1 when none. */
+function find(text: string, word: string, from: number): number {
+  const first = word.charCodeAt(0);
+  const length = word.length;
+  for (let at = findChar(text, first, from); at >= 0 && at + length <= text.length; at = findChar(text, first, at + 1)) {
+    let k = 1;
+    while (k < length && foldCode(text.charCodeAt(at + k)) === word.charCodeAt(k)) k++;
+    if (k === length) return at;
+  }
+  return -1;
 }
 
 /**
- * How `word` occurs in `text`, cheaply: 0 = as a substring at a word start, 1 = as a substring inside a
- * word, 2 = as scattered letters, -1 = not at all.
+ * How `word` (folded) occurs in `text` (any case), cheaply: 0 = as a substring at a word start, 1 = as a
+ * substring inside a word, 2 = as scattered letters, -1 = not at all.
  */
-function tierOf(text: string, word: string): number {
-  let at = text.indexOf(word);
+export function tierOf(text: string, word: string): number {
+  let at = find(text, word, 0);
   if (at >= 0) {
-    for (; at >= 0; at = text.indexOf(word, at + 1)) if (isWordStart(text, at)) return 0;
+    for (; at >= 0; at = find(text, word, at + 1)) if (isWordStart(text, at)) return 0;
     return 1;
   }
   if (word.length === 1) return -1;
   at = 0;
   for (let i = 0; i < word.length; i++) {
-    at = text.indexOf(word[i]!, at);
+    at = findChar(text, word.charCodeAt(i), at);
     if (at < 0) return -1;
     at++;
   }
@@ -89,24 +128,24 @@ function tierOf(text: string, word: string): number {
 
 /** Where one word matches (its best occurrence); undefined when it does not. */
 function matchWord(text: string, word: string): { ranges: Array<[number, number]> } | undefined {
-  let at = text.indexOf(word);
+  let at = find(text, word, 0);
   // Prefer an occurrence at a word start over an earlier one inside a word.
   const first = at;
-  while (at >= 0 && !isWordStart(text, at)) at = text.indexOf(word, at + 1);
+  while (at >= 0 && !isWordStart(text, at)) at = find(text, word, at + 1);
   if (at >= 0) return { ranges: [[at, at + word.length]] };
   if (first >= 0) return { ranges: [[first, first + word.length]] };
   // Subsequence: greedy, preferring word starts for each letter when one comes soon enough.
   const ranges: Array<[number, number]> = [];
   let from = 0;
   for (let i = 0; i < word.length; i++) {
-    const c = word[i]!;
-    const next = text.indexOf(c, from);
+    const c = word.charCodeAt(i);
+    const next = findChar(text, c, from);
     if (next < 0) return undefined;
     let pick = next;
     const previous = ranges[ranges.length - 1];
     if (!(previous && previous[1] === next)) {
       // Not continuing a run: jump to a word start with this letter within a few characters, if any.
-      for (let probe = next; probe >= 0 && probe < next + 12; probe = text.indexOf(c, probe + 1)) {
+      for (let probe = next; probe >= 0 && probe < next + 12; probe = findChar(text, c, probe + 1)) {
         if (isWordStart(text, probe)) {
           pick = probe;
           break;
@@ -120,11 +159,14 @@ function matchWord(text: string, word: string): { ranges: Array<[number, number]
   return { ranges };
 }
 
-/** The characters of a title that matched the query's words (all must match); undefined when one does not. */
-export function matchTitle(lowerTitle: string, words: readonly string[]): Range[] | undefined {
+/**
+ * The characters of a title (any case) that matched the query's words (folded, all must match), as ranges of
+ * the title; undefined when one does not match.
+ */
+export function matchTitle(title: string, words: readonly string[]): Range[] | undefined {
   const ranges: Array<[number, number]> = [];
   for (const word of words) {
-    const match = matchWord(lowerTitle, word);
+    const match = matchWord(title, word);
     if (!match) return undefined;
     ranges.push(...match.ranges);
   }
@@ -159,96 +201,49 @@ export function snippetAround(text: string, lowerText: string, needle: string): 
   return { text: prefix + flat + suffix, highlights: [[offset, offset + needle.length]] };
 }
 
-export interface TextSource<T> {
-  /** The items with transcript text (a subset of the searched items), and that text. */
-  readonly items: readonly T[];
-  text(item: T): { readonly text: string; readonly lower: string } | undefined;
+/**
+ * Which characters occur in a text (any case), as bits: a–z one bit each (either case), the digits folded
+ * into five bits, everything else in the last bit. A text can only contain a word, even as scattered
+ * letters, when its mask has every bit of the word's mask.
+ */
+export function charMask(text: string): number {
+  let mask = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    mask |= charBit(code >= 65 && code <= 90 ? code + 32 : code);
+  }
+  return mask;
 }
 
 /**
- * A search over one list of items (newest first), remembering the previous query's matches so that a
- * longer query only looks at those. Make a new one when the list changes.
+ * A title's two masks, in one pass (a million titles are read when an agent lists a million sessions): its
+ * {@link charMask} into `chars[at]`, and the same bits of only the characters that begin a word into
+ * `starts[at]`. For a query of single letters the two decide the match and its tier without reading the title.
  */
-export class ListSearch<T extends Searchable> {
-  private readonly lower: string[];
-  private readonly position: Map<T, number>;
-  private previous: { query: string; titles: Int32Array; texts: readonly T[] } | undefined;
-
-  constructor(
-    private readonly items: readonly T[],
-    private readonly texts: TextSource<T>,
-  ) {
-    this.lower = items.map((item) => (item.titled ? item.title.toLowerCase() : ''));
-    this.position = new Map(items.map((item, i) => [item, i]));
+export function writeMasks(text: string, chars: Uint32Array, starts: Uint32Array, at: number): void {
+  let all = 0;
+  let first = 0;
+  let previousAlnum = false;
+  for (let i = 0; i < text.length; i++) {
+    let code = text.charCodeAt(i);
+    if (code >= 65 && code <= 90) code += 32;
+    const bit = charBit(code);
+    all |= bit;
+    const alnum = (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || code > 127;
+    if (alnum && !previousAlnum) first |= bit;
+    previousAlnum = alnum;
   }
+  chars[at] = all;
+  starts[at] = first;
+}
 
-  run(query: string): SearchResult<T> {
-    const phrase = query.trim().toLowerCase();
-    const words = queryWords(phrase);
-    const narrowing = this.previous !== undefined && phrase.startsWith(this.previous.query) && this.previous.query.length > 0;
-    // Titles: which match, and how well in coarse tiers (cheap), narrowed from the previous matches when
-    // typing on. Within a tier the list's order (newest first) is kept.
-    const pool = narrowing ? this.previous!.titles : undefined;
-    const tiers: number[][] = Array.from({ length: 2 * words.length + 1 }, () => []);
-    const matched: number[] = [];
-    const count = pool ? pool.length : this.items.length;
-    for (let k = 0; k < count; k++) {
-      const i = pool ? pool[k]! : k;
-      const title = this.lower[i]!;
-      if (title.length === 0) continue;
-      let tier = 0;
-      for (const word of words) {
-        const t = tierOf(title, word);
-        if (t < 0) {
-          tier = -1;
-          break;
-        }
-        tier += t;
-      }
-      if (tier < 0) continue;
-      matched.push(i);
-      const bucket = tiers[tier]!;
-      if (bucket.length < MAX_RESULTS) bucket.push(i);
-    }
-    // The best MAX_RESULTS: title matches by tier, then sessions whose text alone matched.
-    const hits: SearchHit<T>[] = [];
-    for (const bucket of tiers) {
-      for (const i of bucket) {
-        if (hits.length >= MAX_RESULTS) break;
-        hits.push({ item: this.items[i]!, byTitle: true });
-      }
-    }
-    // Transcript text: the query as a phrase.
-    const textPool = narrowing ? this.previous!.texts : this.texts.items;
-    const textMatches: T[] = [];
-    for (const item of textPool) {
-      const text = this.texts.text(item);
-      if (text && text.lower.includes(phrase)) textMatches.push(item);
-    }
-    const titleMatch = new Uint8Array(this.items.length);
-    for (const i of matched) titleMatch[i] = 1;
-    const textMatched = new Set(textMatches);
-    let textOnly = 0;
-    for (const item of textMatches) {
-      const position = this.position.get(item);
-      if (position !== undefined && titleMatch[position] === 1) continue;
-      textOnly++;
-      if (hits.length < MAX_RESULTS) hits.push({ item, byTitle: false });
-    }
-    this.previous = { query: phrase, titles: Int32Array.from(matched), texts: textMatches };
-    const texts = this.texts;
-    const lower = (item: T) => this.lower[this.position.get(item) ?? -1] ?? '';
-    return {
-      hits,
-      matched: matched.length + textOnly,
-      searched: this.items.length,
-      textSearched: texts.items.length,
-      highlights: (hit) => (hit.byTitle ? (matchTitle(lower(hit.item), words) ?? []) : []),
-      snippet: (hit) => {
-        if (!textMatched.has(hit.item)) return undefined;
-        const text = texts.text(hit.item);
-        return text && snippetAround(text.text, text.lower, phrase);
-      },
-    };
-  }
+/** The bit of a letter a–z in the masks, or 0 for any other character. */
+export function letterBit(code: number): number {
+  return code >= 97 && code <= 122 ? 1 << (code - 97) : 0;
+}
+
+function charBit(code: number): number {
+  if (code >= 97 && code <= 122) return 1 << (code - 97);
+  if (code >= 48 && code <= 57) return 1 << (26 + ((code - 48) % 5));
+  return code === 32 ? 0 : 1 << 31;
 }

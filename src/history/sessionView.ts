@@ -60,7 +60,8 @@ export function sourcePlan(scope: Scope, workspace: WorkspaceShape, agent: Agent
   return [...workspace.folders, ...(agent.caps?.sessions.additionalDirectories ? [undefined] : [])];
 }
 
-export function inScope(view: SessionView, scope: Scope, workspace: WorkspaceShape, agent: AgentEntry): boolean {
+/** Whether a scope takes a session with these roots. */
+export function inScope(view: Pick<SessionView, 'cwd' | 'additionalDirectories'>, scope: Scope, workspace: WorkspaceShape, agent: AgentEntry): boolean {
   switch (scope) {
     case 'all':
       return true;

@@ -79,6 +79,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     this._register({ dispose: () => this.paging.dispose() });
     this.model = new SessionsModel({
       index: history.index,
+      transcripts: history.transcripts,
       agents: () => history.entries(),
       workspace: () => history.workspace(),
       isOpen: (agentName, sessionId) => chats.find(agentName, sessionId) !== undefined,
@@ -90,6 +91,9 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     // First time: the default agent's sessions, if one is set; else every agent's.
     this.model.setSettings(stored.success ? stored.data : { ...DEFAULT_SETTINGS, agent: readDefaultAgent() || null });
     this._register(history.onDidChange(() => this.schedule()));
+    this._register(this.model.onDidUpdate(() => this.schedule()));
+    // A transcript changed or the index got further: a search on screen asks again (nothing else depends on it).
+    this._register(history.transcripts.onDidChange(() => this.model.currentSettings.query.trim() && this.schedule()));
     this._register(vscode.window.registerWebviewViewProvider(SESSIONS_VIEW_ID, this, { webviewOptions: { retainContextWhenHidden: false } }));
     for (const action of SessionAction.options) {
       this._register(vscode.commands.registerCommand(`acpWorkspace.history.${action}`, (context?: RowContext) => this.runFromMenu(action, context)));
@@ -135,7 +139,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
         this.settingsSeq = message.seq;
         return this.applySettings(message.settings);
       case 'request':
-        this.post(await answer(HistoryRequests, { rows: (window) => Promise.resolve(this.rowsFor(window)) }, message));
+        this.post(await answer(HistoryRequests, { rows: (window) => this.rowsFor(window) }, message));
         return;
       case 'action': {
         const session = this.model.find(message.key);
@@ -161,14 +165,16 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
   }
 
   /**
-   * Rows [from, to) of the current list; the end of a list in view reads its next page (while searching,
-   * background paging reads them, and after the user's Stop nothing does).
+   * Rows [from, to) of the current list, with the transcript snippets of those rows; the end of a list in view
+   * reads its next page (while searching, background paging reads them, and after the user's Stop nothing does).
    */
-  private rowsFor(window: { version: number; from: number; to: number }): { version: number; rows: Row[] } {
+  private async rowsFor(window: { version: number; from: number; to: number }): Promise<{ version: number; rows: Row[] }> {
     if (window.version !== this.version) return { version: this.version, rows: [] };
     this.lastWindow = { from: window.from, to: window.to };
     this.loadEndsIn(window.from, window.to);
-    return { version: this.version, rows: this.model.rows(window.from, window.to) };
+    const rows = await this.model.rowsWithSnippets(window.from, window.to);
+    // The list may have changed while snippets were asked for: the webview asks again for the new one.
+    return { version: this.version, rows: window.version === this.version ? rows : [] };
   }
 
   /** The end of an agent's list among rows [from, to), which the webview shows: read its next page. */
@@ -384,6 +390,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
   override dispose(): void {
     clearTimeout(this.timer);
     clearTimeout(this.hiddenTimer);
+    this.model.dispose();
     super.dispose();
   }
 }

@@ -195,12 +195,15 @@ describe('the session history in the real extension host (250 sessions in three 
   it('finds an opened session by the text of its transcript, and says what the search covered', async () => {
     await waitFor(() => api.history.index.get(NAME, 'hist_000')?.hasText === true, 'the transcript to be indexed', 10_000);
     await settings({ query: 'welcome()' });
-    const state = api.sessionsView.model.compute();
-    const hit = rows()[0]!;
-    assert.equal(hit.sessionId, 'hist_000');
-    assert.ok(hit.snippet && hit.snippet.text.slice(...hit.snippet.highlights[0]!) === 'welcome()');
-    assert.match(state.coverage!, /transcript text of 1 of them/);
-    await settings({ query: '' });
+    try {
+      const state = api.sessionsView.model.compute();
+      const hit = rows()[0]!;
+      assert.equal(hit.sessionId, 'hist_000');
+      assert.ok(hit.snippet && hit.snippet.text.slice(...hit.snippet.highlights[0]!) === 'welcome()');
+      assert.match(state.coverage!, /transcript text of 1 of them/);
+    } finally {
+      await settings({ query: '' }); // the tests after this one expect the whole list
+    }
   });
 
   it('forks with a changed folder set after the user chose which list: the agent gets the complete chosen list', async () => {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { SessionInfo } from '../../../src/acp/schema';
-import { AgentCatalog, type ListPage, type Lister } from '../../../src/history/catalog';
+import type { JournalCursor } from '../../../src/history/changeJournal';
+import { AgentCatalog, parseTime, type ListPage, type Lister } from '../../../src/history/catalog';
 
 /** A fake agent's session/list over `sessions`: `pageSize` per page, opaque cursors, an exact cwd filter. */
 function fakeLister(sessions: SessionInfo[], pageSize: number) {
@@ -194,5 +195,107 @@ describe('AgentCatalog (session/list paging and merging)', () => {
     assert.equal(catalog.get('a')?.additionalDirectories, undefined, 'not reported is not the same as none');
     assert.deepEqual(catalog.get('b')?.additionalDirectories, ['/x', '/y']);
     assert.equal(catalog.get('b')?.updatedAt, Date.parse('2026-11-02T10:00:00.000Z'));
+  });
+});
+
+describe('AgentCatalog storage (a million sessions: columns by slot, a change journal)', () => {
+  function pagedCatalog(pages: SessionInfo[][]) {
+    let next = 0;
+    const catalog = new AgentCatalog('Agent', () => {
+      const sessions = pages[next]!;
+      next++;
+      return Promise.resolve({ sessions, ...(next < pages.length ? { nextCursor: `c${next}` } : {}) });
+    });
+    return catalog;
+  }
+  const changed = (catalog: AgentCatalog, cursor: JournalCursor) => [...new Set(catalog.changes.since(cursor) ?? [])].map((slot) => catalog.sessionIdAt(slot));
+
+  it('notes exactly the sessions a page added or changed, and nothing for a copy it already has', async () => {
+    const first = sessions(5, ['/w']);
+    const catalog = pagedCatalog([first, [...first.slice(0, 2), { ...first[2]!, title: 'Renamed' }, ...sessions(7, ['/w']).slice(5)]]);
+    let cursor = catalog.changes.cursor;
+    await catalog.loadMore([undefined]);
+    assert.deepEqual(changed(catalog, cursor), ['s0', 's1', 's2', 's3', 's4']);
+    cursor = catalog.changes.cursor;
+    await catalog.loadMore([undefined]);
+    assert.deepEqual(changed(catalog, cursor), ['s2', 's5', 's6'], 'the unchanged copies of s0 and s1 are not noted');
+    assert.equal(catalog.get('s2')?.title, 'Renamed');
+    assert.equal(catalog.size, 7);
+  });
+
+  it('ignores an older copy (not noted), takes a newer one, and keeps what a copy leaves out', async () => {
+    const catalog = pagedCatalog([
+      [{ sessionId: 'a', cwd: '/w', title: 'Now', additionalDirectories: ['/x'], updatedAt: '2026-11-02T00:00:00Z', _meta: { k: 1 } }],
+      [{ sessionId: 'a', cwd: '/w', title: 'Before', updatedAt: '2026-11-01T00:00:00Z' }],
+      [{ sessionId: 'a', cwd: '/v', updatedAt: '2026-11-03T00:00:00Z' }],
+    ]);
+    await catalog.loadMore([undefined]);
+    let cursor = catalog.changes.cursor;
+    await catalog.loadMore([undefined]);
+    assert.deepEqual(catalog.changes.since(cursor), []);
+    assert.equal(catalog.get('a')?.title, 'Now');
+    cursor = catalog.changes.cursor;
+    await catalog.loadMore([undefined]);
+    assert.equal(catalog.changes.since(cursor)!.length, 1);
+    assert.deepEqual(catalog.get('a'), { sessionId: 'a', cwd: '/v', additionalDirectories: ['/x'], title: 'Now', updatedAt: Date.parse('2026-11-03T00:00:00Z'), meta: { k: 1 } });
+  });
+
+  it('notes upserts and removals; a removed session’s slot is reused, and readers after a reset rebuild', async () => {
+    const catalog = pagedCatalog([sessions(3, ['/w'])]);
+    await catalog.loadMore([undefined]);
+    const cursor = catalog.changes.cursor;
+    const slot = catalog.slotOf('s1')!;
+    catalog.remove('s1');
+    assert.equal(catalog.sessionIdAt(slot), undefined);
+    catalog.upsert({ sessionId: 'new', cwd: '/w', title: 'Created here', updatedAt: 5 });
+    catalog.upsert({ sessionId: 'unknown' }); // no cwd: nothing to show
+    assert.equal(catalog.slotOf('new'), slot, 'the free slot is reused');
+    assert.deepEqual(catalog.changes.since(cursor), [slot, slot]);
+    assert.equal(catalog.get('unknown'), undefined);
+    catalog.reset();
+    assert.equal(catalog.changes.since(cursor), undefined, 'after a reset a reader starts over');
+    assert.equal(catalog.size, 0);
+  });
+
+  it('keeps its journal bounded: a reader that falls far behind is told to rebuild', async () => {
+    const catalog = pagedCatalog([sessions(10, ['/w'])]);
+    await catalog.loadMore([undefined]);
+    const cursor = catalog.changes.cursor;
+    for (let i = 0; i < 5000; i++) catalog.upsert({ sessionId: 's0', title: `Title ${i}` });
+    assert.equal(catalog.changes.since(cursor), undefined);
+    const recent = catalog.changes.cursor;
+    catalog.upsert({ sessionId: 's1', title: 'x' });
+    assert.deepEqual(catalog.changes.since(recent), [catalog.slotOf('s1')]);
+  });
+
+  it('keeps each folder and each list of folders once, however many sessions share them', async () => {
+    const catalog = pagedCatalog([
+      JSON.parse(JSON.stringify([
+        { sessionId: 'a', cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs'] },
+        { sessionId: 'b', cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs'] },
+        { sessionId: 'c', cwd: '/w/app', additionalDirectories: ['/w/lib'] },
+      ])) as SessionInfo[],
+    ]);
+    await catalog.loadMore([undefined]);
+    const [a, b, c] = ['a', 'b', 'c'].map((id) => catalog.slotOf(id)!) as [number, number, number];
+    assert.equal(catalog.directoriesAt(a), catalog.directoriesAt(b), 'equal lists are one array');
+    assert.notEqual(catalog.directoriesAt(a), catalog.directoriesAt(c));
+    assert.equal(catalog.directoriesAt(c)![0], catalog.directoriesAt(a)![0], 'and each folder one string');
+    assert.ok(Object.isFrozen(catalog.directoriesAt(a)));
+  });
+
+  it('reads times exactly as Date.parse does, with a fast path for the usual ISO form', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const chars = '0123456789-T:.Z+ ax';
+    const samples = ['2026-02-31T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T23:59:60Z', '0999-01-01T00:00:00Z', '2026-01-01T00:00:00.1234Z', '2026-01-01T00:00:00.Z', '2026-01-01T00:00:00+01:00', 'yesterday', ''];
+    for (let i = 0; i < 20_000; i++) {
+      let text = new Date(Math.floor(random() * 4e12) - 1e12).toISOString();
+      if (random() < 0.3) text = text.replace('.000', random() < 0.5 ? '' : `.${'1234567890'.slice(0, 1 + Math.floor(random() * 9))}`);
+      const characters = text.split('');
+      for (let k = Math.floor(random() * 3); k > 0; k--) characters[Math.floor(random() * characters.length)] = chars[Math.floor(random() * chars.length)]!;
+      samples.push(characters.join(''));
+    }
+    for (const text of samples) assert.ok(Object.is(parseTime(text), Date.parse(text)), text);
   });
 });

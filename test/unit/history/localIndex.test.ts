@@ -107,6 +107,26 @@ describe('LocalSessionIndex (the client’s own session history)', () => {
     assert.match(index.loadProblem!, /2 unreadable entries .* skipped/);
   });
 
+  it('keeps a transcript in memory only until it is written, and does not write an unchanged one again', async () => {
+    const index = new LocalSessionIndex(dir, { writeDelayMs: 60_000 });
+    const written: string[] = [];
+    index.onDidChangeText((change) => change.kind === 'written' && written.push(change.text));
+    index.record({ agentName: 'A', sessionId: 's1', cwd: '/w' });
+    index.setText('A', 's1', 'first words');
+    assert.equal(index.text('A', 's1'), 'first words', 'not written yet: from memory');
+    await index.flush();
+    const file = path.join(dir, 'text', fs.readdirSync(path.join(dir, 'text'))[0]!);
+    fs.writeFileSync(file, 'changed on disk');
+    assert.equal(index.text('A', 's1'), 'changed on disk', 'written: read from disk, not from a copy kept in memory');
+    index.setText('A', 's1', 'first words');
+    await index.flush();
+    assert.deepEqual(written, ['first words'], 'the same text is not written or indexed again');
+    index.setText('A', 's1', 'second words');
+    await index.flush();
+    assert.deepEqual(written, ['first words', 'second words']);
+    await index.dispose();
+  });
+
   it('caps long transcripts to their beginning and most recent part', () => {
     const long = `START ${'x'.repeat(100_000)} END`;
     const capped = capText(long);

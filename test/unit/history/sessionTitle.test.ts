@@ -95,3 +95,32 @@ describe('the title rule (history/sessionTitle.ts): one title per session everyw
     });
   });
 });
+
+describe('cleanTitle at scale', () => {
+  /** The rule written out plainly: what cleanTitle did before its fast path. */
+  function reference(raw: string): string | undefined {
+    const text = raw
+      .slice(0, MAX_TITLE_CHARS * 8)
+      .replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (!text) return undefined;
+    if (text.length <= MAX_TITLE_CHARS) return text;
+    let end = MAX_TITLE_CHARS - 1;
+    if (/[\ud800-\udbff]/.test(text.charAt(end - 1))) end--;
+    return `${text.slice(0, end).trimEnd()}…`;
+  }
+
+  it('returns a title that needs no cleaning as it is (the same string), and cleans the rest as the rule says', () => {
+    const clean = 'Fix the login bug in auth.ts (#42) — über café 漢字 😀';
+    assert.equal(cleanTitle(clean), clean);
+    let seed = 11;
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const alphabet = ['a', 'B', ' ', '  ', '\t', '\n', '\u00a0', '\u200b', '\u2028', '\u202f', '\u3000', '\ufeff', '\u00ad', '\u1680', '\u205f', 'é', '😀', '\u0000', '\u007f'];
+    for (let i = 0; i < 5000; i++) {
+      const length = Math.floor(random() * (random() < 0.1 ? 200 : 20));
+      const raw = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]!).join('');
+      assert.equal(cleanTitle(raw), reference(raw), JSON.stringify(raw));
+    }
+  });
+});

@@ -6,11 +6,12 @@ import type { AgentCaps } from '../../../src/acp/capabilities';
 import type { SessionInfo } from '../../../src/acp/schema';
 import { AgentCatalog } from '../../../src/history/catalog';
 import { LocalSessionIndex } from '../../../src/history/localIndex';
-import { ListSearch, matchTitle, MAX_RESULTS, snippetAround } from '../../../src/history/search';
+import { matchTitle, snippetAround } from '../../../src/history/search';
 import { dateGroup, dateGroupLabel } from '../../../src/history/dateGroups';
 import { SessionsModel } from '../../../src/history/sessionsModel';
 import { inScope, sourcePlan, type AgentEntry, type SessionView, type WorkspaceShape } from '../../../src/history/sessionView';
 import type { Row, SessionRow, ViewSettings } from '../../../src/shared/historyProtocol';
+import { FakeTranscripts } from './fakeTranscripts';
 
 const NOW = new Date(2026, 10, 21, 15, 0, 0).getTime();
 const HOUR = 3_600_000;
@@ -62,6 +63,7 @@ describe('the session history model', () => {
   let agents: AgentEntry[];
   let open = new Set<string>();
   let trusted = true;
+  let transcripts: FakeTranscripts | undefined;
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-model-'));
@@ -74,6 +76,7 @@ describe('the session history model', () => {
     ];
     open = new Set();
     trusted = true;
+    transcripts = undefined;
   });
   afterEach(async () => {
     await index.dispose();
@@ -83,6 +86,7 @@ describe('the session history model', () => {
   function model(settings: Partial<ViewSettings> = {}) {
     const m = new SessionsModel({
       index,
+      transcripts,
       agents: () => agents,
       workspace: () => workspace,
       isOpen: (agent, id) => open.has(`${agent}/${id}`),
@@ -253,15 +257,26 @@ describe('the session history model', () => {
       assert.equal(rows.some((r) => r.kind === 'group'), false);
     });
 
-    it('searches the transcript text this client has seen, and says how much that covered', () => {
+    it('searches the transcript text this client has seen (off the host thread), and says how much that covered', async () => {
+      transcripts = new FakeTranscripts();
       index.record({ agentName: 'Claude', sessionId: 'other', cwd: '/other' });
       index.setText('Claude', 'other', 'user: please rename the WidgetFactory class\nagent: renamed it everywhere');
-      const { rows, state } = all(model({ query: 'widgetfactory' }));
+      transcripts.setText('Claude\u0000other', 'user: please rename the WidgetFactory class\nagent: renamed it everywhere');
+      const m = model({ query: 'widgetfactory' });
+      assert.equal(all(m).state.coverage, 'Titles of 7 sessions searched; searching transcript text…');
+      await new Promise<void>((resolve) => m.onDidUpdate(() => resolve()));
+      const state = m.compute();
+      const rows = await m.rowsWithSnippets(0, state.count);
       const hit = rows.find((r): r is SessionRow => r.kind === 'session')!;
       assert.equal(hit.sessionId, 'other');
       const [start, end] = hit.snippet!.highlights[0]!;
       assert.equal(hit.snippet!.text.slice(start, end), 'WidgetFactory');
       assert.equal(state.coverage, 'Titles of 7 sessions searched; transcript text of 1 of them (only sessions opened in this client have text here).');
+    });
+
+    it('says when transcript text is not searched', () => {
+      const { state } = all(model({ query: 'greeting' }));
+      assert.equal(state.coverage, 'Titles of 7 sessions searched; transcript text is not searched here.');
     });
 
     it('does not match placeholders', () => {
@@ -281,8 +296,6 @@ describe('the session history model', () => {
 });
 
 describe('search helpers', () => {
-  const items = (titles: string[]) => titles.map((title, id) => ({ title, titled: true, id }));
-  const noText = { items: [], text: () => undefined };
   const marked = (title: string, query: string) => {
     const ranges = matchTitle(title.toLowerCase(), query.toLowerCase().split(' '));
     return ranges && ranges.map(([a, b]) => title.slice(a, b)).join('|');
@@ -296,11 +309,6 @@ describe('search helpers', () => {
     assert.equal(marked('Refactor the greeting', 'greeting refactor'), 'Refactor|greeting');
   });
 
-  it('ranks a whole word above a word’s middle above scattered letters, then by recency', () => {
-    const list = items(['a unit test harness', 'oauth flow', 'auth flow', 'fix auth']);
-    assert.deepEqual(new ListSearch(list, noText).run('auth').hits.map((h) => h.item.title), ['auth flow', 'fix auth', 'oauth flow', 'a unit test harness']);
-  });
-
   it('cuts a one-line snippet around the hit with ellipses', () => {
     const text = `${'lorem '.repeat(30)}the needle\nis here ${'ipsum '.repeat(40)}`;
     const snippet = snippetAround(text, text.toLowerCase(), 'needle')!;
@@ -308,29 +316,5 @@ describe('search helpers', () => {
     assert.equal(snippet.text.includes('\n'), false);
     const [a, b] = snippet.highlights[0]!;
     assert.equal(snippet.text.slice(a, b), 'needle');
-  });
-
-  it('ranks title hits above text-only hits, then by recency', () => {
-    const list = items(['Nothing here', 'Auth bug', 'Other', 'Auth again']);
-    const text = { items: [list[0]!], text: () => ({ text: 'the auth flow', lower: 'the auth flow' }) };
-    const result = new ListSearch(list, text).run('auth');
-    assert.deepEqual(result.hits.map((h) => h.item.id), [1, 3, 0]);
-    assert.equal(result.snippet(result.hits[2]!)?.text, 'the auth flow');
-    assert.equal(result.hits[2]!.byTitle, false);
-    assert.equal(result.textSearched, 1);
-    assert.equal(result.matched, 3);
-  });
-
-  it('gives the same answer when narrowing as a fresh search does', () => {
-    const words = ['refactor', 'auth', 'flow', 'parser', 'greeting', 'docs', 'fix', 'oauth', 'reader'];
-    const list = items(Array.from({ length: 3000 }, (_, i) => `${words[i % 9]} ${words[(i * 7) % 9]} ${words[(i * 5) % 9]} ${i}`));
-    const typing = new ListSearch(list, noText);
-    for (const query of ['r', 're', 'ref', 'refa', 'refa o', 'refa oa', 'refa oau']) {
-      const narrowed = typing.run(query);
-      const fresh = new ListSearch(list, noText).run(query);
-      assert.deepEqual(narrowed.hits.map((h) => h.item.id), fresh.hits.map((h) => h.item.id), query);
-      assert.equal(narrowed.matched, fresh.matched, query);
-    }
-    assert.ok(new ListSearch(list, noText).run('r').hits.length <= MAX_RESULTS);
   });
 });

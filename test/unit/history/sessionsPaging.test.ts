@@ -46,7 +46,7 @@ describe('the Sessions list while a search pages in the background', () => {
     const pauses: Array<() => void> = [];
     const paging = new BackgroundPaging({ pause: () => new Promise<void>((resolve) => pauses.push(resolve)) });
     const agent: AgentEntry = { name: 'Agent', running: true, caps: undefined, catalog };
-    const model = new SessionsModel({ index, agents: () => [agent], workspace: () => workspace, isOpen: () => false, now: () => NOW, trusted: () => true, paging });
+    const model = new SessionsModel({ index, transcripts: undefined, agents: () => [agent], workspace: () => workspace, isOpen: () => false, now: () => NOW, trusted: () => true, paging });
     model.setSettings({ agent: 'Agent', scope: 'all', query: 'zebra', showHidden: false });
     const hits = () => {
       const state = model.compute();
@@ -82,7 +82,7 @@ describe('the Sessions list while a search pages in the background', () => {
     assert.deepEqual(rows.map((r) => (r.kind === 'session' ? r.sessionId : r.kind)), ['s299']);
     assert.equal((rows[0] as SessionRow).title, 'The zebra crossing');
     assert.equal(pagingBar(paging.progress()), undefined, 'all loaded: nothing to say');
-    assert.equal(state.coverage, 'Titles of 300 sessions searched; transcript text of 0 of them (only sessions opened in this client have text here).');
+    assert.equal(state.coverage, 'Titles of 300 sessions searched; transcript text is not searched here.');
     paging.dispose();
   });
 
@@ -94,7 +94,7 @@ describe('the Sessions list while a search pages in the background', () => {
     const waiting: Array<() => void> = [];
     const paging = new BackgroundPaging({ pause: () => new Promise<void>((resolve) => waiting.push(resolve)) });
     const agent: AgentEntry = { name: 'Agent', running: true, caps: undefined, catalog };
-    const model = new SessionsModel({ index, agents: () => [agent], workspace: () => workspace, isOpen: () => false, now: () => NOW, trusted: () => true, paging });
+    const model = new SessionsModel({ index, transcripts: undefined, agents: () => [agent], workspace: () => workspace, isOpen: () => false, now: () => NOW, trusted: () => true, paging });
     model.setSettings({ agent: 'Agent', scope: 'all', query: 'greeting', showHidden: false });
     paging.want([{ agentName: 'Agent', list: catalog, plan: [undefined] }]);
     await flush();
@@ -122,7 +122,7 @@ describe('the Sessions list while a search pages in the background', () => {
     const catalog = new AgentCatalog('Agent', () => Promise.resolve({ sessions: LISTED.slice(0, 10) }));
     await catalog.loadMore([undefined]);
     const agent: AgentEntry = { name: 'Agent', running: true, caps: undefined, catalog };
-    const model = new SessionsModel({ index, agents: () => [agent], workspace: () => workspace, isOpen: () => false, now: () => NOW, trusted: () => true });
+    const model = new SessionsModel({ index, transcripts: undefined, agents: () => [agent], workspace: () => workspace, isOpen: () => false, now: () => NOW, trusted: () => true });
     model.setSettings({ agent: 'Agent', scope: 'all', query: '', showHidden: false });
     const state = model.compute();
     const rows = model.rows(0, state.count);
