@@ -32,6 +32,7 @@ import { SessionUpdate } from '../src/acp/schema';
 import type { ChatOp } from '../src/shared/chatModel';
 import { PatchPacer } from '../src/thread/patchPacer';
 import { Thread } from '../src/thread/thread';
+import { TranscriptFeed } from '../src/thread/transcriptFeed';
 import { median, parseArgs, printTable } from './util';
 
 const { chunks: ONE_SIZE, runs: RUNS, rate: PACED_RATE } = parseArgs({ chunks: 0, runs: 3, rate: 5000 });
@@ -248,22 +249,21 @@ async function webviewCoalesced(page: Page, steps: readonly Step[], pageUrl: str
   let finished: () => void = () => undefined;
   const isReady = new Promise<void>((resolve) => (ready = resolve));
   const send = (message: unknown) => page.evaluate((m) => (globalThis as unknown as { postMessage(m: unknown, o: string): void }).postMessage(m, '*'), message);
-  const pacer: PatchPacer = new PatchPacer({
-    takeOps: () => thread.takeOps(),
-    hasChanges: () => thread.hasChanges,
-    send: (seq, ops) => {
+  // What ChatPanel does: a snapshot after `ready`, then patches paced by the acknowledgements.
+  const transcript = new TranscriptFeed(thread, (message) => {
+    if (message.type === 'patch') {
       posts++;
-      appended.push(appendedText(ops));
-      void send({ type: 'patch', seq, ops });
-    },
+      appended.push(appendedText(message.ops));
+    }
+    void send(message);
   });
   await page.exposeBinding('hostReceive', (_source, message: { type: string; seq?: number }) => {
     if (message.type === 'ready') {
-      pacer.start();
-      void send({ type: 'snapshot', ...thread.snapshot() }).then(ready);
+      transcript.start();
+      ready();
     } else if (message.type === 'rendered') {
-      pacer.acknowledge(message.seq!);
-      if (fed && !pacer.waiting && !thread.hasChanges) finished();
+      transcript.acknowledge(message.seq!);
+      if (fed && !transcript.waiting && !thread.hasChanges) finished();
     }
   });
   page.on('console', (message) => {
@@ -274,11 +274,11 @@ async function webviewCoalesced(page: Page, steps: readonly Step[], pageUrl: str
   await isReady;
   const done = new Promise<void>((resolve) => (finished = resolve));
   const started = performance.now();
-  await feed(steps, thread, () => pacer.schedule(), rate);
+  await feed(steps, thread, () => transcript.changed(), rate);
   fed = true; // from here the last acknowledgement ends the run
-  if (pacer.waiting || thread.hasChanges) await done;
+  if (transcript.waiting || thread.hasChanges) await done;
   const ms = performance.now() - started;
-  pacer.dispose();
+  transcript.dispose();
   const probe = await page.evaluate(() => {
     const bench = (globalThis as unknown as { acpBench: { frameTimes: number[]; entries(): number } }).acpBench;
     const document = (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number }; getElementsByTagName(s: string): { length: number } } }).document;

@@ -37,8 +37,8 @@ import { Reopener } from '../src/sessions/reopener';
 import type { SessionController } from '../src/sessions/sessionController';
 import { SessionRouter } from '../src/sessions/sessionRouter';
 import type { ViewEntry } from '../src/shared/chatModel';
-import { PatchPacer } from '../src/thread/patchPacer';
 import { Thread } from '../src/thread/thread';
+import { TranscriptFeed } from '../src/thread/transcriptFeed';
 import { seedStore } from '../test/fixtures/referenceAgent/store';
 import { median, parseArgs, printTable } from './util';
 
@@ -133,26 +133,24 @@ interface RunResult {
 }
 
 /**
- * What the chat panel does for a chat (src/vscode/chat/chatPanel.ts without VS Code): a snapshot after
- * `ready`, then patches paced by the webview's acknowledgements. Messages cross as JSON text, which is what
- * VS Code's webview messaging serializes on the host.
+ * What the chat panel does for a chat (src/vscode/chat/chatPanel.ts without VS Code): its TranscriptFeed, a
+ * snapshot after `ready`, then patches paced by the webview's acknowledgements. Messages cross as JSON text,
+ * which is what VS Code's webview messaging serializes on the host.
  */
 async function showInPage(page: Page, chat: SessionController, onShown: (entries: number, status: string) => void): Promise<{ dispose(): void }> {
   const thread = chat.thread;
   const post = (message: unknown) => void page.evaluate((text) => (globalThis as unknown as { postMessage(m: unknown, o: string): void }).postMessage(JSON.parse(text), '*'), JSON.stringify(message)).catch(() => undefined);
-  const pacer = new PatchPacer({ takeOps: () => thread.takeOps(), hasChanges: () => thread.hasChanges, send: (seq, ops) => post({ type: 'patch', seq, ops }) });
-  const changes = thread.onDidChange(() => pacer.schedule());
+  const transcript = new TranscriptFeed(thread, post);
+  const changes = thread.onDidChange(() => transcript.changed());
   await page.exposeBinding('hostReceive', (_source, message: { type: string; seq?: number }) => {
-    if (message.type === 'ready') {
-      pacer.start();
-      post({ type: 'snapshot', ...thread.snapshot() });
-    } else if (message.type === 'rendered') pacer.acknowledge(message.seq!);
+    if (message.type === 'ready') transcript.start();
+    else if (message.type === 'rendered') transcript.acknowledge(message.seq!);
   });
   await page.exposeFunction('benchShown', onShown);
   return {
     dispose() {
       changes.dispose();
-      pacer.dispose();
+      transcript.dispose();
     },
   };
 }

@@ -20,6 +20,8 @@ export function isUnfinished(status: string): boolean {
  * never reuses an id).
  */
 export function keepAcrossReplay(before: readonly ViewEntry[], replay: readonly ViewEntry[]): ViewEntry[] {
+  // A chat that showed nothing (opened for the replay): nothing to keep, and no text to compare.
+  if (before.length === 0) return replay.slice();
   const positions = new Map<string, number[]>();
   replay.forEach((entry, at) => {
     const key = replayKey(entry);

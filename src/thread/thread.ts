@@ -205,6 +205,17 @@ export class Thread {
     this.planEntryId = undefined;
     if (before) this.show(keepAcrossReplay(before, this.entries.view()));
     this.interruptUnfinishedTools();
+    // The header said how far the replay was (see replayProgress): it is complete.
+    if (this.sessionState.status === 'loading') this.setSession({ status: 'idle', statusDetail: undefined });
+  }
+
+  /**
+   * A replay that waited for this chat is being folded in slices: `done` of `total` updates so far. The
+   * header says how far it is; {@link endReplay} ends it.
+   */
+  replayProgress(done: number, total: number): void {
+    const statusDetail = l10n.t('Loading history… {0}%', Math.floor((done / Math.max(1, total)) * 100));
+    if (this.sessionState.status !== 'loading' || this.sessionState.statusDetail !== statusDetail) this.setSession({ status: 'loading', statusDetail });
   }
 
   /** The load failed: the transcript is what it was before it. */

@@ -128,11 +128,14 @@ export function App(props: { store: ChatStore }) {
     }
   };
 
-  if (!state.session) return <div class="loading">{l10n.t('Loading…')}</div>;
+  // A long history arrives in pieces: how far it is, until it shows whole.
+  const progress = state.loading === undefined ? undefined : l10n.t('Loading history… {0}%', Math.floor(state.loading * 100));
+  if (!state.session) return <div class="loading">{progress ?? l10n.t('Loading…')}</div>;
   const running = state.session.status === 'running';
+  const header = progress === undefined ? state.session : { ...state.session, status: 'loading' as const, statusDetail: progress };
   return (
     <div class="chat">
-      <SessionHeader session={state.session} />
+      <SessionHeader session={header} />
       <RootsContext.Provider value={state.session.roots}>
         <Transcript
           entries={state.entries}
@@ -140,7 +143,8 @@ export function App(props: { store: ChatStore }) {
           onClick={onClick}
           empty={
             <div class="empty">
-              <p>{l10n.t('Ask {0} anything about the shared folders.', state.session.agentName)}</p>
+              {/* While the history loads, the conversation is not empty: it is not here yet. */}
+              <p>{header.status === 'loading' ? (header.statusDetail ?? l10n.t('Loading history…')) : l10n.t('Ask {0} anything about the shared folders.', state.session.agentName)}</p>
             </div>
           }
         >
