@@ -202,6 +202,22 @@ async function replayRun(pages: () => Promise<Page>, agentBundle: string, store:
         check();
       });
       await page.goto(pageUrl);
+      if (process.env['BENCH_PROFILE']) {
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.start');
+        void shownAt.then(async () => {
+          const { profile } = await cdp.send('Profiler.stop');
+          const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+          const self = new Map<string, number>();
+          profile.samples!.forEach((id, i) => {
+            const n = byId.get(id)!;
+            const key = `${n.callFrame.functionName || '(anon)'} :${n.callFrame.lineNumber}`;
+            self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas![i] ?? 0));
+          });
+          for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${(us / 1000).toFixed(1)} ms ${key}`);
+        });
+      }
     })();
   });
   const watch = watchThread();
@@ -317,7 +333,8 @@ async function main(): Promise<void> {
     entryPoints: [path.join(REPO_ROOT, 'bench', 'webview', 'replayPage.tsx')],
     outfile: pageScript,
     bundle: true,
-    minify: true,
+    // A profile (BENCH_PROFILE=1) names functions.
+    minify: !process.env['BENCH_PROFILE'],
     platform: 'browser',
     format: 'iife',
     target: 'chrome120',

@@ -32,9 +32,9 @@ export const ChatRequests = {
 } as const;
 
 /**
- * A change too large for one message (a long replayed history) comes in pieces: `more` says how many patches
- * of the same change follow. The webview keeps showing what it showed until the last piece arrived, then
- * shows the change whole.
+ * A change too large for one message (a long replayed history) comes in pieces: `more` says that patches of
+ * the same change follow, and about how many. The webview keeps showing what it showed until the piece
+ * without `more` arrived, then shows the change whole.
  */
 const more = z.number().int().positive().optional();
 

@@ -7,13 +7,13 @@
  * comes (a broken frame), patches resume after a timeout.
  */
 import type { ChatOp } from '../shared/chatModel';
-import { cutOps, PIECE_CHARS } from './patchPieces';
+import { PIECE_CHARS, Pieces } from './patchPieces';
 
 export interface PatchPacerOptions {
   /** The changes since the last call, coalesced (see {@link Thread.takeOps}). */
   readonly takeOps: () => ChatOp[];
   readonly hasChanges: () => boolean;
-  /** `more`: pieces of the same change still to come (0: the change is complete with this patch). */
+  /** `more`: about how many pieces of the same change are still to come (0: the change is complete with this patch). */
   readonly send: (seq: number, ops: ChatOp[], more: number) => void;
   /** Called when an acknowledgement did not come in time and the next patch goes anyway. */
   readonly onLate?: () => void;
@@ -30,7 +30,7 @@ export class PatchPacer {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly ackTimeoutMs: number;
   /** The pieces of a change still to send, before anything that changed since. */
-  private pieces: ChatOp[][] = [];
+  private pieces: Pieces | undefined;
 
   constructor(private readonly options: PatchPacerOptions) {
     this.ackTimeoutMs = options.ackTimeoutMs ?? 1000;
@@ -46,34 +46,35 @@ export class PatchPacer {
    * them and start pacing from there. `rest`: the pieces of a snapshot too large for one message, sent
    * first (the next {@link schedule} sends the first of them).
    */
-  start(rest: readonly ChatOp[][] = []): void {
+  start(rest?: Pieces): void {
     this.ready = true;
     this.inFlight = undefined;
     clearTimeout(this.timer);
     this.options.takeOps();
-    this.pieces = [...rest];
+    this.pieces = rest;
   }
 
   /** The webview went away (hidden webviews are torn down); nothing is sent until {@link start}. */
   stop(): void {
     this.ready = false;
     this.inFlight = undefined;
-    this.pieces = [];
+    this.pieces = undefined;
     clearTimeout(this.timer);
   }
 
   /** Something changed: send a patch now if none is in flight, else once the webview catches up. */
   schedule(): void {
-    if (!this.ready || (this.pieces.length === 0 && !this.options.hasChanges())) return;
+    if (!this.ready || (!this.piecesLeft && !this.options.hasChanges())) return;
     if (this.inFlight !== undefined) {
       if (Date.now() - this.inFlightSince < this.ackTimeoutMs) return;
       this.options.onLate?.();
     }
-    if (this.pieces.length === 0) this.pieces = cutOps(this.options.takeOps(), this.options.pieceChars ?? PIECE_CHARS);
-    const ops = this.pieces.shift()!;
+    if (!this.piecesLeft) this.pieces = Pieces.of(this.options.takeOps(), this.options.pieceChars ?? PIECE_CHARS);
+    const pieces = this.pieces!;
+    const ops = pieces.next();
     this.inFlight = ++this.seq;
     this.inFlightSince = Date.now();
-    this.options.send(this.inFlight, ops, this.pieces.length);
+    this.options.send(this.inFlight, ops, pieces.left);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.schedule(), this.ackTimeoutMs + 10);
   }
@@ -83,7 +84,11 @@ export class PatchPacer {
     if (seq !== this.inFlight) return;
     this.inFlight = undefined;
     clearTimeout(this.timer);
-    if (this.pieces.length > 0 || this.options.hasChanges()) this.schedule();
+    if (this.piecesLeft || this.options.hasChanges()) this.schedule();
+  }
+
+  private get piecesLeft(): boolean {
+    return this.pieces !== undefined && !this.pieces.done;
   }
 
   dispose(): void {

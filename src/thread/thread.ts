@@ -203,7 +203,10 @@ export class Thread {
     this.entries.setQuiet(false);
     this.closeMessage();
     this.planEntryId = undefined;
-    if (before) this.show(keepAcrossReplay(before, this.entries.view()));
+    // Over a shown transcript, the replay and what only this chat showed are merged; over an empty one
+    // (a chat opened for the replay) the replay as folded is the transcript, and is shown as it is.
+    if (before && before.length > 0) this.show(keepAcrossReplay(before, this.entries.view()));
+    else if (before) this.entries.republish();
     this.interruptUnfinishedTools();
     // The header said how far the replay was (see replayProgress): it is complete.
     if (this.sessionState.status === 'loading') this.setSession({ status: 'idle', statusDetail: undefined });

@@ -51,7 +51,7 @@ export class TranscriptFeed {
     const { session, entries } = this.thread.snapshot();
     const { first, rest } = cutSnapshot(entries, this.pieceChars);
     this.pacer.start(rest);
-    this.post({ type: 'snapshot', session, entries: first, ...extra, ...(rest.length > 0 ? { more: rest.length } : {}) });
+    this.post({ type: 'snapshot', session, entries: first, ...extra, ...(rest.done ? {} : { more: rest.left }) });
     this.pacer.schedule();
   }
 

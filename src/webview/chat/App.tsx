@@ -139,6 +139,7 @@ export function App(props: { store: ChatStore }) {
       <RootsContext.Provider value={state.session.roots}>
         <Transcript
           entries={state.entries}
+          incoming={state.incoming}
           running={running}
           onClick={onClick}
           empty={

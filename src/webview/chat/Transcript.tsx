@@ -33,6 +33,8 @@ const EntrySlot = memo(function EntrySlot(props: { entry: ViewEntry; last: boole
 
 export interface TranscriptProps {
   readonly entries: readonly ViewEntry[];
+  /** A transcript arriving in pieces, to show once complete: laid out ahead, piece by piece. */
+  readonly incoming?: readonly ViewEntry[];
   readonly running: boolean;
   /** Shown when there is no entry yet. */
   readonly empty: ComponentChildren;
@@ -43,7 +45,8 @@ export interface TranscriptProps {
 
 export function Transcript(props: TranscriptProps) {
   const { entries } = props;
-  const layout = useMemo(() => new TranscriptLayout(), []);
+  /** The layout shown, and one for a transcript arriving in pieces (laid out as it arrives, then shown). */
+  const layouts = useRef<{ shown: TranscriptLayout; incoming: TranscriptLayout | undefined }>({ shown: new TranscriptLayout(), incoming: undefined });
   const scroller = useRef<HTMLDivElement>(null);
   const items = useRef<HTMLDivElement>(null);
   /** Following the bottom; else `anchor` is what the user reads. */
@@ -56,6 +59,14 @@ export function Transcript(props: TranscriptProps) {
   const observed = useRef(new Map<Element, string>());
   const passes = useRef({ frame: -1, count: 0 });
 
+  if (props.incoming) {
+    layouts.current.incoming ??= new TranscriptLayout();
+    layouts.current.incoming.sync(props.incoming, width);
+  } else if (layouts.current.incoming) {
+    // What arrived in pieces is shown: its layout (only the last piece to add) takes over.
+    layouts.current = { shown: layouts.current.incoming, incoming: undefined };
+  }
+  const layout = layouts.current.shown;
   layout.sync(entries, width);
   const overscan = Math.max(MIN_OVERSCAN, view.current.height);
   // While following, the view is the end of the transcript, wherever the last layout left the scroll position.
@@ -70,6 +81,7 @@ export function Transcript(props: TranscriptProps) {
     const element = scroller.current;
     const list = items.current;
     if (!element || !list) return false;
+    const layout = layouts.current.shown;
     const itemsTop = list.offsetTop;
     if (stick.current) {
       element.scrollTop = element.scrollHeight;
@@ -81,7 +93,7 @@ export function Transcript(props: TranscriptProps) {
     if (!stick.current) anchor.current = layout.anchorAt(view.current.top);
     const next = layout.range(stick.current ? Math.max(0, layout.total - view.current.height) : view.current.top, view.current.height, Math.max(MIN_OVERSCAN, view.current.height));
     return !rendered.current.startsWith(`${next.first}:${next.last}:`);
-  }, [layout]);
+  }, []);
 
   /** Another layout pass, now or (beyond a few in one frame) in the next frame. */
   const again = useCallback(() => {
@@ -95,6 +107,7 @@ export function Transcript(props: TranscriptProps) {
   const measure = useCallback(
     (only?: ReadonlyMap<Element, number>): boolean => {
       let moved = false;
+      const layout = layouts.current.shown;
       const list = items.current;
       if (!list) return false;
       for (const child of list.children) {
@@ -108,7 +121,7 @@ export function Transcript(props: TranscriptProps) {
       }
       return moved;
     },
-    [layout],
+    [],
   );
 
   const resizes = useMemo(
@@ -171,6 +184,7 @@ export function Transcript(props: TranscriptProps) {
     const element = scroller.current;
     const list = items.current;
     if (!element || !list) return;
+    const layout = layouts.current.shown;
     stick.current = element.scrollHeight - element.scrollTop - element.clientHeight < BOTTOM_SLACK;
     view.current = { top: element.scrollTop - list.offsetTop, height: element.clientHeight };
     anchor.current = stick.current ? undefined : layout.anchorAt(view.current.top);

@@ -42,9 +42,11 @@ export function announcements(
     const entry = next.entries[i]!;
     if (entry.kind !== 'agent' || spoken.has(entry.id)) continue;
     if (i === next.entries.length - 1 && next.status === 'running') continue;
-    const text = spokenText(entry);
     spoken.add(entry.id);
-    if (text && (turnOver || next.status === 'running')) out.push(text);
+    // Only what arrives during a turn is said (a replayed history is not read out, nor made into text).
+    if (!turnOver && next.status !== 'running') continue;
+    const text = spokenText(entry);
+    if (text) out.push(text);
   }
   if (turnOver) out.push(next.status === 'disconnected' ? `${next.agentName} disconnected.` : `${next.agentName} finished.`);
   return out;

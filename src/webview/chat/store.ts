@@ -19,6 +19,11 @@ export interface ChatState {
   readonly queue: QueueView | undefined;
   /** A change arriving in pieces: how much of it arrived (0 to 1); undefined when none is. */
   readonly loading: number | undefined;
+  /**
+   * The transcript that change makes, as far as it arrived (not shown yet: the view may lay it out ahead,
+   * so that showing it costs little).
+   */
+  readonly incoming: readonly ViewEntry[] | undefined;
 }
 
 type Listener = () => void;
@@ -46,7 +51,7 @@ export class ChatStore {
   private frame: number | undefined;
   private readonly listeners = new Set<Listener>();
 
-  private snapshot: ChatState = { session: undefined, entries: [], version: 0, draft: undefined, queue: undefined, loading: undefined };
+  private snapshot: ChatState = { session: undefined, entries: [], version: 0, draft: undefined, queue: undefined, loading: undefined, incoming: undefined };
 
   /** The current state; the same object until something changes (useSyncExternalStore needs that). */
   get state(): ChatState {
@@ -131,8 +136,11 @@ export class ChatStore {
 
   private changed(): void {
     this.version++;
-    const loading = this.gathering ? this.gathering.received / Math.max(1, this.gathering.total) : undefined;
-    this.snapshot = { session: this.session, entries: this.entries, version: this.version, draft: this.draft, queue: this.queue, loading };
+    const gathering = this.gathering;
+    const loading = gathering ? gathering.received / Math.max(1, gathering.total) : undefined;
+    // A copy: the gathered list grows in place, and views compare entries by identity.
+    const incoming = gathering ? gathering.entries.slice() : undefined;
+    this.snapshot = { session: this.session, entries: this.entries, version: this.version, draft: this.draft, queue: this.queue, loading, incoming };
     for (const listener of [...this.listeners]) listener();
   }
 }

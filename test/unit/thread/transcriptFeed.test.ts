@@ -73,9 +73,22 @@ describe('a transcript too large for one message goes in pieces', () => {
   it('cuts a snapshot into the entries of its first piece and the ops that follow', () => {
     const entries = Array.from({ length: 100 }, (_, i) => agent(`a${i}`, `text ${i} `.repeat(30)));
     const { first, rest } = cutSnapshot(entries, 5000);
-    assert.ok(first.length > 0 && first.length < 100 && rest.length > 5);
-    assert.deepEqual(applied(rest, first), entries);
-    assert.deepEqual(cutSnapshot(entries.slice(0, 2), 5000), { first: entries.slice(0, 2), rest: [] });
+    const pieces: ChatOp[][] = [];
+    while (!rest.done) {
+      assert.ok(rest.left >= 1, 'it says more follow');
+      pieces.push(rest.next());
+    }
+    assert.equal(rest.left, 0);
+    assert.ok(first.length > 0 && first.length < 100 && pieces.length > 5, `${first.length} entries first, ${pieces.length} pieces after`);
+    assert.deepEqual(applied(pieces, first), entries);
+    const small = cutSnapshot(entries.slice(0, 2), 5000);
+    assert.deepEqual(small.first, entries.slice(0, 2));
+    assert.equal(small.rest.done, true);
+    const huge = cutSnapshot([agent('big', 'z'.repeat(12_000)), agent('after', 'end')], 5000);
+    assert.equal(huge.first.length, 1, 'the start of the huge entry');
+    const rests: ChatOp[][] = [];
+    while (!huge.rest.done) rests.push(huge.rest.next());
+    assert.deepEqual(applied(rests, huge.first), [agent('big', 'z'.repeat(12_000)), agent('after', 'end')]);
   });
 
   it('feeds a view a long transcript: the snapshot then one piece per acknowledgement, shown only once complete, then new changes', () => {
