@@ -25,6 +25,12 @@ export interface IndexRange {
 /** What the view renders, top to bottom: entries, and spacers as tall as the entries they stand for. */
 export type Slot = { readonly kind: 'entry'; readonly index: number } | { readonly kind: 'gap'; readonly key: string; readonly height: number };
 
+/** A rendered entry's height, and the entry as it was then (what a later version's estimate adds is counted from it). */
+interface Measured {
+  readonly height: number;
+  readonly entry: ViewEntry;
+}
+
 /** Measured heights are kept for this many content widths (a sidebar toggled back and forth stays exact). */
 const WIDTHS_KEPT = 3;
 
@@ -32,12 +38,12 @@ export class TranscriptLayout {
   private readonly heights = new HeightIndex();
   private entries: readonly ViewEntry[] = [];
   private readonly indexById = new Map<string, number>();
-  /** Per content width, the height each entry measured (by id), most recent width last. */
-  private readonly measuredAt = new Map<number, Map<string, number>>();
+  /** Per content width, what each entry measured (by id), most recent width last. */
+  private readonly measuredAt = new Map<number, Map<string, Measured>>();
   /** The entry objects measured at the current width: another object (its content changed) is measured again. */
   private measuredEntries = new WeakSet<ViewEntry>();
-  /** The heights measured at the current width. */
-  private current = new Map<string, number>();
+  /** What was measured at the current width. */
+  private current = new Map<string, Measured>();
   private width = -1;
 
   /** @param estimate the height of an entry never measured at this width */
@@ -126,7 +132,7 @@ export class TranscriptLayout {
     const entry = this.entries[index];
     if (!entry) return false;
     this.measuredEntries.add(entry);
-    this.current.set(entry.id, height);
+    this.current.set(entry.id, { height, entry });
     if (this.heights.heightOf(index) === height) return false;
     this.heights.set(index, height);
     return true;
@@ -181,12 +187,19 @@ export class TranscriptLayout {
     return slots;
   }
 
+  /**
+   * Measured, else estimated. An entry whose content changed since it was measured (a message streaming
+   * while the user reads further up) grows by what its estimate grew, until it is rendered and measured again.
+   */
   private heightFor(entry: ViewEntry): number {
-    return this.current.get(entry.id) ?? this.estimate(entry, this.width);
+    const measured = this.current.get(entry.id);
+    if (!measured) return this.estimate(entry, this.width);
+    if (measured.entry === entry || this.measuredEntries.has(entry)) return measured.height;
+    return Math.max(0, measured.height + this.estimate(entry, this.width) - this.estimate(measured.entry, this.width));
   }
 
   /** The heights measured at a width, kept with those of the last few widths (most recently used last). */
-  private measurementsAt(width: number): Map<string, number> {
+  private measurementsAt(width: number): Map<string, Measured> {
     let map = this.measuredAt.get(width);
     if (map) {
       this.measuredAt.delete(width);

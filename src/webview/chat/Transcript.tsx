@@ -1,6 +1,7 @@
 /**
- * The conversation, virtualized: only the entries in view and about a viewport on each side are in the DOM,
- * with spacers as tall as the rest, so a frame costs the same at the first entry and the ten-thousandth.
+ * The conversation, virtualized: beyond a couple of hundred entries, only the entries in view and about a
+ * viewport on each side are in the DOM, with spacers as tall as the rest, so a frame costs the same at the
+ * first entry and the ten-thousandth.
  * Entries are measured once rendered (again when their content or the width changes, and whenever a
  * ResizeObserver sees them change: a disclosure opened, an image loaded) and estimated before
  * (shared/transcriptLayout.ts holds the arithmetic). While the user is at the bottom it follows the stream;
@@ -11,7 +12,7 @@ import * as l10n from '@vscode/l10n';
 import type { ComponentChildren } from 'preact';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/compat';
 import type { ViewEntry } from '../../shared/chatModel';
-import { TranscriptLayout, type Anchor } from '../../shared/transcriptLayout';
+import { TranscriptLayout, type Anchor, type IndexRange } from '../../shared/transcriptLayout';
 import { Entry } from './entries';
 import { rememberToggle, restoreToggles } from './entryMemory';
 import { remoteImages } from './remoteImages';
@@ -22,6 +23,17 @@ const BOTTOM_SLACK = 40;
 const MIN_OVERSCAN = 600;
 /** Layout passes (render → measure → anchor) in one frame before the rest waits for the next frame. */
 const MAX_PASSES = 4;
+/**
+ * A transcript of up to this many entries is rendered whole: that costs little per frame, and a screen
+ * reader's browse mode and a text selection then cover the whole conversation. Longer ones are virtualized.
+ */
+const RENDER_WHOLE_UP_TO = 200;
+
+/** The entries to render for a viewport from `top` of `height` px. */
+function wanted(layout: TranscriptLayout, top: number, height: number): IndexRange {
+  if (layout.count <= RENDER_WHOLE_UP_TO) return { first: 0, last: layout.count };
+  return layout.range(top, height, Math.max(MIN_OVERSCAN, height));
+}
 
 const EntrySlot = memo(function EntrySlot(props: { entry: ViewEntry; last: boolean; running: boolean }) {
   return (
@@ -68,10 +80,9 @@ export function Transcript(props: TranscriptProps) {
   }
   const layout = layouts.current.shown;
   layout.sync(entries, width);
-  const overscan = Math.max(MIN_OVERSCAN, view.current.height);
   // While following, the view is the end of the transcript, wherever the last layout left the scroll position.
   const top = stick.current ? Math.max(0, layout.total - view.current.height) : view.current.top;
-  const range = layout.range(top, view.current.height, overscan);
+  const range = wanted(layout, top, view.current.height);
   const slots = layout.slots(range, focused === undefined ? [] : [focused]);
   const rendered = useRef('');
   rendered.current = `${range.first}:${range.last}:${focused ?? ''}`;
@@ -91,7 +102,7 @@ export function Transcript(props: TranscriptProps) {
     }
     view.current = { top: element.scrollTop - itemsTop, height: element.clientHeight };
     if (!stick.current) anchor.current = layout.anchorAt(view.current.top);
-    const next = layout.range(stick.current ? Math.max(0, layout.total - view.current.height) : view.current.top, view.current.height, Math.max(MIN_OVERSCAN, view.current.height));
+    const next = wanted(layout, stick.current ? Math.max(0, layout.total - view.current.height) : view.current.top, view.current.height);
     return !rendered.current.startsWith(`${next.first}:${next.last}:`);
   }, []);
 
@@ -188,7 +199,7 @@ export function Transcript(props: TranscriptProps) {
     stick.current = element.scrollHeight - element.scrollTop - element.clientHeight < BOTTOM_SLACK;
     view.current = { top: element.scrollTop - list.offsetTop, height: element.clientHeight };
     anchor.current = stick.current ? undefined : layout.anchorAt(view.current.top);
-    const next = layout.range(view.current.top, view.current.height, Math.max(MIN_OVERSCAN, view.current.height));
+    const next = wanted(layout, view.current.top, view.current.height);
     if (!rendered.current.startsWith(`${next.first}:${next.last}:`)) again();
   };
 

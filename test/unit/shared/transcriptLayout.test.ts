@@ -52,16 +52,19 @@ describe('TranscriptLayout (the chat transcript, virtualized)', () => {
       assert.equal(layout.heightOf(1), 80);
     });
 
-    it('keeps the measured height of an entry whose content changed until it is measured again, and lays out appended entries', () => {
-      const layout = flat();
+    it('grows an entry whose content changed by what its estimate grew, until it is measured again; lays out appended entries', () => {
+      // Estimated by its text's length: a streamed chunk makes it taller.
+      const layout = new TranscriptLayout((entry) => (entry.kind === 'agent' && entry.blocks[0]?.type === 'text' ? entry.blocks[0].text.length : 100));
       let entries = [agent('a', 'Hello'), info('b')];
       layout.sync(entries, 600);
       layout.measured(0, 30);
       // A streamed chunk: a new object for the same entry, and a new entry after it.
       entries = [agent('a', 'Hello, world'), entries[1]!, info('c')];
       assert.equal(layout.sync(entries, 600), true);
-      assert.equal(layout.heightOf(0), 30);
+      assert.equal(layout.heightOf(0), 30 + 7, 'measured 30 px at 5 characters, 12 characters now');
       assert.ok(layout.needsMeasuring(0), 'its new content is measured when rendered');
+      layout.measured(0, 44);
+      assert.equal(layout.heightOf(0), 44);
       assert.equal(layout.count, 3);
       assert.equal(layout.indexOf('c'), 2);
       assert.equal(layout.sync(entries, 600), false, 'the same transcript again: nothing to do');
