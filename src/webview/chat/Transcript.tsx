@@ -68,7 +68,7 @@ export function Transcript(props: TranscriptProps) {
   const [width, setWidth] = useState(0);
   const [focused, setFocused] = useState<string | undefined>(undefined);
   const [, setPass] = useState(0);
-  const observed = useRef(new Map<Element, string>());
+  const observed = useRef(new Set<Element>());
   const passes = useRef({ frame: -1, count: 0 });
 
   if (props.incoming) {
@@ -174,12 +174,12 @@ export function Transcript(props: TranscriptProps) {
       if (id === undefined) continue;
       current.add(child);
       if (!observed.current.has(child)) {
-        observed.current.set(child, id);
+        observed.current.add(child);
         resizes.observe(child);
         restoreToggles(child as HTMLElement, id);
       }
     }
-    for (const element of observed.current.keys()) {
+    for (const element of observed.current) {
       if (!current.has(element)) {
         resizes.unobserve(element);
         observed.current.delete(element);
@@ -209,8 +209,9 @@ export function Transcript(props: TranscriptProps) {
     setFocused(id);
   };
   const onFocusOut = (event: FocusEvent) => {
+    // Only when the focus moves elsewhere in the view: when the window loses it, it comes back to the same element.
     const next = event.relatedTarget as Node | null;
-    if (!next || !scroller.current?.contains(next)) setFocused(undefined);
+    if (next && !scroller.current?.contains(next)) setFocused(undefined);
   };
 
   return (
