@@ -1,21 +1,23 @@
 /**
- * Chat throughput: 100,000 streamed message chunks (100 turns of thoughts, markdown answers and tool calls,
- * split like model tokens) through the chat's real path:
+ * Chat throughput and frame cost as a transcript grows: 100,000 and 300,000 streamed message chunks (turns of
+ * thoughts, markdown answers and tool calls, split like model tokens) through the chat's real path:
  *
  *   host:     Thread (session updates → immutable entries → coalesced ops) → PatchPacer (one patch in flight,
  *             the next after the webview's acknowledgement) → the webview's messages;
- *   webview:  the chat app (the shipped bundle's code plus a frame probe, bench/webview/chatPage.tsx) in Chromium, applying patches and rendering with
- *             Preact, markdown-it, DOMPurify and morphdom, acknowledging each patch once rendered.
+ *   webview:  the chat app (the shipped bundle's code plus a frame probe, bench/webview/chatPage.tsx) in
+ *             Chromium, applying patches and rendering the virtualized transcript with Preact, markdown-it,
+ *             DOMPurify and morphdom, acknowledging each patch once rendered.
  *
- * Reported: chunks per second, posts per second to the webview, and main-thread time per frame in Chromium
- * (applying a patch, rendering, and layout). Baselines measured in the same run:
+ * Reported per size: chunks per second, posts per second to the webview, and main-thread time per frame in
+ * Chromium (applying a patch, rendering, measuring and layout), as median, p95 and max per tenth of the paced
+ * run so that growth shows, and the number of DOM elements at the end. Baselines measured in the same run:
  *
  *   - host, one post per chunk: what a client without coalescing sends (an op per chunk, serialized);
  *   - webview, bare: the same text per frame appended as a new plain <div> (no markdown, no components,
- *     nothing re-rendered): the floor of incremental rendering.
+ *     nothing re-rendered, nothing removed): the floor of incremental rendering, which grows too.
  *
- * Usage: node out/bench/chat.bench.js [--chunks N] [--runs N] [--rate chunks/s] [--deciles 1]
- * (needs the bundles: `npm run bench` builds them first)
+ * Usage: node out/bench/chat.bench.js [--chunks N] [--runs N] [--rate chunks/s]
+ * (default: 100,000 then 300,000 chunks; `--chunks` runs one size. Needs the bundles: `npm run bench` builds them.)
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -30,9 +32,12 @@ import { SessionUpdate } from '../src/acp/schema';
 import type { ChatOp } from '../src/shared/chatModel';
 import { PatchPacer } from '../src/thread/patchPacer';
 import { Thread } from '../src/thread/thread';
+import { TranscriptFeed } from '../src/thread/transcriptFeed';
 import { median, parseArgs, printTable } from './util';
 
-const { chunks: CHUNKS, runs: RUNS, rate: PACED_RATE, deciles: DECILES } = parseArgs({ chunks: 100_000, runs: 3, rate: 5000, deciles: 0 });
+const { chunks: ONE_SIZE, runs: RUNS, rate: PACED_RATE } = parseArgs({ chunks: 0, runs: 3, rate: 5000 });
+/** The transcript sizes measured, in chunks. */
+const SIZES = ONE_SIZE > 0 ? [ONE_SIZE] : [100_000, 300_000];
 /** Updates handed over per event-loop turn at full speed: about what one 64 KiB read of the agent's stdout carries. */
 const BURST = 300;
 /** Paced runs hand over a burst every this many ms, sized for the rate (`--rate` chunks/s). */
@@ -202,6 +207,10 @@ interface WebviewResult {
   readonly frameTimes: number[];
   /** The text each patch appended, for the bare baseline. */
   readonly appended: string[];
+  /** DOM elements in the page at the end, and the transcript's entries rendered among them. */
+  readonly elements: number;
+  readonly rendered: number;
+  readonly entries: number;
 }
 
 const PAGE = `<!DOCTYPE html>
@@ -240,22 +249,21 @@ async function webviewCoalesced(page: Page, steps: readonly Step[], pageUrl: str
   let finished: () => void = () => undefined;
   const isReady = new Promise<void>((resolve) => (ready = resolve));
   const send = (message: unknown) => page.evaluate((m) => (globalThis as unknown as { postMessage(m: unknown, o: string): void }).postMessage(m, '*'), message);
-  const pacer: PatchPacer = new PatchPacer({
-    takeOps: () => thread.takeOps(),
-    hasChanges: () => thread.hasChanges,
-    send: (seq, ops) => {
+  // What ChatPanel does: a snapshot after `ready`, then patches paced by the acknowledgements.
+  const transcript = new TranscriptFeed(thread, (message) => {
+    if (message.type === 'patch') {
       posts++;
-      appended.push(appendedText(ops));
-      void send({ type: 'patch', seq, ops });
-    },
+      appended.push(appendedText(message.ops));
+    }
+    void send(message);
   });
   await page.exposeBinding('hostReceive', (_source, message: { type: string; seq?: number }) => {
     if (message.type === 'ready') {
-      pacer.start();
-      void send({ type: 'snapshot', ...thread.snapshot() }).then(ready);
+      transcript.start();
+      ready();
     } else if (message.type === 'rendered') {
-      pacer.acknowledge(message.seq!);
-      if (fed && !pacer.waiting && !thread.hasChanges) finished();
+      transcript.acknowledge(message.seq!);
+      if (fed && !transcript.waiting && !thread.hasChanges) finished();
     }
   });
   page.on('console', (message) => {
@@ -266,15 +274,18 @@ async function webviewCoalesced(page: Page, steps: readonly Step[], pageUrl: str
   await isReady;
   const done = new Promise<void>((resolve) => (finished = resolve));
   const started = performance.now();
-  await feed(steps, thread, () => pacer.schedule(), rate);
+  await feed(steps, thread, () => transcript.changed(), rate);
   fed = true; // from here the last acknowledgement ends the run
-  if (pacer.waiting || thread.hasChanges) await done;
+  if (transcript.waiting || thread.hasChanges) await done;
   const ms = performance.now() - started;
-  pacer.dispose();
-  const frameTimes = await page.evaluate(() => (globalThis as unknown as { acpBench: { frameTimes: number[] } }).acpBench.frameTimes.slice());
-  const shown = await page.evaluate(() => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('.entry').length);
-  if (shown !== thread.length) throw new Error(`the webview shows ${shown} entries, the thread has ${thread.length}`);
-  return { ms, posts, frameTimes, appended };
+  transcript.dispose();
+  const probe = await page.evaluate(() => {
+    const bench = (globalThis as unknown as { acpBench: { frameTimes: number[]; entries(): number } }).acpBench;
+    const document = (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number }; getElementsByTagName(s: string): { length: number } } }).document;
+    return { frameTimes: bench.frameTimes.slice(), entries: bench.entries(), elements: document.getElementsByTagName('*').length, rendered: document.querySelectorAll('.slot').length };
+  });
+  if (probe.entries !== thread.length) throw new Error(`the webview holds ${probe.entries} entries, the thread has ${thread.length}`);
+  return { ms, posts, frameTimes: probe.frameTimes, appended, elements: probe.elements, rendered: probe.rendered, entries: probe.entries };
 }
 
 /** The text a patch adds to the transcript (appends, and the text of new or replaced message entries). */
@@ -289,9 +300,11 @@ function appendedText(ops: readonly ChatOp[]): string {
   return text;
 }
 
-async function webviewBare(page: Page, batches: readonly string[], pageUrl: string): Promise<number[]> {
+async function webviewBare(page: Page, batches: readonly string[], pageUrl: string): Promise<{ frameTimes: number[]; elements: number }> {
   await page.goto(pageUrl);
-  return page.evaluate((b) => (globalThis as unknown as { bare(b: readonly string[]): Promise<number[]> }).bare(b), batches);
+  const frameTimes = await page.evaluate((b) => (globalThis as unknown as { bare(b: readonly string[]): Promise<number[]> }).bare(b), batches);
+  const elements = await page.evaluate(() => (globalThis as unknown as { document: { getElementsByTagName(s: string): { length: number } } }).document.getElementsByTagName('*').length);
+  return { frameTimes, elements };
 }
 
 // ---- report ------------------------------------------------------------------------------------------
@@ -303,12 +316,13 @@ const percentile = (values: readonly number[], p: number) => {
 const rate = (n: number, ms: number) => Math.round(n / (ms / 1000)).toLocaleString('en');
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
 
-async function main(): Promise<void> {
-  const steps = makeStream(CHUNKS);
-  const updates = steps.filter((s) => s.kind === 'update').length;
-  console.log(`chat bench: ${CHUNKS.toLocaleString('en')} message chunks (${updates.toLocaleString('en')} session updates in ${steps.filter((s) => s.kind === 'prompt').length} turns), ${RUNS} runs (median)`);
+/** The paced run's frames cut in tenths: how frame time grows (or not) with the transcript. */
+function deciles(frames: readonly number[]): number[][] {
+  return Array.from({ length: 10 }, (_, d) => frames.slice(Math.floor((d * frames.length) / 10), Math.floor(((d + 1) * frames.length) / 10)));
+}
 
-  // Host: warm up, then interleave the two paths.
+async function hostRuns(steps: readonly Step[], chunks: number): Promise<void> {
+  // Warm up, then interleave the two paths.
   await hostCoalesced(steps);
   await hostPerChunk(steps);
   const host = { ours: [] as HostResult[], perChunk: [] as HostResult[] };
@@ -323,14 +337,16 @@ async function main(): Promise<void> {
   printTable(
     ['path', 'chunks/s', 'posts', 'posts/s', 'KiB posted'],
     [
-      ['one post per chunk (baseline)', rate(CHUNKS, perChunk.ms), perChunk.posts.toLocaleString('en'), rate(perChunk.posts, perChunk.ms), Math.round(perChunk.bytes / 1024).toLocaleString('en')],
-      ['Thread + PatchPacer (ours)', rate(CHUNKS, ours.ms), ours.posts.toLocaleString('en'), rate(ours.posts, ours.ms), Math.round(ours.bytes / 1024).toLocaleString('en')],
+      ['one post per chunk (baseline)', rate(chunks, perChunk.ms), perChunk.posts.toLocaleString('en'), rate(perChunk.posts, perChunk.ms), Math.round(perChunk.bytes / 1024).toLocaleString('en')],
+      ['Thread + PatchPacer (ours)', rate(chunks, ours.ms), ours.posts.toLocaleString('en'), rate(ours.posts, ours.ms), Math.round(ours.bytes / 1024).toLocaleString('en')],
     ],
   );
   console.log(
     `ours / baseline: chunks/s ${fixed(perChunk.ms / ours.ms)}×, posts 1/${Math.round(perChunk.posts / ours.posts).toLocaleString('en')}, bytes ${fixed(ours.bytes / perChunk.bytes)}×; posts/s ${fixed(ours.posts / (ours.ms / 1000), 1)} (at most one per frame: ≤ 60)`,
   );
+}
 
+async function main(): Promise<void> {
   // Chromium: the chat app with a frame probe, bundled like the shipped one (minified, same CSS).
   const bundle = path.join(REPO_ROOT, 'dist', 'webview');
   if (!fs.existsSync(path.join(bundle, 'chat.css'))) throw new Error('dist/webview/chat.css is missing: run `node esbuild.mjs` first');
@@ -358,42 +374,69 @@ async function main(): Promise<void> {
   const { ensureSystemPackages, findChromium } = (await import(pathToFileURL(path.join(REPO_ROOT, 'scripts', 'vscode-web', 'install.mjs')).href)) as typeof Install;
   if (!findChromium()) ensureSystemPackages();
   const browser = await launchBrowser({ viewport: { width: 1000, height: 800 } });
+  const inPage = async <T>(work: (page: Page) => Promise<T>): Promise<T> => {
+    const page = await browser.context.newPage();
+    try {
+      return await work(page);
+    } finally {
+      await page.close();
+    }
+  };
   try {
-    const row = (name: string, result: WebviewResult) => {
-      const frames = result.frameTimes;
-      return [name, rate(CHUNKS, result.ms), fixed(result.posts / (result.ms / 1000), 1), frames.length.toLocaleString('en'), fixed(median(frames)), fixed(percentile(frames, 95)), fixed(Math.max(...frames))];
-    };
-    const bareRow = (name: string, bare: number[]) => [name, '', '', bare.length.toLocaleString('en'), fixed(median(bare)), fixed(percentile(bare, 95)), fixed(Math.max(...bare))];
-    const inPage = async <T>(work: (page: Page) => Promise<T>): Promise<T> => {
-      const page = await browser.context.newPage();
-      try {
-        return await work(page);
-      } finally {
-        await page.close();
-      }
-    };
-    // Full speed: the agent's updates arrive as fast as the host takes them (throughput; few, big frames).
-    const fast: WebviewResult[] = [];
-    for (let run = 0; run < RUNS; run++) fast.push(await inPage((page) => webviewCoalesced(page, steps, pathToFileURL(chatPage).href)));
-    const fastest = fast.find((r) => r.ms === median(fast.map((x) => x.ms))) ?? fast[0]!;
-    // Paced: a fast agent's rate (frame times in steady streaming), and the bare floor on the same batches.
-    const paced = await inPage((page) => webviewCoalesced(page, steps, pathToFileURL(chatPage).href, PACED_RATE));
-    const bare = await inPage((page) => webviewBare(page, paced.appended, pathToFileURL(barePage).href));
-    console.log('\nChromium (the chat webview bundle; main-thread time per frame = apply patch + render + layout)');
-    printTable(
-      ['path', 'chunks/s', 'posts/s', 'frames', 'median ms', 'p95 ms', 'max ms'],
-      [
-        row(`full speed, median of ${RUNS} (ours)`, fastest),
-        row(`paced at ${PACED_RATE.toLocaleString('en')} chunks/s (ours)`, paced),
-        bareRow('paced batches as plain <div>s (floor)', bare),
-      ],
-    );
-    const frames = paced.frameTimes;
-    // How frame time grows with the transcript: the median of each tenth of the paced run.
-    if (DECILES) console.log('paced frame ms by tenth of the run:', Array.from({ length: 10 }, (_, d) => fixed(median(frames.slice((d * frames.length) / 10, ((d + 1) * frames.length) / 10)))).join(' '));
-    console.log(
-      `paced, ours / bare per frame: median ${fixed(median(frames) / Math.max(median(bare), 0.01), 1)}×, p95 ${fixed(percentile(frames, 95) / Math.max(percentile(bare, 95), 0.01), 1)}×; p95 / 16.7 ms frame budget = ${fixed(percentile(frames, 95) / FRAME_MS)}`,
-    );
+    for (const chunks of SIZES) {
+      const steps = makeStream(chunks);
+      const updates = steps.filter((s) => s.kind === 'update').length;
+      // The largest size runs the full-speed case once: it is about how frames grow, not throughput.
+      const fastRuns = chunks > 100_000 ? 1 : RUNS;
+      console.log(
+        `\n=== ${chunks.toLocaleString('en')} message chunks (${updates.toLocaleString('en')} session updates in ${steps.filter((s) => s.kind === 'prompt').length} turns), ${RUNS} host runs, ${fastRuns} full-speed webview run(s) (median)`,
+      );
+      await hostRuns(steps, chunks);
+
+      const row = (name: string, result: WebviewResult) => {
+        const frames = result.frameTimes;
+        return [name, rate(chunks, result.ms), fixed(result.posts / (result.ms / 1000), 1), frames.length.toLocaleString('en'), fixed(median(frames)), fixed(percentile(frames, 95)), fixed(Math.max(...frames)), result.elements.toLocaleString('en')];
+      };
+      const bareRow = (name: string, bare: { frameTimes: number[]; elements: number }) => {
+        const frames = bare.frameTimes;
+        return [name, '', '', frames.length.toLocaleString('en'), fixed(median(frames)), fixed(percentile(frames, 95)), fixed(Math.max(...frames)), bare.elements.toLocaleString('en')];
+      };
+      // Full speed: the agent's updates arrive as fast as the host takes them (throughput; few, big frames).
+      const fast: WebviewResult[] = [];
+      for (let run = 0; run < fastRuns; run++) fast.push(await inPage((page) => webviewCoalesced(page, steps, pathToFileURL(chatPage).href)));
+      const fastest = fast.find((r) => r.ms === median(fast.map((x) => x.ms))) ?? fast[0]!;
+      // Paced: a fast agent's rate (frame times in steady streaming), and the bare floor on the same batches.
+      const paced = await inPage((page) => webviewCoalesced(page, steps, pathToFileURL(chatPage).href, PACED_RATE));
+      const bare = await inPage((page) => webviewBare(page, paced.appended, pathToFileURL(barePage).href));
+      console.log('\nChromium (the chat webview bundle; main-thread time per frame = apply patch + render + measure + layout)');
+      printTable(
+        ['path', 'chunks/s', 'posts/s', 'frames', 'median ms', 'p95 ms', 'max ms', 'DOM elements at end'],
+        [
+          row(`full speed, median of ${fastRuns} (ours)`, fastest),
+          row(`paced at ${PACED_RATE.toLocaleString('en')} chunks/s (ours)`, paced),
+          bareRow('paced batches as plain <div>s (floor)', bare),
+        ],
+      );
+      console.log(`ours: ${paced.rendered.toLocaleString('en')} of ${paced.entries.toLocaleString('en')} entries rendered at the end (the others stand behind spacers)`);
+      // How frame time grows with the transcript: each tenth of the paced run, ours and the floor.
+      const ours = deciles(paced.frameTimes);
+      const floor = deciles(bare.frameTimes);
+      console.log('\npaced frame ms by tenth of the run (median / p95 / max)');
+      printTable(
+        ['tenth', 'ours', 'plain <div>s', 'ours / plain (median)'],
+        ours.map((frames, d) => [
+          `${d + 1}`,
+          `${fixed(median(frames))} / ${fixed(percentile(frames, 95))} / ${fixed(Math.max(...frames))}`,
+          `${fixed(median(floor[d]!))} / ${fixed(percentile(floor[d]!, 95))} / ${fixed(Math.max(...floor[d]!))}`,
+          `${fixed(median(frames) / Math.max(median(floor[d]!), 0.01), 1)}×`,
+        ]),
+      );
+      const frames = paced.frameTimes;
+      console.log(
+        `paced, ours / bare per frame: median ${fixed(median(frames) / Math.max(median(bare.frameTimes), 0.01), 1)}×, p95 ${fixed(percentile(frames, 95) / Math.max(percentile(bare.frameTimes, 95), 0.01), 1)}×; ` +
+          `p95 ${fixed(percentile(frames, 95))} ms (goal < 8 ms at 300,000 chunks); first tenth → last tenth median ${fixed(median(ours[0]!))} → ${fixed(median(ours[9]!))} ms`,
+      );
+    }
   } finally {
     await browser.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -25,6 +25,12 @@ export interface OpenChatOptions {
   readonly notes?: readonly string[];
   /** Open without taking the user there (all but the last of several sessions started at once). */
   readonly background?: boolean;
+  /**
+   * The agent replayed the session's history before the chat existed (`session/load`, a fork that replays):
+   * the chat builds it aside, shows that it loads, and shows it once {@link Chats.caughtUp} and the caller's
+   * {@link Thread.endReplay} say it is complete.
+   */
+  readonly replay?: boolean;
 }
 
 export interface ChatOpened {
@@ -115,11 +121,20 @@ export class Chats {
     this.chats.add(chat);
     this.changeSubscriptions.set(chat, thread.onDidChange(() => this.changeEmitter.fire(chat)));
     this.options.sessions.add(session);
-    this.options.router.route(session.connection, session.sessionId, chat);
+    if (options.replay) thread.beginReplay();
+    void this.options.router.route(session.connection, session.sessionId, chat);
     for (const note of options.notes ?? []) thread.addInfo(note);
     this.options.checkpoints?.warmUp(chat);
     this.openEmitter.fire({ chat, background: options.background === true });
     return chat;
+  }
+
+  /**
+   * Settles once what the agent sent for the chat's session before the chat opened (a replayed history,
+   * handed over in slices) reached it, or once the chat closed meanwhile.
+   */
+  caughtUp(chat: SessionController): Promise<void> {
+    return this.options.router.delivered(chat.session.connection, chat.session.sessionId);
   }
 
   /** Every open chat. */
@@ -149,7 +164,7 @@ export class Chats {
   prepareReopen(chat: SessionController, connection: AcpConnection, mode: ReopenMode): void {
     chat.thread.setSession({ status: mode === 'load' ? 'loading' : 'starting', statusDetail: undefined });
     if (mode === 'load') chat.thread.beginReplay();
-    this.options.router.route(connection, chat.session.sessionId, chat);
+    void this.options.router.route(connection, chat.session.sessionId, chat);
   }
 
   /** The reopen prepared with {@link prepareReopen} failed or became moot: the chat shows what it did before. */
@@ -164,7 +179,7 @@ export class Chats {
   reattach(chat: SessionController, session: AgentSession): void {
     chat.attach(session);
     this.options.sessions.add(session);
-    this.options.router.route(session.connection, session.sessionId, chat);
+    void this.options.router.route(session.connection, session.sessionId, chat);
   }
 
   /** Closes a chat: its turn is cancelled, its terminals released and its session closed on the agent. */

@@ -174,11 +174,15 @@ export class Reopener {
       sessions.add(session);
     } else {
       request.thread?.reset();
-      target = chats.open(session, { thread: request.thread });
+      // A load (or a fork that replays) brings the history before the chat exists: built aside, shown whole.
+      target = chats.open(session, { thread: request.thread, replay: method !== 'resume' });
     }
     if (target) {
+      // The replay reaches the chat in slices (the extension host stays responsive): it is complete after that.
+      await chats.caughtUp(target);
       const replayed = method === 'load' || (method === 'fork' && target.thread.hasConversation);
-      if (replayed) target.thread.endReplay();
+      // What was built aside (see prepareReopen and Chats.open) is shown now, whole.
+      if (continues ? method === 'load' : method !== 'resume') target.thread.endReplay();
       for (const line of notPassed) target.thread.addInfo(line);
       target.thread.addInfo(reopenedNote(verb, method, request.title, replayed));
     }

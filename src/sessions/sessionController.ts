@@ -138,6 +138,11 @@ export class SessionController implements SessionSink {
     this.thread.apply(update);
   }
 
+  /** A replay that waited for this chat is being handed over in slices (the header says how far). */
+  replayProgress(done: number, total: number): void {
+    this.thread.replayProgress(done, total);
+  }
+
   /** A request of the agent was refused (a file outside the folders, a terminal folder): the chat shows it. */
   noteRefusal(refusal: Refusal): void {
     this.thread.addRefusal(refusal.operation, refusal.path, refusal.message, refusal.command);

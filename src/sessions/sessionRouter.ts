@@ -6,7 +6,9 @@
  * Updates can arrive before their chat exists: right after `session/new` answers, the whole replay
  * of `session/load`, which comes before its answer, and the history some agents replay while they fork (for
  * a session whose id only the answer names). They wait in a buffer (small for unexpected updates, large for
- * an expected replay) until {@link SessionRouter.route} names the chat.
+ * an expected replay) until {@link SessionRouter.route} names the chat, which gets them in time-boxed slices
+ * (a replay of 100,000 updates folded in one go would block the extension host for a second or more), the
+ * updates arriving meanwhile behind them.
  */
 import * as l10n from '@vscode/l10n';
 import type { AcpConnection, CancellationToken } from '../acp/connection';
@@ -42,6 +44,8 @@ export interface SessionSink {
   noteTerminalFailure(command: string, cwd: string | undefined, message: string): void;
   /** Something the agent sent was lost (a message over the size limit), in words. */
   noteDiscarded(message: string): void;
+  /** Updates that waited for the chat are being handed over in slices: `done` of `total` so far. */
+  replayProgress?(done: number, total: number): void;
 }
 
 /** A refused request (a file or a terminal folder outside the session's roots), for whoever tells the user. */
@@ -55,6 +59,8 @@ export interface SessionRouterOptions {
   /** Open editors for the guarded fs (unsaved text wins over the disk); none outside VS Code. */
   readonly documents?: OpenDocuments;
   readonly logger: Logger;
+  /** How long one slice of a handover may take (default {@link SLICE_MS}; tests use 0: one update per slice). */
+  readonly sliceMs?: number;
 }
 
 /** Updates for a session nobody opened yet (they can arrive right after `session/new` answers). */
@@ -63,6 +69,17 @@ const MAX_BUFFERED_UPDATES = 2000;
 const MAX_REPLAYED_UPDATES = 500_000;
 /** Terminal output reaches the chat at most this often. */
 const TERMINAL_FLUSH_MS = 50;
+/** Updates that waited for their chat are handed over in slices of about this long, the event loop free between. */
+const SLICE_MS = 8;
+
+/** Updates being handed over to a chat that just opened: in order, the ones arriving meanwhile at the end. */
+interface Handover {
+  sink: SessionSink;
+  readonly queue: SessionUpdate[];
+  at: number;
+  readonly done: Promise<void>;
+  readonly finish: () => void;
+}
 
 interface Routes {
   readonly sinks: Map<string, SessionSink>;
@@ -73,6 +90,8 @@ interface Routes {
   readonly overflowed: Set<string>;
   /** For each fork in progress, the sessions first heard of during it (one of them is the fork). */
   readonly forks: Set<Set<string>>;
+  /** Sessions whose buffered updates are being handed over to their chat. */
+  readonly handovers: Map<string, Handover>;
   readonly terminals: Terminals;
 }
 
@@ -99,7 +118,7 @@ export class SessionRouter {
       ? (file, args, env, cwd) => confinement.confiner.wrap(file, args, env, cwd, confinement.policy)
       : undefined;
     const terminals = new Terminals({ logger, confine });
-    const routes: Routes = { sinks: new Map(), buffered: new Map(), replaying: new Set(), overflowed: new Set(), forks: new Set(), terminals };
+    const routes: Routes = { sinks: new Map(), buffered: new Map(), replaying: new Set(), overflowed: new Set(), forks: new Set(), handovers: new Map(), terminals };
     this.routes.set(connection, routes);
     registerFsHandlers(connection, { sessions, documents, logger, onRefusal: (session, refusal) => this.refused(routes, session, refusal) });
     connection.onNotification(SessionUpdateNotification, (notification) => this.deliver(connection, routes, notification.sessionId, notification.update));
@@ -126,24 +145,47 @@ export class SessionRouter {
 
   /**
    * Routes what the agent sends for `sessionId` on `connection` to `sink` from now on, and hands it what
-   * was buffered for it. Call it before `session/load` (whose replay arrives before its answer) or in the
-   * same turn of the event loop as a lifecycle request resolved.
+   * was buffered for it: as much as fits in a slice of {@link SLICE_MS} now, the rest in later slices (the
+   * updates that arrive meanwhile follow them, in order). Call it before `session/load` (whose replay arrives
+   * before its answer) or in the same turn of the event loop as a lifecycle request resolved. Resolves once
+   * everything buffered reached the chat (see {@link delivered}).
    */
-  route(connection: AcpConnection, sessionId: string, sink: SessionSink): void {
+  route(connection: AcpConnection, sessionId: string, sink: SessionSink): Promise<void> {
     const routes = this.routesOf(connection);
     routes.sinks.set(sessionId, sink);
     routes.replaying.delete(sessionId);
     routes.overflowed.delete(sessionId);
+    const handover = routes.handovers.get(sessionId);
+    if (handover) {
+      // Routed again while handing over (a reopened chat reattached): the rest goes to the new sink.
+      handover.sink = sink;
+      return handover.done;
+    }
     const pending = routes.buffered.get(sessionId);
-    if (!pending) return;
+    if (!pending) return Promise.resolve();
     routes.buffered.delete(sessionId);
-    for (const update of pending) sink.onUpdate(update);
+    let finish: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const started: Handover = { sink, queue: pending, at: 0, done, finish };
+    routes.handovers.set(sessionId, started);
+    this.handOver(routes, sessionId, started);
+    return done;
   }
 
-  /** Stops routing `sessionId` to `sink` (its chat closed). */
+  /**
+   * Settles once the updates buffered for the session reached its chat (at once when nothing is being handed
+   * over), or once that chat was unrouted (closed) meanwhile.
+   */
+  delivered(connection: AcpConnection, sessionId: string): Promise<void> {
+    return this.routes.get(connection)?.handovers.get(sessionId)?.done ?? Promise.resolve();
+  }
+
+  /** Stops routing `sessionId` to `sink` (its chat closed); what was still to hand over to it is dropped. */
   unroute(connection: AcpConnection, sessionId: string, sink: SessionSink): void {
     const routes = this.routes.get(connection);
     if (routes?.sinks.get(sessionId) === sink) routes.sinks.delete(sessionId);
+    const handover = routes?.handovers.get(sessionId);
+    if (handover?.sink === sink) this.endHandover(routes!, sessionId, handover);
   }
 
   /** A session is about to be loaded for a chat that does not exist yet: keep its whole replay until it is routed. */
@@ -157,6 +199,8 @@ export class SessionRouter {
     routes?.replaying.delete(sessionId);
     routes?.buffered.delete(sessionId);
     routes?.overflowed.delete(sessionId);
+    const handover = routes?.handovers.get(sessionId);
+    if (handover) this.endHandover(routes!, sessionId, handover);
   }
 
   /**
@@ -230,7 +274,41 @@ export class SessionRouter {
     for (const chat of new Set(routes.sinks.values())) chat.noteDiscarded(text);
   }
 
+  /**
+   * Hands buffered updates to the chat for one slice, then lets the event loop run (agent messages, other
+   * chats, the UI) before the next slice. Order is kept: updates arriving meanwhile wait at the end.
+   */
+  private handOver(routes: Routes, sessionId: string, handover: Handover): void {
+    if (routes.handovers.get(sessionId) !== handover) return;
+    const started = performance.now();
+    const { queue } = handover;
+    while (handover.at < queue.length) {
+      const update = queue[handover.at]!;
+      // Let go of what was handed over (a long replay holds its updates only until they are folded).
+      (queue as Array<SessionUpdate | undefined>)[handover.at++] = undefined;
+      handover.sink.onUpdate(update);
+      if (performance.now() - started >= (this.options.sliceMs ?? SLICE_MS)) break;
+    }
+    if (handover.at < queue.length) {
+      handover.sink.replayProgress?.(handover.at, queue.length);
+      setImmediate(() => this.handOver(routes, sessionId, handover));
+      return;
+    }
+    this.endHandover(routes, sessionId, handover);
+  }
+
+  private endHandover(routes: Routes, sessionId: string, handover: Handover): void {
+    if (routes.handovers.get(sessionId) === handover) routes.handovers.delete(sessionId);
+    handover.queue.length = 0;
+    handover.finish();
+  }
+
   private deliver(connection: AcpConnection, routes: Routes, sessionId: string, update: SessionUpdate): void {
+    const handover = routes.handovers.get(sessionId);
+    if (handover) {
+      handover.queue.push(update);
+      return;
+    }
     const sink = routes.sinks.get(sessionId);
     if (sink) {
       sink.onUpdate(update);

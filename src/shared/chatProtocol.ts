@@ -31,11 +31,18 @@ export const ChatRequests = {
   loadImage: defineRequest('loadImage', z.object({ url: z.string().max(8192) }), z.object({ dataUrl: z.string().regex(/^data:image\/[\w.+-]+;base64,/) })),
 } as const;
 
+/**
+ * A change too large for one message (a long replayed history) comes in pieces: `more` says that patches of
+ * the same change follow, and about how many. The webview keeps showing what it showed until the piece
+ * without `more` arrived, then shows the change whole.
+ */
+const more = z.number().int().positive().optional();
+
 export const HostToChat = z.discriminatedUnion('type', [
-  /** The whole state: after `ready`, and whenever the webview was recreated. */
-  z.object({ type: z.literal('snapshot'), session: ViewSessionState, entries: z.array(ViewEntry), draft: z.lazy(() => Draft).optional(), queue: z.lazy(() => QueueView).optional() }),
+  /** The whole state: after `ready`, and whenever the webview was recreated (`more`: its entries continue in patches). */
+  z.object({ type: z.literal('snapshot'), session: ViewSessionState, entries: z.array(ViewEntry), draft: z.lazy(() => Draft).optional(), queue: z.lazy(() => QueueView).optional(), more }),
   /** Changes since the last patch; the webview answers `rendered` with the same `seq`. */
-  z.object({ type: z.literal('patch'), seq: z.number(), ops: z.array(ChatOp) }),
+  z.object({ type: z.literal('patch'), seq: z.number(), ops: z.array(ChatOp), more }),
   ResponseMessage,
   /** Add a context chip (the active editor's selection, a file). */
   z.object({ type: z.literal('addAttachment'), attachment: z.lazy(() => Attachment) }),

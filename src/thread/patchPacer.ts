@@ -2,18 +2,24 @@
  * Paces patches to a webview: at most one patch in flight, the next only after the webview acknowledged
  * rendering the last one (it renders patches in animation frames), so the webview gets at most one
  * post per animation frame whatever the agent's rate; everything that changed meanwhile is coalesced into
- * the next patch. If an acknowledgement never comes (a broken frame), patches resume after a timeout.
+ * the next patch. A change too large for one message (a replayed history) goes in pieces, one per
+ * acknowledgement, each saying how many pieces follow (see patchPieces.ts). If an acknowledgement never
+ * comes (a broken frame), patches resume after a timeout.
  */
 import type { ChatOp } from '../shared/chatModel';
+import { PIECE_CHARS, Pieces } from './patchPieces';
 
 export interface PatchPacerOptions {
   /** The changes since the last call, coalesced (see {@link Thread.takeOps}). */
   readonly takeOps: () => ChatOp[];
   readonly hasChanges: () => boolean;
-  readonly send: (seq: number, ops: ChatOp[]) => void;
+  /** `more`: about how many pieces of the same change are still to come (0: the change is complete with this patch). */
+  readonly send: (seq: number, ops: ChatOp[], more: number) => void;
   /** Called when an acknowledgement did not come in time and the next patch goes anyway. */
   readonly onLate?: () => void;
   readonly ackTimeoutMs?: number;
+  /** About how many characters one patch carries at most (default {@link PIECE_CHARS}). */
+  readonly pieceChars?: number;
 }
 
 export class PatchPacer {
@@ -23,6 +29,8 @@ export class PatchPacer {
   private seq = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly ackTimeoutMs: number;
+  /** The pieces of a change still to send, before anything that changed since. */
+  private pieces: Pieces | undefined;
 
   constructor(private readonly options: PatchPacerOptions) {
     this.ackTimeoutMs = options.ackTimeoutMs ?? 1000;
@@ -35,43 +43,52 @@ export class PatchPacer {
 
   /**
    * The webview (re)started and is about to get a snapshot, which contains every pending change: drop
-   * them and start pacing from there.
+   * them and start pacing from there. `rest`: the pieces of a snapshot too large for one message, sent
+   * first (the next {@link schedule} sends the first of them).
    */
-  start(): void {
+  start(rest?: Pieces): void {
     this.ready = true;
     this.inFlight = undefined;
     clearTimeout(this.timer);
     this.options.takeOps();
+    this.pieces = rest;
   }
 
   /** The webview went away (hidden webviews are torn down); nothing is sent until {@link start}. */
   stop(): void {
     this.ready = false;
     this.inFlight = undefined;
+    this.pieces = undefined;
     clearTimeout(this.timer);
   }
 
   /** Something changed: send a patch now if none is in flight, else once the webview catches up. */
   schedule(): void {
-    if (!this.ready || !this.options.hasChanges()) return;
+    if (!this.ready || (!this.piecesLeft && !this.options.hasChanges())) return;
     if (this.inFlight !== undefined) {
       if (Date.now() - this.inFlightSince < this.ackTimeoutMs) return;
       this.options.onLate?.();
     }
-    const ops = this.options.takeOps();
+    if (!this.piecesLeft) this.pieces = Pieces.of(this.options.takeOps(), this.options.pieceChars ?? PIECE_CHARS);
+    const pieces = this.pieces!;
+    const ops = pieces.next();
     this.inFlight = ++this.seq;
     this.inFlightSince = Date.now();
-    this.options.send(this.inFlight, ops);
+    this.options.send(this.inFlight, ops, pieces.left);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.schedule(), this.ackTimeoutMs + 10);
   }
 
-  /** The webview rendered patch `seq`: send what changed since, if anything. */
+  /** The webview rendered patch `seq`: send what changed since (or the next piece), if anything. */
   acknowledge(seq: number): void {
     if (seq !== this.inFlight) return;
     this.inFlight = undefined;
     clearTimeout(this.timer);
-    if (this.options.hasChanges()) this.schedule();
+    if (this.piecesLeft || this.options.hasChanges()) this.schedule();
+  }
+
+  private get piecesLeft(): boolean {
+    return this.pieces !== undefined && !this.pieces.done;
   }
 
   dispose(): void {

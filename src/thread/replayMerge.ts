@@ -20,6 +20,8 @@ export function isUnfinished(status: string): boolean {
  * never reuses an id).
  */
 export function keepAcrossReplay(before: readonly ViewEntry[], replay: readonly ViewEntry[]): ViewEntry[] {
+  // A chat that showed nothing (opened for the replay): nothing to keep, and no text to compare.
+  if (before.length === 0) return replay.slice();
   const positions = new Map<string, number[]>();
   replay.forEach((entry, at) => {
     const key = replayKey(entry);
@@ -50,7 +52,9 @@ export function keepAcrossReplay(before: readonly ViewEntry[], replay: readonly 
     const list = positions.get(key) ?? [];
     let next = cursor.get(key) ?? 0;
     while (next < list.length && list[next]! <= anchor) next++;
-    const found = list[next];
+    let found: number | undefined = list[next];
+    // Messages are keyed by a hash of their text: a match is checked against the text itself.
+    if (found !== undefined && !sameText(entry, replay[found]!)) found = undefined;
     cursor.set(key, found === undefined ? next : next + 1);
     if (found !== undefined) {
       anchor = found;
@@ -73,14 +77,25 @@ export function keepAcrossReplay(before: readonly ViewEntry[], replay: readonly 
   return merged;
 }
 
-/** What identifies an entry of the conversation in a replay; undefined for what only the client shows. */
+/** The texts a message is compared by: its text blocks in order, or a thought's text. */
+function messageTexts(entry: ViewEntry): readonly string[] | undefined {
+  if (entry.kind === 'user' || entry.kind === 'agent') return entry.blocks.map((b) => (b.type === 'text' ? b.text : ''));
+  if (entry.kind === 'thought') return [entry.text];
+  return undefined;
+}
+
+/**
+ * What identifies an entry of the conversation in a replay; undefined for what only the client shows. A
+ * message is keyed by its text with every run of whitespace as one space and none at either end (the chat
+ * joined streamed chunks, the agent may record the message whole), as the length and two hashes of that
+ * text, computed without building it: a replay of 60,000 messages is keyed in a few milliseconds.
+ */
 function replayKey(entry: ViewEntry): string | undefined {
   switch (entry.kind) {
     case 'user':
     case 'agent':
-      return `${entry.kind}\u0000${normalized(entry.blocks.map((b) => (b.type === 'text' ? b.text : '')).join(''))}`;
     case 'thought':
-      return `thought\u0000${normalized(entry.text)}`;
+      return `${entry.kind}\u0000${textHash(messageTexts(entry)!)}`;
     case 'tool':
       return `tool\u0000${entry.toolCallId}`;
     case 'plan':
@@ -100,6 +115,99 @@ function replayKey(entry: ViewEntry): string | undefined {
   }
 }
 
-function normalized(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+/** Whether `code` is whitespace as `\s` in a regular expression has it. */
+function isSpace(code: number): boolean {
+  return (
+    (code >= 9 && code <= 13) ||
+    code === 32 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/** The characters of texts read one after the other, whitespace runs as one space, none at either end. */
+class NormalizedText {
+  private text = 0;
+  private at = 0;
+  private space = false;
+  private started = false;
+
+  constructor(private readonly texts: readonly string[]) {}
+
+  /** The next character code, or -1 at the end. */
+  next(): number {
+    for (;;) {
+      const text = this.texts[this.text];
+      if (text === undefined) return -1;
+      if (this.at >= text.length) {
+        this.text++;
+        this.at = 0;
+        continue;
+      }
+      const code = text.charCodeAt(this.at);
+      if (isSpace(code)) {
+        this.at++;
+        if (this.started) this.space = true;
+        continue;
+      }
+      if (this.space) {
+        // The run of whitespace before this character, as one space (the character comes next time).
+        this.space = false;
+        return 32;
+      }
+      this.at++;
+      this.started = true;
+      return code;
+    }
+  }
+}
+
+function textHash(texts: readonly string[]): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 5381;
+  let length = 0;
+  let space = false;
+  for (const text of texts) {
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      // Printable ASCII first: most characters, one comparison.
+      if (code > 32 && code < 127 ? false : isSpace(code)) {
+        space = length > 0;
+        continue;
+      }
+      if (space) {
+        h1 = Math.imul(h1 ^ 32, 16777619);
+        h2 = (Math.imul(h2, 33) + 32) | 0;
+        length++;
+        space = false;
+      }
+      h1 = Math.imul(h1 ^ code, 16777619);
+      h2 = (Math.imul(h2, 33) + code) | 0;
+      length++;
+    }
+  }
+  return `${length}:${h1 >>> 0}:${h2 >>> 0}`;
+}
+
+/** Whether two entries with the same key show the same text (always, for what is not a message). */
+function sameText(a: ViewEntry, b: ViewEntry): boolean {
+  const left = messageTexts(a);
+  const right = messageTexts(b);
+  if (!left || !right) return true;
+  // Mostly the very same text (compared natively); else character by character, whitespace runs as one.
+  if (left.length === right.length && left.every((text, i) => text === right[i])) return true;
+  const x = new NormalizedText(left);
+  const y = new NormalizedText(right);
+  for (;;) {
+    const code = x.next();
+    if (code !== y.next()) return false;
+    if (code === -1) return true;
+  }
 }

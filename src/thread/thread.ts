@@ -203,8 +203,22 @@ export class Thread {
     this.entries.setQuiet(false);
     this.closeMessage();
     this.planEntryId = undefined;
-    if (before) this.show(keepAcrossReplay(before, this.entries.view()));
+    // Over a shown transcript, the replay and what only this chat showed are merged; over an empty one
+    // (a chat opened for the replay) the replay as folded is the transcript, and is shown as it is.
+    if (before && before.length > 0) this.show(keepAcrossReplay(before, this.entries.view()));
+    else if (before) this.entries.republish();
     this.interruptUnfinishedTools();
+    // The header said how far the replay was (see replayProgress): it is complete.
+    if (this.sessionState.status === 'loading') this.setSession({ status: 'idle', statusDetail: undefined });
+  }
+
+  /**
+   * A replay that waited for this chat is being folded in slices: `done` of `total` updates so far. The
+   * header says how far it is; {@link endReplay} ends it.
+   */
+  replayProgress(done: number, total: number): void {
+    const statusDetail = l10n.t('Loading history… {0}%', Math.floor((done / Math.max(1, total)) * 100));
+    if (this.sessionState.status !== 'loading' || this.sessionState.statusDetail !== statusDetail) this.setSession({ status: 'loading', statusDetail });
   }
 
   /** The load failed: the transcript is what it was before it. */

@@ -1,16 +1,16 @@
 /**
  * One chat editor tab. Sends the thread to the webview as a snapshot after `ready`, then, whenever the
- * thread announces a change, as patches paced by the webview's acknowledgements (see {@link PatchPacer}):
- * at most one post per animation frame whatever the agent's rate. Messages from the webview are validated
- * before anything acts on them.
+ * thread announces a change, as patches paced by the webview's acknowledgements (see {@link TranscriptFeed}):
+ * at most one post per animation frame whatever the agent's rate, a long transcript in pieces. Messages
+ * from the webview are validated before anything acts on them.
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
 import { chatTitle } from '../../shared/chatModel';
 import { ChatToHost, withAttachment, type Attachment, type Draft, type HostToChat, type QueuedMessage, type QueueView } from '../../shared/chatProtocol';
 import { QUEUE_LIMIT } from '../../sessions/promptQueue';
-import { PatchPacer } from '../../thread/patchPacer';
 import type { Thread } from '../../thread/thread';
+import { TranscriptFeed } from '../../thread/transcriptFeed';
 import { Disposable } from '../../common/lifecycle';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 
@@ -37,7 +37,7 @@ export interface ChatPanelOptions extends ChatPanelHandlers {
 export class ChatPanel extends Disposable {
   readonly panel: vscode.WebviewPanel;
   private ready = false;
-  private readonly pacer: PatchPacer;
+  private readonly feed: TranscriptFeed;
   private draft: Draft = { text: '', attachments: [] };
   private focusWhenReady = false;
   private queue: QueueView | undefined;
@@ -53,11 +53,8 @@ export class ChatPanel extends Disposable {
     if (options.draft) this.draft = options.draft;
     this.restoredQueue = options.queue ?? [];
     if (options.queue?.length) this.queue = { items: options.queue.map((item, i) => ({ ...item, id: `restored${i}` })), held: 'restored', limit: QUEUE_LIMIT };
-    this.pacer = this._register(
-      new PatchPacer({
-        takeOps: () => options.thread.takeOps(),
-        hasChanges: () => options.thread.hasChanges,
-        send: (seq, ops) => this.post({ type: 'patch', seq, ops }),
+    this.feed = this._register(
+      new TranscriptFeed(options.thread, (message) => this.post(message), {
         onLate: () => options.logger.warn('The chat view did not acknowledge a patch in time; sending the next one.'),
       }),
     );
@@ -81,7 +78,7 @@ export class ChatPanel extends Disposable {
         // A hidden webview is torn down; it says `ready` again when shown.
         if (!this.panel.visible) {
           this.ready = false;
-          this.pacer.stop();
+          this.feed.stop();
         }
       }),
     );
@@ -179,9 +176,8 @@ export class ChatPanel extends Disposable {
     switch (message.type) {
       case 'ready': {
         this.ready = true;
-        this.pacer.start(); // the snapshot contains every pending change
-        const { session, entries } = this.options.thread.snapshot();
-        this.post({ type: 'snapshot', session, entries, draft: this.draft, queue: this.queue });
+        // The snapshot contains every pending change (a long transcript continues in pieces).
+        this.feed.start({ draft: this.draft, queue: this.queue });
         if (this.focusWhenReady) {
           this.focusWhenReady = false;
           this.post({ type: 'focusInput' });
@@ -190,7 +186,7 @@ export class ChatPanel extends Disposable {
         return;
       }
       case 'rendered':
-        this.pacer.acknowledge(message.seq);
+        this.feed.acknowledge(message.seq);
         return;
       case 'draft':
         this.draft = message.draft;
@@ -210,7 +206,7 @@ export class ChatPanel extends Disposable {
   private render(): void {
     if (this.tabClosed) return;
     this.panel.title = this.title();
-    this.pacer.schedule();
+    this.feed.changed();
   }
 
   private title(): string {

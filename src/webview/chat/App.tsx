@@ -1,13 +1,13 @@
 /** The chat view: who and where (agent, folders, state), the transcript, and the prompt box. */
 import * as l10n from '@vscode/l10n';
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'preact/compat';
+import { memo, useCallback, useEffect, useState, useSyncExternalStore } from 'preact/compat';
 import type { ViewSessionState } from '../../shared/chatModel';
 import { withAttachment, type Attachment } from '../../shared/chatProtocol';
 import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
 import { Announcer } from './announcer';
 import { Composer } from './Composer';
-import { Entry, RootsContext } from './entries';
+import { RootsContext } from './entries';
 import { RetryBar } from './promptActions';
 import { host } from './host';
 import { persistQueue, persistSession } from './persist';
@@ -15,6 +15,7 @@ import { promptsOf } from './promptHistory';
 import { Queue } from './Queue';
 import { remoteImages } from './remoteImages';
 import type { ChatStore } from './store';
+import { Transcript } from './Transcript';
 
 const STATUS_TEXT: Record<ViewSessionState['status'], string> = {
   starting: 'Starting…',
@@ -86,8 +87,6 @@ export function App(props: { store: ChatStore }) {
   const { store } = props;
   const state = useSyncExternalStore((listener) => store.subscribe(listener), () => store.state);
   const [attachments, setAttachments] = useState<Attachment[]>([]);
-  const transcript = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
 
   useEffect(
     () =>
@@ -106,14 +105,6 @@ export function App(props: { store: ChatStore }) {
   // A window reload does not lose what waits in the queue (the restored tab gives it back to the host).
   useEffect(() => persistQueue(state.queue), [state.queue]);
   const history = useCallback(() => promptsOf(store.state.entries), [store]);
-
-  // Follow the stream while the user is at the bottom; leave them alone once they scroll up.
-  useLayoutEffect(() => {
-    const element = transcript.current;
-    if (element && stick.current) element.scrollTop = element.scrollHeight;
-    // Images the user loaded before this view was (re)created show again.
-    if (element) remoteImages.restore(element);
-  }, [state.version]);
 
   const onClick = (event: MouseEvent) => {
     const target = event.target as HTMLElement;
@@ -137,35 +128,30 @@ export function App(props: { store: ChatStore }) {
     }
   };
 
-  if (!state.session) return <div class="loading">{l10n.t('Loading…')}</div>;
+  // A long history arrives in pieces: how far it is, until it shows whole.
+  const progress = state.loading === undefined ? undefined : l10n.t('Loading history… {0}%', Math.floor(state.loading * 100));
+  if (!state.session) return <div class="loading">{progress ?? l10n.t('Loading…')}</div>;
   const running = state.session.status === 'running';
+  const header = progress === undefined ? state.session : { ...state.session, status: 'loading' as const, statusDetail: progress };
   return (
     <div class="chat">
-      <SessionHeader session={state.session} />
-      <div
-        class="transcript"
-        ref={transcript}
-        role="log"
-        aria-live="off"
-        aria-label={l10n.t('Conversation')}
-        onScroll={(event) => {
-          const element = event.currentTarget as HTMLDivElement;
-          stick.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
-        }}
-        onClick={onClick}
-      >
-        {state.entries.length === 0 ? (
-          <div class="empty">
-            <p>{l10n.t('Ask {0} anything about the shared folders.', state.session.agentName)}</p>
-          </div>
-        ) : null}
-        <RootsContext.Provider value={state.session.roots}>
-          {state.entries.map((entry, i) => (
-            <Entry key={entry.id} entry={entry} last={i === state.entries.length - 1} running={running} />
-          ))}
-        </RootsContext.Provider>
-        <RetryBar entries={state.entries} running={running} connected={state.session.status !== 'disconnected'} />
-      </div>
+      <SessionHeader session={header} />
+      <RootsContext.Provider value={state.session.roots}>
+        <Transcript
+          entries={state.entries}
+          incoming={state.incoming}
+          running={running}
+          onClick={onClick}
+          empty={
+            <div class="empty">
+              {/* While the history loads, the conversation is not empty: it is not here yet. */}
+              <p>{header.status === 'loading' ? (header.statusDetail ?? l10n.t('Loading history…')) : l10n.t('Ask {0} anything about the shared folders.', state.session.agentName)}</p>
+            </div>
+          }
+        >
+          <RetryBar entries={state.entries} running={running} connected={state.session.status !== 'disconnected'} />
+        </Transcript>
+      </RootsContext.Provider>
       <Announcer session={state.session} entries={state.entries} />
       <Queue queue={state.queue} running={running} roots={state.session.roots} />
       <PromptBox

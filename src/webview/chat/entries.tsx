@@ -1,7 +1,7 @@
 /** How each transcript entry looks. Agent text is sanitized markdown; everything else is text. */
 import * as l10n from '@vscode/l10n';
 import { createContext } from 'preact';
-import { memo, useContext } from 'preact/compat';
+import { memo, useContext, useState } from 'preact/compat';
 import type { ViewContent, ViewEntry, ViewEntryOf, ViewSessionState, ViewToolContent } from '../../shared/chatModel';
 import { refusalScopeText, refusedRequestText } from '../../shared/refusalText';
 import { Button } from '../common/controls';
@@ -318,6 +318,19 @@ function Permission(props: { entry: ViewEntryOf<'permission'> }) {
   );
 }
 
+/** A thought, collapsed: its markdown is rendered only once the user opens it (thoughts stream as much as answers). */
+function Thought(props: { entry: ViewEntryOf<'thought'>; thinking: boolean }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details class="entry thought" onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
+      <summary>
+        <Icon name={props.thinking ? 'loading' : 'lightbulb'} spin={props.thinking} /> {props.thinking ? l10n.t('Thinking…') : l10n.t('Thought')}
+      </summary>
+      {open ? <Markdown source={props.entry.text} images={remoteImages.loaded} /> : null}
+    </details>
+  );
+}
+
 function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean }) {
   const { entry } = props;
   switch (entry.kind) {
@@ -334,16 +347,7 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
         </div>
       );
     case 'thought':
-      return (
-        <details class="entry thought">
-          <summary>
-            <Icon name={props.last && props.running ? 'loading' : 'lightbulb'} spin={props.last && props.running} />
-            {' '}
-            {props.last && props.running ? l10n.t('Thinking…') : l10n.t('Thought')}
-          </summary>
-          <Markdown source={entry.text} images={remoteImages.loaded} />
-        </details>
-      );
+      return <Thought entry={entry} thinking={props.last && props.running} />;
     case 'tool':
       return <ToolCall entry={entry} />;
     case 'changes':

@@ -1,5 +1,6 @@
 /** An error in the chat: what failed, the agent's own words (its last stderr lines), the likely cause, and the ways forward. */
 import * as l10n from '@vscode/l10n';
+import { useEffect, useState } from 'preact/hooks';
 import type { ViewEntryOf } from '../../shared/chatModel';
 import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
@@ -14,9 +15,17 @@ const ERROR_ACTIONS: Record<string, string> = {
   openSettings: 'Open Settings',
 };
 
+/**
+ * Errors already rendered once in this view. An entry is rendered again each time it scrolls back into
+ * view (the transcript is virtualized): as an alert it would be announced again every time.
+ */
+const announced = new Set<string>();
+
 export function ErrorEntry({ entry }: { entry: ViewEntryOf<'error'> }) {
+  const [role] = useState<'note' | 'alert'>(() => (announced.has(entry.id) ? 'note' : 'alert'));
+  useEffect(() => void announced.add(entry.id), [entry.id]);
   return (
-    <div class="entry error" role="alert">
+    <div class="entry error" role={role}>
       <Icon name="error" />
       <div class="error-body">
         <div>{entry.message}</div>

@@ -12,19 +12,33 @@ function promptText(entry: ViewEntryOf<'user'>): string {
 }
 
 /**
+ * Prompts being edited, by entry id: the transcript renders only what is near the view, and a prompt scrolled
+ * out of it and back keeps the edit the user has not sent.
+ */
+const edits = new Map<string, string>();
+
+/**
  * A prompt the user sent. Edit (on hover or keyboard focus) turns it into a box: Enter sends the edited
  * prompt, Shift+Enter starts a new line, Escape cancels. Not while the agent works.
  */
 export function UserPrompt(props: { entry: ViewEntryOf<'user'>; running: boolean; children: ComponentChildren }) {
   const { entry, running } = props;
-  const [draft, setDraft] = useState<string | undefined>(undefined);
+  const [draft, setDraftState] = useState<string | undefined>(() => edits.get(entry.id));
   const box = useRef<HTMLTextAreaElement>(null);
   const editButton = useRef<HTMLButtonElement>(null);
+  /** The user just asked to edit (the box takes the focus then, not when it is rendered again after scrolling). */
+  const started = useRef(false);
   const original = promptText(entry);
   const editing = draft !== undefined;
+  const setDraft = (value: string | undefined) => {
+    if (value === undefined) edits.delete(entry.id);
+    else edits.set(entry.id, value);
+    setDraftState(value);
+  };
 
   useEffect(() => {
-    if (!editing || !box.current) return;
+    if (!editing || !box.current || !started.current) return;
+    started.current = false;
     box.current.focus();
     box.current.setSelectionRange(box.current.value.length, box.current.value.length);
   }, [editing]);
@@ -85,7 +99,11 @@ export function UserPrompt(props: { entry: ViewEntryOf<'user'>; running: boolean
             title={running ? l10n.t('Edit and send again (once the agent’s turn has ended)') : l10n.t('Edit and send again')}
             aria-label={l10n.t('Edit this prompt and send it again')}
             aria-disabled={running ? 'true' : undefined}
-            onClick={() => !running && setDraft(original)}
+            onClick={() => {
+              if (running) return;
+              started.current = true;
+              setDraft(original);
+            }}
           >
             <Icon name="edit" />
           </button>

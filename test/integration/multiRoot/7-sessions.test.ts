@@ -196,11 +196,13 @@ describe('the session history in the real extension host (250 sessions in three 
     await waitFor(() => api.history.index.get(NAME, 'hist_000')?.hasText === true, 'the transcript to be indexed', 10_000);
     await settings({ query: 'welcome()' });
     try {
-      const state = api.sessionsView.model.compute();
+      // Transcript text is searched in the index's worker: its answer, then the snippet of the row, come later.
+      await waitFor(() => rows()[0]?.sessionId === 'hist_000' && rows()[0]?.snippet !== undefined, 'the transcript match and its snippet', 10_000);
       const hit = rows()[0]!;
-      assert.equal(hit.sessionId, 'hist_000');
-      assert.ok(hit.snippet && hit.snippet.text.slice(...hit.snippet.highlights[0]!) === 'welcome()');
-      assert.match(state.coverage!, /transcript text of 1 of them/);
+      // Words are matched, punctuation separates them: the query's word is highlighted.
+      assert.equal(hit.snippet!.text.slice(...hit.snippet!.highlights[0]!), 'welcome');
+      await waitFor(() => /transcript text of 1 of them/.test(api.sessionsView.model.compute().coverage ?? ''), 'the coverage line', 10_000);
+      assert.doesNotMatch(api.sessionsView.model.compute().coverage!, /still being indexed/);
     } finally {
       await settings({ query: '' }); // the tests after this one expect the whole list
     }

@@ -82,9 +82,9 @@ async function connect(w: Pick<World, 'router' | 'history' | 'forkReplay' | 'all
   return { client, agent };
 }
 
-async function world(caps: Caps): Promise<World> {
+async function world(caps: Caps, sliceMs?: number): Promise<World> {
   const sessions = new ActiveSessions();
-  const router = new SessionRouter({ sessions, logger: silentLogger });
+  const router = new SessionRouter({ sessions, logger: silentLogger, ...(sliceMs === undefined ? {} : { sliceMs }) });
   const w = {
     router,
     sessions,
@@ -399,6 +399,48 @@ describe('reopening a session: one policy table for every path', () => {
     assert.equal(chat.thread.session.status, 'idle');
   });
 
+  it('a long load replay is folded in slices: the chat says how far it is, shows nothing of it until it is complete, then all of it', async () => {
+    w = await world('all', 0);
+    w.history = Array.from({ length: 400 }, (_, i) => ({ sessionUpdate: i % 2 ? 'agent_message_chunk' : 'user_message_chunk', messageId: `m${i}`, content: { type: 'text', text: `message ${i}` } }));
+    const seen: Array<{ status: string; detail: string | undefined; shown: number }> = [];
+    const opened = w.chats.onDidOpen(({ chat }) => {
+      chat.thread.onDidChange(() => seen.push({ status: chat.thread.session.status, detail: chat.thread.session.statusDetail, shown: chat.thread.snapshot().entries.length }));
+    });
+    const reopened = await w.reopener.reopen({ verb: 'open', agentName: 'Memory Agent', sessionId: 'hist', roots: () => Promise.resolve(three) });
+    opened.dispose();
+    const loading = seen.filter((s) => s.status === 'loading');
+    assert.ok(loading.length > 5, `the chat said it was loading along the way: ${loading.length} times`);
+    assert.ok(loading.every((s) => /^Loading history… \d+%$/.test(s.detail ?? '') && s.shown === 0), JSON.stringify(loading.slice(0, 3)));
+    const percents = loading.map((s) => Number(/(\d+)%/.exec(s.detail!)![1]));
+    assert.deepEqual(percents, [...percents].sort((a, b) => a - b), 'the percentage only grows');
+    const thread = reopened!.chat!.thread;
+    assert.equal(texts(thread).filter((t) => !t.startsWith('info:')).length, 400, 'then the whole history');
+    assert.equal(thread.session.status, 'idle');
+    assert.equal(thread.session.statusDetail, undefined);
+  });
+
+  it('a chat closed while its replay is being folded: the folding stops, and the reopen settles', async () => {
+    w = await world('all', 0);
+    w.history = Array.from({ length: 400 }, (_, i) => ({ sessionUpdate: 'agent_message_chunk', messageId: `m${i}`, content: { type: 'text', text: `message ${i}` } }));
+    let folded = 0;
+    const opened = w.chats.onDidOpen(({ chat }) => {
+      // Closed as soon as the first slices arrived (a user closing the tab).
+      chat.thread.onDidChange(() => {
+        if (!w!.chats.has(chat)) return;
+        folded = chat.thread.length;
+        w!.chats.close(chat);
+      });
+    });
+    const reopened = await w.reopener.reopen({ verb: 'open', agentName: 'Memory Agent', sessionId: 'hist', roots: () => Promise.resolve(three) });
+    opened.dispose();
+    assert.ok(reopened?.chat);
+    assert.equal(w.chats.has(reopened.chat), false);
+    const atClose = folded;
+    await flushImmediates(20);
+    assert.ok(atClose < 400, `it stopped: ${atClose} of 400`);
+    assert.equal(reopened.chat.thread.length, atClose + 2, 'nothing folded after the close (only the notes of the reopen itself)');
+  });
+
   it('says what a fork shows: the history the agent replayed while forking, or that it is not shown', async () => {
     w = await world('all');
     const silent = await w.reopener.reopen({ verb: 'fork', agentName: 'Memory Agent', sessionId: 'old', roots: () => Promise.resolve(three), title: 'Old title' });
@@ -417,6 +459,10 @@ describe('reopening a session: one policy table for every path', () => {
     ]);
   });
 });
+
+async function flushImmediates(times: number): Promise<void> {
+  for (let i = 0; i < times; i++) await new Promise((resolve) => setImmediate(resolve));
+}
 
 async function until(predicate: () => boolean): Promise<void> {
   for (let i = 0; i < 1000 && !predicate(); i++) await new Promise((resolve) => setImmediate(resolve));

@@ -7,7 +7,9 @@ import { ActiveSessions } from '../../../src/sessions/activeSessions';
 import { AgentSession } from '../../../src/sessions/agentSession';
 import { Chats } from '../../../src/sessions/chats';
 import { startSession } from '../../../src/sessions/sessionLifecycle';
-import { SessionRouter, type RefusalEvent } from '../../../src/sessions/sessionRouter';
+import { SessionRouter, type RefusalEvent, type SessionSink } from '../../../src/sessions/sessionRouter';
+import { Thread } from '../../../src/thread/thread';
+import { SessionUpdate } from '../../../src/acp/schema';
 import { connectToMemoryAgent, flush, type MemoryAgent, type RecordingLogger } from '../../helpers/memoryPeer';
 import { tempDir, waitFor } from '../../helpers/referenceAgent';
 
@@ -68,8 +70,10 @@ describe('SessionRouter: the agent → client surface, routed to each session’
     assert.equal(warnings.length, 1, 'one warning for the stray session, none for the expected replay');
     assert.match(warnings[0]!.message, /session stray/);
     const replayed = chats.open(new AgentSession(client.agentName, 'replayed', client, rootSetFromPaths('/w/app')));
+    await chats.caughtUp(replayed);
     assert.equal(agentText(replayed.thread).length, 2100, 'the whole replay');
     const stray = chats.open(new AgentSession(client.agentName, 'stray', client, rootSetFromPaths('/w/app')));
+    await chats.caughtUp(stray);
     assert.equal(agentText(stray.thread).length, 2000, 'the first 2,000');
   });
 
@@ -79,6 +83,7 @@ describe('SessionRouter: the agent → client surface, routed to each session’
     await flush(10);
     fork.done('forked');
     const forked = chats.open(new AgentSession(client.agentName, 'forked', client, rootSetFromPaths('/w/app')));
+    await chats.caughtUp(forked);
     assert.equal(agentText(forked.thread).length, 2100, 'the whole replay');
     assert.equal(logger.lines.filter((l) => /too many updates/.test(l.message)).length, 0);
 
@@ -193,6 +198,121 @@ describe('SessionRouter: the agent → client surface, routed to each session’
       assert.ok(entry?.kind === 'terminal');
       assert.deepEqual([entry.command, entry.cwd, entry.terminalId], ['acp-ws-no-such-command --x', root, undefined]);
       assert.match(entry.error ?? '', /acp-ws-no-such-command/);
+    });
+  });
+
+  describe('a replay handed over in time-boxed slices', () => {
+    /** A router that hands over one update per slice (time slices are machine-dependent; this is the extreme). */
+    let sliced: SessionRouter;
+    let slicedChats: Chats;
+    beforeEach(() => {
+      sliced = new SessionRouter({ sessions, logger, sliceMs: 0 });
+      slicedChats = new Chats({ router: sliced, sessions, logger });
+    });
+    afterEach(() => {
+      slicedChats.dispose();
+      sliced.dispose();
+    });
+
+    /** A client of its own on the sliced router, and a session replaying `count` chunks b0, b1, … before its chat opens. */
+    async function replayed(count: number, sessionId = 'long') {
+      const own = connectToMemoryAgent();
+      sliced.connect(own.client);
+      own.agent.acceptInitialize();
+      await own.client.initialize({ clientInfo: { name: 'acp-workspace', version: '0' } });
+      sliced.expectReplay(own.client, sessionId);
+      for (let i = 0; i < count; i++) await own.agent.rpc.sendNotification('session/update', chunk(sessionId, `b${i} `));
+      await flush(5);
+      return own;
+    }
+
+    function recordingSink() {
+      const received: string[] = [];
+      const progress: Array<[number, number]> = [];
+      const sink: SessionSink = {
+        onUpdate: (update) => received.push(update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' ? update.content.text : update.sessionUpdate),
+        replayProgress: (done, total) => progress.push([done, total]),
+        requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }),
+        noteRefusal: () => undefined,
+        updateTerminal: () => undefined,
+        noteTerminalFailure: () => undefined,
+        noteDiscarded: () => undefined,
+      };
+      return { sink, received, progress };
+    }
+
+    it('hands over the buffer in slices, in order, with what arrives meanwhile behind it, and says how far it is', async () => {
+      const own = await replayed(300);
+      try {
+        const { sink, received, progress } = recordingSink();
+        const done = sliced.route(own.client, 'long', sink);
+        assert.ok(received.length < 300, `not all in one go: ${received.length}`);
+        for (const text of ['late1 ', 'late2 ']) await own.agent.rpc.sendNotification('session/update', chunk('long', text));
+        await done;
+        assert.deepEqual(received, [...Array.from({ length: 300 }, (_, i) => `b${i} `), 'late1 ', 'late2 ']);
+        assert.ok(progress.length > 10, 'progress is said along the way');
+        assert.ok(progress.every(([d, t], i) => d < t && (i === 0 || d > progress[i - 1]![0])), `progress only grows: ${JSON.stringify(progress.slice(0, 5))}`);
+        // Once handed over, updates go straight to the chat.
+        await own.agent.rpc.sendNotification('session/update', chunk('long', 'after'));
+        await flush();
+        assert.equal(received[received.length - 1], 'after');
+      } finally {
+        own.client.dispose();
+        own.agent.dispose();
+      }
+    });
+
+    it('stops handing over when the chat closes (unrouted): nothing more reaches it, and whoever waits is released', async () => {
+      const own = await replayed(300);
+      try {
+        const { sink, received } = recordingSink();
+        const done = sliced.route(own.client, 'long', sink);
+        await flush(3);
+        const before = received.length;
+        assert.ok(before < 300);
+        sliced.unroute(own.client, 'long', sink);
+        await done;
+        await flush(10);
+        assert.equal(received.length, before, 'nothing after the chat closed');
+        await sliced.delivered(own.client, 'long');
+      } finally {
+        own.client.dispose();
+        own.agent.dispose();
+      }
+    });
+
+    it('folds into the chat exactly what one synchronous loop folds (recorded updates of real agents, 20 times over)', async () => {
+      const dir = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'updates');
+      const recorded = fs
+        .readdirSync(dir)
+        .filter((name) => name.endsWith('.jsonl'))
+        .flatMap((name) => fs.readFileSync(path.join(dir, name), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>))
+        // A recording ends with the turn's stop reason, which is no update.
+        .filter((raw) => !('$stopReason' in raw));
+      const updates = Array.from({ length: 20 }, () => recorded).flat();
+      const own = connectToMemoryAgent();
+      sliced.connect(own.client);
+      own.agent.acceptInitialize();
+      await own.client.initialize({ clientInfo: { name: 'acp-workspace', version: '0' } });
+      try {
+        sliced.expectReplay(own.client, 'recorded');
+        for (const update of updates) await own.agent.rpc.sendNotification('session/update', { sessionId: 'recorded', update });
+        await flush(5);
+        const chat = slicedChats.open(new AgentSession(own.client.agentName, 'recorded', own.client, rootSetFromPaths('/w/app')), { replay: true });
+        assert.equal(chat.thread.snapshot().entries.length, 0, 'built aside: the chat shows nothing of it yet');
+        await slicedChats.caughtUp(chat);
+        chat.thread.endReplay();
+
+        const direct = new Thread({ agentName: own.client.agentName, roots: [], prompt: own.client.caps.prompt });
+        direct.beginReplay();
+        for (const update of updates) direct.apply(SessionUpdate.parse(update));
+        direct.endReplay();
+        assert.ok(direct.length > 500);
+        assert.deepEqual(chat.thread.snapshot().entries, direct.snapshot().entries);
+      } finally {
+        own.client.dispose();
+        own.agent.dispose();
+      }
     });
   });
 
