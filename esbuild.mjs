@@ -54,21 +54,44 @@ const common = {
   define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
 };
 
+/** @type {import('esbuild').BuildOptions} */
+const extensionHost = {
+  ...common,
+  outdir: 'dist',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+  // jsonc-parser's `main` is a UMD wrapper whose inner requires esbuild cannot follow
+  // (microsoft/node-jsonc-parser#57); its `module` entry is the ESM build meant for bundlers.
+  // No other bundled package changes with this (checked with the metafile).
+  mainFields: ['module', 'main'],
+  metafile: true,
+};
+
+/**
+ * Activation loads dist/extension.js only; it requires dist/core.js the first time something needs the core
+ * (src/vscode/activation/lazyCore.ts). The core's require stays a require of the other bundle.
+ * @type {import('esbuild').Plugin}
+ */
+const coreBundleApart = {
+  name: 'core-bundle-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/core(\.js)?$/ }, (args) => (args.importer.endsWith(path.join('src', 'extension.ts')) ? { path: './core.js', external: true } : undefined));
+  },
+};
+
+/**
+ * What both extension-host bundles may contain: modules without state or identity (constants, a pure helper,
+ * the disposable base class). Anything else in both would exist twice at run time (two registries, two
+ * `instanceof` classes), so the build fails on it.
+ */
+const SHARED_BY_BOTH_BUNDLES = new Set(['src/vscode/contributionIds.ts', 'src/common/logger.ts']);
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
-  {
-    ...common,
-    entryPoints: { extension: 'src/extension.ts' },
-    outdir: 'dist',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    // jsonc-parser's `main` is a UMD wrapper whose inner requires esbuild cannot follow
-    // (microsoft/node-jsonc-parser#57); its `module` entry is the ESM build meant for bundlers.
-    // No other bundled package changes with this (checked with the metafile).
-    mainFields: ['module', 'main'],
-  },
+  { ...extensionHost, entryPoints: { extension: 'src/extension.ts' }, plugins: [coreBundleApart] },
+  { ...extensionHost, entryPoints: { core: 'src/core.ts' } },
   {
     // The offline reference agent: a real ACP agent built on the official SDK, for the tests and the demo
     // (configured as a user-settings agent, scripts/vscode-web/codeServer.mjs). It does not ship in the package.
@@ -110,6 +133,19 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('build: watching for changes');
 } else {
-  await Promise.all(builds.map((b) => esbuild.build({ ...b, absWorkingDir: root })));
+  const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, absWorkingDir: root })));
+  checkBundlesApart(results[0]?.metafile, results[1]?.metafile);
   console.log(`build: bundles ok (${((Date.now() - started) / 1000).toFixed(1)} s, ${production ? 'production' : 'development'})`);
+}
+
+/** Fails the build when a module other than {@link SHARED_BY_BOTH_BUNDLES} is in both the activation bundle and the core's. */
+function checkBundlesApart(/** @type {import('esbuild').Metafile | undefined} */ activation, /** @type {import('esbuild').Metafile | undefined} */ core) {
+  if (!activation || !core) throw new Error('build: no metafile for the extension bundles');
+  const inputs = (/** @type {import('esbuild').Metafile} */ meta) => new Set(Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs)));
+  const inCore = inputs(core);
+  const both = [...inputs(activation)].filter((input) => inCore.has(input) && !SHARED_BY_BOTH_BUNDLES.has(input));
+  if (both.length > 0) {
+    console.error(`build: dist/extension.js and dist/core.js both contain ${both.join(', ')}: keep the activation bundle apart from the core (esbuild.mjs, SHARED_BY_BOTH_BUNDLES)`);
+    process.exit(1);
+  }
 }

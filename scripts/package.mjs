@@ -16,7 +16,7 @@ const VSCE = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 /** Files that must never ship, as patterns over the package's relative paths (the reference agent is for tests and the demo). */
 export const FORBIDDEN = [/^src\//, /^test\//, /^scripts\//, /^bench\//, /\.map$/, /^node_modules\//, /\.ts$/, /^\.cache\//, /^out\//, /^media\/screenshots\//, /^dist\/reference-agent/];
 /** Files that must ship. */
-export const REQUIRED = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/webview/chat.js', 'dist/webview/chat.css', 'dist/webview/history.js', 'dist/webview/history.css', 'dist/webview/review.js', 'dist/webview/review.css', 'dist/webview/codicon.ttf', 'media/icon.png', 'media/activitybar.svg', ...['pickAgent', 'shareFolders', 'startSession', 'findSession', 'reviewChanges'].map((step) => `media/walkthrough/${step}.md`), 'l10n/bundle.l10n.json', 'package.nls.json'];
+export const REQUIRED = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/core.js', 'dist/webview/chat.js', 'dist/webview/chat.css', 'dist/webview/history.js', 'dist/webview/history.css', 'dist/webview/review.js', 'dist/webview/review.css', 'dist/webview/codicon.ttf', 'media/icon.png', 'media/activitybar.svg', ...['pickAgent', 'shareFolders', 'startSession', 'findSession', 'reviewChanges'].map((step) => `media/walkthrough/${step}.md`), 'l10n/bundle.l10n.json', 'package.nls.json'];
 
 function run(/** @type {string[]} */ args, /** @type {boolean} */ quiet = false) {
   const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', stdio: quiet ? 'pipe' : 'inherit' });
@@ -42,7 +42,8 @@ export function packageExtension(options = {}) {
   const sizes = {
     vsix: statSync(vsix).size,
     'dist/extension.js': statSync(path.join(ROOT, 'dist', 'extension.js')).size,
-    'dist/extension.js (gzip)': gzipSync(readFileSync(path.join(ROOT, 'dist', 'extension.js'))).length,
+    'dist/core.js': statSync(path.join(ROOT, 'dist', 'core.js')).size,
+    'dist/core.js (gzip)': gzipSync(readFileSync(path.join(ROOT, 'dist', 'core.js'))).length,
   };
   return { vsix, files, sizes };
 }

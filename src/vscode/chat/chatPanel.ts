@@ -13,8 +13,7 @@ import { PatchPacer } from '../../thread/patchPacer';
 import type { Thread } from '../../thread/thread';
 import { Disposable } from '../../common/lifecycle';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
-
-export const CHAT_VIEW_TYPE = 'acpWorkspace.chat';
+import { CHAT_VIEW_TYPE } from '../contributionIds';
 
 export interface ChatPanelHandlers {
   readonly onMessage: (message: ChatToHost) => void | Promise<void>;

@@ -19,7 +19,6 @@ import { readDefaultAgent } from '../settings';
 import { SessionCommandIds } from '../sessionCommands';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 
-export const SESSIONS_VIEW_ID = 'acpWorkspace.sessions';
 const SETTINGS_KEY = 'acpWorkspace.sessionsView';
 /** Changes arriving together (a page of sessions, many title updates) are shown together. */
 const COMPUTE_DELAY_MS = 16;
@@ -67,7 +66,6 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     // First time: the default agent's sessions, if one is set; else every agent's.
     this.model.setSettings(stored.success ? stored.data : { ...DEFAULT_SETTINGS, agent: readDefaultAgent() || null });
     this._register(history.onDidChange(() => this.schedule()));
-    this._register(vscode.window.registerWebviewViewProvider(SESSIONS_VIEW_ID, this, { webviewOptions: { retainContextWhenHidden: false } }));
     for (const action of SessionAction.options) {
       this._register(vscode.commands.registerCommand(`acpWorkspace.history.${action}`, (context?: RowContext) => this.runFromMenu(action, context)));
     }

@@ -7,7 +7,8 @@ import type { TestApi } from '../../../src/extension';
 import type { RestoreQuestion } from '../../../src/sessions/ports';
 import type { ViewEntry, ViewEntryOf } from '../../../src/shared/chatModel';
 import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
-import { TRANSCRIPT_SCHEME, vscodeExportUi } from '../../../src/vscode/chat/transcriptExport';
+import { TRANSCRIPT_SCHEME } from '../../../src/vscode/contributionIds';
+import { vscodeExportUi } from '../../../src/vscode/chat/transcriptExport';
 import { activate, addRecordingAgent, waitFor, type RecordingAgent } from '../shared/extension';
 
 describe('a session exported as Markdown and read as text', function () {
