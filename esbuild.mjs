@@ -120,6 +120,9 @@ if (existsSync(webviewDir)) {
         jsxImportSource: 'preact',
         loader: { '.css': 'css', '.ttf': 'file' },
         assetNames: '[name]',
+        // markdown-it's HTML entity decoding by the browser (src/webview/common/htmlEntities.ts) instead of
+        // the `entities` package's own 75 KB table of names.
+        alias: { entities: './src/webview/common/htmlEntities.ts' },
       });
     }
   }
