@@ -7,7 +7,7 @@
 //
 // Type-checking also emits `out/`, which is what the mocha tiers run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -104,6 +104,30 @@ const builds = [
   },
 ];
 
+/**
+ * codicon.css with the rules of the icons the webviews show (src/webview/common/icons.ts, the only names `Icon`
+ * and the controls take) and none of the others: the font, the base rule and the modifiers stay. All 649 icons
+ * would be 29 KB of each view's CSS.
+ * @type {import('esbuild').Plugin}
+ */
+const usedCodicons = {
+  name: 'used-codicons',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@vscode[\\/]codicons[\\/]dist[\\/]codicon\.css$/ }, (args) => {
+      const css = readFileSync(args.path, 'utf8');
+      const listed = /ICON_NAMES = \[([^\]]*)\]/.exec(readFileSync(path.join(root, 'src', 'webview', 'common', 'icons.ts'), 'utf8'));
+      const names = new Set([...(listed?.[1] ?? '').matchAll(/'([a-z0-9-]+)'/g)].map((m) => m[1]));
+      const known = new Set([...css.matchAll(/\.codicon-([a-z0-9-]+):before/g)].map((m) => m[1]));
+      const unknown = [...names].filter((name) => !known.has(name));
+      if (names.size === 0 || unknown.length > 0) {
+        return { errors: [{ text: `src/webview/common/icons.ts: ${names.size === 0 ? 'no ICON_NAMES found' : `codicon.css has no ${unknown.join(', ')}`}` }] };
+      }
+      const contents = css.replace(/\.codicon-([a-z0-9-]+):before\s*\{[^}]*\}\s*/g, (rule, name) => (names.has(name) ? rule : ''));
+      return { contents, loader: 'css', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
 const webviewDir = path.join(root, 'src', 'webview');
 if (existsSync(webviewDir)) {
   for (const entry of readdirSync(webviewDir, { withFileTypes: true })) {
@@ -123,6 +147,7 @@ if (existsSync(webviewDir)) {
         // markdown-it's HTML entity decoding by the browser (src/webview/common/htmlEntities.ts) instead of
         // the `entities` package's own 75 KB table of names.
         alias: { entities: './src/webview/common/htmlEntities.ts' },
+        plugins: [usedCodicons],
       });
     }
   }
