@@ -5,7 +5,8 @@
  *
  * Cursors live only in memory for the current paging run: never stored, parsed or changed. A failing page
  * keeps what was loaded and waits for a retry; a retry after the agent rejected a cursor starts that source
- * again from its first page (duplicates merge away).
+ * again from its first page (duplicates merge away). A page whose caller cancelled it (background paging
+ * stopped) is no failure: the source stays where it was, and a page the agent still answers is kept.
  */
 import type { SessionInfo } from '../acp/schema';
 
@@ -14,8 +15,11 @@ export interface ListPage {
   readonly nextCursor?: string | null;
 }
 
-/** `session/list` for one agent (the connection's, in the extension). */
-export type Lister = (params: { cwd?: string; cursor?: string }) => Promise<ListPage>;
+/**
+ * `session/list` for one agent (the connection's, in the extension). An aborted `signal` asks the agent to
+ * cancel the request (`$/cancel_request`); the promise still settles with what the agent answers.
+ */
+export type Lister = (params: { cwd?: string; cursor?: string }, signal?: AbortSignal) => Promise<ListPage>;
 
 export interface CatalogEntry {
   readonly sessionId: string;
@@ -92,17 +96,19 @@ export class AgentCatalog {
 
   /**
    * Reads the next page `plan` needs. Resolves true when a page arrived; false when there is nothing left,
-   * a page failed (see {@link errorFor}), or the catalog was reset meanwhile. One page at a time.
+   * a page failed (see {@link errorFor}), the catalog was reset meanwhile, or `signal` aborted before the
+   * agent answered (that is no failure: the source stays where it was). One page at a time.
    */
-  loadMore(plan: SourcePlan): Promise<boolean> {
-    if (this.loading) return this.loading.then(() => this.loadMore(plan));
+  loadMore(plan: SourcePlan, signal?: AbortSignal): Promise<boolean> {
+    if (signal?.aborted) return Promise.resolve(false);
+    if (this.loading) return this.loading.then(() => this.loadMore(plan, signal));
     const source = this.next(plan);
     if (source === null) return Promise.resolve(false);
     const state = this.ensure(source);
     if (state.error !== undefined) return Promise.resolve(false);
     const generation = this.generation;
     const params = { ...(source !== undefined ? { cwd: source } : {}), ...(state.cursor !== undefined ? { cursor: state.cursor } : {}) };
-    const request = this.lister(params).then(
+    const request = this.lister(params, signal).then(
       (page) => {
         if (generation !== this.generation) return false;
         this.receive(state, page);
@@ -110,6 +116,12 @@ export class AgentCatalog {
       },
       (error: unknown) => {
         if (generation !== this.generation) return false;
+        // The caller cancelled it (the agent answered -32800, or the request never went out): the cursor
+        // still points at this page, so paging can go on from here later.
+        if (signal?.aborted) {
+          this.changed();
+          return false;
+        }
         state.error = error instanceof Error ? error.message : String(error);
         state.restart = errorCode(error) === -32602 && state.cursor !== undefined;
         this.changed();

@@ -8,8 +8,10 @@
 import * as l10n from '@vscode/l10n';
 import { namedRoot } from '../roots/rootSet';
 import type { GroupRow, Row, SessionRow, SpecialRow, StatusRow, ViewSettings } from '../shared/historyProtocol';
+import type { BackgroundPaging } from './backgroundPaging';
 import type { LocalSessionIndex } from './localIndex';
 import { dateGroupLabel, groupSince, startOfDay, type DateGroup } from './dateGroups';
+import { pagingBar } from './pagingBar';
 import { actionsFor } from './rowActions';
 import { ListSearch, type Range, type SearchHit, type SearchResult, type Snippet } from './search';
 import { inScope, sourcePlan, viewOf, type AgentEntry, type SessionView, type WorkspaceShape } from './sessionView';
@@ -22,6 +24,11 @@ export interface SessionsModelDeps {
   now(): number;
   /** False in Restricted Mode: no agent runs, only local history is shown. */
   trusted(): boolean;
+  /**
+   * Background paging (history/backgroundPaging.ts): an agent it pages shows as loading, and while its bar
+   * tells what is loaded, the coverage line does not repeat it.
+   */
+  readonly paging?: Pick<BackgroundPaging, 'isPaging' | 'progress'>;
 }
 
 type Ref =
@@ -148,7 +155,7 @@ export class SessionsModel {
       this.lastSearch = result;
       refs = result.hits.map((hit) => ({ kind: 'session', view: hit.item, hit }));
       for (const section of sections) if (section.status && section.status.state !== 'info') refs.push(section.status);
-      const partial = sections.some((s) => s.agent.catalog?.hasMore(sourcePlan(scope, workspace, s.agent)));
+      const partial = sections.some((s) => s.agent.catalog?.hasMore(sourcePlan(scope, workspace, s.agent))) && !this.pagingTold();
       coverage = [
         result.searched === 1
           ? l10n.t('Titles of 1 session searched; transcript text of {0} of them (only sessions opened in this client have text here).', result.textSearched)
@@ -232,6 +239,29 @@ export class SessionsModel {
     });
   }
 
+  /**
+   * Where the session with row key `key` is in the last computed list, or -1. Looks outward from `near`
+   * (where it was), so a row that moved a little is found without scanning the whole list.
+   */
+  indexOf(key: string, near = 0): number {
+    const refs = this.refs;
+    const at = (i: number) => {
+      const ref = refs[i];
+      return ref?.kind === 'session' && ref.view.key === key;
+    };
+    const start = Math.min(Math.max(0, near), refs.length);
+    for (let d = 0; start - d >= 0 || start + d < refs.length; d++) {
+      if (at(start + d)) return start + d;
+      if (d > 0 && at(start - d)) return start - d;
+    }
+    return -1;
+  }
+
+  /** Whether the paging bar says what is loaded and what is not (then the coverage line need not). */
+  private pagingTold(): boolean {
+    return this.deps.paging !== undefined && pagingBar(this.deps.paging.progress()) !== undefined;
+  }
+
   /** The status rows in [from, to) that ask for more pages (the view scrolled to the end of a list). */
   statusRowsIn(from: number, to: number): StatusRow[] {
     return this.refs.slice(from, to).filter((ref): ref is StatusRow => ref.kind === 'status');
@@ -279,7 +309,7 @@ export class SessionsModel {
     const plan = sourcePlan(this.settings.scope, workspace, agent);
     const error = agent.catalog.errorFor(plan);
     if (error !== undefined) return { ...base, state: 'error', message: l10n.t('Could not load more sessions: {0}', error), action: 'retry' };
-    if (agent.catalog.isLoading) return { ...base, state: 'loading', message: l10n.t('Loading sessions…') };
+    if (agent.catalog.isLoading || this.deps.paging?.isPaging(agent.name)) return { ...base, state: 'loading', message: l10n.t('Loading sessions…') };
     if (agent.catalog.hasMore(plan)) return { ...base, state: 'more', message: l10n.t('More sessions'), action: 'loadMore' };
     return undefined;
   }

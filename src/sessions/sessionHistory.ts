@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
+import { tokenFor } from '../acp/abortToken';
 import type { AcpConnection } from '../acp/connection';
 import type { AgentRegistry } from '../agents/agentRegistry';
 import { Emitter, type Event } from '../common/events';
@@ -174,7 +175,7 @@ export class SessionHistory {
   catalogFor(connection: AcpConnection): AgentCatalog {
     let catalog = this.catalogs.get(connection);
     if (!catalog) {
-      catalog = new AgentCatalog(connection.agentName, (params) => connection.listSessions(params));
+      catalog = new AgentCatalog(connection.agentName, (params, signal) => connection.listSessions(params, signal && tokenFor(signal)));
       this.catalogs.set(connection, catalog);
       const subscription = catalog.onDidChange(() => this.changed());
       connection.onDidClose(() => subscription.dispose());

@@ -101,6 +101,22 @@ export type SpecialRow = z.output<typeof SpecialRow>;
 export const Scope = z.enum(['workspace', 'folders', 'all']);
 export type Scope = z.output<typeof Scope>;
 
+/** The paging bar's control: Stop the background paging, or resume it ("Search All Sessions"). */
+export const PagingAction = z.enum(['stop', 'resume']);
+export type PagingAction = z.output<typeof PagingAction>;
+
+/**
+ * Background paging while a search needs more sessions than are loaded (session/list has no total: it says
+ * how many are loaded), with its control. Absent when there is nothing to say (all loaded, no search, or an
+ * error, which the agent's status row shows with its Retry).
+ */
+export const PagingBar = z.object({
+  state: z.enum(['loading', 'stopped', 'capped']),
+  message: z.string(),
+  action: z.optional(PagingAction),
+});
+export type PagingBar = z.output<typeof PagingBar>;
+
 export const ViewSettings = z.object({
   /** An agent's name, or null for all agents. */
   agent: z.nullable(z.string()),
@@ -130,6 +146,14 @@ export const HostToSessions = z.discriminatedUnion('type', [
     notices: z.array(z.string()),
     /** Shown when there are no rows. */
     empty: z.string(),
+    paging: z.optional(PagingBar),
+    /** Where the row the webview last said was selected is in this list, so it can stay where it was on screen. */
+    anchor: z.optional(z.object({ key: z.string(), index: z.int().check(z.nonnegative()) })),
+    /**
+     * Rows of this list for the window the webview last asked for (moved with the anchor), so it shows them at
+     * once instead of blank rows until it has asked again.
+     */
+    window: z.optional(z.object({ from: z.int().check(z.nonnegative()), rows: z.array(Row) })),
   }),
   ResponseMessage,
 ]);
@@ -164,6 +188,10 @@ export const SessionsToHost = z.discriminatedUnion('type', [
   RequestMessage,
   z.object({ type: z.literal('action'), action: SessionAction, key: z.string() }),
   z.object({ type: z.literal('status'), action: StatusAction, agentName: z.string() }),
+  /** The paging bar's Stop or "Search All Sessions". */
+  z.object({ type: z.literal('paging'), action: PagingAction }),
+  /** The row the user selected (null: none), which later lists keep in place (`anchor`). */
+  z.object({ type: z.literal('selected'), key: z.nullable(z.string()) }),
   /** New Session from the empty list: with the agent the view shows (null: all agents, the usual choice). */
   z.object({ type: z.literal('newSession'), agentName: z.nullable(z.string()) }),
 ]);

@@ -3,12 +3,14 @@
  * details with its actions. Everything from agents (titles, folder names, `_meta`) is rendered as text.
  */
 import * as l10n from '@vscode/l10n';
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'preact/compat';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'preact/compat';
+import type { RowLayout } from '../../shared/rowLayout';
 import type { Row, SessionAction, ViewSettings } from '../../shared/historyProtocol';
 import { Icon } from '../common/icon';
 import { Details } from './Details';
 import { rowContext, sessionLabel } from './format';
 import { host } from './host';
+import { PagingBar } from './PagingBar';
 import { SessionItem, StatusItem } from './rows';
 import type { SessionsStore } from './store';
 import { Toolbar } from './Toolbar';
@@ -33,6 +35,26 @@ export function App(props: { store: SessionsStore }) {
     const timer = setInterval(() => setNow(Date.now()), 60_000);
     return () => clearInterval(timer);
   }, []);
+
+  // The host keeps the selected row's place in every new list (`anchor`): results improve as pages arrive
+  // without the selected row moving on screen.
+  useEffect(() => host.post({ type: 'selected', key: activeKey ?? null }), [activeKey]);
+  const shown = useRef<{ layout: RowLayout; activeIndex: number | undefined } | undefined>(undefined);
+  useLayoutEffect(() => {
+    const element = list.current;
+    const anchor = state?.anchor;
+    const before = shown.current;
+    if (!element || !anchor || anchor.key !== activeKey || before?.activeIndex === undefined || anchor.index === before.activeIndex) return;
+    const onScreen = before.layout.offset(before.activeIndex) - element.scrollTop;
+    if (onScreen > -before.layout.heightOf(before.activeIndex) && onScreen < element.clientHeight) {
+      element.scrollTop = layout.offset(anchor.index) - onScreen;
+      setScrollTop(element.scrollTop);
+    }
+    setActiveIndex(anchor.index);
+  }, [state]);
+  useLayoutEffect(() => {
+    shown.current = { layout, activeIndex };
+  });
 
   // The active row follows its session across list changes.
   useEffect(() => {
@@ -174,6 +196,8 @@ export function App(props: { store: SessionsStore }) {
           })}
         </div>
       </div>
+      {/* Below the list: coming and going, it must not move the rows the user looks at. */}
+      {state.paging ? <PagingBar bar={state.paging} /> : null}
       {activeSession ? <Details row={activeSession} run={run} /> : null}
     </div>
   );

@@ -28,11 +28,19 @@ export class SessionsStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** The host's new state of the list (its size, layout, settings): rows of the old one are forgotten. */
+  /**
+   * The host's new state of the list (its size, layout, settings): rows of the old one are forgotten; the
+   * rows it came with (the window in view) are shown at once.
+   */
   receive(message: ListState): void {
     this.state = message;
     this.rows = new Map();
     this.requested = undefined;
+    const window = message.window;
+    if (window) {
+      window.rows.forEach((row, i) => this.rows.set(window.from + i, row));
+      this.requested = { version: message.version, from: window.from, to: window.from + window.rows.length };
+    }
     this.changed();
   }
 

@@ -135,6 +135,50 @@ describe('AgentCatalog (session/list paging and merging)', () => {
     assert.equal(catalog.size, 0);
   });
 
+  it('a page cancelled by its caller is no failure: the source stays at its cursor and paging goes on from there', async () => {
+    const all = sessions(150, ['/w/app']);
+    const { lister: inner, calls } = fakeLister(all, 100);
+    const signals: Array<AbortSignal | undefined> = [];
+    let cancelNext = false;
+    const lister: Lister = (params, signal) => {
+      signals.push(signal);
+      if (!cancelNext) return inner(params);
+      calls.push(params);
+      // What a connection does when the agent answers -32800 to the $/cancel_request.
+      return new Promise((_resolve, reject) => signal!.addEventListener('abort', () => reject(Object.assign(new Error('cancelled'), { code: -32800 }))));
+    };
+    const catalog = new AgentCatalog('Agent', lister);
+    const plan = [undefined];
+    await catalog.loadMore(plan);
+    cancelNext = true;
+    const controller = new AbortController();
+    const pending = catalog.loadMore(plan, controller.signal);
+    assert.equal(signals.at(-1), controller.signal, 'the lister gets the signal, so the connection can cancel the request');
+    controller.abort();
+    assert.equal(await pending, false);
+    assert.equal(catalog.errorFor(plan), undefined, 'no error row for a stop the user asked for');
+    assert.equal(catalog.isLoading, false);
+    cancelNext = false;
+    const cursor = calls.at(-1)!.cursor;
+    assert.equal(await catalog.loadMore(plan), true);
+    assert.equal(calls.at(-1)!.cursor, cursor, 'the same page is asked for again');
+    assert.equal(catalog.size, 150);
+  });
+
+  it('keeps a page the agent answers after the cancel, and sends nothing for a signal aborted before', async () => {
+    const { lister: inner, calls } = fakeLister(sessions(150, ['/w/app']), 100);
+    let release: (() => void) | undefined;
+    const catalog = new AgentCatalog('Agent', (params) => new Promise((resolve) => (release = () => resolve(inner(params)))));
+    const controller = new AbortController();
+    const pending = catalog.loadMore([undefined], controller.signal);
+    controller.abort();
+    release!();
+    assert.equal(await pending, true, 'the agent answered anyway: the page is real');
+    assert.equal(catalog.size, 100);
+    assert.equal(await catalog.loadMore([undefined], controller.signal), false);
+    assert.equal(calls.length, 1, 'nothing sent for an aborted signal');
+  });
+
   it('reads updatedAt as a time only when it is one, and keeps _meta and additionalDirectories as given', async () => {
     const catalog = new AgentCatalog('Agent', () =>
       Promise.resolve({

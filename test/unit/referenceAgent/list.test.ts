@@ -71,6 +71,19 @@ describe('reference agent: session/list', () => {
     assert.equal(exact.nextCursor, undefined);
   });
 
+  it('--list-delay holds each answer back; $/cancel_request cuts the wait short with -32800', async () => {
+    const slow = await startAgent({ args: ['--store', store, '--list-delay', '20'] });
+    assert.equal((await slow.agent.request('session/list', {})).sessions.length, 50);
+    // A minute's delay: only the cancel can answer it within the test's timeout.
+    const held = await startAgent({ args: ['--store', store, '--list-delay', '60000'] });
+    const controller = new AbortController();
+    const pending = held.agent.request('session/list', {}, { cancellationSignal: controller.signal });
+    // The cancel follows the request on the same stream, so the agent has it when the cancel arrives.
+    controller.abort();
+    const error = await rpcError(pending);
+    assert.equal(error.code, -32800);
+  });
+
   it('rejects a cursor that does not verify, or that is reused with another filter', async () => {
     const agent = await startAgent({ args: ['--store', store] });
     const first = await agent.agent.request('session/list', { cwd: roots[0] });
