@@ -1,7 +1,7 @@
 /**
  * Activation in the real extension host (code-server 4.100.3: VS Code 1.100.3's Node extension host), and the
  * first use after it, as a user meets them: the ACP container opened from the activity bar (activation by the
- * Agents view, whose first rows need the core), and ACP: New Session run from the Command Palette in a reloaded
+ * Agents view, whose first rows need the core; the Sessions view below it shows its list), and ACP: New Session run from the Command Palette in a reloaded
  * window (activation by the command, whose stand-in loads the core).
  *
  * Three extensions, each installed alone (a `.vsix`-like folder in a fresh extensions folder) next to a probe:
@@ -58,6 +58,9 @@ interface RunResult {
   /** Click on the container → its first row, ms. */
   readonly coldRows: number;
   readonly warmRows: number;
+  /** Click on the container → the Sessions view's list in its webview, ms (not for the empty extension). */
+  readonly coldSessions?: number;
+  readonly warmSessions?: number;
   /** Activation by a command run from the Command Palette (warm). */
   readonly byCommand: Activation;
   /** Enter on ACP: New Session → the agent pick's row (the empty extension: its own command and pick), ms. */
@@ -220,8 +223,8 @@ async function openWindow(page: Page, url: string): Promise<void> {
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
 }
 
-/** Clicks an activity bar entry; resolves with the ms until `row` shows in its side bar. */
-async function openContainer(page: Page, title: RegExp, row: string): Promise<number> {
+/** Clicks an activity bar entry; resolves with the time of the click and the ms until `row` shows in its side bar. */
+async function openContainer(page: Page, title: RegExp, row: string): Promise<{ clicked: number; rows: number }> {
   const tab = page.locator('.activitybar').getByRole('tab', { name: title });
   await tab.waitFor({ timeout: 30_000 });
   const sidebar = page.locator('#workbench\\.parts\\.sidebar');
@@ -229,7 +232,19 @@ async function openContainer(page: Page, title: RegExp, row: string): Promise<nu
   const clicked = Date.now();
   await tab.click();
   await target.waitFor({ timeout: 60_000 });
-  return Date.now() - clicked;
+  return { clicked, rows: Date.now() - clicked };
+}
+
+/** The ms from `since` until a webview of the page shows the Sessions view's list (`.sessions`). */
+async function sessionsShown(page: Page, since: number): Promise<number> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (await frame.$('.sessions').catch(() => null)) return Date.now() - since;
+    }
+    if (Date.now() > deadline) throw new Error('the Sessions view did not show its list');
+    await page.waitForTimeout(10);
+  }
 }
 
 /** A command from the Command Palette; resolves with the ms from Enter until the quick pick it opens lists `row`. */
@@ -267,14 +282,15 @@ async function measure(variant: Variant, extensionsDir: string, scratch: string,
     const id = variant === 'empty' ? EMPTY_ID : ACP_ID;
     const title = variant === 'empty' ? /^Empty Bench/ : /^ACP/;
     const row = variant === 'empty' ? 'ready' : AGENT_ROW;
-    const openAndMeasure = async (): Promise<{ activation: Activation; rows: number }> => {
+    const openAndMeasure = async (): Promise<{ activation: Activation; rows: number; sessions?: number }> => {
       const since = Date.now();
       await openWindow(page, url);
       await waitForHost(marksFile, since);
       const triggered = Date.now();
-      const rows = await openContainer(page, title, row);
+      const { clicked, rows } = await openContainer(page, title, row);
+      const sessions = variant === 'empty' ? undefined : await sessionsShown(page, clicked);
       const marks = await marksAfter(marksFile, triggered, id);
-      return { activation: activationOf(marks, id, doActivateAt(server.userDataDir, id, triggered - 5), triggered), rows };
+      return { activation: activationOf(marks, id, doActivateAt(server.userDataDir, id, triggered - 5), triggered), rows, sessions };
     };
     const cold = await openAndMeasure();
     await showExplorer(page);
@@ -293,6 +309,8 @@ async function measure(variant: Variant, extensionsDir: string, scratch: string,
       byCommand,
       coldRows: cold.rows,
       warmRows: warm.rows,
+      coldSessions: cold.sessions,
+      warmSessions: warm.sessions,
       newSession: picked,
       coreLoads: variant === 'empty' ? [] : coreLoads(server.userDataDir),
     };
@@ -366,6 +384,8 @@ function report(results: Record<Variant, RunResult[]>): void {
     [
       use('container clicked → first row (cold)', (r) => r.coldRows),
       use('container clicked → first row (warm)', (r) => r.warmRows),
+      use('container clicked → Sessions list (cold)', (r) => r.coldSessions),
+      use('container clicked → Sessions list (warm)', (r) => r.warmSessions),
       use('New Session → agent pick (warm)', (r) => r.newSession),
     ],
   );
