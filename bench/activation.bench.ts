@@ -372,12 +372,15 @@ function report(results: Record<Variant, RunResult[]>): void {
     ];
   });
   printTable(['extension', 'container, cold', 'container, warm', 'command, warm', '÷ empty'], rows);
-  console.log(`\nfirst use, as the page sees it (ms, median of ${RUNS})`);
+  console.log(`\nfirst use, as the page sees it (ms, median of ${RUNS}, with the fastest and slowest run)`);
+  const spread = (variant: Variant, pick: (r: RunResult) => number | undefined) => {
+    const values = results[variant].map(pick).filter((v): v is number => v !== undefined);
+    return values.length > 0 ? `${ms(median(values))} (${ms(Math.min(...values))}–${ms(Math.max(...values))})` : '–';
+  };
   const use = (name: string, pick: (r: RunResult) => number | undefined) => {
     const lazy = med('lazy', pick)!;
     const eager = med('eager', pick)!;
-    const empty = med('empty', pick);
-    return [name, ms(empty), ms(lazy), ms(eager), ratio(lazy, eager)];
+    return [name, spread('empty', pick), spread('lazy', pick), spread('eager', pick), ratio(lazy, eager)];
   };
   printTable(
     ['from → to', 'empty', 'shipped', 'core at activation', 'shipped ÷ eager'],
