@@ -93,6 +93,15 @@ const builds = [
   { ...extensionHost, entryPoints: { extension: 'src/extension.ts' }, plugins: [coreBundleApart] },
   { ...extensionHost, entryPoints: { core: 'src/core.ts' } },
   {
+    // The transcript index runs in a worker thread (src/history/fulltext/worker.ts), started by the extension.
+    ...common,
+    entryPoints: { 'transcript-worker': 'src/history/fulltext/worker.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
     // The offline reference agent: a real ACP agent built on the official SDK, for the tests and the demo
     // (configured as a user-settings agent, scripts/vscode-web/codeServer.mjs). It does not ship in the package.
     ...common,
@@ -162,7 +171,8 @@ if (watch) {
   console.log('build: watching for changes');
 } else {
   const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, absWorkingDir: root })));
-  checkBundlesApart(results[0]?.metafile, results[1]?.metafile);
+  const bundle = (/** @type {string} */ name) => results[builds.findIndex((b) => Object.keys(b.entryPoints ?? {}).includes(name))]?.metafile;
+  checkBundlesApart(bundle('extension'), bundle('core'));
   console.log(`build: bundles ok (${((Date.now() - started) / 1000).toFixed(1)} s, ${production ? 'production' : 'development'})`);
 }
 

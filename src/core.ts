@@ -162,7 +162,16 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   const chats = new Chats({ router, sessions, documents: vscodeOpenDocuments, checkpoints, logger });
   late.chats = chats;
   const review = new ChangeReview(checkpoints, chats, () => reviewUi);
-  const history = new SessionHistory({ storageDir: historyStorageDir(context.globalStorageUri.fsPath), memory: context.globalState, agents: registry, sessions, workspace, logger });
+  const history = new SessionHistory({
+    storageDir: historyStorageDir(context.globalStorageUri.fsPath),
+    memory: context.globalState,
+    agents: registry,
+    sessions,
+    workspace,
+    logger,
+    transcriptWorker: vscode.Uri.joinPath(context.extensionUri, 'dist', 'transcript-worker.js').fsPath,
+    ...(vscode.l10n.bundle ? { l10nBundle: vscode.l10n.bundle } : {}),
+  });
   const titles = new SessionTitles(history, chats, sessions);
   const reopener = new Reopener({ agents: pool, chats, router, sessions, mcp, logger, confinement, record: (session, title, forkOf) => history.recordSession(session, title, forkOf) });
   const starter = new SessionStarter({

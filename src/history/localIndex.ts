@@ -10,11 +10,12 @@
  * {@link MAX_TEXT_CHARS} characters of text per session; the least recently updated unpinned ones go first.
  */
 import * as l10n from '@vscode/l10n';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
 import type { ForkOrigin } from './sessionTitle';
+import { textFileName } from './textFileName';
 
 export const MAX_RECORDS = 20_000;
 /** Text kept per session: its beginning (where the task is stated) and its most recent part. */
@@ -93,6 +94,15 @@ export interface LocalIndexOptions {
   readonly onProblem?: (message: string) => void;
 }
 
+/**
+ * A session's stored text changed on disk: its text file was `written` (with the text it holds and the file's
+ * stamp after the write), or its text was `dropped` (removed, trimmed away; told at once, before the file goes).
+ * The full-text index follows these.
+ */
+export type TextChange =
+  | { readonly kind: 'written'; readonly key: string; readonly text: string; readonly stamp: { readonly mtimeMs: number; readonly size: number } }
+  | { readonly kind: 'dropped'; readonly key: string };
+
 export function recordKey(agentName: string, sessionId: string): string {
   return `${agentName}\u0000${sessionId}`;
 }
@@ -108,6 +118,7 @@ export class LocalSessionIndex {
   private readonly records = new Map<string, LocalRecord>();
   private readonly texts = new Map<string, string>();
   private readonly listeners = new Set<() => void>();
+  private readonly textListeners = new Set<(change: TextChange) => void>();
   private readonly now: () => number;
   private readonly writeDelayMs: number;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -203,8 +214,10 @@ export class LocalSessionIndex {
   /** Forgets a session (it was deleted), with its text. */
   remove(agentName: string, sessionId: string): void {
     const key = recordKey(agentName, sessionId);
-    if (!this.records.delete(key)) return;
-    this.dropText(key);
+    const record = this.records.get(key);
+    if (!record) return;
+    this.records.delete(key);
+    this.dropText(key, record.hasText === true);
     this.changed();
   }
 
@@ -248,6 +261,19 @@ export class LocalSessionIndex {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
+  /** Tells `listener` when a text file was written or a text dropped (see {@link TextChange}). */
+  onDidChangeText(listener: (change: TextChange) => void): { dispose(): void } {
+    this.textListeners.add(listener);
+    return { dispose: () => this.textListeners.delete(listener) };
+  }
+
+  /** The record keys of the sessions that have stored text. */
+  textKeys(): string[] {
+    const keys: string[] = [];
+    for (const [key, record] of this.records) if (record.hasText) keys.push(key);
+    return keys;
+  }
+
   /** Writes what changed now (and waits for it). */
   async flush(): Promise<void> {
     clearTimeout(this.timer);
@@ -258,6 +284,7 @@ export class LocalSessionIndex {
   async dispose(): Promise<void> {
     await this.flush();
     this.listeners.clear();
+    this.textListeners.clear();
   }
 
   // ---- storage ------------------------------------------------------------------------------------
@@ -267,7 +294,7 @@ export class LocalSessionIndex {
   }
 
   private textFile(key: string): string {
-    return path.join(this.dir, 'text', `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.txt`);
+    return path.join(this.dir, 'text', textFileName(key));
   }
 
   private load(): string | undefined {
@@ -333,13 +360,24 @@ export class LocalSessionIndex {
     await fs.promises.mkdir(path.join(this.dir, 'text'), { recursive: true });
     for (const key of texts) {
       const text = this.texts.get(key);
-      if (text !== undefined) await writeAtomically(this.textFile(key), text);
+      if (text === undefined) continue;
+      const file = this.textFile(key);
+      await writeAtomically(file, text);
+      // Not if it was dropped (or changed again) while it was written: that change is told in its turn.
+      if (this.texts.get(key) !== text || this.removedTexts.has(key) || this.textListeners.size === 0) continue;
+      const stat = await fs.promises.stat(file);
+      this.tellText({ kind: 'written', key, text, stamp: { mtimeMs: stat.mtimeMs, size: stat.size } });
     }
     for (const key of removed) await fs.promises.rm(this.textFile(key), { force: true });
     if (writeIndex) await writeAtomically(this.indexFile, JSON.stringify({ version: FORMAT_VERSION, sessions: this.all() }));
   }
 
-  private dropText(key: string): void {
+  private tellText(change: TextChange): void {
+    for (const listener of [...this.textListeners]) listener(change);
+  }
+
+  private dropText(key: string, hadText: boolean): void {
+    if (hadText || this.texts.has(key)) this.tellText({ kind: 'dropped', key });
     this.textVersion++;
     this.texts.delete(key);
     this.dirtyTexts.delete(key);
@@ -350,9 +388,9 @@ export class LocalSessionIndex {
   private trim(): void {
     if (this.records.size <= MAX_RECORDS) return;
     const candidates = [...this.records.entries()].filter(([, r]) => !r.pinned).sort((a, b) => a[1].updatedAt - b[1].updatedAt);
-    for (const [key] of candidates.slice(0, this.records.size - MAX_RECORDS)) {
+    for (const [key, record] of candidates.slice(0, this.records.size - MAX_RECORDS)) {
       this.records.delete(key);
-      this.dropText(key);
+      this.dropText(key, record.hasText === true);
     }
   }
 }

@@ -14,11 +14,13 @@ import type { AgentRegistry } from '../agents/agentRegistry';
 import { Emitter, type Event } from '../common/events';
 import type { Logger } from '../common/logger';
 import { AgentCatalog } from '../history/catalog';
+import { TranscriptIndexClient } from '../history/fulltext/transcriptIndexClient';
 import { LocalSessionIndex } from '../history/localIndex';
 import type { ReopenCaps } from '../history/reopenPolicy';
 import { promptTitle, type ForkOrigin } from '../history/sessionTitle';
 import { viewOf, type AgentEntry, type SessionView, type WorkspaceShape } from '../history/sessionView';
 import { firstPromptText, transcriptText } from '../history/transcript';
+import type { TranscriptSearch } from '../history/transcriptSearch';
 import { rootPaths } from '../roots/rootSet';
 import { choosePrimary, planRoots } from '../roots/workspaceRoots';
 import type { Thread } from '../thread/thread';
@@ -59,10 +61,17 @@ export interface SessionHistoryOptions {
   readonly sessions: ActiveSessions;
   readonly workspace: WorkspacePort;
   readonly logger: Logger;
+  /** The transcript index worker's script (`dist/transcript-worker.js` in the extension). */
+  readonly transcriptWorker: string;
+  /** The localized strings for the worker's messages (VS Code's `l10n.bundle`). */
+  readonly l10nBundle?: Record<string, string>;
 }
 
 export class SessionHistory {
   readonly index: LocalSessionIndex;
+  /** Full-text search over the stored transcripts, in a worker that follows the local index's text files. */
+  readonly transcripts: TranscriptSearch;
+  private readonly transcriptIndex: TranscriptIndexClient;
   private readonly catalogs = new WeakMap<AcpConnection, AgentCatalog>();
   private readonly known = new WeakSet<AgentSession>();
   private readonly textTimers = new Map<Thread, ReturnType<typeof setTimeout>>();
@@ -82,6 +91,19 @@ export class SessionHistory {
         options.logger.warn(problem);
         this.problems.push(problem);
       },
+    });
+    this.transcriptIndex = new TranscriptIndexClient({
+      workerFile: options.transcriptWorker,
+      historyDir: options.storageDir,
+      documents: () => this.index.textKeys(),
+      logger: options.logger,
+      ...(options.l10nBundle ? { l10nBundle: options.l10nBundle } : {}),
+    });
+    this.transcripts = this.transcriptIndex;
+    // Ends with the local index (its dispose writes what is pending first, and tells this).
+    this.index.onDidChangeText((change) => {
+      if (change.kind === 'written') this.transcriptIndex.put(change.key, change.text, change.stamp);
+      else this.transcriptIndex.remove(change.key);
     });
     this.subscriptions = [
       this.index.onDidChange(() => this.changed()),
@@ -183,12 +205,15 @@ export class SessionHistory {
     return catalog;
   }
 
-  dispose(): void {
+  /** Stops listening; resolves once the pending texts are written and the transcript index saved and ended. */
+  dispose(): Promise<void> {
     for (const timer of this.textTimers.values()) clearTimeout(timer);
     for (const subscription of this.subscriptions) subscription.dispose();
-    void this.index.dispose();
     this.changeEmitter.dispose();
+    // The texts still to write are written (and told to the transcript index) first; then it saves and ends.
+    return this.index.dispose().finally(() => this.transcriptIndex.dispose());
   }
+
 
   private computeWorkspace(): WorkspaceShape {
     const { workspace } = this.options;

@@ -6,6 +6,7 @@ import { ActiveSessions } from '../../../src/sessions/activeSessions';
 import type { WorkspacePort } from '../../../src/sessions/ports';
 import { SessionHistory, type KeyValueStore } from '../../../src/sessions/sessionHistory';
 import { tempDir } from '../../helpers/referenceAgent';
+import { TRANSCRIPT_WORKER } from '../history/fulltext/workerFile';
 
 const CAPS_KEY = 'acpWorkspace.lastAgentCaps';
 const sessions = { list: true, resume: false, close: true, delete: true, additionalDirectories: true, fork: false, setTitle: false };
@@ -25,15 +26,15 @@ describe('SessionHistory: what agents supported when they last ran', () => {
   let storage: { dir: string; cleanup: () => void };
   let history: SessionHistory | undefined;
   beforeEach(() => (storage = tempDir()));
-  afterEach(() => {
-    history?.dispose();
+  afterEach(async () => {
+    await history?.dispose();
     storage.cleanup();
   });
 
   function historyWith(stored: unknown): SessionHistory {
     const memory: KeyValueStore = { get: (key) => (key === CAPS_KEY ? stored : undefined), update: () => Promise.resolve() };
     const agents = new AgentRegistry({ isTrusted: () => true, createProcess: () => assert.fail('no agent starts here') });
-    history = new SessionHistory({ storageDir: storage.dir, memory, agents, sessions: new ActiveSessions(), workspace, logger: silentLogger });
+    history = new SessionHistory({ storageDir: storage.dir, memory, agents, sessions: new ActiveSessions(), workspace, logger: silentLogger, transcriptWorker: TRANSCRIPT_WORKER });
     return history;
   }
 
@@ -51,10 +52,10 @@ describe('SessionHistory: what agents supported when they last ran', () => {
     assert.equal(h.knownCaps('Never ran'), undefined);
   });
 
-  it('survives stored state of the wrong shape altogether', () => {
+  it('survives stored state of the wrong shape altogether', async () => {
     for (const stored of [null, 'text', [1, 2], 7]) {
       assert.equal(historyWith(stored).knownCaps('Good'), undefined);
-      history?.dispose();
+      await history?.dispose();
       history = undefined;
     }
   });

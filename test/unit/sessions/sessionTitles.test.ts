@@ -15,6 +15,7 @@ import { SessionTitles } from '../../../src/sessions/sessionTitles';
 import { chatTitle } from '../../../src/shared/chatModel';
 import { FULL_AGENT_CAPABILITIES, connectToMemoryAgent, type MemoryAgent } from '../../helpers/memoryPeer';
 import { tempDir } from '../../helpers/referenceAgent';
+import { TRANSCRIPT_WORKER } from '../history/fulltext/workerFile';
 
 const AGENT = 'Memory Agent';
 const three = rootSetFromPaths('/w/app', ['/w/lib', '/w/docs']);
@@ -39,7 +40,7 @@ interface World {
   history: SessionHistory;
   titles: SessionTitles;
   reopener: Reopener;
-  dispose(): void;
+  dispose(): Promise<void>;
 }
 
 function world(storageDir: string): World {
@@ -54,7 +55,7 @@ function world(storageDir: string): World {
   agent.rpc.onRequest('session/close', () => ({}));
   const chats = new Chats({ router, sessions, logger: silentLogger });
   const agents = new AgentRegistry({ isTrusted: () => true, createProcess: () => assert.fail('no agent process here') });
-  const history = new SessionHistory({ storageDir, memory: { get: () => undefined, update: () => Promise.resolve() }, agents, sessions, workspace, logger: silentLogger });
+  const history = new SessionHistory({ storageDir, memory: { get: () => undefined, update: () => Promise.resolve() }, agents, sessions, workspace, logger: silentLogger, transcriptWorker: TRANSCRIPT_WORKER });
   const titles = new SessionTitles(history, chats, sessions);
   const changed = chats.onDidChange((chat) => history.threadChanged(chat.session, chat.thread));
   const pool: AgentPool = { start: () => Promise.resolve(client), restart: () => Promise.resolve(client), running: () => client };
@@ -75,12 +76,12 @@ function world(storageDir: string): World {
     history,
     titles,
     reopener,
-    dispose: () => {
+    dispose: async () => {
       changed.dispose();
       chats.dispose();
       titles.dispose();
-      history.dispose();
       client.dispose('test over');
+      await history.dispose();
     },
   };
 }
@@ -108,8 +109,8 @@ describe('SessionTitles: one title per session in every view, and the same after
   let storage: { dir: string; cleanup: () => void };
   let w: World | undefined;
   beforeEach(() => (storage = tempDir()));
-  afterEach(() => {
-    w?.dispose();
+  afterEach(async () => {
+    await w?.dispose();
     w = undefined;
     storage.cleanup();
   });
@@ -177,7 +178,7 @@ describe('SessionTitles: one title per session in every view, and the same after
 
     // A window reload: a new history on the same storage gives the same titles.
     await w.history.index.flush();
-    w.dispose();
+    await w.dispose();
     w = world(storage.dir);
     assert.equal(w.titles.titleOf(AGENT, 'forked'), 'Greeting work (fork)');
     assert.equal(w.titles.titleOf(AGENT, parentId), 'Greeting work');
