@@ -7,7 +7,7 @@
 //
 // Type-checking also emits `out/`, which is what the mocha tiers run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -54,21 +54,44 @@ const common = {
   define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
 };
 
+/** @type {import('esbuild').BuildOptions} */
+const extensionHost = {
+  ...common,
+  outdir: 'dist',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+  // jsonc-parser's `main` is a UMD wrapper whose inner requires esbuild cannot follow
+  // (microsoft/node-jsonc-parser#57); its `module` entry is the ESM build meant for bundlers.
+  // No other bundled package changes with this (checked with the metafile).
+  mainFields: ['module', 'main'],
+  metafile: true,
+};
+
+/**
+ * Activation loads dist/extension.js only; it requires dist/core.js the first time something needs the core
+ * (src/vscode/activation/lazyCore.ts). The core's require stays a require of the other bundle.
+ * @type {import('esbuild').Plugin}
+ */
+const coreBundleApart = {
+  name: 'core-bundle-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/core(\.js)?$/ }, (args) => (args.importer.endsWith(path.join('src', 'extension.ts')) ? { path: './core.js', external: true } : undefined));
+  },
+};
+
+/**
+ * What both extension-host bundles may contain: modules without state or identity (constants, a pure helper,
+ * the disposable base class). Anything else in both would exist twice at run time (two registries, two
+ * `instanceof` classes), so the build fails on it.
+ */
+const SHARED_BY_BOTH_BUNDLES = new Set(['src/vscode/contributionIds.ts', 'src/common/logger.ts']);
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
-  {
-    ...common,
-    entryPoints: { extension: 'src/extension.ts' },
-    outdir: 'dist',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    // jsonc-parser's `main` is a UMD wrapper whose inner requires esbuild cannot follow
-    // (microsoft/node-jsonc-parser#57); its `module` entry is the ESM build meant for bundlers.
-    // No other bundled package changes with this (checked with the metafile).
-    mainFields: ['module', 'main'],
-  },
+  { ...extensionHost, entryPoints: { extension: 'src/extension.ts' }, plugins: [coreBundleApart] },
+  { ...extensionHost, entryPoints: { core: 'src/core.ts' } },
   {
     // The transcript index runs in a worker thread (src/history/fulltext/worker.ts), started by the extension.
     ...common,
@@ -90,6 +113,30 @@ const builds = [
   },
 ];
 
+/**
+ * codicon.css with the rules of the icons the webviews show (src/webview/common/icons.ts, the only names `Icon`
+ * and the controls take) and none of the others: the font, the base rule and the modifiers stay. All 649 icons
+ * would be 29 KB of each view's CSS.
+ * @type {import('esbuild').Plugin}
+ */
+const usedCodicons = {
+  name: 'used-codicons',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@vscode[\\/]codicons[\\/]dist[\\/]codicon\.css$/ }, (args) => {
+      const css = readFileSync(args.path, 'utf8');
+      const listed = /ICON_NAMES = \[([^\]]*)\]/.exec(readFileSync(path.join(root, 'src', 'webview', 'common', 'icons.ts'), 'utf8'));
+      const names = new Set([...(listed?.[1] ?? '').matchAll(/'([a-z0-9-]+)'/g)].map((m) => m[1]));
+      const known = new Set([...css.matchAll(/\.codicon-([a-z0-9-]+):before/g)].map((m) => m[1]));
+      const unknown = [...names].filter((name) => !known.has(name));
+      if (names.size === 0 || unknown.length > 0) {
+        return { errors: [{ text: `src/webview/common/icons.ts: ${names.size === 0 ? 'no ICON_NAMES found' : `codicon.css has no ${unknown.join(', ')}`}` }] };
+      }
+      const contents = css.replace(/\.codicon-([a-z0-9-]+):before\s*\{[^}]*\}\s*/g, (rule, name) => (names.has(name) ? rule : ''));
+      return { contents, loader: 'css', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
 const webviewDir = path.join(root, 'src', 'webview');
 if (existsSync(webviewDir)) {
   for (const entry of readdirSync(webviewDir, { withFileTypes: true })) {
@@ -106,6 +153,10 @@ if (existsSync(webviewDir)) {
         jsxImportSource: 'preact',
         loader: { '.css': 'css', '.ttf': 'file' },
         assetNames: '[name]',
+        // markdown-it's HTML entity decoding by the browser (src/webview/common/htmlEntities.ts) instead of
+        // the `entities` package's own 75 KB table of names.
+        alias: { entities: './src/webview/common/htmlEntities.ts' },
+        plugins: [usedCodicons],
       });
     }
   }
@@ -119,6 +170,20 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('build: watching for changes');
 } else {
-  await Promise.all(builds.map((b) => esbuild.build({ ...b, absWorkingDir: root })));
+  const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, absWorkingDir: root })));
+  const bundle = (/** @type {string} */ name) => results[builds.findIndex((b) => Object.keys(b.entryPoints ?? {}).includes(name))]?.metafile;
+  checkBundlesApart(bundle('extension'), bundle('core'));
   console.log(`build: bundles ok (${((Date.now() - started) / 1000).toFixed(1)} s, ${production ? 'production' : 'development'})`);
+}
+
+/** Fails the build when a module other than {@link SHARED_BY_BOTH_BUNDLES} is in both the activation bundle and the core's. */
+function checkBundlesApart(/** @type {import('esbuild').Metafile | undefined} */ activation, /** @type {import('esbuild').Metafile | undefined} */ core) {
+  if (!activation || !core) throw new Error('build: no metafile for the extension bundles');
+  const inputs = (/** @type {import('esbuild').Metafile} */ meta) => new Set(Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs)));
+  const inCore = inputs(core);
+  const both = [...inputs(activation)].filter((input) => inCore.has(input) && !SHARED_BY_BOTH_BUNDLES.has(input));
+  if (both.length > 0) {
+    console.error(`build: dist/extension.js and dist/core.js both contain ${both.join(', ')}: keep the activation bundle apart from the core (esbuild.mjs, SHARED_BY_BOTH_BUNDLES)`);
+    process.exit(1);
+  }
 }

@@ -363,6 +363,8 @@ async function main(): Promise<void> {
     jsx: 'automatic',
     jsxImportSource: 'preact',
     loader: { '.css': 'empty' },
+    // As esbuild.mjs builds the shipped chat: markdown-it's entities decoded by the browser.
+    alias: { entities: path.join(REPO_ROOT, 'src', 'webview', 'common', 'htmlEntities.ts') },
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',
   });

@@ -1,260 +1,78 @@
 /**
- * ACP Workspace: the composition root. Builds the objects, bottom layer first, and registers every
- * disposable; the logic lives in the modules it wires together (see CONTRIBUTING.md, "Layers").
+ * ACP Workspace: the composition root. Activation registers what VS Code shows or asks for before anything is
+ * used (the two views, every command, the chat tabs it restores after a reload, our documents' schemes, the
+ * log) and nothing else. The rest, the core (src/core.ts, its own bundle dist/core.js), is loaded and composed
+ * the first time one of those is used (src/vscode/activation/lazyCore.ts): activation stays a few
+ * milliseconds, and the user sees the same views, commands and tabs as when everything loaded at once.
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AcpConnection } from './acp/connection';
-import type { AgentRegistry } from './agents/agentRegistry';
-import { McpServers } from './mcp/mcpServers';
-import { FolderGrants } from './roots/folderGrants';
-import { ActiveSessions } from './sessions/activeSessions';
-import { ChangeReview } from './sessions/changeReview';
-import { Checkpoints } from './sessions/checkpoints';
-import { Chats } from './sessions/chats';
-import { FolderChanges } from './sessions/folderChanges';
-import { HistoryActions } from './sessions/historyActions';
-import type { ChatUi, ConfinementUi, HistoryUi, Notices, ReviewUi, RootsUi } from './sessions/ports';
-import { AgentConfinement, showConfinementInChats } from './sessions/agentConfinement';
-import { PromptEdits } from './sessions/promptEdits';
-import { Reopener } from './sessions/reopener';
-import { historyStorageDir, SessionHistory } from './sessions/sessionHistory';
-import { SessionRouter } from './sessions/sessionRouter';
-import { SessionStarter } from './sessions/sessionStarter';
-import { SessionTitles } from './sessions/sessionTitles';
-import { pickAgent, registerAgentCommands } from './vscode/agentCommands';
-import { AgentsFromSettings } from './vscode/agents';
-import { AgentsView } from './vscode/agentsView';
-import { findConfiner } from './process/confinement/find';
-import { vscodeConfinementUi } from './vscode/confinementUi';
-import * as os from 'node:os';
-import { ChatActions } from './vscode/chat/chatActions';
-import { ChatNotifications } from './vscode/chat/chatNotifications';
-import { ChatRestorer } from './vscode/chat/chatRestorer';
-import { ChatTabs } from './vscode/chat/chatTabs';
-import { vscodeChatUi } from './vscode/chat/chatUi';
-import { TranscriptExport } from './vscode/chat/transcriptExport';
-import { vscodeHistoryUi } from './vscode/history/historyUi';
-import { SessionsView } from './vscode/history/sessionsView';
+import type * as CoreModule from './core';
+import type { Core, TestApi } from './core';
+import { LazyCore } from './vscode/activation/lazyCore';
+import { LazyTextDocumentContentProvider, LazyTreeDataProvider, LazyWebviewPanelSerializer, LazyWebviewViewProvider } from './vscode/activation/lazyProviders';
+import { AGENTS_VIEW_ID, CHAT_VIEW_TYPE, DOCUMENT_SCHEMES, SESSIONS_VIEW_ID } from './vscode/contributionIds';
 import { createLog } from './vscode/log';
-import { isDirtyFile, vscodeOpenDocuments } from './vscode/openDocuments';
-import { RefusalNotices } from './vscode/refusalNotices';
-import { ChangeActions, vscodeReviewUi } from './vscode/review/changeActions';
-import { CheckpointDocuments } from './vscode/review/checkpointDocuments';
-import { ReviewPanels } from './vscode/review/reviewPanels';
-import { configureL10n } from './vscode/l10nBundle';
-import { vscodeRootsUi } from './vscode/rootsUi';
-import { registerSessionCommands } from './vscode/sessionCommands';
-import { affectsUs, readCheckpointSettings, readSandbox } from './vscode/settings';
-import { SignIn } from './vscode/signIn';
-import { vscodeStartFailureUi, type StartFailureUi } from './vscode/startFailureUi';
-import { localFolders, vscodeWorkspace } from './vscode/workspace';
 
-/** What integration tests reach (only in the Extension Test mode; `undefined` for everyone else). */
-export interface TestApi {
-  readonly agents: AgentRegistry;
-  readonly sessions: ActiveSessions;
-  readonly starter: SessionStarter;
-  readonly grants: FolderGrants;
-  readonly folderChanges: FolderChanges;
-  readonly chats: ChatTabs;
-  readonly notifications: ChatNotifications;
-  readonly signIn: SignIn;
-  readonly history: SessionHistory;
-  readonly historyActions: HistoryActions;
-  readonly sessionsView: SessionsView;
-  readonly chatRestorer: ChatRestorer;
-  readonly agentsView: AgentsView;
-  readonly checkpoints: Checkpoints;
-  readonly review: ChangeReview;
-  readonly reviewPanels: ReviewPanels;
-  readonly confinement: AgentConfinement;
-  /** Export as Markdown and the transcript's text view (tests replace its `ui`). */
-  readonly transcripts: TranscriptExport;
-  /** Answers the "cannot be confined" question instead of the real dialog. */
-  setConfinementUi(ui: ConfinementUi | undefined): void;
-  /** Answers the folder questions instead of the real prompts (the UI tests click the real ones). */
-  setRootsUi(ui: RootsUi | undefined): void;
-  /** Answers the history's questions (delete, rename) instead of the real prompts. */
-  setHistoryUi(ui: HistoryUi | undefined): void;
-  /** Answers the chats' questions (open a file outside the folders) instead of the real dialogs. */
-  setChatUi(ui: ChatUi | undefined): void;
-  /** Answers the notification of an agent that failed to start a session instead of the real one. */
-  setStartFailureUi(ui: StartFailureUi | undefined): void;
-  /** Answers the review's confirmations (undo, redo) instead of the real dialogs. */
-  setReviewUi(ui: ReviewUi | undefined): void;
-  /** Where this window keeps the extension's logs (the log channel's file is below its parent). */
-  readonly logUri: vscode.Uri;
+export type { TestApi } from './core';
+
+/** What integration tests get from `activate()` (only in the Extension Test mode; `undefined` for everyone else). */
+export interface TestEntry {
+  /** True once the core is loaded (activation alone does not load it). */
+  readonly coreLoaded: boolean;
+  /** The core's test API, loading the core now if it is not yet. */
+  core(): TestApi;
 }
 
-let agents: AgentsFromSettings | undefined;
+/** The core bundle, next to this one (dist/core.js); required only when first needed. */
+function requireCore(): typeof CoreModule {
+  // A require of the separate bundle (esbuild.mjs keeps it external): an import would put the core in this bundle.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./core.js') as typeof CoreModule;
+}
 
-export function activate(context: vscode.ExtensionContext): TestApi | undefined {
-  configureL10n();
-  const { channel, logger } = createLog();
-  context.subscriptions.push(channel);
-  let rootsUi: RootsUi = vscodeRootsUi;
-  let historyUi: HistoryUi = vscodeHistoryUi;
-  let chatUi: ChatUi = vscodeChatUi;
-  let startFailureUi: StartFailureUi = vscodeStartFailureUi;
-  let reviewUi: ReviewUi = vscodeReviewUi;
-  let confinementUi: ConfinementUi = vscodeConfinementUi;
-  const notices: Notices = { error: (message) => void vscode.window.showErrorMessage(message) };
-  const workspace = vscodeWorkspace;
+let current: LazyCore<Core> | undefined;
 
-  // The application layer, bottom up: sessions and the agent → client surface, agents, chats, history.
-  const sessions = new ActiveSessions();
-  const grants = new FolderGrants(context.workspaceState);
-  const router = new SessionRouter({ sessions, documents: vscodeOpenDocuments, logger });
-  // Restarting to widen a confinement reopens the agent's chats: the Reopener is built below.
-  let restartAgent: (name: string) => Promise<AcpConnection> = () => Promise.reject(new Error(vscode.l10n.t('ACP Workspace is still starting.')));
-  const late: { chats?: Chats } = {};
-  const confinement = new AgentConfinement({
-    mode: readSandbox,
-    findConfiner: (env) => findConfiner(process.platform, env),
-    grants,
-    sessions,
-    isRunning: (name) => ['running', 'starting'].includes(agents?.registry.find(name)?.state ?? 'stopped'),
-    restart: (name) => restartAgent(name),
-    tell: (name, line) => late.chats?.all().forEach((chat) => chat.session.agentName === name && chat.thread.addInfo(line)),
-    ui: () => confinementUi,
-    home: os.homedir(),
-    logger,
-  });
-  agents = new AgentsFromSettings({
-    context,
-    logger,
-    features: { booleanConfigOptions: true, notices: true, compaction: true, terminalAuth: true },
-    connect: (connection, confinement) => router.connect(connection, confinement),
-    confinement: (name, input) => confinement.launch(name, input),
-  });
-  const registry = agents.registry;
-  // Every start and restart of an agent by a session: a refusal to run unconfined is asked about (fail closed).
-  const pool = confinement.guardPool(registry);
-  const mcp = new McpServers(
-    { folders: localFolders, setting: () => vscode.workspace.getConfiguration('acpWorkspace').get<unknown>('mcpServers'), trusted: () => vscode.workspace.isTrusted },
-    logger,
-  );
-  const checkpoints = new Checkpoints({ storageDir: path.join(context.globalStorageUri.fsPath, 'checkpoints'), settings: readCheckpointSettings, isDirty: isDirtyFile, logger });
-  const chats = new Chats({ router, sessions, documents: vscodeOpenDocuments, checkpoints, logger });
-  late.chats = chats;
-  const review = new ChangeReview(checkpoints, chats, () => reviewUi);
-  const history = new SessionHistory({
-    storageDir: historyStorageDir(context.globalStorageUri.fsPath),
-    memory: context.globalState,
-    agents: registry,
-    sessions,
-    workspace,
-    logger,
-    transcriptWorker: vscode.Uri.joinPath(context.extensionUri, 'dist', 'transcript-worker.js').fsPath,
-    ...(vscode.l10n.bundle ? { l10nBundle: vscode.l10n.bundle } : {}),
-  });
-  const titles = new SessionTitles(history, chats, sessions);
-  const reopener = new Reopener({ agents: pool, chats, router, sessions, mcp, logger, confinement, record: (session, title, forkOf) => history.recordSession(session, title, forkOf) });
-  const starter = new SessionStarter({
-    agents: pool,
-    sessions,
-    chats,
-    reopener,
-    grants,
-    workspace,
-    mcp,
-    ui: () => rootsUi,
-    pickAgent: () => pickAgent(registry, { title: vscode.l10n.t('New Session'), placeHolder: vscode.l10n.t('Start a session with which agent?') }),
-    logger,
-    confinement,
-  });
-  const folderChanges = new FolderChanges({ sessions, starter, grants, router, workspace, ui: () => rootsUi, notices, logger });
-  const historyActions = new HistoryActions({ history, agents: pool, chats, reopener, grants, workspace, rootsUi: () => rootsUi, historyUi: () => historyUi, notices, logger });
-
-  // The VS Code adapters.
-  // Whoever restarts an agent (a command, a chat, a sign-in) gets its open chats reopened.
-  restartAgent = (name: string) => reopener.restartAgent(name);
-  const signIn = new SignIn(agents, logger, restartAgent);
-  const reviewPanels = new ReviewPanels(review, context.extensionUri, logger);
-  const changeActions = new ChangeActions(review, reviewPanels);
-  const chatActions = new ChatActions({ reopener, starter, router, signIn, ui: () => chatUi, log: channel, logger, changes: changeActions, edits: new PromptEdits({ history, historyActions, logger }) });
-  const tabs = new ChatTabs(context.extensionUri, chats, chatActions, logger);
-  const sessionsView = new SessionsView(context, history, registry, chats, historyActions, logger);
-  const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger);
-  const refusalNotices = new RefusalNotices();
-  const agentsView = new AgentsView(registry, sessions, confinement, titles);
-  const notifications = new ChatNotifications({
-    tabs,
-    chats,
-    setBadge: (badge) => agentsView.setBadge(badge),
-    restartAgent,
-    isStopping: (name) => registry.find(name)?.state === 'stopping',
-  });
-  const transcripts = new TranscriptExport(tabs, (key) => sessionsView.model.find(key));
-  context.subscriptions.push(
-    chatRestorer.register(),
-    new CheckpointDocuments(review).register(),
-    agents,
-    tabs,
-    chats,
-    checkpoints,
-    review,
-    reviewPanels,
-    chatActions,
-    router,
-    folderChanges,
-    confinement,
-    showConfinementInChats(confinement, chats),
-    grants,
-    history,
-    titles,
-    sessionsView,
-    router.onDidRefuse(({ session, refusal }) => refusalNotices.notify(session, refusal)),
-    chats.onDidChange((chat) => history.threadChanged(chat.session, chat.thread)),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => {
-      history.workspaceChanged();
-      void folderChanges.foldersChanged();
-    }),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => history.workspaceChanged()),
-    // The primary folder can follow the active editor or the setting.
-    vscode.window.onDidChangeActiveTextEditor(() => history.primaryMayHaveChanged()),
-    vscode.workspace.onDidChangeConfiguration((event) => affectsUs(event, 'primaryFolder') && history.primaryMayHaveChanged()),
-    agentsView,
-    notifications,
-    ...registerAgentCommands(registry, channel, restartAgent),
-    ...registerSessionCommands(starter, registry, grants, folderChanges, channel, tabs, signIn, (name) => restartAgent(name), () => startFailureUi),
-    ...changeActions.register(tabs),
-    ...transcripts.register(),
-  );
-  logger.info(`ACP Workspace ${String(context.extension.packageJSON.version)} activated.`);
+export function activate(context: vscode.ExtensionContext): TestEntry | undefined {
+  const core = activateWith(context, requireCore);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
-    agents: registry,
-    sessions,
-    starter,
-    grants,
-    folderChanges,
-    chats: tabs,
-    notifications,
-    signIn,
-    history,
-    historyActions,
-    sessionsView,
-    chatRestorer,
-    agentsView,
-    checkpoints,
-    review,
-    reviewPanels,
-    confinement,
-    transcripts,
-    setConfinementUi: (replacement) => (confinementUi = replacement ?? vscodeConfinementUi),
-    setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi),
-    setHistoryUi: (replacement) => (historyUi = replacement ?? vscodeHistoryUi),
-    setChatUi: (replacement) => (chatUi = replacement ?? vscodeChatUi),
-    setStartFailureUi: (replacement) => (startFailureUi = replacement ?? vscodeStartFailureUi),
-    setReviewUi: (replacement) => (reviewUi = replacement ?? vscodeReviewUi),
-    logUri: context.logUri,
+    get coreLoaded() {
+      return core.loaded;
+    },
+    core: () => core.get('a test').testApi,
   };
+}
+
+/** Activation with the core coming from `load` (the activation benchmark also builds it into one bundle). */
+export function activateWith(context: vscode.ExtensionContext, load: () => typeof CoreModule): LazyCore<Core> {
+  const { channel, logger } = createLog();
+  const commands = (context.extension.packageJSON as { contributes: { commands: Array<{ command: string }> } }).contributes.commands.map((c) => c.command);
+  const agentsTree: vscode.TreeView<unknown> = vscode.window.createTreeView(AGENTS_VIEW_ID, {
+    treeDataProvider: new LazyTreeDataProvider(() => core.get('the Agents view').agentsView),
+    showCollapseAll: false,
+  });
+  const core = new LazyCore<Core>({ load: () => load().composeCore(context, { channel, logger, agentsTree }), commands, logger });
+  current = core;
+  context.subscriptions.push(
+    channel,
+    core,
+    agentsTree,
+    vscode.window.registerWebviewViewProvider(SESSIONS_VIEW_ID, new LazyWebviewViewProvider(() => core.get('the Sessions view').sessionsView), {
+      webviewOptions: { retainContextWhenHidden: false },
+    }),
+    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, new LazyWebviewPanelSerializer(() => core.get('a chat tab restored after a reload').chatRestorer)),
+    ...DOCUMENT_SCHEMES.flatMap((scheme) => {
+      const provider = new LazyTextDocumentContentProvider(() => core.get(`a document of ${scheme}:`).documents[scheme]);
+      return [provider, vscode.workspace.registerTextDocumentContentProvider(scheme, provider)];
+    }),
+  );
+  logger.info(`ACP Workspace ${String(context.extension.packageJSON.version)} activated.`);
+  return core;
 }
 
 /** VS Code waits for this: every agent process tree is gone when it settles. */
 export async function deactivate(): Promise<void> {
-  await agents?.registry.stopAll();
-  agents = undefined;
+  const core = current;
+  current = undefined;
+  if (core?.loaded) await core.get('deactivation').deactivate();
 }

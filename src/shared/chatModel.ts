@@ -4,27 +4,27 @@
  * No `vscode`, no Node.
  */
 import * as l10n from '@vscode/l10n';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** A prompt or message block, simplified for display. */
 export const ViewContent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({ type: z.literal('image'), mimeType: z.string(), dataUrl: z.string().optional(), uri: z.string().optional() }),
+  z.object({ type: z.literal('image'), mimeType: z.string(), dataUrl: z.optional(z.string()), uri: z.optional(z.string()) }),
   z.object({ type: z.literal('audio'), mimeType: z.string() }),
-  z.object({ type: z.literal('link'), uri: z.string(), name: z.string(), title: z.string().optional() }),
-  z.object({ type: z.literal('resource'), uri: z.string(), text: z.string().optional(), mimeType: z.string().optional() }),
+  z.object({ type: z.literal('link'), uri: z.string(), name: z.string(), title: z.optional(z.string()) }),
+  z.object({ type: z.literal('resource'), uri: z.string(), text: z.optional(z.string()), mimeType: z.optional(z.string()) }),
   z.object({ type: z.literal('unknown'), tag: z.string(), raw: z.string() }),
 ]);
 export type ViewContent = z.output<typeof ViewContent>;
 
-export const ExitStatusView = z.object({ exitCode: z.number().nullable().optional(), signal: z.string().nullable().optional() });
+export const ExitStatusView = z.object({ exitCode: z.optional(z.nullable(z.number())), signal: z.optional(z.nullable(z.string())) });
 
 export const ViewToolContent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('content'), content: ViewContent }),
   z.object({
     type: z.literal('diff'),
     path: z.string(),
-    oldText: z.string().nullable().optional(),
+    oldText: z.optional(z.nullable(z.string())),
     newText: z.string(),
     added: z.number(),
     removed: z.number(),
@@ -32,18 +32,18 @@ export const ViewToolContent = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('terminal'),
     terminalId: z.string(),
-    command: z.string().optional(),
+    command: z.optional(z.string()),
     /** The real path it runs in. */
-    cwd: z.string().optional(),
-    output: z.string().optional(),
-    truncated: z.boolean().optional(),
-    exitStatus: ExitStatusView.optional(),
+    cwd: z.optional(z.string()),
+    output: z.optional(z.string()),
+    truncated: z.optional(z.boolean()),
+    exitStatus: z.optional(ExitStatusView),
   }),
   z.object({ type: z.literal('unknown'), tag: z.string(), raw: z.string() }),
 ]);
 export type ViewToolContent = z.output<typeof ViewToolContent>;
 
-export const ViewLocation = z.object({ path: z.string(), line: z.number().optional() });
+export const ViewLocation = z.object({ path: z.string(), line: z.optional(z.number()) });
 
 export const PermissionOptionView = z.object({ optionId: z.string(), name: z.string(), kind: z.string() });
 
@@ -60,7 +60,7 @@ export const ViewChangedFile = z.object({
   rootPath: z.string(),
   /** Relative to the folder, `/`-separated; `oldPath` for a rename. */
   path: z.string(),
-  oldPath: z.string().optional(),
+  oldPath: z.optional(z.string()),
   status: z.enum(['added', 'modified', 'deleted', 'renamed']),
   added: z.number(),
   removed: z.number(),
@@ -88,27 +88,27 @@ export const ViewEntry = z.discriminatedUnion('kind', [
     status: z.string(),
     content: z.array(ViewToolContent),
     locations: z.array(ViewLocation),
-    rawInput: z.string().optional(),
+    rawInput: z.optional(z.string()),
   }),
   z.object({
     kind: z.literal('plan'),
     id,
     entries: z.array(z.object({ content: z.string(), priority: z.string(), status: z.string() })),
   }),
-  z.object({ kind: z.literal('notice'), id, severity: z.string(), title: z.string(), description: z.string().optional() }),
+  z.object({ kind: z.literal('notice'), id, severity: z.string(), title: z.string(), description: z.optional(z.string()) }),
   z.object({
     kind: z.literal('permission'),
     id,
     title: z.string(),
-    toolCallId: z.string().optional(),
+    toolCallId: z.optional(z.string()),
     options: z.array(PermissionOptionView),
     state: PermissionState,
   }),
-  z.object({ kind: z.literal('turnEnd'), id, stopReason: z.string(), durationMs: z.number().optional() }),
+  z.object({ kind: z.literal('turnEnd'), id, stopReason: z.string(), durationMs: z.optional(z.number()) }),
   /** `said`: the agent's own words (its last stderr lines, its error's details); `advice`: the likely cause and next step. */
-  z.object({ kind: z.literal('error'), id, message: z.string(), actions: z.array(ErrorAction), said: z.array(z.string()).optional(), advice: z.string().optional() }),
+  z.object({ kind: z.literal('error'), id, message: z.string(), actions: z.array(ErrorAction), said: z.optional(z.array(z.string())), advice: z.optional(z.string()) }),
   /** A request of the agent the client refused (see refusalText.ts); `command` for a terminal. */
-  z.object({ kind: z.literal('refusal'), id, operation: z.string(), path: z.string(), message: z.string(), command: z.string().optional() }),
+  z.object({ kind: z.literal('refusal'), id, operation: z.string(), path: z.string(), message: z.string(), command: z.optional(z.string()) }),
   z.object({ kind: z.literal('info'), id, text: z.string() }),
   /**
    * A command the agent ran through `terminal/create`, shown on its own until a tool call shows the same
@@ -118,13 +118,13 @@ export const ViewEntry = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('terminal'),
     id,
-    terminalId: z.string().optional(),
+    terminalId: z.optional(z.string()),
     command: z.string(),
-    cwd: z.string().optional(),
-    output: z.string().optional(),
-    truncated: z.boolean().optional(),
-    exitStatus: ExitStatusView.optional(),
-    error: z.string().optional(),
+    cwd: z.optional(z.string()),
+    output: z.optional(z.string()),
+    truncated: z.optional(z.boolean()),
+    exitStatus: z.optional(ExitStatusView),
+    error: z.optional(z.string()),
     inToolCall: z.boolean(),
   }),
   /**
@@ -139,9 +139,9 @@ export const ViewEntry = z.discriminatedUnion('kind', [
     files: z.array(ViewChangedFile),
     state: z.enum(['done', 'undone', 'unavailable']),
     /** Changed files too large to capture (listed, not restorable). */
-    skipped: z.number().optional(),
+    skipped: z.optional(z.number()),
   }),
-  z.object({ kind: z.literal('unknown'), id, tag: z.string(), raw: z.string(), error: z.string().optional() }),
+  z.object({ kind: z.literal('unknown'), id, tag: z.string(), raw: z.string(), error: z.optional(z.string()) }),
 ]);
 export type ViewEntry = z.output<typeof ViewEntry>;
 export type ViewEntryOf<K extends ViewEntry['kind']> = Extract<ViewEntry, { kind: K }>;
@@ -151,17 +151,17 @@ export const ViewConfigOption = z.discriminatedUnion('type', [
     type: z.literal('select'),
     id: z.string(),
     name: z.string(),
-    category: z.string().optional(),
-    description: z.string().optional(),
+    category: z.optional(z.string()),
+    description: z.optional(z.string()),
     currentValue: z.string(),
-    options: z.array(z.object({ value: z.string(), name: z.string(), description: z.string().optional(), group: z.string().optional() })),
+    options: z.array(z.object({ value: z.string(), name: z.string(), description: z.optional(z.string()), group: z.optional(z.string()) })),
   }),
   z.object({
     type: z.literal('boolean'),
     id: z.string(),
     name: z.string(),
-    category: z.string().optional(),
-    description: z.string().optional(),
+    category: z.optional(z.string()),
+    description: z.optional(z.string()),
     currentValue: z.boolean(),
   }),
 ]);
@@ -173,22 +173,20 @@ export type SessionStatus = z.output<typeof SessionStatus>;
 /** Everything about the session besides the transcript (small: sent whole when it changes). */
 export const ViewSessionState = z.object({
   agentName: z.string(),
-  sessionId: z.string().optional(),
-  title: z.string().optional(),
+  sessionId: z.optional(z.string()),
+  title: z.optional(z.string()),
   status: SessionStatus,
   /** Why the session is disconnected or what it is waiting for, in words. */
-  statusDetail: z.string().optional(),
+  statusDetail: z.optional(z.string()),
   /** The session's folders, the primary first; `withdrawn` ones were taken back and can no longer be reached. */
-  roots: z.array(z.object({ name: z.string(), path: z.string(), primary: z.boolean(), withdrawn: z.boolean().optional() })),
-  rootsStale: z.string().optional(),
+  roots: z.array(z.object({ name: z.string(), path: z.string(), primary: z.boolean(), withdrawn: z.optional(z.boolean()) })),
+  rootsStale: z.optional(z.string()),
   /** How the agent's process is confined (`acpWorkspace.sandbox`): a short label, every path in `detail`. */
-  confinement: z.object({ confined: z.boolean(), label: z.string(), detail: z.string() }).optional(),
-  modes: z
-    .object({ currentModeId: z.string(), available: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().optional() })) })
-    .optional(),
+  confinement: z.optional(z.object({ confined: z.boolean(), label: z.string(), detail: z.string() })),
+  modes: z.optional(z.object({ currentModeId: z.string(), available: z.array(z.object({ id: z.string(), name: z.string(), description: z.optional(z.string()) })) })),
   configOptions: z.array(ViewConfigOption),
-  commands: z.array(z.object({ name: z.string(), description: z.string(), hint: z.string().optional() })),
-  usage: z.object({ used: z.number(), size: z.number(), cost: z.object({ amount: z.number(), currency: z.string() }).optional() }).optional(),
+  commands: z.array(z.object({ name: z.string(), description: z.string(), hint: z.optional(z.string()) })),
+  usage: z.optional(z.object({ used: z.number(), size: z.number(), cost: z.optional(z.object({ amount: z.number(), currency: z.string() })) })),
   prompt: z.object({ image: z.boolean(), audio: z.boolean(), embeddedContext: z.boolean() }),
 });
 export type ViewSessionState = z.output<typeof ViewSessionState>;

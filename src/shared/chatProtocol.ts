@@ -4,7 +4,7 @@
  * which acknowledges each patch once it rendered it, so the host posts at most one patch per animation
  * frame whatever the agent's rate; requests ({@link ChatRequests}) are answered by id (see ipc.ts).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ChatOp, ViewEntry, ViewSessionState } from './chatModel';
 import { defineRequest, RequestMessage, ResponseMessage } from './ipc';
 
@@ -23,12 +23,12 @@ export type MentionItem = z.output<typeof MentionItem>;
 
 export const ChatRequests = {
   /** Files of the session's folders whose path contains `query` (for an `@` mention). */
-  mentions: defineRequest('mentions', z.object({ query: z.string().max(1000) }), z.array(MentionItem)),
+  mentions: defineRequest('mentions', z.object({ query: z.string().check(z.maxLength(1000)) }), z.array(MentionItem)),
   /**
    * A remote image in agent text that the user asked to see, fetched by the host (the webview loads nothing
    * from the network) and answered as a `data:` URL.
    */
-  loadImage: defineRequest('loadImage', z.object({ url: z.string().max(8192) }), z.object({ dataUrl: z.string().regex(/^data:image\/[\w.+-]+;base64,/) })),
+  loadImage: defineRequest('loadImage', z.object({ url: z.string().check(z.maxLength(8192)) }), z.object({ dataUrl: z.string().check(z.regex(/^data:image\/[\w.+-]+;base64,/)) })),
 } as const;
 
 /**
@@ -36,11 +36,11 @@ export const ChatRequests = {
  * the same change follow, and about how many. The webview keeps showing what it showed until the piece
  * without `more` arrived, then shows the change whole.
  */
-const more = z.number().int().positive().optional();
+const more = z.optional(z.int().check(z.positive()));
 
 export const HostToChat = z.discriminatedUnion('type', [
   /** The whole state: after `ready`, and whenever the webview was recreated (`more`: its entries continue in patches). */
-  z.object({ type: z.literal('snapshot'), session: ViewSessionState, entries: z.array(ViewEntry), draft: z.lazy(() => Draft).optional(), queue: z.lazy(() => QueueView).optional(), more }),
+  z.object({ type: z.literal('snapshot'), session: ViewSessionState, entries: z.array(ViewEntry), draft: z.optional(z.lazy(() => Draft)), queue: z.optional(z.lazy(() => QueueView)), more }),
   /** Changes since the last patch; the webview answers `rendered` with the same `seq`. */
   z.object({ type: z.literal('patch'), seq: z.number(), ops: z.array(ChatOp), more }),
   ResponseMessage,
@@ -74,8 +74,8 @@ export type QueuedMessage = z.output<typeof QueuedMessage>;
 
 /** The queue as the chat shows it: the messages oldest first, and why it does not send by itself (if so). */
 export const QueueView = z.object({
-  items: z.array(QueuedMessage.extend({ id: z.string(), editing: z.boolean().optional() })),
-  held: z.enum(['stopped', 'failed', 'restored']).optional(),
+  items: z.array(z.extend(QueuedMessage, { id: z.string(), editing: z.optional(z.boolean()) })),
+  held: z.optional(z.enum(['stopped', 'failed', 'restored'])),
   limit: z.number(),
 });
 export type QueueView = z.output<typeof QueueView>;
@@ -87,7 +87,7 @@ export const QueueAction = z.discriminatedUnion('action', [
   z.object({ action: z.literal('sendNow'), id: z.string() }),
   z.object({ action: z.literal('edit'), id: z.string() }),
   /** The edit ended: `text` saved (empty removes the message), or none when cancelled. */
-  z.object({ action: z.literal('editDone'), id: z.string(), text: z.string().optional() }),
+  z.object({ action: z.literal('editDone'), id: z.string(), text: z.optional(z.string()) }),
   /** A held queue: send the oldest message now and let the others follow. */
   z.object({ action: z.literal('sendNext') }),
   z.object({ action: z.literal('clear') }),
@@ -109,17 +109,17 @@ export const ChatToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('rendered'), seq: z.number() }),
   /** Sent at once when the agent is ready, else queued; `now`: stop the running turn and send this at once. */
-  z.object({ type: z.literal('prompt'), text: z.string(), attachments: z.array(Attachment), now: z.boolean().optional() }),
+  z.object({ type: z.literal('prompt'), text: z.string(), attachments: z.array(Attachment), now: z.optional(z.boolean()) }),
   z.object({ type: z.literal('queue'), queue: QueueAction }),
   z.object({ type: z.literal('cancel') }),
   /** An earlier prompt, edited: sent in a fork of the session when the agent can fork, else as a new prompt. */
-  z.object({ type: z.literal('editPrompt'), entryId: z.string(), text: z.string().max(1_000_000) }),
+  z.object({ type: z.literal('editPrompt'), entryId: z.string(), text: z.string().check(z.maxLength(1_000_000)) }),
   /** The last prompt again (same text and attachments); `undoFirst`: undo its turn's file changes first (confirmed). */
   z.object({ type: z.literal('retry'), undoFirst: z.boolean() }),
   z.object({ type: z.literal('permission'), entryId: z.string(), optionId: z.string() }),
   z.object({ type: z.literal('setMode'), modeId: z.string() }),
   z.object({ type: z.literal('setConfig'), configId: z.string(), value: z.union([z.string(), z.boolean()]) }),
-  z.object({ type: z.literal('openLocation'), path: z.string(), line: z.number().optional() }),
+  z.object({ type: z.literal('openLocation'), path: z.string(), line: z.optional(z.number()) }),
   z.object({ type: z.literal('openDiff'), entryId: z.string(), index: z.number() }),
   /** A file of a `changes` entry: VS Code's diff editor, before the turn ↔ now. */
   z.object({ type: z.literal('openChange'), entryId: z.string(), index: z.number() }),
@@ -128,7 +128,7 @@ export const ChatToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('showTerminal'), terminalId: z.string() }),
   RequestMessage,
   z.object({ type: z.literal('attachSelection') }),
-  z.object({ type: z.literal('action'), action: ChatAction, methodId: z.string().optional() }),
+  z.object({ type: z.literal('action'), action: ChatAction, methodId: z.optional(z.string()) }),
   /** The unsent input and context, kept by the host so they survive the panel being hidden. */
   z.object({ type: z.literal('draft'), draft: Draft }),
   z.object({ type: z.literal('copy'), text: z.string() }),
@@ -144,15 +144,15 @@ export type ChatToHost = z.output<typeof ChatToHost>;
  * its session (VS Code hands it to the host's serializer). Read with zod: it comes back from storage.
  */
 export const ChatViewState = z.object({
-  agentName: z.string().min(1),
-  sessionId: z.string().min(1),
-  title: z.string().optional(),
+  agentName: z.string().check(z.minLength(1)),
+  sessionId: z.string().check(z.minLength(1)),
+  title: z.optional(z.string()),
   /** `[cwd, ...additionalDirectories]` as the session had them. */
-  roots: z.array(z.string().min(1)).optional(),
-  draft: Draft.optional(),
+  roots: z.optional(z.array(z.string().check(z.minLength(1)))),
+  draft: z.optional(Draft),
   /** Remote images the user chose to load in this tab (their URLs): shown again when the tab is. */
-  images: z.array(z.string()).optional(),
+  images: z.optional(z.array(z.string())),
   /** Messages that waited in the queue (held when the tab comes back); unreadable ones are dropped. */
-  queue: z.array(QueuedMessage).max(20).optional().catch(undefined),
+  queue: z.catch(z.optional(z.array(QueuedMessage).check(z.maxLength(20))), undefined),
 });
 export type ChatViewState = z.output<typeof ChatViewState>;

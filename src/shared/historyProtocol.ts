@@ -5,13 +5,13 @@
  * kind has a fixed height), and asks for the rows it is about to show ({@link HistoryRequests}, answered by
  * id, see ipc.ts).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRequest, RequestMessage, ResponseMessage } from './ipc';
 
 // ---- rows -----------------------------------------------------------------------------------------
 
 /** [start, end) in UTF-16 code units of the text it belongs to. */
-export const Highlight = z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]);
+export const Highlight = z.tuple([z.int().check(z.nonnegative()), z.int().check(z.nonnegative())]);
 
 export const RootChip = z.object({
   name: z.string(),
@@ -23,7 +23,7 @@ export const RootChip = z.object({
 export type RootChip = z.output<typeof RootChip>;
 
 /** Whether an action can be used on a row, and if not, why (shown as its tooltip). */
-export const ActionState = z.object({ enabled: z.boolean(), reason: z.string().optional() });
+export const ActionState = z.object({ enabled: z.boolean(), reason: z.optional(z.string()) });
 export type ActionState = z.output<typeof ActionState>;
 
 export const SessionRowActions = z.object({
@@ -47,7 +47,7 @@ export const SessionRow = z.object({
   titled: z.boolean(),
   highlights: z.array(Highlight),
   /** Epoch ms. */
-  updatedAt: z.number().optional(),
+  updatedAt: z.optional(z.number()),
   roots: z.array(RootChip),
   /** False when only the session's working folder is known (its other folders were never reported). */
   rootsKnown: z.boolean(),
@@ -58,9 +58,9 @@ export const SessionRow = z.object({
   /** Known only from this client's own history (the agent does not list sessions, or is not running). */
   local: z.boolean(),
   /** A transcript excerpt around a text-search hit. */
-  snippet: z.object({ text: z.string(), highlights: z.array(Highlight) }).optional(),
+  snippet: z.optional(z.object({ text: z.string(), highlights: z.array(Highlight) })),
   /** The agent's `_meta` for the session, as indented JSON text (shown as text, never trusted as markup). */
-  meta: z.string().optional(),
+  meta: z.optional(z.string()),
   actions: SessionRowActions,
 });
 export type SessionRow = z.output<typeof SessionRow>;
@@ -71,7 +71,7 @@ export const GroupRow = z.object({
   label: z.string(),
   /** 1: an agent (when all agents are shown), 2: a date group or "Pinned". */
   level: z.union([z.literal(1), z.literal(2)]),
-  count: z.number().int().nonnegative(),
+  count: z.int().check(z.nonnegative()),
 });
 export type GroupRow = z.output<typeof GroupRow>;
 
@@ -85,7 +85,7 @@ export const StatusRow = z.object({
   agentName: z.string(),
   state: z.enum(['loading', 'more', 'error', 'info']),
   message: z.string(),
-  action: StatusAction.optional(),
+  action: z.optional(StatusAction),
 });
 export type StatusRow = z.output<typeof StatusRow>;
 
@@ -95,7 +95,7 @@ export type Row = z.output<typeof Row>;
 /** Row heights in CSS pixels, by kind; session rows are taller while searching (a snippet line). */
 export const ROW_HEIGHTS = { session: 46, sessionWithSnippet: 64, group1: 28, group2: 24, status: 32 } as const;
 
-export const SpecialRow = z.object({ index: z.number().int().nonnegative(), kind: z.enum(['group1', 'group2', 'status']) });
+export const SpecialRow = z.object({ index: z.int().check(z.nonnegative()), kind: z.enum(['group1', 'group2', 'status']) });
 export type SpecialRow = z.output<typeof SpecialRow>;
 
 export const Scope = z.enum(['workspace', 'folders', 'all']);
@@ -113,15 +113,15 @@ export type PagingAction = z.output<typeof PagingAction>;
 export const PagingBar = z.object({
   state: z.enum(['loading', 'stopped', 'capped']),
   message: z.string(),
-  action: PagingAction.optional(),
+  action: z.optional(PagingAction),
 });
 export type PagingBar = z.output<typeof PagingBar>;
 
 export const ViewSettings = z.object({
   /** An agent's name, or null for all agents. */
-  agent: z.string().nullable(),
+  agent: z.nullable(z.string()),
   scope: Scope,
-  query: z.string().max(500),
+  query: z.string().check(z.maxLength(500)),
   showHidden: z.boolean(),
 });
 export type ViewSettings = z.output<typeof ViewSettings>;
@@ -132,28 +132,28 @@ export const HostToSessions = z.discriminatedUnion('type', [
   /** The list changed: its size and layout; the webview then asks for the rows it shows. */
   z.object({
     type: z.literal('state'),
-    version: z.number().int(),
+    version: z.int(),
     settings: ViewSettings,
     /** The `seq` of the last settings message applied (0 before any). */
-    settingsSeq: z.number().int().nonnegative(),
+    settingsSeq: z.int().check(z.nonnegative()),
     agents: z.array(z.object({ name: z.string(), running: z.boolean() })),
-    count: z.number().int().nonnegative(),
+    count: z.int().check(z.nonnegative()),
     specials: z.array(SpecialRow),
     searching: z.boolean(),
     /** What the search covered, in words ("Searched the text of 40 of 212 sessions …"). */
-    coverage: z.string().optional(),
+    coverage: z.optional(z.string()),
     /** Shown above the list (local history, problems reading it, Restricted Mode). */
     notices: z.array(z.string()),
     /** Shown when there are no rows. */
     empty: z.string(),
-    paging: PagingBar.optional(),
+    paging: z.optional(PagingBar),
     /** Where the row the webview last said was selected is in this list, so it can stay where it was on screen. */
-    anchor: z.object({ key: z.string(), index: z.number().int().nonnegative() }).optional(),
+    anchor: z.optional(z.object({ key: z.string(), index: z.int().check(z.nonnegative()) })),
     /**
      * Rows of this list for the window the webview last asked for (moved with the anchor), so it shows them at
      * once instead of blank rows until it has asked again.
      */
-    window: z.object({ from: z.number().int().nonnegative(), rows: z.array(Row) }).optional(),
+    window: z.optional(z.object({ from: z.int().check(z.nonnegative()), rows: z.array(Row) })),
   }),
   ResponseMessage,
 ]);
@@ -168,8 +168,8 @@ export const HistoryRequests = {
    */
   rows: defineRequest(
     'rows',
-    z.object({ version: z.number().int(), from: z.number().int().nonnegative(), to: z.number().int().nonnegative() }),
-    z.object({ version: z.number().int(), rows: z.array(Row) }),
+    z.object({ version: z.int(), from: z.int().check(z.nonnegative()), to: z.int().check(z.nonnegative()) }),
+    z.object({ version: z.int(), rows: z.array(Row) }),
   ),
 } as const;
 
@@ -184,15 +184,15 @@ export const SessionsToHost = z.discriminatedUnion('type', [
    * The whole settings, changed. `seq` grows with every message, so the webview knows which of its changes
    * a state already includes (a change made before the host answered the previous one builds on it).
    */
-  z.object({ type: z.literal('settings'), seq: z.number().int().nonnegative(), settings: ViewSettings }),
+  z.object({ type: z.literal('settings'), seq: z.int().check(z.nonnegative()), settings: ViewSettings }),
   RequestMessage,
   z.object({ type: z.literal('action'), action: SessionAction, key: z.string() }),
   z.object({ type: z.literal('status'), action: StatusAction, agentName: z.string() }),
   /** The paging bar's Stop or "Search All Sessions". */
   z.object({ type: z.literal('paging'), action: PagingAction }),
   /** The row the user selected (null: none), which later lists keep in place (`anchor`). */
-  z.object({ type: z.literal('selected'), key: z.string().nullable() }),
+  z.object({ type: z.literal('selected'), key: z.nullable(z.string()) }),
   /** New Session from the empty list: with the agent the view shows (null: all agents, the usual choice). */
-  z.object({ type: z.literal('newSession'), agentName: z.string().nullable() }),
+  z.object({ type: z.literal('newSession'), agentName: z.nullable(z.string()) }),
 ]);
 export type SessionsToHost = z.output<typeof SessionsToHost>;

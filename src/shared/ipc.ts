@@ -4,16 +4,21 @@
  * definition. Each webview's protocol module (chatProtocol.ts, historyProtocol.ts) defines its requests next
  * to its verbs (webview → host) and its events (host → webview), like GitLens's per-webview `protocol.ts`.
  */
-import * as z from 'zod';
+import { en } from 'zod/locales';
+import * as z from 'zod/mini';
+
+// The protocols use zod/mini (tree-shakable: each webview bundles only the schema kinds it uses), which leaves
+// error messages to a locale: English, as classic zod on the host has it, whichever module loads first.
+z.config(en());
 
 /** One request a webview makes: its method, and the shapes of its params and result. */
 export interface IpcRequest<P, R> {
   readonly method: string;
-  readonly params: z.ZodType<P>;
-  readonly result: z.ZodType<R>;
+  readonly params: z.ZodMiniType<P>;
+  readonly result: z.ZodMiniType<R>;
 }
 
-export function defineRequest<P, R>(method: string, params: z.ZodType<P>, result: z.ZodType<R>): IpcRequest<P, R> {
+export function defineRequest<P, R>(method: string, params: z.ZodMiniType<P>, result: z.ZodMiniType<R>): IpcRequest<P, R> {
   return { method, params, result };
 }
 
@@ -21,15 +26,15 @@ export type IpcParams<D> = D extends IpcRequest<infer P, unknown> ? P : never;
 export type IpcResult<D> = D extends IpcRequest<unknown, infer R> ? R : never;
 
 /** webview → host: a request, answered by a {@link ResponseMessage} with the same id. */
-export const RequestMessage = z.object({ type: z.literal('request'), id: z.number().int().nonnegative(), method: z.string(), params: z.unknown() });
+export const RequestMessage = z.object({ type: z.literal('request'), id: z.int().check(z.nonnegative()), method: z.string(), params: z.unknown() });
 export type RequestMessage = z.output<typeof RequestMessage>;
 
 /** host → webview: the answer to a request, a result or why there is none. */
 export const ResponseMessage = z.object({
   type: z.literal('response'),
-  id: z.number().int().nonnegative(),
-  result: z.unknown().optional(),
-  error: z.string().optional(),
+  id: z.int().check(z.nonnegative()),
+  result: z.optional(z.unknown()),
+  error: z.optional(z.string()),
 });
 export type ResponseMessage = z.output<typeof ResponseMessage>;
 

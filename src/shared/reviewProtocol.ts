@@ -5,18 +5,18 @@
  * webview sends names the version it saw, and the host ignores an action on a version that is no longer
  * current (a hunk index means nothing once the file changed) and sends the current state instead.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const ReviewHunk = z.object({
   /** `@@ -oldStart,oldLines +newStart,newLines @@` as numbers (1-based; the new side is the file now). */
-  oldStart: z.number().int().nonnegative(),
-  oldLines: z.number().int().nonnegative(),
-  newStart: z.number().int().nonnegative(),
-  newLines: z.number().int().nonnegative(),
+  oldStart: z.int().check(z.nonnegative()),
+  oldLines: z.int().check(z.nonnegative()),
+  newStart: z.int().check(z.nonnegative()),
+  newLines: z.int().check(z.nonnegative()),
   /** Unified-diff lines, each starting with ' ', '+' or '-' (at most a few hundred are sent per hunk). */
   lines: z.array(z.string()),
   /** Lines left out of `lines` to keep the message small. */
-  omitted: z.number().int().nonnegative().optional(),
+  omitted: z.optional(z.int().check(z.nonnegative())),
 });
 export type ReviewHunk = z.output<typeof ReviewHunk>;
 
@@ -28,31 +28,31 @@ export const ReviewFile = z.object({
   rootPath: z.string(),
   /** Relative to the folder, `/`-separated; `oldPath` for a rename. */
   path: z.string(),
-  oldPath: z.string().optional(),
+  oldPath: z.optional(z.string()),
   status: z.enum(['added', 'modified', 'deleted', 'renamed']),
-  added: z.number().int().nonnegative(),
-  removed: z.number().int().nonnegative(),
+  added: z.int().check(z.nonnegative()),
+  removed: z.int().check(z.nonnegative()),
   binary: z.boolean(),
   /** Per-hunk review is offered for text files of reasonable size; otherwise only the whole file. */
-  hunks: z.array(ReviewHunk).optional(),
+  hunks: z.optional(z.array(ReviewHunk)),
   /** Why there are no hunks (binary, too large, a symbolic link…). */
-  noHunks: z.string().optional(),
+  noHunks: z.optional(z.string()),
 });
 export type ReviewFile = z.output<typeof ReviewFile>;
 
 /** A turn of the session with a checkpoint before it: what it changed, and whether it can be undone or redone. */
 export const ReviewTurn = z.object({
-  n: z.number().int().positive(),
+  n: z.int().check(z.positive()),
   /** `undone`: restored to before it (Redo offered); `unavailable`: its checkpoint was removed. */
   state: z.enum(['done', 'undone', 'unavailable']),
-  files: z.number().int().nonnegative(),
-  added: z.number().int().nonnegative(),
-  removed: z.number().int().nonnegative(),
+  files: z.int().check(z.nonnegative()),
+  added: z.int().check(z.nonnegative()),
+  removed: z.int().check(z.nonnegative()),
 });
 export type ReviewTurn = z.output<typeof ReviewTurn>;
 
 export const ReviewState = z.object({
-  version: z.number().int().nonnegative(),
+  version: z.int().check(z.nonnegative()),
   /** The session's title and agent, for the panel's heading. */
   title: z.string(),
   /** Files still to review, grouped by folder in this order. */
@@ -60,12 +60,12 @@ export const ReviewState = z.object({
   /** The session's turns, oldest first (undo a turn and every later one; redo an undone one). */
   turns: z.array(ReviewTurn),
   /** Checkpoints kept, and how many were removed to stay within the storage limit. */
-  checkpoints: z.number().int().nonnegative(),
-  evicted: z.number().int().nonnegative(),
+  checkpoints: z.int().check(z.nonnegative()),
+  evicted: z.int().check(z.nonnegative()),
   /** The last action's outcome in words (e.g. which files conflict with the user's edits). */
-  message: z.object({ severity: z.enum(['info', 'warning', 'error']), text: z.string() }).optional(),
+  message: z.optional(z.object({ severity: z.enum(['info', 'warning', 'error']), text: z.string() })),
   /** Checkpoints are off for this session, and why (e.g. Git is missing); the panel says so. */
-  unavailable: z.string().optional(),
+  unavailable: z.optional(z.string()),
 });
 export type ReviewState = z.output<typeof ReviewState>;
 
@@ -75,13 +75,13 @@ export type HostToReview = z.output<typeof HostToReview>;
 export const ReviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   /** Accept (keep) or reject (restore) a whole file, or one of its hunks by index. */
-  z.object({ type: z.literal('accept'), version: z.number().int(), key: z.string(), hunk: z.number().int().nonnegative().optional() }),
-  z.object({ type: z.literal('reject'), version: z.number().int(), key: z.string(), hunk: z.number().int().nonnegative().optional() }),
-  z.object({ type: z.literal('acceptAll'), version: z.number().int() }),
-  z.object({ type: z.literal('rejectAll'), version: z.number().int() }),
+  z.object({ type: z.literal('accept'), version: z.int(), key: z.string(), hunk: z.optional(z.int().check(z.nonnegative())) }),
+  z.object({ type: z.literal('reject'), version: z.int(), key: z.string(), hunk: z.optional(z.int().check(z.nonnegative())) }),
+  z.object({ type: z.literal('acceptAll'), version: z.int() }),
+  z.object({ type: z.literal('rejectAll'), version: z.int() }),
   /** Restore the checkpoint before turn `turn` (undoing it and every later turn), or redo it; asked first. */
-  z.object({ type: z.literal('undo'), version: z.number().int(), turn: z.number().int().positive() }),
-  z.object({ type: z.literal('redo'), version: z.number().int(), turn: z.number().int().positive() }),
+  z.object({ type: z.literal('undo'), version: z.int(), turn: z.int().check(z.positive()) }),
+  z.object({ type: z.literal('redo'), version: z.int(), turn: z.int().check(z.positive()) }),
   /** VS Code's diff editor for the file: before the session (its review base) ↔ now. */
   z.object({ type: z.literal('openDiff'), key: z.string() }),
   z.object({ type: z.literal('openFile'), key: z.string() }),

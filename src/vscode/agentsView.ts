@@ -17,8 +17,6 @@ import { readDefaultAgent, affectsUs } from './settings';
 
 type Node = AgentStatus | AgentSession;
 
-export const AGENTS_VIEW_ID = 'acpWorkspace.agents';
-
 /** A function: t() runs after activate() set the bundle. */
 const stateLabel = (): Record<AgentStatus['state'], string> => ({
   starting: vscode.l10n.t('starting…'),
@@ -31,7 +29,6 @@ const stateLabel = (): Record<AgentStatus['state'], string> => ({
 export class AgentsView extends Disposable implements vscode.TreeDataProvider<Node> {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeTreeData = this.changeEmitter.event;
-  private readonly view: vscode.TreeView<Node>;
 
   constructor(
     private readonly agents: AgentRegistry,
@@ -49,15 +46,9 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
         if (affectsUs(event, 'defaultAgent')) this.changeEmitter.fire();
       }),
     );
-    this.view = this._register(vscode.window.createTreeView(AGENTS_VIEW_ID, { treeDataProvider: this, showCollapseAll: false }));
     // The view's welcome content (package.json `viewsWelcome`) says why it is empty and what to do.
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.changeEmitter.fire()));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.changeEmitter.fire()));
-  }
-
-  /** The badge on the view, which VS Code also shows on the ACP container (see ChatNotifications). */
-  setBadge(badge: vscode.ViewBadge | undefined): void {
-    this.view.badge = badge;
   }
 
   /**

@@ -49,9 +49,9 @@ export interface ChangeActions {
   act(controller: SessionController, entryId: string, action: 'review' | 'undo' | 'redo'): Promise<void>;
 }
 
-export class ChatActions implements vscode.Disposable {
+export class ChatActions {
+  /** The tool-call diffs it opened (the activation bundle serves them under DIFF_SCHEME). */
   readonly diffs = new DiffDocuments();
-  private readonly registration = this.diffs.register();
 
   constructor(private readonly options: ChatActionsOptions) {}
 
@@ -114,10 +114,6 @@ export class ChatActions implements vscode.Disposable {
       case 'draft':
         return; // handled by the panel
     }
-  }
-
-  dispose(): void {
-    this.registration.dispose();
   }
 
   /** Opens what a link or location points to; a file outside the session's folders only once the user agrees. */

@@ -13,8 +13,7 @@ import type { Thread } from '../../thread/thread';
 import { TranscriptFeed } from '../../thread/transcriptFeed';
 import { Disposable } from '../../common/lifecycle';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
-
-export const CHAT_VIEW_TYPE = 'acpWorkspace.chat';
+import { CHAT_VIEW_TYPE } from '../contributionIds';
 
 export interface ChatPanelHandlers {
   readonly onMessage: (message: ChatToHost) => void | Promise<void>;

@@ -14,7 +14,7 @@ import type { SessionHistory } from '../../sessions/sessionHistory';
 import { ChatViewState, type ChatToHost } from '../../shared/chatProtocol';
 import { Thread } from '../../thread/thread';
 import { AgentCommandIds } from '../agentCommands';
-import { CHAT_VIEW_TYPE, ChatPanel } from './chatPanel';
+import { ChatPanel } from './chatPanel';
 import type { ChatTabs } from './chatTabs';
 
 interface Restoring {
@@ -34,10 +34,6 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
     private readonly tabs: ChatTabs,
     private readonly logger: Logger,
   ) {}
-
-  register(): vscode.Disposable {
-    return vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, this);
-  }
 
   /** Called by VS Code for each chat tab it restores; resolves once the tab shows (the reopening goes on). */
   deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {

@@ -4,16 +4,11 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-
-export const DIFF_SCHEME = 'acp-diff';
+import { DIFF_SCHEME } from '../contributionIds';
 
 export class DiffDocuments implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
   private counter = 0;
-
-  register(): vscode.Disposable {
-    return vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, this);
-  }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.texts.get(uri.path) ?? '';

@@ -8,8 +8,7 @@ import { chatTitle } from '../../shared/chatModel';
 import { transcriptMarkdown } from '../../thread/markdown';
 import type { ChatTab } from './chatActions';
 import type { ChatTabs } from './chatTabs';
-
-export const TRANSCRIPT_SCHEME = 'acp-transcript';
+import { TRANSCRIPT_SCHEME } from '../contributionIds';
 
 export const TranscriptCommandIds = {
   exportSession: 'acpWorkspace.exportSession',
@@ -57,7 +56,6 @@ export class TranscriptExport implements vscode.TextDocumentContentProvider, vsc
 
   register(): vscode.Disposable[] {
     return [
-      vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, this),
       vscode.commands.registerCommand(TranscriptCommandIds.exportSession, (target?: Target) => this.export(this.tabFor(target))),
       vscode.commands.registerCommand(TranscriptCommandIds.openTranscript, (target?: Target) => this.openText(this.tabFor(target))),
       vscode.workspace.onDidCloseTextDocument((document) => this.unfollow(document.uri)),

@@ -23,7 +23,6 @@ import { readDefaultAgent } from '../settings';
 import { SessionCommandIds } from '../sessionCommands';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 
-export const SESSIONS_VIEW_ID = 'acpWorkspace.sessions';
 const SETTINGS_KEY = 'acpWorkspace.sessionsView';
 /** Changes arriving together (a page of sessions, many title updates) are shown together. */
 const COMPUTE_DELAY_MS = 16;
@@ -94,7 +93,6 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     this._register(this.model.onDidUpdate(() => this.schedule()));
     // A transcript changed or the index got further: a search on screen asks again (nothing else depends on it).
     this._register(history.transcripts.onDidChange(() => this.model.currentSettings.query.trim() && this.schedule()));
-    this._register(vscode.window.registerWebviewViewProvider(SESSIONS_VIEW_ID, this, { webviewOptions: { retainContextWhenHidden: false } }));
     for (const action of SessionAction.options) {
       this._register(vscode.commands.registerCommand(`acpWorkspace.history.${action}`, (context?: RowContext) => this.runFromMenu(action, context)));
     }

@@ -5,15 +5,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChangeReview, ContentSource } from '../../sessions/changeReview';
-
-export const CHECKPOINT_SCHEME = 'acp-checkpoint';
+import { CHECKPOINT_SCHEME } from '../contributionIds';
 
 export class CheckpointDocuments implements vscode.TextDocumentContentProvider {
   constructor(private readonly review: ChangeReview) {}
-
-  register(): vscode.Disposable {
-    return vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, this);
-  }
 
   /** A URI for a file as `source` has it. */
   static uri(source: ContentSource): vscode.Uri {

@@ -6,6 +6,7 @@ import type { ViewContent, ViewEntry, ViewEntryOf, ViewSessionState, ViewToolCon
 import { refusalScopeText, refusedRequestText } from '../../shared/refusalText';
 import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
+import type { IconName } from '../common/icons';
 import { Markdown } from '../common/ui';
 import { Changes } from './changes';
 import { ErrorEntry } from './errorEntry';
@@ -14,7 +15,7 @@ import { host } from './host';
 import { UserPrompt } from './promptActions';
 import { remoteImages } from './remoteImages';
 
-const TOOL_ICONS: Record<string, string> = {
+const TOOL_ICONS: Record<string, IconName> = {
   read: 'file',
   edit: 'edit',
   delete: 'trash',
@@ -27,7 +28,7 @@ const TOOL_ICONS: Record<string, string> = {
   other: 'tools',
 };
 
-const STATUS: Record<string, { icon: string; label: string; spin?: boolean }> = {
+const STATUS: Record<string, { icon: IconName; label: string; spin?: boolean }> = {
   pending: { icon: 'circle-large-outline', label: l10n.t('Pending') },
   in_progress: { icon: 'loading', label: l10n.t('Running'), spin: true },
   completed: { icon: 'check', label: l10n.t('Completed') },
@@ -36,7 +37,7 @@ const STATUS: Record<string, { icon: string; label: string; spin?: boolean }> = 
   interrupted: { icon: 'debug-disconnect', label: l10n.t('Interrupted') },
 };
 
-const PERMISSION_KINDS: Record<string, { icon: string; label: string; primary: boolean }> = {
+const PERMISSION_KINDS: Record<string, { icon: IconName; label: string; primary: boolean }> = {
   allow_once: { icon: 'check', label: l10n.t('Allowed once'), primary: true },
   allow_always: { icon: 'check-all', label: l10n.t('Always allowed'), primary: false },
   reject_once: { icon: 'close', label: l10n.t('Rejected'), primary: false },

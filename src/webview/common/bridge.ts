@@ -4,7 +4,7 @@
  * protocol module, so no call site names a message type.
  */
 import * as l10n from '@vscode/l10n';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { ResponseMessage, type IpcParams, type IpcRequest, type IpcResult } from '../../shared/ipc';
 
 interface VsCodeApi {
@@ -36,7 +36,7 @@ export interface Bridge<ToHost, FromHost> {
 }
 
 interface Pending {
-  readonly result: z.ZodType;
+  readonly result: z.ZodMiniType;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: Error) => void;
 }
@@ -45,7 +45,7 @@ interface Pending {
  * The bridge for one webview. Host messages that do not validate against `fromHost` are reported on the
  * console and dropped: a message the view cannot read must not break it.
  */
-export function createBridge<ToHost, FromHost extends { readonly type: string }>(fromHost: z.ZodType<FromHost>): Bridge<ToHost, FromHost> {
+export function createBridge<ToHost, FromHost extends { readonly type: string }>(fromHost: z.ZodMiniType<FromHost>): Bridge<ToHost, FromHost> {
   const handlers = new Set<(message: Exclude<FromHost, ResponseMessage>) => void>();
   const pending = new Map<number, Pending>();
   let nextId = 1;

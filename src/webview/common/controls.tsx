@@ -6,12 +6,13 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useRef } from 'preact/hooks';
 import { Icon } from './icon';
+import type { IconName } from './icons';
 
 type ButtonProps = Omit<JSX.ButtonHTMLAttributes<HTMLButtonElement>, 'class' | 'icon' | 'label'> & {
   /** Secondary (the default) or primary: one primary action per group. */
   primary?: boolean;
   small?: boolean;
-  icon?: string;
+  icon?: IconName;
   class?: string;
   /** Unavailable, saying why in the tooltip: stays focusable (screen readers read the reason). */
   unavailable?: string | false;
@@ -41,7 +42,7 @@ export function Button(props: ButtonProps) {
 
 /** A codicon button: its label is its accessible name and tooltip. */
 export function IconButton(
-  props: Omit<JSX.ButtonHTMLAttributes<HTMLButtonElement>, 'class' | 'icon' | 'label'> & { icon: string; label: string; class?: string; unavailable?: string | false; spin?: boolean },
+  props: Omit<JSX.ButtonHTMLAttributes<HTMLButtonElement>, 'class' | 'icon' | 'label'> & { icon: IconName; label: string; class?: string; unavailable?: string | false; spin?: boolean },
 ) {
   const { icon, label, class: extra, unavailable, onClick, title, spin, ...rest } = props;
   return (

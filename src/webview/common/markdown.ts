@@ -12,6 +12,7 @@
 import * as l10n from '@vscode/l10n';
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
+import { iconClasses } from './icons';
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
 
@@ -21,7 +22,7 @@ md.renderer.rules.fence = (tokens, index) => {
   const code = md.utils.escapeHtml(token.content);
   return (
     `<div class="code-block"><div class="code-header"><span class="code-language">${md.utils.escapeHtml(language)}</span>` +
-    `<button class="code-copy" type="button" data-copy="code" title="${md.utils.escapeHtml(l10n.t('Copy code'))}" aria-label="${md.utils.escapeHtml(l10n.t('Copy code'))}"><span class="codicon codicon-copy"></span></button></div>` +
+    `<button class="code-copy" type="button" data-copy="code" title="${md.utils.escapeHtml(l10n.t('Copy code'))}" aria-label="${md.utils.escapeHtml(l10n.t('Copy code'))}"><span class="${iconClasses('copy')}"></span></button></div>` +
     `<pre><code>${code}</code></pre></div>`
   );
 };
@@ -34,7 +35,7 @@ md.renderer.rules.image = (tokens, index, options, env: RenderEnv | undefined, s
   const loaded = /^data:image\//i.test(src) ? src : env?.images?.get(src);
   if (loaded) return `<img src="${escape(loaded)}" alt="${escape(alt)}"${loaded === src ? '' : ` title="${escape(src)}"`}>`;
   const host = hostOf(src);
-  const what = `<span class="codicon codicon-file-media" aria-hidden="true"></span><span class="remote-image-alt">${escape(alt.trim() || l10n.t('Image'))}</span>`;
+  const what = `<span class="${iconClasses('file-media')}" aria-hidden="true"></span><span class="remote-image-alt">${escape(alt.trim() || l10n.t('Image'))}</span>`;
   if (!host) {
     // A file or a relative path: a link that opens it in the editor (the host asks first when it is outside the folders).
     return `<a class="remote-image" href="${escape(src)}" data-link title="${escape(l10n.t('Open {0}', src))}">${what}<span class="remote-image-host">${escape(src)}</span></a>`;

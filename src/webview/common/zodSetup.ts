@@ -2,6 +2,6 @@
  * Must be the first import of every webview entry: zod's JIT compiles parsers with `new Function`,
  * which the webview's Content Security Policy forbids (and would report as a violation).
  */
-import * as z from 'zod';
+import { config } from 'zod/mini';
 
-z.config({ jitless: true });
+config({ jitless: true });

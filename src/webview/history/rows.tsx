@@ -3,6 +3,7 @@ import * as l10n from '@vscode/l10n';
 import type { ActionState, SessionAction, SessionRow, StatusRow } from '../../shared/historyProtocol';
 import { Button, IconButton } from '../common/controls';
 import { Icon } from '../common/icon';
+import type { IconName } from '../common/icons';
 import { exactTime, relativeTime } from './format';
 import { host } from './host';
 
@@ -29,7 +30,7 @@ export function Highlighted(props: { text: string; ranges: ReadonlyArray<readonl
 }
 
 /** A row's quick action: disabled ones say why in their tooltip. */
-function ActionButton(props: { icon: string; label: string; state?: ActionState; onClick: () => void; class?: string }) {
+function ActionButton(props: { icon: IconName; label: string; state?: ActionState; onClick: () => void; class?: string }) {
   const enabled = props.state?.enabled ?? true;
   return (
     <IconButton

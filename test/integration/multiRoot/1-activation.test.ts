@@ -1,8 +1,47 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activate, extension } from '../shared/extension';
+import { activate, addRecordingAgent, extension, waitFor } from '../shared/extension';
+
+interface Manifest {
+  contributes: { commands: Array<{ command: string }> };
+}
 
 describe('activation', () => {
+  // First in the suite: nothing has used the extension yet, so its core is not loaded.
+  it('activates without loading its core; a command run then loads it and gets its arguments, and settings changed before are in effect', async () => {
+    const entry = await extension().activate();
+    assert.ok(entry, 'the extension returns its test entry in the Extension Test mode');
+    assert.equal(entry.coreLoaded, false, 'activation alone does not load the core');
+    const contributed = (extension().packageJSON as Manifest).contributes.commands.map((c) => c.command);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.deepEqual(
+      contributed.filter((command) => !registered.has(command)),
+      [],
+      'every command is there before the core loads',
+    );
+
+    // A setting the core reads when it is composed, changed while it is not loaded.
+    const early = await addRecordingAgent('Agent Added Before The Core');
+    try {
+      assert.equal(entry.coreLoaded, false);
+      const asked: unknown[] = [];
+      const session = { markStale: (stale: unknown) => asked.push(stale) };
+      await vscode.commands.executeCommand('acpWorkspace.keepSessionFolders', session);
+      assert.equal(entry.coreLoaded, true, 'the command loaded the core');
+      assert.deepEqual(asked, [undefined], 'the real command ran once, with the argument given to the stand-in');
+      const api = entry.core();
+      await waitFor(() => api.agents.find(early.name) !== undefined, 'the agent added to the settings before the core loaded');
+      const after = new Set(await vscode.commands.getCommands(true));
+      assert.deepEqual(
+        contributed.filter((command) => !after.has(command)),
+        [],
+        'every command is there once the core registered its own',
+      );
+    } finally {
+      await early.dispose();
+    }
+  });
+
   it('activates in the real extension host and returns the test API in Extension Test mode', async () => {
     const api = await activate();
     assert.ok(extension().isActive);

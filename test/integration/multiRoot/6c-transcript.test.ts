@@ -7,7 +7,8 @@ import type { TestApi } from '../../../src/extension';
 import type { RestoreQuestion } from '../../../src/sessions/ports';
 import type { ViewEntry, ViewEntryOf } from '../../../src/shared/chatModel';
 import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
-import { TRANSCRIPT_SCHEME, vscodeExportUi } from '../../../src/vscode/chat/transcriptExport';
+import { TRANSCRIPT_SCHEME } from '../../../src/vscode/contributionIds';
+import { vscodeExportUi } from '../../../src/vscode/chat/transcriptExport';
 import { activate, addRecordingAgent, waitFor, type RecordingAgent } from '../shared/extension';
 
 describe('a session exported as Markdown and read as text', function () {
@@ -18,6 +19,13 @@ describe('a session exported as Markdown and read as text', function () {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-ws-export-'));
 
   const entries = (): ViewEntry[] => chat.controller.thread.snapshot().entries;
+
+  /** Closes the tabs showing `uri` (whatever editor is active). */
+  async function closeTab(uri: vscode.Uri): Promise<void> {
+    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString());
+    assert.ok(tabs.length > 0, `a tab shows ${uri.toString()}`);
+    await vscode.window.tabGroups.close(tabs);
+  }
 
   async function prompt(text: string): Promise<void> {
     const ends = entries().filter((e) => e.kind === 'turnEnd').length;
@@ -93,7 +101,9 @@ describe('a session exported as Markdown and read as text', function () {
     assert.ok(!document.getText().includes('after the text view opened'));
     await prompt('stream after the text view opened');
     await waitFor(() => document.getText().includes('after the text view opened'), 'the text view to show the new turn', 10_000);
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    // Its own tab: the active editor may be the chat by now (its webview takes the keyboard once it has loaded),
+    // and closing the chat would close its session.
+    await closeTab(document.uri);
   });
 
   it('undoes the last turn’s file changes before a retry only once the user confirmed, then sends the same prompt again', async () => {
@@ -143,6 +153,6 @@ describe('a session exported as Markdown and read as text', function () {
     await waitFor(() => !api.chats.all().includes(chat), 'the chat to close');
     // What the provider answers whenever VS Code asks again (the chat's text as of its close).
     assert.match(api.transcripts.provideTextDocumentContent(document.uri), /## User\n\ndiff\n/);
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await closeTab(document.uri);
   });
 });

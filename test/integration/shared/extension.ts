@@ -4,26 +4,26 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { TestApi } from '../../../src/extension';
+import type { TestApi, TestEntry } from '../../../src/extension';
 import type { SessionView } from '../../../src/history/sessionView';
 import type { HistoryVerb } from '../../../src/sessions/historyActions';
 import type { ChatTab } from '../../../src/vscode/chat/chatActions';
-import { CHAT_VIEW_TYPE } from '../../../src/vscode/chat/chatPanel';
+import { CHAT_VIEW_TYPE } from '../../../src/vscode/contributionIds';
 import { checkClientMessage } from '../../helpers/conformance';
 
 export const EXTENSION_ID = 'acp-workspace.acp-workspace';
 
-export function extension(): vscode.Extension<TestApi | undefined> {
-  const found = vscode.extensions.getExtension<TestApi | undefined>(EXTENSION_ID);
+export function extension(): vscode.Extension<TestEntry | undefined> {
+  const found = vscode.extensions.getExtension<TestEntry | undefined>(EXTENSION_ID);
   assert.ok(found, `${EXTENSION_ID} is not installed in this VS Code`);
   return found;
 }
 
-/** Activates the extension (if it is not yet) and returns its test API. */
+/** Activates the extension (if it is not yet), loads its core (if it is not yet) and returns its test API. */
 export async function activate(): Promise<TestApi> {
-  const api = await extension().activate();
-  assert.ok(api, 'the extension returns its test API in the Extension Test mode');
-  return api;
+  const entry = await extension().activate();
+  assert.ok(entry, 'the extension returns its test entry in the Extension Test mode');
+  return entry.core();
 }
 
 /** Reopens a session of the history as the Sessions view does; resolves with its chat's tab (undefined when cancelled). */

@@ -1,0 +1,281 @@
+/**
+ * ACP Workspace's core: everything behind what activation registers (agents, sessions, chats, history, review,
+ * the views' and panels' providers, the commands), composed bottom layer first the first time something needs
+ * it (src/vscode/activation/lazyCore.ts). Bundled apart (dist/core.js) so activation does not load it; the logic
+ * lives in the modules it wires together (see CONTRIBUTING.md, "Layers").
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AcpConnection } from './acp/connection';
+import type { AgentRegistry } from './agents/agentRegistry';
+import { McpServers } from './mcp/mcpServers';
+import { FolderGrants } from './roots/folderGrants';
+import { ActiveSessions } from './sessions/activeSessions';
+import { ChangeReview } from './sessions/changeReview';
+import { Checkpoints } from './sessions/checkpoints';
+import { Chats } from './sessions/chats';
+import { FolderChanges } from './sessions/folderChanges';
+import { HistoryActions } from './sessions/historyActions';
+import type { ChatUi, ConfinementUi, HistoryUi, Notices, ReviewUi, RootsUi } from './sessions/ports';
+import { AgentConfinement, showConfinementInChats } from './sessions/agentConfinement';
+import { PromptEdits } from './sessions/promptEdits';
+import { Reopener } from './sessions/reopener';
+import { historyStorageDir, SessionHistory } from './sessions/sessionHistory';
+import { SessionRouter } from './sessions/sessionRouter';
+import { SessionStarter } from './sessions/sessionStarter';
+import { SessionTitles } from './sessions/sessionTitles';
+import { pickAgent, registerAgentCommands } from './vscode/agentCommands';
+import { AgentsFromSettings } from './vscode/agents';
+import { AgentsView } from './vscode/agentsView';
+import { CHECKPOINT_SCHEME, DIFF_SCHEME, TRANSCRIPT_SCHEME, type DocumentScheme } from './vscode/contributionIds';
+import type { Logger } from './common/logger';
+import { findConfiner } from './process/confinement/find';
+import { vscodeConfinementUi } from './vscode/confinementUi';
+import * as os from 'node:os';
+import { ChatActions } from './vscode/chat/chatActions';
+import { ChatNotifications } from './vscode/chat/chatNotifications';
+import { ChatRestorer } from './vscode/chat/chatRestorer';
+import { ChatTabs } from './vscode/chat/chatTabs';
+import { vscodeChatUi } from './vscode/chat/chatUi';
+import { TranscriptExport } from './vscode/chat/transcriptExport';
+import { vscodeHistoryUi } from './vscode/history/historyUi';
+import { SessionsView } from './vscode/history/sessionsView';
+import { isDirtyFile, vscodeOpenDocuments } from './vscode/openDocuments';
+import { RefusalNotices } from './vscode/refusalNotices';
+import { ChangeActions, vscodeReviewUi } from './vscode/review/changeActions';
+import { CheckpointDocuments } from './vscode/review/checkpointDocuments';
+import { ReviewPanels } from './vscode/review/reviewPanels';
+import { configureL10n } from './vscode/l10nBundle';
+import { vscodeRootsUi } from './vscode/rootsUi';
+import { registerSessionCommands } from './vscode/sessionCommands';
+import { affectsUs, readCheckpointSettings, readSandbox } from './vscode/settings';
+import { SignIn } from './vscode/signIn';
+import { vscodeStartFailureUi, type StartFailureUi } from './vscode/startFailureUi';
+import { localFolders, vscodeWorkspace } from './vscode/workspace';
+
+/** What integration tests reach (activation hands it out only in the Extension Test mode). */
+export interface TestApi {
+  readonly agents: AgentRegistry;
+  readonly sessions: ActiveSessions;
+  readonly starter: SessionStarter;
+  readonly grants: FolderGrants;
+  readonly folderChanges: FolderChanges;
+  readonly chats: ChatTabs;
+  readonly notifications: ChatNotifications;
+  readonly signIn: SignIn;
+  readonly history: SessionHistory;
+  readonly historyActions: HistoryActions;
+  readonly sessionsView: SessionsView;
+  readonly chatRestorer: ChatRestorer;
+  readonly agentsView: AgentsView;
+  readonly checkpoints: Checkpoints;
+  readonly review: ChangeReview;
+  readonly reviewPanels: ReviewPanels;
+  readonly confinement: AgentConfinement;
+  /** Export as Markdown and the transcript's text view (tests replace its `ui`). */
+  readonly transcripts: TranscriptExport;
+  /** Answers the "cannot be confined" question instead of the real dialog. */
+  setConfinementUi(ui: ConfinementUi | undefined): void;
+  /** Answers the folder questions instead of the real prompts (the UI tests click the real ones). */
+  setRootsUi(ui: RootsUi | undefined): void;
+  /** Answers the history's questions (delete, rename) instead of the real prompts. */
+  setHistoryUi(ui: HistoryUi | undefined): void;
+  /** Answers the chats' questions (open a file outside the folders) instead of the real dialogs. */
+  setChatUi(ui: ChatUi | undefined): void;
+  /** Answers the notification of an agent that failed to start a session instead of the real one. */
+  setStartFailureUi(ui: StartFailureUi | undefined): void;
+  /** Answers the review's confirmations (undo, redo) instead of the real dialogs. */
+  setReviewUi(ui: ReviewUi | undefined): void;
+  /** Where this window keeps the extension's logs (the log channel's file is below its parent). */
+  readonly logUri: vscode.Uri;
+}
+
+/** What activation made before the core: it stays the owner of these. */
+export interface Shell {
+  readonly channel: vscode.LogOutputChannel;
+  readonly logger: Logger;
+  /** The Agents view, whose badge VS Code also shows on the ACP container. */
+  readonly agentsTree: vscode.TreeView<unknown>;
+}
+
+/** The core as activation's stand-ins reach it. */
+export interface Core {
+  readonly agentsView: AgentsView;
+  readonly sessionsView: SessionsView;
+  readonly chatRestorer: ChatRestorer;
+  /** The provider of each scheme's read-only documents. */
+  readonly documents: Readonly<Record<DocumentScheme, vscode.TextDocumentContentProvider>>;
+  /** What integration tests reach (built in every mode, handed out only in the Extension Test mode). */
+  readonly testApi: TestApi;
+  /** Stops every agent; VS Code waits for it when the extension deactivates. */
+  deactivate(): Promise<void>;
+}
+
+/** Composes the core; every disposable goes to `context.subscriptions`. */
+export function composeCore(context: vscode.ExtensionContext, shell: Shell): Core {
+  configureL10n();
+  const { channel, logger } = shell;
+  let rootsUi: RootsUi = vscodeRootsUi;
+  let historyUi: HistoryUi = vscodeHistoryUi;
+  let chatUi: ChatUi = vscodeChatUi;
+  let startFailureUi: StartFailureUi = vscodeStartFailureUi;
+  let reviewUi: ReviewUi = vscodeReviewUi;
+  let confinementUi: ConfinementUi = vscodeConfinementUi;
+  const notices: Notices = { error: (message) => void vscode.window.showErrorMessage(message) };
+  const workspace = vscodeWorkspace;
+
+  // The application layer, bottom up: sessions and the agent → client surface, agents, chats, history.
+  const sessions = new ActiveSessions();
+  const grants = new FolderGrants(context.workspaceState);
+  const router = new SessionRouter({ sessions, documents: vscodeOpenDocuments, logger });
+  // Restarting to widen a confinement reopens the agent's chats: the Reopener is built below.
+  let restartAgent: (name: string) => Promise<AcpConnection> = () => Promise.reject(new Error(vscode.l10n.t('ACP Workspace is still starting.')));
+  const late: { chats?: Chats; registry?: AgentRegistry } = {};
+  const confinement = new AgentConfinement({
+    mode: readSandbox,
+    findConfiner: (env) => findConfiner(process.platform, env),
+    grants,
+    sessions,
+    isRunning: (name) => ['running', 'starting'].includes(late.registry?.find(name)?.state ?? 'stopped'),
+    restart: (name) => restartAgent(name),
+    tell: (name, line) => late.chats?.all().forEach((chat) => chat.session.agentName === name && chat.thread.addInfo(line)),
+    ui: () => confinementUi,
+    home: os.homedir(),
+    logger,
+  });
+  const agents = new AgentsFromSettings({
+    context,
+    logger,
+    features: { booleanConfigOptions: true, notices: true, compaction: true, terminalAuth: true },
+    connect: (connection, confinement) => router.connect(connection, confinement),
+    confinement: (name, input) => confinement.launch(name, input),
+  });
+  const registry = agents.registry;
+  late.registry = registry;
+  // Every start and restart of an agent by a session: a refusal to run unconfined is asked about (fail closed).
+  const pool = confinement.guardPool(registry);
+  const mcp = new McpServers(
+    { folders: localFolders, setting: () => vscode.workspace.getConfiguration('acpWorkspace').get<unknown>('mcpServers'), trusted: () => vscode.workspace.isTrusted },
+    logger,
+  );
+  const checkpoints = new Checkpoints({ storageDir: path.join(context.globalStorageUri.fsPath, 'checkpoints'), settings: readCheckpointSettings, isDirty: isDirtyFile, logger });
+  const chats = new Chats({ router, sessions, documents: vscodeOpenDocuments, checkpoints, logger });
+  late.chats = chats;
+  const review = new ChangeReview(checkpoints, chats, () => reviewUi);
+  const history = new SessionHistory({
+    storageDir: historyStorageDir(context.globalStorageUri.fsPath),
+    memory: context.globalState,
+    agents: registry,
+    sessions,
+    workspace,
+    logger,
+    transcriptWorker: vscode.Uri.joinPath(context.extensionUri, 'dist', 'transcript-worker.js').fsPath,
+    ...(vscode.l10n.bundle ? { l10nBundle: vscode.l10n.bundle } : {}),
+  });
+  const titles = new SessionTitles(history, chats, sessions);
+  const reopener = new Reopener({ agents: pool, chats, router, sessions, mcp, logger, confinement, record: (session, title, forkOf) => history.recordSession(session, title, forkOf) });
+  const starter = new SessionStarter({
+    agents: pool,
+    sessions,
+    chats,
+    reopener,
+    grants,
+    workspace,
+    mcp,
+    ui: () => rootsUi,
+    pickAgent: () => pickAgent(registry, { title: vscode.l10n.t('New Session'), placeHolder: vscode.l10n.t('Start a session with which agent?') }),
+    logger,
+    confinement,
+  });
+  const folderChanges = new FolderChanges({ sessions, starter, grants, router, workspace, ui: () => rootsUi, notices, logger });
+  const historyActions = new HistoryActions({ history, agents: pool, chats, reopener, grants, workspace, rootsUi: () => rootsUi, historyUi: () => historyUi, notices, logger });
+
+  // The VS Code adapters.
+  // Whoever restarts an agent (a command, a chat, a sign-in) gets its open chats reopened.
+  restartAgent = (name: string) => reopener.restartAgent(name);
+  const signIn = new SignIn(agents, logger, restartAgent);
+  const reviewPanels = new ReviewPanels(review, context.extensionUri, logger);
+  const changeActions = new ChangeActions(review, reviewPanels);
+  const chatActions = new ChatActions({ reopener, starter, router, signIn, ui: () => chatUi, log: channel, logger, changes: changeActions, edits: new PromptEdits({ history, historyActions, logger }) });
+  const tabs = new ChatTabs(context.extensionUri, chats, chatActions, logger);
+  const sessionsView = new SessionsView(context, history, registry, chats, historyActions, logger);
+  const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger);
+  const refusalNotices = new RefusalNotices();
+  const agentsView = new AgentsView(registry, sessions, confinement, titles);
+  const notifications = new ChatNotifications({
+    tabs,
+    chats,
+    setBadge: (badge) => (shell.agentsTree.badge = badge),
+    restartAgent,
+    isStopping: (name) => registry.find(name)?.state === 'stopping',
+  });
+  const transcripts = new TranscriptExport(tabs, (key) => sessionsView.model.find(key));
+  context.subscriptions.push(
+    agents,
+    tabs,
+    chats,
+    checkpoints,
+    review,
+    reviewPanels,
+    router,
+    folderChanges,
+    confinement,
+    showConfinementInChats(confinement, chats),
+    grants,
+    history,
+    titles,
+    sessionsView,
+    router.onDidRefuse(({ session, refusal }) => refusalNotices.notify(session, refusal)),
+    chats.onDidChange((chat) => history.threadChanged(chat.session, chat.thread)),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      history.workspaceChanged();
+      void folderChanges.foldersChanged();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => history.workspaceChanged()),
+    // The primary folder can follow the active editor or the setting.
+    vscode.window.onDidChangeActiveTextEditor(() => history.primaryMayHaveChanged()),
+    vscode.workspace.onDidChangeConfiguration((event) => affectsUs(event, 'primaryFolder') && history.primaryMayHaveChanged()),
+    agentsView,
+    notifications,
+    ...registerAgentCommands(registry, channel, restartAgent),
+    ...registerSessionCommands(starter, registry, grants, folderChanges, channel, tabs, signIn, (name) => restartAgent(name), () => startFailureUi),
+    ...changeActions.register(tabs),
+    ...transcripts.register(),
+  );
+  const testApi: TestApi = {
+    agents: registry,
+    sessions,
+    starter,
+    grants,
+    folderChanges,
+    chats: tabs,
+    notifications,
+    signIn,
+    history,
+    historyActions,
+    sessionsView,
+    chatRestorer,
+    agentsView,
+    checkpoints,
+    review,
+    reviewPanels,
+    confinement,
+    transcripts,
+    setConfinementUi: (replacement) => (confinementUi = replacement ?? vscodeConfinementUi),
+    setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi),
+    setHistoryUi: (replacement) => (historyUi = replacement ?? vscodeHistoryUi),
+    setChatUi: (replacement) => (chatUi = replacement ?? vscodeChatUi),
+    setStartFailureUi: (replacement) => (startFailureUi = replacement ?? vscodeStartFailureUi),
+    setReviewUi: (replacement) => (reviewUi = replacement ?? vscodeReviewUi),
+    logUri: context.logUri,
+  };
+  return {
+    agentsView,
+    sessionsView,
+    chatRestorer,
+    documents: { [DIFF_SCHEME]: chatActions.diffs, [CHECKPOINT_SCHEME]: new CheckpointDocuments(review), [TRANSCRIPT_SCHEME]: transcripts },
+    testApi,
+    deactivate: () => registry.stopAll(),
+  };
+}
+
