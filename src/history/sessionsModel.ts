@@ -14,7 +14,6 @@
  */
 import * as l10n from '@vscode/l10n';
 import { Emitter, type Event } from '../common/events';
-import { namedRoot } from '../roots/rootSet';
 import type { Row, SessionRow, SpecialRow, StatusRow, ViewSettings } from '../shared/historyProtocol';
 import { AgentSessions } from './agentSessions';
 import type { BackgroundPaging } from './backgroundPaging';
@@ -22,8 +21,9 @@ import { dateGroupLabel, startOfDay, type DateGroup } from './dateGroups';
 import { ListLayout, type Block, type ListedSession } from './listLayout';
 import type { LocalSessionIndex } from './localIndex';
 import { pagingBar } from './pagingBar';
-import { actionsFor } from './rowActions';
-import { matchTitle, MAX_RESULTS, queryWords, type Snippet } from './search';
+import { coverageLine, emptyText, statusRowOf } from './listText';
+import { sessionRow, withSnippets } from './sessionRows';
+import { matchTitle, MAX_RESULTS, queryWords } from './search';
 import { inScope, sourcePlan, type AgentEntry, type SessionView, type WorkspaceShape } from './sessionView';
 import { TitleSearch, TitleSearchRun } from './titleSearch';
 import { TranscriptMatches } from './transcriptMatches';
@@ -63,7 +63,6 @@ export const DEFAULT_SETTINGS: ViewSettings = { agent: null, scope: 'workspace',
 export const SEARCH_SLICE_MS = 6;
 /** While a long search goes on, the view hears about its progress at most this often. */
 const PROGRESS_MS = 150;
-const META_LIMIT = 4000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 interface Section {
@@ -154,7 +153,7 @@ export class SessionsModel {
       const rootSet = workspace.rootSetFor(agent);
       const key = [scope, showHidden, workspace.folders.join('\u0000'), rootSet.join('\u0000')].join('|');
       sessions.setScope(key, (roots) => inScope(roots, scope, workspace, agent), showHidden);
-      return { agent, sessions, status: this.statusOf(agent, workspace) };
+      return { agent, sessions, status: this.deps.trusted() ? statusRowOf(agent, sourcePlan(this.settings.scope, workspace, agent), this.deps.paging?.isPaging(agent.name) === true) : undefined };
     });
     if (this.settings.agent === null) {
       // All agents: an agent that is not running and has nothing here gets one line, not a section.
@@ -192,7 +191,7 @@ export class SessionsModel {
       }
     }
     this.layout = new ListLayout(blocks);
-    return { count: this.layout.count, specials: this.layout.specials(), searching, coverage, notices, empty: this.emptyText(agents, searching) };
+    return { count: this.layout.count, specials: this.layout.specials(), searching, coverage, notices, empty: emptyText({ configured: this.deps.agents().length, shown: agents.length, searching, scope: this.settings.scope }) };
   }
 
   /**
@@ -235,7 +234,8 @@ export class SessionsModel {
       const view = sessions.viewAt(slot);
       if (!view) continue; // gone since the list was computed: the next state drops it
       const highlights = byTitle ? (matchTitle(view.title, words) ?? []) : [];
-      rows.push(this.sessionRow(view, highlights, agents.get(view.agentName), workspace));
+      const open = this.deps.isOpen(view.agentName, view.sessionId);
+      rows.push(sessionRow(view, { highlights, agent: agents.get(view.agentName), workspace, open, trusted: this.deps.trusted() }));
     }
     return rows;
   }
@@ -327,24 +327,6 @@ export class SessionsModel {
       }
       from = to;
     }
-  }
-
-  private statusOf(agent: AgentEntry, workspace: WorkspaceShape): StatusRow | undefined {
-    const key = `status:${agent.name}`;
-    const base = { kind: 'status' as const, key, agentName: agent.name };
-    if (!this.deps.trusted()) return undefined;
-    if (!agent.running) {
-      return { ...base, state: 'info', message: l10n.t('{0} is not running: these are the sessions opened in this client.', agent.name), action: 'startAgent' };
-    }
-    if (!agent.catalog) {
-      return { ...base, state: 'info', message: l10n.t('{0} does not list its sessions: this is the local history of sessions opened in this client.', agent.name) };
-    }
-    const plan = sourcePlan(this.settings.scope, workspace, agent);
-    const error = agent.catalog.errorFor(plan);
-    if (error !== undefined) return { ...base, state: 'error', message: l10n.t('Could not load more sessions: {0}', error), action: 'retry' };
-    if (agent.catalog.isLoading || this.deps.paging?.isPaging(agent.name)) return { ...base, state: 'loading', message: l10n.t('Loading sessions…') };
-    if (agent.catalog.hasMore(plan)) return { ...base, state: 'more', message: l10n.t('More sessions'), action: 'loadMore' };
-    return undefined;
   }
 
   /**
@@ -449,114 +431,17 @@ export class SessionsModel {
 
   /** What the search covered, in words. */
   private coverage(phrase: string, search: TitleSearch, sections: readonly Section[], shown: number, textOnly: number): string {
-    const searched = sections.reduce((sum, s) => sum + s.sessions.scoped.length, 0);
     const text = this.text.state(phrase);
-    let scope: string;
-    switch (text.kind) {
-      case 'off':
-        scope = l10n.t('Titles of {0} sessions searched; transcript text is not searched here.', searched.toLocaleString());
-        break;
-      case 'pending':
-        scope = l10n.t('Titles of {0} sessions searched; searching transcript text…', searched.toLocaleString());
-        break;
-      case 'failed':
-        scope = l10n.t('Titles of {0} sessions searched; transcript text could not be searched: {1}', searched.toLocaleString(), text.message);
-        break;
-      case 'answered': {
-        if (text.matches.unavailable !== undefined) {
-          scope = l10n.t('Titles of {0} sessions searched; transcript text could not be searched: {1}', searched.toLocaleString(), text.matches.unavailable);
-          break;
-        }
-        const withText = sections.reduce((sum, s) => sum + s.sessions.withTextInScope(), 0);
-        scope =
-          searched === 1
-            ? l10n.t('Titles of 1 session searched; transcript text of {0} of them (only sessions opened in this client have text here).', withText)
-            : l10n.t('Titles of {0} sessions searched; transcript text of {1} of them (only sessions opened in this client have text here).', searched.toLocaleString(), withText);
-        break;
-      }
-    }
-    const matched = search.matched() + textOnly;
-    const partial = sections.some((s) => s.agent.catalog?.hasMore(sourcePlan(this.settings.scope, this.deps.workspace(), s.agent))) && !this.pagingTold();
-    return [
-      scope,
-      !search.finished
-        ? l10n.t('Still searching titles: {0} found so far.', matched.toLocaleString())
-        : !search.exhaustive
-          ? l10n.t('More than {0} match; the best {0} are shown.', MAX_RESULTS.toLocaleString())
-          : matched > shown
-            ? l10n.t('{0} match; the best {1} are shown.', matched.toLocaleString(), shown.toLocaleString())
-            : undefined,
-      text.kind === 'answered' && !text.matches.complete && text.matches.unavailable === undefined
-        ? l10n.t('Transcripts are still being indexed: more may match.')
-        : undefined,
-      partial ? l10n.t('More sessions are not loaded yet.') : undefined,
-    ]
-      .filter(Boolean)
-      .join(' ');
+    return coverageLine({
+      searched: sections.reduce((sum, s) => sum + s.sessions.scoped.length, 0),
+      withText: text.kind === 'answered' ? sections.reduce((sum, s) => sum + s.sessions.withTextInScope(), 0) : 0,
+      text,
+      matched: search.matched() + textOnly,
+      shown,
+      finished: search.finished,
+      exhaustive: search.exhaustive,
+      notLoaded: sections.some((s) => s.agent.catalog?.hasMore(sourcePlan(this.settings.scope, this.deps.workspace(), s.agent))) && !this.pagingTold(),
+    });
   }
 
-  // ---- rows -----------------------------------------------------------------------------------------
-
-  private sessionRow(view: SessionView, highlights: readonly (readonly [number, number])[], agent: AgentEntry | undefined, workspace: WorkspaceShape): SessionRow {
-    const roots = [view.cwd, ...view.additionalDirectories].map((p, i) => ({
-      name: namedRoot(p).name,
-      path: p,
-      primary: i === 0,
-      missing: !workspace.exists(p),
-    }));
-    const open = this.deps.isOpen(view.agentName, view.sessionId);
-    return {
-      kind: 'session',
-      key: view.key,
-      agentName: view.agentName,
-      sessionId: view.sessionId,
-      title: view.title,
-      titled: view.titled,
-      highlights: highlights.map((r) => [r[0], r[1]] as [number, number]),
-      ...(view.updatedAt !== undefined ? { updatedAt: view.updatedAt } : {}),
-      roots,
-      rootsKnown: view.rootsKnown,
-      pinned: view.pinned,
-      hidden: view.hidden,
-      open,
-      local: view.local,
-      ...(view.meta !== undefined ? { meta: metaText(view.meta) } : {}),
-      actions: actionsFor(view, agent, open, this.deps.trusted()),
-    };
-  }
-
-  private emptyText(agents: readonly AgentEntry[], searching: boolean): string {
-    if (this.deps.agents().length === 0) return l10n.t('No agents are configured.');
-    if (searching) return l10n.t('No session matches the search.');
-    if (agents.length === 0) return l10n.t('This agent is not configured any more.');
-    switch (this.settings.scope) {
-      case 'workspace':
-        return l10n.t('No sessions with exactly this workspace’s folders yet. “These folders” and “All” show more.');
-      case 'folders':
-        return l10n.t('No sessions in these folders yet. “All” shows sessions in other folders.');
-      case 'all':
-        return l10n.t('No sessions yet.');
-    }
-  }
-}
-
-function withSnippets(rows: readonly Row[], snippets: ReadonlyMap<string, Snippet>): Row[] {
-  return rows.map((row) => {
-    const snippet = row.kind === 'session' ? snippets.get(row.key) : undefined;
-    return snippet ? { ...row, snippet: snippetRow(snippet) } : row;
-  });
-}
-
-function snippetRow(snippet: Snippet): SessionRow['snippet'] {
-  return { text: snippet.text, highlights: snippet.highlights.map((r) => [r[0], r[1]] as [number, number]) };
-}
-
-function metaText(meta: Readonly<Record<string, unknown>>): string {
-  let text: string;
-  try {
-    text = JSON.stringify(meta, null, 2);
-  } catch {
-    text = '(unreadable)';
-  }
-  return text.length > META_LIMIT ? `${text.slice(0, META_LIMIT)}\n…` : text;
 }
