@@ -24,7 +24,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import * as esbuild from 'esbuild';
 import type { Page } from 'playwright-core';
 import type * as Browser from '../scripts/vscode-web/browser.mjs';
 import type * as Install from '../scripts/vscode-web/install.mjs';
@@ -34,6 +33,7 @@ import { PatchPacer } from '../src/thread/patchPacer';
 import { Thread } from '../src/thread/thread';
 import { TranscriptFeed } from '../src/thread/transcriptFeed';
 import { median, parseArgs, printTable } from './util';
+import { bundleChatPage } from './webview/bundlePage';
 
 const { chunks: ONE_SIZE, runs: RUNS, rate: PACED_RATE } = parseArgs({ chunks: 0, runs: 3, rate: 5000 });
 /** The transcript sizes measured, in chunks. */
@@ -352,22 +352,7 @@ async function main(): Promise<void> {
   if (!fs.existsSync(path.join(bundle, 'chat.css'))) throw new Error('dist/webview/chat.css is missing: run `node esbuild.mjs` first');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-ws-chat-bench-'));
   const chatScript = path.join(dir, 'chat-bench.js');
-  await esbuild.build({
-    entryPoints: [path.join(REPO_ROOT, 'bench', 'webview', 'chatPage.tsx')],
-    outfile: chatScript,
-    bundle: true,
-    minify: true,
-    platform: 'browser',
-    format: 'iife',
-    target: 'chrome120',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    loader: { '.css': 'empty' },
-    // As esbuild.mjs builds the shipped chat: markdown-it's entities decoded by the browser.
-    alias: { entities: path.join(REPO_ROOT, 'src', 'webview', 'common', 'htmlEntities.ts') },
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'warning',
-  });
+  await bundleChatPage('chatPage.tsx', chatScript);
   const chatPage = path.join(dir, 'chat.html');
   const barePage = path.join(dir, 'bare.html');
   fs.writeFileSync(chatPage, PAGE.replace('CHAT_CSS', pathToFileURL(path.join(bundle, 'chat.css')).href).replace('CHAT_JS', pathToFileURL(chatScript).href));

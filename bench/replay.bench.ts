@@ -23,7 +23,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import * as esbuild from 'esbuild';
 import type { Page } from 'playwright-core';
 import type * as Browser from '../scripts/vscode-web/browser.mjs';
 import type * as Install from '../scripts/vscode-web/install.mjs';
@@ -41,6 +40,7 @@ import { Thread } from '../src/thread/thread';
 import { TranscriptFeed } from '../src/thread/transcriptFeed';
 import { seedStore } from '../test/fixtures/referenceAgent/store';
 import { median, parseArgs, printTable } from './util';
+import { bundleChatPage } from './webview/bundlePage';
 
 const { turns: TURNS, updates: UPDATES, runs: RUNS } = parseArgs({ turns: 2000, updates: 100_000, runs: 2 });
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -329,21 +329,8 @@ async function main(): Promise<void> {
   fs.mkdirSync(cwd);
   const [record] = seedStore(store, [{ cwd, title: 'A long session', history: raw as never[] }]);
   const pageScript = path.join(dir, 'replay-bench.js');
-  await esbuild.build({
-    entryPoints: [path.join(REPO_ROOT, 'bench', 'webview', 'replayPage.tsx')],
-    outfile: pageScript,
-    bundle: true,
-    // A profile (BENCH_PROFILE=1) names functions.
-    minify: !process.env['BENCH_PROFILE'],
-    platform: 'browser',
-    format: 'iife',
-    target: 'chrome120',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    loader: { '.css': 'empty' },
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'warning',
-  });
+  // A profile (BENCH_PROFILE=1) names functions.
+  await bundleChatPage('replayPage.tsx', pageScript, !process.env['BENCH_PROFILE']);
   const chatPage = path.join(dir, 'chat.html');
   const barePage = path.join(dir, 'bare.html');
   fs.writeFileSync(chatPage, CHAT_PAGE.replace('CHAT_CSS', pathToFileURL(path.join(bundle, 'chat.css')).href).replace('CHAT_JS', pathToFileURL(pageScript).href));

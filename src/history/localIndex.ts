@@ -10,10 +10,11 @@
  * {@link MAX_TEXT_CHARS} characters of text per session; the least recently updated unpinned ones go first.
  */
 import * as l10n from '@vscode/l10n';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
+import { writeAtomically } from './atomicWrite';
 import { ChangeJournal } from './changeJournal';
 import type { ForkOrigin } from './sessionTitle';
 import { textFileName } from './textFileName';
@@ -423,15 +424,4 @@ function sameRecord(a: LocalRecord, b: LocalRecord): boolean {
     a.additionalDirectories.length === b.additionalDirectories.length &&
     a.additionalDirectories.every((d, i) => d === b.additionalDirectories[i])
   );
-}
-
-async function writeAtomically(file: string, data: string): Promise<void> {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await fs.promises.writeFile(temp, data);
-  try {
-    await fs.promises.rename(temp, file);
-  } catch (error) {
-    await fs.promises.rm(temp, { force: true });
-    throw error;
-  }
 }

@@ -22,6 +22,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
+import { writeAtomically } from '../atomicWrite';
 import { Segment } from './segment';
 import { Part, TextIndex, type IndexedDocument } from './textIndex';
 
@@ -326,15 +327,4 @@ function readManifest(bytes: Buffer): { nextId: number; parts: SavedPart[]; docu
   }
   if (at !== bytes.length) throw fail(l10n.t('the saved index has trailing bytes'));
   return { nextId, parts, documents };
-}
-
-async function writeAtomically(file: string, data: Uint8Array): Promise<void> {
-  const temp = `${file}.${process.pid}.${Math.random().toString(16).slice(2)}.tmp`;
-  await fs.promises.writeFile(temp, data);
-  try {
-    await fs.promises.rename(temp, file);
-  } catch (error) {
-    await fs.promises.rm(temp, { force: true });
-    throw error;
-  }
 }
