@@ -145,6 +145,8 @@ describe('the session history browser (real workbench, Chromium)', function () {
     await chat.locator('.prompt-input').press('Enter');
     const answer = chat.locator('.entry.agent', { hasText: 'Status:' }).last();
     await answer.waitFor({ timeout: 30_000 });
+    // The answer streams in chunks: read it once the turn has ended (Send is back), not at its first words.
+    await chat.locator('.button.send').waitFor({ timeout: 30_000 });
     assert.match(await answer.innerText(), /folders \S+\/app, \S+\/lib, \S+\/docs\./, 'the fork has the workspace’s folders in its order');
     view = await bench().webview('.sessions');
   });
