@@ -76,7 +76,11 @@ export class Segment {
     return i < this.termCount && this.compare(i, term) === 0 ? i : -1;
   }
 
-  /** Sets the bit of every document of term i in `bits` (ids beyond it are ignored). */
+  /**
+   * Sets the bit of every document of term i in `bits` (ids beyond it are ignored). The varint decoding is
+   * written out here and in forEachDoc on purpose: this is the inner loop of every query, and going through
+   * forEachDoc would add a call per posting.
+   */
   addDocs(i: number, bits: Uint32Array): void {
     const postings = this.postings;
     const end = this.postingStarts[i + 1]!;
