@@ -30,7 +30,9 @@ export function compareVersions(a: string, b: string): number {
     if (left.core[i]! !== right.core[i]!) return left.core[i]! < right.core[i]! ? -1 : 1;
   }
   // A pre-release comes before its release: 1.0.0-rc.1 < 1.0.0.
-  if (left.pre.length === 0 || right.pre.length === 0) return right.pre.length - left.pre.length === 0 ? 0 : left.pre.length === 0 ? 1 : -1;
+  if (left.pre.length === 0 && right.pre.length === 0) return 0;
+  if (left.pre.length === 0) return 1;
+  if (right.pre.length === 0) return -1;
   const length = Math.max(left.pre.length, right.pre.length);
   for (let i = 0; i < length; i++) {
     const x = left.pre[i];
