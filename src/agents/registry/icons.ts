@@ -62,6 +62,11 @@ export class IconCache {
     return answer;
   }
 
+  /** Fetches running or waiting for a slot (tests: the limit is observable without timing). */
+  get fetchesInProgress(): { readonly running: number; readonly queued: number } {
+    return { running: this.limiter.running, queued: this.limiter.queued };
+  }
+
   private async load(url: string): Promise<string | undefined> {
     // The data: URI itself is kept, so a cached icon needs no second look at its bytes.
     const file = path.join(this.options.dir, `${createHash('sha256').update(url).digest('hex').slice(0, 32)}.uri`);

@@ -23,4 +23,9 @@ export class Limiter {
   get running(): number {
     return this.active;
   }
+
+  /** How many wait for a slot (tests). */
+  get queued(): number {
+    return this.waiting.length;
+  }
 }

@@ -97,11 +97,9 @@ describe('ACP Registry icons (IconCache)', () => {
     let active = 0;
     let most = 0;
     const held: (() => void)[] = [];
-    let arrived: () => void = () => undefined;
     const fakeFetch = ((): Promise<Response> => {
       active++;
       most = Math.max(most, active);
-      arrived();
       return new Promise<Response>((resolve) =>
         held.push(() => {
           active--;
@@ -111,13 +109,19 @@ describe('ACP Registry icons (IconCache)', () => {
     }) as typeof fetch;
     const icons = new IconCache({ dir, fetch: fakeFetch });
     const all = Array.from({ length: 10 }, (_, i) => icons.dataUri(`https://icons.example/${i}.svg`));
-    // Release one held fetch each time the limiter lets another start, until all ten have run.
-    for (let released = 0; released < 10; released++) {
-      while (held.length === 0 || (active < MAX_ICON_FETCHES && released + active < 10)) await new Promise<void>((resolve) => (arrived = resolve));
-      held.shift()!();
+    // Every call has looked at the disk and asked for a fetch: running or queued, none answered yet.
+    const allAsked = () => icons.fetchesInProgress.running + icons.fetchesInProgress.queued === 10;
+    while (!allAsked()) await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.equal(active, MAX_ICON_FETCHES);
+    assert.deepEqual(icons.fetchesInProgress, { running: MAX_ICON_FETCHES, queued: 10 - MAX_ICON_FETCHES });
+    let answered = 0;
+    for (const answer of all) void answer.then(() => answered++);
+    while (answered < 10) {
+      if (held.length > 0) held.shift()!();
+      else await new Promise<void>((resolve) => setImmediate(resolve));
+      assert.ok(active <= MAX_ICON_FETCHES);
     }
-    const answers = await Promise.all(all);
-    assert.equal(answers.filter(Boolean).length, 10);
+    assert.equal((await Promise.all(all)).filter(Boolean).length, 10);
     assert.equal(most, MAX_ICON_FETCHES);
   });
 
