@@ -1,13 +1,13 @@
 /** A node:http server on 127.0.0.1 whose routes the test sets; every request is counted. */
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export type Route = (request: http.IncomingMessage, response: http.ServerResponse) => void;
 
 export class FileServer {
   readonly routes = new Map<string, Route>();
   readonly requests: string[] = [];
-  private readonly sockets = new Set<import('node:net').Socket>();
+  private readonly sockets = new Set<Socket>();
 
   private constructor(private readonly server: http.Server) {
     server.on('connection', (socket) => {
