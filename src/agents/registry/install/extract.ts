@@ -62,6 +62,7 @@ export async function extractArchive(file: string, kind: ArchiveKind, target: st
     }
     await tree.finish();
   } catch (error) {
+    tree.close();
     await fs.promises.rm(tree.root, { recursive: true, force: true, maxRetries: 3 });
     if (options.signal?.aborted) throw new Error(l10n.t('Unpacking was cancelled.'));
     if (error instanceof ArchiveEntryError) throw error;
@@ -81,12 +82,15 @@ async function extractTar(file: string, tree: ExtractedTree, signal: AbortSignal
   const parser = new Parser({ strict: true });
   const source = fs.createReadStream(file);
   let chain: Promise<void> = Promise.resolve();
+  /** The entry being written: destroyed on a failure, so its writer does not wait for data that never comes. */
+  let current: ReadEntry | undefined;
   await new Promise<void>((resolve, reject) => {
     let failed = false;
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
       source.destroy();
+      current?.destroy();
       parser.abort(error instanceof Error ? error : new Error(String(error)));
       reject(error instanceof Error ? error : new Error(String(error)));
     };
@@ -98,8 +102,10 @@ async function extractTar(file: string, tree: ExtractedTree, signal: AbortSignal
       entry.pause();
       chain = chain
         .then(async () => {
-          if (failed) entry.resume();
-          else await writeTarEntry(entry, tree);
+          if (failed) return void entry.resume();
+          current = entry;
+          await writeTarEntry(entry, tree);
+          current = undefined;
         })
         .catch((error: unknown) => fail(error));
     });

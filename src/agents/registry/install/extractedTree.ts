@@ -45,6 +45,8 @@ export class ExtractedTree {
   private readonly nodes = new Map<string, ExtractedNode>();
   private entries = 0;
   private totalBytes = 0;
+  /** Set when the extraction failed: nothing more is written (an entry being read may still be in flight). */
+  private closed = false;
 
   private constructor(
     /** The target folder (absolute). */
@@ -58,6 +60,14 @@ export class ExtractedTree {
     const absolute = path.resolve(root);
     await fs.promises.mkdir(absolute, { mode: 0o755 });
     return new ExtractedTree(absolute, { ...DEFAULT_EXTRACT_LIMITS, ...limits }, platform);
+  }
+
+  /**
+   * Stops all writing: a write in flight ends at its next chunk, and no entry starts. Called before the target
+   * is removed, so nothing is created in it afterwards (every write is non-recursive: none can recreate it).
+   */
+  close(): void {
+    this.closed = true;
   }
 
   /** The node recorded at `segments`, if any. */
@@ -90,12 +100,14 @@ export class ExtractedTree {
     let written = 0;
     try {
       for await (const chunk of data) {
+        this.checkOpen(name);
         written += chunk.byteLength;
         this.totalBytes += chunk.byteLength;
         if (written > this.limits.maxEntryBytes) throw new ArchiveEntryError(name, l10n.t('The archive entry "{0}" is larger than the limit of {1} MB.', name, mb(this.limits.maxEntryBytes)));
         if (this.totalBytes > this.limits.maxTotalBytes) throw new ArchiveEntryError(name, l10n.t('The archive unpacks to more than the limit of {0} MB (at "{1}").', mb(this.limits.maxTotalBytes), name));
         await handle.write(chunk);
       }
+      this.checkOpen(name);
       await handle.chmod(fileMode(mode));
     } finally {
       await handle.close();
@@ -171,12 +183,17 @@ export class ExtractedTree {
 
   /** Counts the entry and checks its name. */
   private admit(name: string): string[] {
+    this.checkOpen(name);
     if (++this.entries > this.limits.maxEntries) {
       throw new ArchiveEntryError(name, l10n.t('The archive has more than {0} entries (at "{1}").', this.limits.maxEntries, name));
     }
     const segments = entrySegments(name, this.platform);
     if (typeof segments === 'string') throw new ArchiveEntryError(name, problemText(name, segments));
     return segments;
+  }
+
+  private checkOpen(name: string): void {
+    if (this.closed) throw new ArchiveEntryError(name, l10n.t('Unpacking stopped at "{0}".', name));
   }
 
   /** Makes the missing parent folders of an entry; refuses a parent that is a link or a file. */

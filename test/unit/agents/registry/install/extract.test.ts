@@ -141,6 +141,20 @@ describe('registry install: archive extraction', () => {
     });
   });
 
+  describe('cancel', () => {
+    it('stops unpacking when the signal aborts and removes the target', async () => {
+      for (const [kind, bytes] of [
+        ['tar.gz', tarGz(Array.from({ length: 50 }, (_, n) => ({ name: `d/f${n}`, data: randomBytes(4096) })))],
+        ['zip', await zip(Array.from({ length: 50 }, (_, n) => ({ name: `d/f${n}`, data: randomBytes(4096) })))],
+      ] as const) {
+        const controller = new AbortController();
+        controller.abort();
+        await assert.rejects(extractArchive(archiveFile(bytes, `cancel.${kind}`), kind, target, { signal: controller.signal }), /cancelled/);
+        assert.equal(fs.existsSync(target), false, `${kind}: the target folder is gone`);
+      }
+    });
+  });
+
   describe('malicious tar.gz', () => {
     it('refuses a traversal', async () => {
       await assertRefused(tarGz([{ name: 'ok.txt', data: 'ok' }, { name: '../evil', data: 'pwned' }]), 'tar.gz', '../evil');
