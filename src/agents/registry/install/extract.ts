@@ -74,7 +74,9 @@ export async function extractArchive(file: string, kind: ArchiveKind, target: st
 async function extractRaw(file: string, tree: ExtractedTree, name: string, platform: NodeJS.Platform | undefined): Promise<void> {
   const segments = entrySegments(name, platform);
   if (typeof segments === 'string' || segments.length === 0) throw new ArchiveEntryError(name, l10n.t('The command "{0}" is not a name inside the install folder.', name));
-  await tree.file(segments.join('/'), 0o755, fs.createReadStream(file));
+  const data = fs.createReadStream(file);
+  data.on('error', () => undefined); // reported to the reader; never uncaught after it stopped
+  await tree.file(segments.join('/'), 0o755, data);
 }
 
 async function extractTar(file: string, tree: ExtractedTree, signal: AbortSignal | undefined): Promise<void> {
@@ -213,7 +215,15 @@ async function writeZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, tree: Extra
 }
 
 function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
-  return new Promise((resolve, reject) => zip.openReadStream(entry, (error, stream) => (error ? reject(error) : resolve(stream))));
+  return new Promise((resolve, reject) =>
+    zip.openReadStream(entry, (error, stream) => {
+      if (error) return reject(error);
+      // yauzl may still report an error (its size check) after the reader stopped at our own cap; whoever reads
+      // sees errors while reading, and a late one must not become an uncaught exception in the extension host.
+      stream.on('error', () => undefined);
+      resolve(stream);
+    }),
+  );
 }
 
 async function readAll(stream: Readable, max: number, name: string): Promise<Buffer> {

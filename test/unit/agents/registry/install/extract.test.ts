@@ -294,6 +294,17 @@ describe('registry install: archive extraction', () => {
       await assertRefused(bytes, 'zip', /bomb\.bin|could not be unpacked/, { maxEntryBytes: 1000 });
     });
 
+    it('never lets yauzl\'s late size error escape once our own cap stopped the reader', async () => {
+      // Which check fires first (our cap or yauzl's size check) depends on how the chunks arrive; run it often
+      // enough that both orders happen. An uncaught error here would be one in the extension host.
+      const bytes = claimUncompressedSize(await zip([{ name: 'bomb.bin', data: Buffer.alloc(512 * 1024) }]), 100);
+      for (let i = 0; i < 100; i++) {
+        fs.rmSync(target, { recursive: true, force: true });
+        await assertRefused(bytes, 'zip', /bomb\.bin|could not be unpacked/, { maxEntryBytes: 1000 });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+
     it('refuses a corrupt zip', async () => {
       await assertRefused(randomBytes(2048), 'zip', /could not be unpacked/);
     });
