@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentCommand } from '../process/command';
+import { findProgram } from '../process/programPath';
 import type { ConfinementPolicy, SandboxMode } from '../process/confinement/types';
 
 export interface PolicyInput {
@@ -50,7 +51,7 @@ const nodeFs: PolicyFs = {
  */
 export function buildPolicy(input: PolicyInput, fsys: PolicyFs = nodeFs): ConfinementPolicy {
   const real = (p: string) => realPath(p, fsys);
-  const program = lookUp(input.command.command, input.env, fsys);
+  const program = findProgram(input.command.command, input.env, (p) => fsys.isFile(p));
   const programName = path.basename(program ?? input.command.command).replace(/\.(cmd|exe|bat)$/i, '');
   const viaNpx = programName === 'npx' || programName === 'npm' || programName === 'pnpx' || programName === 'bunx';
   const writable = distinct([...input.folders, ...input.statePaths, ...(viaNpx ? [path.join(input.home, '.npm')] : [])].map(real));
@@ -65,7 +66,7 @@ export function buildPolicy(input: PolicyInput, fsys: PolicyFs = nodeFs): Confin
   addInstall(program);
   for (const arg of input.command.args) if (path.isAbsolute(arg) && fsys.isFile(arg)) addInstall(arg);
   const runsOnNode = viaNpx || programName === 'node' || /^electron/i.test(programName) || input.command.env['ELECTRON_RUN_AS_NODE'] === '1';
-  if (runsOnNode) addInstall(lookUp('node', input.env, fsys));
+  if (runsOnNode) addInstall(findProgram('node', input.env, (p) => fsys.isFile(p)));
   if (input.extensionPath && [input.command.command, ...input.command.args].some((part) => inside(part, input.extensionPath!))) {
     installs.push(real(input.extensionPath));
   }
@@ -105,20 +106,6 @@ export function realPath(p: string, fsys: PolicyFs = nodeFs): string {
       current = parent;
     }
   }
-}
-
-/** The program's path: as given when it has a directory part, else the first match on PATH. */
-function lookUp(command: string, env: NodeJS.ProcessEnv, fsys: PolicyFs): string | undefined {
-  if (command.includes('/') || command.includes('\\')) return path.resolve(command);
-  const exts = process.platform === 'win32' ? ['', ...(env['PATHEXT'] ?? '.EXE;.CMD;.BAT').split(';')] : [''];
-  for (const dir of (env['PATH'] ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    for (const ext of exts) {
-      const candidate = path.join(dir, command + ext);
-      if (fsys.isFile(candidate)) return candidate;
-    }
-  }
-  return undefined;
 }
 
 function distinct(paths: readonly string[]): string[] {
