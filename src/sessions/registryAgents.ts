@@ -10,6 +10,7 @@ import type { Availability, DistributionKind, InstalledAgent, InstallProgress, R
 import { Disposable } from '../common/lifecycle';
 import { Emitter, type Event } from '../common/events';
 import { silentLogger, type Logger } from '../common/logger';
+import type { RegistryAgentsInput } from '../agents/agentConfig';
 import type { AgentGallerySource, GalleryAgent, GalleryState } from './agentGallery';
 
 /** Why nothing is installed or updated in Restricted Mode. */
@@ -19,6 +20,8 @@ export function restrictedInstallMessage(): string {
 
 export interface RegistryAgentsOptions {
   readonly source: RegistrySource;
+  /** The registry URL now (`acpWorkspace.registry.url`); empty means no registry: no catalog is shown or asked. */
+  readonly registryUrl: () => string;
   readonly installer: AgentInstaller;
   /** An agent's icon as a data: URI (`IconCache`). */
   readonly icons: { dataUri(url: string): Promise<string | undefined> };
@@ -65,6 +68,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export class RegistryAgents extends Disposable implements AgentGallerySource {
   private readonly changeEmitter = this._register(new Emitter<void>());
   readonly onDidChange: Event<void> = this.changeEmitter.event;
+  private readonly agentsEmitter = this._register(new Emitter<void>());
+  /** What {@link listInput} gives changed: the catalog, the installed agents or the registry setting (not progress). */
+  readonly onDidChangeAgents: Event<void> = this.agentsEmitter.event;
 
   private readonly running = new Map<string, Running>();
   private readonly errors = new Map<string, string>();
@@ -78,17 +84,27 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
   constructor(private readonly options: RegistryAgentsOptions) {
     super();
     this.logger = options.logger ?? silentLogger;
-    this._register(options.source.onDidChange(() => this.changed()));
-    this._register(options.installer.onDidChange(() => this.changed()));
+    this._register(options.source.onDidChange(() => this.agentsChanged()));
+    this._register(options.installer.onDidChange(() => this.agentsChanged()));
     this._register({ dispose: () => this.progressTimer !== undefined && clearTimeout(this.progressTimer) });
     this._register({ dispose: () => this.running.forEach((run) => run.abort.abort()) });
   }
 
+  /** The catalog's agents, none when the registry setting is empty. */
+  listed(): readonly RegistryAgent[] {
+    return this.options.registryUrl() === '' ? [] : this.options.source.current().agents;
+  }
+
+  /** What the agent list takes from the registry (agentConfig's `resolveAgentList`). */
+  listInput(): RegistryAgentsInput {
+    return { installed: this.options.installer.installed(), catalog: this.listed() };
+  }
+
   state(): GalleryState {
-    const catalog = this.options.source.current();
+    const catalog = this.catalogSummary();
     const listed = new Set<string>();
     const agents: GalleryAgent[] = [];
-    for (const agent of catalog.agents) {
+    for (const agent of this.listed()) {
       listed.add(agent.id);
       agents.push(this.galleryAgent(agent, this.availabilityOf(agent)));
     }
@@ -96,9 +112,8 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
     for (const installed of this.options.installer.installed()) {
       if (!listed.has(installed.id)) agents.push(this.galleryAgent(asRegistryAgent(installed), []));
     }
-    const { url, source, fetchedAt, error, problems } = catalog;
     return {
-      catalog: { url, source, problems, ...(fetchedAt !== undefined ? { fetchedAt } : {}), ...(error !== undefined ? { error } : {}) },
+      catalog,
       agents,
       trusted: this.options.isTrusted(),
       refreshing: this.refreshing !== undefined,
@@ -108,7 +123,7 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
   /** Installed agents whose registry lists a newer version, in the catalog's order. */
   updates(): AgentUpdate[] {
     const updates: AgentUpdate[] = [];
-    for (const agent of this.options.source.current().agents) {
+    for (const agent of this.listed()) {
       const installed = this.options.installer.find(agent.id);
       if (installed && this.options.isNewer(agent.version, installed.version)) updates.push({ id: agent.id, name: agent.name, installed: installed.version, available: agent.version });
     }
@@ -118,7 +133,7 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
   /** The newer version the registry lists for an installed agent, if any. */
   updateFor(id: string): string | undefined {
     const installed = this.options.installer.find(id);
-    const listed = this.options.source.current().agents.find((agent) => agent.id === id);
+    const listed = this.listed().find((agent) => agent.id === id);
     return installed && listed && this.options.isNewer(listed.version, installed.version) ? listed.version : undefined;
   }
 
@@ -130,6 +145,10 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
 
   refresh(): Promise<void> {
     if (this.refreshing) return this.refreshing;
+    if (this.options.registryUrl() === '') {
+      this.agentsChanged();
+      return Promise.resolve();
+    }
     const refreshing = this.options.source
       .refresh()
       .then(
@@ -151,7 +170,8 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
 
   /** Refreshes when the catalog was never fetched or is older than `maxAgeMs` (a day); resolves at once otherwise. */
   refreshIfDue(): Promise<void> {
-    const { fetchedAt } = this.options.source.current();
+    const { fetchedAt, url } = this.options.source.current();
+    if (url !== this.options.registryUrl()) return this.refresh();
     const now = (this.options.now ?? Date.now)();
     if (fetchedAt !== undefined && now - fetchedAt < (this.options.maxAgeMs ?? DAY_MS)) return Promise.resolve();
     return this.refresh();
@@ -171,7 +191,7 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
   }
 
   async icon(id: string): Promise<string | undefined> {
-    const url = this.options.source.current().agents.find((agent) => agent.id === id)?.icon;
+    const url = this.listed().find((agent) => agent.id === id)?.icon;
     if (!url) return undefined;
     try {
       return await this.options.icons.dataUri(url);
@@ -188,7 +208,7 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
   async perform(id: string, verb: 'install' | 'uninstall', kind?: DistributionKind, signal?: AbortSignal): Promise<ActionOutcome> {
     if (this.running.has(id)) return { kind: 'busy' };
     const installed = this.options.installer.find(id);
-    const listed = this.options.source.current().agents.find((agent) => agent.id === id);
+    const listed = this.listed().find((agent) => agent.id === id);
     let action: Action = verb;
     if (verb === 'install') {
       if (!this.options.isTrusted()) return this.fail(id, restrictedInstallMessage());
@@ -235,6 +255,20 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
       this.running.delete(id);
       this.changed();
     }
+  }
+
+  /** The catalog's status as the gallery shows it; with an empty registry setting, that there is none. */
+  private catalogSummary(): GalleryState['catalog'] {
+    const url = this.options.registryUrl();
+    if (url === '') return { url, source: 'snapshot', problems: [] };
+    const { source, fetchedAt, error, problems } = this.options.source.current();
+    return { url: this.options.source.current().url, source, problems, ...(fetchedAt !== undefined ? { fetchedAt } : {}), ...(error !== undefined ? { error } : {}) };
+  }
+
+  private agentsChanged(): void {
+    if (this.isDisposed) return;
+    this.agentsEmitter.fire();
+    this.changed();
   }
 
   private fail(id: string, message: string): ActionOutcome {

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { AgentInstaller, Availability, InstalledAgent, InstallOptions, RegistryAgent, RegistryCatalog, RegistrySource } from '../../../src/agents/registry/types';
 import { Emitter } from '../../../src/common/events';
 import { RegistryAgents, restrictedInstallMessage } from '../../../src/sessions/registryAgents';
+import { updatesToAnnounce } from '../../../src/sessions/registryUpdates';
 
 function entry(id: string, version: string, more: Partial<RegistryAgent> = {}): RegistryAgent {
   return { id, name: id, version, description: `${id} agent`, authors: ['Someone'], distribution: { npx: { package: `${id}@${version}`, args: [], env: {} } }, ...more };
@@ -111,14 +112,17 @@ describe('RegistryAgents (the gallery over the registry catalog and the installe
   let trusted: boolean;
   let service: RegistryAgents;
   let now: number;
+  let url: string;
 
   beforeEach(() => {
+    url = 'https://example.test/registry.json';
     source = new FakeSource(catalog([entry('claude-acp', '1.0.0', { icon: 'https://example.test/claude.svg' }), entry('opencode', '2.0.0'), entry('nowhere', '0.1.0')]));
     installer = new FakeInstaller();
     trusted = true;
     now = 1_000;
     service = new RegistryAgents({
       source,
+      registryUrl: () => url,
       installer,
       icons: { dataUri: (url) => Promise.resolve(url.endsWith('.svg') ? 'data:image/svg+xml;base64,PHN2Zz4=' : undefined) },
       isTrusted: () => trusted,
@@ -274,9 +278,44 @@ describe('RegistryAgents (the gallery over the registry catalog and the installe
     assert.equal(source.refreshes, 2, 'never fetched');
   });
 
+  it('shows no catalog and asks nothing when the registry setting is empty; installed agents stay', async () => {
+    installer.records.set('opencode', record_(entry('opencode', '1.0.0')));
+    let agentChanges = 0;
+    service.onDidChangeAgents(() => agentChanges++);
+    url = '';
+    await service.refresh();
+    assert.equal(source.refreshes, 0);
+    assert.ok(agentChanges > 0, 'the agent list is told');
+    const state = service.state();
+    assert.deepEqual(state.catalog, { url: '', source: 'snapshot', problems: [] });
+    assert.deepEqual(state.agents.map((a) => a.agent.id), ['opencode']);
+    assert.deepEqual(service.listInput().catalog, []);
+    assert.deepEqual(service.updates(), []);
+    assert.equal((await service.perform('claude-acp', 'install')).kind, 'failed');
+  });
+
   it("gives an agent's icon as a data URI, undefined without one", async () => {
     assert.equal(await service.icon('claude-acp'), 'data:image/svg+xml;base64,PHN2Zz4=');
     assert.equal(await service.icon('opencode'), undefined);
     assert.equal(await service.icon('ghost'), undefined);
+  });
+});
+
+describe('registry updates to announce', () => {
+  const update = (id: string, installed: string, available: string) => ({ id, name: id, installed, available });
+
+  it('announces each new version once, and forgets agents without an update', () => {
+    const first = updatesToAnnounce([update('opencode', '1.2.3', '1.3.0'), update('goose', '1.0.0', '1.1.0')], undefined);
+    assert.deepEqual(first.announce.map((u) => u.id), ['opencode', 'goose']);
+    const second = updatesToAnnounce([update('opencode', '1.2.3', '1.3.0'), update('goose', '1.0.0', '1.1.0')], first.record);
+    assert.deepEqual(second.announce, []);
+    const third = updatesToAnnounce([update('opencode', '1.2.3', '1.4.0')], second.record);
+    assert.deepEqual(third.announce.map((u) => `${u.id} ${u.available}`), ['opencode 1.4.0']);
+    assert.deepEqual(third.record, { opencode: '1.4.0' });
+  });
+
+  it('reads a damaged record as empty', () => {
+    assert.deepEqual(updatesToAnnounce([update('a', '1', '2')], { a: 7 }).announce.length, 1);
+    assert.deepEqual(updatesToAnnounce([update('a', '1', '2')], 'nonsense').announce.length, 1);
   });
 });
