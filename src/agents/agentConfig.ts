@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import * as z from 'zod';
 import type { AgentCommand } from '../process/command';
 import { formatIssues } from '../acp/schema';
-import type { DistributionKind, InstalledAgent, PackageDistribution, RegistryAgent } from './registry/types';
+import { OFFICIAL_REGISTRY_URL, type DistributionKind, type InstalledAgent, type PackageDistribution, type RegistryAgent } from './registry/types';
 
 export type { AgentCommand } from '../process/command';
 
@@ -249,6 +249,14 @@ export function isPinned(kind: 'npx' | 'uvx', pkg: string): boolean {
     case 'uvx':
       return /^[^=@\s]+(==|@)[^=@\s]+$/.test(pkg);
   }
+}
+
+/**
+ * The registry URL a value of `acpWorkspace.registry.url` stands for: trimmed; the official index when it is not a
+ * string; empty (no registry) when the user emptied it.
+ */
+export function registryUrlFromSetting(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : OFFICIAL_REGISTRY_URL;
 }
 
 /** Values for the `${…}` variables agent commands may use. */

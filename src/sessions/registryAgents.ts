@@ -137,6 +137,11 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
     return installed && listed && this.options.isNewer(listed.version, installed.version) ? listed.version : undefined;
   }
 
+  /** Workspace Trust changed: the gallery enables or disables its buttons. */
+  trustChanged(): void {
+    this.changed();
+  }
+
   /** What is running on an agent now, if anything. */
   busy(id: string): GalleryAgent['busy'] {
     const run = this.running.get(id);
@@ -227,8 +232,10 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
     this.changed();
     try {
       if (verb === 'install' && listed) {
+        // An update keeps the distribution it was installed with while the registry still offers it.
+        const chosen = kind ?? (installed && listed.distribution[installed.distribution] ? installed.distribution : undefined);
         await this.options.installer.install(listed, {
-          ...(kind !== undefined ? { kind } : {}),
+          ...(chosen !== undefined ? { kind: chosen } : {}),
           signal: run.abort.signal,
           onProgress: (progress) => {
             run.progress = progress;

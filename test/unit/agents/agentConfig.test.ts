@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { agentPresets, isPinned, packageCommandLine, presetsByRegistryId, resolveAgentCommand, resolveAgentList, resolveAgentWritablePaths } from '../../../src/agents/agentConfig';
+import { agentPresets, isPinned, packageCommandLine, presetsByRegistryId, registryUrlFromSetting, resolveAgentCommand, resolveAgentList, resolveAgentWritablePaths } from '../../../src/agents/agentConfig';
 import type { InstalledAgent, RegistryAgent } from '../../../src/agents/registry/types';
 
 describe('agent configuration', () => {
@@ -207,5 +207,15 @@ describe('agents from the ACP Registry in the agent list', () => {
     assert.equal(isPinned('uvx', 'name'), false);
     assert.deepEqual(packageCommandLine('npx', { package: 'p@1', cmd: 'tool', args: ['a'], env: {} }), { command: 'npx', args: ['--yes', '--package', 'p@1', 'tool', 'a'] });
     assert.deepEqual(packageCommandLine('uvx', { package: 'p==1', args: ['a'], env: {} }), { command: 'uvx', args: ['p==1', 'a'] });
+  });
+});
+
+describe('the acpWorkspace.registry.url setting', () => {
+  it('is the official index unless set; empty means no registry', () => {
+    assert.equal(registryUrlFromSetting(undefined), 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json');
+    assert.equal(registryUrlFromSetting(42), 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json');
+    assert.equal(registryUrlFromSetting('  http://127.0.0.1:8080/registry.json '), 'http://127.0.0.1:8080/registry.json');
+    assert.equal(registryUrlFromSetting(''), '');
+    assert.equal(registryUrlFromSetting('   '), '');
   });
 });
