@@ -85,8 +85,9 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     const installed = origin?.installed === true ? origin : undefined;
     const update = installed && this.registry?.updateFor(installed.id);
     const busy = installed && this.registry?.busy(installed.id);
+    // The version shows for an installed agent (what Update changes); a preset run from its catalog entry says it in the tooltip.
     const registryLine = [
-      origin && !caps?.agentInfo ? vscode.l10n.t('v{0}', origin.version) : undefined,
+      installed && !caps?.agentInfo ? vscode.l10n.t('v{0}', installed.version) : undefined,
       busy ? busyLabel(busy) : update ? vscode.l10n.t('update available: {0}', update) : undefined,
     ];
     item.description = [
