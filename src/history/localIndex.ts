@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
-import { writeAtomically } from './atomicWrite';
+import { writeAtomically } from '../common/atomicWrite';
 import { ChangeJournal } from './changeJournal';
 import type { ForkOrigin } from './sessionTitle';
 import { textFileName } from './textFileName';

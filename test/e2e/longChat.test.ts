@@ -172,8 +172,15 @@ describe('a long chat (real workbench, Chromium)', function () {
     // Read somewhere in the middle: entries there are rendered and measured now, for the first time.
     const { height } = await scroll();
     await scrollTo(Math.round(height / 2));
-    const read = await chat.locator('.slot .entry.agent').first().innerText();
-    const anchor = read.split('\n')[0]!;
+    // The first agent entry in view (rendered slots above the view are overscan, which may change as the
+    // entries there are measured).
+    const anchor = await chat.locator('.transcript').evaluate((element) => {
+      const transcript = element as unknown as ProbeElement;
+      const top = transcript.getBoundingClientRect().top;
+      const entries = Array.from(transcript.querySelectorAll('.slot .entry.agent'));
+      const inView = entries.find((entry) => entry.getBoundingClientRect().top >= top) ?? entries[0]!;
+      return (inView as unknown as { innerText: string }).innerText.split('\n')[0]!;
+    });
     const before = await topOf(anchor);
     // Two more chunks arrive below (the transcript grows), and nothing above moves what is read.
     let grown = (await scroll()).height;

@@ -22,7 +22,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { writeAtomically } from '../atomicWrite';
+import { writeAtomically } from '../../common/atomicWrite';
 import { Segment } from './segment';
 import { Part, TextIndex, type IndexedDocument } from './textIndex';
 
