@@ -8,6 +8,15 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpConnection } from './acp/connection';
 import type { AgentRegistry } from './agents/agentRegistry';
+import { presetsByRegistryId } from './agents/agentConfig';
+import { IconCache } from './agents/registry/icons';
+import { RegistryInstaller } from './agents/registry/install/installer';
+import { HttpRegistrySource, snapshotFromFile } from './agents/registry/registrySource';
+import { isNewer } from './agents/registry/version';
+import { RegistryAgents } from './sessions/registryAgents';
+import { AgentGalleryPanel } from './vscode/agentGallery';
+import { registerRegistryCommands } from './vscode/registryCommands';
+import { RegistryUpdates } from './vscode/registryUpdates';
 import { McpServers } from './mcp/mcpServers';
 import { FolderGrants } from './roots/folderGrants';
 import { ActiveSessions } from './sessions/activeSessions';
@@ -48,7 +57,7 @@ import { ReviewPanels } from './vscode/review/reviewPanels';
 import { configureL10n } from './vscode/l10nBundle';
 import { vscodeRootsUi } from './vscode/rootsUi';
 import { registerSessionCommands } from './vscode/sessionCommands';
-import { affectsUs, readCheckpointSettings, readSandbox } from './vscode/settings';
+import { affectsUs, readCheckpointSettings, readRegistryUrl, readSandbox } from './vscode/settings';
 import { SignIn } from './vscode/signIn';
 import { vscodeStartFailureUi, type StartFailureUi } from './vscode/startFailureUi';
 import { localFolders, vscodeWorkspace } from './vscode/workspace';
@@ -72,6 +81,8 @@ export interface TestApi {
   readonly review: ChangeReview;
   readonly reviewPanels: ReviewPanels;
   readonly confinement: AgentConfinement;
+  /** The ACP Registry's agents: the gallery's source, install, update, uninstall. */
+  readonly registryAgents: RegistryAgents;
   /** Export as Markdown and the transcript's text view (tests replace its `ui`). */
   readonly transcripts: TranscriptExport;
   /** Answers the "cannot be confined" question instead of the real dialog. */
@@ -143,7 +154,28 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     home: os.homedir(),
     logger,
   });
+  // The ACP Registry: its catalog (cached in registry/), the agents installed from it (in agents/), their icons.
+  const storage = context.globalStorageUri.fsPath;
+  const registrySource = new HttpRegistrySource({
+    url: readRegistryUrl,
+    cacheDir: path.join(storage, 'registry'),
+    snapshot: snapshotFromFile(vscode.Uri.joinPath(context.extensionUri, 'resources', 'registry-snapshot.json').fsPath),
+    logger,
+  });
+  // The installer's warm-ups run in the global storage, never in the workspace (no workspace .npmrc applies).
+  const installer = new RegistryInstaller({ storageDir: storage, registryUrl: readRegistryUrl, logger });
+  const registryAgents = new RegistryAgents({
+    source: registrySource,
+    registryUrl: readRegistryUrl,
+    installer,
+    icons: new IconCache({ dir: path.join(storage, 'registry', 'icons'), logger }),
+    isTrusted: () => vscode.workspace.isTrusted,
+    builtIns: presetsByRegistryId(),
+    isNewer,
+    logger,
+  });
   const agents = new AgentsFromSettings({
+    registry: registryAgents,
     context,
     logger,
     features: { booleanConfigOptions: true, notices: true, compaction: true, terminalAuth: true },
@@ -201,7 +233,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   const sessionsView = new SessionsView(context, history, registry, chats, historyActions, logger);
   const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger);
   const refusalNotices = new RefusalNotices();
-  const agentsView = new AgentsView(registry, sessions, confinement, titles);
+  const agentsView = new AgentsView(registry, sessions, confinement, titles, registryAgents);
   const notifications = new ChatNotifications({
     tabs,
     chats,
@@ -211,6 +243,17 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   });
   const transcripts = new TranscriptExport(tabs, (key) => sessionsView.model.find(key));
   context.subscriptions.push(
+    registrySource,
+    registryAgents,
+    new RegistryUpdates(registryAgents, context.globalState),
+    vscode.workspace.onDidChangeConfiguration((event) => affectsUs(event, 'registry.url') && void registryAgents.refresh()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => registryAgents.trustChanged()),
+    ...registerRegistryCommands({
+      registryAgents,
+      agents: registry,
+      openGallery: () => AgentGalleryPanel.show(context.extensionUri, registryAgents, { logger }),
+      restart: (name) => restartAgent(name),
+    }),
     agents,
     tabs,
     chats,
@@ -260,6 +303,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     review,
     reviewPanels,
     confinement,
+    registryAgents,
     transcripts,
     setConfinementUi: (replacement) => (confinementUi = replacement ?? vscodeConfinementUi),
     setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi),

@@ -1,11 +1,13 @@
 /**
- * Which agents exist: the built-in presets plus the user's `acpWorkspace.agents` setting, validated
- * with zod (a bad entry is reported and skipped, never a crash), and the command line each one runs.
+ * Which agents exist: the built-in presets (run from the ACP Registry where it lists them), the agents installed
+ * from the registry, and the user's `acpWorkspace.agents` setting, validated with zod (a bad entry is reported
+ * and skipped, never a crash), and the command line each one runs.
  */
 import * as l10n from '@vscode/l10n';
 import * as z from 'zod';
 import type { AgentCommand } from '../process/command';
 import { formatIssues } from '../acp/schema';
+import { OFFICIAL_REGISTRY_URL, type DistributionKind, type InstalledAgent, type PackageDistribution, type RegistryAgent } from './registry/types';
 
 export type { AgentCommand } from '../process/command';
 
@@ -32,9 +34,25 @@ export const AgentSetting = z.object({
 });
 export type AgentSetting = z.output<typeof AgentSetting>;
 
+/** Where a definition's command line comes from when the ACP Registry gives it. */
+export interface RegistryOrigin {
+  /** The registry's id of the agent, e.g. `claude-acp`. */
+  readonly id: string;
+  readonly version: string;
+  readonly distribution: DistributionKind;
+  /**
+   * Installed in the extension's storage (Update and Uninstall apply to it); otherwise the catalog's entry is run
+   * as it stands (an npx or uvx package, pinned, fetched by npx or uvx on its first start).
+   */
+  readonly installed: boolean;
+}
+
 export interface AgentDefinition extends AgentSetting {
-  /** Where it came from: a built-in preset or the user's settings. */
-  readonly source: 'preset' | 'settings';
+  /**
+   * Where it came from: a built-in preset (whatever runs it), the user's settings, or an agent installed from the
+   * ACP Registry that backs no preset.
+   */
+  readonly source: 'preset' | 'settings' | 'registry';
   /** One line for pickers. */
   readonly description: string;
   /**
@@ -42,6 +60,10 @@ export interface AgentDefinition extends AgentSetting {
    * {@link AgentSetting.writablePaths}. A user entry that replaces a preset lists its own in `writablePaths`.
    */
   readonly statePaths?: readonly string[];
+  /** A preset's id in the ACP Registry, when the registry lists it. */
+  readonly registryId?: string;
+  /** Set when the command line comes from the ACP Registry (an installed agent, or a preset's catalog entry). */
+  readonly registry?: RegistryOrigin;
 }
 
 /**
@@ -52,6 +74,7 @@ export function agentPresets(): readonly AgentDefinition[] {
   return [
     {
       name: 'Claude Code',
+      registryId: 'claude-acp',
       command: 'npx',
       args: ['-y', '@agentclientprotocol/claude-agent-acp'],
       env: {},
@@ -62,6 +85,7 @@ export function agentPresets(): readonly AgentDefinition[] {
     },
     {
       name: 'Codex',
+      registryId: 'codex-acp',
       command: 'npx',
       args: ['-y', '@zed-industries/codex-acp'],
       env: {},
@@ -72,6 +96,7 @@ export function agentPresets(): readonly AgentDefinition[] {
     },
     {
       name: 'Gemini CLI',
+      registryId: 'gemini',
       command: 'npx',
       args: ['-y', '@google/gemini-cli', '--acp'],
       env: {},
@@ -82,6 +107,7 @@ export function agentPresets(): readonly AgentDefinition[] {
     },
     {
       name: 'opencode',
+      registryId: 'opencode',
       command: 'opencode',
       args: ['acp'],
       env: {},
@@ -93,19 +119,54 @@ export function agentPresets(): readonly AgentDefinition[] {
   ];
 }
 
+/** Registry id → the name of the preset it backs (`claude-acp` → "Claude Code"). */
+export function presetsByRegistryId(): ReadonlyMap<string, string> {
+  return new Map(agentPresets().flatMap((preset) => (preset.registryId !== undefined ? [[preset.registryId, preset.name] as const] : [])));
+}
+
 export interface AgentListResult {
   readonly agents: readonly AgentDefinition[];
   /** One readable line per settings entry that was skipped. */
   readonly problems: readonly string[];
 }
 
+/** What the ACP Registry adds to the list: the agents installed from it, and its catalog as known now. */
+export interface RegistryAgentsInput {
+  readonly installed: readonly InstalledAgent[];
+  readonly catalog: readonly RegistryAgent[];
+}
+
+const NO_REGISTRY: RegistryAgentsInput = { installed: [], catalog: [] };
+
 /**
- * Presets followed by the user's agents. A user entry with a preset's name replaces that preset (so a
- * preset can be re-pointed at a local install); a later duplicate name is skipped and reported.
+ * Presets, then the agents installed from the registry that back no preset, then the user's agents.
+ * - A preset keeps its name (session history is keyed by it) and its state paths; its command line comes from
+ *   the installed registry agent with its `registryId`, else from the catalog's entry when that runs without a
+ *   download (an npx or uvx package with a pinned version), else from the built-in command.
+ * - An installed agent that backs no preset is listed under the registry's name (with its id added when a preset
+ *   or an earlier agent has that name).
+ * - A user entry with the name of a preset or an installed agent replaces it (so either can be re-pointed at a
+ *   local install); a later duplicate name in the setting is skipped and reported.
  */
-export function resolveAgentList(setting: unknown): AgentListResult {
+export function resolveAgentList(setting: unknown, registry: RegistryAgentsInput = NO_REGISTRY): AgentListResult {
   const problems: string[] = [];
-  const byName = new Map<string, AgentDefinition>(agentPresets().map((preset) => [preset.name, preset]));
+  const installedById = new Map(registry.installed.map((agent) => [agent.id, agent]));
+  const catalogById = new Map(registry.catalog.map((agent) => [agent.id, agent]));
+  const byName = new Map<string, AgentDefinition>();
+  const backing = new Set<string>();
+  for (const preset of agentPresets()) {
+    const id = preset.registryId;
+    const installed = id === undefined ? undefined : installedById.get(id);
+    const listed = id === undefined ? undefined : catalogById.get(id);
+    if (id !== undefined) backing.add(id);
+    byName.set(preset.name, installed ? presetFromInstalled(preset, installed) : (listed && presetFromCatalog(preset, listed)) ?? preset);
+  }
+  for (const agent of [...registry.installed].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))) {
+    if (backing.has(agent.id)) continue;
+    const name = byName.has(agent.name) ? `${agent.name} (${agent.id})` : agent.name;
+    if (byName.has(name)) continue;
+    byName.set(name, { ...fromInstalled(agent), name, source: 'registry', description: agent.description });
+  }
   const fromSettings = new Set<string>();
   const entries = setting === undefined || setting === null ? [] : Array.isArray(setting) ? setting : undefined;
   if (entries === undefined) {
@@ -127,6 +188,75 @@ export function resolveAgentList(setting: unknown): AgentListResult {
     });
   }
   return { agents: [...byName.values()], problems };
+}
+
+/** The command line, env and origin of an installed registry agent. */
+function fromInstalled(agent: InstalledAgent): Pick<AgentDefinition, 'command' | 'args' | 'env' | 'writablePaths' | 'registry'> {
+  return {
+    command: agent.command,
+    args: [...agent.args],
+    env: { ...agent.env },
+    writablePaths: [],
+    registry: { id: agent.id, version: agent.version, distribution: agent.distribution, installed: true },
+  };
+}
+
+function presetFromInstalled(preset: AgentDefinition, agent: InstalledAgent): AgentDefinition {
+  return { ...preset, ...fromInstalled(agent), description: registryDescription(agent.name, agent.version, agent.distribution) };
+}
+
+/** The preset run from its catalog entry, when that needs no download of ours (npx first, then uvx), pinned. */
+function presetFromCatalog(preset: AgentDefinition, agent: RegistryAgent): AgentDefinition | undefined {
+  for (const kind of ['npx', 'uvx'] as const) {
+    const distribution = agent.distribution[kind];
+    if (!distribution || !isPinned(kind, distribution.package)) continue;
+    const { command, args } = packageCommandLine(kind, distribution);
+    return {
+      ...preset,
+      command,
+      args,
+      env: { ...distribution.env },
+      registry: { id: agent.id, version: agent.version, distribution: kind, installed: false },
+      description: registryDescription(agent.name, agent.version, kind),
+    };
+  }
+  return undefined;
+}
+
+function registryDescription(name: string, version: string, kind: DistributionKind): string {
+  return l10n.t('{0} {1} from the ACP Registry ({2})', name, version, kind);
+}
+
+/**
+ * The command line that runs a registry package: `npx --yes <package> [args]` (`--package <package> <cmd>` when
+ * the entry names a command), `uvx <package> [args]` (`--from <package> <cmd>`).
+ */
+export function packageCommandLine(kind: 'npx' | 'uvx', distribution: PackageDistribution): { command: string; args: string[] } {
+  const { package: pkg, cmd, args } = distribution;
+  switch (kind) {
+    case 'npx':
+      return { command: 'npx', args: cmd ? ['--yes', '--package', pkg, cmd, ...args] : ['--yes', pkg, ...args] };
+    case 'uvx':
+      return { command: 'uvx', args: cmd ? ['--from', pkg, cmd, ...args] : [pkg, ...args] };
+  }
+}
+
+/** Whether a package names its version: `name@1.2.3`, `@scope/name@1.2.3`; `name==1.2.3`, `name@1.2.3` for uvx. */
+export function isPinned(kind: 'npx' | 'uvx', pkg: string): boolean {
+  switch (kind) {
+    case 'npx':
+      return /^(@[^/@\s]+\/)?[^/@\s]+@[^@\s]+$/.test(pkg);
+    case 'uvx':
+      return /^[^=@\s]+(==|@)[^=@\s]+$/.test(pkg);
+  }
+}
+
+/**
+ * The registry URL a value of `acpWorkspace.registry.url` stands for: trimmed; the official index when it is not a
+ * string; empty (no registry) when the user emptied it.
+ */
+export function registryUrlFromSetting(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : OFFICIAL_REGISTRY_URL;
 }
 
 /** Values for the `${…}` variables agent commands may use. */

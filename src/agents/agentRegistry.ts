@@ -50,15 +50,16 @@ export class AgentRegistry {
   constructor(private readonly options: AgentRegistryOptions) {}
 
   /**
-   * The agents there are now, in order. A known agent keeps its process (an unchanged definition keeps its
-   * identity, so it is not shown stale); an agent no longer defined is stopped.
+   * The agents there are now, in order. A known agent keeps its process; it is shown stale only when what it
+   * runs changed (command line, env, writable paths), not for a new description or registry version label alone;
+   * an agent no longer defined is stopped.
    */
   setDefinitions(definitions: readonly AgentDefinition[]): void {
     const seen = new Set<string>();
     for (const definition of definitions) {
       seen.add(definition.name);
       const entry = this.entries.get(definition.name);
-      if (entry) entry.definition = sameDefinition(entry.definition, definition) ? entry.definition : definition;
+      if (entry) entry.definition = definition;
       else this.entries.set(definition.name, { definition, process: undefined, startedWith: undefined, lastMessage: undefined });
     }
     for (const [name, entry] of this.entries) {
@@ -90,7 +91,7 @@ export class AgentRegistry {
     if (!this.options.isTrusted()) throw new Error(restrictedModeMessage());
     const entry = this.entries.get(name);
     if (!entry) throw new Error(l10n.t('There is no agent named "{0}". Check the acpWorkspace.agents setting.', name));
-    if (entry.process && entry.startedWith !== entry.definition && entry.process.state !== 'running' && entry.process.state !== 'starting') {
+    if (entry.process && entry.startedWith && !sameLaunch(entry.startedWith, entry.definition) && entry.process.state !== 'running' && entry.process.state !== 'starting') {
       // The definition changed while it was stopped: start from the new one.
       void entry.process.dispose();
       entry.process = undefined;
@@ -145,12 +146,14 @@ export class AgentRegistry {
       definition: entry.definition,
       state,
       message: entry.lastMessage,
-      stale: running && entry.startedWith !== undefined && entry.startedWith !== entry.definition,
+      stale: running && entry.startedWith !== undefined && !sameLaunch(entry.startedWith, entry.definition),
       process: entry.process,
     };
   }
 }
 
-function sameDefinition(a: AgentDefinition, b: AgentDefinition): boolean {
+/** Whether two definitions start the same process. */
+function sameLaunch(a: AgentDefinition, b: AgentDefinition): boolean {
+  if (a === b) return true;
   return JSON.stringify([a.command, a.args, a.env, a.writablePaths]) === JSON.stringify([b.command, b.args, b.env, b.writablePaths]);
 }

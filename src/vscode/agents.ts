@@ -1,15 +1,17 @@
 /**
- * The agents of the settings: presets plus `acpWorkspace.agents` fed into the {@link AgentRegistry}, each
- * process built with the settings of the moment (message size limit, protocol trace) and VS Code's
- * runtime and folders. Problems with the setting are reported, never fatal.
+ * The agents of the settings and the ACP Registry: presets, the agents installed from the registry and
+ * `acpWorkspace.agents` fed into the {@link AgentRegistry} (again whenever the setting, the catalog or the
+ * installed agents change), each process built with the settings of the moment (message size limit, protocol
+ * trace) and VS Code's runtime and folders. Problems with the setting are reported, never fatal.
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { ClientFeatureOptions } from '../acp/capabilities';
 import type { AcpConnection } from '../acp/connection';
 import { traceTap } from '../acp/trace';
-import { resolveAgentCommand, resolveAgentWritablePaths, type AgentCommand, type AgentDefinition, type CommandVariables } from '../agents/agentConfig';
+import { resolveAgentCommand, resolveAgentWritablePaths, type AgentCommand, type AgentDefinition, type CommandVariables, type RegistryAgentsInput } from '../agents/agentConfig';
 import { AgentRegistry } from '../agents/agentRegistry';
+import type { Event } from '../common/events';
 import { Disposable } from '../common/lifecycle';
 import type { Logger } from '../common/logger';
 import { AgentProcess, type AgentProcessOptions } from '../process/agentProcess';
@@ -25,12 +27,16 @@ export interface AgentsOptions {
   readonly connect: (connection: AcpConnection, confinement?: Confinement) => void;
   /** What each launch of an agent is to use (`acpWorkspace.sandbox`), asked at every launch. */
   readonly confinement?: (agentName: string, input: LaunchInput) => Promise<LaunchConfinement>;
+  /** What the ACP Registry adds (`RegistryAgents`): read again whenever it says it changed. */
+  readonly registry?: { listInput(): RegistryAgentsInput; readonly onDidChangeAgents: Event<void> };
 }
 
 export class AgentsFromSettings extends Disposable {
   readonly registry: AgentRegistry;
   /** The trace setting, read when it changes (the trace tap asks for it on every message). */
   private trace = readTrace();
+  /** The problems last reported, so a change of the registry does not repeat them. */
+  private reported = '';
 
   constructor(private readonly options: AgentsOptions) {
     super();
@@ -42,6 +48,7 @@ export class AgentsFromSettings extends Disposable {
         if (affectsUs(event, 'trace')) this.trace = readTrace();
       }),
     );
+    if (options.registry) this._register(options.registry.onDidChangeAgents(() => this.reload(false)));
   }
 
   /** The command line an agent runs (variables expanded), e.g. for a terminal sign-in. */
@@ -50,9 +57,13 @@ export class AgentsFromSettings extends Disposable {
     return status && this.resolve(status.definition);
   }
 
-  private reload(): void {
-    const { agents, problems } = readAgents();
+  /** `settingsChanged`: the problems are reported again even when they are the same as before. */
+  private reload(settingsChanged = true): void {
+    const { agents, problems } = readAgents(this.options.registry?.listInput());
     this.registry.setDefinitions(agents);
+    const reported = problems.join('\n');
+    if (!settingsChanged && reported === this.reported) return;
+    this.reported = reported;
     if (problems.length === 0) return;
     for (const problem of problems) this.options.logger.warn(problem);
     const openSettings = vscode.l10n.t('Open Settings');

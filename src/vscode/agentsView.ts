@@ -9,6 +9,7 @@ import { listInWords } from '../roots/rootSet';
 import type { ActiveSessions } from '../sessions/activeSessions';
 import { AgentSession } from '../sessions/agentSession';
 import type { AgentConfinement, ConfinementView } from '../sessions/agentConfinement';
+import type { RegistryAgents } from '../sessions/registryAgents';
 import type { SessionTitles } from '../sessions/sessionTitles';
 import type { AgentRegistry, AgentStatus } from '../agents/agentRegistry';
 import { Disposable } from '../common/lifecycle';
@@ -35,8 +36,11 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     private readonly sessions: ActiveSessions,
     private readonly confinement?: Pick<AgentConfinement, 'view' | 'onDidChange'>,
     private readonly titles?: Pick<SessionTitles, 'titleOf' | 'onDidChange'>,
+    /** Registry agents: the version the registry lists (an update), an install or update running now. */
+    private readonly registry?: Pick<RegistryAgents, 'updateFor' | 'busy' | 'onDidChange'>,
   ) {
     super();
+    if (registry) this._register(registry.onDidChange(() => this.changeEmitter.fire()));
     if (titles) this._register(titles.onDidChange(() => this.changeEmitter.fire()));
     if (confinement) this._register(confinement.onDidChange(() => this.changeEmitter.fire()));
     this._register(agents.onDidChange(() => this.changeEmitter.fire()));
@@ -76,14 +80,32 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     const version = caps?.agentInfo ? ` · ${caps.agentInfo.title ?? caps.agentInfo.name} ${caps.agentInfo.version}` : '';
     const running = state === 'running' || state === 'starting';
     const confinement = running ? this.confinement?.view(definition.name) : undefined;
-    item.description = [isDefault ? vscode.l10n.t('default') : undefined, `${stateLabel()[state]}${version}`, confinement?.summary, status.stale ? vscode.l10n.t('restart to apply settings') : undefined]
+    const origin = definition.registry;
+    // Only an installed registry agent is updated or uninstalled here; a preset run from its catalog entry follows the catalog.
+    const installed = origin?.installed === true ? origin : undefined;
+    const update = installed && this.registry?.updateFor(installed.id);
+    const busy = installed && this.registry?.busy(installed.id);
+    // The version shows for an installed agent (what Update changes); a preset run from its catalog entry says it in the tooltip.
+    const registryLine = [
+      installed && !caps?.agentInfo ? vscode.l10n.t('v{0}', installed.version) : undefined,
+      busy ? busyLabel(busy) : update ? vscode.l10n.t('update available: {0}', update) : undefined,
+    ];
+    item.description = [
+      isDefault ? vscode.l10n.t('default') : undefined,
+      `${stateLabel()[state]}${version}`,
+      ...registryLine,
+      confinement?.summary,
+      status.stale ? (origin ? vscode.l10n.t('restart to apply the new version or settings') : vscode.l10n.t('restart to apply settings')) : undefined,
+    ]
       .filter(Boolean)
       .join(' · ');
     item.iconPath = iconFor(state);
-    item.contextValue = `agent.${state}`;
+    item.contextValue = `agent.${state}${installed ? '.registry' : ''}${update ? '.update' : ''}`;
     item.id = `agent:${definition.name}`;
-    item.accessibilityInformation = { label: [definition.name, stateLabel()[state], isDefault ? vscode.l10n.t('default agent') : undefined, confinement?.summary].filter(Boolean).join(', ') };
-    item.tooltip = tooltipFor(status, caps, confinement);
+    item.accessibilityInformation = {
+      label: [definition.name, stateLabel()[state], isDefault ? vscode.l10n.t('default agent') : undefined, ...registryLine, confinement?.summary].filter(Boolean).join(', '),
+    };
+    item.tooltip = tooltipFor(status, caps, confinement, update);
     return item;
   }
 }
@@ -149,12 +171,36 @@ function iconFor(state: AgentStatus['state']): vscode.ThemeIcon {
   }
 }
 
-function tooltipFor(status: AgentStatus, caps: AgentCaps | undefined, confinement: ConfinementView | undefined): vscode.MarkdownString {
+/** An install, update or uninstall running on a registry agent, in a few words. */
+function busyLabel(busy: NonNullable<ReturnType<RegistryAgents['busy']>>): string {
+  const percent = busy.progress.fraction === undefined ? undefined : Math.round(busy.progress.fraction * 100);
+  switch (busy.action) {
+    case 'install':
+      return percent === undefined ? vscode.l10n.t('installing…') : vscode.l10n.t('installing… {0}%', percent);
+    case 'update':
+      return percent === undefined ? vscode.l10n.t('updating…') : vscode.l10n.t('updating… {0}%', percent);
+    case 'uninstall':
+      return vscode.l10n.t('uninstalling…');
+  }
+}
+
+function tooltipFor(status: AgentStatus, caps: AgentCaps | undefined, confinement: ConfinementView | undefined, update: string | undefined): vscode.MarkdownString {
   const { definition } = status;
   const md = new vscode.MarkdownString(undefined, true);
   // An agent from the settings is described by its command line, which the code block shows.
   const about = definition.source === 'settings' ? vscode.l10n.t('from the acpWorkspace.agents setting') : definition.description;
   md.appendMarkdown(`**${escape(definition.name)}**: ${escape(about)}\n\n`);
+  const origin = definition.registry;
+  if (origin) {
+    md.appendMarkdown(
+      `${escape(
+        origin.installed
+          ? vscode.l10n.t('From the ACP Registry ({0}): version {1}, installed ({2}).', origin.id, origin.version, origin.distribution)
+          : vscode.l10n.t('From the ACP Registry ({0}): version {1}, run by {2} without installing.', origin.id, origin.version, origin.distribution),
+      )}\n\n`,
+    );
+    if (update) md.appendMarkdown(`$(cloud-download) ${escape(vscode.l10n.t('Update available: {0} → {1}.', origin.version, update))}\n\n`);
+  }
   md.appendCodeblock([definition.command, ...definition.args].join(' '), 'shell');
   if (status.message) md.appendMarkdown(`\n$(warning) ${escape(status.message)}\n`);
   if (confinement) {

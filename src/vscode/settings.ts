@@ -1,6 +1,6 @@
 /** Typed, validated reads of the `acpWorkspace.*` settings. Bad values fall back to defaults, never throw. */
 import * as vscode from 'vscode';
-import { resolveAgentList, type AgentListResult } from '../agents/agentConfig';
+import { registryUrlFromSetting, resolveAgentList, type AgentListResult, type RegistryAgentsInput } from '../agents/agentConfig';
 import type { TraceLevel } from '../acp/trace';
 import type { PrimaryFolderSetting } from '../roots/workspaceRoots';
 import { DEFAULT_MAX_LINE_BYTES } from '../acp/transport/ndjson';
@@ -14,9 +14,20 @@ function config(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration(SECTION);
 }
 
-/** Presets plus `acpWorkspace.agents` (machine scope: a workspace cannot choose programs to run). */
-export function readAgents(): AgentListResult {
-  return resolveAgentList(config().get<unknown>('agents'));
+/**
+ * Presets, the agents installed from the ACP Registry, and `acpWorkspace.agents` (machine scope: a workspace
+ * cannot choose programs to run).
+ */
+export function readAgents(registry?: RegistryAgentsInput): AgentListResult {
+  return resolveAgentList(config().get<unknown>('agents'), registry);
+}
+
+/**
+ * `acpWorkspace.registry.url` (machine scope), trimmed: the official index when unset or not a string; an empty
+ * string means no registry.
+ */
+export function readRegistryUrl(): string {
+  return registryUrlFromSetting(config().get<unknown>('registry.url'));
 }
 
 /** The agent new sessions use; empty means "ask". */

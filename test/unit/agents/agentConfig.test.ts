@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { agentPresets, resolveAgentCommand, resolveAgentList, resolveAgentWritablePaths } from '../../../src/agents/agentConfig';
+import { agentPresets, isPinned, packageCommandLine, presetsByRegistryId, registryUrlFromSetting, resolveAgentCommand, resolveAgentList, resolveAgentWritablePaths } from '../../../src/agents/agentConfig';
+import type { InstalledAgent, RegistryAgent } from '../../../src/agents/registry/types';
 
 describe('agent configuration', () => {
   it('offers the built-in presets when nothing is configured, and no test agent among them', () => {
@@ -94,5 +95,127 @@ describe('agent configuration', () => {
     );
     assert.deepEqual(paths, ['/home/u/.claude', '/gs/ref', '/home/u', '/opt/a/s']);
     assert.deepEqual(ignored, ['${env:MISSING}/x']);
+  });
+});
+
+describe('agents from the ACP Registry in the agent list', () => {
+  const installed = (id: string, name: string, more: Partial<InstalledAgent> = {}): InstalledAgent => ({
+    id,
+    name,
+    version: '1.2.3',
+    description: `${name} from the registry`,
+    distribution: 'binary',
+    command: `/store/agents/${id}/1.2.3/${id}`,
+    args: ['acp'],
+    env: { MODE: 'acp' },
+    dir: `/store/agents/${id}/1.2.3`,
+    installedAt: 1,
+    registryUrl: 'https://example.test/registry.json',
+    ...more,
+  });
+  const listed = (id: string, distribution: RegistryAgent['distribution'], version = '0.85.1'): RegistryAgent => ({ id, name: id, version, description: '', authors: [], distribution });
+
+  it('maps the presets to their registry ids', () => {
+    assert.deepEqual([...presetsByRegistryId()], [['claude-acp', 'Claude Code'], ['codex-acp', 'Codex'], ['gemini', 'Gemini CLI'], ['opencode', 'opencode']]);
+  });
+
+  it('runs a preset from its installed registry agent, keeping its name and state paths', () => {
+    const { agents } = resolveAgentList(undefined, { installed: [installed('opencode', 'OpenCode')], catalog: [listed('opencode', { npx: { package: '@opencode/cli@9.9.9', args: [], env: {} } })] });
+    const opencode = agents.find((a) => a.registryId === 'opencode')!;
+    assert.equal(opencode.name, 'opencode');
+    assert.equal(opencode.source, 'preset');
+    assert.deepEqual([opencode.command, ...opencode.args], ['/store/agents/opencode/1.2.3/opencode', 'acp']);
+    assert.deepEqual(opencode.env, { MODE: 'acp' });
+    assert.deepEqual(opencode.statePaths, agentPresets().find((p) => p.name === 'opencode')!.statePaths);
+    assert.deepEqual(opencode.registry, { id: 'opencode', version: '1.2.3', distribution: 'binary', installed: true });
+    assert.equal(agents.filter((a) => a.command.includes('opencode')).length, 1, 'no second entry for the installed agent');
+  });
+
+  it('runs a preset from its catalog entry when that needs no download of ours (pinned npx, then uvx)', () => {
+    const { agents } = resolveAgentList(undefined, {
+      installed: [],
+      catalog: [
+        listed('claude-acp', { npx: { package: '@agentclientprotocol/claude-agent-acp@0.85.1', args: [], env: { A: 'b' } } }),
+        listed('gemini', { npx: { package: '@google/gemini-cli@0.37.1', args: ['--acp'], env: {} } }, '0.37.0'),
+        listed('codex-acp', { uvx: { package: 'codex-acp==1.4.0', cmd: 'codex-acp', args: ['--x'], env: {} } }, '1.4.0'),
+      ],
+    });
+    const claude = agents.find((a) => a.name === 'Claude Code')!;
+    assert.deepEqual([claude.command, ...claude.args], ['npx', '--yes', '@agentclientprotocol/claude-agent-acp@0.85.1']);
+    assert.deepEqual(claude.env, { A: 'b' });
+    assert.deepEqual(claude.registry, { id: 'claude-acp', version: '0.85.1', distribution: 'npx', installed: false });
+    assert.deepEqual(claude.statePaths, ['~/.claude', '~/.claude.json']);
+    const gemini = agents.find((a) => a.name === 'Gemini CLI')!;
+    assert.deepEqual([gemini.command, ...gemini.args], ['npx', '--yes', '@google/gemini-cli@0.37.1', '--acp']);
+    const codex = agents.find((a) => a.name === 'Codex')!;
+    assert.deepEqual([codex.command, ...codex.args], ['uvx', '--from', 'codex-acp==1.4.0', 'codex-acp', '--x']);
+  });
+
+  it("keeps a preset's built-in command when the catalog entry needs a download or is not pinned", () => {
+    const { agents } = resolveAgentList(undefined, {
+      installed: [],
+      catalog: [
+        listed('opencode', { binary: { 'linux-x86_64': { archive: 'https://example.test/o.tar.gz', cmd: './opencode', args: ['acp'], env: {} } } }),
+        listed('claude-acp', { npx: { package: '@agentclientprotocol/claude-agent-acp', args: [], env: {} } }),
+      ],
+    });
+    const opencode = agents.find((a) => a.name === 'opencode')!;
+    assert.deepEqual([opencode.command, ...opencode.args], ['opencode', 'acp']);
+    assert.equal(opencode.registry, undefined);
+    const claude = agents.find((a) => a.name === 'Claude Code')!;
+    assert.deepEqual([claude.command, ...claude.args], ['npx', '-y', '@agentclientprotocol/claude-agent-acp']);
+  });
+
+  it('lists installed agents that back no preset under their registry name, after the presets and before the user agents', () => {
+    const { agents, problems } = resolveAgentList([{ name: 'Mine', command: 'mine' }], {
+      installed: [installed('goose', 'goose'), installed('other-gemini', 'Gemini CLI'), installed('cline', 'Cline', { distribution: 'npx', command: 'npx', args: ['--yes', 'cline@1.2.3', '--acp'], env: {} })],
+      catalog: [],
+    });
+    assert.deepEqual(problems, []);
+    assert.deepEqual(agents.map((a) => a.name), ['Claude Code', 'Codex', 'Gemini CLI', 'opencode', 'Cline', 'Gemini CLI (other-gemini)', 'goose', 'Mine']);
+    const goose = agents.find((a) => a.name === 'goose')!;
+    assert.equal(goose.source, 'registry');
+    assert.equal(goose.description, 'goose from the registry');
+    assert.deepEqual(goose.registry, { id: 'goose', version: '1.2.3', distribution: 'binary', installed: true });
+    assert.deepEqual(goose.writablePaths, []);
+  });
+
+  it("lets the user's entry of the same name win over a registry-backed preset and an installed agent", () => {
+    const { agents } = resolveAgentList(
+      [
+        { name: 'opencode', command: '/usr/local/bin/opencode', args: ['acp'] },
+        { name: 'goose', command: '/opt/goose' },
+      ],
+      { installed: [installed('opencode', 'OpenCode'), installed('goose', 'goose')], catalog: [] },
+    );
+    const opencode = agents.find((a) => a.name === 'opencode')!;
+    assert.equal(opencode.source, 'settings');
+    assert.equal(opencode.command, '/usr/local/bin/opencode');
+    assert.equal(opencode.registry, undefined);
+    const goose = agents.filter((a) => a.name === 'goose');
+    assert.equal(goose.length, 1);
+    assert.equal(goose[0]!.command, '/opt/goose');
+  });
+
+  it('tells pinned packages from unpinned ones', () => {
+    assert.equal(isPinned('npx', '@scope/name@1.2.3'), true);
+    assert.equal(isPinned('npx', 'name@1.2.3-beta.1'), true);
+    assert.equal(isPinned('npx', '@scope/name'), false);
+    assert.equal(isPinned('npx', 'name'), false);
+    assert.equal(isPinned('uvx', 'name==1.2.3'), true);
+    assert.equal(isPinned('uvx', 'name@1.2.3'), true);
+    assert.equal(isPinned('uvx', 'name'), false);
+    assert.deepEqual(packageCommandLine('npx', { package: 'p@1', cmd: 'tool', args: ['a'], env: {} }), { command: 'npx', args: ['--yes', '--package', 'p@1', 'tool', 'a'] });
+    assert.deepEqual(packageCommandLine('uvx', { package: 'p==1', args: ['a'], env: {} }), { command: 'uvx', args: ['p==1', 'a'] });
+  });
+});
+
+describe('the acpWorkspace.registry.url setting', () => {
+  it('is the official index unless set; empty means no registry', () => {
+    assert.equal(registryUrlFromSetting(undefined), 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json');
+    assert.equal(registryUrlFromSetting(42), 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json');
+    assert.equal(registryUrlFromSetting('  http://127.0.0.1:8080/registry.json '), 'http://127.0.0.1:8080/registry.json');
+    assert.equal(registryUrlFromSetting(''), '');
+    assert.equal(registryUrlFromSetting('   '), '');
   });
 });

@@ -74,6 +74,17 @@ describe('AgentRegistry (the configured agents and their processes)', function (
     assert.equal(registry.find('A')?.stale, false);
   });
 
+  it('takes a new description or registry label of a running agent without showing it stale', async () => {
+    registry.setDefinitions([definition('A')]);
+    await registry.start('A');
+    registry.setDefinitions([{ ...definition('A'), description: 'A 1.2.3 from the ACP Registry (npx)', registry: { id: 'a', version: '1.2.3', distribution: 'npx', installed: true } }]);
+    assert.equal(registry.find('A')?.stale, false);
+    assert.equal(registry.find('A')?.definition.registry?.version, '1.2.3', 'the view shows the new definition');
+    await registry.stop('A');
+    await registry.start('A');
+    assert.equal(created.length, 1, 'the same command line reuses its process');
+  });
+
   it('stops an agent that is no longer defined, and restarts one with a new process (saying it restarts)', async () => {
     registry.setDefinitions([definition('A'), definition('B')]);
     await registry.start('B');
