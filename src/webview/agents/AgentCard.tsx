@@ -4,6 +4,7 @@
  * rendered as text nodes only.
  */
 import * as l10n from '@vscode/l10n';
+import { Component } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DistributionKind, GalleryAgentView, GalleryAvailability } from '../../shared/agentGalleryProtocol';
 import { cardAction } from '../../shared/agentGalleryModel';
@@ -26,10 +27,9 @@ function kindLabel(kind: DistributionKind): string {
   }
 }
 
-function AgentIcon(props: { agent: GalleryAgentView; store: GalleryStore }) {
-  const { agent, store } = props;
+function AgentIcon(props: { agent: GalleryAgentView; store: GalleryStore; dataUri: string | undefined }) {
+  const { agent, store, dataUri } = props;
   const ref = useRef<HTMLDivElement>(null);
-  const dataUri = store.icons.get(agent.id);
   useEffect(() => (agent.hasIcon && !dataUri && ref.current ? store.watchIcon(ref.current, agent.id) : undefined), [agent.id, agent.hasIcon, dataUri === undefined]);
   return (
     <div class="agent-icon" ref={ref} aria-hidden="true">
@@ -88,10 +88,9 @@ function Progress(props: { message: string; fraction?: number; label: string }) 
   );
 }
 
-function Actions(props: { agent: GalleryAgentView; store: GalleryStore; locked: string | undefined }) {
-  const { agent, store, locked } = props;
+function Actions(props: CardProps) {
+  const { agent, store, locked, waiting } = props;
   const action = cardAction(agent);
-  const waiting = store.waiting(agent.id);
   const [kind, setKind] = useState<DistributionKind | undefined>(undefined);
   const uninstall = (
     <Button small icon="trash" unavailable={locked} disabled={waiting} aria-label={l10n.t('Uninstall {0}', agent.name)} onClick={() => store.act({ type: 'uninstall', id: agent.id })}>
@@ -162,15 +161,40 @@ function Actions(props: { agent: GalleryAgentView; store: GalleryStore; locked: 
   }
 }
 
-export function AgentCard(props: { agent: GalleryAgentView; store: GalleryStore; locked: string | undefined }) {
-  const { agent, store, locked } = props;
+interface CardProps {
+  readonly agent: GalleryAgentView;
+  readonly store: GalleryStore;
+  /** Why every action is disabled (Restricted Mode). */
+  readonly locked: string | undefined;
+  readonly icon: string | undefined;
+  /** Its action was sent and the state that follows has not arrived. */
+  readonly waiting: boolean;
+}
+
+/**
+ * A card renders again only when what it shows changed: the store keeps an agent's object when a new state
+ * has it unchanged, so progress of one install re-renders one card, not the whole list, ten times a second.
+ */
+export class AgentCard extends Component<CardProps> {
+  override shouldComponentUpdate(next: CardProps): boolean {
+    const now = this.props;
+    return next.agent !== now.agent || next.locked !== now.locked || next.icon !== now.icon || next.waiting !== now.waiting;
+  }
+
+  override render() {
+    return <Card {...this.props} />;
+  }
+}
+
+function Card(props: CardProps) {
+  const { agent, store, locked, waiting } = props;
   const titleId = `agent-${agent.id}`;
   const action = cardAction(agent);
   // Retry repeats what failed when that is clear: an install, or the update still offered.
   const retry = agent.error !== undefined && (action.kind === 'install' || action.kind === 'update');
   return (
     <li class={`agent-card ${agent.installed ? 'installed' : ''}`} aria-labelledby={titleId} data-agent={agent.id}>
-      <AgentIcon agent={agent} store={store} />
+      <AgentIcon agent={agent} store={store} dataUri={props.icon} />
       <div class="agent-main">
         <div class="agent-heading">
           <h2 class="agent-name" id={titleId}>
@@ -219,14 +243,14 @@ export function AgentCard(props: { agent: GalleryAgentView; store: GalleryStore;
             <Icon name="error" />
             <span class="agent-error-text">{agent.error}</span>
             {retry ? (
-              <Button small icon="refresh" unavailable={locked} disabled={store.waiting(agent.id)} aria-label={l10n.t('Retry {0}', agent.name)} onClick={() => store.install(agent.id)}>
+              <Button small icon="refresh" unavailable={locked} disabled={waiting} aria-label={l10n.t('Retry {0}', agent.name)} onClick={() => store.install(agent.id)}>
                 {l10n.t('Retry')}
               </Button>
             ) : null}
           </div>
         ) : null}
       </div>
-      <Actions agent={agent} store={store} locked={locked} />
+      <Actions {...props} />
     </li>
   );
 }

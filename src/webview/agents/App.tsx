@@ -1,7 +1,7 @@
 /**
  * The Add Agent tab: a search box (focused when the tab opens), the All / Installed / Updates filter, where the
- * list comes from, and the registry's agents as cards. About 150 agents: a plain list (a card renders in well
- * under a millisecond); icons are asked for as cards come into view.
+ * list comes from, and the registry's agents as cards. About 150 agents: a plain list, each card rendered again
+ * only when it changed (AgentCard); icons are asked for as cards come into view.
  */
 import * as l10n from '@vscode/l10n';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -137,7 +137,7 @@ export function App(props: { store: GalleryStore }) {
       {shown.length > 0 ? (
         <ul class="agent-list" aria-label={l10n.t('Agents')}>
           {shown.map((agent) => (
-            <AgentCard key={agent.id} agent={agent} store={store} locked={locked} />
+            <AgentCard key={agent.id} agent={agent} store={store} locked={locked} icon={store.icons.get(agent.id)} waiting={store.waiting(agent.id)} />
           ))}
         </ul>
       ) : (

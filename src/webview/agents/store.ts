@@ -55,7 +55,14 @@ export class GalleryStore {
     return () => this.listeners.delete(listener);
   }
 
-  receive(state: GalleryView): void {
+  receive(incoming: GalleryView): void {
+    // An agent that did not change keeps its object, so its card is not rendered again (AgentCard).
+    const before = new Map(this.state?.agents.map((agent) => [agent.id, agent]));
+    const agents = incoming.agents.map((agent) => {
+      const old = before.get(agent.id);
+      return old && JSON.stringify(old) === JSON.stringify(agent) ? old : agent;
+    });
+    const state = { ...incoming, agents };
     const said = this.state ? actionAnnouncements(this.state.agents, state.agents) : [];
     if (said.length > 0) this.announcement = said.join('\n');
     this.state = state;
