@@ -83,6 +83,8 @@ describe('Add Agent: install an agent from the ACP Registry (real workbench, Chr
     await bench().page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click({ timeout: 30_000 });
     const chat = await bench().webview('.prompt-input', 60_000);
     await chat.locator('.agent-name', { hasText: AGENT.name }).waitFor({ timeout: 60_000 });
+    await chat.locator('.roots .chip').first().waitFor();
+    assert.deepEqual((await chat.locator('.roots .chip').allInnerTexts()).map((r) => r.trim()), ['app', 'lib', 'docs'], 'the session has the workspace’s three folders');
     await chat.locator('.prompt-input').fill('hello from the registry');
     await chat.locator('.prompt-input').press('Enter');
     await chat.locator('.entry.agent', { hasText: 'Echo: hello from the registry' }).waitFor({ timeout: 60_000 });
