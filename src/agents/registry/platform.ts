@@ -63,3 +63,8 @@ export function preferredKind(availabilities: readonly Availability[]): Distribu
   const order: readonly DistributionKind[] = ['binary', 'npx', 'uvx'];
   return order.find((kind) => availabilities.some((a) => a.kind === kind && a.available));
 }
+
+/** The Node platform a key runs on (for the path rules of its archives). */
+export function nodePlatformOf(key: PlatformKey): NodeJS.Platform {
+  return key.startsWith('windows') ? 'win32' : key.startsWith('darwin') ? 'darwin' : 'linux';
+}

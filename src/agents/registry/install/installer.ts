@@ -24,8 +24,8 @@ import { entrySegments } from './entryPaths';
 import { archiveKind, extractArchive, type ArchiveKind } from './extract';
 import type { ExtractLimits } from './extractedTree';
 import { readInstalled, writeInstalled } from './installedStore';
-import { currentPlatform, nodePlatformOf } from './platform';
-import { findPackageTools, npxProblem, uvxProblem, type PackageTools } from './tools';
+import { availabilityOf, currentPlatform, nodePlatformOf, preferredKind, type ToolsFound } from '../platform';
+import { findPackageTools, type PackageTools } from './tools';
 import { runCommand, type CommandRunner } from './warmUp';
 
 export interface RegistryInstallerOptions {
@@ -48,7 +48,6 @@ export interface RegistryInstallerOptions {
   readonly warmUpTimeoutMs?: number;
 }
 
-const ORDER: readonly DistributionKind[] = ['binary', 'npx', 'uvx'];
 /** A version becomes a folder name: nothing that could climb or hide. */
 const SAFE_VERSION = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;
 const SAFE_ID = /^[a-z][a-z0-9-]{0,127}$/;
@@ -93,22 +92,29 @@ export class RegistryInstaller implements AgentInstaller {
   }
 
   async availability(agent: RegistryAgent): Promise<readonly Availability[]> {
-    const result: Availability[] = [];
-    const tools = ORDER.some((kind) => kind !== 'binary' && agent.distribution[kind]) ? await this.tools() : {};
-    for (const kind of ORDER) {
-      if (!agent.distribution[kind]) continue;
-      const reason = this.unavailableReason(agent, kind, tools);
-      result.push(reason === undefined ? { kind, available: true } : { kind, available: false, reason });
-    }
-    return result;
+    const { npx, uvx, binary } = agent.distribution;
+    const tools = npx || uvx ? await this.tools() : {};
+    const found: ToolsFound = { npx: !!(tools.npx && tools.node), uvx: !!tools.uvx };
+    const platform = this.platform;
+    return availabilityOf(agent, platform, found).map((entry) => {
+      // A download for this platform that this extension cannot unpack (e.g. .tar.bz2) does not work here either.
+      const target = entry.kind === 'binary' && entry.available && platform ? binary?.[platform] : undefined;
+      const kindOf = target ? archiveKind(target.archive) : undefined;
+      return kindOf !== undefined && typeof kindOf !== 'string' ? { kind: 'binary', available: false, reason: kindOf.unsupported } : entry;
+    });
   }
 
   async install(agent: RegistryAgent, options: InstallOptions = {}): Promise<InstalledAgent> {
     if (!SAFE_ID.test(agent.id)) throw new Error(l10n.t('"{0}" is not a valid agent id.', agent.id));
-    const kind = options.kind ?? (await this.firstAvailable(agent));
-    const tools = kind === 'binary' ? {} : await this.tools();
-    const reason = this.unavailableReason(agent, kind, tools);
-    if (reason !== undefined) throw new Error(l10n.t('{0} cannot be installed with {1}: {2}', agent.name, kind, reason));
+    const all = await this.availability(agent);
+    const kind = options.kind ?? preferredKind(all);
+    if (kind === undefined) {
+      const reasons = all.map((entry) => `${entry.kind}: ${entry.reason ?? ''}`).join('; ');
+      throw new Error(all.length === 0 ? l10n.t('{0} lists no way to install it.', agent.name) : l10n.t('{0} cannot be installed here ({1}).', agent.name, reasons));
+    }
+    const chosen = all.find((entry) => entry.kind === kind);
+    const reason = chosen ? chosen.reason : l10n.t('the registry lists no {0} distribution for it', kind);
+    if (!chosen?.available) throw new Error(l10n.t('{0} cannot be installed with {1}: {2}', agent.name, kind, reason ?? ''));
     const record = await this.prepare(agent, kind, options);
     await this.serial(async () => {
       const fresh = this.reread();
@@ -250,33 +256,6 @@ export class RegistryInstaller implements AgentInstaller {
       if (moved) await fs.promises.rename(previous, finalDir).catch(() => undefined);
       throw error;
     }
-  }
-
-  private unavailableReason(agent: RegistryAgent, kind: DistributionKind, tools: PackageTools): string | undefined {
-    switch (kind) {
-      case 'binary': {
-        const binary = agent.distribution.binary;
-        if (!binary) return l10n.t('the registry lists no download');
-        const platform = this.platform;
-        if (!platform) return l10n.t('there is no download for this platform ({0}-{1})', process.platform, process.arch);
-        const target = binary[platform];
-        if (!target) return l10n.t('there is no download for {0}', platform);
-        const kindOf = archiveKind(target.archive);
-        return typeof kindOf === 'string' ? undefined : kindOf.unsupported;
-      }
-      case 'npx':
-        return agent.distribution.npx ? npxProblem(tools) : l10n.t('the registry lists no npm package');
-      case 'uvx':
-        return agent.distribution.uvx ? uvxProblem(tools) : l10n.t('the registry lists no Python package');
-    }
-  }
-
-  private async firstAvailable(agent: RegistryAgent): Promise<DistributionKind> {
-    const all = await this.availability(agent);
-    const available = all.find((entry) => entry.available);
-    if (available) return available.kind;
-    const reasons = all.map((entry) => `${entry.kind}: ${entry.reason ?? ''}`).join('; ');
-    throw new Error(all.length === 0 ? l10n.t('{0} lists no way to install it.', agent.name) : l10n.t('{0} cannot be installed here ({1}).', agent.name, reasons));
   }
 
   private get platform(): PlatformKey | undefined {

@@ -2,7 +2,6 @@
  * The programs that `npx` and `uvx` agents need, found on the PATH the agents will be started with, and what
  * to tell the user when one is missing.
  */
-import * as l10n from '@vscode/l10n';
 import { findProgram, isRegularFile, type IsFile } from '../../../process/programPath';
 
 /** Absolute paths of the tools found; a missing one is undefined. */
@@ -18,16 +17,4 @@ export function findPackageTools(env: NodeJS.ProcessEnv = process.env, isFile: I
   const node = findProgram('node', env, isFile, platform);
   const uvx = findProgram('uvx', env, isFile, platform);
   return { ...(npx ? { npx } : {}), ...(node ? { node } : {}), ...(uvx ? { uvx } : {}) };
-}
-
-/** Why an `npx` agent cannot run here, or undefined when it can. */
-export function npxProblem(tools: PackageTools): string | undefined {
-  if (tools.npx && tools.node) return undefined;
-  return l10n.t('Node.js (node and npx) is not on the PATH: install Node.js 18 or later from https://nodejs.org (or with your package manager), then restart VS Code.');
-}
-
-/** Why a `uvx` agent cannot run here, or undefined when it can. */
-export function uvxProblem(tools: PackageTools): string | undefined {
-  if (tools.uvx) return undefined;
-  return l10n.t('uv (uvx) is not on the PATH: install uv as https://docs.astral.sh/uv/getting-started/installation/ describes, then restart VS Code.');
 }
