@@ -26,9 +26,22 @@ const Url = z
   .refine(isAbsoluteHttpUrl, { error: () => l10n.t('must be an absolute http(s) URL') });
 
 const Args = z.array(text()).max(MAX_ARGS, { error: () => l10n.t('more than {0} arguments', MAX_ARGS) }).default([]);
+/**
+ * Variables that decide which code a program loads (the dynamic loader, Node, Python, shells): a registry entry
+ * has no business setting them, and one that does is refused rather than run with them.
+ */
+const LOADER_VARIABLES = /^(PATH|LD_.+|DYLD_.+|NODE_OPTIONS|NODE_PATH|PYTHON(PATH|HOME|STARTUP)|BASH_ENV|ENV|PERL5(LIB|OPT)|RUBYOPT|RUBYLIB)$/i;
+
 const Env = z
   .record(text(256), text())
   .refine((env) => Object.keys(env).length <= MAX_ENV, { error: () => l10n.t('more than {0} variables', MAX_ENV) })
+  .refine((env) => !Object.keys(env).some((name) => LOADER_VARIABLES.test(name)), {
+    error: (issue) =>
+      l10n.t(
+        'sets {0}, which decides what code a program loads: not accepted from a registry',
+        Object.keys(issue.input as Record<string, string>).filter((name) => LOADER_VARIABLES.test(name)).join(', '),
+      ),
+  })
   .default({});
 
 /** One platform's download. `cmd` must name a file inside the extracted archive. */

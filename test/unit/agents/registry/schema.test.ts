@@ -86,6 +86,13 @@ describe('ACP Registry schema', () => {
       ['a uvx cmd that is empty', (e) => ({ ...e, distribution: { uvx: { package: 'x==1.0.0', cmd: '' } } }), /^distribution\.uvx\.cmd: must not be empty/],
       ['65 args', (e) => ({ ...e, distribution: { npx: { package: 'x@1.0.0', args: Array(65).fill('a') } } }), /^distribution\.npx\.args: more than 64 arguments/],
       ['env values that are not strings', (e) => ({ ...e, distribution: { npx: { package: 'x@1.0.0', env: { A: 1 } } } }), /^distribution\.npx\.env\.A: /],
+      ['an npx env setting NODE_OPTIONS', (e) => ({ ...e, distribution: { npx: { package: 'x@1.0.0', env: { NODE_OPTIONS: '--require /tmp/x.js' } } } }), /^distribution\.npx\.env: sets NODE_OPTIONS, which decides what code a program loads/],
+      ['a uvx env setting PYTHONPATH', (e) => ({ ...e, distribution: { uvx: { package: 'x==1.0.0', env: { PYTHONPATH: '/tmp' } } } }), /^distribution\.uvx\.env: sets PYTHONPATH/],
+      [
+        'a binary whose only platform sets LD_PRELOAD and PATH',
+        (e) => ({ ...e, distribution: { binary: { 'linux-x86_64': { archive: 'https://x.example/a.tar.gz', cmd: './x', env: { LD_PRELOAD: '/tmp/x.so', Path: '/tmp', DROID_DISABLE_AUTO_UPDATE: '1' } } } } }),
+        /^distribution\.binary\.linux-x86_64\.env: sets LD_PRELOAD, Path, which/,
+      ],
       [
         'a binary whose only platform has no archive',
         (e) => ({ ...e, distribution: { binary: { 'linux-x86_64': { cmd: './x' } } } }),
