@@ -75,6 +75,16 @@ export class Workbench {
     let launched: Awaited<ReturnType<typeof browser.launchBrowser>> | undefined;
     try {
       launched = await browser.launchBrowser();
+      // code-server registers a worker of its own (a PWA's, scope "/") that claims every page it can, webview
+      // frames included: when it activates while the first webview of a fresh profile registers VS Code's
+      // webview worker, that webview can wait for its worker forever and stay blank. It is not VS Code's; the
+      // workbench and its webviews work without it (desktop VS Code has none).
+      await launched.context.addInitScript(() => {
+        const container = (globalThis as unknown as { navigator?: { serviceWorker?: { register(url: string | URL, options?: unknown): Promise<unknown> } } }).navigator?.serviceWorker;
+        if (!container) return;
+        const register = container.register.bind(container);
+        container.register = (url, options) => (String(url).includes('/_static/out/browser/serviceWorker.js') ? new Promise(() => undefined) : register(url, options));
+      });
       const page = await launched.context.newPage();
       const target = options.target.endsWith('.code-workspace') ? { workspace: options.target } : { folder: options.target };
       const url = codeServer.workbenchUrl(server.url, {
