@@ -10,7 +10,8 @@
  *    (3 × 64 MiB), built once: `extractArchive` (our checked extractor) against node-tar's `tar.x` and the
  *    system's `tar -xzf`; the same trees as zips (yazl) against yauzl streaming each entry to a file unchecked.
  * 3. Download: `download()` (fetch policy, SHA-256 while streaming, size cap, idle timer) of a 256 MiB body from
- *    a node:http server on 127.0.0.1 (a child process) against `fetch` piped into `fs.createWriteStream`.
+ *    a node:http server on 127.0.0.1 (a child process) against `fetch` piped into `fs.createWriteStream`, and the
+ *    same pipeline hashing each chunk (what the checksum alone costs).
  * 4. Gallery state: the cost of one progress event of a running install at 150 and 1,000 catalog agents
  *    (`RegistryAgents.state()`, then `galleryView` + JSON as the panel posts it) against building the same array
  *    with a bare `map` (and the same `galleryView` + JSON).
@@ -351,7 +352,7 @@ async function benchDownload(dir: string, runs: number, mib: number): Promise<vo
   const { child, url } = await startServer(mib);
   let counter = 0;
   try {
-    const methods = ['download() (ours)', 'fetch → createWriteStream'];
+    const methods = ['download() (ours)', 'fetch → createWriteStream', 'fetch → SHA-256 + createWriteStream'];
     const results = await interleaved(methods, runs, async (method) => {
       const file = path.join(dir, `download-${counter++}`);
       const started = performance.now();
@@ -361,7 +362,19 @@ async function benchDownload(dir: string, runs: number, mib: number): Promise<vo
       } else {
         const response = await fetch(url);
         if (!response.ok || !response.body) throw new Error(`fetch: ${response.status}`);
-        await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), fs.createWriteStream(file));
+        const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
+        if (method === methods[1]) await pipeline(body, fs.createWriteStream(file));
+        else {
+          // The same pipeline hashing each chunk on its way: what the checksum alone costs.
+          const hashing = createHash('sha256');
+          await pipeline(body, async function* (chunks: AsyncIterable<Buffer>) {
+            for await (const chunk of chunks) {
+              hashing.update(chunk);
+              yield chunk;
+            }
+          }, fs.createWriteStream(file));
+          if (hashing.digest('hex') !== sha256) throw new Error('the hashing baseline got other bytes');
+        }
       }
       const time = performance.now() - started;
       if (fs.statSync(file).size !== mib * MiB) throw new Error(`${method} wrote ${fs.statSync(file).size} bytes`);
