@@ -170,25 +170,37 @@ export class Workbench {
    * Picks an item of the open quick pick by its label. The quick pick a command shows may open a moment
    * after the Command Palette closes (the extension activating on a busy machine), so a filter typed into
    * the closing palette is typed again into the pick that replaced it; Enter is pressed only once the
-   * input holds the label and the row shows.
+   * input holds the label and the row shows. If the filter does not hold for half the time (seen a few times
+   * on a loaded machine, with the row showing unfiltered), the row whose label is exactly `label` is clicked,
+   * as a person would.
    */
   async pick(label: string, timeoutMs = 30_000): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
-    const row = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label }).first();
-    const deadline = Date.now() + timeoutMs;
+    const rows = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    const row = rows.filter({ hasText: label }).first();
+    const exact = rows.filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) }) }).first();
+    const started = Date.now();
+    const deadline = started + timeoutMs;
     let lastError: unknown;
+    let lastValue: string | undefined;
     for (;;) {
       try {
         await input.waitFor({ timeout: 10_000 });
         if ((await input.inputValue()) !== label) await input.fill(label);
         await row.waitFor({ timeout: 2_000 });
-        if ((await input.inputValue()) === label) break;
+        lastValue = await input.inputValue();
+        if (lastValue === label) break;
+        if (Date.now() > started + timeoutMs / 2 && (await exact.isVisible())) {
+          await exact.click();
+          return;
+        }
       } catch (error) {
         lastError = error;
       }
       if (Date.now() > deadline) {
-        const shown = await this.page.locator('.quick-input-widget').innerText({ timeout: 1_000 }).catch(() => '(no quick input)');
-        throw new Error(`no quick pick row "${label}"; the quick input shows: ${JSON.stringify(shown)}`, { cause: lastError });
+        const shown = await rows.allInnerTexts().catch(() => ['(no quick input)']);
+        const cause = lastError instanceof Error ? lastError.message.split('\n')[0] : String(lastError);
+        throw new Error(`no quick pick row "${label}"; the rows: ${JSON.stringify(shown)}; the input last held ${JSON.stringify(lastValue)}; last error: ${cause}`, { cause: lastError });
       }
     }
     await input.press('Enter');
