@@ -7,14 +7,14 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as l10n from '@vscode/l10n';
-import { checkFetchUrl } from '../urlPolicy';
+import { fetchFollowingRedirects } from '../httpGet';
 
 /** 1 GiB: no agent archive in the registry comes near it. */
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 1024 * 1024 * 1024;
 /** How long the server may send nothing (headers included) before the download fails. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
-/** Redirects followed, each checked against the fetch policy. */
-export const MAX_REDIRECTS = 5;
+/** A download's whole time is not limited (a slow link may take long): the idle timer ends a stalled one. */
+const NO_TOTAL_LIMIT_MS = 24 * 60 * 60 * 1000;
 
 export interface DownloadOptions {
   readonly signal?: AbortSignal;
@@ -52,11 +52,25 @@ export async function download(url: string, file: string, options: DownloadOptio
   const idle = new IdleTimer(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, options.signal);
   let handle: fs.promises.FileHandle | undefined;
   try {
-    const response = await fetchFollowingRedirects(url, idle);
+    idle.restart();
+    const followed = await idle.race(
+      fetchFollowingRedirects(url, {
+        signal: idle.signal,
+        // The checksum is of the file as published: no transparent decompression on the way.
+        headers: { 'accept-encoding': 'identity' },
+        timeoutMs: NO_TOTAL_LIMIT_MS,
+      }),
+    );
+    const { response } = followed;
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new Error(l10n.t('The server answered {0} for {1}.', `${response.status}${response.statusText ? ` (${response.statusText})` : ''}`, followed.url));
+    }
     const total = contentLength(response);
     if (total !== undefined && total > maxBytes) throw tooLarge(url, maxBytes);
     if (!response.body) throw new Error(l10n.t('The server sent no content for {0}.', url));
     handle = await fs.promises.open(file, 'wx', 0o600);
+    const out = handle;
     const hash = createHash('sha256');
     let received = 0;
     const reader = response.body.getReader();
@@ -68,59 +82,32 @@ export async function download(url: string, file: string, options: DownloadOptio
         received += value.byteLength;
         if (received > maxBytes) throw tooLarge(url, maxBytes);
         hash.update(value);
-        await idle.race(handle.write(value));
+        await idle.race(out.write(value));
         options.onProgress?.(received, total);
       }
     } finally {
       reader.cancel().catch(() => undefined);
     }
-    await handle.close();
+    return await finish(handle, hash, received, followed.url);
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await fs.promises.rm(file, { force: true }).catch(() => undefined);
+    if (options.signal?.aborted) throw new DownloadCancelledError();
+    if (idle.expired) throw new Error(l10n.t('The server sent nothing for {0} seconds: {1}', Math.round((options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS) / 1000), url));
+    throw error instanceof Error ? error : new Error(l10n.t('Could not download {0}: {1}', url, String(error)));
+  } finally {
+    idle.dispose();
+  }
+
+  async function finish(open: fs.promises.FileHandle, hash: ReturnType<typeof createHash>, received: number, from: string): Promise<Downloaded> {
+    await open.close();
     handle = undefined;
     const actual = hash.digest('hex');
     const expected = options.sha256?.toLowerCase();
     if (expected !== undefined && expected !== actual) {
       throw new Error(l10n.t('The download of {0} does not match its checksum: the registry gives SHA-256 {1}, the file has {2}.', url, expected, actual));
     }
-    return { file, bytes: received, sha256: actual, url: response.url || url };
-  } catch (error) {
-    await handle?.close().catch(() => undefined);
-    await fs.promises.rm(file, { force: true }).catch(() => undefined);
-    if (options.signal?.aborted) throw new DownloadCancelledError();
-    if (idle.expired) throw new Error(l10n.t('The server sent nothing for {0} seconds: {1}', Math.round((options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS) / 1000), url));
-    throw error instanceof Error && !(error instanceof TypeError) ? error : new Error(l10n.t('Could not download {0}: {1}', url, describeFetchError(error)));
-  } finally {
-    idle.dispose();
-  }
-}
-
-/** GET with redirects followed by hand, so each hop is checked against the fetch policy. */
-async function fetchFollowingRedirects(first: string, idle: IdleTimer): Promise<Response> {
-  let current = first;
-  for (let hop = 0; ; hop++) {
-    const checked = checkFetchUrl(current);
-    if (checked instanceof Error) throw checked;
-    idle.restart();
-    const response = await idle.race(
-      fetch(checked, {
-        redirect: 'manual',
-        signal: idle.signal,
-        // The checksum is of the file as published: no transparent decompression on the way.
-        headers: { 'accept-encoding': 'identity' },
-      }),
-    );
-    if (response.status >= 300 && response.status < 400 && response.status !== 304) {
-      const location = response.headers.get('location');
-      await response.body?.cancel().catch(() => undefined);
-      if (!location) throw new Error(l10n.t('The server answered {0} without a new address for {1}.', response.status, current));
-      if (hop >= MAX_REDIRECTS) throw new Error(l10n.t('Too many redirects (more than {0}) for {1}.', MAX_REDIRECTS, first));
-      current = new URL(location, checked).toString();
-      continue;
-    }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      throw new Error(l10n.t('The server answered {0} for {1}.', `${response.status}${response.statusText ? ` (${response.statusText})` : ''}`, current));
-    }
-    return response;
+    return { file, bytes: received, sha256: actual, url: from };
   }
 }
 
@@ -132,14 +119,6 @@ function contentLength(response: Response): number | undefined {
 
 function tooLarge(url: string, maxBytes: number): Error {
   return new Error(l10n.t('{0} is larger than the limit of {1} MB.', url, Math.round(maxBytes / (1024 * 1024))));
-}
-
-/** Node's fetch says "fetch failed" and puts the reason (ECONNREFUSED, a TLS error) in `cause`. */
-function describeFetchError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof Error) return (cause as NodeJS.ErrnoException).code ?? cause.message;
-  return error.message;
 }
 
 /** Aborts what it races when nothing happened for `ms`, or when the caller's signal aborts. */
