@@ -128,7 +128,8 @@ describe('a real npx agent from the ACP Registry: claude-agent-acp installed, ru
 
   it('lists the npx agent from the registry on 127.0.0.1, available here', async () => {
     await api.registryAgents.refresh();
-    await waitFor(() => gallery() !== undefined, 'the test registry');
+    // Whether npx is found here is decided after the catalog arrives.
+    await waitFor(() => gallery()?.availability.length === 1, 'the test registry and the availability of its agent');
     assert.equal(api.registryAgents.state().catalog.error, undefined);
     assert.deepEqual(gallery()!.availability, [{ kind: 'npx', available: true }]);
     assert.equal(gallery()!.installed, undefined);
