@@ -52,6 +52,16 @@ function serve(): Promise<Served> {
   });
 }
 
+/** Whether any process of the group led by `pid` is still alive (signal 0 only checks). */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 describe('a real npx agent from the ACP Registry: claude-agent-acp installed, run and uninstalled in the real extension host', function () {
   this.timeout(180_000);
   let api: TestApi;
@@ -184,8 +194,12 @@ describe('a real npx agent from the ACP Registry: claude-agent-acp installed, ru
   it('uninstalls it: stopped, gone from the list, nothing recorded', async () => {
     chat?.panel.dispose();
     chat = undefined;
+    const pid = api.agents.find(NAME)?.process?.pid;
+    assert.ok(pid && groupAlive(pid), 'the agent runs before it is uninstalled');
     assert.deepEqual(await api.registryAgents.perform(ID, 'uninstall'), { kind: 'done' });
     await waitFor(() => api.agents.find(NAME) === undefined, 'the agent to leave the list');
+    // npx and the agent it started run in the process group the extension made for them: all of it ends.
+    await waitFor(() => !groupAlive(pid), 'the agent\'s processes (npx and its child) to end', 20_000);
     assert.equal(gallery()!.installed, undefined);
     assert.deepEqual(api.registryAgents.listInput().installed.filter((a) => a.id === ID), []);
   });
