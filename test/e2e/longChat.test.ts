@@ -163,11 +163,17 @@ describe('a long chat (real workbench, Chromium)', function () {
   });
 
   it('while the agent streams: the text read further up stays in place; at the bottom the view follows', async () => {
-    await scrollTo('bottom');
+    // Sent while reading further up: the view goes to the prompt just sent and follows the answer.
+    await scrollTo(Math.round((await scroll()).height / 3));
     await chat.locator('.prompt-input').fill('stream slow');
     await chat.locator('.prompt-input').press('Enter');
+    await chat.locator('.slot .entry.user', { hasText: 'stream slow' }).waitFor({ timeout: 30_000 });
     const streaming = chat.locator('.entry.agent').last();
     await streaming.locator('li', { hasText: 'item 1:' }).waitFor({ timeout: 60_000 });
+    {
+      const { top, height, client } = await scroll();
+      assert.ok(height - top - client < 2, `at the bottom once the prompt is sent: ${height - top - client} px below`);
+    }
 
     // Read somewhere in the middle: entries there are rendered and measured now, for the first time.
     const { height } = await scroll();

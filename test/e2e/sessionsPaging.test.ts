@@ -113,10 +113,16 @@ describe('the Sessions view pages in the background while searching (real workbe
     await bench().runCommand('ACP: Refresh Sessions');
     view = await bench().webview('.sessions');
     await view.locator('.search-input').fill('task');
-    await bar().getByRole('button', { name: 'Stop loading sessions' }).waitFor({ timeout: 30_000 });
+    // Stopped while only the newer half ("multitask") is loaded, the row is selected; then the rest is loaded
+    // and the older half's better matches ("task …") arrive above it. (Selecting while the pages ran raced the
+    // pages: on a busy machine the better matches could all be there before the click.)
+    await bar().getByRole('button', { name: 'Stop loading sessions' }).click({ timeout: 30_000 });
+    await bar().locator('.paging-text', { hasText: 'Stopped:' }).waitFor({ timeout: 30_000 });
+    assert.equal(await view.locator('.row.session', { hasText: /Paging task \d/ }).count(), 0, 'stopped before the better matches were loaded');
     const selected = view.locator('.row.session', { hasText: 'Paging multitask 0' });
     await selected.click();
     const before = (await selected.boundingBox())!;
+    await bar().getByRole('button', { name: 'Search All Sessions' }).click();
     await bar().waitFor({ state: 'detached', timeout: 60_000 });
     const active = view.locator('.row.session.active');
     assert.equal((await active.locator('.title').innerText()).trim(), 'Paging multitask 0', 'the same session is still selected');

@@ -64,6 +64,8 @@ export function Transcript(props: TranscriptProps) {
   /** Following the bottom; else `anchor` is what the user reads. */
   const stick = useRef(true);
   const anchor = useRef<Anchor | undefined>(undefined);
+  /** The last user entry seen at the end of the transcript (a new one is a prompt just sent). */
+  const lastUser = useRef<string | null>(null);
   const view = useRef({ top: 0, height: 0 });
   const [width, setWidth] = useState(0);
   const [focused, setFocused] = useState<string | undefined>(undefined);
@@ -80,6 +82,15 @@ export function Transcript(props: TranscriptProps) {
   }
   const layout = layouts.current.shown;
   layout.sync(entries, width);
+  // A prompt the user just sent ends the transcript: show it and follow the answer, wherever the view was (as
+  // chat apps do). `null` until the first render, which only notes what is there.
+  const endUser = entries.at(-1)?.kind === 'user' ? entries.at(-1)!.id : undefined;
+  if (lastUser.current === null) lastUser.current = endUser ?? '';
+  else if (endUser !== undefined && endUser !== lastUser.current) {
+    lastUser.current = endUser;
+    stick.current = true;
+    anchor.current = undefined;
+  }
   // While following, the view is the end of the transcript, wherever the last layout left the scroll position.
   const top = stick.current ? Math.max(0, layout.total - view.current.height) : view.current.top;
   const range = wanted(layout, top, view.current.height);
