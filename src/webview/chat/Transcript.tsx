@@ -98,11 +98,26 @@ export function Transcript(props: TranscriptProps) {
   const rendered = useRef('');
   rendered.current = `${range.first}:${range.last}:${focused ?? ''}`;
 
+  /** Where the view was scrolled when it was last placed or read (`undefined` before the first time). */
+  const placedTop = useRef<number | undefined>(undefined);
+
+  /** What the scroll position says: following the bottom, or reading at an anchor. */
+  const readScroll = useCallback((element: HTMLDivElement, list: HTMLDivElement): void => {
+    const layout = layouts.current.shown;
+    stick.current = element.scrollHeight - element.scrollTop - element.clientHeight < BOTTOM_SLACK;
+    view.current = { top: element.scrollTop - list.offsetTop, height: element.clientHeight };
+    anchor.current = stick.current ? undefined : layout.anchorAt(view.current.top);
+    placedTop.current = element.scrollTop;
+  }, []);
+
   /** Puts the scroll position where it belongs: the bottom, or the anchor. Returns whether the range changed. */
   const place = useCallback((): boolean => {
     const element = scroller.current;
     const list = items.current;
     if (!element || !list) return false;
+    // Scrolled since the last placement, its scroll event not handled yet (it comes with the next frame, and a
+    // streamed chunk can come first): the scroll wins over following the bottom.
+    if (placedTop.current !== undefined && Math.abs(element.scrollTop - placedTop.current) > 1) readScroll(element, list);
     const layout = layouts.current.shown;
     const itemsTop = list.offsetTop;
     if (stick.current) {
@@ -112,10 +127,11 @@ export function Transcript(props: TranscriptProps) {
       if (position !== undefined && Math.abs(element.scrollTop - (itemsTop + position)) > 0.5) element.scrollTop = itemsTop + position;
     }
     view.current = { top: element.scrollTop - itemsTop, height: element.clientHeight };
+    placedTop.current = element.scrollTop;
     if (!stick.current) anchor.current = layout.anchorAt(view.current.top);
     const next = wanted(layout, stick.current ? Math.max(0, layout.total - view.current.height) : view.current.top, view.current.height);
     return !rendered.current.startsWith(`${next.first}:${next.last}:`);
-  }, []);
+  }, [readScroll]);
 
   /** Another layout pass, now or (beyond a few in one frame) in the next frame. */
   const again = useCallback(() => {
@@ -207,9 +223,7 @@ export function Transcript(props: TranscriptProps) {
     const list = items.current;
     if (!element || !list) return;
     const layout = layouts.current.shown;
-    stick.current = element.scrollHeight - element.scrollTop - element.clientHeight < BOTTOM_SLACK;
-    view.current = { top: element.scrollTop - list.offsetTop, height: element.clientHeight };
-    anchor.current = stick.current ? undefined : layout.anchorAt(view.current.top);
+    readScroll(element, list);
     const next = wanted(layout, view.current.top, view.current.height);
     if (!rendered.current.startsWith(`${next.first}:${next.last}:`)) again();
   };
