@@ -176,8 +176,17 @@ describe('a long chat (real workbench, Chromium)', function () {
     }
 
     // Read somewhere in the middle: entries there are rendered and measured now, for the first time.
-    const { height } = await scroll();
-    await scrollTo(Math.round(height / 2));
+    // The scroll is made again if the view did not stay there (a chunk placed in the same frame as the scroll
+    // could take the view back to the end; seen in CI runs, not in isolation): a view that keeps going back
+    // still fails here.
+    let placed = false;
+    for (let attempt = 0; attempt < 5 && !placed; attempt++) {
+      const target = Math.round((await scroll()).height / 2);
+      await scrollTo(target);
+      await bench().page.waitForTimeout(100);
+      placed = Math.abs((await scroll()).top - target) < (await scroll()).client;
+    }
+    assert.ok(placed, 'the view stays where it was scrolled to while the agent streams');
     // The first agent entry in view (rendered slots above the view are overscan, which may change as the
     // entries there are measured).
     const anchor = await chat.locator('.transcript').evaluate((element) => {
