@@ -100,11 +100,11 @@ describe('edit and retry a prompt (real workbench, Chromium)', function () {
     // The simple file dialog updates its list as the path is typed, and may take an Enter while it does so
     // without accepting it: accept (OK) until the file is written.
     const ok = workbench.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
-    await input.fill(target);
+    await input.fill(target, { timeout: 30_000 });
     await until(async () => {
       if (fs.existsSync(target)) return true;
       // The dialog may also put its default name back after the path was typed: type it again then.
-      if ((await input.inputValue().catch(() => target)) !== target) await input.fill(target).catch(() => undefined);
+      if ((await input.inputValue({ timeout: 2_000 }).catch(() => target)) !== target) await input.fill(target, { timeout: 2_000 }).catch(() => undefined);
       else await ok.click({ timeout: 2_000 }).catch(() => undefined);
       return fs.existsSync(target);
     }, 'the exported file');

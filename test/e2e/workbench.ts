@@ -191,7 +191,7 @@ export class Workbench {
         lastValue = await input.inputValue();
         if (lastValue === label) break;
         if (Date.now() > started + timeoutMs / 2 && (await exact.isVisible())) {
-          await exact.click();
+          await exact.click({ timeout: 5_000 });
           return;
         }
       } catch (error) {
