@@ -1,12 +1,12 @@
 /**
- * The configured agents and their processes: one {@link AgentProcess} per agent, started on demand,
+ * The configured agents and their processes: one {@link AgentRuntime} per agent (a process of ours, or a remote agent), started on demand,
  * stopped with the extension. A changed definition applies to an agent the next time it starts; the list
  * shows a running agent whose definition changed as stale.
  */
 import * as l10n from '@vscode/l10n';
 import type { AcpConnection } from '../acp/connection';
 import { Emitter, type Event } from '../common/events';
-import type { AgentProcess, AgentState } from '../process/agentProcess';
+import type { AgentRuntime, AgentState } from '../process/agentRuntime';
 import type { AgentDefinition } from './agentConfig';
 
 /** What the UI shows about one agent. */
@@ -17,12 +17,12 @@ export interface AgentStatus {
   readonly message: string | undefined;
   /** The definition changed while it was running: a restart applies it. */
   readonly stale: boolean;
-  readonly process: AgentProcess | undefined;
+  readonly process: AgentRuntime | undefined;
 }
 
 interface Entry {
   definition: AgentDefinition;
-  process: AgentProcess | undefined;
+  process: AgentRuntime | undefined;
   /** The definition the running process was started with. */
   startedWith: AgentDefinition | undefined;
   lastMessage: string | undefined;
@@ -32,7 +32,7 @@ export interface AgentRegistryOptions {
   /** Whether agents may run (Workspace Trust); when not, starting one is refused with why. */
   isTrusted(): boolean;
   /** A process for an agent, not started yet. */
-  createProcess(definition: AgentDefinition): AgentProcess;
+  createProcess(definition: AgentDefinition): AgentRuntime;
 }
 
 /** Why no agent starts in Restricted Mode. */
@@ -130,7 +130,7 @@ export class AgentRegistry {
     this.changeEmitter.dispose();
   }
 
-  private createProcess(entry: Entry): AgentProcess {
+  private createProcess(entry: Entry): AgentRuntime {
     const agentProcess = this.options.createProcess(entry.definition);
     agentProcess.onDidChangeState((change) => {
       entry.lastMessage = change.state === 'running' || change.state === 'starting' ? undefined : (change.message ?? entry.lastMessage);

@@ -22,16 +22,10 @@ import { executableProblem, spawnGroup } from './spawnGroup';
 import { StderrLines } from './stderrLines';
 import { StderrTail, redactSecrets } from './stderrTail';
 import { AgentStartError } from './startFailure';
+import type { AgentRuntime, AgentState, AgentStateChange } from './agentRuntime';
 import { ConfinementUnavailableError, type ConfinedCommand, type Confinement, type LaunchConfinement } from './confinement/types';
 
-/** Lifecycle states, as vscode-languageclient names them. */
-export type AgentState = 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
-
-export interface AgentStateChange {
-  readonly state: AgentState;
-  /** Why, in words, when it stopped or failed. */
-  readonly message?: string;
-}
+export type { AgentState, AgentStateChange } from './agentRuntime';
 
 export interface AgentProcessOptions {
   readonly command: AgentCommand;
@@ -61,7 +55,7 @@ export interface AgentProcessOptions {
 }
 
 /** A running (or not) agent process and its current connection. */
-export class AgentProcess implements Disposable {
+export class AgentProcess implements Disposable, AgentRuntime {
   private child: ChildProcess | undefined;
   private current: AcpConnection | undefined;
   private starting: Promise<AcpConnection> | undefined;

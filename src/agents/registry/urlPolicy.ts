@@ -4,6 +4,9 @@
  * (file:, data:, ftp:, credentials in the URL) is refused with why.
  */
 import * as l10n from '@vscode/l10n';
+import { isLoopback } from '../../common/loopback';
+
+export { isLoopback };
 
 /** The URL as parsed, or an Error whose message says why it is not fetched. */
 export function checkFetchUrl(text: string): URL | Error {
@@ -18,12 +21,6 @@ export function checkFetchUrl(text: string): URL | Error {
   if (url.protocol === 'http:' && isLoopback(url.hostname)) return url;
   if (url.protocol === 'http:') return new Error(l10n.t('{0} uses plain HTTP: only HTTPS is used, except for this machine (127.0.0.1, localhost).', clip(text)));
   return new Error(l10n.t('{0} is not an HTTPS address.', clip(text)));
-}
-
-/** 127.0.0.0/8, ::1 and localhost. */
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 function clip(text: string): string {

@@ -1,0 +1,103 @@
+/**
+ * An HTTP error from a remote agent or server, in words: an `application/problem+json` body (RFC 9457: `title`,
+ * `detail`, `status`, `type`; Sandbox Agent answers its errors this way) is read for its title and detail, any
+ * other body for a bounded text excerpt. Nothing of the request (headers, token) is ever part of the message.
+ */
+import * as l10n from '@vscode/l10n';
+import * as z from 'zod';
+
+/** The most of an error body that is read (the rest is cancelled). */
+export const MAX_ERROR_BODY_BYTES = 8 * 1024;
+/** The most of an error body quoted to the user. */
+const QUOTED_CHARS = 300;
+
+const Problem = z.looseObject({
+  type: z.string().max(2000).optional().catch(undefined),
+  title: z.string().max(2000).optional().catch(undefined),
+  status: z.number().int().optional().catch(undefined),
+  detail: z.string().max(8000).optional().catch(undefined),
+});
+
+/** An HTTP answer that was not a success. */
+export class RemoteHttpError extends Error {
+  override readonly name = 'RemoteHttpError';
+  constructor(
+    message: string,
+    readonly status: number,
+    /** The problem's `title`, when the body was problem+json. */
+    readonly title: string | undefined,
+    /** The problem's `detail`, when the body was problem+json. */
+    readonly detail: string | undefined,
+  ) {
+    super(message);
+  }
+
+  /** The server refused the credentials. */
+  get auth(): boolean {
+    return this.status === 401 || this.status === 403;
+  }
+}
+
+/**
+ * Reads an error answer (at most {@link MAX_ERROR_BODY_BYTES} of its body) into a {@link RemoteHttpError} whose
+ * message names who answered (`peer`), what was asked (`what`, e.g. "the agent list") and the server's words.
+ */
+export async function readHttpError(response: Response, peer: string, what: string): Promise<RemoteHttpError> {
+  const text = await readBounded(response, MAX_ERROR_BODY_BYTES).catch(() => '');
+  const type = response.headers.get('content-type') ?? '';
+  return httpError(response.status, type, text, peer, what);
+}
+
+/** The same as {@link readHttpError} for a status, content type and body already read (a WebSocket upgrade refusal). */
+export function httpError(status: number, contentType: string, body: string, peer: string, what: string): RemoteHttpError {
+  let title: string | undefined;
+  let detail: string | undefined;
+  if (/json/i.test(contentType) || /^\s*\{/.test(body)) {
+    try {
+      const problem = Problem.safeParse(JSON.parse(body));
+      if (problem.success) {
+        title = oneLine(problem.data.title);
+        detail = oneLine(problem.data.detail);
+      }
+    } catch {
+      // Not JSON after all: quoted as text below.
+    }
+  }
+  const words = [title, detail && detail !== title ? detail : undefined].filter((w): w is string => !!w).join(': ') || oneLine(body) || '';
+  const message = status === 401 || status === 403
+    ? words
+      ? l10n.t('{0} refused the credentials for {1} (HTTP {2}: {3}). Set the token with "ACP: Set Remote Agent Token…".', peer, what, status, words)
+      : l10n.t('{0} refused the credentials for {1} (HTTP {2}). Set the token with "ACP: Set Remote Agent Token…".', peer, what, status)
+    : words
+      ? l10n.t('{0} answered HTTP {1} for {2}: {3}', peer, status, what, words)
+      : l10n.t('{0} answered HTTP {1} for {2}.', peer, status, what);
+  return new RemoteHttpError(message, status, title, detail);
+}
+
+/** Reads at most `limit` bytes of a body as UTF-8 and cancels the rest. */
+export async function readBounded(response: Response, limit: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const take = value.subarray(0, limit - size);
+      chunks.push(take);
+      size += take.length;
+    }
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function oneLine(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  if (flat === '') return undefined;
+  return flat.length > QUOTED_CHARS ? `${flat.slice(0, QUOTED_CHARS)}…` : flat;
+}
