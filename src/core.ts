@@ -181,6 +181,9 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     features: { booleanConfigOptions: true, notices: true, compaction: true, terminalAuth: true },
     connect: (connection, confinement) => router.connect(connection, confinement),
     confinement: (name, input) => confinement.launch(name, input),
+    remoteAgent: (definition) => {
+      throw new Error(`${definition.name}: remote agents are being wired in (issue 18).`);
+    },
   });
   const registry = agents.registry;
   late.registry = registry;

@@ -7,11 +7,12 @@ import * as l10n from '@vscode/l10n';
 import * as z from 'zod';
 import type { AgentCommand } from '../process/command';
 import { formatIssues } from '../acp/schema';
+import { displayUrl, type RemoteEndpoint, type RemoteKind } from '../acp/transport/remote';
 import { OFFICIAL_REGISTRY_URL, type DistributionKind, type InstalledAgent, type PackageDistribution, type RegistryAgent } from './registry/types';
 
 export type { AgentCommand } from '../process/command';
 
-/** One configured agent, as the user writes it in settings. */
+/** One configured agent that runs here as a child process, as the user writes it in settings. */
 export const AgentSetting = z.object({
   name: z.string().trim().min(1, { error: () => l10n.t('name must not be empty') }),
   command: z.string().trim().min(1, { error: () => l10n.t('command must not be empty') }),
@@ -34,6 +35,67 @@ export const AgentSetting = z.object({
 });
 export type AgentSetting = z.output<typeof AgentSetting>;
 
+/** A workspace folder and the path the remote agent sees for it (like a debugger's localRoot/remoteRoot). */
+export const PathMappingSetting = z.object({
+  local: z
+    .string()
+    .trim()
+    .refine((p) => /^(\/|~(\/|$)|[A-Za-z]:[\\/]|\\\\)/.test(p), { error: () => l10n.t('a mapping\'s local path must be absolute (or start with ~)') }),
+  remote: z
+    .string()
+    .trim()
+    .refine((p) => p.startsWith('/'), { error: () => l10n.t('a mapping\'s remote path must be an absolute POSIX path (starting with /)') }),
+});
+
+/** Where a remote agent is and how its folders map. */
+export const RemoteSetting = z.strictObject({
+  /** `ws(s)://…` (WebSocket), `http(s)://…` (Streamable HTTP), or a Sandbox Agent server's base URL with `sandboxAgent`. */
+  url: z.string().trim().min(1, { error: () => l10n.t('url must not be empty') }).max(2000),
+  /** Inferred from the URL (and `sandboxAgent`) when left out. */
+  transport: z.enum(['websocket', 'http', 'sandbox-agent']).optional(),
+  /** The agent's id on a Sandbox Agent server (`GET /v1/agents`), e.g. `opencode`. */
+  sandboxAgent: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9._-]{1,100}$/, { error: () => l10n.t('sandboxAgent must be an agent id such as "opencode"') })
+    .optional(),
+  /** Each shared folder and the path the agent sees; none: the agent sees the same paths as this machine. */
+  pathMappings: z.array(PathMappingSetting).max(100).default([]),
+  /** Plain ws:/http: to a host that is not this machine. */
+  allowInsecure: z.boolean().default(false),
+});
+export type RemoteSetting = z.output<typeof RemoteSetting>;
+
+/** One configured agent that runs elsewhere, reached over the network. */
+export const RemoteAgentSetting = z.object({
+  name: z.string().trim().min(1, { error: () => l10n.t('name must not be empty') }),
+  remote: RemoteSetting,
+});
+export type RemoteAgentSetting = z.output<typeof RemoteAgentSetting>;
+
+/** A remote agent's endpoint and folder mappings, as the runtime uses them. */
+export interface RemoteAgentConfig {
+  readonly endpoint: RemoteEndpoint;
+  /** Local (expanded, `~` resolved) → remote; empty: the agent sees this machine's paths. */
+  readonly pathMappings: readonly { readonly local: string; readonly remote: string }[];
+}
+
+/** The transport a remote entry uses: as written, else `sandbox-agent` with `sandboxAgent`, else by URL scheme. */
+export function remoteKindOf(remote: Pick<RemoteSetting, 'url' | 'transport' | 'sandboxAgent'>): RemoteKind {
+  if (remote.transport) return remote.transport;
+  if (remote.sandboxAgent !== undefined) return 'sandbox-agent';
+  return /^wss?:/i.test(remote.url) ? 'websocket' : 'http';
+}
+
+/** The runtime's view of a remote entry (`home` expands a leading `~` in local paths). */
+export function remoteAgentConfig(remote: RemoteSetting, home: string): RemoteAgentConfig {
+  const kind = remoteKindOf(remote);
+  return {
+    endpoint: { url: remote.url, kind, ...(remote.sandboxAgent !== undefined ? { sandboxAgent: remote.sandboxAgent } : {}), allowInsecure: remote.allowInsecure },
+    pathMappings: remote.pathMappings.map((m) => ({ local: m.local === '~' || /^~[\\/]/.test(m.local) ? home + m.local.slice(1) : m.local, remote: m.remote })),
+  };
+}
+
 /** Where a definition's command line comes from when the ACP Registry gives it. */
 export interface RegistryOrigin {
   /** The registry's id of the agent, e.g. `claude-acp`. */
@@ -47,7 +109,9 @@ export interface RegistryOrigin {
   readonly installed: boolean;
 }
 
-export interface AgentDefinition extends AgentSetting {
+/** An agent run here, as a child process. */
+export interface LocalAgentDefinition extends AgentSetting {
+  readonly remote?: undefined;
   /**
    * Where it came from: a built-in preset (whatever runs it), the user's settings, or an agent installed from the
    * ACP Registry that backs no preset.
@@ -66,11 +130,28 @@ export interface AgentDefinition extends AgentSetting {
   readonly registry?: RegistryOrigin;
 }
 
+/** An agent reached over the network (only ever from the user's settings). */
+export interface RemoteAgentDefinition extends RemoteAgentSetting {
+  readonly source: 'settings';
+  readonly registry?: undefined;
+  readonly registryId?: undefined;
+  readonly statePaths?: undefined;
+  /** One line for pickers. */
+  readonly description: string;
+}
+
+export type AgentDefinition = LocalAgentDefinition | RemoteAgentDefinition;
+
+/** Whether the agent runs elsewhere. */
+export function isRemoteAgent(definition: AgentDefinition): definition is RemoteAgentDefinition {
+  return definition.remote !== undefined;
+}
+
 /**
  * Built-in presets: the agents users pick from. The scripted reference agent the tests and the demo run is not
  * one of them; they configure it as an `acpWorkspace.agents` entry (scripts/vscode-web/codeServer.mjs).
  */
-export function agentPresets(): readonly AgentDefinition[] {
+export function agentPresets(): readonly LocalAgentDefinition[] {
   return [
     {
       name: 'Claude Code',
@@ -173,7 +254,8 @@ export function resolveAgentList(setting: unknown, registry: RegistryAgentsInput
     problems.push(l10n.t('acpWorkspace.agents must be a list of agents; it was ignored.'));
   } else {
     entries.forEach((entry: unknown, index) => {
-      const parsed = AgentSetting.safeParse(entry);
+      const isRemote = typeof entry === 'object' && entry !== null && 'remote' in entry;
+      const parsed = isRemote ? RemoteAgentSetting.strict().safeParse(entry) : AgentSetting.safeParse(entry);
       if (!parsed.success) {
         problems.push(l10n.t('acpWorkspace.agents[{0}] was skipped: {1}', index, formatIssues(parsed.error.issues)));
         return;
@@ -184,14 +266,33 @@ export function resolveAgentList(setting: unknown, registry: RegistryAgentsInput
         return;
       }
       fromSettings.add(agent.name);
-      byName.set(agent.name, { ...agent, source: 'settings', description: [agent.command, ...agent.args].join(' ') });
+      byName.set(
+        agent.name,
+        'remote' in agent
+          ? { ...agent, source: 'settings', description: remoteDescription(agent.remote) }
+          : { ...agent, source: 'settings', description: [agent.command, ...agent.args].join(' ') },
+      );
     });
   }
   return { agents: [...byName.values()], problems };
 }
 
+/** One line for a remote agent: where it is (never a secret: the URL's query is left out). */
+function remoteDescription(remote: RemoteSetting): string {
+  const kind = remoteKindOf(remote);
+  const where = displayUrl(remote.url);
+  switch (kind) {
+    case 'sandbox-agent':
+      return l10n.t('{0} on the Sandbox Agent server {1}', remote.sandboxAgent ?? '?', where);
+    case 'websocket':
+      return l10n.t('Remote agent at {0} (WebSocket)', where);
+    case 'http':
+      return l10n.t('Remote agent at {0} (HTTP)', where);
+  }
+}
+
 /** The command line, env and origin of an installed registry agent. */
-function fromInstalled(agent: InstalledAgent): Pick<AgentDefinition, 'command' | 'args' | 'env' | 'writablePaths' | 'registry'> {
+function fromInstalled(agent: InstalledAgent): Pick<LocalAgentDefinition, 'command' | 'args' | 'env' | 'writablePaths' | 'registry'> {
   return {
     command: agent.command,
     args: [...agent.args],
@@ -201,12 +302,12 @@ function fromInstalled(agent: InstalledAgent): Pick<AgentDefinition, 'command' |
   };
 }
 
-function presetFromInstalled(preset: AgentDefinition, agent: InstalledAgent): AgentDefinition {
+function presetFromInstalled(preset: LocalAgentDefinition, agent: InstalledAgent): LocalAgentDefinition {
   return { ...preset, ...fromInstalled(agent), description: registryDescription(agent.name, agent.version, agent.distribution) };
 }
 
 /** The preset run from its catalog entry, when that needs no download of ours (npx first, then uvx), pinned. */
-function presetFromCatalog(preset: AgentDefinition, agent: RegistryAgent): AgentDefinition | undefined {
+function presetFromCatalog(preset: LocalAgentDefinition, agent: RegistryAgent): LocalAgentDefinition | undefined {
   for (const kind of ['npx', 'uvx'] as const) {
     const distribution = agent.distribution[kind];
     if (!distribution || !isPinned(kind, distribution.package)) continue;
@@ -275,7 +376,7 @@ export interface CommandVariables {
  * an unset `${env:…}` or are not absolute once expanded are left out and returned in `ignored`.
  */
 export function resolveAgentWritablePaths(
-  agent: Pick<AgentDefinition, 'writablePaths' | 'statePaths'>,
+  agent: Pick<LocalAgentDefinition, 'writablePaths' | 'statePaths'>,
   variables: CommandVariables,
   parentEnv: NodeJS.ProcessEnv,
   home: string,

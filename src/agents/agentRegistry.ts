@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import type { AcpConnection } from '../acp/connection';
 import { Emitter, type Event } from '../common/events';
 import type { AgentRuntime, AgentState } from '../process/agentRuntime';
-import type { AgentDefinition } from './agentConfig';
+import { isRemoteAgent, type AgentDefinition } from './agentConfig';
 
 /** What the UI shows about one agent. */
 export interface AgentStatus {
@@ -152,8 +152,12 @@ export class AgentRegistry {
   }
 }
 
-/** Whether two definitions start the same process. */
+/** Whether two definitions start the same process (or reach the same remote agent the same way). */
 function sameLaunch(a: AgentDefinition, b: AgentDefinition): boolean {
   if (a === b) return true;
-  return JSON.stringify([a.command, a.args, a.env, a.writablePaths]) === JSON.stringify([b.command, b.args, b.env, b.writablePaths]);
+  return JSON.stringify(launchOf(a)) === JSON.stringify(launchOf(b));
+}
+
+function launchOf(definition: AgentDefinition): unknown {
+  return isRemoteAgent(definition) ? [definition.remote] : [definition.command, definition.args, definition.env, definition.writablePaths];
 }

@@ -9,12 +9,24 @@ import * as vscode from 'vscode';
 import type { ClientFeatureOptions } from '../acp/capabilities';
 import type { AcpConnection } from '../acp/connection';
 import { traceTap } from '../acp/trace';
-import { resolveAgentCommand, resolveAgentWritablePaths, type AgentCommand, type AgentDefinition, type CommandVariables, type RegistryAgentsInput } from '../agents/agentConfig';
+import {
+  isRemoteAgent,
+  resolveAgentCommand,
+  resolveAgentWritablePaths,
+  type AgentCommand,
+  type AgentDefinition,
+  type CommandVariables,
+  type LocalAgentDefinition,
+  type RegistryAgentsInput,
+  type RemoteAgentDefinition,
+} from '../agents/agentConfig';
 import { AgentRegistry } from '../agents/agentRegistry';
 import type { Event } from '../common/events';
 import { Disposable } from '../common/lifecycle';
 import type { Logger } from '../common/logger';
 import { AgentProcess, type AgentProcessOptions } from '../process/agentProcess';
+import type { AgentRuntime } from '../process/agentRuntime';
+import type { MessageTap } from '../acp/transport/transport';
 import type { Confinement, LaunchConfinement } from '../process/confinement/types';
 import type { LaunchInput } from '../sessions/agentConfinement';
 import { affectsUs, readAgents, readMaxMessageBytes, readTrace } from './settings';
@@ -27,6 +39,11 @@ export interface AgentsOptions {
   readonly connect: (connection: AcpConnection, confinement?: Confinement) => void;
   /** What each launch of an agent is to use (`acpWorkspace.sandbox`), asked at every launch. */
   readonly confinement?: (agentName: string, input: LaunchInput) => Promise<LaunchConfinement>;
+  /**
+   * Makes the runtime of an agent that runs elsewhere (`remote` entries: WebSocket, Streamable HTTP, a Sandbox
+   * Agent server), with the same handlers, features, size limit and trace as a local one.
+   */
+  readonly remoteAgent: (definition: RemoteAgentDefinition, shared: SharedRuntimeOptions) => AgentRuntime;
   /** What the ACP Registry adds (`RegistryAgents`): read again whenever it says it changed. */
   readonly registry?: { listInput(): RegistryAgentsInput; readonly onDidChangeAgents: Event<void> };
 }
@@ -51,10 +68,10 @@ export class AgentsFromSettings extends Disposable {
     if (options.registry) this._register(options.registry.onDidChangeAgents(() => this.reload(false)));
   }
 
-  /** The command line an agent runs (variables expanded), e.g. for a terminal sign-in. */
+  /** The command line an agent runs (variables expanded), e.g. for a terminal sign-in; none for a remote agent. */
   commandFor(name: string): AgentCommand | undefined {
     const status = this.registry.find(name);
-    return status && this.resolve(status.definition);
+    return status && !isRemoteAgent(status.definition) ? this.resolve(status.definition) : undefined;
   }
 
   /** `settingsChanged`: the problems are reported again even when they are the same as before. */
@@ -88,31 +105,50 @@ export class AgentsFromSettings extends Disposable {
     };
   }
 
-  private resolve(definition: AgentDefinition): AgentCommand {
+  private resolve(definition: LocalAgentDefinition): AgentCommand {
     return resolveAgentCommand(definition, this.variables(), process.env);
   }
 
   /** The confinement of one launch: the settings and the agent's paths as they are now. */
-  private launchConfinement(definition: AgentDefinition, confinement: NonNullable<AgentsOptions['confinement']>): Promise<LaunchConfinement> {
+  private launchConfinement(definition: LocalAgentDefinition, confinement: NonNullable<AgentsOptions['confinement']>): Promise<LaunchConfinement> {
     const { paths, ignored } = resolveAgentWritablePaths(definition, this.variables(), process.env, os.homedir());
     if (ignored.length > 0) this.options.logger.warn(`${definition.name}: writable paths left out (an unset variable, or not absolute): ${ignored.join(', ')}`);
     return confinement(definition.name, { command: this.resolve(definition), statePaths: paths, extensionPath: this.options.context.extensionUri.fsPath });
   }
 
-  private createProcess(definition: AgentDefinition): AgentProcess {
+  private createProcess(definition: AgentDefinition): AgentRuntime {
     const { logger, features, context, connect, confinement } = this.options;
+    const shared: SharedRuntimeOptions = {
+      logger,
+      clientInfo: { name: 'acp-workspace', title: 'ACP Workspace', version: String(context.extension.packageJSON.version ?? '0.0.0') },
+      features,
+      maxMessageBytes: readMaxMessageBytes(),
+      tap: traceTap(definition.name, () => this.trace, logger),
+      registerHandlers: connect,
+    };
+    if (isRemoteAgent(definition)) return this.options.remoteAgent(definition, shared);
     // The launch asks for its confinement every time (a restart picks up widened folders).
     const options: AgentProcessOptions = {
       command: this.resolve(definition),
       cwd: vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath ?? os.homedir(),
       logger,
-      clientInfo: { name: 'acp-workspace', title: 'ACP Workspace', version: String(context.extension.packageJSON.version ?? '0.0.0') },
+      clientInfo: shared.clientInfo,
       features,
-      maxLineBytes: readMaxMessageBytes(),
-      tap: traceTap(definition.name, () => this.trace, logger),
+      maxLineBytes: shared.maxMessageBytes,
+      tap: shared.tap,
       registerHandlers: connect,
       ...(confinement ? { confinement: () => this.launchConfinement(definition, confinement) } : {}),
     };
     return new AgentProcess(options);
   }
+}
+
+/** What every agent runtime of this window gets, local or remote. */
+export interface SharedRuntimeOptions {
+  readonly logger: Logger;
+  readonly clientInfo: { readonly name: string; readonly title: string; readonly version: string };
+  readonly features: ClientFeatureOptions;
+  readonly maxMessageBytes: number;
+  readonly tap: MessageTap;
+  readonly registerHandlers: (connection: AcpConnection, confinement?: Confinement) => void;
 }

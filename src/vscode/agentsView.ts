@@ -4,6 +4,7 @@
  * workspace's folders changed since.
  */
 import * as vscode from 'vscode';
+import { isRemoteAgent } from '../agents/agentConfig';
 import type { AgentCaps } from '../acp/capabilities';
 import { listInWords } from '../roots/rootSet';
 import type { ActiveSessions } from '../sessions/activeSessions';
@@ -201,7 +202,8 @@ function tooltipFor(status: AgentStatus, caps: AgentCaps | undefined, confinemen
     );
     if (update) md.appendMarkdown(`$(cloud-download) ${escape(vscode.l10n.t('Update available: {0} → {1}.', origin.version, update))}\n\n`);
   }
-  md.appendCodeblock([definition.command, ...definition.args].join(' '), 'shell');
+  if (isRemoteAgent(definition)) md.appendMarkdown(`$(remote) ${escape(definition.description)}\n\n`);
+  else md.appendCodeblock([definition.command, ...definition.args].join(' '), 'shell');
   if (status.message) md.appendMarkdown(`\n$(warning) ${escape(status.message)}\n`);
   if (confinement) {
     md.appendMarkdown(`\n${confinement.confined ? '$(lock)' : '$(unlock)'} **${escape(confinement.label)}**\n`);

@@ -4,6 +4,7 @@
  * Settings). The log gets the whole stderr tail. Integration tests replace the notification (TestApi).
  */
 import * as vscode from 'vscode';
+import { isRemoteAgent } from '../agents/agentConfig';
 import type { AgentRegistry } from '../agents/agentRegistry';
 import { describeStartFailure, startFailureText, type FailureAction, type StartFailure } from '../process/startFailure';
 
@@ -40,7 +41,7 @@ export function startFailureOf(agents: AgentRegistry, error: unknown, fallbackAg
   if (!agent) return undefined;
   const status = agents.find(agent);
   const stderr = status?.process?.recentStderr ?? stderrOf(error);
-  const failure = describeStartFailure({ agent, error, stderr, command: status?.definition.command });
+  const failure = describeStartFailure({ agent, error, stderr, command: status && !isRemoteAgent(status.definition) ? status.definition.command : undefined });
   // A guess at signing in is offered only when the agent offers a way to (an agent that asked for it says so itself).
   const canSignIn = failure.cause === 'auth' || (status?.process?.caps?.authMethods.length ?? 0) > 0;
   return canSignIn ? failure : { ...failure, actions: failure.actions.filter((action) => action !== 'signIn') };

@@ -64,7 +64,7 @@ describe('an agent from settings, in the real extension host', () => {
     const tooltip = api.agentsView.getTreeItem(status).tooltip;
     assert.ok(tooltip instanceof vscode.MarkdownString);
     const text = tooltip.value.replace(/\\(.)/g, '$1'); // as shown: markdown escapes removed
-    const script = status.definition.args[0]!;
+    const script = 'args' in status.definition ? status.definition.args[0]! : '';
     assert.equal(text.split(script).length - 1, 1, text);
     assert.match(text, /from the acpWorkspace\.agents setting/);
   });

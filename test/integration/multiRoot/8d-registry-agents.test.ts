@@ -203,7 +203,8 @@ describe('agents from the ACP Registry: install, run, update and uninstall in th
     assert.match(installedDir!, /1\.1\.0/);
     await api.agents.restart('Registry Reference Agent');
     assert.equal(api.agents.find('Registry Reference Agent')?.stale, false);
-    assert.equal(api.agents.find('Registry Reference Agent')?.definition.command, path.join(installedDir!, 'bin', 'launch.sh'));
+    const definition = api.agents.find('Registry Reference Agent')?.definition;
+    assert.equal(definition && 'command' in definition ? definition.command : undefined, path.join(installedDir!, 'bin', 'launch.sh'));
   });
 
   it('refuses a corrupt archive and a wrong checksum, leaving nothing behind', async () => {

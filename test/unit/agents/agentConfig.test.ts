@@ -1,15 +1,25 @@
 import * as assert from 'node:assert/strict';
-import { agentPresets, isPinned, packageCommandLine, presetsByRegistryId, registryUrlFromSetting, resolveAgentCommand, resolveAgentList, resolveAgentWritablePaths } from '../../../src/agents/agentConfig';
+import { agentPresets, isPinned, isRemoteAgent, remoteAgentConfig, remoteKindOf, type AgentDefinition, type LocalAgentDefinition, packageCommandLine, presetsByRegistryId, registryUrlFromSetting, resolveAgentCommand, resolveAgentList, resolveAgentWritablePaths } from '../../../src/agents/agentConfig';
 import type { InstalledAgent, RegistryAgent } from '../../../src/agents/registry/types';
+
+/** The agent, which must be one run here. */
+function local(agent: AgentDefinition | undefined): LocalAgentDefinition {
+  assert.ok(agent && !isRemoteAgent(agent), 'a local agent');
+  return agent;
+}
+
+function localNamed(agents: readonly AgentDefinition[], name: string): LocalAgentDefinition {
+  return local(agents.find((a) => a.name === name));
+}
 
 describe('agent configuration', () => {
   it('offers the built-in presets when nothing is configured, and no test agent among them', () => {
     const { agents, problems } = resolveAgentList(undefined);
     assert.deepEqual(problems, []);
     assert.deepEqual(agents.map((a) => a.name), ['Claude Code', 'Codex', 'Gemini CLI', 'opencode']);
-    const claude = agents.find((a) => a.name === 'Claude Code')!;
+    const claude = localNamed(agents, 'Claude Code');
     assert.deepEqual([claude.command, ...claude.args], ['npx', '-y', '@agentclientprotocol/claude-agent-acp']);
-    const gemini = agents.find((a) => a.name === 'Gemini CLI')!;
+    const gemini = localNamed(agents, 'Gemini CLI');
     assert.deepEqual([gemini.command, ...gemini.args], ['npx', '-y', '@google/gemini-cli', '--acp']);
   });
 
@@ -20,10 +30,10 @@ describe('agent configuration', () => {
     ]);
     assert.deepEqual(problems, []);
     assert.equal(agents.length, agentPresets().length + 1);
-    const mine = agents.find((a) => a.name === 'My Agent')!;
+    const mine = localNamed(agents, 'My Agent');
     assert.equal(mine.source, 'settings');
     assert.deepEqual(mine.env, { LOG: 'debug' });
-    const claude = agents.find((a) => a.name === 'Claude Code')!;
+    const claude = localNamed(agents, 'Claude Code');
     assert.equal(claude.source, 'settings');
     assert.equal(claude.command, '/usr/local/bin/claude-agent-acp');
     assert.deepEqual(claude.args, []);
@@ -50,6 +60,7 @@ describe('agent configuration', () => {
   it('expands ${node}, ${extensionPath}, ${globalStorage} and ${env:NAME}, and adds the Node runtime env for ${node}', () => {
     // The entry the tests and the demo configure for the bundled reference agent (scripts/vscode-web/codeServer.mjs).
     const reference = resolveAgentList([{ name: 'Reference Agent (offline)', command: '${node}', args: ['${extensionPath}/dist/reference-agent.js', '--store', '${globalStorage}/reference-agent'] }]).agents.at(-1)!;
+    assert.ok(!isRemoteAgent(reference));
     const variables = { node: '/usr/bin/node', extensionPath: '/ext', globalStorage: '/store', nodeEnv: { ELECTRON_RUN_AS_NODE: '1' } };
     const command = resolveAgentCommand(reference, variables, {});
     assert.equal(command.command, '/usr/bin/node');
@@ -80,7 +91,7 @@ describe('agent configuration', () => {
   it('reads writablePaths of an entry and refuses relative ones', () => {
     const ok = resolveAgentList([{ name: 'a', command: 'x', writablePaths: ['~/.a', '/var/a', '${env:A_HOME}/state'] }]);
     assert.deepEqual(ok.problems, []);
-    assert.deepEqual(ok.agents.at(-1)?.writablePaths, ['~/.a', '/var/a', '${env:A_HOME}/state']);
+    assert.deepEqual(local(ok.agents.at(-1)).writablePaths, ['~/.a', '/var/a', '${env:A_HOME}/state']);
     const bad = resolveAgentList([{ name: 'b', command: 'x', writablePaths: ['state'] }]);
     assert.match(bad.problems[0] ?? '', /writablePaths.*absolute/s);
   });
@@ -128,7 +139,7 @@ describe('agents from the ACP Registry in the agent list', () => {
     assert.deepEqual(opencode.env, { MODE: 'acp' });
     assert.deepEqual(opencode.statePaths, agentPresets().find((p) => p.name === 'opencode')!.statePaths);
     assert.deepEqual(opencode.registry, { id: 'opencode', version: '1.2.3', distribution: 'binary', installed: true });
-    assert.equal(agents.filter((a) => a.command.includes('opencode')).length, 1, 'no second entry for the installed agent');
+    assert.equal(agents.filter((a) => !isRemoteAgent(a) && a.command.includes('opencode')).length, 1, 'no second entry for the installed agent');
   });
 
   it('runs a preset from its catalog entry when that needs no download of ours (pinned npx, then uvx)', () => {
@@ -140,14 +151,14 @@ describe('agents from the ACP Registry in the agent list', () => {
         listed('codex-acp', { uvx: { package: 'codex-acp==1.4.0', cmd: 'codex-acp', args: ['--x'], env: {} } }, '1.4.0'),
       ],
     });
-    const claude = agents.find((a) => a.name === 'Claude Code')!;
+    const claude = localNamed(agents, 'Claude Code');
     assert.deepEqual([claude.command, ...claude.args], ['npx', '--yes', '@agentclientprotocol/claude-agent-acp@0.85.1']);
     assert.deepEqual(claude.env, { A: 'b' });
     assert.deepEqual(claude.registry, { id: 'claude-acp', version: '0.85.1', distribution: 'npx', installed: false });
     assert.deepEqual(claude.statePaths, ['~/.claude', '~/.claude.json']);
-    const gemini = agents.find((a) => a.name === 'Gemini CLI')!;
+    const gemini = localNamed(agents, 'Gemini CLI');
     assert.deepEqual([gemini.command, ...gemini.args], ['npx', '--yes', '@google/gemini-cli@0.37.1', '--acp']);
-    const codex = agents.find((a) => a.name === 'Codex')!;
+    const codex = localNamed(agents, 'Codex');
     assert.deepEqual([codex.command, ...codex.args], ['uvx', '--from', 'codex-acp==1.4.0', 'codex-acp', '--x']);
   });
 
@@ -159,10 +170,10 @@ describe('agents from the ACP Registry in the agent list', () => {
         listed('claude-acp', { npx: { package: '@agentclientprotocol/claude-agent-acp', args: [], env: {} } }),
       ],
     });
-    const opencode = agents.find((a) => a.name === 'opencode')!;
+    const opencode = localNamed(agents, 'opencode');
     assert.deepEqual([opencode.command, ...opencode.args], ['opencode', 'acp']);
     assert.equal(opencode.registry, undefined);
-    const claude = agents.find((a) => a.name === 'Claude Code')!;
+    const claude = localNamed(agents, 'Claude Code');
     assert.deepEqual([claude.command, ...claude.args], ['npx', '-y', '@agentclientprotocol/claude-agent-acp']);
   });
 
@@ -173,7 +184,7 @@ describe('agents from the ACP Registry in the agent list', () => {
     });
     assert.deepEqual(problems, []);
     assert.deepEqual(agents.map((a) => a.name), ['Claude Code', 'Codex', 'Gemini CLI', 'opencode', 'Cline', 'Gemini CLI (other-gemini)', 'goose', 'Mine']);
-    const goose = agents.find((a) => a.name === 'goose')!;
+    const goose = localNamed(agents, 'goose');
     assert.equal(goose.source, 'registry');
     assert.equal(goose.description, 'goose from the registry');
     assert.deepEqual(goose.registry, { id: 'goose', version: '1.2.3', distribution: 'binary', installed: true });
@@ -188,13 +199,13 @@ describe('agents from the ACP Registry in the agent list', () => {
       ],
       { installed: [installed('opencode', 'OpenCode'), installed('goose', 'goose')], catalog: [] },
     );
-    const opencode = agents.find((a) => a.name === 'opencode')!;
+    const opencode = localNamed(agents, 'opencode');
     assert.equal(opencode.source, 'settings');
     assert.equal(opencode.command, '/usr/local/bin/opencode');
     assert.equal(opencode.registry, undefined);
     const goose = agents.filter((a) => a.name === 'goose');
     assert.equal(goose.length, 1);
-    assert.equal(goose[0]!.command, '/opt/goose');
+    assert.equal(local(goose[0]).command, '/opt/goose');
   });
 
   it('tells pinned packages from unpinned ones', () => {
@@ -217,5 +228,46 @@ describe('the acpWorkspace.registry.url setting', () => {
     assert.equal(registryUrlFromSetting('  http://127.0.0.1:8080/registry.json '), 'http://127.0.0.1:8080/registry.json');
     assert.equal(registryUrlFromSetting(''), '');
     assert.equal(registryUrlFromSetting('   '), '');
+  });
+});
+
+describe('remote agent entries', () => {
+  it('reads a WebSocket, an HTTP and a Sandbox Agent entry, inferring the transport, and describes each without the URL query', () => {
+    const { agents, problems } = resolveAgentList([
+      { name: 'Box', remote: { url: 'wss://box.example:8443/acp?tenant=7' } },
+      { name: 'Web', remote: { url: 'https://agents.example/acp', pathMappings: [{ local: '~/app', remote: '/workspace/app' }] } },
+      { name: 'Sandbox opencode', remote: { url: 'http://127.0.0.1:2468', sandboxAgent: 'opencode' } },
+    ]);
+    assert.deepEqual(problems, []);
+    const [box, web, sandbox] = agents.slice(-3);
+    assert.ok(box && isRemoteAgent(box) && web && isRemoteAgent(web) && sandbox && isRemoteAgent(sandbox));
+    assert.equal(remoteKindOf(box.remote), 'websocket');
+    assert.equal(remoteKindOf(web.remote), 'http');
+    assert.equal(remoteKindOf(sandbox.remote), 'sandbox-agent');
+    assert.equal(box.description.includes('tenant'), false, 'the query (which may carry a secret) is not shown');
+    assert.match(sandbox.description, /opencode.*127\.0\.0\.1:2468/);
+    const config = remoteAgentConfig(web.remote, '/home/me');
+    assert.deepEqual(config.pathMappings, [{ local: '/home/me/app', remote: '/workspace/app' }]);
+    assert.deepEqual(config.endpoint, { url: 'https://agents.example/acp', kind: 'http', allowInsecure: false });
+  });
+
+  it('skips a remote entry with a command, a relative mapping, a bad agent id or a token in it, saying why', () => {
+    const { agents, problems } = resolveAgentList([
+      { name: 'Both', command: 'x', remote: { url: 'wss://a' } },
+      { name: 'Relative', remote: { url: 'wss://a', pathMappings: [{ local: 'app', remote: '/w' }] } },
+      { name: 'Remote relative', remote: { url: 'wss://a', pathMappings: [{ local: '/app', remote: 'w' }] } },
+      { name: 'Bad id', remote: { url: 'http://127.0.0.1:1', sandboxAgent: 'a b' } },
+      { name: 'Token', remote: { url: 'wss://a', token: 'secret' } },
+    ]);
+    assert.equal(problems.length, 5, problems.join('\n'));
+    assert.equal(agents.length, agentPresets().length);
+    assert.ok(problems.every((p) => !p.includes('secret')), 'a value is never echoed');
+  });
+
+  it('a remote entry replaces a preset of the same name', () => {
+    const { agents } = resolveAgentList([{ name: 'opencode', remote: { url: 'ws://127.0.0.1:9000' } }]);
+    const opencode = agents.find((a) => a.name === 'opencode')!;
+    assert.ok(isRemoteAgent(opencode));
+    assert.equal(opencode.statePaths, undefined);
   });
 });

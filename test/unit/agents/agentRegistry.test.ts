@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { AgentDefinition } from '../../../src/agents/agentConfig';
+import { isRemoteAgent, type LocalAgentDefinition } from '../../../src/agents/agentConfig';
 import { AgentRegistry, restrictedModeMessage } from '../../../src/agents/agentRegistry';
 import { AgentProcess } from '../../../src/process/agentProcess';
 import { conformance } from '../../helpers/conformance';
@@ -7,7 +7,7 @@ import { recordingLogger } from '../../helpers/memoryPeer';
 import { isAlive, REFERENCE_AGENT_BUNDLE, tempDir } from '../../helpers/referenceAgent';
 
 /** A definition that runs the bundled reference agent. */
-function definition(name: string, args: string[] = []): AgentDefinition {
+function definition(name: string, args: string[] = []): LocalAgentDefinition {
   return { name, command: process.execPath, args: [REFERENCE_AGENT_BUNDLE, ...args], env: {}, writablePaths: [], source: 'settings', description: name };
 }
 
@@ -26,7 +26,7 @@ describe('AgentRegistry (the configured agents and their processes)', function (
       isTrusted: () => trusted,
       createProcess: (def) => {
         const agentProcess = new AgentProcess({
-          command: { name: def.name, command: def.command, args: def.args, env: {} },
+          command: { name: def.name, command: isRemoteAgent(def) ? '' : def.command, args: isRemoteAgent(def) ? [] : def.args, env: {} },
           cwd: workspace.dir,
           logger: recordingLogger(),
           clientInfo: { name: 'acp-workspace-tests', version: '0' },
