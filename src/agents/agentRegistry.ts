@@ -20,6 +20,14 @@ export interface AgentStatus {
   readonly process: AgentRuntime | undefined;
 }
 
+/** An agent's new connection after its old one ended unexpectedly. */
+export interface AgentRestarted {
+  readonly name: string;
+  /** It runs elsewhere (the connection was re-established, not the process restarted). */
+  readonly remote: boolean;
+  readonly connection: AcpConnection;
+}
+
 interface Entry {
   definition: AgentDefinition;
   process: AgentRuntime | undefined;
@@ -43,9 +51,15 @@ export function restrictedModeMessage(): string {
 export class AgentRegistry {
   private readonly entries = new Map<string, Entry>();
   private readonly changeEmitter = new Emitter<void>();
+  private readonly restartEmitter = new Emitter<AgentRestarted>();
 
   /** The list of agents, or one agent's state, changed. */
   readonly onDidChange: Event<void> = this.changeEmitter.event;
+  /**
+   * An agent has a new connection after its old one ended unexpectedly (a local agent restarted by itself, a
+   * remote agent reconnected): the sessions of the old connection are gone.
+   */
+  readonly onDidRestart: Event<AgentRestarted> = this.restartEmitter.event;
 
   constructor(private readonly options: AgentRegistryOptions) {}
 
@@ -128,6 +142,7 @@ export class AgentRegistry {
   dispose(): void {
     void this.stopAll();
     this.changeEmitter.dispose();
+    this.restartEmitter.dispose();
   }
 
   private createProcess(entry: Entry): AgentRuntime {
@@ -135,6 +150,9 @@ export class AgentRegistry {
     agentProcess.onDidChangeState((change) => {
       entry.lastMessage = change.state === 'running' || change.state === 'starting' ? undefined : (change.message ?? entry.lastMessage);
       this.changeEmitter.fire();
+    });
+    agentProcess.onDidRestart((connection) => {
+      if (entry.process === agentProcess) this.restartEmitter.fire({ name: entry.definition.name, remote: agentProcess.remote !== undefined, connection });
     });
     return agentProcess;
   }

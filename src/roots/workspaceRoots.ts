@@ -23,7 +23,9 @@ export type NotSharedReason =
   /** The user did not allow it (yet). */
   | 'not-granted'
   /** The agent cannot take more than one root (no `sessionCapabilities.additionalDirectories`). */
-  | 'agent-unsupported';
+  | 'agent-unsupported'
+  /** A remote agent's entry maps other folders to its paths, not this one. */
+  | 'not-mapped';
 
 export interface NotShared {
   readonly name: string;
@@ -67,6 +69,17 @@ export function candidateRoots(folders: readonly FolderInfo[], realpath: (p: str
     roots.push({ path: real, name: folder.name, index });
   });
   return { roots, notShared };
+}
+
+/**
+ * The candidates a remote agent can be given: those `isMapped` accepts (its entry maps them to its own paths);
+ * the others are listed as not shared (`not-mapped`).
+ */
+export function restrictToMapped(candidates: Candidates, isMapped: (path: string) => boolean): Candidates {
+  const roots = candidates.roots.filter((root) => isMapped(root.path));
+  if (roots.length === candidates.roots.length) return candidates;
+  const unmapped = candidates.roots.filter((root) => !isMapped(root.path)).map((root): NotShared => ({ name: root.name, location: root.path, reason: 'not-mapped' }));
+  return { roots, notShared: [...candidates.notShared, ...unmapped] };
 }
 
 export type PrimaryFolderSetting = 'first' | 'activeEditor' | 'ask';
@@ -135,5 +148,7 @@ export function describeNotShared(reason: NotSharedReason): string {
       return 'not allowed (use ACP: Manage Shared Folders)';
     case 'agent-unsupported':
       return 'this agent can only see one folder';
+    case 'not-mapped':
+      return 'this remote agent has no path mapping for it (remote.pathMappings in acpWorkspace.agents)';
   }
 }

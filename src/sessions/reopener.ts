@@ -10,7 +10,8 @@ import type { AcpConnection } from '../acp/connection';
 import type { Logger } from '../common/logger';
 import { chooseReopenMethod, ReopenUnsupportedError, type ReopenMethod, type ReopenVerb } from '../history/reopenPolicy';
 import type { ForkOrigin } from '../history/sessionTitle';
-import { createRootSet, describeRoots, rootPaths, type RootSet } from '../roots/rootSet';
+import { createRootSet, describeRoots, rootPaths, type Root, type RootSet } from '../roots/rootSet';
+import { describeNotShared } from '../roots/workspaceRoots';
 import type { Thread } from '../thread/thread';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession } from './agentSession';
@@ -71,6 +72,11 @@ export interface ReopenerOptions {
    * confined agent whose confinement does not include them (a folder granted for this reopen) is restarted first.
    */
   readonly confinement?: { ensureCovers(agentName: string, folders: readonly string[]): Promise<void> };
+  /**
+   * Which folders a remote agent can be given (its entry maps them to its own paths); undefined for an agent that
+   * sees this machine's paths. A reopened session keeps only those: the others are said in its chat.
+   */
+  readonly mappedFolders?: (agentName: string) => ((folder: string) => boolean) | undefined;
 }
 
 /**
@@ -121,8 +127,9 @@ export class Reopener {
     const choice = chooseReopenMethod(verb, connection.caps, agentName);
     if ('reason' in choice) throw new ReopenUnsupportedError(choice.reason);
     const { method } = choice;
-    const roots = await request.roots(connection);
-    if (!roots) return undefined;
+    const chosen = await request.roots(connection);
+    if (!chosen) return undefined;
+    const { roots, unmapped } = this.onlyMapped(agentName, chosen);
     // From the Sessions view, a folder granted for this reopen may widen the agent's confinement: the session
     // reopens after the restart. (Not while recovering: a restart reopens its chats that way, and waiting for
     // a restart from inside it would never end; a reopen with the current folders asked before it came here.)
@@ -183,11 +190,29 @@ export class Reopener {
       const replayed = method === 'load' || (method === 'fork' && target.thread.hasConversation);
       // What was built aside (see prepareReopen and Chats.open) is shown now, whole.
       if (continues ? method === 'load' : method !== 'resume') target.thread.endReplay();
+      for (const root of unmapped) target.thread.addInfo(l10n.t('Not shared with this session: “{0}” ({1}).', root.name, describeNotShared('not-mapped')));
       for (const line of notPassed) target.thread.addInfo(line);
       target.thread.addInfo(reopenedNote(verb, method, request.title, replayed));
     }
     logger.info(`${verb} ${agentName} session ${sessionId}${method === 'fork' ? ` as ${session.sessionId}` : ''} (${method}) with ${describeRoots(roots)}.`);
     return { session, method, chat: target };
+  }
+
+  /**
+   * The roots a remote agent with path mappings can be given: its working folder must be mapped (else the
+   * session cannot be reopened, and the error says how to fix it); unmapped other folders are left out.
+   */
+  private onlyMapped(agentName: string, roots: RootSet): { roots: RootSet; unmapped: readonly Root[] } {
+    const isMapped = this.options.mappedFolders?.(agentName);
+    if (!isMapped) return { roots, unmapped: [] };
+    if (!isMapped(roots.cwd.path)) {
+      throw new Error(
+        l10n.t('{0} cannot work in “{1}” ({2}): that folder has no path mapping for this remote agent. Add it to remote.pathMappings of its entry in acpWorkspace.agents.', agentName, roots.cwd.name, roots.cwd.path),
+      );
+    }
+    const unmapped = roots.additionalDirectories.filter((root) => !isMapped(root.path));
+    if (unmapped.length === 0) return { roots, unmapped };
+    return { roots: createRootSet(roots.cwd, roots.additionalDirectories.filter((root) => isMapped(root.path))), unmapped };
   }
 
   /**

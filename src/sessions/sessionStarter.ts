@@ -8,7 +8,7 @@ import type { AcpConnection } from '../acp/connection';
 import type { Logger } from '../common/logger';
 import type { FolderGrants } from '../roots/folderGrants';
 import { describeRoots, rootPaths, sameRootPaths, type Root } from '../roots/rootSet';
-import { choosePrimary, describeNotShared, foldersNeedingConsent, planRoots, type CandidateRoot, type Candidates, type RootPlan } from '../roots/workspaceRoots';
+import { choosePrimary, describeNotShared, foldersNeedingConsent, planRoots, restrictToMapped, type CandidateRoot, type Candidates, type RootPlan } from '../roots/workspaceRoots';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession } from './agentSession';
 import type { Chats } from './chats';
@@ -52,6 +52,11 @@ export interface SessionStarterOptions {
    * starts, so a confined agent whose confinement does not include them is restarted first.
    */
   readonly confinement?: { ensureCovers(agentName: string, folders: readonly string[]): Promise<void> };
+  /**
+   * Which folders a remote agent can be given (its entry maps them to its own paths); undefined for an agent that
+   * sees this machine's paths (every local agent, a remote one without mappings).
+   */
+  readonly mappedFolders?: (agentName: string) => ((folder: string) => boolean) | undefined;
 }
 
 type Decision = RootPlan | 'cancel' | 'choose-primary' | 'one-per-folder';
@@ -67,16 +72,17 @@ export class SessionStarter {
         l10n.t('Agents are not started in Restricted Mode: an agent runs programs and reads and writes files in this workspace. Trust the workspace to use agents.'),
       );
     }
-    const candidates = workspace.candidates();
-    if (candidates.roots.length === 0) {
+    const all = workspace.candidates();
+    if (all.roots.length === 0) {
       throw new SessionStartError(
-        candidates.notShared.length > 0
-          ? l10n.t('None of this workspace\'s folders is on this machine\'s file system, so there is no folder to share with an agent ({0}).', candidates.notShared.map((f) => f.name).join(', '))
+        all.notShared.length > 0
+          ? l10n.t('None of this workspace\'s folders is on this machine\'s file system, so there is no folder to share with an agent ({0}).', all.notShared.map((f) => f.name).join(', '))
           : l10n.t('Open a folder or workspace first: a session works in a folder.'),
       );
     }
     const agentName = options.agentName ?? (workspace.defaultAgent() || (await this.options.pickAgent()));
     if (!agentName) return [];
+    const candidates = this.candidatesFor(agentName, all);
     let primary = this.initialPrimary(candidates, options.primaryIndex) ?? (await ui().pickPrimary(agentName, candidates.roots));
     if (!primary) return [];
     // The primary folder is the user's choice: the agent's confinement includes it from its launch on.
@@ -110,7 +116,7 @@ export class SessionStarter {
    * folder; its primary folder stays if it still exists. Its chat, if it has one, continues with it.
    */
   async reopenWithCurrentFolders(session: AgentSession): Promise<AgentSession | undefined> {
-    const candidates = this.options.workspace.candidates();
+    const candidates = this.candidatesFor(session.agentName, this.options.workspace.candidates());
     const primary = candidates.roots.find((root) => root.path === session.rootSet.cwd.path) ?? candidates.roots[0];
     if (!primary) throw new SessionStartError(l10n.t('The workspace has no local folder left to reopen the session in.'));
     const connection = session.connection.isClosed ? await this.options.agents.start(session.agentName) : session.connection;
@@ -133,6 +139,19 @@ export class SessionStarter {
       roots: () => Promise.resolve(decision.rootSet),
     });
     return reopened?.session;
+  }
+
+  /** The folders `agentName` can be given: for a remote agent with path mappings, only the mapped ones. */
+  private candidatesFor(agentName: string, all: Candidates): Candidates {
+    const isMapped = this.options.mappedFolders?.(agentName);
+    if (!isMapped) return all;
+    const candidates = restrictToMapped(all, isMapped);
+    if (candidates.roots.length === 0) {
+      throw new SessionStartError(
+        l10n.t('None of this workspace\'s folders has a path mapping for {0}, so there is no folder to share with it: add the folders to remote.pathMappings of its entry in acpWorkspace.agents.', agentName),
+      );
+    }
+    return candidates;
   }
 
   /** The agent's connection once its confinement includes these folders (after a restart, if one was needed). */

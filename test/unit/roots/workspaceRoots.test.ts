@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { rootPaths } from '../../../src/roots/rootSet';
-import { candidateRoots, choosePrimary, foldersNeedingConsent, planRoots, type FolderInfo } from '../../../src/roots/workspaceRoots';
+import { candidateRoots, choosePrimary, describeNotShared, foldersNeedingConsent, planRoots, restrictToMapped, type FolderInfo } from '../../../src/roots/workspaceRoots';
 
 const folder = (name: string, fsPath: string | undefined, scheme = 'file'): FolderInfo => ({
   name,
@@ -95,5 +95,22 @@ describe('workspace folders → roots', () => {
   it('shares every local folder when all workspace folders are trusted', () => {
     const plan = planRoots(candidates, candidates.roots[0]!, () => false, true, true);
     assert.deepEqual(rootPaths(plan.rootSet), ['/real/w/app', '/real/w/lib', '/real/w/docs']);
+  });
+});
+
+describe('folders of a remote agent with path mappings', () => {
+  it('keeps the mapped candidates and lists the others as not mapped, in order', () => {
+    const candidates = candidateRoots(
+      [
+        { name: 'app', uri: 'file:///w/app', scheme: 'file', fsPath: '/w/app' },
+        { name: 'lib', uri: 'file:///w/lib', scheme: 'file', fsPath: '/w/lib' },
+      ],
+      (p) => p,
+    );
+    const mapped = restrictToMapped(candidates, (p) => p === '/w/app');
+    assert.deepEqual(mapped.roots.map((r) => r.name), ['app']);
+    assert.deepEqual(mapped.notShared, [{ name: 'lib', location: '/w/lib', reason: 'not-mapped' }]);
+    assert.match(describeNotShared('not-mapped'), /path mapping/);
+    assert.equal(restrictToMapped(candidates, () => true), candidates, 'all mapped: unchanged');
   });
 });

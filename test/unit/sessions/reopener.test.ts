@@ -8,7 +8,7 @@ import { ActiveSessions } from '../../../src/sessions/activeSessions';
 import type { AgentSession } from '../../../src/sessions/agentSession';
 import { Chats } from '../../../src/sessions/chats';
 import type { AgentPool } from '../../../src/sessions/ports';
-import { Reopener, type ReopenRequest } from '../../../src/sessions/reopener';
+import { Reopener, type ReopenerOptions, type ReopenRequest } from '../../../src/sessions/reopener';
 import type { SessionController } from '../../../src/sessions/sessionController';
 import { startSession } from '../../../src/sessions/sessionLifecycle';
 import { SessionRouter } from '../../../src/sessions/sessionRouter';
@@ -82,7 +82,7 @@ async function connect(w: Pick<World, 'router' | 'history' | 'forkReplay' | 'all
   return { client, agent };
 }
 
-async function world(caps: Caps, sliceMs?: number): Promise<World> {
+async function world(caps: Caps, sliceMs?: number, extra: Partial<ReopenerOptions> = {}): Promise<World> {
   const sessions = new ActiveSessions();
   const router = new SessionRouter({ sessions, logger: silentLogger, ...(sliceMs === undefined ? {} : { sliceMs }) });
   const w = {
@@ -121,6 +121,7 @@ async function world(caps: Caps, sliceMs?: number): Promise<World> {
     mcp: { forAgent: () => ({ servers: [], notPassed: ['MCP server “x” was not passed: a test.'] }) },
     logger: silentLogger,
     record: (session, title, forkOf) => w.recorded.push({ session, title, ...(forkOf ? { forkOf } : {}) }),
+    ...extra,
   });
   return w;
 }
@@ -354,6 +355,23 @@ describe('reopening a session: one policy table for every path', () => {
     assert.deepEqual(w.agent.sent('session/resume'), []);
     const errors = chat.thread.snapshot().entries.filter((e) => e.kind === 'error');
     assert.match(JSON.stringify(errors), /“app” is no longer in the workspace/);
+  });
+
+  it('a remote agent with path mappings gets only the mapped folders back; the chat says which one is not shared', async () => {
+    w = await world('all', undefined, { mappedFolders: () => (folder) => folder !== '/w/lib' });
+    const chat = await openChat(w);
+    await w.reopener.restartAgent('Memory Agent');
+    const [resume] = w.agent.sent('session/resume').map((m) => m.params as { cwd: string; additionalDirectories: string[] });
+    assert.deepEqual(resume, { sessionId: 'old', cwd: '/w/app', additionalDirectories: ['/w/docs'], mcpServers: [] });
+    assert.ok(texts(chat.thread).some((t) => /Not shared with this session: “lib” \(this remote agent has no path mapping/.test(t)), texts(chat.thread).join('\n'));
+  });
+
+  it('a remote agent whose mappings no longer include the working folder does not reopen there, and says how to fix it', async () => {
+    w = await world('all', undefined, { mappedFolders: () => (folder) => folder !== '/w/app' });
+    const chat = await openChat(w);
+    await w.reopener.restartAgent('Memory Agent');
+    assert.deepEqual(w.agent.sent('session/resume'), []);
+    assert.match(JSON.stringify(chat.thread.snapshot().entries.filter((e) => e.kind === 'error')), /no path mapping for this remote agent/);
   });
 
   it('a restart stops a running turn, and says so without offering to restart again', async () => {
