@@ -115,8 +115,14 @@ function join(side: Side, root: string, segments: readonly string[]): string {
   return (root.endsWith(side.separator) ? root : root + side.separator) + segments.join(side.separator);
 }
 
+/** A translated path, and how many of its last segments came from the input (the rest is the root). */
+interface Translated {
+  readonly path: string;
+  readonly tail: number;
+}
+
 /** Translates `input` from one side to the other through the longest matching root. */
-function translate(from: Side, to: Side, roots: ReadonlyArray<readonly [string, string]>, input: string): string | undefined {
+function translate(from: Side, to: Side, roots: ReadonlyArray<readonly [string, string]>, input: string): Translated | undefined {
   if (typeof input !== 'string') return undefined;
   const normalised = from.normalise(input);
   if (normalised === undefined) return undefined;
@@ -127,7 +133,7 @@ function translate(from: Side, to: Side, roots: ReadonlyArray<readonly [string, 
     const result = join(to, toRoot, segments);
     // Defence in depth: what we built must still lie inside the root it was built from.
     const check = to.normalise(result);
-    return check !== undefined && relativeSegments(to, toRoot, check) !== undefined ? check : undefined;
+    return check !== undefined && relativeSegments(to, toRoot, check) !== undefined ? { path: check, tail: segments.length } : undefined;
   }
   return undefined;
 }
@@ -202,18 +208,24 @@ export function createPathMapper(mappings: readonly PathMapping[], options: Path
   return {
     mappings: byLocal.map(([l, r]) => ({ local: l, remote: r })),
     remoteRoots: byRemote.map(([r]) => r),
-    toRemote,
-    toLocal,
-    toRemoteUri: (uri) => mapUri(uri, localFiles, posixFileUris, toRemote),
-    toLocalUri: (uri) => mapUri(uri, posixFileUris, localFiles, toLocal),
+    toRemote: (input) => toRemote(input)?.path,
+    toLocal: (input) => toLocal(input)?.path,
+    toRemoteUri: (uri) => mapUri(uri, localFiles, posixFileUris, '/', toRemote),
+    toLocalUri: (uri) => mapUri(uri, posixFileUris, localFiles, local.separator, toLocal),
   };
 }
 
 // ---- file: URIs ------------------------------------------------------------------------------------
 
-/** A `file:` URI taken apart: the decoded path, and the query and fragment exactly as they were. */
+/** A `file:` URI taken apart. */
 interface FileUri {
+  /** The decoded path. */
   readonly path: string;
+  /**
+   * The path's segments as they were encoded, when they match the decoded path's one for one (no `.`, `..`,
+   * empty or encoded-separator segments): the part below the root is then kept exactly as it was encoded.
+   */
+  readonly encodedSegments: readonly string[] | undefined;
   /** `?…#…`, kept verbatim. */
   readonly suffix: string;
 }
@@ -224,31 +236,43 @@ interface FileUris {
 }
 
 /** Splits a `file:` URI (`file:///p`, `file://localhost/p`, `file://host/p` for UNC). */
-function splitFileUri(uri: string): { authority: string; path: string; suffix: string } | undefined {
+function splitFileUri(uri: string, separators: RegExp): { authority: string; path: string; encoded: readonly string[] | undefined; suffix: string } | undefined {
   if (uri.slice(0, 7).toLowerCase() !== 'file://') return undefined;
   const rest = uri.slice(7);
   const end = rest.search(/[?#]/);
   const body = end === -1 ? rest : rest.slice(0, end);
   const slash = body.indexOf('/');
   if (slash === -1) return undefined;
+  const encodedPath = body.slice(slash);
   let decoded: string;
+  let clean = true;
   try {
-    decoded = decodeURIComponent(body.slice(slash));
+    decoded = decodeURIComponent(encodedPath);
+    const segments = encodedPath.split('/');
+    for (let i = 1; i < segments.length; i++) {
+      const segment = decodeURIComponent(segments[i]!);
+      if (segment === '' ? i !== segments.length - 1 : segment === '.' || segment === '..' || separators.test(segment)) clean = false;
+    }
   } catch {
     return undefined;
   }
-  return { authority: body.slice(0, slash).toLowerCase(), path: decoded, suffix: end === -1 ? '' : rest.slice(end) };
+  return {
+    authority: body.slice(0, slash).toLowerCase(),
+    path: decoded,
+    encoded: clean ? encodedPath.split('/').filter((segment) => segment !== '') : undefined,
+    suffix: end === -1 ? '' : rest.slice(end),
+  };
 }
 
 /**
- * Percent-encodes a path for a `file:` URI the way Node's `pathToFileURL` does (what the prompt builder
- * makes), so a URI mapped there and back comes out as it went in.
+ * Percent-encodes a path for a `file:` URI as Node's `pathToFileURL` (what the prompt builder uses) does
+ * in Node 20. Only used for the root and for a path that had to be normalised; the rest keeps its encoding.
  */
 function encodePath(value: string): string {
   let out = '';
   for (const char of value) {
     const code = char.codePointAt(0)!;
-    if (code > 0x20 && code < 0x7f && !'"#%<>?\\`{}'.includes(char)) out += char;
+    if (code > 0x20 && code < 0x7f && !'"#%<>?[\\]^`{|}~'.includes(char)) out += char;
     else out += encodeURIComponent(char);
   }
   return out;
@@ -256,23 +280,23 @@ function encodePath(value: string): string {
 
 const posixFileUris: FileUris = {
   parse(uri) {
-    const parts = splitFileUri(uri);
+    const parts = splitFileUri(uri, /\//);
     if (!parts || (parts.authority !== '' && parts.authority !== 'localhost')) return undefined;
-    return { path: parts.path, suffix: parts.suffix };
+    return { path: parts.path, encodedSegments: parts.encoded, suffix: parts.suffix };
   },
   format: (p) => `file://${encodePath(p)}`,
 };
 
 const win32FileUris: FileUris = {
   parse(uri) {
-    const parts = splitFileUri(uri);
+    const parts = splitFileUri(uri, /[\\/]/);
     if (!parts) return undefined;
     if (parts.authority !== '' && parts.authority !== 'localhost') {
-      return { path: `\\\\${parts.authority}${parts.path.replace(/\//g, '\\')}`, suffix: parts.suffix };
+      return { path: `\\\\${parts.authority}${parts.path.replace(/\//g, '\\')}`, encodedSegments: parts.encoded, suffix: parts.suffix };
     }
     // `/C:/x` (or VS Code's `/c%3A/x`) → `C:\x`.
     if (!/^\/[A-Za-z]:/.test(parts.path)) return undefined;
-    return { path: parts.path.slice(1).replace(/\//g, '\\'), suffix: parts.suffix };
+    return { path: parts.path.slice(1).replace(/\//g, '\\'), encodedSegments: parts.encoded, suffix: parts.suffix };
   },
   format(p) {
     const slashed = p.replace(/\\/g, '/');
@@ -284,11 +308,18 @@ const win32FileUris: FileUris = {
   },
 };
 
-function mapUri(uri: string, from: FileUris, to: FileUris, map: (path: string) => string | undefined): string | undefined {
+function mapUri(uri: string, from: FileUris, to: FileUris, separator: string, map: (path: string) => Translated | undefined): string | undefined {
   if (typeof uri !== 'string') return undefined;
   if (uri.slice(0, 5).toLowerCase() !== 'file:') return uri;
   const parsed = from.parse(uri);
   if (!parsed) return undefined;
   const mapped = map(parsed.path);
-  return mapped === undefined ? undefined : to.format(mapped) + parsed.suffix;
+  if (mapped === undefined) return undefined;
+  if (parsed.encodedSegments === undefined || mapped.tail === 0) return to.format(mapped.path) + parsed.suffix;
+  // The root is written in the other side's form; what lies below it keeps the encoding it came with.
+  const segments = mapped.path.split(separator);
+  const root = segments.slice(0, segments.length - mapped.tail).join(separator) || separator;
+  const rootUri = to.format(root);
+  const tail = parsed.encodedSegments.slice(parsed.encodedSegments.length - mapped.tail).join('/');
+  return `${rootUri.endsWith('/') ? rootUri : `${rootUri}/`}${tail}${parsed.suffix}`;
 }

@@ -81,9 +81,29 @@ describe('PathMapper', () => {
       assert.equal(mapper.toLocalUri(remote!), local);
     });
 
-    it('reads encoded characters the encoder leaves alone (VS Code style) and writes them as pathToFileURL does', () => {
-      assert.equal(mapper.toLocalUri('file:///workspace/app/a%2Bb%3Ac.ts'), 'file:///home/me/app/a+b:c.ts');
+    it('keeps the encoding of what lies below the folder, and writes the folder itself as pathToFileURL does', () => {
+      assert.equal(mapper.toLocalUri('file:///workspace/app/a%2Bb%3Ac.ts'), 'file:///home/me/app/a%2Bb%3Ac.ts');
       assert.equal(mapper.toLocalUri('file://localhost/workspace/app/x'), 'file:///home/me/app/x');
+      const spaced = createPathMapper([{ local: '/home/me/my app#1', remote: '/w/app' }], { localPlatform: 'posix' });
+      assert.equal(spaced.toRemoteUri('file:///home/me/my%20app%231/x%20y.ts?q=1'), 'file:///w/app/x%20y.ts?q=1');
+      assert.equal(spaced.toLocalUri('file:///w/app/x%20y.ts'), 'file:///home/me/my%20app%231/x%20y.ts');
+      assert.equal(spaced.toLocalUri('file:///w/app'), 'file:///home/me/my%20app%231');
+    });
+
+    it('writes a URI that had to be normalised afresh', () => {
+      assert.equal(mapper.toLocalUri('file:///workspace/app/x/../a%20b%3A.ts'), 'file:///home/me/app/a%20b:.ts');
+      assert.equal(mapper.toLocalUri('file:///workspace/app//a'), 'file:///home/me/app/a');
+      assert.equal(mapper.toLocalUri('file:///workspace/app/a%2Fb'), 'file:///home/me/app/a/b');
+    });
+
+    it('writes every printable ASCII and some non-ASCII names exactly as pathToFileURL does', () => {
+      const names = [...Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).filter((c) => c !== '/'), 'é', '日本', '😀'];
+      for (const name of names) {
+        const local = pathToFileURL(`/home/me/app/a${name}b`).href;
+        const remote = mapper.toRemoteUri(local);
+        assert.equal(remote, local.replace('file:///home/me/app/', 'file:///workspace/app/'), `name with ${JSON.stringify(name)}`);
+        assert.equal(mapper.toLocalUri(remote!), local);
+      }
     });
 
     it('does not let encoded separators or dots climb out', () => {
