@@ -4,8 +4,10 @@
  * and skipped, never a crash), and the command line each one runs.
  */
 import * as l10n from '@vscode/l10n';
+import * as os from 'node:os';
 import * as z from 'zod';
 import type { AgentCommand } from '../process/command';
+import { checkPathMappings } from '../acp/pathMapping';
 import { formatIssues } from '../acp/schema';
 import { displayUrl, type RemoteEndpoint, type RemoteKind } from '../acp/transport/remote';
 import { OFFICIAL_REGISTRY_URL, type DistributionKind, type InstalledAgent, type PackageDistribution, type RegistryAgent } from './registry/types';
@@ -261,6 +263,11 @@ export function resolveAgentList(setting: unknown, registry: RegistryAgentsInput
         return;
       }
       const agent = parsed.data;
+      const mappingProblems = 'remote' in agent ? checkPathMappings(remoteAgentConfig(agent.remote, os.homedir()).pathMappings) : [];
+      if (mappingProblems.length > 0) {
+        problems.push(l10n.t('acpWorkspace.agents[{0}] was skipped: {1}', index, mappingProblems.join(' ')));
+        return;
+      }
       if (fromSettings.has(agent.name)) {
         problems.push(l10n.t('acpWorkspace.agents[{0}] was skipped: another agent is already named "{1}".', index, agent.name));
         return;

@@ -271,3 +271,13 @@ describe('remote agent entries', () => {
     assert.equal(opencode.statePaths, undefined);
   });
 });
+
+describe('remote agent path mappings in the settings', () => {
+  it('skips an entry whose mappings cannot be used (a folder mapped twice), saying why', () => {
+    const { agents, problems } = resolveAgentList([
+      { name: 'Twice', remote: { url: 'wss://a', pathMappings: [{ local: '/w/app', remote: '/a' }, { local: '/w/app', remote: '/b' }] } },
+    ]);
+    assert.equal(agents.length, agentPresets().length);
+    assert.match(problems.join('\n'), /mapped twice/);
+  });
+});
