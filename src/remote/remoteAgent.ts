@@ -62,6 +62,9 @@ export interface RemoteAgentOptions {
 /** How long the connection waits, once the link's messages ended, for the link to say why before closing with a generic reason. */
 const LINK_END_GRACE_MS = 500;
 
+/** The command that sets a remote agent's token, as the link's words for a refused token name it. */
+const SET_TOKEN_COMMAND = 'ACP: Set Remote Agent Token…';
+
 /** Why a connect did not give a running connection. */
 class ConnectFailure extends Error {
   constructor(
@@ -234,9 +237,9 @@ export class RemoteAgent implements Disposable, AgentRuntime {
       }
       const message =
         mode === 'reconnect'
-          ? l10n.t('Could not reconnect to {0} ({1}): {2}. {3}', this.name, this.where, withoutStop(failure.message), this.nextStep(failure.linkCause))
+          ? l10n.t('Could not reconnect to {0} ({1}): {2}. {3}', this.name, this.where, withoutStop(failure.message), this.nextStep(failure.linkCause, failure.message))
           : failure.linkCause === 'auth'
-            ? `${sentence(failure.message)} ${this.nextStep('auth')}`
+            ? `${sentence(failure.message)} ${this.nextStep('auth', failure.message)}`
             : failure.message;
       this.backoff.reset();
       this.setState({ state: 'failed', message });
@@ -323,7 +326,7 @@ export class RemoteAgent implements Disposable, AgentRuntime {
     this.current = undefined;
     this.logger.warn(`The link to ${this.name} at ${this.where} ended (${end.cause}): ${end.reason}`);
     if (!end.retry) {
-      this.setState({ state: 'failed', message: l10n.t('Lost the connection to {0} ({1}): {2}. {3}', this.name, this.where, withoutStop(end.reason), this.nextStep(end.cause)) });
+      this.setState({ state: 'failed', message: l10n.t('Lost the connection to {0} ({1}): {2}. {3}', this.name, this.where, withoutStop(end.reason), this.nextStep(end.cause, end.reason)) });
       return;
     }
     this.backoff.begin(this.clock.now());
@@ -381,11 +384,12 @@ export class RemoteAgent implements Disposable, AgentRuntime {
     return closed;
   }
 
-  /** What the user can do after a failure of this cause. */
-  private nextStep(cause: LinkEndCause | undefined): string {
-    return cause === 'auth'
-      ? l10n.t('Set its token with "ACP: Set Remote Agent Token…", then start {0} again.', this.name)
-      : l10n.t('Restart {0} to try again.', this.name);
+  /** What the user can do after a failure of this cause (`reason`: the failure's words, which may already name the command). */
+  private nextStep(cause: LinkEndCause | undefined, reason: string): string {
+    if (cause !== 'auth') return l10n.t('Restart {0} to try again.', this.name);
+    return reason.includes(SET_TOKEN_COMMAND)
+      ? l10n.t('Once the token is set, start {0} again.', this.name)
+      : l10n.t('Set its token with "ACP: Set Remote Agent Token…", then start {0} again.', this.name);
   }
 
   /** The URL for messages and the log (no query: it may carry a token). */

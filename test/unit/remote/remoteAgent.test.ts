@@ -125,6 +125,12 @@ describe('RemoteAgent', () => {
       assert.ok(links.links[0]!.closeCalls >= 1, 'the link is closed');
     });
 
+    it('does not repeat how to set the token when the link\'s words already say it', async () => {
+      const reason = 'Box refused the credentials for wss://box.example/acp (HTTP 401). Set the token with "ACP: Set Remote Agent Token…".';
+      const box = remote([{ end: { cause: 'auth', reason, retry: false } }]);
+      await assert.rejects(box.start(), (error: Error) => error.message === `${reason} Once the token is set, start Box again.`);
+    });
+
     it('fails when the server cannot be reached at start (no reconnect for a start the user asked for)', async () => {
       const box = remote([{ end: REFUSED }]);
       await assert.rejects(box.start(), /refused the connection/);
