@@ -245,6 +245,15 @@ describe('RemoteAgent', () => {
       assert.equal(links.links.length, 4);
     });
 
+    it('reconnects with the real clock when none is injected', async () => {
+      const box = remote(['answer'], { clock: undefined, backoff: { initialMs: 5, maxMs: 5, random: () => 0.5 } });
+      const first = await box.start();
+      const restarted = new Promise<AcpConnection>((resolve) => box.onDidRestart(resolve));
+      links.links[0]!.drop(NETWORK_DROP);
+      assert.notEqual(await restarted, first);
+      assert.equal(box.state, 'running');
+    });
+
     it('starts over from the first wait after a successful reconnect', async () => {
       const box = remote(['answer']);
       await box.start();
