@@ -8,7 +8,6 @@ import type { ChildProcess } from 'node:child_process';
 import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import type { AgentCaps, ClientFeatureOptions } from '../acp/capabilities';
 import { AcpConnection } from '../acp/connection';
-import { ConnectionClosedError } from '../acp/errors';
 import type { Implementation } from '../acp/schema';
 import { stdioTransport } from '../acp/transport/stdio';
 import type { MessageTap } from '../acp/transport/transport';
@@ -16,6 +15,7 @@ import type { AgentCommand } from './command';
 import { silentLogger, type Logger } from '../common/logger';
 import { mergeEnv, withoutEnv } from './environment';
 import { describeExit, describeSpawnError, exitSummary } from './exitReasons';
+import { initializeFailureMessage, initializeWithin } from './initializeAgent';
 import { groupGone, killTree, processRunning } from './processTree';
 import { RestartPolicy, type RestartPolicyOptions } from './restartPolicy';
 import { executableProblem, spawnGroup } from './spawnGroup';
@@ -252,31 +252,17 @@ export class AgentProcess implements Disposable, AgentRuntime {
       void Promise.race([stderrDone, delay(100)]).then(() => this.onExit(child, connection, code, signal, duringInitialize));
     });
 
-    const timeoutMs = this.options.initializeTimeoutMs ?? 120_000;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new Error(
-              timeoutMs < 1000
-                ? l10n.t('{0} did not finish starting within {1} ms.', command.name, timeoutMs)
-                : l10n.t('{0} did not finish starting within {1} s.', command.name, Math.round(timeoutMs / 1000)),
-            ),
-          ),
-        timeoutMs,
-      );
-    });
     try {
-      await Promise.race([connection.initialize({ clientInfo: this.options.clientInfo, features: this.options.features }), timeout]);
+      await initializeWithin(
+        connection,
+        { clientInfo: this.options.clientInfo, features: this.options.features },
+        { agent: command.name, timeoutMs: this.options.initializeTimeoutMs ?? 120_000 },
+      );
     } catch (error) {
-      const message =
-        error instanceof ConnectionClosedError ? error.reason : error instanceof Error ? error.message : String(error);
+      const message = initializeFailureMessage(error);
       initializing = false;
       await this.stop(message);
       throw this.fail(message);
-    } finally {
-      clearTimeout(timer);
     }
     initializing = false;
     this.setState({ state: 'running' });
