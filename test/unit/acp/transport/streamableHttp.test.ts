@@ -3,7 +3,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ConnectionClosedError } from '../../../../src/acp/errors';
-import { FramingError } from '../../../../src/acp/transport/ndjson';
+import type { FramingError } from '../../../../src/acp/transport/ndjson';
 import { streamableHttpLink, type StreamableHttpLinkOptions } from '../../../../src/acp/transport/streamableHttp';
 import { serveReferenceAgent, type ServedAgent } from '../../../fixtures/referenceAgent/serve';
 import { clientInfo, fullFlow, until, wire } from './remoteHarness';
