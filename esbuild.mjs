@@ -111,6 +111,15 @@ const builds = [
     format: 'cjs',
     target: 'node20',
   },
+  {
+    // The same agent served over Streamable HTTP and WebSocket (the remote-agent tests start it with --listen).
+    ...common,
+    entryPoints: { 'reference-agent-serve': 'test/fixtures/referenceAgent/serve.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
 ];
 
 /**
