@@ -241,6 +241,21 @@ export class SessionRouter {
     return routes;
   }
 
+  /**
+   * A remote agent asked for a path outside the folders its entry maps (its path mapping answered the request
+   * itself, see `acp/pathMappingTransport.ts`): shown in the session's chat and reported like a refusal of the
+   * root guard.
+   */
+  refusedUnmapped(agentName: string, refusal: { readonly method: string; readonly path: string; readonly sessionId?: string }): void {
+    const session = refusal.sessionId === undefined ? undefined : this.options.sessions.find(agentName, refusal.sessionId);
+    const routes = session && this.routes.get(session.connection);
+    const operation = refusal.method === 'terminal/create' ? 'terminal' : refusal.method === 'fs/write_text_file' ? 'write' : 'read';
+    this.options.logger.warn(`Refused ${refusal.method} ${refusal.path} for ${agentName}: outside the folders its path mapping shares.`);
+    if (!session || !routes) return;
+    const message = l10n.t('{0} is outside the folders shared with this remote agent (its path mapping).', refusal.path);
+    this.refused(routes, session, session.noteRefusal({ operation, path: refusal.path, message }));
+  }
+
   private refused(routes: Routes, session: AgentSession, refusal: Refusal): void {
     routes.sinks.get(session.sessionId)?.noteRefusal(refusal);
     this.refusalEmitter.fire({ session, refusal });
