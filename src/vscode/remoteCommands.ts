@@ -63,7 +63,7 @@ async function setToken(options: RemoteCommandsOptions, argument: AgentStatus | 
       const typed = await vscode.window.showInputBox({
         title: vscode.l10n.t('Headers for {0}', where),
         prompt: vscode.l10n.t('"Name: value" pairs separated by ";" (the values are not shown again). Empty removes the headers.'),
-        placeHolder: 'X-Api-Key: …; X-Team: …',
+        placeHolder: vscode.l10n.t('X-Api-Key: …; X-Team: …'),
         password: true,
         ignoreFocusOut: true,
         validateInput: (text) => {
