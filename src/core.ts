@@ -18,7 +18,7 @@ import { AgentGalleryPanel } from './vscode/agentGallery';
 import { registerRegistryCommands } from './vscode/registryCommands';
 import { AddRemoteAgent, type RemoteAgentUi } from './sessions/addRemoteAgent';
 import { FetchSandboxServer, sandboxServersOver } from './sessions/sandboxServers';
-import { registerRemoteCommands, vscodeRemoteAgentUi } from './vscode/remoteCommands';
+import { registerRemoteCommands, vscodeRemoteAgentUi, vscodeRemoteTokenUi, type RemoteTokenUi } from './vscode/remoteCommands';
 import { RemoteSecrets } from './vscode/remoteSecrets';
 import { RegistryUpdates } from './vscode/registryUpdates';
 import { McpServers } from './mcp/mcpServers';
@@ -91,6 +91,8 @@ export interface TestApi {
   readonly remoteSecrets: RemoteSecrets;
   /** Answers the questions of Add Remote Agent… instead of the real prompts. */
   setRemoteAgentUi(ui: RemoteAgentUi | undefined): void;
+  /** Answers the questions of Set Remote Agent Token… instead of the real prompts. */
+  setRemoteTokenUi(ui: RemoteTokenUi | undefined): void;
   /** Export as Markdown and the transcript's text view (tests replace its `ui`). */
   readonly transcripts: TranscriptExport;
   /** Answers the "cannot be confined" question instead of the real dialog. */
@@ -141,6 +143,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   let reviewUi: ReviewUi = vscodeReviewUi;
   let confinementUi: ConfinementUi = vscodeConfinementUi;
   let remoteAgentUi: RemoteAgentUi = vscodeRemoteAgentUi;
+  let remoteTokenUi: RemoteTokenUi = vscodeRemoteTokenUi;
   const notices: Notices = { error: (message) => void vscode.window.showErrorMessage(message) };
   const workspace = vscodeWorkspace;
 
@@ -282,7 +285,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
       restart: (name) => restartAgent(name),
     }),
     remoteSecrets,
-    ...registerRemoteCommands({ addRemoteAgent, secrets: remoteSecrets, agents: registry }),
+    ...registerRemoteCommands({ addRemoteAgent, secrets: remoteSecrets, agents: registry, tokenUi: () => remoteTokenUi }),
     agents,
     tabs,
     chats,
@@ -336,6 +339,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     transcripts,
     remoteSecrets,
     setRemoteAgentUi: (replacement) => (remoteAgentUi = replacement ?? vscodeRemoteAgentUi),
+    setRemoteTokenUi: (replacement) => (remoteTokenUi = replacement ?? vscodeRemoteTokenUi),
     setConfinementUi: (replacement) => (confinementUi = replacement ?? vscodeConfinementUi),
     setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi),
     setHistoryUi: (replacement) => (historyUi = replacement ?? vscodeHistoryUi),

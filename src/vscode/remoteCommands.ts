@@ -17,10 +17,26 @@ export const RemoteCommandIds = {
   setRemoteAgentToken: 'acpWorkspace.setRemoteAgentToken',
 } as const;
 
+/** What Set Remote Agent Token… does with the credentials. */
+export type TokenAction = 'token' | 'headers' | 'clear';
+
+/** The questions of Set Remote Agent Token… (integration tests answer them instead of the real prompts). */
+export interface RemoteTokenUi {
+  /** Token, headers or clear; `current` says what is set (never a value). undefined = cancelled. */
+  pickAction(agentName: string, where: string, current: { readonly token: boolean; readonly headers: readonly string[] }): Promise<TokenAction | undefined>;
+  /** The bearer token (password box); '' removes it; undefined = cancelled. */
+  askToken(where: string, validate: (text: string) => string | undefined): Promise<string | undefined>;
+  /** Header lines (`Name: value; …`); '' removes them; undefined = cancelled. */
+  askHeaders(where: string, validate: (text: string) => string | undefined): Promise<string | undefined>;
+  /** Says what was done; with running agents, offers to restart them: true when the user chose to. */
+  done(message: string, restartLabel: string | undefined): Promise<boolean>;
+}
+
 export interface RemoteCommandsOptions {
   readonly addRemoteAgent: AddRemoteAgent;
   readonly secrets: RemoteSecrets;
   readonly agents: AgentRegistry;
+  readonly tokenUi: () => RemoteTokenUi;
 }
 
 export function registerRemoteCommands(options: RemoteCommandsOptions): vscode.Disposable[] {
@@ -37,40 +53,19 @@ async function setToken(options: RemoteCommandsOptions, argument: AgentStatus | 
   const url = agent.definition.remote.url;
   const where = displayUrl(url);
   const current = await options.secrets.get(url);
-  const token = { label: vscode.l10n.t('Bearer token'), description: current.token ? vscode.l10n.t('set') : vscode.l10n.t('not set'), choice: 'token' as const };
-  const headers = { label: vscode.l10n.t('Headers…'), description: current.headers ? vscode.l10n.t('{0} set', Object.keys(current.headers).join(', ')) : vscode.l10n.t('none'), choice: 'headers' as const };
-  const clear = { label: vscode.l10n.t('Clear'), description: vscode.l10n.t('forget the token and headers for {0}', where), choice: 'clear' as const };
-  const picked = await vscode.window.showQuickPick([token, headers, clear], {
-    title: vscode.l10n.t('Set Remote Agent Token: {0}', agent.definition.name),
-    placeHolder: vscode.l10n.t('Credentials for {0}, kept in secret storage', where),
-  });
-  if (!picked) return;
-  switch (picked.choice) {
+  const ui = options.tokenUi();
+  const action = await ui.pickAction(agent.definition.name, where, { token: current.token !== undefined, headers: Object.keys(current.headers ?? {}) });
+  if (!action) return;
+  switch (action) {
     case 'token': {
-      const typed = await vscode.window.showInputBox({
-        title: vscode.l10n.t('Bearer token for {0}', where),
-        prompt: vscode.l10n.t('Sent as "Authorization: Bearer …". Empty removes the token.'),
-        password: true,
-        ignoreFocusOut: true,
-        validateInput: checkToken,
-      });
-      if (typed === undefined) return;
+      const typed = await ui.askToken(where, checkToken);
+      if (typed === undefined || checkToken(typed) !== undefined) return;
       const { token: _old, ...rest } = current;
       await options.secrets.set(url, typed.trim() === '' ? rest : { ...rest, token: typed.trim() });
       break;
     }
     case 'headers': {
-      const typed = await vscode.window.showInputBox({
-        title: vscode.l10n.t('Headers for {0}', where),
-        prompt: vscode.l10n.t('"Name: value" pairs separated by ";" (the values are not shown again). Empty removes the headers.'),
-        placeHolder: vscode.l10n.t('X-Api-Key: …; X-Team: …'),
-        password: true,
-        ignoreFocusOut: true,
-        validateInput: (text) => {
-          const parsed = parseHeaderLines(text);
-          return 'error' in parsed ? parsed.error : undefined;
-        },
-      });
+      const typed = await ui.askHeaders(where, headerProblem);
       if (typed === undefined) return;
       const parsed = parseHeaderLines(typed);
       if ('error' in parsed) return;
@@ -82,26 +77,67 @@ async function setToken(options: RemoteCommandsOptions, argument: AgentStatus | 
       await options.secrets.clear(url);
       break;
   }
-  await offerRestart(options.agents, url, picked.choice === 'clear' ? vscode.l10n.t('The credentials for {0} were removed.', where) : vscode.l10n.t('The credentials for {0} were saved.', where));
-}
-
-/** The running agents that use these credentials apply them when they connect again: offer to restart them. */
-async function offerRestart(agents: AgentRegistry, url: string, said: string): Promise<void> {
+  const said = action === 'clear' ? vscode.l10n.t('The credentials for {0} were removed.', where) : vscode.l10n.t('The credentials for {0} were saved.', where);
+  // The running agents that use these credentials apply them when they connect again: offer to restart them.
   const key = remoteSecretKey(url);
-  const running = agents
+  const running = options.agents
     .list()
     .filter((s) => isRemoteAgent(s.definition) && remoteSecretKey(s.definition.remote.url) === key && (s.state === 'running' || s.state === 'starting'))
     .map((s) => s.definition.name);
   if (running.length === 0) {
-    void vscode.window.showInformationMessage(said);
+    await ui.done(said, undefined);
     return;
   }
   const restart = running.length === 1 ? vscode.l10n.t('Restart {0}', running[0]!) : vscode.l10n.t('Restart {0} Agents', running.length);
-  const choice = await vscode.window.showInformationMessage(vscode.l10n.t('{0} Running agents use them from their next connection.', said), restart);
-  if (choice !== restart) return;
+  if (!(await ui.done(vscode.l10n.t('{0} Running agents use them from their next connection.', said), restart))) return;
   // Through the Restart command: the agent's open chats are reopened.
   for (const name of running) await vscode.commands.executeCommand(AgentCommandIds.restart, name);
 }
+
+function headerProblem(text: string): string | undefined {
+  const parsed = parseHeaderLines(text);
+  return 'error' in parsed ? parsed.error : undefined;
+}
+
+/** The questions of Set Remote Agent Token… as VS Code prompts. */
+export const vscodeRemoteTokenUi: RemoteTokenUi = {
+  async pickAction(agentName, where, current) {
+    const items = [
+      { label: vscode.l10n.t('Bearer token'), description: current.token ? vscode.l10n.t('set') : vscode.l10n.t('not set'), action: 'token' as const },
+      { label: vscode.l10n.t('Headers…'), description: current.headers.length > 0 ? vscode.l10n.t('{0} set', current.headers.join(', ')) : vscode.l10n.t('none'), action: 'headers' as const },
+      { label: vscode.l10n.t('Clear'), description: vscode.l10n.t('forget the token and headers for {0}', where), action: 'clear' as const },
+    ];
+    const picked = await vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('Set Remote Agent Token: {0}', agentName),
+      placeHolder: vscode.l10n.t('Credentials for {0}, kept in secret storage', where),
+    });
+    return picked?.action;
+  },
+  askToken: async (where, validate) =>
+    vscode.window.showInputBox({
+      title: vscode.l10n.t('Bearer token for {0}', where),
+      prompt: vscode.l10n.t('Sent as "Authorization: Bearer …". Empty removes the token.'),
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: validate,
+    }),
+  askHeaders: async (where, validate) =>
+    vscode.window.showInputBox({
+      title: vscode.l10n.t('Headers for {0}', where),
+      prompt: vscode.l10n.t('"Name: value" pairs separated by ";" (the values are not shown again). Empty removes the headers.'),
+      placeHolder: vscode.l10n.t('X-Api-Key: …; X-Team: …'),
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: validate,
+    }),
+  async done(message, restartLabel) {
+    if (restartLabel === undefined) {
+      void vscode.window.showInformationMessage(message);
+      return false;
+    }
+    return (await vscode.window.showInformationMessage(message, restartLabel)) === restartLabel;
+  },
+};
 
 /** The remote agent an argument names, or the one the user picks. */
 async function resolveRemoteAgent(agents: AgentRegistry, argument: AgentStatus | string | undefined): Promise<AgentStatus | undefined> {

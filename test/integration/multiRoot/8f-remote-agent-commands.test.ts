@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
 import type { MappableFolder, RemoteAgentUi, SandboxAgentSummary } from '../../../src/sessions/addRemoteAgent';
+import type { RemoteTokenUi, TokenAction } from '../../../src/vscode/remoteCommands';
 import { activate, waitFor } from '../shared/extension';
 
 const TOKEN = 'tok-8f-not-for-settings';
@@ -125,6 +126,7 @@ describe('Add Remote Agent… in the real extension host (a Sandbox Agent server
 
   after(async () => {
     api.setRemoteAgentUi(undefined);
+    api.setRemoteTokenUi(undefined);
     const config = vscode.workspace.getConfiguration('acpWorkspace');
     const left = (config.inspect<unknown[]>('agents')?.globalValue ?? []).filter((a) => (a as { name?: string }).name !== name);
     await config.update('agents', left.length > 0 ? left : undefined, vscode.ConfigurationTarget.Global);
@@ -180,5 +182,55 @@ describe('Add Remote Agent… in the real extension host (a Sandbox Agent server
     const texts = files.map((f) => fs.readFileSync(f, 'utf8'));
     assert.ok(texts.some((t) => t.includes(`x on ${host}`)), `the entry is in one of ${files.join(', ')}`);
     for (const [i, text] of texts.entries()) assert.ok(!text.includes(TOKEN), `${files[i]!} does not contain the token`);
+  });
+
+  it('Set Remote Agent Token… sets headers beside the token, removes the token, clears, and checks what is typed', async () => {
+    assert.ok(name, 'the agent of the first test');
+    const said: string[] = [];
+    const script: { action: TokenAction; answer?: string; refused?: string }[] = [];
+    const ui: RemoteTokenUi = {
+      pickAction: async (agentName, _where, current) => {
+        said.push(`${agentName}: token ${current.token ? 'set' : 'unset'}, headers ${current.headers.join(',') || '-'}`);
+        return script[0]?.action;
+      },
+      askToken: async (_where, validate) => {
+        const step = script.shift()!;
+        if (step.refused !== undefined) assert.ok(validate(step.refused), `"${step.refused}" is refused`);
+        return step.answer;
+      },
+      askHeaders: async (_where, validate) => {
+        const step = script.shift()!;
+        if (step.refused !== undefined) assert.match(validate(step.refused) ?? '', /set by the connection|not a valid header name/);
+        assert.equal(validate(step.answer ?? ''), undefined);
+        return step.answer;
+      },
+      done: async (message, restart) => {
+        said.push(`${message}${restart ? ` [${restart}]` : ''}`);
+        if (script[0]?.action === 'clear') script.shift();
+        return false;
+      },
+    };
+    api.setRemoteTokenUi(ui);
+    script.push({ action: 'headers', answer: 'X-Team: blue; Authorization: Bearer other', refused: 'Host: evil.example' });
+    await vscode.commands.executeCommand('acpWorkspace.setRemoteAgentToken', name);
+    assert.deepEqual(await api.remoteSecrets.get(stub.url), { token: TOKEN, headers: { 'X-Team': 'blue', Authorization: 'Bearer other' } });
+
+    script.push({ action: 'token', answer: '', refused: 'two\nlines' });
+    await vscode.commands.executeCommand('acpWorkspace.setRemoteAgentToken', name);
+    assert.deepEqual(await api.remoteSecrets.get(stub.url), { headers: { 'X-Team': 'blue', Authorization: 'Bearer other' } });
+
+    script.push({ action: 'clear' });
+    await vscode.commands.executeCommand('acpWorkspace.setRemoteAgentToken', name);
+    assert.deepEqual(await api.remoteSecrets.get(stub.url), {});
+    // The agent is not running: nothing to restart, and no value is ever shown.
+    assert.deepEqual(said, [
+      `${name}: token set, headers -`,
+      `The credentials for ${stub.url} were saved.`,
+      `${name}: token set, headers X-Team,Authorization`,
+      `The credentials for ${stub.url} were saved.`,
+      `${name}: token unset, headers X-Team,Authorization`,
+      `The credentials for ${stub.url} were removed.`,
+    ]);
+    assert.ok(!said.join('\n').includes('blue') && !said.join('\n').includes(TOKEN));
   });
 });
