@@ -107,7 +107,11 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     ]
       .filter(Boolean)
       .join(' · ');
-    item.iconPath = remote && !reconnect && (state === 'running' || state === 'stopped') ? new vscode.ThemeIcon('remote', state === 'running' ? new vscode.ThemeColor('testing.iconPassed') : undefined) : iconFor(state);
+    item.iconPath = reconnect
+      ? new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('list.warningForeground'))
+      : remote && (state === 'running' || state === 'stopped')
+        ? new vscode.ThemeIcon('remote', state === 'running' ? new vscode.ThemeColor('testing.iconPassed') : undefined)
+        : iconFor(state);
     item.contextValue = `agent.${state}${installed ? '.registry' : ''}${update ? '.update' : ''}${remote ? '.remote' : ''}`;
     item.id = `agent:${definition.name}`;
     item.accessibilityInformation = {
