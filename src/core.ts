@@ -16,6 +16,10 @@ import { isNewer } from './agents/registry/version';
 import { RegistryAgents } from './sessions/registryAgents';
 import { AgentGalleryPanel } from './vscode/agentGallery';
 import { registerRegistryCommands } from './vscode/registryCommands';
+import { AddRemoteAgent, type RemoteAgentUi } from './sessions/addRemoteAgent';
+import { FetchSandboxServer, sandboxServersOver } from './sessions/sandboxServers';
+import { registerRemoteCommands, vscodeRemoteAgentUi, vscodeRemoteTokenUi, type RemoteTokenUi } from './vscode/remoteCommands';
+import { RemoteSecrets } from './vscode/remoteSecrets';
 import { RegistryUpdates } from './vscode/registryUpdates';
 import { McpServers } from './mcp/mcpServers';
 import { FolderGrants } from './roots/folderGrants';
@@ -83,6 +87,12 @@ export interface TestApi {
   readonly confinement: AgentConfinement;
   /** The ACP Registry's agents: the gallery's source, install, update, uninstall. */
   readonly registryAgents: RegistryAgents;
+  /** Remote agents' credentials (SecretStorage). */
+  readonly remoteSecrets: RemoteSecrets;
+  /** Answers the questions of Add Remote Agent… instead of the real prompts. */
+  setRemoteAgentUi(ui: RemoteAgentUi | undefined): void;
+  /** Answers the questions of Set Remote Agent Token… instead of the real prompts. */
+  setRemoteTokenUi(ui: RemoteTokenUi | undefined): void;
   /** Export as Markdown and the transcript's text view (tests replace its `ui`). */
   readonly transcripts: TranscriptExport;
   /** Answers the "cannot be confined" question instead of the real dialog. */
@@ -132,6 +142,8 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   let startFailureUi: StartFailureUi = vscodeStartFailureUi;
   let reviewUi: ReviewUi = vscodeReviewUi;
   let confinementUi: ConfinementUi = vscodeConfinementUi;
+  let remoteAgentUi: RemoteAgentUi = vscodeRemoteAgentUi;
+  let remoteTokenUi: RemoteTokenUi = vscodeRemoteTokenUi;
   const notices: Notices = { error: (message) => void vscode.window.showErrorMessage(message) };
   const workspace = vscodeWorkspace;
 
@@ -187,6 +199,21 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   });
   const registry = agents.registry;
   late.registry = registry;
+  const remoteSecrets = new RemoteSecrets(context.secrets, logger);
+  const addRemoteAgent = new AddRemoteAgent({
+    ui: () => remoteAgentUi,
+    // Until remote/SandboxAgentServer is wired here: the same shape over fetch.
+    servers: sandboxServersOver((options) => new FetchSandboxServer(options)),
+    secrets: remoteSecrets,
+    settings: {
+      read: () => vscode.workspace.getConfiguration('acpWorkspace').inspect<unknown>('agents')?.globalValue,
+      write: (list) => Promise.resolve(vscode.workspace.getConfiguration('acpWorkspace').update('agents', list, vscode.ConfigurationTarget.Global)),
+    },
+    agentNames: () => registry.list().map((status) => status.definition.name),
+    folders: () => localFolders().map((folder) => ({ name: path.basename(folder), path: folder })),
+    isTrusted: () => vscode.workspace.isTrusted,
+    logger,
+  });
   // Every start and restart of an agent by a session: a refusal to run unconfined is asked about (fail closed).
   const pool = confinement.guardPool(registry);
   const mcp = new McpServers(
@@ -257,6 +284,8 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
       openGallery: () => AgentGalleryPanel.show(context.extensionUri, registryAgents, { logger }),
       restart: (name) => restartAgent(name),
     }),
+    remoteSecrets,
+    ...registerRemoteCommands({ addRemoteAgent, secrets: remoteSecrets, agents: registry, tokenUi: () => remoteTokenUi }),
     agents,
     tabs,
     chats,
@@ -308,6 +337,9 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     confinement,
     registryAgents,
     transcripts,
+    remoteSecrets,
+    setRemoteAgentUi: (replacement) => (remoteAgentUi = replacement ?? vscodeRemoteAgentUi),
+    setRemoteTokenUi: (replacement) => (remoteTokenUi = replacement ?? vscodeRemoteTokenUi),
     setConfinementUi: (replacement) => (confinementUi = replacement ?? vscodeConfinementUi),
     setRootsUi: (replacement) => (rootsUi = replacement ?? vscodeRootsUi),
     setHistoryUi: (replacement) => (historyUi = replacement ?? vscodeHistoryUi),

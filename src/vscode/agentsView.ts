@@ -3,8 +3,10 @@
  * each agent its open sessions with the folders they were given, what was refused, and whether the
  * workspace's folders changed since.
  */
+import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { isRemoteAgent } from '../agents/agentConfig';
+import { isRemoteAgent, remoteAgentConfig, remoteKindOf, type RemoteAgentDefinition } from '../agents/agentConfig';
+import { displayUrl } from '../acp/transport/remote';
 import type { AgentCaps } from '../acp/capabilities';
 import { listInWords } from '../roots/rootSet';
 import type { ActiveSessions } from '../sessions/activeSessions';
@@ -31,6 +33,8 @@ const stateLabel = (): Record<AgentStatus['state'], string> => ({
 export class AgentsView extends Disposable implements vscode.TreeDataProvider<Node> {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeTreeData = this.changeEmitter.event;
+  /** Refreshes the view while a remote agent counts down to its next reconnect ("reconnecting in N s"). */
+  private countdown: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly agents: AgentRegistry,
@@ -54,6 +58,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     // The view's welcome content (package.json `viewsWelcome`) says why it is empty and what to do.
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.changeEmitter.fire()));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.changeEmitter.fire()));
+    this._register({ dispose: () => clearTimeout(this.countdown) });
   }
 
   /**
@@ -91,23 +96,44 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
       installed && !caps?.agentInfo ? vscode.l10n.t('v{0}', installed.version) : undefined,
       busy ? busyLabel(busy) : update ? vscode.l10n.t('update available: {0}', update) : undefined,
     ];
+    const remote = isRemoteAgent(definition);
+    const reconnect = remote ? this.reconnectLabel(status) : undefined;
     item.description = [
       isDefault ? vscode.l10n.t('default') : undefined,
-      `${stateLabel()[state]}${version}`,
+      `${reconnect ?? stateLabel()[state]}${version}`,
       ...registryLine,
       confinement?.summary,
       status.stale ? (origin ? vscode.l10n.t('restart to apply the new version or settings') : vscode.l10n.t('restart to apply settings')) : undefined,
     ]
       .filter(Boolean)
       .join(' · ');
-    item.iconPath = iconFor(state);
-    item.contextValue = `agent.${state}${installed ? '.registry' : ''}${update ? '.update' : ''}`;
+    item.iconPath = reconnect
+      ? new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('list.warningForeground'))
+      : remote && (state === 'running' || state === 'stopped')
+        ? new vscode.ThemeIcon('remote', state === 'running' ? new vscode.ThemeColor('testing.iconPassed') : undefined)
+        : iconFor(state);
+    item.contextValue = `agent.${state}${installed ? '.registry' : ''}${update ? '.update' : ''}${remote ? '.remote' : ''}`;
     item.id = `agent:${definition.name}`;
     item.accessibilityInformation = {
-      label: [definition.name, stateLabel()[state], isDefault ? vscode.l10n.t('default agent') : undefined, ...registryLine, confinement?.summary].filter(Boolean).join(', '),
+      label: [definition.name, remote ? vscode.l10n.t('remote agent') : undefined, reconnect ?? stateLabel()[state], isDefault ? vscode.l10n.t('default agent') : undefined, ...registryLine, confinement?.summary].filter(Boolean).join(', '),
     };
     item.tooltip = tooltipFor(status, caps, confinement, update);
     return item;
+  }
+
+  /** "reconnecting in N s" while a remote agent waits for its next attempt; the view is refreshed each second meanwhile. */
+  private reconnectLabel(status: AgentStatus): string | undefined {
+    const at = status.process?.remote?.reconnectAt;
+    if (at === undefined || (status.state !== 'starting' && status.state !== 'failed' && status.state !== 'stopped')) return undefined;
+    const seconds = Math.ceil((at - Date.now()) / 1000);
+    if (seconds <= 0) return vscode.l10n.t('reconnecting…');
+    if (this.countdown === undefined) {
+      this.countdown = setTimeout(() => {
+        this.countdown = undefined;
+        this.changeEmitter.fire();
+      }, 1000);
+    }
+    return vscode.l10n.t('reconnecting in {0} s', seconds);
   }
 }
 
@@ -202,7 +228,7 @@ function tooltipFor(status: AgentStatus, caps: AgentCaps | undefined, confinemen
     );
     if (update) md.appendMarkdown(`$(cloud-download) ${escape(vscode.l10n.t('Update available: {0} → {1}.', origin.version, update))}\n\n`);
   }
-  if (isRemoteAgent(definition)) md.appendMarkdown(`$(remote) ${escape(definition.description)}\n\n`);
+  if (isRemoteAgent(definition)) appendRemote(md, definition);
   else md.appendCodeblock([definition.command, ...definition.args].join(' '), 'shell');
   if (status.message) md.appendMarkdown(`\n$(warning) ${escape(status.message)}\n`);
   if (confinement) {
@@ -224,6 +250,26 @@ function tooltipFor(status: AgentStatus, caps: AgentCaps | undefined, confinemen
     );
   }
   return md;
+}
+
+/** Where a remote agent is (never a secret: the URL without its query), and which folders it sees. */
+function appendRemote(md: vscode.MarkdownString, definition: RemoteAgentDefinition): void {
+  const { remote } = definition;
+  const kind = remoteKindOf(remote);
+  const transport =
+    kind === 'websocket' ? vscode.l10n.t('WebSocket') : kind === 'http' ? vscode.l10n.t('Streamable HTTP') : vscode.l10n.t('Sandbox Agent server, agent {0}', remote.sandboxAgent ?? '?');
+  md.appendMarkdown(`$(remote) \`${displayUrl(remote.url)}\` · ${escape(transport)}${remote.allowInsecure ? ` · $(unlock) ${escape(vscode.l10n.t('unencrypted (allowInsecure)'))}` : ''}\n\n`);
+  const { pathMappings } = remoteAgentConfig(remote, os.homedir());
+  if (pathMappings.length === 0) {
+    md.appendMarkdown(`${escape(vscode.l10n.t('It sees the workspace folders at the same paths as this machine.'))}\n\n`);
+    return;
+  }
+  md.appendMarkdown(`**${escape(vscode.l10n.t('Folders it sees'))}**\n\n`);
+  for (const m of pathMappings) md.appendMarkdown(`- ${escape(m.local)} → ${escape(m.remote)}\n`);
+  const mapped = new Set(pathMappings.map((m) => m.local.replace(/[\\/]+$/, '')));
+  const notShared = (vscode.workspace.workspaceFolders ?? []).filter((f) => !mapped.has(f.uri.fsPath.replace(/[\\/]+$/, ''))).map((f) => f.name);
+  if (notShared.length > 0) md.appendMarkdown(`\n$(circle-slash) ${escape(vscode.l10n.t('Not shared with it: {0}', listInWords(notShared)))}\n\n`);
+  else md.appendMarkdown('\n');
 }
 
 function escape(text: string): string {

@@ -1,0 +1,228 @@
+import * as assert from 'node:assert/strict';
+import type { RemoteCredentials } from '../../../src/acp/transport/remote';
+import { RemoteHttpError } from '../../../src/acp/transport/httpProblem';
+import { silentLogger } from '../../../src/common/logger';
+import { AddRemoteAgent, type MappableFolder, type RemoteAgentUi, type SandboxAgentSummary, type SandboxServers } from '../../../src/sessions/addRemoteAgent';
+
+/** Answers in order; records what was asked. */
+class ScriptedUi implements RemoteAgentUi {
+  readonly asked: string[] = [];
+  readonly errors: string[] = [];
+  addedAs?: { name: string; detail: string };
+  url = 'http://127.0.0.1:2468';
+  insecure = true;
+  tokens: (string | undefined)[] = [];
+  pick: (agents: readonly SandboxAgentSummary[]) => SandboxAgentSummary | undefined = (agents) => agents[0];
+  install = true;
+  name: (suggested: string) => string | undefined = (s) => s;
+  mapping: (folder: MappableFolder, suggested: string) => string | undefined = (_f, s) => s;
+
+  async askUrl(validate: (text: string) => string | undefined) {
+    this.asked.push('url');
+    assert.equal(validate(this.url), undefined, 'the scripted URL passes the box validation');
+    return this.url;
+  }
+  async confirmInsecure() {
+    this.asked.push('insecure');
+    return this.insecure;
+  }
+  async askToken(_server: string, reason: string) {
+    this.asked.push(`token: ${reason}`);
+    return this.tokens.shift();
+  }
+  async pickSandboxAgent(_server: string, agents: readonly SandboxAgentSummary[]) {
+    this.asked.push(`pick ${agents.map((a) => a.id).join(',')}`);
+    return this.pick(agents);
+  }
+  async confirmInstall(_server: string, id: string) {
+    this.asked.push(`install ${id}`);
+    return this.install;
+  }
+  withProgress<T>(_title: string, task: (signal: AbortSignal) => Promise<T>) {
+    return task(new AbortController().signal);
+  }
+  async askName(suggested: string, validate: (text: string) => string | undefined) {
+    this.asked.push(`name ${suggested}`);
+    const name = this.name(suggested);
+    if (name !== undefined) assert.equal(validate(name), undefined);
+    return name;
+  }
+  async askMapping(agentName: string, folder: MappableFolder, suggested: string) {
+    this.asked.push(`map ${agentName} ${folder.name}=${suggested}`);
+    return this.mapping(folder, suggested);
+  }
+  error(message: string) {
+    this.errors.push(message);
+  }
+  added(name: string, detail: string) {
+    this.addedAs = { name, detail };
+  }
+}
+
+/** A Sandbox Agent server in memory: wants `token` when set. */
+class FakeServers implements SandboxServers {
+  readonly calls: string[] = [];
+  token: string | undefined;
+  sandbox = true;
+  agentList: SandboxAgentSummary[] = [
+    { id: 'opencode', installed: true, version: '1.18', capabilities: { sessionLifecycle: true } },
+    { id: 'claude', installed: false, credentialsAvailable: false, capabilities: {} },
+  ];
+  installFails: string | undefined;
+
+  private check(credentials: RemoteCredentials) {
+    if (this.token !== undefined && credentials.token !== this.token) throw new RemoteHttpError('The server refused the credentials (HTTP 401).', 401, 'Unauthorized', undefined);
+  }
+  async health(url: string, credentials: RemoteCredentials) {
+    this.calls.push(`health ${url} ${credentials.token ?? '-'}`);
+    if (!this.sandbox) throw new RemoteHttpError('HTTP 404', 404, undefined, undefined);
+    this.check(credentials);
+  }
+  async agents(_url: string, credentials: RemoteCredentials) {
+    this.calls.push('agents');
+    this.check(credentials);
+    return this.agentList;
+  }
+  async install(_url: string, credentials: RemoteCredentials, _insecure: boolean, id: string) {
+    this.calls.push(`install ${id}`);
+    this.check(credentials);
+    if (this.installFails) throw new Error(this.installFails);
+  }
+}
+
+function setup(options: { settings?: unknown; trusted?: boolean; folders?: MappableFolder[]; stored?: RemoteCredentials } = {}) {
+  const ui = new ScriptedUi();
+  const servers = new FakeServers();
+  const stored = new Map<string, RemoteCredentials>();
+  if (options.stored) stored.set('http://127.0.0.1:2468', options.stored);
+  const written: unknown[][] = [];
+  const flow = new AddRemoteAgent({
+    ui: () => ui,
+    servers,
+    secrets: { get: async (url) => stored.get(url) ?? {}, set: async (url, c) => void stored.set(url, c) },
+    settings: { read: () => options.settings, write: async (list) => void written.push(list) },
+    agentNames: () => ['Claude Code', 'Codex'],
+    folders: () => options.folders ?? [{ name: 'app', path: '/home/me/app' }, { name: 'docs', path: '/home/me/docs' }],
+    isTrusted: () => options.trusted ?? true,
+    logger: silentLogger,
+  });
+  return { ui, servers, stored, written, flow };
+}
+
+describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory server)', () => {
+  it('a Sandbox Agent server behind a token: asks for it on 401, retries, picks an agent, writes the entry, stores the token apart', async () => {
+    const { ui, servers, stored, written, flow } = setup({ settings: [{ name: 'Mine', command: 'x' }] });
+    servers.token = 's3cret';
+    ui.tokens = ['s3cret'];
+    ui.mapping = (folder, suggested) => (folder.name === 'docs' ? '' : suggested);
+    const outcome = await flow.run();
+    assert.equal(outcome.kind, 'added');
+    assert.deepEqual(written, [[{ name: 'Mine', command: 'x' }, { name: 'opencode on 127.0.0.1:2468', remote: { url: 'http://127.0.0.1:2468', sandboxAgent: 'opencode', pathMappings: [{ local: '/home/me/app', remote: '/home/me/app' }] } }]]);
+    assert.ok(!JSON.stringify(written).includes('s3cret'), 'the token is not in the settings');
+    assert.deepEqual(stored.get('http://127.0.0.1:2468'), { token: 's3cret' });
+    assert.deepEqual(servers.calls, ['health http://127.0.0.1:2468 -', 'health http://127.0.0.1:2468 s3cret', 'agents']);
+    assert.deepEqual(ui.asked.slice(0, 3), ['url', 'token: The server refused the credentials (HTTP 401).', 'pick opencode,claude']);
+    assert.ok(ui.asked.includes('map opencode on 127.0.0.1:2468 app=/home/me/app'), 'a loopback server gets the same paths offered');
+    assert.deepEqual(ui.addedAs, { name: 'opencode on 127.0.0.1:2468', detail: 'It sees 1 workspace folders; 1 are not shared with it.' });
+  });
+
+  it('uses a token already stored for the server without asking', async () => {
+    const { ui, servers, written, flow } = setup({ stored: { token: 'kept' } });
+    servers.token = 'kept';
+    assert.equal((await flow.run()).kind, 'added');
+    assert.ok(!ui.asked.some((q) => q.startsWith('token')));
+    assert.equal(written.length, 1);
+  });
+
+  it('installs an agent that is not installed, after asking; a failed install says the server\'s words and writes nothing', async () => {
+    const { ui, servers, written, flow } = setup();
+    ui.pick = (agents) => agents.find((a) => a.id === 'claude');
+    assert.equal((await flow.run()).kind, 'added');
+    assert.ok(servers.calls.includes('install claude'));
+    assert.ok(ui.asked.includes('install claude'));
+    assert.equal((written[0]![0] as { remote: { sandboxAgent: string } }).remote.sandboxAgent, 'claude');
+
+    const failing = setup();
+    failing.ui.pick = (agents) => agents.find((a) => a.id === 'claude');
+    failing.servers.installFails = 'Install failed: no network';
+    const outcome = await failing.flow.run();
+    assert.equal(outcome.kind, 'failed');
+    assert.match(failing.ui.errors[0] ?? '', /claude could not be installed on .*: Install failed: no network/);
+    assert.deepEqual(failing.written, []);
+  });
+
+  it('refuses to install on the server in Restricted Mode, saying why', async () => {
+    const { ui, servers, written, flow } = setup({ trusted: false });
+    ui.pick = (agents) => agents.find((a) => a.id === 'claude');
+    assert.equal((await flow.run()).kind, 'failed');
+    assert.match(ui.errors[0] ?? '', /Restricted Mode/);
+    assert.ok(!servers.calls.includes('install claude'));
+    assert.ok(!ui.asked.includes('install claude'), 'not even asked');
+    assert.deepEqual(written, []);
+  });
+
+  it('a URL where no Sandbox Agent answers is a plain ACP endpoint: no agent pick, named after the host', async () => {
+    const { ui, servers, written, flow } = setup();
+    servers.sandbox = false;
+    ui.url = 'https://agents.example/acp';
+    assert.equal((await flow.run()).kind, 'added');
+    assert.ok(!ui.asked.some((q) => q.startsWith('pick')));
+    assert.ok(ui.asked.includes('map agents.example app='), 'a server elsewhere gets no path offered');
+    assert.deepEqual(written[0], [{ name: 'agents.example', remote: { url: 'https://agents.example/acp', pathMappings: [] } }]);
+  });
+
+  it('WebSocket URLs are not probed; plain ws to another machine is asked about and written with allowInsecure', async () => {
+    const { ui, servers, written, flow } = setup();
+    ui.url = 'ws://10.1.2.3:9000';
+    ui.mapping = (folder) => `/srv/${folder.name}`;
+    assert.equal((await flow.run()).kind, 'added');
+    assert.deepEqual(servers.calls, []);
+    assert.equal(ui.asked[1], 'insecure');
+    assert.deepEqual(written[0], [
+      { name: '10.1.2.3:9000', remote: { url: 'ws://10.1.2.3:9000', pathMappings: [{ local: '/home/me/app', remote: '/srv/app' }, { local: '/home/me/docs', remote: '/srv/docs' }], allowInsecure: true } },
+    ]);
+
+    const declined = setup();
+    declined.ui.url = 'http://10.1.2.3:2468';
+    declined.ui.insecure = false;
+    assert.equal((await declined.flow.run()).kind, 'cancelled');
+    assert.deepEqual(declined.servers.calls, [], 'nothing is sent unencrypted before the user allowed it');
+  });
+
+  it('a name already taken is offered with a number; cancelling anywhere writes and stores nothing', async () => {
+    const { ui, written, flow } = setup({ settings: [{ name: 'opencode on 127.0.0.1:2468', remote: { url: 'http://127.0.0.1:2468', sandboxAgent: 'opencode' } }] });
+    assert.equal((await flow.run()).kind, 'added');
+    assert.ok(ui.asked.includes('name opencode on 127.0.0.1:2468 (2)'));
+    assert.equal(written.length, 1);
+
+    for (const cancelAt of ['token', 'pick', 'name', 'map'] as const) {
+      const run = setup();
+      run.servers.token = 't';
+      run.ui.tokens = cancelAt === 'token' ? [undefined] : ['t'];
+      if (cancelAt === 'pick') run.ui.pick = () => undefined;
+      if (cancelAt === 'name') run.ui.name = () => undefined;
+      if (cancelAt === 'map') run.ui.mapping = (folder, s) => (folder.name === 'docs' ? undefined : s);
+      assert.equal((await run.flow.run()).kind, 'cancelled', cancelAt);
+      assert.deepEqual(run.written, [], cancelAt);
+      assert.equal(run.stored.size, 0, `${cancelAt}: the token is kept only with the entry`);
+    }
+  });
+
+  it('a wrong token asked again gives up after the third refusal with the server\'s words', async () => {
+    const { ui, servers, written, flow } = setup();
+    servers.token = 'right';
+    ui.tokens = ['wrong', 'wrong again', 'still wrong'];
+    const outcome = await flow.run();
+    assert.equal(outcome.kind, 'failed');
+    assert.match(ui.errors[0] ?? '', /refused the credentials/);
+    assert.equal(ui.asked.filter((q) => q.startsWith('token')).length, 2);
+    assert.deepEqual(written, []);
+  });
+
+  it('a setting that is not a list is not overwritten', async () => {
+    const { ui, written, flow } = setup({ settings: { oops: true } });
+    assert.equal((await flow.run()).kind, 'failed');
+    assert.match(ui.errors[0] ?? '', /not a list/);
+    assert.deepEqual(written, []);
+  });
+});
