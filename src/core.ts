@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpConnection } from './acp/connection';
 import type { AgentRegistry } from './agents/agentRegistry';
-import { presetsByRegistryId } from './agents/agentConfig';
+import { isRemoteAgent, presetsByRegistryId } from './agents/agentConfig';
 import { IconCache } from './agents/registry/icons';
 import { RegistryInstaller } from './agents/registry/install/installer';
 import { HttpRegistrySource, snapshotFromFile } from './agents/registry/registrySource';
@@ -20,6 +20,8 @@ import { AddRemoteAgent, type RemoteAgentUi } from './sessions/addRemoteAgent';
 import { FetchSandboxServer, sandboxServersOver } from './sessions/sandboxServers';
 import { registerRemoteCommands, vscodeRemoteAgentUi, vscodeRemoteTokenUi, type RemoteTokenUi } from './vscode/remoteCommands';
 import { RemoteSecrets } from './vscode/remoteSecrets';
+import { defaultLinkFactory, RemoteAgents } from './vscode/remoteAgents';
+import { reopenChatsOnReconnect } from './sessions/reconnectedChats';
 import { RegistryUpdates } from './vscode/registryUpdates';
 import { McpServers } from './mcp/mcpServers';
 import { FolderGrants } from './roots/folderGrants';
@@ -186,6 +188,13 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     isNewer,
     logger,
   });
+  // Agents that run elsewhere: their links, their credentials from the secret storage, their path mappings.
+  const remoteSecrets = new RemoteSecrets(context.secrets, logger);
+  const remoteAgents = new RemoteAgents({
+    credentials: (url) => remoteSecrets.get(url),
+    onRefused: (agentName, refusal) => router.refusedUnmapped(agentName, refusal),
+    linkFactory: (kind) => defaultLinkFactory(kind, sandboxAgentLink),
+  });
   const agents = new AgentsFromSettings({
     registry: registryAgents,
     context,
@@ -193,13 +202,10 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     features: { booleanConfigOptions: true, notices: true, compaction: true, terminalAuth: true },
     connect: (connection, confinement) => router.connect(connection, confinement),
     confinement: (name, input) => confinement.launch(name, input),
-    remoteAgent: (definition) => {
-      throw new Error(`${definition.name}: remote agents are being wired in (issue 18).`);
-    },
+    remoteAgent: (definition, shared) => remoteAgents.create(definition, shared),
   });
   const registry = agents.registry;
   late.registry = registry;
-  const remoteSecrets = new RemoteSecrets(context.secrets, logger);
   const addRemoteAgent = new AddRemoteAgent({
     ui: () => remoteAgentUi,
     // Until remote/SandboxAgentServer is wired here: the same shape over fetch.
@@ -235,7 +241,24 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     ...(vscode.l10n.bundle ? { l10nBundle: vscode.l10n.bundle } : {}),
   });
   const titles = new SessionTitles(history, chats, sessions);
-  const reopener = new Reopener({ agents: pool, chats, router, sessions, mcp, logger, confinement, record: (session, title, forkOf) => history.recordSession(session, title, forkOf) });
+  // A remote agent whose entry maps folders is given only those.
+  const mappedFolders = (name: string) => {
+    const definition = registry.find(name)?.definition;
+    return definition && isRemoteAgent(definition) ? remoteAgents.mappedFolders(definition) : undefined;
+  };
+  const reopener = new Reopener({
+    agents: pool,
+    chats,
+    router,
+    sessions,
+    mcp,
+    logger,
+    confinement,
+    mappedFolders,
+    record: (session, title, forkOf) => history.recordSession(session, title, forkOf),
+  });
+  // A remote agent that reconnected by itself: its chats are reopened on the new connection.
+  context.subscriptions.push(reopenChatsOnReconnect(registry.onDidRestart, chats, reopener, logger));
   const starter = new SessionStarter({
     agents: pool,
     sessions,
@@ -248,6 +271,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     pickAgent: () => pickAgent(registry, { title: vscode.l10n.t('New Session'), placeHolder: vscode.l10n.t('Start a session with which agent?') }),
     logger,
     confinement,
+    mappedFolders,
   });
   const folderChanges = new FolderChanges({ sessions, starter, grants, router, workspace, ui: () => rootsUi, notices, logger });
   const historyActions = new HistoryActions({ history, agents: pool, chats, reopener, grants, workspace, rootsUi: () => rootsUi, historyUi: () => historyUi, notices, logger });

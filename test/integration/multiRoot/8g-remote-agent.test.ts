@@ -1,0 +1,168 @@
+/**
+ * A remote agent in the real VS Code: the reference agent served over WebSocket by the SDK's server transport in
+ * its own process (`dist/reference-agent-serve.js --listen --token …`), added as a `remote` entry whose path
+ * mapping shares app and docs under /srv (lib is not mapped), its token in SecretStorage. A session gets the
+ * agent's paths, a read of a mapped path comes back from the local folder, a path outside the mapping is refused
+ * in the chat, the Sessions view lists the session with its local folders, and when the server is killed the chat
+ * says the connection was lost, the agent reconnects once the server is back, and the chat continues.
+ */
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../../src/extension';
+import type { ViewEntry } from '../../../src/shared/chatModel';
+import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
+import { activate, waitFor } from '../shared/extension';
+
+const NAME = 'Remote Reference';
+const TOKEN = 'tok-8g-served';
+
+interface Served {
+  readonly wsUrl: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+}
+
+/** Starts the served reference agent in its own process group and reads the URLs it prints. */
+async function serve(extensionPath: string, store: string, port = 0): Promise<Served> {
+  const script = path.join(extensionPath, 'dist', 'reference-agent-serve.js');
+  const child = spawn(process.execPath, [script, '--listen', '--port', String(port), '--token', TOKEN, '--store', store], {
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const lines = readline.createInterface({ input: child.stdout! });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the served agent exited (${code}) before it listened`)));
+  });
+  const { wsUrl } = JSON.parse(first) as { wsUrl: string };
+  return { wsUrl, port: Number(new URL(wsUrl).port), child };
+}
+
+function kill(served: Served | undefined): Promise<void> {
+  if (!served || served.child.exitCode !== null || served.child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => served.child.once('exit', () => resolve()));
+  try {
+    process.kill(-served.child.pid!, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+  return exited;
+}
+
+describe('a remote agent over WebSocket with a path mapping, in the real extension host', function () {
+  this.timeout(90_000);
+  let api: TestApi;
+  let served: Served | undefined;
+  let store: string;
+  let chat: Chat;
+  let app: string;
+  let lib: string;
+  let docs: string;
+
+  const entries = (): ViewEntry[] => chat.controller.thread.snapshot().entries;
+  const lastAgentText = () => {
+    const last = entries().filter((e) => e.kind === 'agent').at(-1);
+    return last?.kind === 'agent' ? last.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '';
+  };
+  async function prompt(text: string): Promise<void> {
+    const ends = entries().filter((e) => e.kind === 'turnEnd' || e.kind === 'error').length;
+    await api.chats.dispatch(chat, { type: 'prompt', text, attachments: [] });
+    await waitFor(() => entries().filter((e) => e.kind === 'turnEnd' || e.kind === 'error').length > ends, `the turn for "${text}"`, 30_000);
+  }
+  /** The agent's own record of a session (its store): the paths it was given. */
+  function agentRecord(sessionId: string): { cwd: string; additionalDirectories?: string[] } {
+    for (const file of fs.readdirSync(store)) {
+      if (!file.endsWith('.json')) continue;
+      const record = JSON.parse(fs.readFileSync(path.join(store, file), 'utf8')) as { sessionId?: string; cwd: string; additionalDirectories?: string[] };
+      if (record.sessionId === sessionId) return record;
+    }
+    throw new Error(`no record of ${sessionId} in ${fs.readdirSync(store).join(', ')}`);
+  }
+
+  before(async () => {
+    api = await activate();
+    [app, lib, docs] = vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath)) as [string, string, string];
+    store = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-ws-remote-'));
+    const extensionPath = vscode.extensions.all.find((e) => e.packageJSON.name === 'acp-workspace')!.extensionPath;
+    served = await serve(extensionPath, store);
+    await api.remoteSecrets.set(served.wsUrl, { token: TOKEN });
+    const config = vscode.workspace.getConfiguration('acpWorkspace');
+    const others = (config.get<unknown[]>('agents') ?? []).filter((a) => (a as { name?: string }).name !== NAME);
+    await config.update(
+      'agents',
+      [...others, { name: NAME, remote: { url: served.wsUrl, pathMappings: [{ local: app, remote: '/srv/app' }, { local: docs, remote: '/srv/docs' }] } }],
+      vscode.ConfigurationTarget.Global,
+    );
+    await waitFor(() => api.agents.find(NAME) !== undefined, 'the remote agent in the list');
+    await api.grants.set(NAME, [app, lib, docs]);
+    const [started] = await api.starter.newSession({ agentName: NAME, primaryIndex: 0 });
+    chat = api.chats.open(started!.session);
+    for (const note of started!.notes) chat.controller.thread.addInfo(note);
+  });
+
+  after(async () => {
+    chat?.panel.dispose();
+    await api.agents.stop(NAME);
+    await kill(served);
+    const config = vscode.workspace.getConfiguration('acpWorkspace');
+    const others = (config.get<unknown[]>('agents') ?? []).filter((a) => (a as { name?: string }).name !== NAME);
+    await config.update('agents', others.length > 0 ? others : undefined, vscode.ConfigurationTarget.Global);
+    if (served) await api.remoteSecrets.clear(served.wsUrl);
+    fs.rmSync(store, { recursive: true, force: true });
+  });
+
+  it('gives the session the agent’s paths for the mapped folders only, and says the other folder is not shared', () => {
+    const session = chat.controller.session;
+    assert.deepEqual([session.rootSet.cwd.path, ...session.rootSet.additionalDirectories.map((r) => r.path)], [app, docs], 'locally: the mapped folders');
+    const record = agentRecord(session.sessionId);
+    assert.equal(record.cwd, '/srv/app');
+    assert.deepEqual(record.additionalDirectories, ['/srv/docs'], 'the agent saw its own paths');
+    const info = entries().filter((e): e is Extract<ViewEntry, { kind: 'info' }> => e.kind === 'info').map((e) => e.text);
+    assert.ok(info.some((t) => /“lib”.*path mapping/.test(t)), info.join('\n'));
+    assert.equal(api.agents.find(NAME)?.process?.remote?.kind, 'websocket');
+  });
+
+  it('streams an answer, reads a mapped path from the local folder, and refuses a path outside the mapping in the chat', async () => {
+    await prompt('stream');
+    assert.match(lastAgentText(), /item 1: `value_1`/);
+
+    const guide = fs.readFileSync(path.join(docs, 'guide.md'), 'utf8');
+    await prompt('read /srv/docs/guide.md');
+    assert.ok(JSON.stringify(entries()).includes(JSON.stringify(guide.slice(0, 40)).slice(1, -1)), 'the local file’s text reached the agent');
+
+    await prompt(`read ${path.join(lib, 'src', 'index.ts')}`);
+    const refusal = entries().filter((e) => e.kind === 'refusal').at(-1);
+    assert.ok(refusal && refusal.kind === 'refusal', 'a refusal in the chat');
+    assert.match(refusal.message, /outside the folders shared with this remote agent/);
+  });
+
+  it('lists the session in the history with its local folders', async () => {
+    await waitFor(() => api.history.catalog(NAME) !== undefined, 'the history of the remote agent', 30_000);
+    const catalog = api.history.catalog(NAME)!;
+    // Only what the agent lists (the client's own record of the session is dropped): the mapping at work.
+    catalog.reset();
+    await catalog.loadMore([undefined]);
+    const listed = catalog.get(chat.controller.session.sessionId);
+    assert.ok(listed, 'listed');
+    assert.equal(listed.cwd, app, 'the agent’s /srv/app came back as the local folder');
+  });
+
+  it('says when the server goes away, reconnects once it is back, and the chat goes on', async () => {
+    const port = served!.port;
+    await kill(served);
+    await waitFor(() => /Lost the connection/.test(api.agents.find(NAME)?.message ?? ''), 'the lost connection said in the Agents view', 30_000);
+    await waitFor(() => chat.controller.session.connection.isClosed, 'the chat’s connection closed');
+    served = await serve(vscode.extensions.all.find((e) => e.packageJSON.name === 'acp-workspace')!.extensionPath, store, port);
+    await waitFor(() => api.agents.find(NAME)?.state === 'running' && !chat.controller.session.connection.isClosed, 'the agent to reconnect and the chat to be reopened', 60_000);
+    await prompt('stream');
+    assert.match(lastAgentText(), /item 1: `value_1`/);
+    const info = entries().filter((e): e is Extract<ViewEntry, { kind: 'info' }> => e.kind === 'info').map((e) => e.text);
+    assert.ok(info.some((t) => /Session (resumed|reopened)/.test(t)), info.join('\n'));
+  });
+});
