@@ -8,16 +8,17 @@
  */
 const LAYERS = {
   // The composition root: activation, and the core it loads on first use (its own bundle, composed in core.ts).
-  'extension.ts': ['core.ts', 'vscode', 'sessions', 'review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'process', 'acp', 'roots', 'shared', 'common'],
-  'core.ts': ['vscode', 'sessions', 'review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'process', 'acp', 'roots', 'shared', 'common'],
-  vscode: ['sessions', 'review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'process', 'acp', 'roots', 'shared', 'common'],
-  sessions: ['review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'process', 'acp', 'roots', 'shared', 'common'],
+  'extension.ts': ['core.ts', 'vscode', 'sessions', 'review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'remote', 'process', 'acp', 'roots', 'shared', 'common'],
+  'core.ts': ['vscode', 'sessions', 'review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'remote', 'process', 'acp', 'roots', 'shared', 'common'],
+  vscode: ['sessions', 'review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'remote', 'process', 'acp', 'roots', 'shared', 'common'],
+  sessions: ['review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'remote', 'process', 'acp', 'roots', 'shared', 'common'],
   review: ['process', 'roots', 'shared', 'common'],
   history: ['acp', 'roots', 'shared', 'common'],
   thread: ['acp', 'shared', 'common'],
   terminal: ['process', 'acp', 'roots', 'common'],
   mcp: ['process', 'acp', 'common'],
-  agents: ['process', 'acp', 'common'],
+  agents: ['remote', 'process', 'acp', 'common'],
+  remote: ['process', 'acp', 'common'],
   process: ['acp', 'common'],
   acp: ['common'],
   roots: ['common'],
