@@ -96,7 +96,6 @@ export async function readBounded(response: Response, limit: number): Promise<st
 
 function oneLine(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  // eslint-disable-next-line no-control-regex
   const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
   if (flat === '') return undefined;
   return flat.length > QUOTED_CHARS ? `${flat.slice(0, QUOTED_CHARS)}…` : flat;

@@ -336,8 +336,8 @@ export class SseMessageReader extends AbstractMessageReader {
   /** The stream ended: END_OF_STREAM after the last message, then the reader closes. */
   endOfStream(): void {
     if (this.ended) return;
-    this.ended = true;
     this.deliver({ jsonrpc: '2.0', method: END_OF_STREAM_METHOD } as Message);
+    this.ended = true;
     this.fireClose();
   }
 
