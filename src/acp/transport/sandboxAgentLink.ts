@@ -31,7 +31,7 @@ import {
   type RemoteLink,
   type RemoteLinkOptions,
 } from './remote';
-import { END_OF_STREAM_METHOD, type TransportHooks } from './transport';
+import { END_OF_STREAM_METHOD, type MessageTap, type TransportHooks } from './transport';
 
 /** How long `close()` waits for the server's answer to DELETE (0.4.2 may take much longer; the agent is stopped anyway). */
 const DELETE_TIMEOUT_MS = 2_000;
@@ -80,7 +80,7 @@ class SandboxAgentLink implements RemoteLink {
 
   open(hooks: TransportHooks): { reader: SseMessageReader; writer: PostMessageWriter } {
     this.reader = new SseMessageReader(this.peer, this.maxMessageBytes, hooks, (message) => this.received(message));
-    const writer = new PostMessageWriter(this.peer, (message) => this.send(message), () => this.end !== undefined);
+    const writer = new PostMessageWriter(this.peer, (message) => this.send(message), () => this.end !== undefined, hooks.tap);
     const url = checkRemoteEndpoint(this.options.endpoint);
     if (url instanceof Error) this.finish({ cause: 'http', reason: url.message, retry: false });
     else this.url = url;
@@ -257,11 +257,13 @@ class PostMessageWriter extends AbstractMessageWriter {
     private readonly peer: string,
     private readonly send: (message: Message) => Promise<void>,
     private readonly closed: () => boolean,
+    private readonly tap: MessageTap | undefined,
   ) {
     super();
   }
 
   async write(message: Message): Promise<void> {
+    this.tap?.('send', message);
     try {
       if (this.closed()) throw new Error(l10n.t('Cannot send to {0}: the connection is closed.', this.peer));
       await this.send(message);

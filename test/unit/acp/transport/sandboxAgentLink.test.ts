@@ -60,6 +60,7 @@ describe('sandboxAgentLink: ACP through a Sandbox Agent server (POST, event stre
     server = link = connection = undefined;
   });
 
+  let tapped: string[] = [];
   function connect(options: Partial<RemoteLinkOptions> = {}, url = server!.url): { link: RemoteLink; connection: AcpConnection; errors: Error[] } {
     link = sandboxAgentLink({
       peer: 'Box opencode',
@@ -67,7 +68,9 @@ describe('sandboxAgentLink: ACP through a Sandbox Agent server (POST, event stre
       credentials: { token: 'T', headers: { 'x-team': 'blue' } },
       ...options,
     });
-    connection = new AcpConnection({ transport: link, closeGraceMs: 10 });
+    tapped = [];
+    const tap = (direction: 'send' | 'receive', message: Message) => tapped.push(`${direction} ${(message as { method?: string }).method ?? 'answer'}`);
+    connection = new AcpConnection({ transport: link, closeGraceMs: 10, tap });
     const errors: Error[] = [];
     connection.onProtocolError((e) => errors.push(e));
     return { link, connection, errors };
@@ -96,6 +99,17 @@ describe('sandboxAgentLink: ACP through a Sandbox Agent server (POST, event stre
       server.only.received.map((m) => m.method ?? 'answer'),
       ['initialize', 'session/new', 'session/prompt', 'answer'],
     );
+    // The tap sees every message both ways, in order (the protocol trace and the conformance check rely on it).
+    assert.deepEqual(tapped.filter((t) => !t.endsWith('session/update')), [
+      'send initialize',
+      'receive answer',
+      'send session/new',
+      'receive answer',
+      'send session/prompt',
+      'receive session/request_permission',
+      'send answer',
+      'receive answer',
+    ]);
   });
 
   it('sends a cancel while the prompt is still waiting for its answer', async () => {
