@@ -282,7 +282,9 @@ class PostMessageWriter extends AbstractMessageWriter {
  * The messages of a `text/event-stream`, each event's `data` one JSON-RPC message. Bytes are cut into lines
  * here and each complete line fed to eventsource-parser, so no event is held beyond the limit: an event over
  * `maxMessageBytes` is skipped as it streams in (only its first {@link HEAD_BYTES} kept) and reported once it
- * ended, and an answer among them fails its request instead of leaving it waiting.
+ * ended, and an answer among them fails its request instead of leaving it waiting. What the skipped event was
+ * (`method`, `id`, `sessionId`) is read from the start of the line that outgrew the limit: its one `data:` line as
+ * Sandbox Agent sends it (an event split over several `data:` lines says less).
  */
 export class SseMessageReader extends AbstractMessageReader {
   private callback: DataCallback | undefined;
@@ -323,6 +325,21 @@ export class SseMessageReader extends AbstractMessageReader {
   /** Bytes from the stream. */
   feed(chunk: Uint8Array): void {
     let start = 0;
+    const last = chunk.lastIndexOf(0x0a);
+    // The fast path: when no event can outgrow the limit within this chunk, its complete lines are decoded and
+    // fed at once (a newline never falls inside a multi-byte character); the rest goes line by line below.
+    if (!this.skipping && last !== -1 && this.eventBytes + last + 1 <= this.maxMessageBytes + 1024) {
+      const head = this.lineBytes > 0 ? [...this.line, chunk.subarray(0, last + 1)] : [chunk.subarray(0, last + 1)];
+      // What of the current line came in earlier chunks: nothing, a lone `\r`, or more.
+      const pending = this.lineBytes === 0 ? 'none' : this.lineBytes === 1 && this.lineFirst === 0x0d ? 'cr' : 'text';
+      const blank = lastBlankLineEnd(chunk, last, pending);
+      this.eventBytes = blank === -1 ? this.eventBytes + last + 1 : last - blank;
+      this.line = [];
+      this.lineBytes = 0;
+      this.lineLength = 0;
+      this.parser.feed(head.length === 1 ? Buffer.from(head[0]!.buffer, head[0]!.byteOffset, head[0]!.length).toString('utf8') : Buffer.concat(head).toString('utf8'));
+      start = last + 1;
+    }
     for (;;) {
       const newline = chunk.indexOf(0x0a, start);
       if (newline === -1) {
@@ -444,6 +461,24 @@ export class SseMessageReader extends AbstractMessageReader {
     if (this.hooks.intercept(rpc)) return;
     this.deliver(rpc);
   }
+}
+
+/**
+ * Where the last empty line in `chunk[0, last]` ends (the index of its newline), or -1. An empty line is a newline
+ * with nothing or only `\r` since the previous newline; for the chunk's first line, `pending` says what of it came
+ * in earlier chunks.
+ */
+function lastBlankLineEnd(chunk: Uint8Array, last: number, pending: 'none' | 'cr' | 'text'): number {
+  for (let at = last; at !== -1; at = at === 0 ? -1 : chunk.lastIndexOf(0x0a, at - 1)) {
+    let before = at - 1;
+    let cr = false;
+    if (before >= 0 && chunk[before] === 0x0d) {
+      before--;
+      cr = true;
+    }
+    if (before >= 0 ? chunk[before] === 0x0a : pending === 'none' || (pending === 'cr' && !cr)) return at;
+  }
+  return -1;
 }
 
 function isRequest(message: Message): boolean {

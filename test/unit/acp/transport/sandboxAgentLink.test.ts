@@ -269,6 +269,31 @@ describe('SseMessageReader: bounded server-sent events', () => {
     assert.deepEqual(messages, [{ jsonrpc: '2.0', method: 'small' }]);
   });
 
+  it('never counts bytes of one event toward the next, however the stream is cut (CRLF or LF)', () => {
+    for (const eol of ['\n', '\r\n']) {
+      for (const size of [1, 7, 777, 4096, 100_000]) {
+        const { r, messages, errors } = reader(1024);
+        const events = Array.from({ length: 200 }, (_, i) => `id: ${i}${eol}data: ${JSON.stringify({ jsonrpc: '2.0', method: 'm', params: { i, pad: 'p'.repeat(250) } })}${eol}${eol}`);
+        const bytes = Buffer.from(events.join(''), 'utf8');
+        for (let at = 0; at < bytes.length; at += size) r.feed(bytes.subarray(at, at + size));
+        assert.deepEqual(errors, [], `cut every ${size} bytes, ${JSON.stringify(eol)}`);
+        assert.equal(messages.length, 200, `cut every ${size} bytes, ${JSON.stringify(eol)}`);
+      }
+    }
+  });
+
+  it('catches an event that outgrows the limit only in a later chunk, after events read whole', () => {
+    const { r, messages, errors } = reader(1024);
+    const small = (n: number) => `data: {"jsonrpc":"2.0","method":"small","params":{"n":${n}}}\n\n`;
+    // Lines before the big one are read whole; the big data line starts in the first chunk and ends in the second.
+    r.feed(Buffer.from(`${small(1)}id: 7\ndata: {"jsonrpc":"2.0","method":"big","params":{"x":"${'z'.repeat(1500)}`));
+    r.feed(Buffer.from(`${'z'.repeat(1500)}"}}\n\n${small(2)}`));
+    assert.equal(errors.length, 1);
+    assert.equal(errors[0]!.reason, 'oversize');
+    assert.equal(errors[0]!.oversize!.head.method, 'big');
+    assert.deepEqual(messages.map((m) => (m as unknown as { params: { n: number } }).params.n), [1, 2]);
+  });
+
   it('reports JSON that is not JSON-RPC, and ends with END_OF_STREAM once', () => {
     const { r, messages, errors } = reader();
     let closed = 0;
