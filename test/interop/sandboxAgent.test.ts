@@ -84,6 +84,11 @@ describe('Sandbox Agent server 0.4.2 (real binary, opencode from npm, scripted m
     assert.deepEqual(agents.map((a) => a.id).sort(), ['amp', 'claude', 'codex', 'cursor', 'mock', 'opencode', 'pi']);
     const opencode = agents.find((a) => a.id === 'opencode')!;
     assert.equal(opencode.capabilities['streamingDeltas'], true);
+    // Its binary is in place but not its ACP adapter: installing takes that from the loopback registry.
+    assert.equal(opencode.installed, false);
+    await api.install('opencode');
+    assert.equal((await api.agents()).find((a) => a.id === 'opencode')?.installed, true);
+    await assert.rejects(api.install('nope'), /The Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+ answered HTTP 400 for installing nope: Unsupported Agent: unsupported agent: nope/);
 
     const { link, connection, received } = open(server);
     const chunks = new Map<string, string[]>();
@@ -127,6 +132,41 @@ describe('Sandbox Agent server 0.4.2 (real binary, opencode from npm, scripted m
 
     await link.close();
     assert.equal((await link.ended).cause, 'stopped');
+  });
+
+  it('an agent the server does not know ends the link in the server\'s words', async () => {
+    const server = await startServer('unknown');
+    const link = sandboxAgentLink({
+      peer: 'Sandbox nope',
+      endpoint: { url: server.url, kind: 'sandbox-agent', sandboxAgent: 'nope', allowInsecure: false },
+      credentials: {},
+    });
+    links.push(link);
+    const connection = new AcpConnection({ transport: link });
+    await assert.rejects(connection.initialize({ clientInfo }));
+    const end = await link.ended;
+    assert.equal(end.cause, 'http');
+    assert.equal(end.retry, false);
+    assert.match(end.reason, /Sandbox nope answered HTTP 400 for initialize at http:\/\/127\.0\.0\.1:\d+: Unsupported Agent: unsupported agent: nope/);
+  });
+
+  it('the server killed mid-turn: the prompt fails and the link ends worth a retry', async () => {
+    const server = await startServer('killed');
+    const { link, connection } = open(server);
+    let chunked = (): void => undefined;
+    const firstChunk = new Promise<void>((resolve) => (chunked = resolve));
+    connection.onNotification(acp.SessionUpdateNotification, (n) => n.update.sessionUpdate === 'agent_message_chunk' && chunked());
+    await connection.initialize({ clientInfo });
+    const { sessionId } = await connection.newSession({ cwd: fs.mkdtempSync(path.join(scratch, 'project-')), mcpServers: [] });
+    const turn = connection.prompt({ sessionId, prompt: [{ type: 'text', text: 'a long answer, to be cut short' }] });
+    await firstChunk;
+    await server.stop();
+    await assert.rejects(turn);
+    const end = await link.ended;
+    assert.ok(end.cause === 'network' || end.cause === 'closed', end.cause);
+    assert.equal(end.retry, true);
+    // Whichever noticed first: the prompt's POST or the event stream.
+    assert.match(end.reason, /^(The connection to Sandbox opencode at http:\/\/127\.0\.0\.1:\d+ broke: |Sandbox opencode at http:\/\/127\.0\.0\.1:\d+ ended the connection\.)/);
   });
 
   it('with --token: a missing or wrong token is refused in words; the right one works', async () => {

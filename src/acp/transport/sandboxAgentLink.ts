@@ -157,11 +157,14 @@ class SandboxAgentLink implements RemoteLink {
       sent();
       if (this.end) throw new Error(l10n.t('Cannot send to {0}: the connection is closed.', this.peer));
       const timedOut = (error as Error).name === 'TimeoutError';
+      const refused = (error as { cause?: { code?: unknown } }).cause?.code === 'ECONNREFUSED';
       this.finish({
         cause: 'network',
         reason: timedOut
           ? l10n.t('{0} at {1} did not answer within {2} seconds.', this.peer, this.where, Math.round((this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) / 1000))
-          : l10n.t('Cannot reach {0} at {1}: {2}', this.peer, this.where, networkWords(error)),
+          : first || refused
+            ? l10n.t('Cannot reach {0} at {1}: {2}', this.peer, this.where, networkWords(error))
+            : l10n.t('The connection to {0} at {1} broke: {2}', this.peer, this.where, networkWords(error)),
         retry: true,
       });
       throw new Error(this.end!.reason);
