@@ -69,6 +69,9 @@ class SandboxAgentLink implements RemoteLink {
   private sending: Promise<void> = Promise.resolve();
   /** The first POST created the connection on the server (then the stream may be read and DELETE means something). */
   private created = false;
+  /** The first POST went out (the server may have started the agent even if its answer never came). */
+  private posted = false;
+  private deleted = false;
   /** Requests sent and not yet answered on the stream, so an HTTP error can answer them instead. */
   private readonly unanswered = new Set<string | number>();
 
@@ -87,10 +90,14 @@ class SandboxAgentLink implements RemoteLink {
     return { reader: this.reader, writer };
   }
 
+  /**
+   * Ends the link and deletes the connection on the server, which stops the agent there: also after the link ended
+   * by itself (a broken stream may leave the agent running on a server that is still up).
+   */
   async close(): Promise<void> {
-    const wasCreated = this.created && this.end === undefined;
     this.finish({ cause: 'stopped', reason: l10n.t('The connection to {0} was closed.', this.peer), retry: false });
-    if (!wasCreated || !this.url) return;
+    if (!this.posted || this.deleted || !this.url) return;
+    this.deleted = true;
     // The server stops the agent on DELETE; its answer may be slow, so the wait is bounded.
     await fetch(sandboxAcpUrl(this.url, this.serverId, undefined), { method: 'DELETE', headers: this.headers(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) })
       .then((response) => response.body?.cancel())
@@ -143,6 +150,7 @@ class SandboxAgentLink implements RemoteLink {
     const signals = [this.abort.signal];
     if (first) signals.push(AbortSignal.timeout(this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS));
     let response: Response;
+    this.posted = true;
     try {
       const pending = fetch(sandboxAcpUrl(this.url, this.serverId, first ? this.options.endpoint.sandboxAgent : undefined), {
         method: 'POST',

@@ -190,6 +190,18 @@ describe('sandboxAgentLink: ACP through a Sandbox Agent server (POST, event stre
     await assert.rejects(client.newSession({ cwd: '/w', mcpServers: [] }));
   });
 
+  it('close() after the link ended by itself still deletes the connection, so the server stops the agent', async () => {
+    server = await FakeSandboxAgentServer.start({ agent: scripted });
+    const { connection: client, link: l } = connect();
+    await client.initialize({ clientInfo });
+    const only = server.only;
+    only.endStreams();
+    assert.equal((await l.ended).cause, 'closed');
+    await l.close();
+    assert.equal(only.deleted, true);
+    assert.equal((await l.ended).cause, 'closed', 'ended keeps the first reason');
+  });
+
   it('reports a non-JSON or oversized event naming the agent, fails a discarded answer, and reads on', async () => {
     server = await FakeSandboxAgentServer.start({
       agent: async (message, connection) => {
