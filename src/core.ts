@@ -17,7 +17,9 @@ import { RegistryAgents } from './sessions/registryAgents';
 import { AgentGalleryPanel } from './vscode/agentGallery';
 import { registerRegistryCommands } from './vscode/registryCommands';
 import { AddRemoteAgent, type RemoteAgentUi } from './sessions/addRemoteAgent';
-import { FetchSandboxServer, sandboxServersOver } from './sessions/sandboxServers';
+import { sandboxServersOver } from './sessions/sandboxServers';
+import { SandboxAgentServer } from './remote/sandboxAgentServer';
+import { sandboxAgentLink } from './acp/transport/sandboxAgentLink';
 import { registerRemoteCommands, vscodeRemoteAgentUi, vscodeRemoteTokenUi, type RemoteTokenUi } from './vscode/remoteCommands';
 import { RemoteSecrets } from './vscode/remoteSecrets';
 import { defaultLinkFactory, RemoteAgents } from './vscode/remoteAgents';
@@ -208,8 +210,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   late.registry = registry;
   const addRemoteAgent = new AddRemoteAgent({
     ui: () => remoteAgentUi,
-    // Until remote/SandboxAgentServer is wired here: the same shape over fetch.
-    servers: sandboxServersOver((options) => new FetchSandboxServer(options)),
+    servers: sandboxServersOver((options) => new SandboxAgentServer(options)),
     secrets: remoteSecrets,
     settings: {
       read: () => vscode.workspace.getConfiguration('acpWorkspace').inspect<unknown>('agents')?.globalValue,

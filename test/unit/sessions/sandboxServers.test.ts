@@ -2,9 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RemoteHttpError } from '../../../src/acp/transport/httpProblem';
-import { FetchSandboxServer, sandboxServersOver } from '../../../src/sessions/sandboxServers';
+import { SandboxAgentServer } from '../../../src/remote/sandboxAgentServer';
+import { sandboxServersOver } from '../../../src/sessions/sandboxServers';
 
-describe('FetchSandboxServer (health, agent list and install of a Sandbox Agent server on loopback)', () => {
+describe('SandboxAgentServer through the Add Remote Agent port (health, agent list and install of a Sandbox Agent server on loopback)', () => {
   let server: http.Server;
   let base: string;
   const seen: { method?: string; url?: string; authorization?: string; team?: string }[] = [];
@@ -32,7 +33,7 @@ describe('FetchSandboxServer (health, agent list and install of a Sandbox Agent 
   });
   after(() => server.close());
 
-  const client = (token?: string) => new FetchSandboxServer({ baseUrl: `${base}/`, credentials: token ? { token, headers: { 'X-Team': 'blue' } } : {}, allowInsecure: false });
+  const client = (token?: string) => new SandboxAgentServer({ baseUrl: `${base}/`, credentials: token ? { token, headers: { 'X-Team': 'blue' } } : {}, allowInsecure: false });
 
   it('sends the bearer token and headers, and reads health and the agent list (bad entries skipped)', async () => {
     agentsBody = JSON.stringify({
@@ -43,7 +44,7 @@ describe('FetchSandboxServer (health, agent list and install of a Sandbox Agent 
         'junk',
       ],
     });
-    assert.deepEqual(await client('tok').health(), { status: 'ok' });
+    await client('tok').health();
     assert.deepEqual(await client('tok').agents(), [
       { id: 'opencode', installed: true, credentialsAvailable: true, version: '1.18.33', capabilities: { sessionLifecycle: true, images: false } },
       { id: 'claude', installed: false, capabilities: {} },
@@ -68,16 +69,16 @@ describe('FetchSandboxServer (health, agent list and install of a Sandbox Agent 
   });
 
   it('what is not a Sandbox Agent server is said so: a 404, a body that is not the expected shape', async () => {
-    await assert.rejects(new FetchSandboxServer({ baseUrl: `${base}/nothing`, credentials: { token: 'tok' }, allowInsecure: false }).health(), (e: unknown) => e instanceof RemoteHttpError && e.status === 404);
+    await assert.rejects(new SandboxAgentServer({ baseUrl: `${base}/nothing`, credentials: { token: 'tok' }, allowInsecure: false }).health(), (e: unknown) => e instanceof RemoteHttpError && e.status === 404);
     agentsBody = '{"agents": 5}';
-    await assert.rejects(client('tok').agents(), /not an agent list/);
+    await assert.rejects(client('tok').agents(), /agent list this extension cannot read/);
     agentsBody = '<html>';
     await assert.rejects(client('tok').agents(), /not JSON/);
   });
 
   it('refuses plain http to another machine unless allowed, before sending anything', async () => {
     const before = seen.length;
-    await assert.rejects(new FetchSandboxServer({ baseUrl: 'http://192.0.2.1:2468', credentials: { token: 'tok' }, allowInsecure: false }).health(), /not encrypted/);
+    await assert.rejects(new SandboxAgentServer({ baseUrl: 'http://192.0.2.1:2468', credentials: { token: 'tok' }, allowInsecure: false }).health(), /not encrypted/);
     assert.equal(seen.length, before);
   });
 
@@ -85,7 +86,7 @@ describe('FetchSandboxServer (health, agent list and install of a Sandbox Agent 
     const made: unknown[] = [];
     const servers = sandboxServersOver((options) => {
       made.push(options);
-      return new FetchSandboxServer(options);
+      return new SandboxAgentServer(options);
     });
     await servers.health(base, { token: 'tok' }, false, new AbortController().signal);
     const aborted = new AbortController();
