@@ -47,7 +47,7 @@ describe('SandboxAgentServer through the Add Remote Agent port (health, agent li
     await client('tok').health();
     assert.deepEqual(await client('tok').agents(), [
       { id: 'opencode', installed: true, credentialsAvailable: true, version: '1.18.33', capabilities: { sessionLifecycle: true, images: false } },
-      { id: 'claude', installed: false, capabilities: {} },
+      { id: 'claude', installed: false, credentialsAvailable: false, capabilities: {} },
     ]);
     assert.deepEqual(seen.at(-1), { method: 'GET', url: '/v1/agents', authorization: 'Bearer tok', team: 'blue' });
   });
@@ -73,7 +73,7 @@ describe('SandboxAgentServer through the Add Remote Agent port (health, agent li
     agentsBody = '{"agents": 5}';
     await assert.rejects(client('tok').agents(), /agent list this extension cannot read/);
     agentsBody = '<html>';
-    await assert.rejects(client('tok').agents(), /not JSON/);
+    await assert.rejects(client('tok').agents(), /did not answer JSON/);
   });
 
   it('refuses plain http to another machine unless allowed, before sending anything', async () => {
