@@ -134,7 +134,9 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
 
     const guide = fs.readFileSync(path.join(docs, 'guide.md'), 'utf8');
     await prompt('read /srv/docs/guide.md');
-    assert.ok(JSON.stringify(entries()).includes(JSON.stringify(guide.slice(0, 40)).slice(1, -1)), 'the local file’s text reached the agent');
+    assert.equal(lastAgentText(), `Read /srv/docs/guide.md: ${guide.length} characters, ${guide.split('\n').length - (guide.endsWith('\n') ? 1 : 0)} lines. First line: "# Guide"`, 'the local file reached the agent');
+    const location = entries().filter((e) => e.kind === 'tool').at(-1);
+    assert.ok(location?.kind === 'tool' && JSON.stringify(location).includes(JSON.stringify(path.join(docs, 'guide.md'))), 'the tool call shows the local file');
 
     await prompt(`read ${path.join(lib, 'src', 'index.ts')}`);
     const refusal = entries().filter((e) => e.kind === 'refusal').at(-1);
