@@ -56,6 +56,7 @@ async function setToken(options: RemoteCommandsOptions, argument: AgentStatus | 
   const ui = options.tokenUi();
   const action = await ui.pickAction(agent.definition.name, where, { token: current.token !== undefined, headers: Object.keys(current.headers ?? {}) });
   if (!action) return;
+  let removed = false;
   switch (action) {
     case 'token': {
       const typed = await ui.askToken(where, checkToken);
@@ -75,9 +76,10 @@ async function setToken(options: RemoteCommandsOptions, argument: AgentStatus | 
     }
     case 'clear':
       await options.secrets.clear(url);
+      removed = true;
       break;
   }
-  const said = action === 'clear' ? vscode.l10n.t('The credentials for {0} were removed.', where) : vscode.l10n.t('The credentials for {0} were saved.', where);
+  const said = removed ? vscode.l10n.t('The credentials for {0} were removed.', where) : vscode.l10n.t('The credentials for {0} were saved.', where);
   // The running agents that use these credentials apply them when they connect again: offer to restart them.
   const key = remoteSecretKey(url);
   const running = options.agents
