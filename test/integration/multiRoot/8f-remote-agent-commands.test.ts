@@ -146,7 +146,7 @@ describe('Add Remote Agent… in the real extension host (a Sandbox Agent server
     assert.equal(ui.addedName, name);
     assert.deepEqual(ui.asked, [
       'url',
-      `token (The Sandbox Agent server ${stub.url} refused the credentials for the agent list (HTTP 401: Unauthorized: missing or invalid bearer token). Set the token with "ACP: Set Remote Agent Token…".)`,
+      `token (The Sandbox Agent server at ${stub.url} refused the credentials for the agent list (HTTP 401: Unauthorized: missing or invalid bearer token). Set the token with "ACP: Set Remote Agent Token…".)`,
       'pick mock x*',
       'install x',
       `name ${name}`,
