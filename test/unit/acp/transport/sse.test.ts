@@ -40,7 +40,7 @@ describe('readSseEvents (bounded SSE)', () => {
       },
     });
     const items: SseItem[] = [];
-    for await (const item of readSseEvents(body, 1024)) items.push(item);
+    for await (const batch of readSseEvents(body, 1024)) items.push(...batch);
     assert.deepEqual(items, [{ kind: 'event', data: 'one' }, { kind: 'event', data: 'two' }]);
   });
 });
