@@ -11,6 +11,7 @@
  * walked event by event. `bench/sandboxSse.bench.ts` measures it against the stdio framing.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { StringDecoder } from 'node:string_decoder';
 
 /** One thing read from the stream. */
 export type SseItem =
@@ -53,7 +54,8 @@ export async function* readSseEvents(body: ReadableStream<Uint8Array>, maxEventB
 
 /** Cuts a byte stream into SSE events, each at most `limit` bytes (its lines, without the blank line ending it). */
 export class EventSplitter {
-  private readonly decoder = new TextDecoder();
+  /** Keeps a character split across chunks whole (Node's decoder: faster than TextDecoder on big chunks). */
+  private decoder = new StringDecoder('utf8');
   private found: SseItem[] = [];
   private readonly parser = createParser({ onEvent: (event) => this.found.push(itemOf(event)) });
   /** Bytes of the current event so far (counted whatever the state). */
@@ -84,7 +86,7 @@ export class EventSplitter {
   /** The stream ended: an event without its final blank line still counts. */
   end(): SseItem[] {
     if (this.skipping) this.endSkipped();
-    else if (this.eventBytes > 0) this.parser.feed(this.decoder.decode() + '\n\n');
+    else if (this.eventBytes > 0) this.parser.feed(this.decoder.end() + '\n\n');
     this.startEvent();
     this.atLineStart = true;
     this.afterCr = false;
@@ -96,7 +98,7 @@ export class EventSplitter {
   /** The whole chunk fits: parsed at once; a backward scan finds where its last event starts. */
   private pushWhole(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
-    this.parser.feed(this.decoder.decode(chunk, { stream: true }));
+    this.parser.feed(this.decoder.write(chunk));
     const end = this.lastBlankLineEnd(chunk);
     if (end === -1) {
       this.eventBytes += chunk.length;
@@ -126,14 +128,14 @@ export class EventSplitter {
         // It outgrew the limit: what the parser holds of it is dropped, the rest is counted until its end.
         this.skipping = true;
         this.parser.reset({ consume: false });
-        this.decoder.decode();
+        this.decoder = new StringDecoder('utf8');
       }
       this.eventBytes += contentEnd - at;
       if (this.skipping) {
         this.keepHead(chunk.subarray(at, contentEnd));
         if (blank !== -1) this.endSkipped();
       } else {
-        this.parser.feed(this.decoder.decode(chunk.subarray(at, next), { stream: true }));
+        this.parser.feed(this.decoder.write(chunk.subarray(at, next)));
         if (blank === -1) this.keepHead(chunk.subarray(at, contentEnd));
         else this.startEvent();
       }
@@ -219,8 +221,11 @@ export class EventSplitter {
 }
 
 function itemOf(event: EventSourceMessage): SseItem {
-  if (event.event === undefined && event.id === undefined) return { kind: 'event', data: event.data };
-  return { kind: 'event', data: event.data, ...(event.event ? { event: event.event } : {}), ...(event.id ? { id: event.id } : {}) };
+  // Built field by field (no spread): this runs once per event on the hot path.
+  const item: { kind: 'event'; data: string; event?: string; id?: string } = { kind: 'event', data: event.data };
+  if (event.event) item.event = event.event;
+  if (event.id) item.id = event.id;
+  return item;
 }
 
 /** The data of a skipped event's start: its `data:` lines without the field name. */
