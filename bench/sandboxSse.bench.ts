@@ -3,7 +3,8 @@
  * mix of chunk sizes) as the bytes a Sandbox Agent server sends on its event stream (`event: message`, `id: n`,
  * `data: <json>`, blank line), in 64 KiB chunks, read by
  *
- *   - sse:    SseMessageReader (bounded lines → eventsource-parser → JSON.parse → a JSON-RPC check);
+ *   - sse:    the links' event stream intake: EventSplitter (bounded, sse.ts) → SseIntake (JSON.parse, a JSON-RPC
+ *             check) → LinkReader, as the Streamable HTTP and Sandbox Agent links read their streams;
  *   - ndjson: NdjsonMessageReader on the same messages as stdio lines (the baseline: what a local agent costs);
  *   - bare:   eventsource-parser fed whole chunks + JSON.parse (the floor: no bound, no checks).
  *
@@ -15,7 +16,9 @@ import { createParser } from 'eventsource-parser';
 import { PassThrough } from 'node:stream';
 import type { Message } from 'vscode-jsonrpc/node';
 import { NdjsonMessageReader } from '../src/acp/transport/ndjson';
-import { SseMessageReader } from '../src/acp/transport/sandboxAgentLink';
+import { LinkReader } from '../src/acp/transport/linkChannel';
+import { EventSplitter, SSE_FIELD_SLACK } from '../src/acp/transport/sse';
+import { SseIntake } from '../src/acp/transport/sseIntake';
 import { median, parseArgs, printTable } from './util';
 
 const { updates: UPDATES, runs: RUNS } = parseArgs({ updates: 100_000, runs: 5 });
@@ -54,13 +57,16 @@ function chunked(text: string): Buffer[] {
 
 function sse(chunks: Buffer[]): number {
   let count = 0;
-  const reader = new SseMessageReader('bench', 32 * 1024 * 1024, { intercept: () => false }, () => undefined);
+  const limit = 32 * 1024 * 1024;
+  const reader = new LinkReader({ intercept: () => false });
+  const splitter = new EventSplitter(limit + SSE_FIELD_SLACK);
+  const intake = new SseIntake('bench', limit, reader);
   reader.onError((error) => {
     throw error;
   });
   reader.listen((m: Message) => (m as { method?: string }).method === 'session/update' && count++);
   const started = performance.now();
-  for (const chunk of chunks) reader.feed(chunk);
+  for (const chunk of chunks) intake.take(splitter.push(chunk));
   const elapsed = performance.now() - started;
   if (count !== UPDATES) throw new Error(`sse counted ${count}`);
   return elapsed;
@@ -108,7 +114,7 @@ async function main(): Promise<void> {
   printTable(
     ['path', 'median ms', 'messages/s', 'sse ÷ this (time)'],
     [
-      ['sse (SseMessageReader)', s.toFixed(0), rate(s).toLocaleString('en'), '1.00'],
+      ['sse (EventSplitter + SseIntake)', s.toFixed(0), rate(s).toLocaleString('en'), '1.00'],
       ['ndjson (stdio baseline)', n.toFixed(0), rate(n).toLocaleString('en'), (s / n).toFixed(2)],
       ['bare (parser + JSON.parse)', b.toFixed(0), rate(b).toLocaleString('en'), (s / b).toFixed(2)],
     ],

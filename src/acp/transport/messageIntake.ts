@@ -1,5 +1,5 @@
 /**
- * What the remote links (WebSocket, Streamable HTTP) share with the stdio framing once a whole message has
+ * What the remote links (WebSocket, Streamable HTTP, Sandbox Agent) share with the stdio framing once a whole message has
  * arrived: parse it, check it is a JSON-RPC 2.0 message, or say in words why not (a {@link FramingError} naming
  * the agent), and for a message over the size limit, the same report and the same error answer to a request
  * that would otherwise wait forever. The framing differs per transport; what a message is does not.
@@ -55,13 +55,26 @@ export function oversizeMessage(peer: string, bytes: number, limitBytes: number,
  * side would refuse it, and vscode-jsonrpc would wait forever for its answer).
  */
 export function unsentRequestAnswer(peer: string, message: Message, bytes: number, limitBytes: number): Message | undefined {
-  const request = message as { id?: unknown; method?: unknown };
-  if (typeof request.method !== 'string' || (typeof request.id !== 'number' && typeof request.id !== 'string')) return undefined;
-  return {
-    jsonrpc: '2.0',
-    id: request.id,
-    error: { code: ErrorCodes.InternalError, message: unsentMessage(peer, request.method, bytes, limitBytes) },
-  } as Message;
+  const id = requestIdOf(message);
+  if (id === undefined) return undefined;
+  return failedRequestAnswer(id, unsentMessage(peer, messageKind(message), bytes, limitBytes));
+}
+
+/** The error answer that fails our request `id` at once (it was not sent, or its POST failed), with `words`. */
+export function failedRequestAnswer(id: string | number, words: string, data?: unknown): Message {
+  return { jsonrpc: '2.0', id, error: { code: ErrorCodes.InternalError, message: words, ...(data === undefined ? {} : { data }) } } as Message;
+}
+
+/** The id of a request (a method and a string or number id); undefined for a notification or an answer. */
+export function requestIdOf(message: Message): string | number | undefined {
+  const { id, method } = message as { id?: unknown; method?: unknown };
+  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? id : undefined;
+}
+
+/** What a message is, in words: its method, or "an answer". */
+export function messageKind(message: Message): string {
+  const method = (message as { method?: unknown }).method;
+  return typeof method === 'string' ? method : l10n.t('an answer');
 }
 
 /** Why a message was not sent: over the limit. */

@@ -25,6 +25,24 @@ export function networkWords(peer: string, where: string, error: unknown): strin
   return l10n.t('{0} could not be reached at {1}: {2}.', peer, where, describe(error));
 }
 
+/**
+ * "ECONNREFUSED — the connection was refused (is the server running?)": the code Node gave first (what a user
+ * searches for), then the words; for a failure without a known code, the words alone.
+ */
+export function networkCause(error: unknown): string {
+  const code = codeOf(error);
+  return code === undefined ? describe(error) : `${code} — ${describe(error)}`;
+}
+
+/** The first error code in the cause chain (fetch wraps the socket's error in `cause`, sometimes twice). */
+function codeOf(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
 function describe(error: unknown): string {
   // fetch wraps the socket's error in `cause`, sometimes twice.
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {

@@ -19,10 +19,11 @@ import * as l10n from '@vscode/l10n';
 import type { Message } from 'vscode-jsonrpc/node';
 import { readHttpError, type RemoteHttpError } from './httpProblem';
 import { LinkEnding, LinkReader, LinkWriter } from './linkChannel';
-import { oversizeMessage, parseMessage } from './messageIntake';
+import { failedRequestAnswer, messageKind, requestIdOf } from './messageIntake';
 import { networkWords } from './networkError';
 import { checkRemoteEndpoint, DEFAULT_MAX_MESSAGE_BYTES, displayUrl, type LinkEnd, type RemoteLink, type RemoteLinkOptions } from './remote';
-import { readSseEvents } from './sse';
+import { readSseEvents, type SseItem } from './sse';
+import { SseIntake } from './sseIntake';
 import { retryableStatus } from './ws';
 
 export const CONNECTION_ID_HEADER = 'Acp-Connection-Id';
@@ -114,21 +115,14 @@ export function streamableHttpLink(options: StreamableHttpLinkOptions): RemoteLi
         return new Error(reason);
       };
 
-      const deliverText = (text: string, sessionId: string | undefined) => {
-        const intake = parseMessage(text, peer);
-        if ('error' in intake) return reader.report(intake.error);
-        const message = intake.message as { id?: unknown; method?: unknown; result?: unknown };
-        if (sessionId !== undefined && typeof message.method === 'string' && message.id !== undefined) requestSessions.set(idKey(message.id), sessionId);
-        const newSession = sessionOfResult(message.result);
-        if (newSession !== undefined) void openStream(newSession).catch(() => undefined);
-        reader.deliver(intake.message);
-      };
-
-      const skipped = (bytes: number, head: string) => {
-        const { error, answer } = oversizeMessage(peer, bytes, maxMessageBytes, head);
-        reader.report(error);
-        if (answer) reader.answer(answer);
-      };
+      /** What one stream carries, to the reader; an agent request's session is remembered for its answer. */
+      const intakeFor = (sessionId: string | undefined) =>
+        new SseIntake(peer, maxMessageBytes, reader, (message) => {
+          const { id, method, result } = message as { id?: unknown; method?: unknown; result?: unknown };
+          if (sessionId !== undefined && typeof method === 'string' && id !== undefined) requestSessions.set(idKey(id), sessionId);
+          const newSession = sessionOfResult(result);
+          if (newSession !== undefined) void openStream(newSession).catch(() => undefined);
+        });
 
       /** Opens the connection's event stream (no session) or a session's; resolves once it is open. */
       const openStream = (sessionId: string | undefined): Promise<void> => {
@@ -161,11 +155,11 @@ export function streamableHttpLink(options: StreamableHttpLinkOptions): RemoteLi
       };
 
       const consume = async (body: ReadableStream<Uint8Array>, sessionId: string | undefined): Promise<void> => {
+        const intake = intakeFor(sessionId);
         try {
-          for await (const item of readSseEvents(body, maxMessageBytes)) {
+          for await (const items of readSseEvents(body, maxMessageBytes)) {
             if (ending.done) return;
-            if (item.kind === 'event') deliverText(item.data, sessionId);
-            else skipped(item.bytes, item.head);
+            intake.take(items);
           }
         } catch (error) {
           if (ending.done || abort.signal.aborted) return;
@@ -197,20 +191,16 @@ export function streamableHttpLink(options: StreamableHttpLinkOptions): RemoteLi
           void response.body?.cancel().catch(() => undefined);
           return;
         }
-        const what = (message as { method?: unknown }).method;
-        const error = await readHttpError(response, peer, typeof what === 'string' ? what : l10n.t('an answer'));
+        const error = await readHttpError(response, peer, messageKind(message));
         const end = fatal(error);
         if (end) {
           finish?.(end);
           throw error;
         }
-        const id = (message as { id?: unknown }).id;
-        if (typeof what === 'string' && (typeof id === 'number' || typeof id === 'string')) {
-          // Only this request failed: it gets its answer now instead of waiting forever.
-          reader.answer({ jsonrpc: '2.0', id, error: { code: -32603, message: error.message, data: { status: error.status } } } as Message);
-          return;
-        }
-        throw error;
+        const id = requestIdOf(message);
+        if (id === undefined) throw error;
+        // Only this request failed: it gets its answer now instead of waiting forever.
+        reader.answer(failedRequestAnswer(id, error.message, { status: error.status }));
       };
 
       const initialize = async (message: Message, text: string): Promise<void> => {
@@ -240,8 +230,9 @@ export function streamableHttpLink(options: StreamableHttpLinkOptions): RemoteLi
         const body = await readAnswer(response, maxMessageBytes).catch((error: unknown) => {
           throw failed(error);
         });
-        if (body.kind === 'oversize') skipped(body.bytes, body.head);
-        else deliverText(body.text, undefined);
+        const intake = intakeFor(undefined);
+        if (body.kind === 'oversize') intake.take([body]);
+        else intake.message(body.data);
         await openStream(undefined);
       };
 
@@ -304,8 +295,8 @@ function idKey(id: unknown): string {
 }
 
 /** The body of initialize's answer, bounded: over the limit, only its start is kept. */
-async function readAnswer(response: Response, limit: number): Promise<{ kind: 'text'; text: string } | { kind: 'oversize'; bytes: number; head: string }> {
-  if (!response.body) return { kind: 'text', text: '' };
+async function readAnswer(response: Response, limit: number): Promise<SseItem> {
+  if (!response.body) return { kind: 'event', data: '' };
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of response.body) {
@@ -313,5 +304,5 @@ async function readAnswer(response: Response, limit: number): Promise<{ kind: 't
     size += chunk.length;
   }
   const all = Buffer.concat(chunks);
-  return size > limit ? { kind: 'oversize', bytes: size, head: all.subarray(0, 64 * 1024).toString('utf8') } : { kind: 'text', text: all.toString('utf8') };
+  return size > limit ? { kind: 'oversize', bytes: size, head: all.subarray(0, 64 * 1024).toString('utf8') } : { kind: 'event', data: all.toString('utf8') };
 }

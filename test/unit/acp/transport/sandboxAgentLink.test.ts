@@ -4,7 +4,10 @@ import { AcpConnection } from '../../../../src/acp/connection';
 import * as acp from '../../../../src/acp/schema';
 import type { FramingError } from '../../../../src/acp/transport/ndjson';
 import type { RemoteLink, RemoteLinkOptions } from '../../../../src/acp/transport/remote';
-import { SseMessageReader, sandboxAcpUrl, sandboxAgentLink } from '../../../../src/acp/transport/sandboxAgentLink';
+import { LinkReader } from '../../../../src/acp/transport/linkChannel';
+import { sandboxAcpUrl, sandboxAgentLink } from '../../../../src/acp/transport/sandboxAgentLink';
+import { EventSplitter, SSE_FIELD_SLACK } from '../../../../src/acp/transport/sse';
+import { SseIntake } from '../../../../src/acp/transport/sseIntake';
 import { END_OF_STREAM_METHOD } from '../../../../src/acp/transport/transport';
 import { FULL_AGENT_CAPABILITIES } from '../../../helpers/memoryPeer';
 import { FakeSandboxAgentServer, type FakeAgent } from '../../remote/fakeSandboxAgentServer';
@@ -246,13 +249,16 @@ describe('sandboxAgentLink: ACP through a Sandbox Agent server (POST, event stre
   });
 });
 
-describe('SseMessageReader: bounded server-sent events', () => {
+describe('Event stream intake (EventSplitter → SseIntake → LinkReader): bounded server-sent events', () => {
   function reader(limit = 1024) {
     const messages: Message[] = [];
     const errors: FramingError[] = [];
-    const r = new SseMessageReader('Box', limit, { intercept: () => false }, () => undefined);
-    r.onError((e) => errors.push(e as FramingError));
-    r.listen((m) => messages.push(m));
+    const link = new LinkReader({ intercept: () => false });
+    const splitter = new EventSplitter(limit + SSE_FIELD_SLACK);
+    const intake = new SseIntake('Box', limit, link);
+    link.onError((e) => errors.push(e as FramingError));
+    link.listen((m) => messages.push(m));
+    const r = { feed: (chunk: Uint8Array) => intake.take(splitter.push(chunk)), endOfStream: () => link.end(), onClose: (listener: () => void) => link.onClose(listener) };
     return { r, messages, errors };
   }
 

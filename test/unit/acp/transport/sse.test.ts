@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { createParser } from 'eventsource-parser';
 import { EventSplitter, readSseEvents, type SseItem } from '../../../../src/acp/transport/sse';
 
 function feed(chunks: string[], limit = 1024): SseItem[] {
@@ -40,7 +41,42 @@ describe('readSseEvents (bounded SSE)', () => {
       },
     });
     const items: SseItem[] = [];
-    for await (const item of readSseEvents(body, 1024)) items.push(item);
+    for await (const batch of readSseEvents(body, 1024)) items.push(...batch);
     assert.deepEqual(items, [{ kind: 'event', data: 'one' }, { kind: 'event', data: 'two' }]);
+  });
+});
+
+describe('EventSplitter against eventsource-parser on the whole stream', () => {
+  it('yields the same events however the stream is cut (LF, CRLF, CR, multi-byte), skipping only events over the limit', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const limit = 600;
+    for (let round = 0; round < 1500; round++) {
+      const eol = () => ['\n', '\r\n', '\r'][random() < 0.7 ? 0 : Math.floor(random() * 3)]!;
+      let text = '';
+      for (let i = 1 + Math.floor(random() * 8); i > 0; i--) {
+        if (random() < 0.2) text += `: heartbeat${eol()}`;
+        text += `data: ${'é✓x'.repeat(random() < 0.2 ? 200 + Math.floor(random() * 400) : Math.floor(random() * 40))}${eol()}`;
+        if (random() < 0.3) text += `data: more${eol()}`;
+        text += eol();
+      }
+      const expected: string[] = [];
+      createParser({ onEvent: (event) => expected.push(event.data) }).feed(`${text}\n\n`);
+      const bytes = Buffer.from(text, 'utf8');
+      const splitter = new EventSplitter(limit);
+      const items: SseItem[] = [];
+      for (let at = 0, size = 0; at < bytes.length; at += size) {
+        size = 1 + Math.floor(random() * (random() < 0.5 ? 5 : 900));
+        items.push(...splitter.push(bytes.subarray(at, at + size)));
+      }
+      items.push(...splitter.end());
+      assert.equal(items.length, expected.length, `round ${round}`);
+      items.forEach((item, i) => {
+        const data = expected[i]!;
+        // An event is skipped only when its lines outgrow the limit, and then only one whose data nearly fills it.
+        if (item.kind === 'oversize') assert.ok(Buffer.byteLength(data) > limit - 40, `round ${round}, event ${i} skipped`);
+        else assert.ok(item.data === data && Buffer.byteLength(data) <= limit, `round ${round}, event ${i}`);
+      });
+    }
   });
 });
