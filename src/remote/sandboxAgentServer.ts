@@ -6,6 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import * as z from 'zod';
+import { networkCause } from '../acp/transport/networkError';
 import { readBounded, readHttpError, RemoteHttpError } from '../acp/transport/httpProblem';
 import { checkRemoteEndpoint, displayUrl, type RemoteCredentials } from '../acp/transport/remote';
 
@@ -149,7 +150,7 @@ export class SandboxAgentServer {
     } catch (error) {
       if (signal?.aborted) throw error;
       if ((error as Error).name === 'TimeoutError') throw new Error(l10n.t('The Sandbox Agent server at {0} did not answer {1} within {2} seconds.', this.where, what, Math.round(timeoutMs / 1000)));
-      throw new Error(l10n.t('Cannot reach the Sandbox Agent server at {0} for {1}: {2}', this.where, what, networkWords(error)));
+      throw new Error(l10n.t('Cannot reach the Sandbox Agent server at {0} for {1}: {2}', this.where, what, networkCause(error)));
     }
     if (!response.ok) throw await readHttpError(response, l10n.t('The Sandbox Agent server at {0}', this.where), what);
     return response;
@@ -159,10 +160,4 @@ export class SandboxAgentServer {
 /** Whether `error` is the server refusing the credentials. */
 export function isAuthError(error: unknown): boolean {
   return error instanceof RemoteHttpError && error.auth;
-}
-
-function networkWords(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  if (cause && typeof cause.code === 'string') return cause.code;
-  return (error as Error).message ?? String(error);
 }
