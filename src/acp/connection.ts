@@ -304,7 +304,10 @@ export class AcpConnection extends RpcPeer {
       models: kept !== undefined,
       configOptions: Array.isArray(result.configOptions),
     });
-    return { ...result, models: kept } as SetupAnswer<T>;
+    const answer: T & { models?: unknown } = { ...result };
+    if (kept === undefined) delete answer.models;
+    else answer.models = kept;
+    return answer as SetupAnswer<T>;
   }
 
   private async sendIgnoringNotFound<D extends RequestDefinition>(definition: D, params: ParamsOf<D>, token?: CancellationToken): Promise<void> {
