@@ -31,6 +31,7 @@ import {
   SessionResumeMethod,
   SessionSetConfigOptionMethod,
   SessionSetModeMethod,
+  SessionSetModelMethod,
   SessionSetTitleMethod,
   TerminalCreateMethod,
   TerminalKillMethod,
@@ -43,6 +44,8 @@ import {
   type ParamsOf,
   type RequestDefinition,
   type ResultOf,
+  InvalidModels,
+  type SessionModelState,
 } from './schema';
 
 export { HandlerError, type CancellationToken, type NotificationHandler, type RequestHandler } from './rpcPeer';
@@ -57,11 +60,15 @@ export interface InitializeOptions {
   readonly features?: ClientFeatureOptions;
 }
 
-/** What the agent declared for one session in its setup answer; gates `set_mode` / `set_config_option`. */
+/** What the agent declared for one session in its setup answer; gates `set_mode` / `set_model` / `set_config_option`. */
 interface SessionSetupFlags {
   modes: boolean;
+  models: boolean;
   configOptions: boolean;
 }
+
+/** A setup answer as the connection hands it on: an invalid `models` block was reported and dropped. */
+export type SetupAnswer<T> = T & { readonly models?: SessionModelState };
 
 type Params<D extends RequestDefinition> = ParamsOf<D>;
 
@@ -141,37 +148,31 @@ export class AcpConnection extends RpcPeer {
     return this.send(LogoutMethod, {}, token);
   }
 
-  async newSession(params: Params<typeof SessionNewMethod>, token?: CancellationToken): Promise<ResultOf<typeof SessionNewMethod>> {
+  async newSession(params: Params<typeof SessionNewMethod>, token?: CancellationToken): Promise<SetupAnswer<ResultOf<typeof SessionNewMethod>>> {
     this.checkSessionSetup('session/new', params);
     const result = await this.send(SessionNewMethod, params, token);
-    this.rememberSetup(result.sessionId, result);
-    return result;
+    return this.rememberSetup(result.sessionId, 'session/new', result);
   }
 
   /** Replays the session's history as `session/update` notifications, then answers. */
-  async loadSession(params: Params<typeof SessionLoadMethod>, token?: CancellationToken): Promise<ResultOf<typeof SessionLoadMethod>> {
+  async loadSession(params: Params<typeof SessionLoadMethod>, token?: CancellationToken): Promise<SetupAnswer<ResultOf<typeof SessionLoadMethod>>> {
     this.require(this.ready('session/load').loadSession, 'reopening sessions with their history (session/load)', 'agentCapabilities.loadSession');
     this.checkSessionSetup('session/load', params);
-    const result = await this.send(SessionLoadMethod, params, token);
-    this.rememberSetup(params.sessionId, result);
-    return result;
+    return this.rememberSetup(params.sessionId, 'session/load', await this.send(SessionLoadMethod, params, token));
   }
 
-  async resumeSession(params: Params<typeof SessionResumeMethod>, token?: CancellationToken): Promise<ResultOf<typeof SessionResumeMethod>> {
+  async resumeSession(params: Params<typeof SessionResumeMethod>, token?: CancellationToken): Promise<SetupAnswer<ResultOf<typeof SessionResumeMethod>>> {
     this.require(this.ready('session/resume').sessions.resume, 'resuming sessions (session/resume)', 'sessionCapabilities.resume');
     this.checkSessionSetup('session/resume', params);
-    const result = await this.send(SessionResumeMethod, params, token);
-    this.rememberSetup(params.sessionId, result);
-    return result;
+    return this.rememberSetup(params.sessionId, 'session/resume', await this.send(SessionResumeMethod, params, token));
   }
 
   /** Unstable `session/fork`: a new session with the source's history and the roots given here. */
-  async forkSession(params: Params<typeof SessionForkMethod>, token?: CancellationToken): Promise<ResultOf<typeof SessionForkMethod>> {
+  async forkSession(params: Params<typeof SessionForkMethod>, token?: CancellationToken): Promise<SetupAnswer<ResultOf<typeof SessionForkMethod>>> {
     this.require(this.ready('session/fork').sessions.fork, 'forking sessions (session/fork)', 'sessionCapabilities.fork');
     this.checkSessionSetup('session/fork', params);
     const result = await this.send(SessionForkMethod, params, token);
-    this.rememberSetup(result.sessionId, result);
-    return result;
+    return this.rememberSetup(result.sessionId, 'session/fork', result);
   }
 
   /** One page of `session/list`. Pass the previous page's `nextCursor` unchanged. */
@@ -201,6 +202,13 @@ export class AcpConnection extends RpcPeer {
     this.ready('session/set_mode');
     this.require(this.sessionSetup.get(sessionId)?.modes === true, `modes for session ${sessionId}`, 'modes in its session setup answer');
     return this.send(SessionSetModeMethod, { sessionId, modeId }, token);
+  }
+
+  /** Unstable `session/set_model`: only for a session whose setup answer had `models`. */
+  async setModel(sessionId: string, modelId: string, token?: CancellationToken): Promise<ResultOf<typeof SessionSetModelMethod>> {
+    this.ready('session/set_model');
+    this.require(this.sessionSetup.get(sessionId)?.models === true, `models for session ${sessionId}`, 'models in its session setup answer');
+    return this.send(SessionSetModelMethod, { sessionId, modelId }, token);
   }
 
   /** Sets a select option to a value id, or a boolean option (sent with `type: "boolean"`). Answers the full set. */
@@ -281,11 +289,25 @@ export class AcpConnection extends RpcPeer {
     }
   }
 
-  private rememberSetup(sessionId: string, result: { modes?: unknown; configOptions?: unknown }): void {
+  private rememberSetup<T extends { modes?: unknown; models?: SessionModelState | InvalidModels | null; configOptions?: unknown }>(
+    sessionId: string,
+    method: string,
+    result: T,
+  ): SetupAnswer<T> {
+    const { models } = result;
+    if (models instanceof InvalidModels) {
+      this.reportProtocolError(new Error(`${this.agentName} sent an invalid models block in its ${method} answer (ignored): ${models.issues}`));
+    }
+    const kept = models instanceof InvalidModels || models === null ? undefined : models;
     this.sessionSetup.set(sessionId, {
       modes: result.modes !== undefined && result.modes !== null,
+      models: kept !== undefined,
       configOptions: Array.isArray(result.configOptions),
     });
+    const answer: T & { models?: unknown } = { ...result };
+    if (kept === undefined) delete answer.models;
+    else answer.models = kept;
+    return answer as SetupAnswer<T>;
   }
 
   private async sendIgnoringNotFound<D extends RequestDefinition>(definition: D, params: ParamsOf<D>, token?: CancellationToken): Promise<void> {

@@ -277,7 +277,8 @@ export abstract class RpcPeer implements Disposable {
     return false;
   }
 
-  private reportProtocolError(error: Error): void {
+  /** Logs a protocol error of the agent's and fires {@link onProtocolError}. */
+  protected reportProtocolError(error: Error): void {
     this.logger.warn(error.message);
     this.answerDiscardedRequest(error);
     this.protocolErrorEmitter.fire(error);

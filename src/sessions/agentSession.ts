@@ -3,7 +3,7 @@
  * guard that enforces them, what the guard refused, and whether the workspace's folders moved on since.
  */
 import type { AcpConnection } from '../acp/connection';
-import type { SessionConfigOption, SessionModeState } from '../acp/schema';
+import type { SessionConfigOption, SessionModeState, SessionModelState } from '../acp/schema';
 import { RootGuard } from '../roots/rootGuard';
 import { rootPaths, type RootSet } from '../roots/rootSet';
 import { Emitter, type Event } from '../common/events';
@@ -26,9 +26,11 @@ export interface StaleRoots {
   readonly reason: string;
 }
 
-/** What the agent's setup answer (new / load / resume / fork) said about modes and config options. */
+/** What the agent's setup answer (new / load / resume / fork) said about modes, models and config options. */
 export interface SessionSetup {
   readonly modes?: SessionModeState;
+  /** Unstable `models`: the model picker when no config option has category `model`. */
+  readonly models?: SessionModelState;
   readonly configOptions?: readonly SessionConfigOption[];
 }
 

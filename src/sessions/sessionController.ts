@@ -294,6 +294,13 @@ export class SessionController implements SessionSink {
     if (modes) this.thread.setSession({ modes: { ...modes, currentModeId: modeId } });
   }
 
+  /** Unstable `session/set_model`; the picker shows the new model once the agent has accepted it. */
+  async setModel(modelId: string): Promise<void> {
+    await this.current.connection.setModel(this.current.sessionId, modelId);
+    const models = this.thread.session.models;
+    if (models) this.thread.setSession({ models: { ...models, currentModelId: modelId } });
+  }
+
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
     const result = await this.current.connection.setConfigOption(this.current.sessionId, configId, value);
     this.thread.setSession({ configOptions: configOptionsToView(result.configOptions) });
@@ -336,7 +343,7 @@ export class SessionController implements SessionSink {
 
   private adopt(session: AgentSession): void {
     this.restarting = false;
-    const { modes, configOptions } = session.setup;
+    const { modes, models, configOptions } = session.setup;
     this.thread.setSession({
       sessionId: session.sessionId,
       status: this.turn ? 'running' : 'idle',
@@ -347,6 +354,12 @@ export class SessionController implements SessionSink {
         ? {
             currentModeId: modes.currentModeId,
             available: modes.availableModes.map((m) => ({ id: m.id, name: m.name, description: m.description ?? undefined })),
+          }
+        : undefined,
+      models: models
+        ? {
+            currentModelId: models.currentModelId,
+            available: models.availableModels.map((m) => ({ id: m.modelId, name: m.name, description: m.description ?? undefined })),
           }
         : undefined,
       configOptions: configOptions ? configOptionsToView(configOptions) : [],

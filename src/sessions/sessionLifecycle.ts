@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { AcpConnection } from '../acp/connection';
-import type { McpServer, SessionConfigOption, SessionModeState } from '../acp/schema';
+import type { McpServer, SessionConfigOption, SessionModeState, SessionModelState } from '../acp/schema';
 import { additionalPaths, describeRoots, type RootSet } from '../roots/rootSet';
 import { AgentSession, type SessionSetup } from './agentSession';
 
@@ -56,6 +56,10 @@ export async function forkSession(connection: AcpConnection, sessionId: string, 
   return new AgentSession(connection.agentName, result.sessionId, connection, rootSet, setupOf(result));
 }
 
-function setupOf(result: { modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null }): SessionSetup {
-  return { modes: result.modes ?? undefined, configOptions: result.configOptions ?? undefined };
+function setupOf(result: {
+  modes?: SessionModeState | null;
+  models?: SessionModelState;
+  configOptions?: SessionConfigOption[] | null;
+}): SessionSetup {
+  return { modes: result.modes ?? undefined, models: result.models, configOptions: result.configOptions ?? undefined };
 }

@@ -184,6 +184,8 @@ export const ViewSessionState = z.object({
   /** How the agent's process is confined (`acpWorkspace.sandbox`): a short label, every path in `detail`. */
   confinement: z.optional(z.object({ confined: z.boolean(), label: z.string(), detail: z.string() })),
   modes: z.optional(z.object({ currentModeId: z.string(), available: z.array(z.object({ id: z.string(), name: z.string(), description: z.optional(z.string()) })) })),
+  /** The unstable `models` of the setup answer; the picker only when no config option has category `model`. */
+  models: z.optional(z.object({ currentModelId: z.string(), available: z.array(z.object({ id: z.string(), name: z.string(), description: z.optional(z.string()) })) })),
   configOptions: z.array(ViewConfigOption),
   commands: z.array(z.object({ name: z.string(), description: z.string(), hint: z.optional(z.string()) })),
   usage: z.optional(z.object({ used: z.number(), size: z.number(), cost: z.optional(z.object({ amount: z.number(), currency: z.string() })) })),

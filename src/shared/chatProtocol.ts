@@ -118,6 +118,7 @@ export const ChatToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('retry'), undoFirst: z.boolean() }),
   z.object({ type: z.literal('permission'), entryId: z.string(), optionId: z.string() }),
   z.object({ type: z.literal('setMode'), modeId: z.string() }),
+  z.object({ type: z.literal('setModel'), modelId: z.string() }),
   z.object({ type: z.literal('setConfig'), configId: z.string(), value: z.union([z.string(), z.boolean()]) }),
   z.object({ type: z.literal('openLocation'), path: z.string(), line: z.optional(z.number()) }),
   z.object({ type: z.literal('openDiff'), entryId: z.string(), index: z.number() }),

@@ -74,6 +74,21 @@ export function validateAgainstOfficialSchema(
 
 type JsonRpc = { id?: unknown; method?: string; params?: unknown; result?: unknown; error?: unknown };
 
+/**
+ * Requests the current official schema dropped but agents still answer (the unstable `session/set_model` of
+ * opencode and Sandbox Agent): checked against their last published shape.
+ */
+const RETIRED_REQUESTS: Record<string, (params: unknown) => string[]> = {
+  'session/set_model': (params) => {
+    const p = params as { sessionId?: unknown; modelId?: unknown } | null;
+    const problems: string[] = [];
+    if (typeof p !== 'object' || p === null) return ['SetSessionModelRequest must be an object'];
+    if (typeof p.sessionId !== 'string') problems.push('SetSessionModelRequest/sessionId must be a string');
+    if (typeof p.modelId !== 'string') problems.push('SetSessionModelRequest/modelId must be a string');
+    return problems;
+  },
+};
+
 /** Checks one message the client sends. `answering` is the method of the request a response answers. */
 export function checkClientMessage(message: unknown, answering?: string): string[] {
   const { root } = load();
@@ -84,7 +99,9 @@ export function checkClientMessage(message: unknown, answering?: string): string
     const isRequest = m.id !== undefined;
     const side = m.method.startsWith('$/') ? 'protocol' : 'agent';
     const name = defName(m.method, side, isRequest ? 'Request' : 'Notification') ?? defName(m.method, side, 'Request');
-    if (!name) problems.push(`${m.method} is not a method the client may send`);
+    const retired = RETIRED_REQUESTS[m.method];
+    if (!name && retired) problems.push(...retired(m.params));
+    else if (!name) problems.push(`${m.method} is not a method the client may send`);
     else problems.push(...validateDef(name, m.params ?? {}));
   } else if ('result' in m && answering) {
     const name = defName(answering, 'client', 'Response');

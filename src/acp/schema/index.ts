@@ -80,6 +80,8 @@ export const SessionCloseMethod = request('session/close', 'client→agent', lif
 export const SessionDeleteMethod = request('session/delete', 'client→agent', life.SessionIdRequest, life.EmptyResult);
 /** Client → agent. Only for sessions whose setup returned `modes`. */
 export const SessionSetModeMethod = request('session/set_mode', 'client→agent', life.SetSessionModeRequest, life.EmptyResult);
+/** Client → agent. Unstable; only for sessions whose setup answer had `models` (config options of category `model` come first). */
+export const SessionSetModelMethod = request('session/set_model', 'client→agent', life.SetSessionModelRequest, life.EmptyResult);
 /** Client → agent. Only for sessions whose setup returned `configOptions`; answers the full set. */
 export const SessionSetConfigOptionMethod = request(
   'session/set_config_option',
@@ -161,6 +163,7 @@ export const clientToAgentRequests = [
   SessionCloseMethod,
   SessionDeleteMethod,
   SessionSetModeMethod,
+  SessionSetModelMethod,
   SessionSetConfigOptionMethod,
   SessionSetTitleMethod,
   SessionPromptMethod,

@@ -9,7 +9,7 @@ import { OutgoingContentBlock } from './content';
 import { EmptyObject } from './initialize';
 import { McpServer } from './mcp';
 import { Meta, RequestId, SessionId, lenient, openEnum, skipInvalidItems } from './primitives';
-import { SessionConfigOption, SessionInfo, SessionModeState } from './sessionState';
+import { SessionConfigOption, SessionInfo, SessionModeState, SessionModelsBlock } from './sessionState';
 
 const roots = {
   cwd: z.string(),
@@ -18,6 +18,8 @@ const roots = {
 
 const sessionSetup = {
   modes: lenient(SessionModeState),
+  /** Unstable; an invalid block parses to `InvalidModels`, which the connection reports and drops. */
+  models: SessionModelsBlock,
   configOptions: lenient(skipInvalidItems(SessionConfigOption)),
   _meta: Meta,
 };
@@ -53,6 +55,9 @@ export const ListSessionsResponse = z.looseObject({
 export const SessionIdRequest = z.looseObject({ sessionId: SessionId, _meta: Meta });
 
 export const SetSessionModeRequest = z.looseObject({ sessionId: SessionId, modeId: z.string(), _meta: Meta });
+
+/** Unstable `session/set_model`: only for sessions whose setup answer had `models`. Answers `{}`. */
+export const SetSessionModelRequest = z.looseObject({ sessionId: SessionId, modelId: z.string(), _meta: Meta });
 
 /** Select options take a value id; boolean options must say `type: "boolean"`. */
 export const SetSessionConfigOptionRequest = z.union([

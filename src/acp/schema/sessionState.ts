@@ -1,10 +1,10 @@
 /**
- * Per-session state the agent describes: modes, config options (model picker and friends), slash
+ * Per-session state the agent describes: modes, models, config options (model picker and friends), slash
  * commands, the plan, usage, title, notices and compaction.
  */
 import * as z from 'zod';
 import { ContentBlock } from './content';
-import { Meta, SessionId, lenient, openEnum, skipInvalidItems, tolerantUnion } from './primitives';
+import { Meta, SessionId, formatIssues, lenient, openEnum, skipInvalidItems, tolerantUnion } from './primitives';
 
 // ---- modes ----------------------------------------------------------------------------------------
 
@@ -20,6 +20,42 @@ export const SessionModeState = z.looseObject({
   availableModes: skipInvalidItems(SessionMode),
   _meta: Meta,
 });
+
+// ---- models (unstable, superseded by config options of category `model`; opencode and others still send it) ----
+
+export const ModelInfo = z.looseObject({
+  modelId: z.string().min(1),
+  name: z.string(),
+  description: lenient(z.string()),
+  _meta: Meta,
+});
+
+/** The session's models: `session/set_model` picks one. Model ids past the 200th are not kept. */
+export const SessionModelState = z.looseObject({
+  currentModelId: z.string(),
+  availableModels: skipInvalidItems(ModelInfo).transform((models) => models.slice(0, MAX_MODELS)),
+  _meta: Meta,
+});
+
+const MAX_MODELS = 200;
+
+/**
+ * A setup answer's `models` block that failed validation. It is dropped (the rest of the answer stands) and the
+ * connection reports it as a protocol error with these words.
+ */
+export class InvalidModels {
+  constructor(readonly issues: string) {}
+}
+
+/** `models` in a setup answer: the state, nothing (`null`/absent), or an {@link InvalidModels} to report. */
+export const SessionModelsBlock = z
+  .unknown()
+  .optional()
+  .transform((value): SessionModelState | InvalidModels | undefined => {
+    if (value === undefined || value === null) return undefined;
+    const parsed = SessionModelState.safeParse(value);
+    return parsed.success ? parsed.data : new InvalidModels(formatIssues(parsed.error.issues));
+  });
 
 // ---- config options -------------------------------------------------------------------------------
 
@@ -137,6 +173,8 @@ export const CompactionSummaryChunkFields = { compactionId: z.string(), content:
 
 export type SessionMode = z.output<typeof SessionMode>;
 export type SessionModeState = z.output<typeof SessionModeState>;
+export type ModelInfo = z.output<typeof ModelInfo>;
+export type SessionModelState = z.output<typeof SessionModelState>;
 export type SessionConfigOption = z.output<typeof SessionConfigOption>;
 export type SessionConfigSelect = z.output<typeof SessionConfigSelect>;
 export type SessionConfigBoolean = z.output<typeof SessionConfigBoolean>;

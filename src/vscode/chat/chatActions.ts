@@ -73,6 +73,8 @@ export class ChatActions {
         return controller.choosePermission(message.entryId, message.optionId);
       case 'setMode':
         return controller.setMode(message.modeId);
+      case 'setModel':
+        return controller.setModel(message.modelId);
       case 'setConfig':
         return controller.setConfigOption(message.configId, message.value);
       case 'openLocation':

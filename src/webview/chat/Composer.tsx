@@ -198,6 +198,8 @@ export function Composer(props: {
   };
 
   const usesModeOption = session.configOptions.some((o) => o.category === 'mode');
+  // Seed 003: a config option of category `model` is the picker; the unstable `models` only stand in for it.
+  const usesModelOption = session.configOptions.some((o) => o.category === 'model');
   const options = useMemo(
     () => [...session.configOptions].sort((a, b) => Number(b.category === 'model') - Number(a.category === 'model')),
     [session.configOptions],
@@ -263,6 +265,15 @@ export function Composer(props: {
           askMentions('');
         }} />
         <IconButton icon="selection" label={l10n.t('Add the editor selection')} onClick={() => host.post({ type: 'attachSelection' })} />
+        {session.models && !usesModelOption ? (
+          <Select label={l10n.t('Model')} value={session.models.currentModelId} onChange={(modelId) => host.post({ type: 'setModel', modelId })}>
+            {session.models.available.map((model) => (
+              <option key={model.id} value={model.id} title={model.description}>
+                {model.name}
+              </option>
+            ))}
+          </Select>
+        ) : null}
         {session.modes && !usesModeOption ? (
           <Select label={l10n.t('Mode')} value={session.modes.currentModeId} onChange={(modeId) => host.post({ type: 'setMode', modeId })}>
             {session.modes.available.map((mode) => (

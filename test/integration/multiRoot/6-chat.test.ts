@@ -47,7 +47,7 @@ describe('chat sessions in the real extension host', function () {
   before(async () => {
     api = await activate();
     const folders = vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath));
-    for (const name of ['Chat Agent', 'Locked Agent', 'Terminal Login Agent', 'Load-only Agent']) await api.grants.set(name, folders);
+    for (const name of ['Chat Agent', 'Locked Agent', 'Terminal Login Agent', 'Load-only Agent', 'Models Agent']) await api.grants.set(name, folders);
     agent = await addRecordingAgent('Chat Agent');
     await waitFor(() => api.agents.find('Chat Agent') !== undefined, 'the agent setting');
     const [started] = await api.starter.newSession({ agentName: 'Chat Agent' });
@@ -216,6 +216,32 @@ describe('chat sessions in the real extension host', function () {
     assert.equal(chat.controller.thread.session.modes?.currentModeId, 'architect');
     await prompt('status');
     assert.match(lastAgentText(), /mode architect; model ref-smart; extended thinking on/);
+  });
+
+  it('an agent with the unstable models: the chat offers its two models, choosing one sends session/set_model and the agent uses it', async () => {
+    const modelsAgent = await addRecordingAgent('Models Agent', ['--models']);
+    try {
+      await waitFor(() => api.agents.find('Models Agent') !== undefined, 'the agent setting');
+      const [started] = await api.starter.newSession({ agentName: 'Models Agent' });
+      const own = api.chats.open(started!.session);
+      const session = () => own.controller.thread.snapshot().session;
+      assert.deepEqual(session().models, {
+        currentModelId: 'ref-fast',
+        available: [{ id: 'ref-fast', name: 'Reference Fast', description: undefined }, { id: 'ref-smart', name: 'Reference Smart', description: undefined }],
+      });
+      assert.equal(session().configOptions.some((o) => o.category === 'model'), false, 'no model config option competes with the models');
+      await api.chats.dispatch(own, { type: 'setModel', modelId: 'ref-smart' });
+      const sent = modelsAgent.received().filter((m) => m.method === 'session/set_model').map((m) => m.params);
+      assert.deepEqual(sent, [{ sessionId: own.controller.session.sessionId, modelId: 'ref-smart' }]);
+      assert.equal(session().models?.currentModelId, 'ref-smart');
+      await api.chats.dispatch(own, { type: 'prompt', text: 'status', attachments: [] });
+      const said = () => own.controller.thread.snapshot().entries.filter((e) => e.kind === 'agent').map((e) => (e.kind === 'agent' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : ''));
+      await waitFor(() => own.controller.thread.session.status === 'idle' && said().some((t) => /model ref-smart/.test(t)), 'the status turn');
+      own.panel.dispose();
+    } finally {
+      await api.agents.stop('Models Agent');
+      await modelsAgent.dispose();
+    }
   });
 
   it('closes a chat tab while its agent waits for a permission: the turn ends, and nothing uses the closed tab', async () => {

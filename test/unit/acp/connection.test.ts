@@ -126,6 +126,7 @@ describe('AcpConnection', () => {
         ['session/set_title', () => c.setSessionTitle('s', 't')],
         ['logout', () => c.logout()],
         ['session/set_mode', () => c.setMode('s', 'ask')],
+        ['session/set_model', () => c.setModel('s', 'smart')],
         ['session/set_config_option', () => c.setConfigOption('s', 'model', 'x')],
       ];
       for (const [method, attempt] of attempts) {
@@ -195,6 +196,30 @@ describe('AcpConnection', () => {
       assert.deepEqual(agent.sent('session/set_config_option')[0]!.params, { sessionId: 'with', configId: 'think', type: 'boolean', value: true });
       await assert.rejects(client!.setMode('without', 'a'), CapabilityError);
       await assert.rejects(client!.setConfigOption('without', 'model', 'x'), CapabilityError);
+    });
+
+    it('allows set_model only for sessions whose setup returned models; a bad models block is reported and dropped', async () => {
+      ({ client, agent } = await ready());
+      const models = { currentModelId: 'fast', availableModels: [{ modelId: 'fast', name: 'Fast' }, { modelId: 'smart', name: 'Smart' }] };
+      agent.rpc.onRequest('session/new', (p: { cwd: string }): Record<string, unknown> =>
+        p.cwd === '/with' ? { sessionId: 'with', models } : p.cwd === '/bad' ? { sessionId: 'bad', models: { currentModelId: 3 }, configOptions: [] } : { sessionId: 'without' },
+      );
+      agent.rpc.onRequest('session/set_model', () => ({}));
+      const errors: string[] = [];
+      client.onProtocolError((error) => errors.push(error.message));
+      const withModels = await client.newSession({ cwd: '/with', mcpServers: [] });
+      assert.deepEqual(withModels.models?.availableModels.map((m) => m.modelId), ['fast', 'smart']);
+      await client.newSession({ cwd: '/without', mcpServers: [] });
+      const bad = await client.newSession({ cwd: '/bad', mcpServers: [] });
+      assert.equal(bad.models, undefined);
+      assert.deepEqual(bad.configOptions, []);
+      assert.equal(errors.length, 1);
+      assert.match(errors[0]!, /invalid models block in its session\/new answer.*currentModelId/);
+      await client.setModel('with', 'smart');
+      assert.deepEqual(agent.sent('session/set_model')[0]!.params, { sessionId: 'with', modelId: 'smart' });
+      await assert.rejects(client!.setModel('without', 'smart'), CapabilityError);
+      await assert.rejects(client!.setModel('bad', 'smart'), CapabilityError);
+      assert.equal(agent.sent('session/set_model').length, 1);
     });
 
     it('authenticates only with an advertised agent-type method', async () => {

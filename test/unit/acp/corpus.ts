@@ -16,6 +16,11 @@ export interface CorpusEntry {
   readonly side: 'agent' | 'client' | 'protocol';
   readonly params: Examples;
   readonly result?: Examples;
+  /**
+   * Why the official JSON Schema cannot check this method: it was unstable and the current schema dropped it
+   * (the examples then follow the last published shape, and the test asserts the official schema still lacks it).
+   */
+  readonly retired?: string;
 }
 
 const meta = { _meta: { 'vendor.example/trace': 'abc' } };
@@ -25,6 +30,13 @@ const setupResult = {
     { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'fast', options: [{ value: 'fast', name: 'Fast' }] },
     { id: 'think', name: 'Think', type: 'boolean', currentValue: false },
   ],
+};
+/** The unstable `models` block (retired from the current schema, still sent by opencode and Sandbox Agent). */
+const modelsResult = {
+  models: {
+    currentModelId: 'fast',
+    availableModels: [{ modelId: 'fast', name: 'Fast' }, { modelId: 'smart', name: 'Smart', description: 'Slower, better', _meta: {} }],
+  },
 };
 const toolCallUpdate = { toolCallId: 'call_1', title: 'Edit file', kind: 'edit', status: 'pending' };
 
@@ -110,7 +122,7 @@ export const corpus: readonly CorpusEntry[] = [
       ],
     },
     result: {
-      valid: [{ sessionId: 'sess_1' }, { sessionId: 'sess_1', ...setupResult, ...meta }],
+      valid: [{ sessionId: 'sess_1' }, { sessionId: 'sess_1', ...setupResult, ...meta }, { sessionId: 'sess_1', ...modelsResult }],
       invalid: [{}, { sessionId: 5 }, null],
     },
   },
@@ -124,7 +136,7 @@ export const corpus: readonly CorpusEntry[] = [
       ],
       invalid: [{ cwd: '/a', mcpServers: [] }, { sessionId: 's', mcpServers: [] }, { sessionId: 's', cwd: '/a' }],
     },
-    result: { valid: [null, {}, setupResult], invalid: [] },
+    result: { valid: [null, {}, setupResult, { ...setupResult, ...modelsResult }], invalid: [] },
   },
   {
     definition: acp.SessionResumeMethod,
@@ -136,7 +148,7 @@ export const corpus: readonly CorpusEntry[] = [
       ],
       invalid: [{ sessionId: 's' }, { cwd: '/a' }],
     },
-    result: { valid: [{}, setupResult], invalid: [] },
+    result: { valid: [{}, setupResult, modelsResult], invalid: [] },
   },
   {
     definition: acp.SessionForkMethod,
@@ -145,7 +157,7 @@ export const corpus: readonly CorpusEntry[] = [
       valid: [{ sessionId: 's', cwd: '/a', additionalDirectories: ['/b', '/c'], mcpServers: [] }],
       invalid: [{ sessionId: 's' }, { sessionId: 1, cwd: '/a' }],
     },
-    result: { valid: [{ sessionId: 'fork_1' }, { sessionId: 'fork_1', ...setupResult }], invalid: [{}, { sessionId: null }] },
+    result: { valid: [{ sessionId: 'fork_1' }, { sessionId: 'fork_1', ...setupResult }, { sessionId: 'fork_1', ...modelsResult }], invalid: [{}, { sessionId: null }] },
   },
   {
     definition: acp.SessionListMethod,
@@ -183,6 +195,13 @@ export const corpus: readonly CorpusEntry[] = [
     side: 'agent',
     params: { valid: [{ sessionId: 's', modeId: 'ask' }], invalid: [{ sessionId: 's' }, { modeId: 'ask' }] },
     result: { valid: [{}], invalid: [] },
+  },
+  {
+    definition: acp.SessionSetModelMethod,
+    side: 'agent',
+    retired: 'session/set_model was unstable; the current schema moved models to config options of category "model"',
+    params: { valid: [{ sessionId: 's', modelId: 'smart' }, { sessionId: 's', modelId: 'smart', ...meta }], invalid: [{ sessionId: 's' }, { modelId: 'smart' }, { sessionId: 's', modelId: 3 }] },
+    result: { valid: [{}, null, meta], invalid: [] },
   },
   {
     definition: acp.SessionSetConfigOptionMethod,
