@@ -149,12 +149,19 @@ export class SandboxAgentServer {
       });
     } catch (error) {
       if (signal?.aborted) throw error;
-      if ((error as Error).name === 'TimeoutError') throw new Error(l10n.t('The Sandbox Agent server at {0} did not answer {1} within {2} seconds.', this.where, what, Math.round(timeoutMs / 1000)));
-      throw new Error(l10n.t('Cannot reach the Sandbox Agent server at {0} for {1}: {2}', this.where, what, networkCause(error)));
+      if ((error as Error).name === 'TimeoutError') {
+        throw new ServerUnreachableError(l10n.t('The Sandbox Agent server at {0} did not answer {1} within {2} seconds.', this.where, what, Math.round(timeoutMs / 1000)));
+      }
+      throw new ServerUnreachableError(l10n.t('Cannot reach the Sandbox Agent server at {0} for {1}: {2}', this.where, what, networkCause(error)));
     }
     if (!response.ok) throw await readHttpError(response, l10n.t('The Sandbox Agent server at {0}', this.where), what);
     return response;
   }
+}
+
+/** Nothing answered at the address (refused, unreachable, DNS, TLS, no answer in time): not an HTTP answer. */
+export class ServerUnreachableError extends Error {
+  override readonly name = 'ServerUnreachableError';
 }
 
 /** Whether `error` is the server refusing the credentials. */

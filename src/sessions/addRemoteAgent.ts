@@ -6,6 +6,7 @@
  * stored in SecretStorage only once the entry is written; nothing secret goes to the settings.
  */
 import * as l10n from '@vscode/l10n';
+import { ServerUnreachableError } from '../remote/sandboxAgentServer';
 import type { RemoteCredentials } from '../acp/transport/remote';
 import type { Logger } from '../common/logger';
 import {
@@ -73,6 +74,11 @@ export interface RemoteAgentUi {
   askName(suggested: string, validate: (text: string) => string | undefined): Promise<string | undefined>;
   /** The path the agent sees for `folder` (prefilled with `suggested`); '' = not shared; undefined = cancelled. */
   askMapping(agentName: string, folder: MappableFolder, suggested: string, validate: (text: string) => string | undefined): Promise<string | undefined>;
+  /**
+   * Nothing answered at `url` (`reason` says why): add it anyway (the agent may not be running yet)? false =
+   * cancelled.
+   */
+  confirmUnreachable(url: string, reason: string): Promise<boolean>;
   /** Says something went wrong (the flow ends). */
   error(message: string): void;
   /** Says the agent was added. */
@@ -200,7 +206,7 @@ export class AddRemoteAgent {
           try {
             await this.options.servers.health(url, credentials, allowInsecure, signal);
           } catch (error) {
-            if (isAuthError(error) || isAbort(error)) throw error;
+            if (isAuthError(error) || isAbort(error) || error instanceof ServerUnreachableError) throw error;
             // No Sandbox Agent server there: a plain ACP endpoint (Streamable HTTP) then.
             this.options.logger.info(`${url}: no Sandbox Agent server answered (${messageOf(error)}); taken as an ACP endpoint.`);
             return undefined;
@@ -210,6 +216,11 @@ export class AddRemoteAgent {
         return { kind: 'done', credentials, newToken, agents };
       } catch (error) {
         if (isAbort(error)) return { kind: 'cancelled' };
+        if (error instanceof ServerUnreachableError) {
+          // Nothing answered: not known to be a Sandbox Agent server; added as a plain endpoint only if the user says so.
+          this.options.logger.info(`${url}: nothing answered (${messageOf(error)}).`);
+          return (await ui.confirmUnreachable(url, messageOf(error))) ? { kind: 'done', credentials, newToken, agents: undefined } : { kind: 'cancelled' };
+        }
         if (!isAuthError(error) || attempt >= 2) return { kind: 'failed', message: messageOf(error) };
         const token = await ui.askToken(url, messageOf(error), (text) => (text.trim() === '' ? l10n.t('Enter the token.') : checkToken(text)));
         if (token === undefined) return { kind: 'cancelled' };

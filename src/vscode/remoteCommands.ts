@@ -186,6 +186,16 @@ export const vscodeRemoteAgentUi: RemoteAgentUi = {
     return choice === allow;
   },
 
+  async confirmUnreachable(url, reason) {
+    const add = vscode.l10n.t('Add Anyway');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Nothing answered at {0}', displayUrl(url)),
+      { modal: true, detail: vscode.l10n.t('{0} Add the agent anyway (it is reached when a session starts), or cancel and check the address.', reason) },
+      add,
+    );
+    return choice === add;
+  },
+
   askToken: async (server, reason, validate) =>
     vscode.window.showInputBox({
       title: vscode.l10n.t('Token for {0}', displayUrl(server)),

@@ -105,6 +105,10 @@ class ScriptedRemoteAgentUi implements RemoteAgentUi {
     // The first folder as offered (a loopback server: its own path), the others not shared.
     return this.asked.filter((q) => q.startsWith('map')).length === 1 ? suggested : '';
   }
+  async confirmUnreachable(url: string) {
+    this.asked.push(`unreachable ${url}`);
+    return false;
+  }
   error(message: string) {
     this.errors.push(message);
   }

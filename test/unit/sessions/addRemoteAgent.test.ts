@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { RemoteCredentials } from '../../../src/acp/transport/remote';
 import { RemoteHttpError } from '../../../src/acp/transport/httpProblem';
 import { silentLogger } from '../../../src/common/logger';
+import { ServerUnreachableError } from '../../../src/remote/sandboxAgentServer';
 import { AddRemoteAgent, type MappableFolder, type RemoteAgentUi, type SandboxAgentSummary, type SandboxServers } from '../../../src/sessions/addRemoteAgent';
 
 /** Answers in order; records what was asked. */
@@ -51,6 +52,11 @@ class ScriptedUi implements RemoteAgentUi {
     this.asked.push(`map ${agentName} ${folder.name}=${suggested}`);
     return this.mapping(folder, suggested);
   }
+  unreachable = true;
+  async confirmUnreachable(url: string, reason: string) {
+    this.asked.push(`unreachable ${url}: ${reason}`);
+    return this.unreachable;
+  }
   error(message: string) {
     this.errors.push(message);
   }
@@ -73,8 +79,10 @@ class FakeServers implements SandboxServers {
   private check(credentials: RemoteCredentials) {
     if (this.token !== undefined && credentials.token !== this.token) throw new RemoteHttpError('The server refused the credentials (HTTP 401).', 401, 'Unauthorized', undefined);
   }
+  down = false;
   async health(url: string, credentials: RemoteCredentials) {
     this.calls.push(`health ${url} ${credentials.token ?? '-'}`);
+    if (this.down) throw new ServerUnreachableError(`Cannot reach the Sandbox Agent server at ${url} for the health check: ECONNREFUSED`);
     if (!this.sandbox) throw new RemoteHttpError('HTTP 404', 404, undefined, undefined);
     this.check(credentials);
   }
@@ -169,6 +177,23 @@ describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory ser
     assert.ok(!ui.asked.some((q) => q.startsWith('pick')));
     assert.ok(ui.asked.includes('map agents.example app='), 'a server elsewhere gets no path offered');
     assert.deepEqual(written[0], [{ name: 'agents.example', remote: { url: 'https://agents.example/acp', pathMappings: [] } }]);
+  });
+
+  it('an address where nothing answers is said so before anything is written: added only when the user says so', async () => {
+    const declined = setup();
+    declined.servers.down = true;
+    declined.ui.unreachable = false;
+    declined.ui.url = 'https://agents.example/acp';
+    assert.equal((await declined.flow.run()).kind, 'cancelled');
+    assert.ok(declined.ui.asked.some((q) => /^unreachable https:\/\/agents\.example\/acp: Cannot reach .*ECONNREFUSED/.test(q)), declined.ui.asked.join('\n'));
+    assert.deepEqual(declined.written, [], 'nothing written');
+
+    const accepted = setup();
+    accepted.servers.down = true;
+    accepted.ui.url = 'https://agents.example/acp';
+    assert.equal((await accepted.flow.run()).kind, 'added');
+    assert.ok(!accepted.ui.asked.some((q) => q.startsWith('pick')));
+    assert.deepEqual(accepted.written[0], [{ name: 'agents.example', remote: { url: 'https://agents.example/acp', pathMappings: [] } }]);
   });
 
   it('WebSocket URLs are not probed; plain ws to another machine is asked about and written with allowInsecure', async () => {
