@@ -8,7 +8,7 @@ import * as l10n from '@vscode/l10n';
 import * as z from 'zod';
 import { networkCause } from '../acp/transport/networkError';
 import { readBounded, readHttpError, RemoteHttpError } from '../acp/transport/httpProblem';
-import { checkRemoteEndpoint, displayUrl, type RemoteCredentials } from '../acp/transport/remote';
+import { checkRemoteEndpoint, credentialHeaders, displayUrl, type RemoteCredentials } from '../acp/transport/remote';
 
 export { RemoteHttpError } from '../acp/transport/httpProblem';
 
@@ -135,7 +135,6 @@ export class SandboxAgentServer {
     url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
     url.search = '';
     url.hash = '';
-    const { token, headers } = this.options.credentials;
     const timeoutMs = init.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const signals = [AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])];
     let response: Response;
@@ -143,7 +142,7 @@ export class SandboxAgentServer {
       response = await this.fetch(url, {
         method: init.method,
         body: init.body,
-        headers: { ...headers, ...init.headers, accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: { ...credentialHeaders(this.options.credentials), ...init.headers, accept: 'application/json' },
         signal: AbortSignal.any(signals),
         redirect: 'error',
       });

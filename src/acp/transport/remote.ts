@@ -34,6 +34,21 @@ export interface RemoteCredentials {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/**
+ * The headers every request (and WebSocket upgrade) carries for `credentials`: the extra headers, and
+ * `Authorization: Bearer <token>` when there is a token, which then replaces an `Authorization` header of the extras
+ * whatever its case (two of them would be sent joined).
+ */
+export function credentialHeaders(credentials: RemoteCredentials): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(credentials.headers ?? {})) {
+    if (credentials.token && name.toLowerCase() === 'authorization') continue;
+    headers[name] = value;
+  }
+  if (credentials.token) headers.Authorization = `Bearer ${credentials.token}`;
+  return headers;
+}
+
 export interface RemoteLinkOptions {
   /** The agent's display name, for errors ("Box opencode"). */
   readonly peer: string;

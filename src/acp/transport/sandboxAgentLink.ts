@@ -22,7 +22,7 @@ import { readHttpError, type RemoteHttpError } from './httpProblem';
 import { LinkEnding, LinkReader, LinkWriter } from './linkChannel';
 import { failedRequestAnswer, messageKind, requestIdOf } from './messageIntake';
 import { networkCause } from './networkError';
-import { checkRemoteEndpoint, DEFAULT_MAX_MESSAGE_BYTES, displayUrl, type LinkEnd, type RemoteLink, type RemoteLinkOptions } from './remote';
+import { checkRemoteEndpoint, credentialHeaders, DEFAULT_MAX_MESSAGE_BYTES, displayUrl, type LinkEnd, type RemoteLink, type RemoteLinkOptions } from './remote';
 import { readSseEvents } from './sse';
 import { SseIntake } from './sseIntake';
 import type { TransportHooks } from './transport';
@@ -102,8 +102,7 @@ class SandboxAgentLink implements RemoteLink {
   }
 
   private headers(extra?: Record<string, string>): Record<string, string> {
-    const { token, headers } = this.options.credentials;
-    return { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}), ...extra };
+    return { ...credentialHeaders(this.options.credentials), ...extra };
   }
 
   /** Queues one POST behind the others; resolves once this message was accepted (a request: once it was sent). */

@@ -21,7 +21,7 @@ import { readHttpError, type RemoteHttpError } from './httpProblem';
 import { LinkEnding, LinkReader, LinkWriter } from './linkChannel';
 import { failedRequestAnswer, messageKind, requestIdOf } from './messageIntake';
 import { networkWords } from './networkError';
-import { checkRemoteEndpoint, DEFAULT_MAX_MESSAGE_BYTES, displayUrl, type LinkEnd, type RemoteLink, type RemoteLinkOptions } from './remote';
+import { checkRemoteEndpoint, credentialHeaders, DEFAULT_MAX_MESSAGE_BYTES, displayUrl, type LinkEnd, type RemoteLink, type RemoteLinkOptions } from './remote';
 import { readSseEvents, type SseItem } from './sse';
 import { SseIntake } from './sseIntake';
 import { retryableStatus } from './ws';
@@ -52,8 +52,7 @@ export function streamableHttpLink(options: StreamableHttpLinkOptions): RemoteLi
   let url: URL | Error = new Error('not opened');
 
   const baseHeaders = (): Record<string, string> => {
-    const headers: Record<string, string> = { ...options.credentials.headers };
-    if (options.credentials.token) headers.Authorization = `Bearer ${options.credentials.token}`;
+    const headers = credentialHeaders(options.credentials);
     if (connectionId) headers[CONNECTION_ID_HEADER] = connectionId;
     return headers;
   };
@@ -258,8 +257,7 @@ export function streamableHttpLink(options: StreamableHttpLinkOptions): RemoteLi
   /** Tells the server the connection is over (best effort, bounded). */
   async function deleteConnection(): Promise<void> {
     if (!(url instanceof URL) || connectionId === undefined) return;
-    const headers: Record<string, string> = { ...options.credentials.headers, [CONNECTION_ID_HEADER]: connectionId };
-    if (options.credentials.token) headers.Authorization = `Bearer ${options.credentials.token}`;
+    const headers = { ...credentialHeaders(options.credentials), [CONNECTION_ID_HEADER]: connectionId };
     try {
       const response = await fetchImpl(url, { method: 'DELETE', headers, signal: AbortSignal.timeout(CLOSE_WAIT_MS) });
       void response.body?.cancel().catch(() => undefined);

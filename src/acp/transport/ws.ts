@@ -23,7 +23,7 @@ import { LinkEnding, LinkReader, LinkWriter } from './linkChannel';
 import { parseMessage } from './messageIntake';
 import { FramingError, formatSize } from './ndjson';
 import { networkWords } from './networkError';
-import { checkRemoteEndpoint, DEFAULT_MAX_MESSAGE_BYTES, displayUrl, type LinkEnd, type RemoteLink, type RemoteLinkOptions } from './remote';
+import { checkRemoteEndpoint, credentialHeaders, DEFAULT_MAX_MESSAGE_BYTES, displayUrl, type LinkEnd, type RemoteLink, type RemoteLinkOptions } from './remote';
 
 /** How often a ping goes out, and how long its pong may take. */
 export const KEEPALIVE_MS = 30_000;
@@ -80,10 +80,8 @@ export function webSocketLink(options: WebSocketLinkOptions): RemoteLink {
         queueMicrotask(() => finish?.({ cause: 'network', reason: url.message, retry: false }));
         return { reader, writer };
       }
-      const headers: Record<string, string> = { ...options.credentials.headers };
-      if (options.credentials.token) headers.Authorization = `Bearer ${options.credentials.token}`;
       const ws = new WebSocket(url, {
-        headers,
+        headers: credentialHeaders(options.credentials),
         maxPayload: maxMessageBytes,
         handshakeTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         perMessageDeflate: false,
