@@ -266,22 +266,10 @@ export function Composer(props: {
         }} />
         <IconButton icon="selection" label={l10n.t('Add the editor selection')} onClick={() => host.post({ type: 'attachSelection' })} />
         {session.models && !usesModelOption ? (
-          <Select label={l10n.t('Model')} value={session.models.currentModelId} onChange={(modelId) => host.post({ type: 'setModel', modelId })}>
-            {session.models.available.map((model) => (
-              <option key={model.id} value={model.id} title={model.description}>
-                {model.name}
-              </option>
-            ))}
-          </Select>
+          <ChoiceSelect label={l10n.t('Model')} value={session.models.currentModelId} choices={session.models.available} onChange={(modelId) => host.post({ type: 'setModel', modelId })} />
         ) : null}
         {session.modes && !usesModeOption ? (
-          <Select label={l10n.t('Mode')} value={session.modes.currentModeId} onChange={(modeId) => host.post({ type: 'setMode', modeId })}>
-            {session.modes.available.map((mode) => (
-              <option key={mode.id} value={mode.id} title={mode.description}>
-                {mode.name}
-              </option>
-            ))}
-          </Select>
+          <ChoiceSelect label={l10n.t('Mode')} value={session.modes.currentModeId} choices={session.modes.available} onChange={(modeId) => host.post({ type: 'setMode', modeId })} />
         ) : null}
         {options.map((option) => (
           <ConfigControl key={option.id} option={option} />
@@ -331,6 +319,24 @@ function ConfigControl(props: { option: ViewConfigOption }) {
       {option.options.map((choice) => (
         <option key={choice.value} value={choice.value} title={choice.description}>
           {choice.group ? `${choice.group}: ${choice.name}` : choice.name}
+        </option>
+      ))}
+    </Select>
+  );
+}
+
+/** A picker over the agent's own list (its modes, its models): the name shown, the description as a tooltip. */
+function ChoiceSelect(props: {
+  label: string;
+  value: string;
+  choices: readonly { readonly id: string; readonly name: string; readonly description?: string | undefined }[];
+  onChange: (id: string) => void;
+}) {
+  return (
+    <Select label={props.label} value={props.value} onChange={props.onChange}>
+      {props.choices.map((choice) => (
+        <option key={choice.id} value={choice.id} title={choice.description}>
+          {choice.name}
         </option>
       ))}
     </Select>
