@@ -225,6 +225,7 @@ for (const kind of ['websocket', 'http'] as const) {
         updateTerminal: () => undefined,
         noteTerminalFailure: () => undefined,
         noteDiscarded: () => undefined,
+        confirmCommand: () => Promise.resolve(false),
       });
     });
 
