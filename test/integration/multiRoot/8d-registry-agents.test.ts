@@ -167,6 +167,8 @@ describe('agents from the ACP Registry: install, run, update and uninstall in th
 
   it('refuses an npx entry whose command is "-c" (npx would run a shell command): the gallery says why, it cannot be installed or started, nothing runs', async () => {
     const reason = /^agents\[3\] \("ref-shell"\) was skipped: distribution\.npx\.cmd: "-c" starts with "-": npx would read it as one of its own options \("-c" runs a shell command\), not as the package's command$/;
+    await api.registryAgents.refresh();
+    await waitFor(() => gallery('ref-binary') !== undefined, 'the test registry');
     const state = api.registryAgents.state();
     assert.deepEqual(state.catalog.problems.filter((p) => reason.test(p)).length, 1, state.catalog.problems.join('\n'));
     // What the Add Agent tab shows: one entry skipped, with the reason under it.
