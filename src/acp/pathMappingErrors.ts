@@ -52,10 +52,10 @@ const REFUSALS = new Set([
 ]);
 
 /**
- * A path in a message: quoted (`"…"`, `'…'`, as quotePath and Node's errors write them) or bare; POSIX, a drive
- * letter or a UNC path.
+ * A path in a message: quoted (`"…"`, `'…'`, as quotePath and Node's errors write them) or bare (not inside a
+ * word: `fs/read_text_file` is a method); POSIX, a drive letter or a UNC path.
  */
-const PATH_IN_TEXT = /"((?:\/|[A-Za-z]:[\\/]|\\\\)[^"]*)"|'((?:\/|[A-Za-z]:[\\/]|\\\\)[^']*)'|((?:\/|[A-Za-z]:[\\/]|\\\\)[^\s"'(),;]*)/g;
+const PATH_IN_TEXT = /"((?:\/|[A-Za-z]:[\\/]|\\\\)[^"]*)"|'((?:\/|[A-Za-z]:[\\/]|\\\\)[^']*)'|(?<![\w.~/\\-])((?:\/|[A-Za-z]:[\\/]|\\\\)[^\s"'(),;]*)/g;
 
 /** The answer the agent gets instead of `error`. */
 export function agentFacingError(error: WireError, request: AnsweredRequest, mapper: PathMapper): WireError {

@@ -193,7 +193,8 @@ for (const kind of ['websocket', 'http'] as const) {
       fs.writeFileSync(path.join(secret, 'id_ed25519'), 'private\n');
       // A link inside the session's folder to a file outside every shared folder: the guard names where it leads.
       fs.symlinkSync(path.join(secret, 'id_ed25519'), path.join(app, 'key-link'));
-      served = await serveReferenceAgent({ args: ['--store', path.join(home, 'store')], token: TOKEN });
+      // It asks for a terminal even though it is not offered one, as a hostile agent would.
+      served = await serveReferenceAgent({ args: ['--store', path.join(home, 'store'), '--fault', 'ignore-client-capabilities'], token: TOKEN });
       const mapper = createPathMapper([
         { local: app, remote: '/srv/app' },
         { local: lib, remote: '/srv/lib' },
@@ -208,8 +209,9 @@ for (const kind of ['websocket', 'http'] as const) {
         linkFactory: (k) => links[k]!,
         wrapTransport: (link) => mappedTransport(recording(link, toAgent), mapper, { onRefused: (refusal) => router.refusedUnmapped('Served Reference Agent', refusal) }),
         clientInfo: { name: 'acp-workspace-interop', version: '0' },
-        // The real agent → client handlers (fs through the session's RootGuard), as the extension registers them.
-        registerHandlers: (c) => router.connect(c),
+        // The real agent → client handlers (fs through the session's RootGuard), as the extension registers them
+        // for a remote entry without "localTerminal".
+        registerHandlers: (c) => router.connect(c, undefined, { localTerminal: false }),
       });
       connection = await agent.start();
       // The session has app only; lib is shared with the agent but not given to this session.
@@ -243,13 +245,19 @@ for (const kind of ['websocket', 'http'] as const) {
         return error === undefined ? [] : [error];
       });
 
-    it('a file of a shared folder this session was not given, a link out of the folders, an unshared path, a missing file: no local path reaches the agent', async () => {
+    it('a file of a shared folder this session was not given, a link out of the folders, an unshared path, a missing file, a terminal: no local path reaches the agent', async () => {
       for (const file of ['/srv/lib/notes.md', '/srv/app/key-link', '/etc/hostname', '/srv/app/missing.md']) {
         await connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `read ${file}` }] });
       }
+      await connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: 'run-in /srv/app ls -la' }] });
       const errors = answers();
-      assert.equal(errors.length, 4, JSON.stringify(errors));
-      const [otherFolder, link, unshared, missing] = errors;
+      assert.equal(errors.length, 5, JSON.stringify(errors));
+      const [otherFolder, link, unshared, missing, terminal] = errors;
+      assert.deepEqual(terminal, {
+        code: -32601,
+        message: 'Served Reference Agent runs on another machine: ACP Workspace does not run its commands on this one (the client terminal is not offered to remote agents).',
+        data: { command: 'ls', reason: 'not-offered' },
+      });
       assert.equal(otherFolder!.message, '"/srv/lib/notes.md" is outside this session’s folder (/srv/app)');
       assert.deepEqual(otherFolder!.data, { path: '/srv/lib/notes.md', roots: ['/srv/app'], reason: 'outside-roots' });
       assert.equal(link!.message, "Refused: /srv/app/key-link is outside this session's folders (/srv/app).");
