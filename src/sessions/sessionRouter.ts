@@ -305,22 +305,25 @@ export class SessionRouter {
     const agent = connection.agentName;
     const data = { command: request.display, cwd: request.cwd };
     const refused = (reason: string, message: string, chat: string) => new TerminalCommandRefusedError(TerminalErrorCodes.Refused, message, { ...data, reason }, chat);
-    let confinement: Awaited<ReturnType<RemoteCommandConfinement['forCommand']>>;
-    try {
-      if (!this.options.remoteCommands) throw new ConfinementUnavailableError(l10n.t('No confinement is set up for the commands of remote agents.'), '');
-      confinement = await this.options.remoteCommands.forCommand(session.guard.roots, request.command, request.args);
-    } catch (error) {
-      const why = error instanceof ConfinementUnavailableError ? `${error.reason} ${error.fix}`.trim() : error instanceof Error ? error.message : String(error);
-      this.options.logger.warn(`Refused ${request.display} for ${agent} (remote): it cannot be confined here: ${why}`);
-      throw refused(
-        'unconfined',
-        l10n.t('The command was not run on this machine: it cannot be confined here: {0}', why),
-        l10n.t('It cannot be confined on this machine, and the commands of a remote agent never run unconfined: {0}', why),
-      );
-    }
+    /** The confinement for the session's folders as they are now, or the refusal saying why there is none. */
+    const confined = async () => {
+      try {
+        if (!this.options.remoteCommands) throw new ConfinementUnavailableError(l10n.t('No confinement is set up for the commands of remote agents.'), '');
+        return await this.options.remoteCommands.forCommand(session.guard.roots, request.command, request.args);
+      } catch (error) {
+        const why = error instanceof ConfinementUnavailableError ? `${error.reason} ${error.fix}`.trim() : error instanceof Error ? error.message : String(error);
+        this.options.logger.warn(`Refused ${request.display} for ${agent} (remote): it cannot be confined here: ${why}`);
+        throw refused(
+          'unconfined',
+          l10n.t('The command was not run on this machine: it cannot be confined here: {0}', why),
+          l10n.t('It cannot be confined on this machine, and the commands of a remote agent never run unconfined: {0}', why),
+        );
+      }
+    };
+    // Nobody is asked about a command that could not run anyway.
+    const { confiner } = await confined();
     const sink = routes.sinks.get(session.sessionId);
     if (!sink) throw refused('no-chat', l10n.t('The command was not run on this machine: this session has no open chat to ask the user in.'), l10n.t('This session had no open chat to ask you in.'));
-    const { confiner, policy } = confinement;
     const question = l10n.t(
       '{0}, a remote agent, wants to run {1} in {2} on this machine. If you allow it, it runs confined by {3}: it can write only in this session\'s folders.',
       agent,
@@ -331,8 +334,10 @@ export class SessionRouter {
     if (!(await sink.confirmCommand(question, token))) {
       throw refused('not-allowed', l10n.t('The user did not allow the command to run on this machine.'), l10n.t('You did not allow it to run on this machine.'));
     }
-    this.options.logger.info(`${agent} (remote) runs ${request.display} in ${request.cwd}, allowed by the user, confined by ${confiner.description} (${policy.mode}).`);
-    return (file, args, env, cwd) => confiner.wrap(file, args, env, cwd, policy);
+    // The folders may have changed while the user was asked (a folder taken back): the policy is the one of now.
+    const { confiner: now, policy } = await confined();
+    this.options.logger.info(`${agent} (remote) runs ${request.display} in ${request.cwd}, allowed by the user, confined by ${now.description} (${policy.mode}).`);
+    return (file, args, env, cwd) => now.wrap(file, args, env, cwd, policy);
   }
 
   /** A refused terminal folder or command is a refusal like a refused file; any other failure shows as a command that did not start. */
