@@ -38,6 +38,7 @@ import { AgentConfinement, showConfinementInChats } from './sessions/agentConfin
 import { PromptEdits } from './sessions/promptEdits';
 import { Reopener } from './sessions/reopener';
 import { historyStorageDir, SessionHistory } from './sessions/sessionHistory';
+import { LocalCommandConfinement } from './sessions/remoteCommands';
 import { SessionRouter } from './sessions/sessionRouter';
 import { SessionStarter } from './sessions/sessionStarter';
 import { SessionTitles } from './sessions/sessionTitles';
@@ -154,7 +155,13 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   // The application layer, bottom up: sessions and the agent → client surface, agents, chats, history.
   const sessions = new ActiveSessions();
   const grants = new FolderGrants(context.workspaceState);
-  const router = new SessionRouter({ sessions, documents: vscodeOpenDocuments, logger });
+  // A remote agent's commands, when its entry lets it run them here, are confined like a local agent's (fail closed).
+  const router = new SessionRouter({
+    sessions,
+    documents: vscodeOpenDocuments,
+    logger,
+    remoteCommands: new LocalCommandConfinement({ mode: readSandbox, findConfiner: (env) => findConfiner(process.platform, env), home: os.homedir() }),
+  });
   // Restarting to widen a confinement reopens the agent's chats: the Reopener is built below.
   let restartAgent: (name: string) => Promise<AcpConnection> = () => Promise.reject(new Error(vscode.l10n.t('ACP Workspace is still starting.')));
   const late: { chats?: Chats; registry?: AgentRegistry } = {};
@@ -202,7 +209,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     context,
     logger,
     features: { booleanConfigOptions: true, notices: true, compaction: true, terminalAuth: true },
-    connect: (connection, confinement) => router.connect(connection, confinement),
+    connect: (connection, confinement, remote) => router.connect(connection, confinement, remote),
     confinement: (name, input) => confinement.launch(name, input),
     remoteAgent: (definition, shared) => remoteAgents.create(definition, shared),
   });

@@ -29,14 +29,18 @@ import type { AgentRuntime } from '../process/agentRuntime';
 import type { MessageTap } from '../acp/transport/transport';
 import type { Confinement, LaunchConfinement } from '../process/confinement/types';
 import type { LaunchInput } from '../sessions/agentConfinement';
+import type { RemoteConnection } from '../sessions/sessionRouter';
 import { affectsUs, readAgents, readMaxMessageBytes, readTrace } from './settings';
 
 export interface AgentsOptions {
   readonly context: vscode.ExtensionContext;
   readonly logger: Logger;
   readonly features: ClientFeatureOptions;
-  /** Registers the agent → client handlers on every new connection, before `initialize`. */
-  readonly connect: (connection: AcpConnection, confinement?: Confinement) => void;
+  /**
+   * Registers the agent → client handlers on every new connection, before `initialize`: `confinement` for a local
+   * agent (its commands run as it does), `remote` for one that runs elsewhere (see SessionRouter.connect).
+   */
+  readonly connect: (connection: AcpConnection, confinement?: Confinement, remote?: RemoteConnection) => void;
   /** What each launch of an agent is to use (`acpWorkspace.sandbox`), asked at every launch. */
   readonly confinement?: (agentName: string, input: LaunchInput) => Promise<LaunchConfinement>;
   /**
@@ -150,5 +154,5 @@ export interface SharedRuntimeOptions {
   readonly features: ClientFeatureOptions;
   readonly maxMessageBytes: number;
   readonly tap: MessageTap;
-  readonly registerHandlers: (connection: AcpConnection, confinement?: Confinement) => void;
+  readonly registerHandlers: (connection: AcpConnection, confinement?: Confinement, remote?: RemoteConnection) => void;
 }
