@@ -21,7 +21,7 @@ import { rootSetFromPaths } from '../../src/roots/rootSet';
 import { ActiveSessions } from '../../src/sessions/activeSessions';
 import { AgentConfinement } from '../../src/sessions/agentConfinement';
 import type { SessionController } from '../../src/sessions/sessionController';
-import { startSession } from '../../src/sessions/sessionLifecycle';
+import { reopenSession, startSession } from '../../src/sessions/sessionLifecycle';
 import type { ViewEntry } from '../../src/shared/chatModel';
 import { capabilityTable, printCapabilities } from './capabilityTable';
 import { codexAgentAcp, makeScratch, type InteropAgent, type Scratch } from './agents';
@@ -168,6 +168,19 @@ for (const mode of ['writes', 'off'] as const) {
         assert.match(server.commandOutput(prompt) ?? '', /Read-only file system/i, 'the model was told why');
       });
     }
+
+    it('after a restart (as after Reload Window) a resumed session is in the same mode, and its commands run', async () => {
+      const session = chat.session;
+      const connection = await within(60_000, 'restart', client.restart());
+      assert.equal(client.process.confinement?.confined, mode !== 'off', 'confined as before');
+      chat = client.open(await within(60_000, 'session/resume', reopenSession(connection, session.sessionId, session.rootSet, { mode: 'resume' })));
+      assert.equal(currentMode(chat), mode === 'off' ? 'agent' : 'agent-full-access');
+      const file = path.join(scratch.docs, `after-restart-${mode}.txt`);
+      const prompt = `bash printf 'again\\n' > ${file}`;
+      await turn(prompt);
+      assert.match(server.commandOutput(prompt) ?? '', /Process exited with code 0/);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'again\n');
+    });
 
     it(`Codex told the model its sandbox mode: ${mode === 'off' ? 'workspace-write (its own, left alone)' : 'danger-full-access (ours confines it)'}`, () => {
       const modes = new Set(server.conversation().map((r) => turnMetadata(r.headers)['sandbox_mode']));
