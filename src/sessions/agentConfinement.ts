@@ -9,6 +9,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { AcpConnection } from '../acp/connection';
+import { describeOwnSandboxOff, ownSandboxOff, realProgram } from '../agents/selfSandboxing';
 import { Emitter, type Event } from '../common/events';
 import type { Logger } from '../common/logger';
 import type { AgentCommand } from '../process/command';
@@ -43,6 +44,8 @@ export interface LaunchInput {
   /** State folders and `writablePaths`, expanded. */
   readonly statePaths: readonly string[];
   readonly extensionPath?: string;
+  /** The ACP Registry id when the command line comes from the registry. */
+  readonly registryId?: string;
 }
 
 export interface AgentConfinementOptions {
@@ -69,7 +72,9 @@ export interface AgentConfinementOptions {
 }
 
 /** How the last launch of an agent went. */
-type Launched = { readonly confined: true; readonly description: string; readonly policy: ConfinementPolicy } | { readonly confined: false; readonly why: 'off' | 'unconfined-once' };
+type Launched =
+  | { readonly confined: true; readonly description: string; readonly policy: ConfinementPolicy; /** Its own sandbox was turned off (whose). */ readonly ownSandboxOff?: string }
+  | { readonly confined: false; readonly why: 'off' | 'unconfined-once' };
 
 /** Made when thrown, so its text is in the language the bundle was configured with. */
 export function windowsUnavailable(): ConfinementUnavailableError {
@@ -135,9 +140,11 @@ export class AgentConfinement {
       env,
       extensionPath: input.extensionPath,
     });
-    this.record(agentName, { confined: true, description: confiner.description, policy });
+    const own = ownSandboxOff(input.command, { ...(input.registryId !== undefined ? { registryId: input.registryId } : {}), programPath: (program) => realProgram(program, env) });
+    this.record(agentName, { confined: true, description: confiner.description, policy, ...(own ? { ownSandboxOff: own.agent.name } : {}) });
     this.options.logger.info(`${agentName} runs confined by ${confiner.description} (${mode}): writes in ${policy.writable.join(', ')}${policy.readable.length > 0 ? `; reads also ${policy.readable.join(', ')}` : ''}.`);
-    return { confiner, policy };
+    if (own) this.options.logger.info(`${agentName}: ${own.agent.name}'s own sandbox is turned off (${Object.entries(own.env).map(([k, v]) => `${k}=${v}`).join(' ') || 'as its entry sets it'}); ACP Workspace confines it.`);
+    return { confiner, policy, ...(own ? { env: own.env } : {}) };
   }
 
   /** The next launch of the agent runs unconfined (the user chose so, once). */
@@ -248,10 +255,13 @@ export function describeConfinement(launched: Launched, home: string): Confineme
     `  ${l10n.t('a private temporary folder')}`,
     ...(policy.mode === 'strict' ? [l10n.t('Reads only those, the system, and:'), ...policy.readable.map((p) => `  ${short(p)}`)] : []),
   ];
+  const summary = l10n.t('confined: {0} in {1}', policy.mode, policy.writable.map(label).join(', '));
+  const own = launched.ownSandboxOff === undefined ? undefined : describeOwnSandboxOff(launched.ownSandboxOff, policy.mode, summary);
+  if (own) lines.push(...own.detail);
   return {
     confined: true,
     label: l10n.t('Confined ({0})', policy.mode),
-    summary: l10n.t('confined: {0} in {1}', policy.mode, policy.writable.map(label).join(', ')),
+    summary: own?.summary ?? summary,
     detail: lines.join('\n'),
   };
 }

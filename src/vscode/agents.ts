@@ -117,7 +117,8 @@ export class AgentsFromSettings extends Disposable {
   private launchConfinement(definition: LocalAgentDefinition, confinement: NonNullable<AgentsOptions['confinement']>): Promise<LaunchConfinement> {
     const { paths, ignored } = resolveAgentWritablePaths(definition, this.variables(), process.env, os.homedir());
     if (ignored.length > 0) this.options.logger.warn(`${definition.name}: writable paths left out (an unset variable, or not absolute): ${ignored.join(', ')}`);
-    return confinement(definition.name, { command: this.resolve(definition), statePaths: paths, extensionPath: this.options.context.extensionUri.fsPath });
+    const registryId = definition.registry?.id;
+    return confinement(definition.name, { command: this.resolve(definition), statePaths: paths, extensionPath: this.options.context.extensionUri.fsPath, ...(registryId !== undefined ? { registryId } : {}) });
   }
 
   private createProcess(definition: AgentDefinition): AgentRuntime {
