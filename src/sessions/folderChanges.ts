@@ -13,7 +13,7 @@ import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import type { Logger } from '../common/logger';
 import type { FolderGrants, GrantsChange } from '../roots/folderGrants';
-import { listInWords, namedRoot } from '../roots/rootSet';
+import { listInWords, namedRoot, rootPaths } from '../roots/rootSet';
 import type { CandidateRoot } from '../roots/workspaceRoots';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession } from './agentSession';
@@ -83,8 +83,10 @@ export class FolderChanges {
    * An agent's grants changed: folders taken back stop at once for its open sessions and leave its
    * confinement; resolves after the narrowing restart (if any) and the user's answer.
    */
-  async grantsChanged({ agent, revoked }: GrantsChange): Promise<void> {
-    if (revoked.length === 0 || this.options.workspace.shareAllFolders()) return;
+  async grantsChanged({ agent, revoked, granted }: GrantsChange): Promise<void> {
+    if (this.options.workspace.shareAllFolders()) return;
+    if (granted.length > 0) this.sharedNow(agent, granted);
+    if (revoked.length === 0) return;
     const withdrawnFrom: AgentSession[] = [];
     for (const session of this.options.sessions.forAgent(agent)) {
       // The primary folder is the user's choice of where the session works, not a grant.
@@ -128,6 +130,29 @@ export class FolderChanges {
 
   dispose(): void {
     this.subscription.dispose();
+  }
+
+  /**
+   * Folders newly shared with the agent: its open sessions that could take them say so (the chat header and
+   * the Agents view offer to reopen them with the current folders; nothing pops up). A confined agent is
+   * restarted by its confinement instead, and its chats come back with them (AgentConfinement.ensureCovers).
+   */
+  private sharedNow(agent: string, granted: readonly string[]): void {
+    const workspaceFolders = new Set(this.options.workspace.candidates().roots.map((root) => root.path));
+    for (const session of this.options.sessions.forAgent(agent)) {
+      if (session.stale || !session.connection.caps.sessions.additionalDirectories) continue;
+      const withdrawn = new Set(session.withdrawn);
+      const reaches = new Set(rootPaths(session.rootSet).filter((root) => !withdrawn.has(root)));
+      const added = granted.filter((folder) => workspaceFolders.has(folder) && !reaches.has(folder));
+      if (added.length === 0) continue;
+      const names = listInWords(added.map((folder) => `“${namedRoot(folder).name}”`));
+      session.markStale({
+        reason:
+          added.length === 1
+            ? l10n.t('{0} is now shared with {1}: reopen the session to give it to the agent.', names, agent)
+            : l10n.t('{0} are now shared with {1}: reopen the session to give them to the agent.', names, agent),
+      });
+    }
   }
 
   /** The agent's confinement lets the folders go; a failure (the agent did not start again) is said in its chats. */
