@@ -12,9 +12,10 @@ import { useWorkbench } from './workbench';
 describe('a confined agent after Reload Window (real workbench, Chromium, bubblewrap)', function () {
   this.timeout(180_000);
   let workspaces = '';
+  let userData = '';
   const bench = useWorkbench(
     'multi-root',
-    (paths) => (workspaces = paths.workspaces),
+    (paths) => ({ workspaces, userData } = paths),
     () => ({ userSettings: { 'acpWorkspace.sandbox': 'writes' } }),
   );
   let chat: FrameLocator;
@@ -57,5 +58,24 @@ describe('a confined agent after Reload Window (real workbench, Chromium, bubble
     assert.deepEqual(await writeItself('lib', 'after-reload.txt'), { tool: true, shell: true }, 'a shared folder, after the reload');
     assert.equal(await chat.locator('.entry', { hasText: 'Read-only file system' }).count(), 0, 'no write was refused');
     await bench().screenshot('confined-after-reload');
+  });
+
+  it('says "restart to apply" in the chat header when acpWorkspace.sandbox changes, and its Restart Agent applies it', async () => {
+    // A code-server window is a remote window: a machine-scoped setting comes from the Machine settings.
+    const file = path.join(userData, 'Machine', 'settings.json');
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(file, JSON.stringify({ ...settings, 'acpWorkspace.sandbox': 'off' }, null, 2));
+    const hint = chat.locator('.stale', { hasText: 'restart to apply acpWorkspace.sandbox: off' });
+    await hint.waitFor({ timeout: 30_000 });
+    assert.equal(await chat.locator('.chip.confinement').innerText(), 'Confined (writes)', 'it runs as it was until restarted');
+    await bench().screenshot('confinement-restart-to-apply', chat.locator('.chat-header'));
+    const resumed = chat.locator('.entry.info', { hasText: 'Session resumed.' });
+    const before = await resumed.count();
+    await hint.locator('button', { hasText: 'Restart Agent' }).click();
+    await chat.locator('.chip.confinement', { hasText: 'Not confined' }).waitFor({ timeout: 60_000 });
+    await hint.waitFor({ state: 'detached', timeout: 30_000 });
+    for (let i = 0; i < 600 && (await resumed.count()) <= before; i++) await bench().page.waitForTimeout(100);
+    assert.ok((await resumed.count()) > before, 'the session was reopened on the restarted agent');
+    assert.deepEqual(await writeItself('app', 'after-restart.txt'), { tool: true, shell: true }, 'the session goes on');
   });
 });
