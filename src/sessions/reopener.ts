@@ -93,8 +93,8 @@ export interface ReopenerOptions {
 export interface RestartOptions {
   /**
    * Each chat is reopened with the folders shared now: its own (less what was taken back) and every workspace
-   * folder shared with the agent (the restart a changed confinement needs: the reopened session is told
-   * every folder the new process may write in, and no other).
+   * folder shared with the agent since (the restart a changed confinement needs: a folder the new process may
+   * write in because it was shared is one the reopened session is told of, and one taken back is in neither).
    */
   readonly currentFolders?: boolean;
 }
