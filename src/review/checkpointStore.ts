@@ -13,7 +13,7 @@ import type { Logger } from '../common/logger';
 import type { Checkpoint, CheckpointRoot, CheckpointStore, FileChange, FileMode, FileState, SkippedFile } from './types';
 import { Git, GitCommandError } from './git';
 import { capture } from './capture';
-import { EMPTY_TREE, type ShadowRepo } from './shadowRepo';
+import type { ShadowRepo } from './shadowRepo';
 import { emptySession, readAllSessions, readSession, type SessionRecord, sessionFilePath, writeSession } from './sessionFile';
 import { directoryBytes, evictFromRecord, keptRepo, refPrefix, refsFor, refChanges, repoFor } from './eviction';
 
@@ -52,7 +52,7 @@ const openStores = new Map<string, GitCheckpointStore>();
  * Git repositories nested in a root are captured too, their paths relative to the root.
  */
 export class GitCheckpointStore implements CheckpointStore {
-  private roots: readonly CheckpointRoot[];
+  private rootList: readonly CheckpointRoot[];
   private record: SessionRecord;
   /** Roots whose index is known to match the head (this process wrote both). */
   private readonly verified = new Set<string>();
@@ -76,7 +76,7 @@ export class GitCheckpointStore implements CheckpointStore {
     private readonly options: CheckpointStoreOptions,
     record: SessionRecord,
   ) {
-    this.roots = options.roots;
+    this.rootList = options.roots;
     this.record = record;
     this.file = sessionFilePath(options.storageDir, options.sessionKey);
     this.maxFileBytes = options.maxFileBytes ?? 5 * MiB;
@@ -114,7 +114,11 @@ export class GitCheckpointStore implements CheckpointStore {
   }
 
   setRoots(roots: readonly CheckpointRoot[]): void {
-    this.roots = [...roots];
+    this.rootList = [...roots];
+  }
+
+  roots(): readonly CheckpointRoot[] {
+    return this.rootList;
   }
 
   list(): readonly Checkpoint[] {
@@ -126,8 +130,8 @@ export class GitCheckpointStore implements CheckpointStore {
   }
 
   /** Takes run one after another (each numbers its checkpoint from the record it read). */
-  take(label: string): Promise<Checkpoint> {
-    const run = this.takes.then(() => this.takeNow(label));
+  take(label: string, roots: readonly CheckpointRoot[] = this.rootList): Promise<Checkpoint> {
+    const run = this.takes.then(() => this.takeNow(label, [...roots]));
     this.takes = run.then(
       () => undefined,
       () => undefined,
@@ -135,15 +139,15 @@ export class GitCheckpointStore implements CheckpointStore {
     return run;
   }
 
-  private async takeNow(label: string): Promise<Checkpoint> {
+  private async takeNow(label: string, roots: readonly CheckpointRoot[]): Promise<Checkpoint> {
     this.assertOpen();
     await this.reload();
     const id = `c${this.record.nextId}`;
     const trees: Record<string, string> = {};
     const skipped: SkippedFile[] = [];
-    const results = await Promise.all(this.roots.map((root) => this.captureRoot(root)));
+    const results = await Promise.all(roots.map((root) => this.captureRoot(root)));
     // In the session's folder order (the review lists folders in it).
-    this.roots.forEach((root, i) => {
+    roots.forEach((root, i) => {
       const result = results[i]!;
       skipped.push(...result.skipped);
       if (result.tree) trees[root.path] = result.tree;
@@ -216,11 +220,13 @@ export class GitCheckpointStore implements CheckpointStore {
 
   async changes(from: Checkpoint, to: Checkpoint): Promise<FileChange[]> {
     this.assertOpen();
-    const roots = [...new Set([...Object.keys(from.trees), ...Object.keys(to.trees)])].sort();
+    // Only roots both captured: a root missing on one side (not captured, or not in the list then) is unknown
+    // there, and comparing it with nothing would claim every file of it added or deleted.
+    const roots = Object.keys(from.trees).filter((root) => to.trees[root] !== undefined).sort();
     const all = await Promise.all(
       roots.map(async (root) => {
-        const a = from.trees[root] ?? EMPTY_TREE;
-        const b = to.trees[root] ?? EMPTY_TREE;
+        const a = from.trees[root]!;
+        const b = to.trees[root]!;
         if (a === b) return [];
         const repo = repoFor(this.git, this.options.storageDir, root);
         const raw = await repo.exclusive(() => repo.diff(a, b));
