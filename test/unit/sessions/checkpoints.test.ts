@@ -116,6 +116,36 @@ describe('Checkpoints around a chat’s turns (real git)', function () {
     assert.equal(fs.readFileSync(path.join(app, 'a.txt'), 'utf8'), 'a\n');
   });
 
+  it('puts the entries back once a replay ends that was still under way when the review opened; a chat without the turn’s prompt gets none', async () => {
+    const live = checkpoints();
+    const chat = chatOf(live);
+    client.onNotification(acp.SessionUpdateNotification, (n) => chat.onUpdate(n.update));
+    live.warmUp(chat);
+    work = async () => fs.writeFileSync(path.join(app, 'a.txt'), 'A\n');
+    await chat.prompt(text('change a'), text('change a'));
+    live.dispose();
+
+    const reloaded = checkpoints();
+    const restored = chatOf(reloaded);
+    restored.thread.beginReplay();
+    reloaded.warmUp(restored);
+    const opened = await reloaded.review(session);
+    assert.ok(!('unavailable' in opened));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(changesOf(restored).length, 0, 'nothing while the replay is built');
+    restored.onUpdate({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'change a' } });
+    restored.onUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Changed.' } });
+    restored.thread.endReplay();
+    assert.deepEqual(entries(restored).map((e) => e.kind), ['user', 'agent', 'changes']);
+
+    // A session resumed without its history: no prompt to put the entry after, so none is made up.
+    const resumed = chatOf(reloaded);
+    reloaded.warmUp(resumed);
+    await reloaded.review(session);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(changesOf(resumed), []);
+  });
+
   it('a folder taken back while a turn runs stays in that turn’s capture: what the agent wrote there is listed, nothing claimed deleted', async () => {
     const live = checkpoints();
     const chat = chatOf(live);
