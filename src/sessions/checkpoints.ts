@@ -29,6 +29,8 @@ export interface CheckpointSettings {
   readonly maxStoreBytes: number;
   /** The Git program (VS Code's `git.path`, else `git` on the PATH). */
   readonly git: string | undefined;
+  /** A folder with more files than this is not captured (default 100,000; no setting: lowered by tests). */
+  readonly maxFiles?: number;
 }
 
 export interface CheckpointsOptions {
@@ -207,7 +209,7 @@ export class Checkpoints implements TurnHooks {
       if (told.has(key)) continue;
       told.add(key);
       const where = skip.path ? `${path.join(skip.root, skip.path)}` : skip.root;
-      chat.thread.addInfo(l10n.t('Checkpoints do not cover {0}: {1} What the agent changes there is not listed and cannot be undone.', where, uncovered(skip.reason)));
+      chat.thread.addInfo(l10n.t('Checkpoints do not cover {0}: {1} What the agent changes there is not listed and cannot be undone.', where, uncovered(skip.reason, this.options.settings().maxFiles ?? DEFAULT_MAX_FILES)));
     }
   }
 
@@ -245,6 +247,7 @@ export class Checkpoints implements TurnHooks {
       git,
       maxFileBytes: settings.maxFileBytes,
       maxStoreBytes: settings.maxStoreBytes,
+      ...(settings.maxFiles === undefined ? {} : { maxFiles: settings.maxFiles }),
       logger: this.options.logger,
     });
     const key = reviewKey(session.agentName, session.sessionId);
@@ -281,6 +284,9 @@ export class Checkpoints implements TurnHooks {
   }
 }
 
+/** The store's default file cap (see {@link CheckpointSettings.maxFiles}). */
+const DEFAULT_MAX_FILES = 100_000;
+
 /** Whether a turn gets a `changes` entry: it changed files (or files too large to keep). */
 function shows(turn: TurnRecord): boolean {
   return turn.files.length > 0 || turn.skipped.some((s) => s.reason === 'too-large');
@@ -293,12 +299,13 @@ function changesEntry(turn: TurnRecord, session: AgentSession): Omit<ViewEntryOf
 }
 
 /** Why checkpoints skip a folder, in words (a function: the text is made in the configured language). */
-function uncovered(reason: Exclude<SkipReason, 'too-large'>): string {
+function uncovered(reason: Exclude<SkipReason, 'too-large'>, maxFiles: number): string {
   switch (reason) {
     case 'root-unavailable':
       return l10n.t('the folder could not be read.');
     case 'too-many-files':
-      return l10n.t('it holds more files than checkpoints keep (100,000).');
+      // Before the turn or after it: a folder captured on one side only is not compared.
+      return l10n.t('it held more files than checkpoints keep ({0}).', maxFiles.toLocaleString());
     case 'nested-repository':
       return l10n.t('it is a Git repository nested too deep inside the folder.');
   }
