@@ -87,7 +87,9 @@ export async function computeRestore(store: CheckpointStore, fs: ReviewFs, steps
   for (const s of notCaptured.values()) result.cannotRestore.push({ root: s.root, path: s.path, reason: notCapturedReason(s), skipped: s.reason });
   const paths = new Map<string, { root: string; path: string }>();
   const touched = steps.map((step) => new Set(step.paths.map((p) => key(p.root, p.path))));
-  for (const step of steps) for (const p of step.paths) if (!notCaptured.has(key(p.root, p.path)) && !notCaptured.has(key(p.root, ''))) paths.set(key(p.root, p.path), p);
+  // A file too large to capture is left as it is. (A folder a turn could not capture has no paths in that
+  // turn's step: its checkpoints were not compared there; another turn's changes to it are restored.)
+  for (const step of steps) for (const p of step.paths) if (!notCaptured.has(key(p.root, p.path))) paths.set(key(p.root, p.path), p);
   for (const [at, { root, path }] of paths) {
     const problem = relativePathProblem(path);
     if (problem !== undefined) {

@@ -128,9 +128,16 @@ describe('SessionReview over the real checkpoint store', function () {
     assert.equal((await review.undo(plan)).ok, true);
     assert.equal(fs.readdirSync(path.join(lib.path, 'user')).length, 450, 'the user’s remaining files are all there');
     assert.equal(get('lib/agent.txt'), 'agent\n');
-    // The next turn compares lib with a capture of it: what the agent changes there is listed again.
+    // The next turn compares lib with a capture of it: what the agent changes there is listed again…
+    assert.equal((await review.redo(await review.planRedo(1))).ok, true);
     const next = await turn(() => put({ 'lib/user/599.txt': 'changed by the agent\n' }));
     assert.deepEqual(next.files.map((f) => [path.basename(f.root), f.path, f.status]), [['lib', 'user/599.txt', 'modified']]);
+    // …and undoing both turns restores it, while still leaving alone what turn 1 could not compare.
+    const both = await review.planUndo(1);
+    assert.deepEqual(named(both), ['restore app/a.txt', 'restore lib/user/599.txt']);
+    assert.equal((await review.undo(both)).ok, true);
+    assert.equal(get('lib/user/599.txt'), 'user file 599\n');
+    assert.equal(fs.readdirSync(path.join(lib.path, 'user')).length, 450);
   });
 
   it('a folder that leaves the store’s roots while a turn runs stays in the turn’s capture until the turn ends', async () => {
