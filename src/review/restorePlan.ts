@@ -90,7 +90,9 @@ export async function computeRestore(store: CheckpointStore, fs: ReviewFs, steps
   // A file too large to capture is left as it is. (A folder a turn could not capture has no paths in that
   // turn's step: its checkpoints were not compared there; another turn's changes to it are restored.)
   for (const step of steps) for (const p of step.paths) if (!notCaptured.has(key(p.root, p.path))) paths.set(key(p.root, p.path), p);
-  for (const [at, { root, path }] of paths) {
+  // By folder, then path (as the store lists changes), whatever the order of the steps that touched them.
+  const ordered = [...paths].sort(([, a], [, b]) => (a.root < b.root ? -1 : a.root > b.root ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const [at, { root, path }] of ordered) {
     const problem = relativePathProblem(path);
     if (problem !== undefined) {
       result.conflicts.push({ root, path, reason: l10n.t('It was not touched: {0}', problem) });
