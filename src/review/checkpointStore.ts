@@ -145,14 +145,16 @@ export class GitCheckpointStore implements CheckpointStore {
     const id = `c${this.record.nextId}`;
     const trees: Record<string, string> = {};
     const skipped: SkippedFile[] = [];
+    const large: Record<string, string[]> = {};
     const results = await Promise.all(roots.map((root) => this.captureRoot(root)));
     // In the session's folder order (the review lists folders in it).
     roots.forEach((root, i) => {
       const result = results[i]!;
       skipped.push(...result.skipped);
       if (result.tree) trees[root.path] = result.tree;
+      if (result.large && result.large.length > 0) large[root.path] = result.large;
     });
-    const checkpoint: Checkpoint = { id, label, takenAt: Date.now(), trees, skipped: sortSkipped(skipped) };
+    const checkpoint: Checkpoint = { id, label, takenAt: Date.now(), trees, skipped: sortSkipped(skipped), ...(Object.keys(large).length > 0 ? { large } : {}) };
     const before = this.record.checkpoints;
     this.record.nextId++;
     this.record.checkpoints = [...before, checkpoint];
@@ -174,7 +176,7 @@ export class GitCheckpointStore implements CheckpointStore {
   }
 
   /** Captures one root (a missing root, or one over the file cap, is skipped with a notice). */
-  private async captureRoot(root: CheckpointRoot): Promise<{ tree?: string; skipped: SkippedFile[] }> {
+  private async captureRoot(root: CheckpointRoot): Promise<{ tree?: string; skipped: SkippedFile[]; large?: string[] }> {
     const stat = await fs.promises.stat(root.path).catch(() => undefined);
     if (!stat?.isDirectory()) {
       this.options.logger?.warn(`Checkpoint: the folder ${root.path} is not available; it is not captured.`);
@@ -214,7 +216,7 @@ export class GitCheckpointStore implements CheckpointStore {
       const tree = result.state.tree;
       this.record.heads[root.path] = { tree, state: result.state, large: result.large };
       this.verified.add(root.path);
-      return { tree, skipped };
+      return { tree, skipped, large: Object.keys(result.large).sort() };
     });
   }
 
@@ -230,7 +232,12 @@ export class GitCheckpointStore implements CheckpointStore {
         if (a === b) return [];
         const repo = repoFor(this.git, this.options.storageDir, root);
         const raw = await repo.exclusive(() => repo.diff(a, b));
-        return raw.map((c): FileChange => ({ root, ...c }));
+        // A file over the size cap on one side is in no tree there: it was not added or deleted, it is unknown.
+        const largeBefore = new Set(from.large?.[root] ?? []);
+        const largeAfter = new Set(to.large?.[root] ?? []);
+        return raw
+          .filter((c) => !(c.status === 'added' && largeBefore.has(c.path)) && !(c.status === 'deleted' && largeAfter.has(c.path)))
+          .map((c): FileChange => ({ root, ...c }));
       }),
     );
     return all.flat().sort((x, y) => compare(x.root, y.root) || compare(x.path, y.path));

@@ -423,15 +423,21 @@ export class SessionReview {
 }
 
 /**
- * What a turn's checkpoints did not capture: what "After" skipped (files too large among them), and what
+ * What a turn's checkpoints did not capture: what "After" skipped (files too large among them), what
  * "Before" could not capture (a folder over the file cap, gone, a repository nested too deep; its own list
- * of files too large is the user's doing, not the agent's). A folder only one of them captured is not
- * compared, so nothing of it is claimed: it is named here instead.
+ * of files too large is the user's doing, not the agent's), and files over the size cap before the turn and
+ * not after it. A folder only one of them captured is not compared, nor such a file, so nothing of them is
+ * claimed: they are named here instead.
  */
 function turnSkipped(before: Checkpoint, after: Checkpoint): SkippedFile[] {
   const seen = new Set<string>();
   const all: SkippedFile[] = [];
-  for (const skip of [...before.skipped.filter((s) => s.reason !== 'too-large'), ...after.skipped]) {
+  // A file over the size cap before the turn and not after (shrunk or removed): what the agent did to it is not known.
+  const shrunk = Object.entries(before.large ?? {}).flatMap(([root, paths]) => {
+    const still = new Set(after.large?.[root] ?? []);
+    return after.trees[root] === undefined ? [] : paths.filter((p) => !still.has(p)).map((p): SkippedFile => ({ root, path: p, reason: 'too-large' }));
+  });
+  for (const skip of [...before.skipped.filter((s) => s.reason !== 'too-large'), ...after.skipped, ...shrunk]) {
     const key = `${skip.root}\u0000${skip.path}\u0000${skip.reason}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -70,6 +70,11 @@ export interface Checkpoint {
   readonly trees: Readonly<Record<string, string>>;
   /** Files that changed but were not captured (over the size cap). */
   readonly skipped: readonly SkippedFile[];
+  /**
+   * Root real path → every file over the size cap then (in no tree: nothing is known of its content), so a
+   * file shrunk below the cap or removed is never claimed added or deleted. Absent in older records.
+   */
+  readonly large?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**

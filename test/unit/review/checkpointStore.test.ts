@@ -148,6 +148,12 @@ describe('GitCheckpointStore', function () {
     const c3 = await store.take('three');
     assert.deepEqual(c3.skipped, [{ root: r.path, path: 'small.txt', reason: 'too-large' }]);
     assert.equal(await store.read(c3, r.path, 'small.txt'), undefined);
+    // Over the cap it is in no tree, yet it was not deleted (nor is it added once it shrinks again).
+    assert.deepEqual(c3.large, { [r.path]: ['big.bin', 'small.txt'] });
+    assert.deepEqual(await store.changes(c2, c3), []);
+    write(r.path, 'small.txt', 'y');
+    const c4 = await store.take('four');
+    assert.deepEqual(await store.changes(c3, c4), []);
     assert.equal(await text(store, c1, r, 'small.txt'), 'x');
   });
 

@@ -140,6 +140,21 @@ describe('SessionReview over the real checkpoint store', function () {
     assert.equal(fs.readdirSync(path.join(lib.path, 'user')).length, 450);
   });
 
+  it('a file over the size cap before a turn, shrunk by the agent, is not claimed added, and undo does not remove it', async () => {
+    put({ 'big.log': 'x'.repeat(2000), 'a.txt': 'a\n' });
+    store = await GitCheckpointStore.open({ storageDir, sessionKey: GitCheckpointStore.sessionKey('agent', 's1'), roots: [app, lib], maxFileBytes: 1000 });
+    review = await SessionReview.open({ store, fs: new GuardedReviewFs(new RootGuard([app.path, lib.path])), file: path.join(storageDir, 'reviews', 'review.json') });
+    await store.take('Session opened');
+    const done = await turn(() => put({ 'big.log': 'shrunk by the agent\n', 'a.txt': 'A\n' }));
+    assert.deepEqual(done.files.map((f) => [f.path, f.status]), [['a.txt', 'modified']], 'nothing is known of big.log before the turn');
+    assert.deepEqual(done.skipped.map((s) => [s.path, s.reason]), [['big.log', 'too-large']], 'it is said instead');
+    const plan = await review.planUndo(1);
+    assert.deepEqual(named(plan), ['restore app/a.txt']);
+    assert.deepEqual(plan.cannotRestore.map((p) => p.path), ['big.log']);
+    assert.equal((await review.undo(plan)).ok, true);
+    assert.equal(get('big.log'), 'shrunk by the agent\n', 'left as it is');
+  });
+
   it('a folder that leaves the store’s roots while a turn runs stays in the turn’s capture until the turn ends', async () => {
     put({ 'a.txt': 'a\n', 'lib/old.txt': 'old\n' });
     await open();
