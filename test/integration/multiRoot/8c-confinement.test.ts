@@ -132,6 +132,11 @@ describe('confining agents to their folders (acpWorkspace.sandbox, real extensio
     await waitFor(() => api.agents.find(NAME)?.state === 'running' && api.agents.find(NAME)?.process?.pid !== pid, 'the new process');
     await waitFor(() => infos().includes(`The turn was stopped: ${NAME} restarted.`), 'the running turn stopped, and said so');
     await running;
+    // What it wrote in lib before the folder was taken back is the stopped turn's change, for review and undo.
+    await waitFor(
+      () => entries().some((e) => e.kind === 'changes' && e.files.some((f) => f.path === 'during.txt' && f.status === 'added' && fs.realpathSync(f.rootPath) === fs.realpathSync(lib))),
+      'the stopped turn’s changes entry listing lib/during.txt',
+    );
     await waitFor(() => chat.controller.session.connection === api.agents.find(NAME)?.process?.connection && chat.controller.thread.session.status === 'idle', 'the session back');
     assert.equal(api.confinement.view(NAME)?.detail.includes(lib), false, `lib left the confinement: ${api.confinement.view(NAME)?.detail}`);
     assert.deepEqual(
