@@ -28,6 +28,8 @@ export class RemoteHttpError extends Error {
     readonly title: string | undefined,
     /** The problem's `detail`, when the body was problem+json. */
     readonly detail: string | undefined,
+    /** The problem's `type` (e.g. `urn:sandbox-agent:error:stream_error`), when the body was problem+json. */
+    readonly type?: string,
   ) {
     super(message);
   }
@@ -73,12 +75,14 @@ export function httpError(status: number, contentType: string, body: string, pee
   if (isRedirect(status)) return redirectError(status, location, requestUrl, peer, what);
   let title: string | undefined;
   let detail: string | undefined;
+  let type: string | undefined;
   if (/json/i.test(contentType) || /^\s*\{/.test(body)) {
     try {
       const problem = Problem.safeParse(JSON.parse(body));
       if (problem.success) {
         title = oneLine(problem.data.title);
         detail = oneLine(problem.data.detail);
+        type = oneLine(problem.data.type);
       }
     } catch {
       // Not JSON after all: quoted as text below.
@@ -92,7 +96,7 @@ export function httpError(status: number, contentType: string, body: string, pee
     : words
       ? l10n.t('{0} answered HTTP {1} for {2}: {3}', peer, status, what, words)
       : l10n.t('{0} answered HTTP {1} for {2}.', peer, status, what);
-  return new RemoteHttpError(message, status, title, detail);
+  return new RemoteHttpError(message, status, title, detail, type);
 }
 
 /**
