@@ -238,6 +238,11 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   const chats = new Chats({ router, sessions, documents: vscodeOpenDocuments, checkpoints, logger });
   late.chats = chats;
   const review = new ChangeReview(checkpoints, chats, () => reviewUi);
+  // A remote agent whose entry maps folders is given only those.
+  const mappedFolders = (name: string) => {
+    const definition = registry.find(name)?.definition;
+    return definition && isRemoteAgent(definition) ? remoteAgents.mappedFolders(definition) : undefined;
+  };
   const history = new SessionHistory({
     storageDir: historyStorageDir(context.globalStorageUri.fsPath),
     memory: context.globalState,
@@ -247,13 +252,9 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     logger,
     transcriptWorker: vscode.Uri.joinPath(context.extensionUri, 'dist', 'transcript-worker.js').fsPath,
     ...(vscode.l10n.bundle ? { l10nBundle: vscode.l10n.bundle } : {}),
+    mappedFolders,
   });
   const titles = new SessionTitles(history, chats, sessions);
-  // A remote agent whose entry maps folders is given only those.
-  const mappedFolders = (name: string) => {
-    const definition = registry.find(name)?.definition;
-    return definition && isRemoteAgent(definition) ? remoteAgents.mappedFolders(definition) : undefined;
-  };
   const reopener = new Reopener({
     agents: pool,
     chats,

@@ -19,8 +19,10 @@ import * as readline from 'node:readline';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
 import type { ViewEntry } from '../../../src/shared/chatModel';
+import type { SessionRow } from '../../../src/shared/historyProtocol';
 import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
-import { activate, waitFor } from '../shared/extension';
+import { activate, restoreTab, waitFor } from '../shared/extension';
+import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
 
 const NAME = 'Remote Reference';
 /** The same served agent, its entry letting it run commands here (each asked first, confined). */
@@ -211,6 +213,37 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
     const listed = catalog.get(chat.controller.session.sessionId);
     assert.ok(listed, 'listed');
     assert.equal(listed.cwd, app, 'the agent’s /srv/app came back as the local folder');
+  });
+
+  it('shows its session under "This workspace" (lib can never be shared with it), and reopens a tab restored after a reload without asking which folders', async () => {
+    const model = api.sessionsView.model;
+    await api.sessionsView.receive({ type: 'settings', seq: 1000, settings: { ...model.currentSettings, agent: NAME, scope: 'workspace', query: '' } });
+    await api.sessionsView.loadMore(NAME);
+    const sessionId = chat.controller.session.sessionId;
+    const listed = () => model.rows(0, model.compute().count).some((r) => r.kind === 'session' && (r as SessionRow).sessionId === sessionId);
+    await waitFor(listed, 'the session in the "This workspace" scope (its folders: app and docs, all the agent can have)', 20_000);
+
+    // A second chat, closed as a window reload closes it, then restored from the tab's saved state.
+    const [started] = await api.starter.newSession({ agentName: NAME, primaryIndex: 0 });
+    const second = api.chats.open(started!.session);
+    const restoredId = second.controller.session.sessionId;
+    second.panel.dispose();
+    await waitFor(() => api.chats.find(NAME, restoredId) === undefined, 'the second chat closed');
+    const rootsUi = new ScriptedRootsUi();
+    api.setRootsUi(rootsUi);
+    try {
+      const tab = restoreTab(api, { agentName: NAME, sessionId: restoredId, title: 'Restored remote chat', roots: [app, docs] });
+      await api.chatRestorer.settled();
+      assert.deepEqual(rootsUi.asked, [], 'no "which folders?" question for a folder the agent can never have');
+      const reopened = api.chats.find(NAME, restoredId);
+      assert.ok(reopened, 'the session is open again');
+      assert.equal(reopened.panel, tab.restored, 'in the restored tab');
+      const roots = reopened.controller.session.rootSet;
+      assert.deepEqual([roots.cwd.path, ...roots.additionalDirectories.map((r) => r.path)], [app, docs]);
+      reopened.panel.dispose();
+    } finally {
+      api.setRootsUi(undefined);
+    }
   });
 
   it('says when the server goes away, reconnects once it is back, and the chat goes on', async () => {
