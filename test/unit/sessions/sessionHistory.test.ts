@@ -128,7 +128,7 @@ describe('SessionHistory: the workspace a remote agent with path mappings is see
     const kept = new Map<string, unknown>();
     const grants = new FolderGrants({ get: <T>(key: string) => kept.get(key) as T | undefined, update: (key, value) => (kept.set(key, value), Promise.resolve()) });
     await grants.grant('Box', [folders.docs]);
-    const view = { agentName: 'Box', sessionId: 's1', cwd: folders.app, additionalDirectories: [folders.docs], rootsKnown: true, title: 'Remote work' } as SessionView;
+    const view = { agentName: 'Box', sessionId: 's1', cwd: folders.app, additionalDirectories: [folders.docs], rootsKnown: true, title: 'Remote work' } as unknown as SessionView;
     const connection = { caps: { loadSession: true, sessions } } as unknown as AcpConnection;
     const roots = await chooseReopenRoots(view, connection, 'Open', { workspace: three, shape: h.workspace(), grants, ui });
     assert.deepEqual(asked, [], 'no "which folders?" question');
