@@ -2,7 +2,9 @@
  * Interop with a real Sandbox Agent server (`sandbox-agent server` 0.4.2 from npm) on 127.0.0.1, offline: its
  * health and agent list, a token refused in words, and a real opencode session through the extension's own
  * `AcpConnection` over `sandboxAgentLink` (initialize with opencode's real capabilities, session/new, a prompt
- * answered by the scripted model server with streamed text, session/list, cancel mid-turn, close).
+ * answered by the scripted model server with streamed text, session/list, cancel mid-turn, close); opencode killed
+ * inside a server that stays up, seen by the link (its exit notice, or a later POST answered 502) and reconnected
+ * by the remote agent, the session answering again on the new connection.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
