@@ -7,6 +7,12 @@ import * as l10n from '@vscode/l10n';
 import { AgentRequestError, AuthRequiredError, ConnectionClosedError, ErrorCodes } from '../acp/errors';
 import { redactSecrets } from './stderrTail';
 
+/** How an agent that runs elsewhere failed to connect (see {@link AgentStartError.remote}). */
+export interface RemoteStartFailure {
+  /** Its server refused the token (or headers) the client sent: setting them is the next step, not a sign-in. */
+  readonly credentialsRefused: boolean;
+}
+
 /** Thrown when an agent process could not start; carries its name and its last stderr lines. */
 export class AgentStartError extends Error {
   override name = 'AgentStartError';
@@ -14,6 +20,8 @@ export class AgentStartError extends Error {
     readonly agent: string,
     message: string,
     readonly stderr: readonly string[] = [],
+    /** Set when the agent runs elsewhere (a remote agent that could not connect): it has no stderr here. */
+    readonly remote?: RemoteStartFailure,
   ) {
     super(message);
   }
@@ -21,8 +29,11 @@ export class AgentStartError extends Error {
 
 export type FailureCause = 'auth' | 'network' | 'node' | 'notFound' | 'unknown';
 
-/** What the user can do about it (the VS Code layer turns each into a button). */
-export type FailureAction = 'signIn' | 'showLog' | 'restart' | 'openSettings';
+/**
+ * What the user can do about it (the VS Code layer turns each into a button). `setToken` is for a remote agent
+ * whose server refused its credentials ("Set Remote Agent Token…"); `signIn` is the agent's own sign-in.
+ */
+export type FailureAction = 'signIn' | 'setToken' | 'showLog' | 'restart' | 'openSettings';
 
 export interface StartFailure {
   readonly agent: string;
@@ -43,6 +54,11 @@ export interface StartFailureInput {
   readonly stderr: readonly string[];
   /** The command that runs the agent (e.g. `npx`), to say which program was not found or which Node runs it. */
   readonly command?: string;
+  /**
+   * The agent runs elsewhere (a remote entry): it has no stderr and no command here, and a refused token is set
+   * with Set Token…, not signed in. An {@link AgentStartError} of a remote agent says so itself.
+   */
+  readonly remote?: boolean;
 }
 
 /** Lines of the agent's words shown to the user (the log gets all the tail). */
@@ -63,6 +79,8 @@ export function describeStartFailure(input: StartFailureInput): StartFailure {
   const agentWords = [...stderr.slice(-SHOWN_LINES)];
   if (data && !summary.includes(data) && !agentWords.some((line) => line.includes(data))) agentWords.push(data);
   const evidence = [...stderr, data ?? '', error instanceof AgentRequestError ? error.agentMessage : summary].join('\n');
+  const remote = input.remote === true || (error instanceof AgentStartError && error.remote !== undefined);
+  if (remote) return describeRemoteFailure(agent, error, summary, agentWords, evidence);
   const cause = causeOf(error, evidence);
   const program = command ? `\`${command}\`` : l10n.t('its command');
   const words = stderr.length === 0 ? l10n.t('{0} wrote nothing to stderr; the log has everything else it did.', agent) : '';
@@ -98,6 +116,40 @@ export function describeStartFailure(input: StartFailureInput): StartFailure {
       if (helperExit(evidence)) actions.unshift('signIn');
   }
   return { agent, cause, summary, agentWords, advice, actions };
+}
+
+/**
+ * A remote agent's failure: its server refused the token (Set Token…), could not be reached, or the agent answered
+ * with an error. Nothing about stderr, its command or this machine's Node: it runs elsewhere.
+ */
+function describeRemoteFailure(agent: string, error: unknown, summary: string, agentWords: readonly string[], evidence: string): StartFailure {
+  const refused =
+    error instanceof AgentStartError && error.remote !== undefined
+      ? error.remote.credentialsRefused
+      : !(error instanceof AuthRequiredError) && !(error instanceof AgentRequestError) && /\b(401|403)\b|refused the credentials/.test(evidence);
+  if (refused) {
+    return {
+      agent,
+      cause: 'auth',
+      summary,
+      agentWords,
+      advice: l10n.t('Its server refused the token: set it with Set Token…, and {0} connects again with it.', agent),
+      actions: ['setToken', 'showLog'],
+    };
+  }
+  // The agent's own authentication (ACP auth_required) is its sign-in, wherever it runs.
+  if (error instanceof AuthRequiredError || (error instanceof AgentRequestError && error.code === ErrorCodes.AuthRequired)) {
+    return { agent, cause: 'auth', summary, agentWords, advice: l10n.t('{0} needs you to sign in. Sign in, then start the session again.', agent), actions: ['signIn', 'showLog'] };
+  }
+  const network = error instanceof AgentStartError && NETWORK.test(evidence);
+  return {
+    agent,
+    cause: network ? 'network' : 'unknown',
+    summary,
+    agentWords,
+    advice: network ? l10n.t('Check that its server runs and that the address in its entry in acpWorkspace.agents is right, then restart {0}.', agent) : undefined,
+    actions: ['restart', 'showLog', 'openSettings'],
+  };
 }
 
 /** One paragraph: what failed, the agent's last `lines` lines of words, the advice. For notifications and the log. */

@@ -22,7 +22,7 @@ import { viewOf, type AgentEntry, type SessionView, type WorkspaceShape } from '
 import { firstPromptText, transcriptText } from '../history/transcript';
 import type { TranscriptSearch } from '../history/transcriptSearch';
 import { rootPaths } from '../roots/rootSet';
-import { choosePrimary, planRoots } from '../roots/workspaceRoots';
+import { choosePrimary, planRoots, restrictToMapped } from '../roots/workspaceRoots';
 import type { Thread } from '../thread/thread';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession } from './agentSession';
@@ -65,6 +65,11 @@ export interface SessionHistoryOptions {
   readonly transcriptWorker: string;
   /** The localized strings for the worker's messages (VS Code's `l10n.bundle`). */
   readonly l10nBundle?: Record<string, string>;
+  /**
+   * Which folders an agent can be given at all: for a remote agent with path mappings, the mapped ones (undefined:
+   * any). "This workspace" and the reopen question are about those folders only.
+   */
+  readonly mappedFolders?: (agentName: string) => ((folder: string) => boolean) | undefined;
 }
 
 export class SessionHistory {
@@ -219,17 +224,22 @@ export class SessionHistory {
     const { workspace } = this.options;
     const candidates = workspace.candidates();
     const setting = workspace.primaryFolder();
-    const primary = choosePrimary(candidates.roots, setting === 'ask' ? 'first' : setting, workspace.activeEditorFolderIndex());
-    const byCapability = new Map<boolean, readonly string[]>();
+    const primaryOf = (roots: typeof candidates.roots) => choosePrimary(roots, setting === 'ask' ? 'first' : setting, workspace.activeEditorFolderIndex());
+    const byKey = new Map<string, readonly string[]>();
     const rootSetFor = (agent: AgentEntry): readonly string[] => {
-      if (!primary) return [];
       const supports = agent.caps?.sessions.additionalDirectories ?? true;
-      let roots = byCapability.get(supports);
+      // A remote agent with path mappings can only ever be given its mapped folders: a session of this workspace
+      // is one with those (a folder it cannot have is no reason to leave a session out, or to ask about it).
+      const isMapped = this.options.mappedFolders?.(agent.name);
+      const own = isMapped ? restrictToMapped(candidates, isMapped) : candidates;
+      const key = `${supports}\u0000${own.roots.map((r) => r.path).join('\u0000')}`;
+      let roots = byKey.get(key);
       if (!roots) {
+        const primary = primaryOf(own.roots);
         // The workspace's folders, whether or not they are shared yet: a session "of this workspace" is
         // one with these folders; sharing is asked when such a session is opened.
-        roots = rootPaths(planRoots(candidates, primary, () => true, true, supports).rootSet);
-        byCapability.set(supports, roots);
+        roots = primary ? rootPaths(planRoots(own, primary, () => true, true, supports).rootSet) : [];
+        byKey.set(key, roots);
       }
       return roots;
     };
