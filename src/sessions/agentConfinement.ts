@@ -42,6 +42,9 @@ export interface LaunchInput {
   readonly command: AgentCommand;
   /** State folders and `writablePaths`, expanded. */
   readonly statePaths: readonly string[];
+  /** The entry's `readablePaths` (strict) and `writableEditorSettings`, expanded. */
+  readonly readablePaths?: readonly string[];
+  readonly editorSettings?: boolean;
   readonly extensionPath?: string;
 }
 
@@ -134,6 +137,8 @@ export class AgentConfinement {
       home: this.options.home,
       env,
       extensionPath: input.extensionPath,
+      readablePaths: input.readablePaths,
+      editorSettings: input.editorSettings,
     });
     this.record(agentName, { confined: true, description: confiner.description, policy });
     this.options.logger.info(`${agentName} runs confined by ${confiner.description} (${mode}): writes in ${policy.writable.join(', ')}${policy.readable.length > 0 ? `; reads also ${policy.readable.join(', ')}` : ''}.`);
