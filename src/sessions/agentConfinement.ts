@@ -22,7 +22,7 @@ import {
 import type { FolderGrants } from '../roots/folderGrants';
 import type { ActiveSessions } from './activeSessions';
 import type { Chats } from './chats';
-import { buildPolicy, realPath, uncoveredFolders } from './confinementPolicy';
+import { buildPolicy, homeAbbreviated, realPath, uncoveredFolders } from './confinementPolicy';
 import type { AgentPool, ConfinementUi } from './ports';
 import type { SessionController } from './sessionController';
 
@@ -244,8 +244,8 @@ export function describeConfinement(launched: Launched, home: string): Confineme
     return { confined: false, label: l10n.t('Not confined'), summary: l10n.t('not confined ({0})', why), detail: l10n.t('Not confined: {0}. Its own tools can read and write anything your account can.', why) };
   }
   const { policy } = launched;
-  const short = (p: string) => (p === home ? '~' : p.startsWith(home + '/') ? `~${p.slice(home.length)}` : p);
-  const label = (p: string) => (p.startsWith(home + '/') ? short(p) : (p.split(/[\\/]/).filter(Boolean).at(-1) ?? p));
+  const short = (p: string) => homeAbbreviated(p, home);
+  const label = (p: string) => (short(p).startsWith('~/') ? short(p) : (p.split(/[\\/]/).filter(Boolean).at(-1) ?? p));
   const lines = [
     l10n.t('Confined by {0} ({1}).', launched.description, policy.mode),
     l10n.t('Writes only in:'),

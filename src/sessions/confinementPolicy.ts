@@ -109,6 +109,18 @@ export function packageOf(file: string, home: string, fsys: PolicyFs = nodeFs): 
   return tree && !inside(home, tree) ? [root, tree] : [root];
 }
 
+/**
+ * `p` (a real path) with the home folder written `~` (`~`, `~/…`), whether `home` is given as it is or through a
+ * link (policies hold real paths); otherwise `p` itself.
+ */
+export function homeAbbreviated(p: string, home: string, fsys: PolicyFs = nodeFs): string {
+  for (const base of distinct([home, realPath(home, fsys)])) {
+    if (p === base) return '~';
+    if (p.startsWith(base.endsWith('/') ? base : `${base}/`)) return `~/${p.slice(base.length).replace(/^\/+/, '')}`;
+  }
+  return p;
+}
+
 /** Whether the policy lets the agent write every one of these folders (real paths). */
 export function coversFolders(policy: Pick<ConfinementPolicy, 'writable'>, folders: readonly string[]): boolean {
   return uncoveredFolders(policy, folders).length === 0;

@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { findConfiner } from '../../../src/process/confinement/find';
-import { buildPolicy, packageOf } from '../../../src/sessions/confinementPolicy';
+import { describeConfinement } from '../../../src/sessions/agentConfinement';
+import { buildPolicy, homeAbbreviated, packageOf } from '../../../src/sessions/confinementPolicy';
 
 const NODE = process.execPath;
 
@@ -83,6 +84,19 @@ describe('confinement policy: an agent’s package, readablePaths and protected 
     assert.deepEqual([policy.folders, policy.editorSettings], [[app], false]);
     const opted = buildPolicy({ ...base, mode: 'strict', folders: [app], editorSettings: true });
     assert.deepEqual([opted.folders, opted.editorSettings], [[app], true]);
+  });
+
+  it('shows paths under the home folder as ~/…, also when the home folder is given through a link (policies hold real paths)', () => {
+    const linkHome = path.join(tmp, 'home-link');
+    fs.symlinkSync(home, linkHome);
+    const state = path.join(home, '.local', 'share', 'opencode');
+    assert.equal(homeAbbreviated(state, linkHome), '~/.local/share/opencode');
+    assert.equal(homeAbbreviated(state, home), '~/.local/share/opencode');
+    assert.equal(homeAbbreviated(home, linkHome), '~');
+    assert.equal(homeAbbreviated(`${home}2/x`, home), `${home}2/x`, 'a sibling with the same prefix is not home');
+    const view = describeConfinement({ confined: true, description: 'bubblewrap 0.8.0', policy: { mode: 'writes', writable: [app, state], readable: [] } }, linkHome);
+    assert.match(view.detail, /\n {2}~\/\.local\/share\/opencode\n/);
+    assert.match(view.summary, /in app, ~\/\.local\/share\/opencode$/);
   });
 
   it('strict under the real bwrap: `node <package>/dist/index.js` starts and loads its dependency', async function () {
