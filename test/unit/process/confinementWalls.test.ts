@@ -23,6 +23,7 @@ import { findConfiner } from '../../../src/process/confinement/find';
 import type { ConfinedCommand, ConfinementPolicy } from '../../../src/process/confinement/types';
 import { killTree } from '../../../src/process/processTree';
 import { spawnGroup } from '../../../src/process/spawnGroup';
+import { GitCheckpointStore } from '../../../src/review/checkpointStore';
 import { RootGuard } from '../../../src/roots/rootGuard';
 import { Terminals } from '../../../src/terminal/terminals';
 import { recordingLogger } from '../../helpers/memoryPeer';
@@ -374,4 +375,48 @@ describe('confinement walls (real bwrap, attacked as a hostile agent would)', fu
       }
     });
   }
+});
+
+describe('the extension’s own git runs nothing a folder’s repository configures (checkpoints)', function () {
+  this.timeout(30_000);
+  let base: string;
+
+  beforeEach(() => (base = scratch('acp-walls-checkpoints-')));
+  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+  it('fsmonitor, hooks, a filter and a diff driver in a folder’s repository and in a nested one: a checkpoint, a change, another checkpoint and a restore run none of them', async () => {
+    const marker = path.join(base, 'markers');
+    fs.mkdirSync(marker);
+    const root = repository(path.join(base, 'app'));
+    const nested = repository(path.join(root, 'vendor', 'lib'));
+    for (const repo of [root, nested]) {
+      const name = path.basename(repo);
+      fs.appendFileSync(
+        path.join(repo, '.git', 'config'),
+        `[core]\n\tfsmonitor = touch ${marker}/${name}-fsmonitor\n[filter "evil"]\n\tclean = touch ${marker}/${name}-clean; cat\n\tsmudge = touch ${marker}/${name}-smudge; cat\n[diff "evil"]\n\ttextconv = touch ${marker}/${name}-textconv; cat\n`,
+      );
+      fs.writeFileSync(path.join(repo, '.gitattributes'), '* filter=evil diff=evil\n');
+      for (const hook of ['post-index-change', 'pre-commit', 'post-commit', 'post-checkout', 'reference-transaction', 'pre-auto-gc']) {
+        fs.writeFileSync(path.join(repo, '.git', 'hooks', hook), `#!/bin/sh\ntouch ${marker}/${name}-${hook}\n`, { mode: 0o755 });
+      }
+    }
+    const store = await GitCheckpointStore.open({
+      storageDir: path.join(base, 'storage'),
+      sessionKey: GitCheckpointStore.sessionKey('agent', 's1'),
+      roots: [{ name: 'app', path: root }],
+      logger: { trace: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    try {
+      const before = await store.take('Before turn 1');
+      fs.writeFileSync(path.join(root, 'README.md'), 'changed\n');
+      fs.writeFileSync(path.join(nested, 'README.md'), 'changed too\n');
+      const after = await store.take('Before turn 2');
+      assert.ok((await store.changes(before, after)).length >= 2, 'the changes were seen');
+      assert.ok(await store.read(before, root, 'README.md'));
+      await store.flush();
+    } finally {
+      store.dispose();
+    }
+    assert.deepEqual(fs.readdirSync(marker), [], 'nothing the repositories configure ran');
+  });
 });
