@@ -146,9 +146,12 @@ describe('interop: claude-agent-acp confined by bubblewrap (writes)', function (
 
   it('its Write tool cannot set core.fsmonitor in .git/config nor make .vscode/tasks.json; git outside then runs nothing', async () => {
     const config = fs.readFileSync(path.join(scratch.app, '.git', 'config'), 'utf8');
+    // Claude Code writes over a file only once it has read it.
+    await script.turn(`read ${path.join(scratch.app, '.git', 'config')}`);
     const configPrompt = `write ${path.join(scratch.app, '.git', 'config')} [core] fsmonitor = touch ${scratch.outside}/fsmonitor-ran`;
     await script.turn(configPrompt);
-    assert.match(script.toolResult(configPrompt), /EROFS|read-only file system/i);
+    // Claude Code writes a temporary file and renames it over the original: the rename fails (a mount point).
+    assert.match(script.toolResult(configPrompt), /EROFS|read-only file system|EBUSY/i);
     const tasksPrompt = `write ${path.join(scratch.lib, '.vscode', 'tasks.json')} {"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"touch ${scratch.outside}/task-ran","runOptions":{"runOn":"folderOpen"}}]}`;
     await script.turn(tasksPrompt);
     assert.match(script.toolResult(tasksPrompt), /EROFS|read-only file system/i);
@@ -206,7 +209,8 @@ describe('interop: claude-agent-acp confined by bubblewrap (writes)', function (
 
   it('once it is stopped nothing is left in the folders: no placeholder .git, .vscode, .idea or .git/commondir', async () => {
     await within(30_000, 'stop', client.process.stop());
-    assert.ok(!fs.existsSync(path.join(scratch.app, '.git', 'commondir')));
+    // Let go of once its output has closed.
+    await waitFor(() => !fs.existsSync(path.join(scratch.app, '.git', 'commondir')), 10_000, 'the placeholders to go');
     for (const folder of [scratch.app, scratch.lib, scratch.docs]) {
       for (const name of ['.vscode', '.idea']) assert.ok(!fs.existsSync(path.join(folder, name)), `${name} in ${folder}`);
     }

@@ -7,20 +7,19 @@
  *
  * Several confined commands (an agent and its terminals, other agents, other windows) may need the same
  * placeholder at once, and removing it under a running sandbox would take the protection out of that sandbox.
- * The bookkeeping is in the system's temporary folder, outside every sandbox: a folder per placeholder
- * (`acp-workspace-placeholders-<uid>/<hash>/`) holding its path, `made` when one of ours made it, and a file per
- * command that needs it (`h-<pid>-<n>`). The last one to let go removes it; a command whose process died (an
- * extension host that was killed) counts as gone, and the next process that confines something sweeps what it
- * left. Two windows starting and ending confined commands in the same instant may leave an empty placeholder
- * behind; the next sweep does not remove it (it was not marked as made), which errs on the side of the user's
- * files.
+ * The bookkeeping is in the system's temporary folder, outside every sandbox (`acp-workspace-placeholders-<uid>`):
+ * `leases/<pid>-<n>` lists the placeholders one command holds, `made/<hash>` marks one that we made (its path and
+ * what it was made as). The last command to let go of a placeholder we made removes it; a command whose
+ * process died (an extension host that was killed) counts as gone, and the next process that confines something
+ * sweeps what it left. Two windows starting and ending confined commands in the same instant may leave an
+ * empty placeholder behind unmarked, which errs on the side of the user's files.
  */
 import * as l10n from '@vscode/l10n';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ConfinementUnavailableError, type ProtectedPath } from './types';
+import { ConfinementUnavailableError, type Placeholder, type ProtectedPath } from './types';
 
 /** The placeholders one confined command holds; {@link release} once it is done (idempotent). */
 export interface PlaceholderLease {
@@ -33,54 +32,97 @@ const live = new Set<number>();
 let nextLease = 1;
 let swept = false;
 
+/** What `made/<hash>` holds. */
+interface Made {
+  readonly path: string;
+  readonly placeholder: Placeholder;
+}
+
 /** A lease for one confined command; sweeps leftovers of dead processes the first time in this process. */
 export function placeholderLease(): PlaceholderLease {
   const id = nextLease++;
   live.add(id);
-  const held = new Map<string, string>();
+  const held: string[] = [];
+  let registry: string | undefined;
   let released = false;
   return {
     hold: (paths) => {
       const holding = paths.filter((p) => p.placeholder !== undefined);
       if (holding.length === 0) return;
-      const registry = registryFolder();
+      registry ??= registryFolder();
       if (!swept) {
         swept = true;
         sweepPlaceholders(registry);
       }
-      for (const protectedPath of holding) {
-        const entry = path.join(registry, keyOf(protectedPath.path));
-        fs.mkdirSync(entry, { recursive: true, mode: 0o700 });
-        fs.writeFileSync(path.join(entry, 'path'), protectedPath.path);
-        fs.writeFileSync(path.join(entry, holderName(process.pid, id)), '');
-        held.set(protectedPath.path, entry);
-        if (make(protectedPath)) fs.writeFileSync(path.join(entry, 'made'), JSON.stringify(protectedPath.placeholder));
+      held.push(...holding.map((p) => p.path));
+      // Listed before any is made, so that another command letting go meanwhile sees this one holds them.
+      fs.writeFileSync(path.join(registry, 'leases', leaseName(process.pid, id)), JSON.stringify(held));
+      for (const { path: target, placeholder } of holding) {
+        if (placeholder && make(target, placeholder)) fs.writeFileSync(madeFile(registry, target), JSON.stringify({ path: target, placeholder } satisfies Made));
       }
     },
     release: () => {
       if (released) return;
       released = true;
       live.delete(id);
-      // Deeper ones first: a placeholder inside another (a folder another command made) goes before it.
-      for (const [, entry] of [...held].sort(([a], [b]) => depth(b) - depth(a))) {
-        rm(path.join(entry, holderName(process.pid, id)));
-        settle(entry);
-      }
+      if (!registry) return;
+      rm(path.join(registry, 'leases', leaseName(process.pid, id)));
+      settle(registry, held);
     },
   };
 }
 
-/** Lets go of the placeholders whose every holder is gone (their process died): what a killed host left. */
+/** Lets go of the placeholders no living command holds (their process died): what a killed host left. */
 export function sweepPlaceholders(registry = registryFolder(false)): void {
   if (!registry) return;
-  let keys: string[];
+  let names: string[];
   try {
-    keys = fs.readdirSync(registry);
+    names = fs.readdirSync(path.join(registry, 'made'));
   } catch {
     return;
   }
-  const entries = keys.map((key) => path.join(registry, key)).map((entry) => ({ entry, depth: depth(read(path.join(entry, 'path')) ?? '') }));
-  for (const { entry } of entries.sort((a, b) => b.depth - a.depth)) settle(entry);
+  const paths = names.flatMap((name) => {
+    const made = readMade(path.join(registry, 'made', name));
+    return made ? [made.path] : [];
+  });
+  settle(registry, paths);
+}
+
+/**
+ * Removes those of `paths` that we made and no living command holds, if they are still as made (deeper ones
+ * first: a placeholder inside another goes before it); forgets the leases of dead processes on the way.
+ */
+function settle(registry: string, paths: readonly string[]): void {
+  const holding = new Set<string>();
+  const leases = path.join(registry, 'leases');
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(leases);
+  } catch {
+    // none
+  }
+  for (const name of names) {
+    const lease = /^(\d+)-(\d+)$/.exec(name);
+    if (!lease) continue;
+    const pid = Number(lease[1]);
+    if (!(pid === process.pid ? live.has(Number(lease[2])) : processExists(pid))) {
+      rm(path.join(leases, name));
+      continue;
+    }
+    try {
+      for (const held of JSON.parse(fs.readFileSync(path.join(leases, name), 'utf8')) as unknown[]) if (typeof held === 'string') holding.add(held);
+    } catch {
+      // Being written: it holds what it lists once written; its own check comes after.
+    }
+  }
+  for (const target of [...new Set(paths)].sort((a, b) => depth(b) - depth(a))) {
+    if (holding.has(target)) continue;
+    const file = madeFile(registry, target);
+    const made = readMade(file);
+    if (!made) continue;
+    removeIfUnchanged(target, made.placeholder);
+    rm(file);
+  }
 }
 
 function depth(p: string): number {
@@ -97,10 +139,12 @@ function registryFolder(create = true): string | undefined {
   const uid = process.getuid?.() ?? 0;
   const dir = path.join(os.tmpdir(), `acp-workspace-placeholders-${uid}`);
   if (create) {
-    try {
-      fs.mkdirSync(dir, { mode: 0o700 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    for (const folder of [dir, path.join(dir, 'leases'), path.join(dir, 'made')]) {
+      try {
+        fs.mkdirSync(folder, { mode: 0o700 });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
     }
   }
   let stats: fs.Stats;
@@ -118,24 +162,35 @@ function registryFolder(create = true): string | undefined {
   return dir;
 }
 
-function keyOf(p: string): string {
-  return createHash('sha256').update(p).digest('hex').slice(0, 32);
+function madeFile(registry: string, p: string): string {
+  return path.join(registry, 'made', createHash('sha256').update(p).digest('hex').slice(0, 32));
 }
 
-function holderName(pid: number, lease: number): string {
-  return `h-${pid}-${lease}`;
+function leaseName(pid: number, lease: number): string {
+  return `${pid}-${lease}`;
+}
+
+function readMade(file: string): Made | undefined {
+  try {
+    const made = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Made>;
+    const placeholder = made.placeholder as Partial<Placeholder> | undefined;
+    if (typeof made.path !== 'string' || !path.isAbsolute(made.path)) return undefined;
+    if (placeholder?.kind === 'folder') return { path: made.path, placeholder: { kind: 'folder' } };
+    if (placeholder?.kind === 'file' && typeof placeholder.content === 'string') return { path: made.path, placeholder: { kind: 'file', content: placeholder.content } };
+    return undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * Makes the placeholder where nothing is; false when something is there already (the user's, or another
  * command's placeholder) or it cannot be made (a folder the user cannot write: the agent cannot either).
  */
-function make(protectedPath: ProtectedPath): boolean {
-  const { placeholder } = protectedPath;
-  if (!placeholder) return false;
+function make(target: string, placeholder: Placeholder): boolean {
   try {
-    if (placeholder.kind === 'folder') fs.mkdirSync(protectedPath.path);
-    else fs.writeFileSync(protectedPath.path, placeholder.content, { flag: 'wx' });
+    if (placeholder.kind === 'folder') fs.mkdirSync(target);
+    else fs.writeFileSync(target, placeholder.content, { flag: 'wx' });
     return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -144,50 +199,13 @@ function make(protectedPath: ProtectedPath): boolean {
   }
 }
 
-/** When no holder of the placeholder is alive: removes it if one of ours made it and it is still as made. */
-function settle(entry: string): void {
-  let names: string[];
+function removeIfUnchanged(target: string, placeholder: Placeholder): void {
   try {
-    names = fs.readdirSync(entry);
-  } catch {
-    return;
-  }
-  let holders = 0;
-  for (const name of names) {
-    const holder = /^h-(\d+)-(\d+)$/.exec(name);
-    if (!holder) continue;
-    const pid = Number(holder[1]);
-    if (pid === process.pid ? live.has(Number(holder[2])) : processExists(pid)) holders++;
-    else rm(path.join(entry, name));
-  }
-  if (holders > 0) return;
-  const target = read(path.join(entry, 'path'));
-  const made = read(path.join(entry, 'made'));
-  if (target && made) removeIfUnchanged(target, made);
-  fs.rmSync(entry, { recursive: true, force: true });
-}
-
-function removeIfUnchanged(target: string, made: string): void {
-  let stats: fs.Stats;
-  try {
-    stats = fs.lstatSync(target);
-  } catch {
-    return;
-  }
-  try {
-    const placeholder = JSON.parse(made) as { kind?: unknown; content?: unknown };
+    const stats = fs.lstatSync(target);
     if (placeholder.kind === 'folder' && stats.isDirectory()) fs.rmdirSync(target); // only when still empty
-    else if (placeholder.kind === 'file' && stats.isFile() && typeof placeholder.content === 'string' && fs.readFileSync(target, 'utf8') === placeholder.content) fs.unlinkSync(target);
+    else if (placeholder.kind === 'file' && stats.isFile() && stats.size === Buffer.byteLength(placeholder.content) && fs.readFileSync(target, 'utf8') === placeholder.content) fs.unlinkSync(target);
   } catch {
-    // Not empty, changed, or unreadable: it is the user's now.
-  }
-}
-
-function read(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
+    // Gone, not empty, changed, or unreadable: it is the user's now.
   }
 }
 

@@ -9,14 +9,18 @@
  * - its repository: `.git` stays where it is (pinned: a mount point cannot be renamed or removed, so it cannot
  *   be swapped for one of the agent's) and writable, so the agent still commits; in it `config`, `hooks`,
  *   `info`, `commondir` (it would redirect git to another configuration) and `config.worktree` (when
- *   `extensions.worktreeConfig` makes git read it) stay read-only, the same in each submodule's and linked
- *   worktree's git directory under `modules/` and `worktrees/`, and in the files a config includes. A `.git`
- *   file (a worktree or submodule) stays read-only and the git directory it names is protected the same way.
- *   Where there is no `.git`, none can be made (`git init` fails).
+ *   `extensions.worktreeConfig` makes git read it) stay read-only, the same in each linked worktree's git
+ *   directory under `worktrees/`, and the files a config includes; its submodules' git directories (`modules/`)
+ *   are read-only as a whole. A `.git` file (a worktree or submodule) stays read-only and the git directory it
+ *   names is protected the same way. Where there is no `.git`, none can be made (`git init` fails).
  * - `.vscode`, `.idea` and `*.code-workspace` files at its top, unless the agent's entry opted in
  *   (`policy.editorSettings`); where `.vscode` or `.idea` does not exist, it cannot be made.
  * - `.gitconfig` and the shell's startup files at its top, when they exist (a folder may be a home folder).
- * - the repositories nested in it, found to a depth of {@link NESTED_DEPTH} (not in `node_modules`), like its own.
+ * - the repositories nested in it, found to a depth of {@link NESTED_DEPTH} (not in `node_modules`): their `.git`
+ *   read-only as a whole (as Codex protects every `.git`; the agent commits in the folder's own repository).
+ *
+ * Each protected path that exists or is held is one more mount, and bwrap takes about a millisecond per mount
+ * (bench/confinement.bench.ts), so nothing is listed twice or inside a path read-only as a whole.
  *
  * A missing path that must not be created is held by a placeholder (an empty folder; for `commondir` a file
  * saying `.`, which git reads as "this directory", so git outside works unchanged), see placeholders.ts.
@@ -79,9 +83,14 @@ class Collector {
     return this.writablePaths.some((w) => isInside(p, w));
   }
 
+  /** What to mount: nothing twice, nothing inside a path that is read-only as a whole (each mount costs bwrap about a millisecond). */
   result(): Protection {
-    const pinned = [...this.pins].filter((p) => !this.readOnly.has(p));
-    return { pinned, readOnly: [...this.readOnly.values()], links: [...this.links].map(([p, target]) => ({ path: p, target })) };
+    const readOnly: ProtectedPath[] = [];
+    for (const entry of [...this.readOnly.values()].sort((a, b) => depth(a.path) - depth(b.path))) {
+      if (!readOnly.some((kept) => isInside(entry.path, kept.path))) readOnly.push(entry);
+    }
+    const pinned = [...this.pins].filter((p) => !readOnly.some((kept) => isInside(p, kept.path)));
+    return { pinned, readOnly, links: [...this.links].map(([p, target]) => ({ path: p, target })) };
   }
 
   /**
@@ -104,28 +113,32 @@ class Collector {
     this.readOnly.set(p, stats || !placeholder ? { path: p } : { path: p, placeholder });
   }
 
-  /** A `.git` (folder or file) at the top of a folder or of a nested repository. */
-  repository(dotGit: string, holdMissing: boolean): void {
+  /**
+   * A `.git` (folder or file) at the top of a folder (`top`: the agent keeps committing there) or of a
+   * repository nested in it (read-only as a whole, and so is the git directory a `.git` file names).
+   */
+  repository(dotGit: string, top: boolean): void {
     const stats = lstat(dotGit);
     if (!stats) {
-      if (holdMissing) this.entry(dotGit, FOLDER);
+      if (top) this.entry(dotGit, FOLDER);
     } else if (stats.isSymbolicLink()) {
       this.entry(dotGit);
     } else if (stats.isDirectory()) {
       // Without a HEAD it is no git directory (git looks further up): read-only as a whole, as a placeholder is.
-      if (lstat(path.join(dotGit, 'HEAD'))) this.gitDir(dotGit);
+      if (top && lstat(path.join(dotGit, 'HEAD'))) this.gitDir(dotGit);
       else this.entry(dotGit, FOLDER);
     } else if (stats.isFile()) {
       this.entry(dotGit);
       const target = pointedGitDir(dotGit);
-      if (target) this.gitDir(target);
+      if (target && top) this.gitDir(target);
+      else if (target) this.entry(target);
     }
   }
 
   /**
    * A git directory: pinned (with the folders between it and the `.git` it lies in, for those under
-   * `modules/` and `worktrees/`), what redirects or extends git's configuration read-only, then its
-   * submodules' and linked worktrees' git directories.
+   * `worktrees/`), what redirects or extends git's configuration read-only, its submodules' git directories
+   * (`modules/`) read-only as a whole, its linked worktrees' git directories likewise pinned and protected.
    */
   private gitDir(dir: string): void {
     if (this.gitDirs.has(dir) || !this.writable(dir)) return;
@@ -147,11 +160,9 @@ class Collector {
       for (const included of includedFiles(path.join(dir, 'config'))) this.entry(included, { kind: 'file', content: '' });
     }
     if (common) this.gitDir(common);
-    for (const sub of ['modules', 'worktrees']) {
-      const under = path.join(dir, sub);
-      if (!lstat(under)?.isDirectory()) continue;
-      for (const found of gitDirsUnder(under)) this.gitDir(found);
-    }
+    if (lstat(path.join(dir, 'modules'))?.isDirectory()) this.entry(path.join(dir, 'modules'));
+    const worktrees = path.join(dir, 'worktrees');
+    if (lstat(worktrees)?.isDirectory()) for (const found of gitDirsUnder(worktrees)) this.gitDir(found);
   }
 }
 
@@ -228,7 +239,7 @@ function includedFiles(config: string): string[] {
   return files;
 }
 
-/** Git directories (folders holding a `HEAD`) under `modules/` or `worktrees/`, a few levels deep. */
+/** Git directories (folders holding a `HEAD`) under `worktrees/`, a few levels deep. */
 function gitDirsUnder(dir: string, depth = 0): string[] {
   if (depth > 4) return [];
   const found: string[] = [];
@@ -242,6 +253,10 @@ function gitDirsUnder(dir: string, depth = 0): string[] {
 }
 
 /** Folders below `root` to {@link NESTED_DEPTH} levels, not following links, not into `.git` or `node_modules`. */
+function depth(p: string): number {
+  return p.split(path.sep).filter(Boolean).length;
+}
+
 function nestedFolders(root: string): string[] {
   const found: string[] = [];
   let level = [root];

@@ -147,9 +147,10 @@ describe('confinement walls (acpWorkspace.sandbox, real extension host)', functi
     await waitFor(() => withMarker(marker).length > 0 && fs.existsSync(log), 'the daemon to run', 20_000);
     await api.agents.stop(NAME);
     await waitFor(() => withMarker(marker).length === 0, 'the daemon to end with the agent', 10_000);
+    // Let go of once its output has closed.
+    await waitFor(() => !fs.existsSync(path.join(app, '.git', 'commondir')), 'the placeholders to go', 10_000);
     for (const folder of [app, lib, docs]) for (const name of ['.vscode', '.idea']) assert.ok(!fs.existsSync(path.join(folder, name)), `${name} in ${folder}`);
     for (const folder of [lib, docs]) assert.ok(!fs.existsSync(path.join(folder, '.git')), `.git in ${folder}`);
-    assert.ok(!fs.existsSync(path.join(app, '.git', 'commondir')));
   });
 
   it('strict: an agent started as node <package>/dist/index.js (its code in the package’s node_modules) starts and works', async () => {
