@@ -252,6 +252,9 @@ export function describeConfinement(launched: Launched, home: string): Confineme
     ...policy.writable.map((p) => `  ${short(p)}`),
     `  ${l10n.t('a private temporary folder')}`,
     ...(policy.mode === 'strict' ? [l10n.t('Reads only those, the system, and:'), ...policy.readable.map((p) => `  ${short(p)}`)] : []),
+    ...((policy.folders ?? []).length > 0
+      ? [policy.editorSettings ? l10n.t("In its folders git's configuration and hooks stay read-only.") : l10n.t("In its folders git's configuration and hooks, .vscode and .idea stay read-only.")]
+      : []),
   ];
   return {
     confined: true,

@@ -97,6 +97,11 @@ describe('confinement policy: an agent’s package, readablePaths and protected 
     const view = describeConfinement({ confined: true, description: 'bubblewrap 0.8.0', policy: { mode: 'writes', writable: [app, state], readable: [] } }, linkHome);
     assert.match(view.detail, /\n {2}~\/\.local\/share\/opencode\n/);
     assert.match(view.summary, /in app, ~\/\.local\/share\/opencode$/);
+    assert.ok(!view.detail.includes('read-only'), 'a policy without folders protects nothing');
+    const guarded = describeConfinement({ confined: true, description: 'b', policy: { mode: 'writes', writable: [app], readable: [], folders: [app] } }, home);
+    assert.match(guarded.detail, /In its folders git's configuration and hooks, \.vscode and \.idea stay read-only\.$/);
+    const opted = describeConfinement({ confined: true, description: 'b', policy: { mode: 'writes', writable: [app], readable: [], folders: [app], editorSettings: true } }, home);
+    assert.match(opted.detail, /In its folders git's configuration and hooks stay read-only\.$/);
   });
 
   it('strict under the real bwrap: `node <package>/dist/index.js` starts and loads its dependency', async function () {
