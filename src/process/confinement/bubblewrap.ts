@@ -177,7 +177,8 @@ function protectedMounts(policy: ConfinementPolicy, placeholders: PlaceholderLea
       l10n.t('Replace the link with what it points to, or set acpWorkspace.sandbox to "off" to run agents unconfined.'),
     );
   }
-  placeholders?.hold(protection.readOnly.filter((p) => p.placeholder && !exists(p.path)));
+  // Held whether they exist or not: one another command made must stay while this one runs.
+  placeholders?.hold(protection.readOnly.filter((p) => p.placeholder));
   const readOnly = [...protection.readOnly.filter((p) => exists(p.path)).map((p) => p.path), ...protectedPaths(policy)];
   // A writable mount inside a read-only one would open it again.
   const pinned = protection.pinned.filter((p) => !readOnly.some((r) => isInside(p, r)));

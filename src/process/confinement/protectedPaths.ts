@@ -110,7 +110,8 @@ class Collector {
       return;
     }
     if (!stats && !placeholder) return;
-    this.readOnly.set(p, stats || !placeholder ? { path: p } : { path: p, placeholder });
+    // The placeholder is kept when something is there: it may be one another command made and still needs.
+    this.readOnly.set(p, placeholder ? { path: p, placeholder } : { path: p });
   }
 
   /**

@@ -241,25 +241,37 @@ describe('confinement walls (real bwrap, attacked as a hostile agent would)', fu
     assert.deepEqual(listing(root), ['.idea', '.idea/misc.xml', '.vscode', '.vscode/settings.json']);
   });
 
-  it('a placeholder stays while another confined command still needs it, and goes with the last one', async () => {
+  it('a placeholder stays while another confined command still needs it, whichever made it, and goes with the last one', async () => {
     const root = scratch('acp-walls-shared-');
     cleanup.push(root);
     const policy = folders('writes', [root]);
-    // A waits for a line, then tries to create what the placeholder holds.
-    const first = wrap('read line; mkdir -p .vscode && echo x > .vscode/tasks.json && echo A-wrote || echo A-refused', policy, root);
-    const child = spawn(first.file, [...first.args], { cwd: root, env: first.env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const exited = new Promise((resolve) => child.once('close', resolve));
+    /** A confined command that waits for a line, then tries to create what the placeholder holds. */
+    function waiting(name: string) {
+      const command = wrap(`read line; mkdir -p .vscode && echo x > .vscode/${name}.json && echo ${name}-wrote || echo ${name}-refused`, policy, root);
+      const child = spawn(command.file, [...command.args], { cwd: root, env: command.env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+      return {
+        finish: async () => {
+          child.stdin.end('go\n');
+          await closed;
+          command.dispose();
+          return out.trim();
+        },
+      };
+    }
+    // A makes the placeholder, B finds it there; A ends first, then B; then C alone.
+    const first = waiting('A');
     assert.ok(fs.existsSync(path.join(root, '.vscode')), 'held while A runs');
-    const second = run('echo B-ran', policy, root);
-    assert.equal(second.stdout.trim(), 'B-ran');
-    assert.ok(fs.existsSync(path.join(root, '.vscode')), 'B is done, A still needs it');
-    child.stdin.end('go\n');
-    await exited;
-    assert.equal(out.trim(), 'A-refused');
-    first.dispose();
+    const second = waiting('B');
+    assert.equal(await first.finish(), 'A-refused');
+    assert.ok(fs.existsSync(path.join(root, '.vscode')), 'A is done, B still needs it');
+    assert.equal(await second.finish(), 'B-refused', 'still protected inside B');
     assert.deepEqual(listing(root), [], 'gone with the last command that needed it');
+    const third = run('echo C-ran', policy, root);
+    assert.equal(third.stdout.trim(), 'C-ran');
+    assert.deepEqual(listing(root), []);
   });
 
   it('a daemon started with setsid inside a confined command ends with it: when the command exits, and when it is killed', async () => {
