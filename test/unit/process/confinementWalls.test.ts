@@ -396,7 +396,7 @@ describe('the extension’s own git runs nothing a folder’s repository configu
   beforeEach(() => (base = scratch('acp-walls-checkpoints-')));
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
-  it('fsmonitor, hooks, a filter and a diff driver in a folder’s repository and in a nested one: a checkpoint, a change, another checkpoint and a restore run none of them', async () => {
+  it('fsmonitor, hooks, a filter and a diff driver in a folder’s repository and in a nested one: a checkpoint, a change and another checkpoint (with what changed and a file read back) run none of them', async () => {
     const marker = path.join(base, 'markers');
     fs.mkdirSync(marker);
     const root = repository(path.join(base, 'app'));
