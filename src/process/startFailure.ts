@@ -27,7 +27,7 @@ export class AgentStartError extends Error {
   }
 }
 
-export type FailureCause = 'auth' | 'network' | 'node' | 'notFound' | 'unknown';
+export type FailureCause = 'auth' | 'network' | 'node' | 'notFound' | 'readOnly' | 'unknown';
 
 /**
  * What the user can do about it (the VS Code layer turns each into a button). `setToken` is for a remote agent
@@ -69,6 +69,8 @@ const DATA_CHARS = 600;
 const AUTH = /\b(401|403)\b|unauthori[sz]ed|not (signed|logged) in|\blog ?in\b|\/login|sign ?in|api[ _-]?key|authenticat|credential|oauth|forbidden|invalid x-api-key/i;
 const NETWORK = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|ENETUNREACH|EHOSTUNREACH|fetch failed|socket hang up|getaddrinfo|network|proxy|self[- ]signed certificate|unable to (get|verify) (local )?(issuer )?certificate|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_|timed? ?out/i;
 const NODE = /SyntaxError|Unexpected token|requires? Node|Node\.?js (version|v?\d+)|unsupported engine|EBADENGINE|engines?\b.*node|is not a function.*(structuredClone|fetch)|ERR_REQUIRE_ESM|ERR_UNKNOWN_FILE_EXTENSION|ERR_UNSUPPORTED_DIR_IMPORT|ERR_MODULE_NOT_FOUND/i;
+/** A write refused by a read-only file system: what a confined agent meets outside what it may write. */
+const READ_ONLY = /\bEROFS\b|read-only file system/i;
 const NOT_FOUND = /ENOENT|command not found|command "[^"]*" was not found|not found on PATH|No such file or directory|is not recognized as an internal or external command|could not determine executable|404 Not Found.*registry|E404/i;
 
 /** The likely cause, the next step, and the actions, from everything known about the failure. */
@@ -103,6 +105,21 @@ export function describeStartFailure(input: StartFailureInput): StartFailure {
       advice = l10n.t('{0} was not found. Install {1} (or Node.js, for npx), or set its command in acpWorkspace.agents to the full path.', program, agent);
       actions.push('openSettings', 'showLog');
       break;
+    case 'readOnly': {
+      const where = readOnlyPath(evidence);
+      advice = where
+        ? l10n.t(
+            '{0} could not write {1}: that place is read-only for it. When acpWorkspace.sandbox confines an agent, it may write only its folders, its own state folders and the paths in writablePaths of its entry in acpWorkspace.agents: add {1} (or the folder it belongs in) there, then restart {0}.',
+            agent,
+            where,
+          )
+        : l10n.t(
+            '{0} could not write a file it needs: that place is read-only for it. When acpWorkspace.sandbox confines an agent, it may write only its folders, its own state folders and the paths in writablePaths of its entry in acpWorkspace.agents: add the path its log names there, then restart {0}.',
+            agent,
+          );
+      actions.push('openSettings', 'showLog', 'restart');
+      break;
+    }
     default:
       advice = helperExit(evidence)
         ? [
@@ -164,11 +181,27 @@ export function startFailureText(failure: StartFailure, lines = SHOWN_LINES): st
 function causeOf(error: unknown, evidence: string): FailureCause {
   if (error instanceof AuthRequiredError || (error instanceof AgentRequestError && error.code === ErrorCodes.AuthRequired)) return 'auth';
   if (/\bENOENT\b/.test(evidence) && /spawn|not found|executable/i.test(evidence)) return 'notFound';
+  if (READ_ONLY.test(evidence)) return 'readOnly';
   if (NODE.test(evidence)) return 'node';
   if (NETWORK.test(evidence)) return 'network';
   if (AUTH.test(evidence)) return 'auth';
   if (NOT_FOUND.test(evidence)) return 'notFound';
   return 'unknown';
+}
+
+/**
+ * The path a read-only file system refused, as Node and Bun (`EROFS: read-only file system, mkdir '/x'`) or a
+ * shell (`cannot create '/x': Read-only file system`) say it.
+ */
+function readOnlyPath(evidence: string): string | undefined {
+  for (const line of evidence.split('\n')) {
+    if (!READ_ONLY.test(line)) continue;
+    const quoted = /['"‘`](\/[^'"’`\n]*)['"’`]/.exec(line)?.[1];
+    if (quoted) return quoted;
+    const bare = /(?:^|\s)(\/\S+?):?\s+read-only file system/i.exec(line)?.[1];
+    if (bare) return bare;
+  }
+  return undefined;
 }
 
 /** "Claude Code process exited with code 1": the agent's own helper died and its words were not passed on. */

@@ -82,6 +82,25 @@ describe('describeStartFailure', () => {
     assert.deepEqual(failure.actions, ['openSettings', 'showLog']);
   });
 
+  it('a write refused at start by a read-only file system (a confined opencode with XDG_DATA_HOME elsewhere): which path, and the setting that opens it', () => {
+    // What opencode 1.x (Bun) prints, and what a shell and Node print.
+    for (const [line, where] of [
+      ["EROFS: read-only file system, mkdir '/data/u/share/opencode'", '/data/u/share/opencode'],
+      ["Error: EROFS: read-only file system, open '/home/u/.gemini/settings.json'", '/home/u/.gemini/settings.json'],
+      ["mkdir: cannot create directory '/home/u/.cache/x': Read-only file system", '/home/u/.cache/x'],
+      ['touch: /srv/state/lock: Read-only file system', '/srv/state/lock'],
+    ] as const) {
+      const failure = describeStartFailure({ agent: 'opencode', error: new Error('opencode exited while starting (exit code 1).'), stderr: [line] });
+      assert.equal(failure.cause, 'readOnly', line);
+      assert.ok(failure.advice?.includes(`could not write ${where}:`), `${line} → ${failure.advice}`);
+      assert.match(failure.advice ?? '', /acpWorkspace\.sandbox confines.*writablePaths of its entry in acpWorkspace\.agents.*restart opencode/);
+      assert.deepEqual(failure.actions, ['openSettings', 'showLog', 'restart']);
+    }
+    const unnamed = describeStartFailure({ agent: 'opencode', error: new Error('EROFS'), stderr: [] });
+    assert.equal(unnamed.cause, 'readOnly');
+    assert.match(unnamed.advice ?? '', /could not write a file it needs.*writablePaths/);
+  });
+
   it('otherwise: the stderr tail (the last few lines) and Show Log', () => {
     const stderr = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
     const failure = describeStartFailure({ agent: AGENT, error: new ConnectionClosedError(AGENT, 'session/new', 'Claude Code exited (exit code 2).'), stderr });
