@@ -217,11 +217,15 @@ export class Workbench {
     await input.press('Enter');
   }
 
-  /** Developer: Reload Window, then waits for the new workbench (its load awaited from before the command). */
+  /**
+   * Developer: Reload Window, then waits for the new workbench. The new document is awaited from before the
+   * command, and by its DOMContentLoaded: its `load` waits for every frame it made meanwhile, webviews included,
+   * and on a loaded machine it came more than a minute after the workbench was up (or not at all).
+   */
   async reloadWindow(): Promise<void> {
-    const loaded = this.page.waitForEvent('load', { timeout: 120_000 });
+    const reloaded = this.page.waitForEvent('domcontentloaded', { timeout: 120_000 });
     await this.runCommand('Developer: Reload Window');
-    await loaded;
+    await reloaded;
     await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   }
 
