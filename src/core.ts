@@ -27,6 +27,7 @@ import { reopenChatsOnReconnect } from './sessions/reconnectedChats';
 import { RegistryUpdates } from './vscode/registryUpdates';
 import { McpServers } from './mcp/mcpServers';
 import { FolderGrants } from './roots/folderGrants';
+import type { Root } from './roots/rootSet';
 import { ActiveSessions } from './sessions/activeSessions';
 import { ChangeReview } from './sessions/changeReview';
 import { Checkpoints } from './sessions/checkpoints';
@@ -36,8 +37,9 @@ import { HistoryActions } from './sessions/historyActions';
 import type { ChatUi, ConfinementUi, HistoryUi, Notices, ReviewUi, RootsUi } from './sessions/ports';
 import { AgentConfinement, showConfinementInChats } from './sessions/agentConfinement';
 import { PromptEdits } from './sessions/promptEdits';
-import { Reopener } from './sessions/reopener';
+import { Reopener, type RestartOptions } from './sessions/reopener';
 import { historyStorageDir, SessionHistory } from './sessions/sessionHistory';
+import { LocalCommandConfinement } from './sessions/remoteCommands';
 import { SessionRouter } from './sessions/sessionRouter';
 import { SessionStarter } from './sessions/sessionStarter';
 import { SessionTitles } from './sessions/sessionTitles';
@@ -154,17 +156,26 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   // The application layer, bottom up: sessions and the agent → client surface, agents, chats, history.
   const sessions = new ActiveSessions();
   const grants = new FolderGrants(context.workspaceState);
-  const router = new SessionRouter({ sessions, documents: vscodeOpenDocuments, logger });
+  // A remote agent's commands, when its entry lets it run them here, are confined like a local agent's (fail closed).
+  const router = new SessionRouter({
+    sessions,
+    documents: vscodeOpenDocuments,
+    logger,
+    remoteCommands: new LocalCommandConfinement({ mode: readSandbox, findConfiner: (env) => findConfiner(process.platform, env), home: os.homedir() }),
+  });
   // Restarting to widen a confinement reopens the agent's chats: the Reopener is built below.
-  let restartAgent: (name: string) => Promise<AcpConnection> = () => Promise.reject(new Error(vscode.l10n.t('ACP Workspace is still starting.')));
+  let restartAgent: (name: string, options?: RestartOptions) => Promise<AcpConnection> = () => Promise.reject(new Error(vscode.l10n.t('ACP Workspace is still starting.')));
   const late: { chats?: Chats; registry?: AgentRegistry } = {};
   const confinement = new AgentConfinement({
     mode: readSandbox,
     findConfiner: (env) => findConfiner(process.platform, env),
     grants,
     sessions,
+    // The sessions of the agent's open chats: a launch (a restart, a recovery) serves them.
+    serving: (name) => late.chats?.all().flatMap((chat) => (chat.session.agentName === name ? [chat.session] : [])) ?? [],
     isRunning: (name) => ['running', 'starting'].includes(late.registry?.find(name)?.state ?? 'stopped'),
-    restart: (name) => restartAgent(name),
+    // A confinement that widens or narrows: the chats are reopened with the folders shared now.
+    restart: (name) => restartAgent(name, { currentFolders: true }),
     tell: (name, line) => late.chats?.all().forEach((chat) => chat.session.agentName === name && chat.thread.addInfo(line)),
     ui: () => confinementUi,
     home: os.homedir(),
@@ -202,7 +213,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     context,
     logger,
     features: { booleanConfigOptions: true, notices: true, compaction: true, terminalAuth: true },
-    connect: (connection, confinement) => router.connect(connection, confinement),
+    connect: (connection, confinement, remote) => router.connect(connection, confinement, remote),
     confinement: (name, input) => confinement.launch(name, input),
     remoteAgent: (definition, shared) => remoteAgents.create(definition, shared),
   });
@@ -256,6 +267,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     logger,
     confinement,
     mappedFolders,
+    sharedFolders: (name): Root[] => starter.sharedFolders(name),
     record: (session, title, forkOf) => history.recordSession(session, title, forkOf),
   });
   // A remote agent that reconnected by itself: its chats are reopened on the new connection.
@@ -274,12 +286,12 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     confinement,
     mappedFolders,
   });
-  const folderChanges = new FolderChanges({ sessions, starter, grants, router, workspace, ui: () => rootsUi, notices, logger });
+  const folderChanges = new FolderChanges({ sessions, starter, grants, router, workspace, ui: () => rootsUi, notices, logger, confinement });
   const historyActions = new HistoryActions({ history, agents: pool, chats, reopener, grants, workspace, rootsUi: () => rootsUi, historyUi: () => historyUi, notices, logger });
 
   // The VS Code adapters.
   // Whoever restarts an agent (a command, a chat, a sign-in) gets its open chats reopened.
-  restartAgent = (name: string) => reopener.restartAgent(name);
+  restartAgent = (name: string, options?: RestartOptions) => reopener.restartAgent(name, options);
   const signIn = new SignIn(agents, logger, restartAgent);
   const reviewPanels = new ReviewPanels(review, context.extensionUri, logger);
   const changeActions = new ChangeActions(review, reviewPanels);
@@ -335,6 +347,8 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     // The primary folder can follow the active editor or the setting.
     vscode.window.onDidChangeActiveTextEditor(() => history.primaryMayHaveChanged()),
     vscode.workspace.onDidChangeConfiguration((event) => affectsUs(event, 'primaryFolder') && history.primaryMayHaveChanged()),
+    // Running agents keep their confinement until restarted: they say "restart to apply".
+    vscode.workspace.onDidChangeConfiguration((event) => affectsUs(event, 'sandbox') && confinement.settingChanged()),
     agentsView,
     notifications,
     ...registerAgentCommands(registry, channel, restartAgent),

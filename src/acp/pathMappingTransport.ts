@@ -12,6 +12,7 @@ import * as l10n from '@vscode/l10n';
 import { Message, type DataCallback, type MessageReader, type MessageWriter, type RequestMessage, type ResponseMessage } from 'vscode-jsonrpc/node';
 import { ErrorCodes } from './errors';
 import type { PathMapper } from './pathMapping';
+import { agentFacingError } from './pathMappingErrors';
 import { incomingCarriesPaths, outgoingCarriesPaths, translateIncoming, translateListResult, translateOutgoingRequest } from './pathMappingMessages';
 import type { AcpTransport, TransportHooks } from './transport/transport';
 
@@ -30,10 +31,23 @@ export interface MappedTransportHooks {
 
 type RequestId = string | number;
 
+/** Agent requests whose answers may quote paths (the handlers answer in local paths; the agent must not read them). */
+const PATH_REQUESTS = new Set(['fs/read_text_file', 'fs/write_text_file', 'terminal/create']);
+/** Client requests that set up a session with its folders. */
+const SETUPS = new Set(['session/new', 'session/load', 'session/resume', 'session/fork']);
+
+/** An agent request with a path, on its way to a handler: what its answer is rewritten with. */
+interface PendingPathRequest {
+  readonly method: string;
+  readonly agentPath: string | undefined;
+  readonly sessionId: string | undefined;
+}
+
 /**
  * Wraps `inner` so that every path crossing it is translated by `mapper` (client: local paths; agent: its
  * own). An agent's `fs/*` or `terminal/create` outside the mapped roots is answered here with `-32602` naming
- * the path and the agent's roots, and never reaches the connection's handlers.
+ * the path and the session's folders (in the agent's paths), and never reaches the connection's handlers; the
+ * handlers' own error answers to those requests reach the agent in its paths too (pathMappingErrors.ts).
  */
 export function mappedTransport(inner: AcpTransport, mapper: PathMapper, hooks: MappedTransportHooks = {}): AcpTransport {
   return {
@@ -48,6 +62,12 @@ class MappedLink {
   private readonly translated = new WeakMap<Message, Message>();
   /** Ids of `session/list` requests sent and not answered yet: their answers carry the agent's paths. */
   private readonly lists = new Set<RequestId>();
+  /** Session set-ups sent and not answered yet: the folders they give (agent's paths), the session when named. */
+  private readonly setups = new Map<RequestId, { readonly sessionId: string | undefined; readonly roots: readonly string[] }>();
+  /** Each session's folders in the agent's paths, as last set up through this link (refusals name these). */
+  private readonly sessionRoots = new Map<string, readonly string[]>();
+  /** The agent's `fs/*` and `terminal/create` requests handed to the connection and not answered yet, by id. */
+  private readonly pathRequests = new Map<string, PendingPathRequest>();
   private innerWriter: MessageWriter | undefined;
   private deliver: DataCallback | undefined;
 
@@ -88,6 +108,8 @@ class MappedLink {
     if (translated === undefined) return true;
     this.connection.tap?.('receive', translated);
     if (this.connection.intercept(translated)) return true;
+    // Its answer will be rewritten in the agent's paths (answerInAgentPaths).
+    if (Message.isRequest(message) && message.id !== null && PATH_REQUESTS.has(message.method)) this.pathRequests.set(idKey(message.id), pendingOf(message));
     if (translated !== message) this.translated.set(message, translated);
     return false;
   }
@@ -100,13 +122,17 @@ class MappedLink {
       return translated;
     }
     // An answer the inner reader made up (an oversize answer it discarded): forget its request.
-    if (Message.isResponse(message) && message.id !== null) this.lists.delete(message.id);
+    if (Message.isResponse(message) && message.id !== null) {
+      this.lists.delete(message.id);
+      this.setups.delete(message.id);
+    }
     return message;
   }
 
   /** The local form of an incoming message, or undefined when it was answered here. */
   private translateIncoming(message: Message): Message | undefined {
     if (Message.isResponse(message)) {
+      if (message.id !== null) this.setUp(message);
       if (message.id === null || !this.lists.delete(message.id) || message.result === undefined) return message;
       return { ...message, result: translateListResult(message.result, this.mapper) } as ResponseMessage;
     }
@@ -122,12 +148,24 @@ class MappedLink {
     }
   }
 
+  /** A session's set-up was answered: from now on its refusals name the folders it was given. */
+  private setUp(answer: ResponseMessage): void {
+    const setup = this.setups.get(answer.id!);
+    if (!setup) return;
+    this.setups.delete(answer.id!);
+    if (answer.error !== undefined) return;
+    const named = (answer.result as { sessionId?: unknown } | null | undefined)?.sessionId;
+    const sessionId = typeof named === 'string' ? named : setup.sessionId;
+    if (sessionId !== undefined) this.sessionRoots.set(sessionId, setup.roots);
+  }
+
   private refuse(request: RequestMessage, path: string, sessionId: string | undefined): void {
-    const roots = this.mapper.remoteRoots;
+    // Only the folders of the session that asked, as the agent sees them: never every mapped one, never a local path.
+    const roots = (sessionId === undefined ? undefined : this.sessionRoots.get(sessionId)) ?? [];
     const message =
       roots.length === 0
-        ? l10n.t('{0} is outside the folders shared with this agent: none are shared.', path)
-        : l10n.t('{0} is outside the folders shared with this agent ({1}).', path, roots.join(', '));
+        ? l10n.t("{0} is outside this session's folders (it has none this agent can reach).", path)
+        : l10n.t("{0} is outside this session's folders ({1}).", path, roots.join(', '));
     const answer: ResponseMessage = {
       jsonrpc: '2.0',
       id: request.id,
@@ -142,11 +180,13 @@ class MappedLink {
   private send(message: Message): Promise<void> {
     this.connection.tap?.('send', message);
     const writer = this.innerWriter!;
+    if (Message.isResponse(message)) return writer.write(this.answerInAgentPaths(message));
     if (!Message.isRequest(message) || !outgoingCarriesPaths(message.method)) return writer.write(message);
     const outcome = translateOutgoingRequest(message.method, message.params, this.mapper, this.inner.peer);
     switch (outcome.kind) {
       case 'send':
         if (message.method === 'session/list' && message.id !== null) this.lists.add(message.id);
+        if (SETUPS.has(message.method) && message.id !== null) this.setups.set(message.id, setupOf(outcome.params));
         return writer.write(outcome.params === message.params ? message : ({ ...message, params: outcome.params } as RequestMessage));
       case 'answer':
         this.answerHere({ jsonrpc: '2.0', id: message.id, result: outcome.result } as ResponseMessage);
@@ -157,6 +197,18 @@ class MappedLink {
     }
   }
 
+  /** The connection's answer to an agent's `fs/*` or `terminal/create`: an error goes out in the agent's paths. */
+  private answerInAgentPaths(answer: ResponseMessage): ResponseMessage {
+    if (answer.id === null) return answer;
+    const pending = this.pathRequests.get(idKey(answer.id));
+    if (!pending) return answer;
+    this.pathRequests.delete(idKey(answer.id));
+    if (answer.error === undefined) return answer;
+    const sessionRoots = pending.sessionId === undefined ? undefined : this.sessionRoots.get(pending.sessionId);
+    const error = agentFacingError(answer.error, { method: pending.method, agentPath: pending.agentPath, sessionRoots }, this.mapper);
+    return { ...answer, error } as ResponseMessage;
+  }
+
   /** Answers a client request in the agent's place, as if it had arrived (after the write returned, like a real answer). */
   private answerHere(answer: ResponseMessage): void {
     setImmediate(() => {
@@ -164,4 +216,25 @@ class MappedLink {
       if (!this.connection.intercept(answer)) this.deliver?.(answer);
     });
   }
+}
+
+function idKey(id: RequestId): string {
+  return `${typeof id}:${String(id)}`;
+}
+
+/** What an agent's path request's answer is rewritten with: its method, its path as the agent wrote it, its session. */
+function pendingOf(request: RequestMessage): PendingPathRequest {
+  const params = (typeof request.params === 'object' && request.params !== null ? request.params : {}) as Record<string, unknown>;
+  const value = params[request.method === 'terminal/create' ? 'cwd' : 'path'];
+  const sessionId = params['sessionId'];
+  return { method: request.method, agentPath: typeof value === 'string' ? value : undefined, sessionId: typeof sessionId === 'string' ? sessionId : undefined };
+}
+
+/** The folders a session set-up gives, in the agent's paths (the params already translated). */
+function setupOf(params: unknown): { sessionId: string | undefined; roots: string[] } {
+  const fields = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
+  const extra = Array.isArray(fields['additionalDirectories']) ? fields['additionalDirectories'].filter((d): d is string => typeof d === 'string') : [];
+  const cwd = typeof fields['cwd'] === 'string' ? [fields['cwd']] : [];
+  // session/fork names the session it copies; the answer names the new one (see setUp).
+  return { sessionId: typeof fields['sessionId'] === 'string' ? fields['sessionId'] : undefined, roots: [...cwd, ...extra] };
 }

@@ -68,8 +68,10 @@ export abstract class RpcPeer implements Disposable {
   private readonly writer: MessageWriter;
   private readonly pending = new Set<Pending>();
   private readonly incomingCancellations = new Map<CancellationId, CancellationTokenSource>();
-  /** Methods with a registered request handler. */
+  /** Methods with a registered request handler that serves them (what the client capabilities advertise). */
   protected readonly registered = new Set<string>();
+  /** Methods with a handler registered only to answer them in words, never advertised (see {@link onRequest}). */
+  private readonly unadvertised = new Set<string>();
   private closedReason: string | undefined;
   private closeTimer: NodeJS.Timeout | undefined;
   /** Set once every message the other side sent before its output ended has been dispatched. */
@@ -132,10 +134,15 @@ export abstract class RpcPeer implements Disposable {
     return this.closedReason !== undefined;
   }
 
-  /** Registers the handler for one incoming request. Its params are validated before it runs. */
-  onRequest<D extends RequestDefinition>(definition: D, handler: RequestHandler<D>): Disposable {
-    if (this.registered.has(definition.method)) throw new Error(`A handler for ${definition.method} is already registered.`);
-    this.registered.add(definition.method);
+  /**
+   * Registers the handler for one incoming request. Its params are validated before it runs. With
+   * `advertise: false` the method is answered but not counted among the handlers the client advertises (a
+   * handler that only refuses, in words the user sees, what this agent is not offered).
+   */
+  onRequest<D extends RequestDefinition>(definition: D, handler: RequestHandler<D>, options: { readonly advertise?: boolean } = {}): Disposable {
+    if (this.registered.has(definition.method) || this.unadvertised.has(definition.method)) throw new Error(`A handler for ${definition.method} is already registered.`);
+    const registered = options.advertise === false ? this.unadvertised : this.registered;
+    registered.add(definition.method);
     const registration = this.connection.onRequest(definition.method, async (raw: unknown, token: CancellationToken) => {
       const parsed = definition.params.safeParse(raw);
       if (!parsed.success) {
@@ -154,7 +161,7 @@ export abstract class RpcPeer implements Disposable {
     });
     return {
       dispose: () => {
-        this.registered.delete(definition.method);
+        registered.delete(definition.method);
         registration.dispose();
       },
     };

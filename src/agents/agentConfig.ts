@@ -65,6 +65,11 @@ export const RemoteSetting = z.strictObject({
   pathMappings: z.array(PathMappingSetting).max(100).default([]),
   /** Plain ws:/http: to a host that is not this machine. */
   allowInsecure: z.boolean().default(false),
+  /**
+   * The agent may run commands on this machine (`terminal/*`): each asked first, confined to the session's folders
+   * whatever `acpWorkspace.sandbox` says (fail closed). Off: the terminal is not offered to it.
+   */
+  localTerminal: z.boolean().default(false),
 });
 export type RemoteSetting = z.output<typeof RemoteSetting>;
 

@@ -192,7 +192,8 @@ export class AgentProcess implements Disposable, AgentRuntime {
     let child: ChildProcess;
     try {
       if (launchConfinement && 'confiner' in launchConfinement) {
-        confined = launchConfinement.confiner.wrap(command.command, command.args, env, this.options.cwd, launchConfinement.policy);
+        const launchEnv = launchConfinement.env ?? {};
+        confined = launchConfinement.confiner.wrap(command.command, command.args, { ...env, ...launchEnv }, this.options.cwd, launchConfinement.policy);
       }
       // Its own process group (so stopping it can signal every process it started), watched so that it ends
       // with the extension host however the host ends. Confined, the watchdog runs outside the mechanism.

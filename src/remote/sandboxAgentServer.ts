@@ -144,7 +144,8 @@ export class SandboxAgentServer {
         body: init.body,
         headers: { ...credentialHeaders(this.options.credentials), ...init.headers, accept: 'application/json' },
         signal: AbortSignal.any(signals),
-        redirect: 'error',
+        // A redirect is answered (and refused in words below), never followed: the token would go with it.
+        redirect: 'manual',
       });
     } catch (error) {
       if (signal?.aborted) throw error;

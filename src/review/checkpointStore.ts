@@ -13,7 +13,7 @@ import type { Logger } from '../common/logger';
 import type { Checkpoint, CheckpointRoot, CheckpointStore, FileChange, FileMode, FileState, SkippedFile } from './types';
 import { Git, GitCommandError } from './git';
 import { capture } from './capture';
-import { EMPTY_TREE, type ShadowRepo } from './shadowRepo';
+import type { ShadowRepo } from './shadowRepo';
 import { emptySession, readAllSessions, readSession, type SessionRecord, sessionFilePath, writeSession } from './sessionFile';
 import { directoryBytes, evictFromRecord, keptRepo, refPrefix, refsFor, refChanges, repoFor } from './eviction';
 
@@ -52,7 +52,7 @@ const openStores = new Map<string, GitCheckpointStore>();
  * Git repositories nested in a root are captured too, their paths relative to the root.
  */
 export class GitCheckpointStore implements CheckpointStore {
-  private roots: readonly CheckpointRoot[];
+  private rootList: readonly CheckpointRoot[];
   private record: SessionRecord;
   /** Roots whose index is known to match the head (this process wrote both). */
   private readonly verified = new Set<string>();
@@ -76,7 +76,7 @@ export class GitCheckpointStore implements CheckpointStore {
     private readonly options: CheckpointStoreOptions,
     record: SessionRecord,
   ) {
-    this.roots = options.roots;
+    this.rootList = options.roots;
     this.record = record;
     this.file = sessionFilePath(options.storageDir, options.sessionKey);
     this.maxFileBytes = options.maxFileBytes ?? 5 * MiB;
@@ -114,7 +114,11 @@ export class GitCheckpointStore implements CheckpointStore {
   }
 
   setRoots(roots: readonly CheckpointRoot[]): void {
-    this.roots = [...roots];
+    this.rootList = [...roots];
+  }
+
+  roots(): readonly CheckpointRoot[] {
+    return this.rootList;
   }
 
   list(): readonly Checkpoint[] {
@@ -126,8 +130,8 @@ export class GitCheckpointStore implements CheckpointStore {
   }
 
   /** Takes run one after another (each numbers its checkpoint from the record it read). */
-  take(label: string): Promise<Checkpoint> {
-    const run = this.takes.then(() => this.takeNow(label));
+  take(label: string, roots: readonly CheckpointRoot[] = this.rootList): Promise<Checkpoint> {
+    const run = this.takes.then(() => this.takeNow(label, [...roots]));
     this.takes = run.then(
       () => undefined,
       () => undefined,
@@ -135,20 +139,22 @@ export class GitCheckpointStore implements CheckpointStore {
     return run;
   }
 
-  private async takeNow(label: string): Promise<Checkpoint> {
+  private async takeNow(label: string, roots: readonly CheckpointRoot[]): Promise<Checkpoint> {
     this.assertOpen();
     await this.reload();
     const id = `c${this.record.nextId}`;
     const trees: Record<string, string> = {};
     const skipped: SkippedFile[] = [];
-    const results = await Promise.all(this.roots.map((root) => this.captureRoot(root)));
+    const large: Record<string, string[]> = {};
+    const results = await Promise.all(roots.map((root) => this.captureRoot(root)));
     // In the session's folder order (the review lists folders in it).
-    this.roots.forEach((root, i) => {
+    roots.forEach((root, i) => {
       const result = results[i]!;
       skipped.push(...result.skipped);
       if (result.tree) trees[root.path] = result.tree;
+      if (result.large && result.large.length > 0) large[root.path] = result.large;
     });
-    const checkpoint: Checkpoint = { id, label, takenAt: Date.now(), trees, skipped: sortSkipped(skipped) };
+    const checkpoint: Checkpoint = { id, label, takenAt: Date.now(), trees, skipped: sortSkipped(skipped), ...(Object.keys(large).length > 0 ? { large } : {}) };
     const before = this.record.checkpoints;
     this.record.nextId++;
     this.record.checkpoints = [...before, checkpoint];
@@ -170,7 +176,7 @@ export class GitCheckpointStore implements CheckpointStore {
   }
 
   /** Captures one root (a missing root, or one over the file cap, is skipped with a notice). */
-  private async captureRoot(root: CheckpointRoot): Promise<{ tree?: string; skipped: SkippedFile[] }> {
+  private async captureRoot(root: CheckpointRoot): Promise<{ tree?: string; skipped: SkippedFile[]; large?: string[] }> {
     const stat = await fs.promises.stat(root.path).catch(() => undefined);
     if (!stat?.isDirectory()) {
       this.options.logger?.warn(`Checkpoint: the folder ${root.path} is not available; it is not captured.`);
@@ -210,21 +216,28 @@ export class GitCheckpointStore implements CheckpointStore {
       const tree = result.state.tree;
       this.record.heads[root.path] = { tree, state: result.state, large: result.large };
       this.verified.add(root.path);
-      return { tree, skipped };
+      return { tree, skipped, large: Object.keys(result.large).sort() };
     });
   }
 
   async changes(from: Checkpoint, to: Checkpoint): Promise<FileChange[]> {
     this.assertOpen();
-    const roots = [...new Set([...Object.keys(from.trees), ...Object.keys(to.trees)])].sort();
+    // Only roots both captured: a root missing on one side (not captured, or not in the list then) is unknown
+    // there, and comparing it with nothing would claim every file of it added or deleted.
+    const roots = Object.keys(from.trees).filter((root) => to.trees[root] !== undefined).sort();
     const all = await Promise.all(
       roots.map(async (root) => {
-        const a = from.trees[root] ?? EMPTY_TREE;
-        const b = to.trees[root] ?? EMPTY_TREE;
+        const a = from.trees[root]!;
+        const b = to.trees[root]!;
         if (a === b) return [];
         const repo = repoFor(this.git, this.options.storageDir, root);
         const raw = await repo.exclusive(() => repo.diff(a, b));
-        return raw.map((c): FileChange => ({ root, ...c }));
+        // A file over the size cap on one side is in no tree there: it was not added or deleted, it is unknown.
+        const largeBefore = new Set(from.large?.[root] ?? []);
+        const largeAfter = new Set(to.large?.[root] ?? []);
+        return raw
+          .filter((c) => !(c.status === 'added' && largeBefore.has(c.path)) && !(c.status === 'deleted' && largeAfter.has(c.path)))
+          .map((c): FileChange => ({ root, ...c }));
       }),
     );
     return all.flat().sort((x, y) => compare(x.root, y.root) || compare(x.path, y.path));

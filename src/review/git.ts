@@ -90,10 +90,15 @@ function sanitisedEnv(target: GitTarget): NodeJS.ProcessEnv {
   };
 }
 
-/** Configuration given on every command line: nothing of the folder or the user can run code or convert bytes. */
+/**
+ * Configuration given on every command line: nothing of the folder or the user can run code or convert bytes.
+ * Hooks are looked for in the null device (`/dev/null/<hook>`, never a folder, nobody can put a file in it):
+ * no folder anyone could create first (a fixed name in the shared temp folder was one) and not the shadow
+ * repository's own `hooks/`.
+ */
 function configArgs(): string[] {
   const settings: Record<string, string> = {
-    'core.hooksPath': path.join(os.tmpdir(), 'acp-workspace-no-hooks', 'none'),
+    'core.hooksPath': os.devNull,
     'core.fsmonitor': 'false',
     'core.autocrlf': 'false',
     'core.safecrlf': 'false',

@@ -1,16 +1,19 @@
 /**
- * Restoring the roots to a checkpoint (undo and redo of turns) without losing the user's own edits. For each
- * file that differs between the state the agent last left (`expected`) and the `target` checkpoint, the file
- * on disk (`actual`) decides: unchanged since (`actual = expected`) → the target is written; changed by the
- * user → a three-way merge (base = expected, ours = actual, theirs = target) is written when clean, and the
- * file is a conflict otherwise (also when it is binary, a link, absent on a side, or open with unsaved
- * changes). Nothing is written while any file conflicts.
+ * Undo and redo without losing the user's own edits: a restore is a list of steps, each taking one change of
+ * the agent's back (undo: a turn, "After turn n" → "Before turn n") or one undo back (redo: "After undo" →
+ * "Before undo"), on the paths that change touched and nothing else. Each path starts from the disk and goes
+ * through the steps that touch it, latest first: where it is as the step left it, it becomes what the step
+ * goes back to; where it already is that, it stays; otherwise the user changed it since, and a three-way
+ * merge (base = as the step left it, ours = now, theirs = what it goes back to) keeps their edits when clean,
+ * else the file is a conflict (also when it is binary, a link, absent on a side, or open with unsaved changes).
+ * What the user did between turns, or after the last one, is never in a step: a file they created, a line
+ * they edited, a file the agent never touched are left alone. Nothing is written while any file conflicts.
  */
 import * as l10n from '@vscode/l10n';
-import { decodeText, isBinary } from './hunks';
 import { sameState, stateHash } from './fileStates';
 import { relativePathProblem } from './relativePath';
-import type { Checkpoint, CheckpointStore, FileState, ReviewFs, SkippedFile } from './types';
+import { mergeable, threeWay } from './threeWay';
+import type { Checkpoint, CheckpointStore, FileChange, FileState, ReviewFs, SkippedFile, SkipReason } from './types';
 
 /** One file a restore writes. */
 export interface RestoreFile {
@@ -25,8 +28,11 @@ export interface RestoreFile {
 /** A file a restore cannot write, and why in words. */
 export interface RestoreProblem {
   readonly root: string;
+  /** `''`: the whole folder. */
   readonly path: string;
   readonly reason: string;
+  /** For what a checkpoint could not capture: why. */
+  readonly skipped?: SkipReason;
 }
 
 /** What {@link SessionReview.undo}/{@link SessionReview.redo} would do; inspect it, then pass it back. */
@@ -60,52 +66,85 @@ export interface ComputedRestore {
   readonly writes: PlannedWrite[];
 }
 
-/** Works out what restoring `target` over `expected` writes, given the disk now. Writes nothing. */
-export async function computeRestore(
-  store: CheckpointStore,
-  fs: ReviewFs,
-  target: Checkpoint,
-  expected: Checkpoint,
-  skipped: readonly SkippedFile[],
-): Promise<ComputedRestore> {
+/** One change a restore takes back, on the paths it touched: `from` is as it left them, `to` what they go back to. */
+export interface RestoreStep {
+  readonly from: Checkpoint;
+  readonly to: Checkpoint;
+  readonly paths: readonly { readonly root: string; readonly path: string }[];
+}
+
+/** The paths of changes (a rename as both its paths). */
+export function changedPaths(changes: readonly FileChange[]): { root: string; path: string }[] {
+  return changes.flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.oldPath, c.path]).map((p) => ({ root: c.root, path: p })));
+}
+
+/** Works out what taking `steps` back (in order: the latest change first) writes, given the disk now. Writes nothing. */
+export async function computeRestore(store: CheckpointStore, fs: ReviewFs, steps: readonly RestoreStep[], skipped: readonly SkippedFile[]): Promise<ComputedRestore> {
   const result: ComputedRestore = { files: [], conflicts: [], cannotRestore: [], writes: [] };
-  const tooLarge = new Set([...skipped, ...target.skipped, ...expected.skipped].map((s) => `${s.root}\u0000${s.path}`));
+  const key = (root: string, path: string) => `${root}\u0000${path}`;
+  const notCaptured = new Map<string, SkippedFile>();
+  for (const s of skipped) if (!notCaptured.has(key(s.root, s.path))) notCaptured.set(key(s.root, s.path), s);
+  for (const s of notCaptured.values()) result.cannotRestore.push({ root: s.root, path: s.path, reason: notCapturedReason(s), skipped: s.reason });
   const paths = new Map<string, { root: string; path: string }>();
-  for (const change of await store.changes(target, expected)) {
-    for (const p of change.oldPath === undefined ? [change.path] : [change.oldPath, change.path]) paths.set(`${change.root}\u0000${p}`, { root: change.root, path: p });
-  }
-  for (const s of tooLarge) {
-    const [root, path] = s.split('\u0000') as [string, string];
-    result.cannotRestore.push({ root, path, reason: l10n.t('It was too large to be captured, so it cannot be restored.') });
-    paths.delete(s);
-  }
-  for (const { root, path } of paths.values()) {
+  const touched = steps.map((step) => new Set(step.paths.map((p) => key(p.root, p.path))));
+  // A file too large to capture is left as it is. (A folder a turn could not capture has no paths in that
+  // turn's step: its checkpoints were not compared there; another turn's changes to it are restored.)
+  for (const step of steps) for (const p of step.paths) if (!notCaptured.has(key(p.root, p.path))) paths.set(key(p.root, p.path), p);
+  // By folder, then path (as the store lists changes), whatever the order of the steps that touched them.
+  const ordered = [...paths].sort(([, a], [, b]) => (a.root < b.root ? -1 : a.root > b.root ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const [at, { root, path }] of ordered) {
     const problem = relativePathProblem(path);
     if (problem !== undefined) {
       result.conflicts.push({ root, path, reason: l10n.t('It was not touched: {0}', problem) });
       continue;
     }
-    const [want, was, actual] = await Promise.all([store.read(target, root, path), store.read(expected, root, path), fs.read(root, path)]);
-    if (sameState(actual, want)) continue;
+    const actual = await fs.read(root, path);
+    let state = actual;
+    let merged = false;
+    let conflict: string | undefined;
+    for (let i = 0; i < steps.length && conflict === undefined; i++) {
+      if (!touched[i]!.has(at)) continue;
+      const step = steps[i]!;
+      const [was, want] = await Promise.all([store.read(step.from, root, path), store.read(step.to, root, path)]);
+      if (sameState(state, was)) state = want;
+      else if (!sameState(state, want)) {
+        // Changed since by the user: their edits stay, merged with what the step takes back.
+        const kept = await threeWay(store, was, state, want);
+        if (kept === undefined) conflict = conflictReason(was, state, want);
+        else {
+          state = kept;
+          merged = true;
+        }
+      }
+    }
+    if (conflict !== undefined) {
+      result.conflicts.push({ root, path, reason: conflict });
+      continue;
+    }
+    if (sameState(actual, state)) continue;
     if (fs.isDirty(root, path)) {
       result.conflicts.push({ root, path, reason: l10n.t('It has unsaved changes in an editor; save or revert them first.') });
       continue;
     }
-    const change = want === undefined ? 'remove' : actual === undefined ? 'create' : 'restore';
-    if (sameState(actual, was)) {
-      result.files.push({ root, path, change, merged: false });
-      result.writes.push({ root, path, state: want, actualHash: stateHash(actual) });
-      continue;
-    }
-    const merged = await mergeEdits(store, was, actual, want);
-    if (merged === undefined) {
-      result.conflicts.push({ root, path, reason: conflictReason(was, actual, want) });
-      continue;
-    }
-    result.files.push({ root, path, change: 'restore', merged: true });
-    result.writes.push({ root, path, state: merged, actualHash: stateHash(actual) });
+    const change = state === undefined ? 'remove' : actual === undefined ? 'create' : 'restore';
+    result.files.push({ root, path, change, merged });
+    result.writes.push({ root, path, state, actualHash: stateHash(actual) });
   }
   return result;
+}
+
+/** Why a file or folder a checkpoint did not capture cannot be restored, in words. */
+function notCapturedReason(skip: SkippedFile): string {
+  switch (skip.reason) {
+    case 'too-large':
+      return l10n.t('It was too large to be captured, so it cannot be restored.');
+    case 'nested-repository':
+      return l10n.t('It is a Git repository nested too deep to be captured, so what changed in it cannot be restored.');
+    case 'too-many-files':
+      return l10n.t('The folder held more files than checkpoints keep, so what changed in it is not known and cannot be restored.');
+    case 'root-unavailable':
+      return l10n.t('The folder could not be read, so what changed in it is not known and cannot be restored.');
+  }
 }
 
 /**
@@ -128,18 +167,6 @@ export async function applyRestore(fs: ReviewFs, writes: readonly PlannedWrite[]
     }
   }
   return { conflicts, failed };
-}
-
-function mergeable(state: FileState | undefined): state is FileState {
-  return state !== undefined && state.mode !== 'symlink' && !isBinary(state.bytes) && decodeText(state.bytes) !== undefined;
-}
-
-async function mergeEdits(store: CheckpointStore, base: FileState | undefined, ours: FileState | undefined, theirs: FileState | undefined): Promise<FileState | undefined> {
-  if (!mergeable(base) || !mergeable(ours) || !mergeable(theirs)) return undefined;
-  const merged = await store.merge(base.bytes, ours.bytes, theirs.bytes);
-  if (!merged.clean) return undefined;
-  // The target's mode where the agent changed it, else the user's.
-  return { bytes: merged.bytes, mode: theirs.mode !== base.mode ? theirs.mode : ours.mode };
 }
 
 function conflictReason(base: FileState | undefined, ours: FileState | undefined, theirs: FileState | undefined): string {

@@ -29,6 +29,7 @@ const checkpointSchema = z.object({
       reason: z.enum(['too-large', 'nested-repository', 'too-many-files', 'root-unavailable']),
     }),
   ),
+  large: z.record(z.string(), z.array(z.string())).optional(),
 });
 
 /** What the session's last capture of a root left. */

@@ -1,25 +1,28 @@
 /**
- * SessionReview: one chat session's checkpoints and review. Each agent turn is bracketed by checkpoints;
- * what a turn changed becomes pending (compared with its content before the agent first changed it) until
- * the user accepts or rejects it, whole or hunk by hunk. A turn can be undone (the roots restored to the
- * checkpoint before it, later turns included) and redone, without overwriting edits the user made since
- * (merged when clean, listed as conflicts otherwise). Every write goes through {@link ReviewFs}; the record
- * is saved after each change (see reviewRecord.ts). Operations run one at a time, in call order.
+ * SessionReview: one chat session's checkpoints and review. Each agent turn is bracketed by checkpoints of
+ * the same folders; what a turn changed becomes pending until the user accepts or rejects it, whole or hunk
+ * by hunk, and only what the agent changed is shown (the user's edits, between turns or since, are told
+ * apart: pendingFiles.ts). A turn can be undone (its changes and every later turn's taken back, each on the
+ * files it changed: restorePlan.ts) and redone, never touching what the user did (their edits merged when
+ * clean, listed as conflicts otherwise). Every write goes through {@link ReviewFs}; the record is saved after
+ * each change and holds all of this (see reviewRecord.ts), so a reloaded window acts as the one before it.
+ * Operations run one at a time, in call order.
  */
+import * as l10n from '@vscode/l10n';
 import { Emitter, type Event } from '../common/events';
 import { type Logger, silentLogger } from '../common/logger';
 import { keyOf } from './fileStates';
 import { acceptHunk, decodeText, encodeText, fileHunks, rejectHunk } from './hunks';
-import { addTurnToPending, byRootThenPath, type Inspection, inspect, type PendingFile, readBase, toPendingFile } from './pendingFiles';
+import { addTurnToPending, byRootThenPath, type Inspection, inspect, type PendingFile, toPendingFile } from './pendingFiles';
 import { relativePathProblem } from './relativePath';
 import { type ReviewOutcome, reviewProblem } from './reviewOutcome';
-import { loadRecord, type PendingEntry, type ReviewRecord, saveRecord, type TurnRecord, type UndoRecord } from './reviewRecord';
+import { loadRecord, type PendingEntry, type PromptAnchor, type ReviewRecord, saveRecord, type TurnRecord, type UndoRecord } from './reviewRecord';
 import { TurnRestorer } from './turnRestorer';
 import type { RestoreOutcome, RestorePlan } from './turnRestorer';
-import type { Checkpoint, CheckpointStore, FileState, ReviewFs } from './types';
+import type { Checkpoint, CheckpointRoot, CheckpointStore, FileState, ReviewFs, SkippedFile } from './types';
 
 export type { PendingFile } from './pendingFiles';
-export type { TurnRecord, TurnState } from './reviewRecord';
+export type { PromptAnchor, TurnRecord, TurnState } from './reviewRecord';
 export type { RestoreFile, RestorePlan, RestoreProblem } from './restorePlan';
 export type { ReviewOutcome } from './reviewOutcome';
 export type { RestoreOutcome } from './turnRestorer';
@@ -35,10 +38,13 @@ export interface SessionReviewOptions {
   readonly onProblem?: (message: string) => void;
 }
 
-/** A turn under way: its number and the checkpoint taken before it. */
+/** A turn under way: its number, the checkpoint taken before it and the folders it captured. */
 export interface TurnStart {
   readonly n: number;
   readonly before: Checkpoint;
+  /** "After turn n" captures these too, whatever happens to the session's folders meanwhile. */
+  readonly roots: readonly CheckpointRoot[];
+  readonly prompt?: PromptAnchor;
 }
 
 /** What a turn changed, as recorded (the chat's `changes` entry shows it). */
@@ -99,32 +105,41 @@ export class SessionReview {
     return this.turnList;
   }
 
-  /** Takes the checkpoint "Before turn n" (call before sending the prompt; turns do not overlap). */
-  beginTurn(): Promise<TurnStart> {
+  /**
+   * Takes the checkpoint "Before turn n" of the store's roots (call before sending the prompt; turns do not
+   * overlap); `prompt` says where the turn's prompt is in the chat.
+   */
+  beginTurn(prompt?: PromptAnchor): Promise<TurnStart> {
     return this.exclusive(async () => {
       const n = this.nextTurn++;
-      const before = await this.options.store.take(`Before turn ${n}`);
+      const roots = [...this.options.store.roots()];
+      const before = await this.options.store.take(`Before turn ${n}`, roots);
       await this.save();
-      return { n, before };
+      return { n, before, roots, ...(prompt === undefined ? {} : { prompt }) };
     });
   }
 
-  /** Takes "After turn n", records what the turn changed, and makes those files pending. */
+  /**
+   * Takes "After turn n" of the folders "Before turn n" took (a folder taken back meanwhile included: what
+   * the agent wrote there before it lost it is the turn's too), records what the turn changed, and makes
+   * those files pending.
+   */
   endTurn(start: TurnStart): Promise<TurnChanges> {
     return this.exclusive(async () => {
       const store = this.options.store;
-      const after = await store.take(`After turn ${start.n}`);
+      const after = await store.take(`After turn ${start.n}`, start.roots);
       const files = await store.changes(start.before, after);
       const turn: TurnRecord = {
         n: start.n,
         before: start.before.id,
         after: after.id,
         files,
-        skipped: after.skipped,
+        skipped: turnSkipped(start.before, after),
         state: store.get(start.before.id) === undefined ? 'unavailable' : 'done',
+        ...(start.prompt === undefined ? {} : { prompt: start.prompt }),
       };
       this.turnList = [...this.turnList.filter((t) => t.n !== turn.n), turn].sort((a, b) => a.n - b.n);
-      addTurnToPending(this.entries, turn);
+      await addTurnToPending(store, this.entries, turn);
       this.head = after.id;
       this.undos = []; // the state moved on: what was undone can no longer be redone
       await this.changedAndSaved();
@@ -140,10 +155,15 @@ export class SessionReview {
     return this.exclusive(() => this.pendingNow());
   }
 
-  /** The review base of a pending file (before the agent changed it); `undefined` when absent or not pending. */
-  async baseOf(key: string): Promise<FileState | undefined> {
-    const entry = this.entries.get(key);
-    return entry === undefined ? undefined : (await readBase(this.options.store, entry.base)).state;
+  /**
+   * A pending file without the agent's changes (what the review compares the disk with: before the agent
+   * changed it, with the user's edits since); `undefined` when absent or not pending.
+   */
+  baseOf(key: string): Promise<FileState | undefined> {
+    return this.exclusive(async () => {
+      const entry = this.entries.get(key);
+      return entry === undefined ? undefined : (await this.inspectSafely(entry)).without;
+    });
   }
 
   /** A file as a checkpoint has it (for diffs); `undefined` when absent, unknown or not a safe path. */
@@ -194,7 +214,7 @@ export class SessionReview {
       const outcome = await this.restorer.undo(plan, this.head);
       if (!outcome.ok) return outcome;
       this.turnList = this.turnList.map((t) => (plan.turns.includes(t.n) ? { ...t, state: 'undone' } : t));
-      this.undos = [...this.undos, { checkpoint: outcome.beforeUndo, turns: plan.turns }];
+      this.undos = [...this.undos, { checkpoint: outcome.beforeUndo, ...(outcome.afterUndo === undefined ? {} : { after: outcome.afterUndo }), turns: plan.turns }];
       this.head = outcome.head;
       await this.pendingNow();
       await this.changedAndSaved();
@@ -215,7 +235,7 @@ export class SessionReview {
       if (!outcome.ok || index === -1) return outcome;
       const store = this.options.store;
       this.turnList = this.turnList.map((t) => (plan.turns.includes(t.n) ? { ...t, state: store.get(t.before) === undefined ? 'unavailable' : 'done' } : t));
-      for (const turn of this.turnList) if (plan.turns.includes(turn.n)) addTurnToPending(this.entries, turn);
+      for (const turn of this.turnList) if (plan.turns.includes(turn.n)) await addTurnToPending(store, this.entries, turn);
       this.undos = this.undos.slice(0, index);
       this.head = outcome.head;
       await this.pendingNow();
@@ -256,7 +276,7 @@ export class SessionReview {
       return await inspect(this.options.store, this.options.fs, entry);
     } catch (error) {
       this.logger.warn(`Review: ${entry.path} could not be read: ${error instanceof Error ? error.message : String(error)}`);
-      return { entry, base: undefined, lost: true, current: undefined, atOldPath: undefined, shown: 'unreadable', atBase: false };
+      return { entry, base: undefined, lost: true, current: undefined, atOldPath: undefined, without: undefined, mixed: false, shown: 'unreadable', atBase: false };
     }
   }
 
@@ -281,9 +301,14 @@ export class SessionReview {
       if ('ok' in texts) return texts;
       const base = acceptHunk(texts.base, texts.current, hunk);
       if (base !== texts.current) {
-        const mode = inspection.base?.mode ?? inspection.current?.mode ?? 'file';
-        const id = await this.options.store.keep({ bytes: encodeText(base), mode });
-        this.entries.set(key, { ...inspection.entry, base: { kind: 'kept', id } });
+        // The hunk becomes part of the base; the file as it is now is what the agent left (the user's edits
+        // since are in both, so they stay told apart; a mixed file stays mixed).
+        const store = this.options.store;
+        const mode = inspection.without?.mode ?? inspection.current?.mode ?? 'file';
+        const id = await store.keep({ bytes: encodeText(base), mode });
+        const agent = inspection.current === undefined ? ({ kind: 'absent' } as const) : ({ kind: 'kept', id: await store.keep(inspection.current) } as const);
+        const { root, path, oldPath } = inspection.entry;
+        this.entries.set(key, { root, path, ...(oldPath === undefined ? {} : { oldPath }), base: { kind: 'kept', id }, agent, ...(inspection.mixed ? { mixed: true as const } : {}) });
         await this.changedAndSaved();
         return { ok: true, key };
       }
@@ -297,24 +322,32 @@ export class SessionReview {
   private async rejectNow(key: string, hunk?: number, shown?: string): Promise<ReviewOutcome> {
     const inspection = await this.current(key, shown);
     if ('ok' in inspection) return inspection;
-    const { entry, base, current } = inspection;
+    const { entry, base, without, current } = inspection;
     if (inspection.lost) return reviewProblem(key, 'unavailable', `${entry.path} cannot be restored: ${toPendingFile(inspection).noHunks ?? ''}`);
     const paths = entry.oldPath === undefined ? [entry.path] : [entry.path, entry.oldPath];
     if (paths.some((p) => this.options.fs.isDirty(entry.root, p))) {
       return reviewProblem(key, 'dirty', `${entry.path} has unsaved changes in an editor; save or revert them before rejecting.`);
+    }
+    if (hunk === undefined && inspection.mixed) {
+      return reviewProblem(
+        key,
+        'mixed',
+        l10n.t('{0}: you changed it where the agent did too, so rejecting it whole would undo your edits as well; nothing was done. Reject its hunks one by one, or edit it by hand.', entry.path),
+      );
     }
     let write: { path: string; state: FileState | undefined }[];
     if (hunk !== undefined) {
       const texts = this.hunkTexts(key, inspection, hunk);
       if ('ok' in texts) return texts;
       const text = rejectHunk(texts.base, texts.current, hunk);
-      write = text === texts.base ? [] : [{ path: entry.path, state: { bytes: encodeText(text), mode: current?.mode ?? base?.mode ?? 'file' } }];
+      write = text === texts.base ? [] : [{ path: entry.path, state: { bytes: encodeText(text), mode: current?.mode ?? without?.mode ?? 'file' } }];
     } else write = [];
     if (write.length === 0) {
       if (entry.oldPath !== undefined && inspection.atOldPath !== undefined) {
         return reviewProblem(key, 'changed', `${entry.oldPath} exists again; ${entry.path} was not renamed back.`);
       }
-      write = entry.oldPath === undefined ? [{ path: entry.path, state: base }] : [{ path: entry.oldPath, state: base }, { path: entry.path, state: undefined }];
+      // The file without the agent's changes: the user's edits since stay.
+      write = entry.oldPath === undefined ? [{ path: entry.path, state: without }] : [{ path: entry.oldPath, state: base }, { path: entry.path, state: undefined }];
     }
     try {
       for (const w of write) await this.options.fs.write(entry.root, w.path, w.state);
@@ -329,11 +362,11 @@ export class SessionReview {
   /** Both sides as text, when the file has hunk `index`. */
   private hunkTexts(key: string, inspection: Inspection, index: number): { base: string; current: string } | ReviewOutcome {
     if (inspection.lost) return reviewProblem(key, 'unavailable', toPendingFile(inspection).noHunks ?? 'Its base is gone.');
-    const hunks = fileHunks(inspection.base, inspection.current);
+    const hunks = fileHunks(inspection.without, inspection.current);
     if (hunks.hunks === undefined) return reviewProblem(key, 'no-such-hunk', hunks.noHunks ?? 'It has no hunks.');
     if (index < 0 || index >= hunks.hunks.length) return reviewProblem(key, 'no-such-hunk', `${inspection.entry.path} has no hunk ${index + 1}.`);
     const text = (s: FileState | undefined) => (s === undefined ? '' : (decodeText(s.bytes) ?? ''));
-    return { base: text(inspection.base), current: text(inspection.current) };
+    return { base: text(inspection.without), current: text(inspection.current) };
   }
 
   private async all(action: (key: string) => Promise<ReviewOutcome>): Promise<BatchOutcome> {
@@ -387,4 +420,28 @@ export class SessionReview {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+/**
+ * What a turn's checkpoints did not capture: what "After" skipped (files too large among them), what
+ * "Before" could not capture (a folder over the file cap, gone, a repository nested too deep; its own list
+ * of files too large is the user's doing, not the agent's), and files over the size cap before the turn and
+ * not after it. A folder only one of them captured is not compared, nor such a file, so nothing of them is
+ * claimed: they are named here instead.
+ */
+function turnSkipped(before: Checkpoint, after: Checkpoint): SkippedFile[] {
+  const seen = new Set<string>();
+  const all: SkippedFile[] = [];
+  // A file over the size cap before the turn and not after (shrunk or removed): what the agent did to it is not known.
+  const shrunk = Object.entries(before.large ?? {}).flatMap(([root, paths]) => {
+    const still = new Set(after.large?.[root] ?? []);
+    return after.trees[root] === undefined ? [] : paths.filter((p) => !still.has(p)).map((p): SkippedFile => ({ root, path: p, reason: 'too-large' }));
+  });
+  for (const skip of [...before.skipped.filter((s) => s.reason !== 'too-large'), ...after.skipped, ...shrunk]) {
+    const key = `${skip.root}\u0000${skip.path}\u0000${skip.reason}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    all.push(skip);
+  }
+  return all.sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

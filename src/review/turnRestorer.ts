@@ -1,10 +1,11 @@
 /**
- * Undo and redo of turns: which checkpoint each restores, over which state, and the plan in between
- * (restorePlan.ts decides file by file). A plan is checked again when it is carried out: if the session
- * moved on meanwhile (another turn, undo or redo), or a planned file changed on disk, nothing is written.
+ * Undo and redo of turns: which changes each takes back, and the plan in between (restorePlan.ts decides file
+ * by file). An undo takes back the agent's turns, latest first, each on the files it changed; a redo takes
+ * back the undos since, each on the files it wrote. A plan is checked again when it is carried out: if the
+ * session moved on meanwhile (another turn, undo or redo), or a planned file changed on disk, nothing is written.
  */
 import * as l10n from '@vscode/l10n';
-import { applyRestore, computeRestore, type PlannedWrite, type RestoreFile, type RestorePlan, type RestoreProblem } from './restorePlan';
+import { applyRestore, changedPaths, computeRestore, type PlannedWrite, type RestoreFile, type RestorePlan, type RestoreProblem, type RestoreStep } from './restorePlan';
 import type { TurnRecord, UndoRecord } from './reviewRecord';
 import type { CheckpointStore, ReviewFs, SkippedFile } from './types';
 
@@ -15,14 +16,16 @@ export type RestoreOutcome =
   | {
       readonly ok: true;
       readonly written: readonly RestoreFile[];
-      /** Files too large to have been captured: left as they are. */
+      /** Files too large to have been captured, folders not captured: left as they are. */
       readonly cannotRestore: readonly RestoreProblem[];
       /** Files whose write failed (the others were written). */
       readonly failed: readonly RestoreProblem[];
-      /** The checkpoint the roots are now at. */
+      /** The checkpoint that now stands for the session's state (what the next plan is checked against). */
       readonly head: string;
-      /** For an undo: the checkpoint "Before undo of turn n" (what a redo restores). */
+      /** For an undo: the checkpoint "Before undo of turn n" (what a redo goes back to)… */
       readonly beforeUndo: string;
+      /** …and "After undo of turn n" (what the undo wrote is what differs between the two). */
+      readonly afterUndo?: string;
     }
   | {
       readonly ok: false;
@@ -33,8 +36,8 @@ export type RestoreOutcome =
 
 interface PlanInternals {
   readonly writes: readonly PlannedWrite[];
-  /** The head the plan was made over, and the checkpoint it restores. */
-  readonly head: string;
+  /** The session's state the plan was made over, and the checkpoint that stands for it after a redo. */
+  readonly head: string | undefined;
   readonly target: string;
 }
 
@@ -49,38 +52,69 @@ export class TurnRestorer {
   async planUndo(n: number, turns: readonly TurnRecord[], head: string | undefined): Promise<RestorePlan> {
     const turn = turns.find((t) => t.n === n);
     const undone = turns.filter((t) => t.n >= n && t.state !== 'undone');
+    const kept = (t: TurnRecord) => this.store.get(t.before) !== undefined && this.store.get(t.after) !== undefined;
     const blocked =
       turn === undefined
         ? l10n.t('There is no turn {0}.', n)
         : turn.state === 'undone'
           ? l10n.t('Turn {0} is already undone.', n)
-          : turn.state === 'unavailable' || this.store.get(turn.before) === undefined
+          : turn.state === 'unavailable' || !undone.every(kept)
             ? l10n.t('Turn {0} can no longer be undone: its checkpoint was removed to save space.', n)
             : undefined;
-    return this.plan('undo', n, undone, blocked ?? this.headProblem(head), turn?.before, head);
+    const numbers = undone.map((t) => t.n);
+    if (blocked !== undefined || turn === undefined) return refused('undo', n, numbers, blocked ?? l10n.t('Its checkpoint is no longer kept.'));
+    // The agent's turns, latest first, each on what it changed: never what the user did between them.
+    const steps: RestoreStep[] = [...undone]
+      .sort((a, b) => b.n - a.n)
+      .map((t) => ({ from: this.store.get(t.after)!, to: this.store.get(t.before)!, paths: changedPaths(t.files) }));
+    return this.plan('undo', n, numbers, steps, undone.flatMap((t) => t.skipped), head, turn.before);
   }
 
   async planRedo(n: number, turns: readonly TurnRecord[], undos: readonly UndoRecord[], head: string | undefined): Promise<RestorePlan> {
     const index = undos.findIndex((u) => u.turns.includes(n));
     const redone = index === -1 ? [] : turns.filter((t) => undos.slice(index).some((u) => u.turns.includes(t.n)));
     const undo = undos[index];
+    const numbers = redone.map((t) => t.n);
+    const since = undos.slice(index);
     const blocked =
       turns.find((t) => t.n === n)?.state !== 'undone'
-        ? `Turn ${n} is not undone.`
+        ? l10n.t('Turn {0} is not undone.', n)
         : undo === undefined
-          ? `Turn ${n} can no longer be redone: the agent changed files since it was undone.`
-          : this.store.get(undo.checkpoint) === undefined
-            ? `Turn ${n} can no longer be redone: its checkpoint was removed to save space.`
+          ? l10n.t('Turn {0} can no longer be redone: the agent changed files since it was undone.', n)
+          : since.some((u) => this.store.get(u.checkpoint) === undefined || (u.after !== undefined && this.store.get(u.after) === undefined))
+            ? l10n.t('Turn {0} can no longer be redone: its checkpoint was removed to save space.', n)
             : undefined;
-    return this.plan('redo', n, redone, blocked ?? this.headProblem(head), undo?.checkpoint, head);
+    if (blocked !== undefined || undo === undefined) return refused('redo', n, numbers, blocked ?? l10n.t('Its checkpoint is no longer kept.'));
+    let steps: RestoreStep[];
+    if (since.every((u) => u.after !== undefined)) {
+      // Each undo since, latest first, on what it wrote: edits the user made after it stay.
+      steps = [];
+      for (const u of [...since].reverse()) {
+        const from = this.store.get(u.after!)!;
+        const to = this.store.get(u.checkpoint)!;
+        steps.push({ from, to, paths: changedPaths(await this.store.changes(from, to)) });
+      }
+    } else {
+      // An undo recorded before "After undo" was kept: the state the last undo left is the head.
+      const problem = this.headProblem(head);
+      if (problem !== undefined) return refused('redo', n, numbers, problem);
+      const from = this.store.get(head!)!;
+      const to = this.store.get(undo.checkpoint)!;
+      steps = [{ from, to, paths: changedPaths(await this.store.changes(from, to)) }];
+    }
+    const skipped = [...redone.flatMap((t) => t.skipped), ...steps.flatMap((s) => [...s.from.skipped, ...s.to.skipped].filter((x) => x.reason === 'too-large'))];
+    return this.plan('redo', n, numbers, steps, skipped, head, undo.checkpoint);
   }
 
-  /** Carries out an undo plan: "Before undo of turn n" is taken first, then the files are written. */
+  /** Carries out an undo plan: "Before undo of turn n" is taken first, the files are written, then "After undo of turn n". */
   async undo(plan: RestorePlan, head: string | undefined): Promise<RestoreOutcome> {
     const internals = this.check(plan, 'undo', head);
     if ('ok' in internals) return internals;
     const beforeUndo = await this.store.take(`Before undo of turn ${plan.turn}`);
-    return this.apply(plan, internals, beforeUndo.id);
+    const outcome = await this.apply(plan, internals, beforeUndo.id);
+    if (!outcome.ok) return outcome;
+    const afterUndo = await this.store.take(`After undo of turn ${plan.turn}`);
+    return { ...outcome, head: afterUndo.id, afterUndo: afterUndo.id };
   }
 
   /** Carries out a redo plan. */
@@ -93,21 +127,15 @@ export class TurnRestorer {
   private async plan(
     kind: 'undo' | 'redo',
     n: number,
-    turns: readonly TurnRecord[],
-    blocked: string | undefined,
-    targetId: string | undefined,
+    turns: readonly number[],
+    steps: readonly RestoreStep[],
+    skipped: readonly SkippedFile[],
     head: string | undefined,
+    target: string,
   ): Promise<RestorePlan> {
-    const target = targetId === undefined ? undefined : this.store.get(targetId);
-    const expected = head === undefined ? undefined : this.store.get(head);
-    const numbers = turns.map((t) => t.n);
-    if (blocked !== undefined || target === undefined || expected === undefined || head === undefined) {
-      return { kind, turn: n, turns: numbers, files: [], conflicts: [], cannotRestore: [], blocked: blocked ?? l10n.t('Its checkpoint is no longer kept.') };
-    }
-    const skipped: SkippedFile[] = turns.flatMap((t) => t.skipped);
-    const computed = await computeRestore(this.store, this.fs, target, expected, skipped);
-    const plan: RestorePlan = { kind, turn: n, turns: numbers, files: computed.files, conflicts: computed.conflicts, cannotRestore: computed.cannotRestore };
-    this.plans.set(plan, { writes: computed.writes, head, target: target.id });
+    const computed = await computeRestore(this.store, this.fs, steps, skipped);
+    const plan: RestorePlan = { kind, turn: n, turns, files: computed.files, conflicts: computed.conflicts, cannotRestore: computed.cannotRestore };
+    this.plans.set(plan, { writes: computed.writes, head, target });
     return plan;
   }
 
@@ -131,6 +159,10 @@ export class TurnRestorer {
     const written = plan.files.filter((f) => !failed.some((x) => x.root === f.root && x.path === f.path));
     return { ok: true, written, cannotRestore: plan.cannotRestore, failed, head: internals.target, beforeUndo };
   }
+}
+
+function refused(kind: 'undo' | 'redo', n: number, turns: readonly number[], blocked: string): RestorePlan {
+  return { kind, turn: n, turns, files: [], conflicts: [], cannotRestore: [], blocked };
 }
 
 function conflictMessage(kind: 'undo' | 'redo', n: number, conflicts: readonly RestoreProblem[]): string {

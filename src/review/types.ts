@@ -70,6 +70,11 @@ export interface Checkpoint {
   readonly trees: Readonly<Record<string, string>>;
   /** Files that changed but were not captured (over the size cap). */
   readonly skipped: readonly SkippedFile[];
+  /**
+   * Root real path → every file over the size cap then (in no tree: nothing is known of its content), so a
+   * file shrunk below the cap or removed is never claimed added or deleted. Absent in older records.
+   */
+  readonly large?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
@@ -79,14 +84,22 @@ export interface Checkpoint {
  * checkpoints go first; {@link onDidEvict} says which).
  */
 export interface CheckpointStore {
-  /** The roots the next checkpoint captures (they follow the session's folders). */
+  /** The roots the next checkpoint captures by default (they follow the session's folders). */
   setRoots(roots: readonly CheckpointRoot[]): void;
-  /** Captures the state of every root now (incremental: costs about what `git status` does). */
-  take(label: string): Promise<Checkpoint>;
+  /** The roots set last. */
+  roots(): readonly CheckpointRoot[];
+  /**
+   * Captures the state of every root now (incremental: costs about what `git status` does); `roots` (default:
+   * those set last) names them, so a turn's "After" captures exactly what its "Before" did.
+   */
+  take(label: string, roots?: readonly CheckpointRoot[]): Promise<Checkpoint>;
   /** The checkpoints still kept, oldest first. */
   list(): readonly Checkpoint[];
   get(id: string): Checkpoint | undefined;
-  /** What differs between two checkpoints, in every root either captured (renames detected). */
+  /**
+   * What differs between two checkpoints, in every root both captured (renames detected); a root only one
+   * of them captured is not compared (nothing is known of it on the other side).
+   */
   changes(from: Checkpoint, to: Checkpoint): Promise<FileChange[]>;
   /** A file as a checkpoint has it; `undefined` when it did not exist there (or the root was not captured). */
   read(checkpoint: Checkpoint, root: string, path: string): Promise<FileState | undefined>;

@@ -4,11 +4,16 @@
  * and the fail-closed path (the agent does not start; the user may start it unconfined this once).
  *
  * An agent process serves every session of the agent in this window, so its confinement covers all the
- * folders it may work in here: those granted to it ({@link FolderGrants}), the folders of its open sessions,
- * and the primary folders chosen for it (the primary folder needs no grant: choosing it is the consent).
+ * folders it may work in here: those granted to it ({@link FolderGrants}), the folders of its open sessions
+ * and of its open chats (also while their connection is closed: the launch will serve them), and the primary
+ * folders chosen for it (the primary folder needs no grant: choosing it is the consent). So every launch,
+ * whatever starts it (a session, a tab restored after a reload, a recovery after a crash, a restart, the
+ * Agents view), covers the sessions it is about to serve. A folder the user takes back leaves it at once: the
+ * agent is restarted without it (see {@link AgentConfinement.narrow}).
  */
 import * as l10n from '@vscode/l10n';
 import type { AcpConnection } from '../acp/connection';
+import { describeOwnSandboxOff, ownSandboxOff, realProgram } from '../agents/selfSandboxing';
 import { Emitter, type Event } from '../common/events';
 import type { Logger } from '../common/logger';
 import type { AgentCommand } from '../process/command';
@@ -21,6 +26,7 @@ import {
 } from '../process/confinement/types';
 import type { FolderGrants } from '../roots/folderGrants';
 import type { ActiveSessions } from './activeSessions';
+import type { AgentSession } from './agentSession';
 import type { Chats } from './chats';
 import { buildPolicy, realPath, uncoveredFolders } from './confinementPolicy';
 import type { AgentPool, ConfinementUi } from './ports';
@@ -35,7 +41,12 @@ export interface ConfinementView {
   readonly summary: string;
   /** Every path, one a line, for a tooltip. */
   readonly detail: string;
+  /** `acpWorkspace.sandbox` changed since the agent started: "restart to apply …" (undefined when it did not). */
+  readonly pending?: string;
 }
+
+/** A session the agent serves, as far as its folders go. */
+export type ServedSession = Pick<AgentSession, 'rootSet' | 'withdrawn'>;
 
 /** What a launch knows about the agent besides its folders (from the VS Code layer). */
 export interface LaunchInput {
@@ -43,6 +54,8 @@ export interface LaunchInput {
   /** State folders and `writablePaths`, expanded. */
   readonly statePaths: readonly string[];
   readonly extensionPath?: string;
+  /** The ACP Registry id when the command line comes from the registry. */
+  readonly registryId?: string;
 }
 
 export interface AgentConfinementOptions {
@@ -56,6 +69,11 @@ export interface AgentConfinementOptions {
   readonly findConfiner: (env: NodeJS.ProcessEnv) => Promise<Confiner>;
   readonly grants: FolderGrants;
   readonly sessions: ActiveSessions;
+  /**
+   * The sessions of the agent's open chats, also while their connection is closed (after a crash, during a
+   * restart): the next launch serves them, so it covers their folders.
+   */
+  readonly serving?: (agentName: string) => readonly ServedSession[];
   /** Whether the agent's process runs now. */
   readonly isRunning: (agentName: string) => boolean;
   /** Restarts the agent and reopens its chats (`Reopener.restartAgent`). */
@@ -69,7 +87,17 @@ export interface AgentConfinementOptions {
 }
 
 /** How the last launch of an agent went. */
-type Launched = { readonly confined: true; readonly description: string; readonly policy: ConfinementPolicy } | { readonly confined: false; readonly why: 'off' | 'unconfined-once' };
+type Launched =
+  | {
+      readonly confined: true;
+      readonly description: string;
+      readonly policy: ConfinementPolicy;
+      /** The policy the same launch would have with other folders. */
+      readonly policyFor: (folders: readonly string[]) => ConfinementPolicy;
+      /** Its own sandbox was turned off (whose). */
+      readonly ownSandboxOff?: string;
+    }
+  | { readonly confined: false; readonly why: 'off' | 'unconfined-once' };
 
 /** Made when thrown, so its text is in the language the bundle was configured with. */
 export function windowsUnavailable(): ConfinementUnavailableError {
@@ -83,11 +111,16 @@ export class AgentConfinement {
   private readonly launched = new Map<string, Launched>();
   /** Folders chosen for the agent in this window (primary folders, a reopened session's folders). */
   private readonly needed = new Map<string, Set<string>>();
+  /**
+   * Folders the user took back from the agent in this window (a revoked grant, a folder removed from the
+   * workspace): its grants no longer count for them until a session is given them again.
+   */
+  private readonly takenBack = new Map<string, Set<string>>();
   private readonly unconfinedOnce = new Set<string>();
   /** Why the last launch could not be confined, until the start's caller handles it. */
   private readonly unavailable = new Map<string, ConfinementUnavailableError>();
-  /** Restarts that widen an agent's confinement, by agent. */
-  private readonly widening = new Map<string, Promise<unknown>>();
+  /** Restarts that widen or narrow an agent's confinement, by agent. */
+  private readonly restarting = new Map<string, Promise<unknown>>();
   private readonly changeEmitter = new Emitter<string>();
   private readonly subscription: { dispose(): void };
 
@@ -95,8 +128,10 @@ export class AgentConfinement {
   readonly onDidChange: Event<string> = this.changeEmitter.event;
 
   constructor(private readonly options: AgentConfinementOptions) {
-    this.subscription = options.grants.onDidChange(({ agent }) => {
-      void this.ensureCovers(agent, options.grants.granted(agent)).catch((error: unknown) =>
+    // A folder shared with the agent widens it; one taken back narrows it (FolderChanges, once the sessions let it go).
+    this.subscription = options.grants.onDidChange(({ agent, granted }) => {
+      if (granted.length === 0) return;
+      void this.ensureCovers(agent, granted).catch((error: unknown) =>
         options.logger.warn(`Widening the confinement of ${agent}: ${error instanceof Error ? error.message : String(error)}`),
       );
     });
@@ -126,18 +161,14 @@ export class AgentConfinement {
       this.changeEmitter.fire(agentName);
       throw error;
     }
-    const policy = buildPolicy({
-      mode,
-      folders: this.folders(agentName),
-      statePaths: input.statePaths,
-      command: input.command,
-      home: this.options.home,
-      env,
-      extensionPath: input.extensionPath,
-    });
-    this.record(agentName, { confined: true, description: confiner.description, policy });
+    const policyFor = (folders: readonly string[]) =>
+      buildPolicy({ mode, folders, statePaths: input.statePaths, command: input.command, home: this.options.home, env, extensionPath: input.extensionPath });
+    const policy = policyFor(this.folders(agentName));
+    const own = ownSandboxOff(input.command, { ...(input.registryId !== undefined ? { registryId: input.registryId } : {}), programPath: (program) => realProgram(program, env) });
+    this.record(agentName, { confined: true, description: confiner.description, policy, policyFor, ...(own ? { ownSandboxOff: own.agent.name } : {}) });
     this.options.logger.info(`${agentName} runs confined by ${confiner.description} (${mode}): writes in ${policy.writable.join(', ')}${policy.readable.length > 0 ? `; reads also ${policy.readable.join(', ')}` : ''}.`);
-    return { confiner, policy };
+    if (own) this.options.logger.info(`${agentName}: ${own.agent.name}'s own sandbox is turned off (${Object.entries(own.env).map(([k, v]) => `${k}=${v}`).join(' ') || 'as its entry sets it'}); ACP Workspace confines it.`);
+    return { confiner, policy, ...(own ? { env: own.env } : {}) };
   }
 
   /** The next launch of the agent runs unconfined (the user chose so, once). */
@@ -145,10 +176,14 @@ export class AgentConfinement {
     this.unconfinedOnce.add(agentName);
   }
 
-  /** The folders the agent may work in now (real paths). */
+  /**
+   * The folders the agent may work in now (real paths): its grants (less what was taken back), the folders
+   * chosen for it, and those of the sessions it serves (its open sessions and chats) that were not withdrawn.
+   */
   folders(agentName: string): string[] {
-    const folders = new Set<string>([...this.options.grants.granted(agentName), ...(this.needed.get(agentName) ?? [])]);
-    for (const session of this.options.sessions.forAgent(agentName)) {
+    const takenBack = this.takenBack.get(agentName);
+    const folders = new Set<string>([...this.options.grants.granted(agentName).filter((folder) => !takenBack?.has(folder)), ...(this.needed.get(agentName) ?? [])]);
+    for (const session of [...this.options.sessions.forAgent(agentName), ...(this.options.serving?.(agentName) ?? [])]) {
       const withdrawn = new Set(session.withdrawn);
       for (const root of [session.rootSet.cwd, ...session.rootSet.additionalDirectories]) if (!withdrawn.has(root.path)) folders.add(root.path);
     }
@@ -162,21 +197,67 @@ export class AgentConfinement {
    */
   async ensureCovers(agentName: string, folders: readonly string[]): Promise<void> {
     const set = this.needed.get(agentName) ?? new Set<string>();
-    for (const folder of folders) set.add(folder);
-    this.needed.set(agentName, set);
-    for (;;) {
-      const under = this.widening.get(agentName);
-      if (!under) break;
-      await under.catch(() => undefined);
+    for (const folder of folders) {
+      set.add(folder);
+      this.takenBack.get(agentName)?.delete(folder);
     }
+    this.needed.set(agentName, set);
+    // Decided at once when nothing is under way: a second change in the same moment then waits for this one.
+    if (this.restarting.has(agentName)) await this.settled(agentName);
     const missing = this.widens(agentName, folders);
     if (missing.length === 0) return;
-    const names = missing.map((folder) => folder.split(/[\\/]/).filter(Boolean).at(-1) ?? folder);
-    this.options.tell(agentName, l10n.t('Restarting {0} so that its confinement includes {1}.', agentName, listInWords(names)));
     this.options.logger.info(`Restarting ${agentName}: its confinement does not include ${missing.join(', ')}.`);
-    const restart = this.options.restart(agentName).finally(() => this.widening.delete(agentName));
-    this.widening.set(agentName, restart);
-    await restart;
+    await this.restartWith(agentName, l10n.t('Restarting {0} so that its confinement includes {1}.', agentName, listInWords(missing.map(baseName))));
+  }
+
+  /**
+   * The user took these folders back from the agent (a revoked grant, a folder removed from the workspace;
+   * its sessions have let them go already): they leave its confinement at once. When the running agent may
+   * write in one of them and no session it serves still works there, it is restarted without them: its chats
+   * are told why first, a running turn is stopped (the agent must not go on writing where it may no longer),
+   * and they are reopened with the folders shared now. Resolves true once that restart is done, false when
+   * none was needed (not running, unconfined, or a folder still used by another of its sessions).
+   */
+  async narrow(agentName: string, folders: readonly string[]): Promise<boolean> {
+    if (folders.length === 0) return false;
+    const takenBack = this.takenBack.get(agentName) ?? new Set<string>();
+    for (const folder of folders) {
+      this.needed.get(agentName)?.delete(folder);
+      takenBack.add(folder);
+    }
+    this.takenBack.set(agentName, takenBack);
+    // Decided at once when nothing is under way: a second change in the same moment then waits for this one.
+    if (this.restarting.has(agentName)) await this.settled(agentName);
+    const launched = this.launched.get(agentName);
+    if (!launched?.confined || !this.options.isRunning(agentName)) return false;
+    const next = launched.policyFor(this.folders(agentName));
+    const covered = folders.map((folder) => realPath(folder)).filter((folder) => uncoveredFolders(launched.policy, [folder]).length === 0);
+    const gone = covered.filter((folder) => uncoveredFolders(next, [folder]).length > 0);
+    const kept = covered.filter((folder) => !gone.includes(folder));
+    if (kept.length > 0) this.options.logger.info(`${agentName} may still write in ${kept.join(', ')}: another of its sessions works there, or a folder still shared holds it.`);
+    if (gone.length === 0) return false;
+    this.options.logger.info(`Restarting ${agentName}: its confinement must no longer include ${gone.join(', ')}.`);
+    const names = listInWords(gone.map(baseName));
+    await this.restartWith(
+      agentName,
+      gone.length === 1
+        ? l10n.t('Restarting {0} so that it can no longer write in {1}: it is no longer shared with {0}. A running turn is stopped.', agentName, names)
+        : l10n.t('Restarting {0} so that it can no longer write in {1}: they are no longer shared with {0}. A running turn is stopped.', agentName, names),
+    );
+    return true;
+  }
+
+  /**
+   * `acpWorkspace.sandbox` changed: the agents that run with another mode say "restart to apply" (the Agents
+   * view, the chat headers); they keep running as they are until restarted.
+   */
+  settingChanged(): void {
+    for (const agentName of this.launched.keys()) this.changeEmitter.fire(agentName);
+  }
+
+  /** The agents launched in this window (confined or not). */
+  agents(): string[] {
+    return [...this.launched.keys()];
   }
 
   /** The folders that would widen the running agent's confinement (none when it does not run confined). */
@@ -218,7 +299,38 @@ export class AgentConfinement {
   /** What the agent's last launch was, for the UI; undefined before its first launch. */
   view(agentName: string): ConfinementView | undefined {
     const launched = this.launched.get(agentName);
-    return launched && describeConfinement(launched, this.options.home);
+    if (!launched) return undefined;
+    const view = describeConfinement(launched, this.options.home);
+    const pending = this.pendingMode(agentName);
+    return pending === undefined ? view : { ...view, pending: l10n.t('restart to apply acpWorkspace.sandbox: {0}', pending) };
+  }
+
+  /**
+   * The mode a restart would apply to the running agent, when `acpWorkspace.sandbox` changed since it started
+   * (not for an agent the user chose to start unconfined once: a restart would ask again).
+   */
+  private pendingMode(agentName: string): SandboxMode | undefined {
+    const launched = this.launched.get(agentName);
+    if (!launched || !this.options.isRunning(agentName) || (!launched.confined && launched.why === 'unconfined-once')) return undefined;
+    const now = this.options.mode();
+    return now === (launched.confined ? launched.policy.mode : 'off') ? undefined : now;
+  }
+
+  /** Resolves once no restart of the agent's confinement is under way. */
+  private async settled(agentName: string): Promise<void> {
+    for (;;) {
+      const under = this.restarting.get(agentName);
+      if (!under) return;
+      await under.catch(() => undefined);
+    }
+  }
+
+  /** Restarts the agent (its chats reopened) after saying `line` in them; another change waits for it. */
+  private async restartWith(agentName: string, line: string): Promise<void> {
+    this.options.tell(agentName, line);
+    const restart = this.options.restart(agentName).finally(() => this.restarting.delete(agentName));
+    this.restarting.set(agentName, restart);
+    await restart;
   }
 
   dispose(): void {
@@ -248,13 +360,18 @@ export function describeConfinement(launched: Launched, home: string): Confineme
     `  ${l10n.t('a private temporary folder')}`,
     ...(policy.mode === 'strict' ? [l10n.t('Reads only those, the system, and:'), ...policy.readable.map((p) => `  ${short(p)}`)] : []),
   ];
+  const summary = l10n.t('confined: {0} in {1}', policy.mode, policy.writable.map(label).join(', '));
+  const own = launched.ownSandboxOff === undefined ? undefined : describeOwnSandboxOff(launched.ownSandboxOff, policy.mode, summary);
+  if (own) lines.push(...own.detail);
   return {
     confined: true,
     label: l10n.t('Confined ({0})', policy.mode),
-    summary: l10n.t('confined: {0} in {1}', policy.mode, policy.writable.map(label).join(', ')),
+    summary: own?.summary ?? summary,
     detail: lines.join('\n'),
   };
 }
+
+const baseName = (folder: string) => folder.split(/[\\/]/).filter(Boolean).at(-1) ?? folder;
 
 function listInWords(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
@@ -265,7 +382,7 @@ function listInWords(items: readonly string[]): string {
 export function showConfinementInChats(confinement: Pick<AgentConfinement, 'view' | 'onDidChange'>, chats: Pick<Chats, 'all' | 'onDidOpen'>): { dispose(): void } {
   const show = (chat: SessionController) => {
     const view = confinement.view(chat.session.agentName);
-    chat.thread.setSession({ confinement: view && { confined: view.confined, label: view.label, detail: view.detail } });
+    chat.thread.setSession({ confinement: view && { confined: view.confined, label: view.label, detail: view.detail, ...(view.pending ? { pending: view.pending } : {}) } });
   };
   const subscriptions = [
     confinement.onDidChange((agentName) => {

@@ -35,7 +35,7 @@ export interface DiffSides {
   readonly root: string;
   readonly path: string;
   readonly exists: boolean;
-  /** "before turn 3", "before the agent changed it". */
+  /** "before turn 3", "without the agent's changes". */
   readonly label: string;
 }
 
@@ -101,7 +101,7 @@ export class ChangeReview {
     }
   }
 
-  /** A pending file's diff, as the review showed it: its review base ↔ now. */
+  /** A pending file's diff, as the review showed it: the file without the agent's changes (the user's edits kept) ↔ now. */
   diffOf(target: Pick<ReviewTarget, 'agentName' | 'sessionId'>, file: Pick<ReviewFile, 'key' | 'rootPath' | 'path' | 'oldPath' | 'status'>): DiffSides {
     const { agentName, sessionId } = target;
     return {
@@ -109,7 +109,7 @@ export class ChangeReview {
       root: file.rootPath,
       path: file.path,
       exists: file.status !== 'deleted',
-      label: l10n.t('before the agent changed it'),
+      label: l10n.t('without the agent’s changes'),
     };
   }
 
@@ -187,9 +187,13 @@ export class ChangeReview {
     if (plan.conflicts.length > 0) return { severity: 'error', text: conflictText(plan, kind) };
     if (plan.files.length === 0) return { severity: 'info', text: l10n.t('{0} of {1}: the files are already as they would be; nothing to write.', Verb, what) };
     const merged = plan.files.filter((f) => f.merged).length;
+    const tooLarge = plan.cannotRestore.filter((p) => p.skipped === undefined || p.skipped === 'too-large');
+    const folders = plan.cannotRestore.filter((p) => !tooLarge.includes(p));
+    const where = (p: { root: string; path: string }) => (p.path === '' ? path.basename(p.root) : `${path.basename(p.root)}/${p.path}`);
     const notes = [
       merged === 1 ? l10n.t('1 file you edited since will keep your edits (merged).') : merged > 1 ? l10n.t('{0} files you edited since will keep your edits (merged).', merged) : '',
-      plan.cannotRestore.length > 0 ? l10n.t('Not restored (too large to keep in a checkpoint): {0}.', plan.cannotRestore.map((p) => p.path).join(', ')) : '',
+      tooLarge.length > 0 ? l10n.t('Not restored (too large to keep in a checkpoint): {0}.', tooLarge.map((p) => p.path).join(', ')) : '',
+      folders.length > 0 ? l10n.t('Not restored (checkpoints could not capture it, so what changed there is not known): {0}.', folders.map(where).join(', ')) : '',
     ].filter(Boolean);
     const confirmed = await this.ui().confirmRestore({
       title: restoreTitle(kind, what, plan.files.length),
@@ -221,6 +225,7 @@ function reviewFile(file: PendingFile, roots: ReadonlyMap<string, string>): Revi
     ...viewChangedFile(file, roots),
     ...(file.hunks ? { hunks: file.hunks } : {}),
     ...(file.noHunks ? { noHunks: file.noHunks } : {}),
+    ...(file.mixed ? { mixed: true } : {}),
   };
 }
 

@@ -1,9 +1,11 @@
 /**
  * Checkpoints around every turn of every chat: before the prompt goes out, the state of each of the
- * session's folders is captured; once the turn ended, what differs (whoever wrote it: the client for the
- * agent, the agent's own tools, a command it ran) is shown in the chat as a `changes` entry and becomes
- * pending in the session's review. One {@link SessionReview} per agent and session, kept under the
- * extension's storage, so the checkpoints survive a window reload and reopening the session.
+ * session's folders is captured; once the turn ended, what differs in those same folders (whoever wrote it:
+ * the client for the agent, the agent's own tools, a command it ran; a folder taken back meanwhile included)
+ * is shown in the chat as a `changes` entry and becomes pending in the session's review. One
+ * {@link SessionReview} per agent and session, kept under the extension's storage, so the checkpoints survive
+ * a window reload and reopening the session; a chat the agent replays the conversation into gets each turn's
+ * `changes` entry back after its turn (the agent's record has none).
  */
 import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
@@ -12,9 +14,10 @@ import type { Logger } from '../common/logger';
 import { GitCheckpointStore } from '../review/checkpointStore';
 import { Git } from '../review/git';
 import { GuardedReviewFs } from '../review/reviewFs';
-import { SessionReview, type TurnStart } from '../review/sessionReview';
+import { SessionReview, type TurnRecord, type TurnStart } from '../review/sessionReview';
 import type { CheckpointRoot, FileChange, FileState, ReviewFs, SkippedFile, SkipReason } from '../review/types';
-import type { ViewChangedFile } from '../shared/chatModel';
+import type { ViewChangedFile, ViewEntryOf } from '../shared/chatModel';
+import { lastPromptAnchor } from '../thread/replayMerge';
 import type { AgentSession } from './agentSession';
 import type { SessionController, TurnHooks } from './sessionController';
 
@@ -26,6 +29,8 @@ export interface CheckpointSettings {
   readonly maxStoreBytes: number;
   /** The Git program (VS Code's `git.path`, else `git` on the PATH). */
   readonly git: string | undefined;
+  /** A folder with more files than this is not captured (default 100,000; no setting: lowered by tests). */
+  readonly maxFiles?: number;
 }
 
 export interface CheckpointsOptions {
@@ -91,10 +96,42 @@ export class Checkpoints implements TurnHooks {
     if (!this.options.settings().enabled) return;
     void this.review(chat.session).then(async (opened) => {
       if ('unavailable' in opened) return;
+      this.showTurns(chat, opened.review);
+      // The roots later checkpoints take by default (a turn under way keeps its own).
       opened.store.setRoots(rootsOf(chat.session));
       // The first capture of a folder is the costly one (every file is read once); later ones are incremental.
       await opened.store.take('Session opened');
     }).catch((error: unknown) => this.options.logger.warn(`Checkpoints of ${chat.session.sessionId}: ${String(error)}`));
+  }
+
+  /**
+   * A chat opened on a session that had turns (reopened after a reload, or from the Sessions view): once the
+   * agent's replay is in it, each turn's `changes` entry goes back after its turn.
+   */
+  private showTurns(chat: SessionController, review: SessionReview): void {
+    const place = () => {
+      if (!this.chats.has(chat)) return;
+      const shown = new Set(this.entries.get(chat)?.values() ?? []);
+      const turns = review.turns().filter((turn) => turn.prompt !== undefined && !shown.has(turn.n) && shows(turn));
+      const ids = chat.thread.addChangesAfterTurns(turns.map((turn) => ({ anchor: turn.prompt!, changes: changesEntry(turn, chat.session) })));
+      ids.forEach((id, i) => {
+        if (id !== undefined) this.entriesOf(chat).set(id, turns[i]!.n);
+      });
+    };
+    if (!chat.thread.replaying) {
+      place();
+      return;
+    }
+    const once = chat.thread.onDidEndReplay(() => {
+      once.dispose();
+      place();
+    });
+  }
+
+  private entriesOf(chat: SessionController): Map<string, number> {
+    let entries = this.entries.get(chat);
+    if (!entries) this.entries.set(chat, (entries = new Map()));
+    return entries;
   }
 
   /** The review of a session opened before (by one of its chats), if any. */
@@ -135,7 +172,8 @@ export class Checkpoints implements TurnHooks {
     // The first capture of a large folder takes a while (every file is stored once): the header says why.
     chat.thread.setSession({ statusDetail: l10n.t('Taking a checkpoint of the folders…') });
     try {
-      return await opened.review.beginTurn();
+      // Where the turn's prompt is in the chat, to put its changes entry back after it in a replayed chat.
+      return await opened.review.beginTurn(lastPromptAnchor(chat.thread.snapshot().entries));
     } catch (error) {
       this.options.logger.warn(`Checkpoint before a turn of ${chat.session.sessionId}: ${String(error)}`);
       chat.thread.addInfo(l10n.t('No checkpoint was taken before this turn, so it cannot be undone: {0}', messageOf(error)));
@@ -153,17 +191,8 @@ export class Checkpoints implements TurnHooks {
     try {
       const turn = await opened.review.endTurn(start);
       this.noteUncovered(chat, turn.skipped);
-      const tooLarge = turn.skipped.filter((s) => s.reason === 'too-large').length;
-      if (turn.files.length === 0 && tooLarge === 0) return;
-      const id = chat.thread.addChanges({
-        checkpointId: turn.before,
-        files: viewFiles(turn.files, chat.session),
-        state: 'done',
-        ...(tooLarge > 0 ? { skipped: tooLarge } : {}),
-      });
-      let entries = this.entries.get(chat);
-      if (!entries) this.entries.set(chat, (entries = new Map()));
-      entries.set(id, turn.n);
+      if (!shows(turn)) return;
+      this.entriesOf(chat).set(chat.thread.addChanges(changesEntry(turn, chat.session)), turn.n);
     } catch (error) {
       this.options.logger.warn(`Checkpoint after a turn of ${chat.session.sessionId}: ${String(error)}`);
       chat.thread.addInfo(l10n.t('What this turn changed could not be worked out: {0}', messageOf(error)));
@@ -180,7 +209,7 @@ export class Checkpoints implements TurnHooks {
       if (told.has(key)) continue;
       told.add(key);
       const where = skip.path ? `${path.join(skip.root, skip.path)}` : skip.root;
-      chat.thread.addInfo(l10n.t('Checkpoints do not cover {0}: {1} What the agent changes there is not listed and cannot be undone.', where, uncovered(skip.reason)));
+      chat.thread.addInfo(l10n.t('Checkpoints do not cover {0}: {1} What the agent changes there is not listed and cannot be undone.', where, uncovered(skip.reason, this.options.settings().maxFiles ?? DEFAULT_MAX_FILES)));
     }
   }
 
@@ -218,6 +247,7 @@ export class Checkpoints implements TurnHooks {
       git,
       maxFileBytes: settings.maxFileBytes,
       maxStoreBytes: settings.maxStoreBytes,
+      ...(settings.maxFiles === undefined ? {} : { maxFiles: settings.maxFiles }),
       logger: this.options.logger,
     });
     const key = reviewKey(session.agentName, session.sessionId);
@@ -254,13 +284,28 @@ export class Checkpoints implements TurnHooks {
   }
 }
 
+/** The store's default file cap (see {@link CheckpointSettings.maxFiles}). */
+const DEFAULT_MAX_FILES = 100_000;
+
+/** Whether a turn gets a `changes` entry: it changed files (or files too large to keep). */
+function shows(turn: TurnRecord): boolean {
+  return turn.files.length > 0 || turn.skipped.some((s) => s.reason === 'too-large');
+}
+
+/** A turn's `changes` entry (its state as the review has it). */
+function changesEntry(turn: TurnRecord, session: AgentSession): Omit<ViewEntryOf<'changes'>, 'kind' | 'id'> {
+  const tooLarge = turn.skipped.filter((s) => s.reason === 'too-large').length;
+  return { checkpointId: turn.before, files: viewFiles(turn.files, session), state: turn.state, ...(tooLarge > 0 ? { skipped: tooLarge } : {}) };
+}
+
 /** Why checkpoints skip a folder, in words (a function: the text is made in the configured language). */
-function uncovered(reason: Exclude<SkipReason, 'too-large'>): string {
+function uncovered(reason: Exclude<SkipReason, 'too-large'>, maxFiles: number): string {
   switch (reason) {
     case 'root-unavailable':
       return l10n.t('the folder could not be read.');
     case 'too-many-files':
-      return l10n.t('it holds more files than checkpoints keep (100,000).');
+      // Before the turn or after it: a folder captured on one side only is not compared.
+      return l10n.t('it held more files than checkpoints keep ({0}).', maxFiles.toLocaleString());
     case 'nested-repository':
       return l10n.t('it is a Git repository nested too deep inside the folder.');
   }

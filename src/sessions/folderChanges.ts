@@ -2,15 +2,18 @@
  * What open sessions may reach follows the user's decisions at once. A folder removed from the workspace, or
  * a grant the user took back (ACP: Manage Shared Folders), is withdrawn from every open session it reached:
  * the guard refuses it from then on (files, terminals, prompts), the agent's terminals running in it are
- * stopped, and the session is marked stale. ACP cannot change a session's roots mid-session, so the user is
- * offered to reopen it with what is shared now (or keep it as it is, without the folder). A folder added to
- * the workspace is an offer to reopen, for sessions whose agent takes more than one folder.
+ * stopped, and the session is marked stale. A confined agent's own tools lose the folder too: its
+ * confinement is narrowed at once (the agent restarts without it, a running turn stopped, and its chats are
+ * reopened with the folders shared now, see AgentConfinement.narrow). ACP cannot change a session's roots
+ * mid-session, so the user is offered to reopen the other sessions with what is shared now (or keep them as
+ * they are, without the folder). A folder added to the workspace is an offer to reopen, for sessions whose
+ * agent takes more than one folder.
  */
 import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import type { Logger } from '../common/logger';
 import type { FolderGrants, GrantsChange } from '../roots/folderGrants';
-import { listInWords, namedRoot } from '../roots/rootSet';
+import { listInWords, namedRoot, rootPaths } from '../roots/rootSet';
 import type { CandidateRoot } from '../roots/workspaceRoots';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession } from './agentSession';
@@ -28,6 +31,12 @@ export interface FolderChangesOptions {
   readonly ui: () => RootsUi;
   readonly notices: Notices;
   readonly logger: Logger;
+  /** The agents' confinement (`acpWorkspace.sandbox`): what is taken back leaves it (see AgentConfinement.narrow). */
+  readonly confinement?: {
+    narrow(agentName: string, folders: readonly string[]): Promise<boolean>;
+    /** The agents launched in this window. */
+    agents(): readonly string[];
+  };
 }
 
 export class FolderChanges {
@@ -39,20 +48,26 @@ export class FolderChanges {
     this.subscription = options.grants.onDidChange((change) => void this.grantsChanged(change));
   }
 
-  /** The workspace's folders changed: withdraws removed roots at once, marks affected sessions; resolves after the user answered. */
+  /**
+   * The workspace's folders changed: withdraws removed roots at once (from the sessions and the agents'
+   * confinement), marks affected sessions; resolves after the user answered.
+   */
   async foldersChanged(): Promise<void> {
     const { sessions, workspace, logger } = this.options;
     const before = this.last;
     const after = workspace.candidates().roots;
     this.last = after;
-    const affected: AgentSession[] = [];
+    const changed: AgentSession[] = [];
     for (const session of sessions.all()) {
       const effect = staleAfterFolderChange(session.rootSet, before, after, session.connection.caps.sessions.additionalDirectories);
       if (!effect) continue;
       session.markStale(effect.stale);
       this.withdraw(session, effect.removed, effect.stale.reason);
-      affected.push(session);
+      changed.push(session);
     }
+    const removed = before.filter((root) => !after.some((now) => now.path === root.path)).map((root) => root.path);
+    if (removed.length > 0) await Promise.all((this.options.confinement?.agents() ?? []).map((agent) => this.narrow(agent, removed)));
+    const affected = this.stillOpen(changed);
     if (affected.length === 0) return;
     logger.info(`Workspace folders changed; ${affected.length} open session(s) keep their old folders until reopened.`);
     const change = describeFolderChange(before, after);
@@ -64,10 +79,15 @@ export class FolderChanges {
     );
   }
 
-  /** An agent's grants changed: folders taken back stop at once for its open sessions. */
-  async grantsChanged({ agent, revoked }: GrantsChange): Promise<void> {
-    if (revoked.length === 0 || this.options.workspace.shareAllFolders()) return;
-    const affected: AgentSession[] = [];
+  /**
+   * An agent's grants changed: folders taken back stop at once for its open sessions and leave its
+   * confinement; resolves after the narrowing restart (if any) and the user's answer.
+   */
+  async grantsChanged({ agent, revoked, granted }: GrantsChange): Promise<void> {
+    if (this.options.workspace.shareAllFolders()) return;
+    if (granted.length > 0) this.sharedNow(agent, granted);
+    if (revoked.length === 0) return;
+    const withdrawnFrom: AgentSession[] = [];
     for (const session of this.options.sessions.forAgent(agent)) {
       // The primary folder is the user's choice of where the session works, not a grant.
       const taken = revoked.filter((folder) => folder !== session.rootSet.cwd.path);
@@ -76,8 +96,11 @@ export class FolderChanges {
         taken.length === 1
           ? l10n.t('{0} is no longer shared with {1}: the session can no longer reach it. Reopen it to give the agent the folders shared now.', names, agent)
           : l10n.t('{0} are no longer shared with {1}: the session can no longer reach them. Reopen it to give the agent the folders shared now.', names, agent);
-      if (this.withdraw(session, taken, reason).length > 0) affected.push(session);
+      if (this.withdraw(session, taken, reason).length > 0) withdrawnFrom.push(session);
     }
+    await this.narrow(agent, revoked);
+    // A narrowing restart reopened the agent's chats with the folders shared now: nothing to offer for them.
+    const affected = this.stillOpen(withdrawnFrom);
     if (affected.length === 0) return;
     const folders = listInWords(revoked.map((folder) => `“${namedRoot(folder).name}”`));
     await this.offerReopen(
@@ -107,6 +130,43 @@ export class FolderChanges {
 
   dispose(): void {
     this.subscription.dispose();
+  }
+
+  /**
+   * Folders newly shared with the agent: its open sessions that could take them say so (the chat header and
+   * the Agents view offer to reopen them with the current folders; nothing pops up). A confined agent is
+   * restarted by its confinement instead, and its chats come back with them (AgentConfinement.ensureCovers).
+   */
+  private sharedNow(agent: string, granted: readonly string[]): void {
+    const workspaceFolders = new Set(this.options.workspace.candidates().roots.map((root) => root.path));
+    for (const session of this.options.sessions.forAgent(agent)) {
+      if (session.stale || !session.connection.caps.sessions.additionalDirectories) continue;
+      const withdrawn = new Set(session.withdrawn);
+      const reaches = new Set(rootPaths(session.rootSet).filter((root) => !withdrawn.has(root)));
+      const added = granted.filter((folder) => workspaceFolders.has(folder) && !reaches.has(folder));
+      if (added.length === 0) continue;
+      const names = listInWords(added.map((folder) => `“${namedRoot(folder).name}”`));
+      session.markStale({
+        reason:
+          added.length === 1
+            ? l10n.t('{0} is now shared with {1}: reopen the session to give it to the agent.', names, agent)
+            : l10n.t('{0} are now shared with {1}: reopen the session to give them to the agent.', names, agent),
+      });
+    }
+  }
+
+  /** The agent's confinement lets the folders go; a failure (the agent did not start again) is said in its chats. */
+  private async narrow(agent: string, folders: readonly string[]): Promise<void> {
+    try {
+      await this.options.confinement?.narrow(agent, folders);
+    } catch (error) {
+      this.options.logger.warn(`Narrowing the confinement of ${agent}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** The sessions that are still open as they were (not reopened or closed meanwhile). */
+  private stillOpen(sessions: readonly AgentSession[]): AgentSession[] {
+    return sessions.filter((session) => this.options.sessions.find(session.agentName, session.sessionId) === session);
   }
 
   /** Withdraws roots from a session and stops the agent's terminals running in them. */

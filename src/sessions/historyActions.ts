@@ -74,6 +74,8 @@ export class HistoryActions {
       title: verb === 'fork' ? view.title : view.agentTitle,
       parentAgentTitle: verb === 'fork' ? view.agentTitle : undefined,
       thread: tab?.thread,
+      // A workspace folder it worked in: a confined agent is launched with it (it needs no grant).
+      expectedFolders: history.workspace().folders.includes(view.cwd) ? [view.cwd] : undefined,
       cancelled: tab && (() => tab.isClosed()),
       roots: (connection) =>
         chooseReopenRoots(view, connection, verbLabel()[verb], {

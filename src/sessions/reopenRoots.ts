@@ -2,7 +2,8 @@
  * The complete root list a session from the history is reopened or forked with: the session's folders or
  * the workspace's, asking the user when they differ or include folders not allowed yet (see
  * `history/reopenPlan.ts`), and what to do when the session worked in a folder outside this workspace.
- * The list the user saw and chose counts as consent for its folders.
+ * The list the user saw and chose counts as consent for its folders, except a folder the user took back from
+ * the agent: that one is asked for again (the consent question), never granted back by the choice of a list.
  */
 import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
@@ -60,10 +61,18 @@ export async function chooseReopenRoots(view: SessionView, connection: AcpConnec
     }
     if (choice === 'add' && !workspace.addFolder(cwd)) throw new Error(l10n.t('{0} could not be added to the workspace.', cwd));
   }
-  // The list was shown and chosen (or every folder in it was allowed already): remember the consent.
-  await grants.grant(view.agentName, others);
   const named = (folder: string): Root => ({ path: folder, name: name(folder) });
-  return createRootSet(named(cwd), others.map(named));
+  // A folder the user took back from this agent is asked for again: choosing a list is not consent for it.
+  const takenBack = shareAll ? [] : others.filter((folder) => !grants.isGranted(view.agentName, folder) && grants.isTakenBack(view.agentName, folder));
+  let kept = others;
+  if (takenBack.length > 0) {
+    const allowed = await ui.askConsent(view.agentName, named(cwd), takenBack.map(named));
+    if (!allowed) return undefined;
+    kept = others.filter((folder) => !takenBack.includes(folder) || allowed.some((root) => root.path === folder));
+  }
+  // The list was shown and chosen (or every folder in it was allowed already): remember the consent.
+  await grants.grant(view.agentName, kept);
+  return createRootSet(named(cwd), kept.map(named));
 }
 
 function isDirectory(folder: string): boolean {

@@ -10,7 +10,7 @@ import type { AcpConnection } from '../acp/connection';
 import type { Logger } from '../common/logger';
 import { chooseReopenMethod, ReopenUnsupportedError, type ReopenMethod, type ReopenVerb } from '../history/reopenPolicy';
 import type { ForkOrigin } from '../history/sessionTitle';
-import { createRootSet, describeRoots, rootPaths, type Root, type RootSet } from '../roots/rootSet';
+import { createRootSet, describeRoots, rootPaths, sameRootPaths, type Root, type RootSet } from '../roots/rootSet';
 import { describeNotShared } from '../roots/workspaceRoots';
 import type { Thread } from '../thread/thread';
 import type { ActiveSessions } from './activeSessions';
@@ -40,6 +40,11 @@ export interface ReopenRequest {
   readonly thread?: Thread;
   /** Without a chat: register the session but open none (a session reopened with new folders). */
   readonly withoutChat?: boolean;
+  /**
+   * The folders the session will likely work in, known before the agent starts (a restored tab's or a history
+   * row's working folder): a confined agent is launched with them, rather than restarted once they are chosen.
+   */
+  readonly expectedFolders?: readonly string[];
   /** The request is moot by the time the agent answers (the restored tab was closed). */
   readonly cancelled?: () => boolean;
   /**
@@ -77,6 +82,21 @@ export interface ReopenerOptions {
    * sees this machine's paths. A reopened session keeps only those: the others are said in its chat.
    */
   readonly mappedFolders?: (agentName: string) => ((folder: string) => boolean) | undefined;
+  /**
+   * The workspace's folders shared with the agent now (granted, or all with `acpWorkspace.shareAllFolders`;
+   * only mapped ones for a remote agent): what a chat reopened with the current folders is given besides its own.
+   */
+  readonly sharedFolders?: (agentName: string) => readonly Root[];
+}
+
+/** How a restart reopens the agent's chats. */
+export interface RestartOptions {
+  /**
+   * Each chat is reopened with the folders shared now: its own (less what was taken back) and every workspace
+   * folder shared with the agent since (the restart a changed confinement needs: a folder the new process may
+   * write in because it was shared is one the reopened session is told of, and one taken back is in neither).
+   */
+  readonly currentFolders?: boolean;
 }
 
 /**
@@ -111,6 +131,8 @@ function reopenedNote(verb: ReopenVerb, method: ReopenMethod, title: string | un
 export class Reopener {
   /** Restarts in progress, by agent: asking again meanwhile joins the one under way. */
   private readonly restarts = new Map<string, Promise<AcpConnection>>();
+  /** Agents whose restart under way reopens the chats with the current folders (see RestartOptions). */
+  private readonly withCurrentFolders = new Set<string>();
 
   constructor(private readonly options: ReopenerOptions) {}
 
@@ -123,6 +145,10 @@ export class Reopener {
     const { verb, agentName, sessionId, chat } = request;
     // A chat closed a moment ago may still be closing its session on the agent: reopening must come after.
     await chats.whenClosed(agentName, sessionId);
+    // Every path but a recovery (which a restart runs, and which a launch covers through the open chats):
+    // a confined agent is launched, or restarted, with the folders the session is expected to work in.
+    const declares = this.options.confinement !== undefined && verb !== 'recover';
+    if (declares && request.expectedFolders && request.expectedFolders.length > 0) await this.options.confinement!.ensureCovers(agentName, request.expectedFolders);
     let connection = await agents.start(agentName);
     const choice = chooseReopenMethod(verb, connection.caps, agentName);
     if ('reason' in choice) throw new ReopenUnsupportedError(choice.reason);
@@ -130,11 +156,11 @@ export class Reopener {
     const chosen = await request.roots(connection);
     if (!chosen) return undefined;
     const { roots, unmapped } = this.onlyMapped(agentName, chosen);
-    // From the Sessions view, a folder granted for this reopen may widen the agent's confinement: the session
-    // reopens after the restart. (Not while recovering: a restart reopens its chats that way, and waiting for
-    // a restart from inside it would never end; a reopen with the current folders asked before it came here.)
-    if (this.options.confinement && (verb === 'open' || verb === 'resume' || verb === 'fork')) {
-      await this.options.confinement.ensureCovers(agentName, rootPaths(roots));
+    // The folders chosen (a folder granted for this reopen, a restored tab's primary folder, which needs no
+    // grant) may widen the agent's confinement: the session reopens after the restart. (Not while recovering:
+    // a restart reopens its chats that way, and waiting for a restart from inside it would never end.)
+    if (declares) {
+      await this.options.confinement!.ensureCovers(agentName, rootPaths(roots));
       connection = await agents.start(agentName);
     }
     const { servers, notPassed } = mcp.forAgent(agentName, connection.caps);
@@ -218,22 +244,28 @@ export class Reopener {
   /**
    * Reopens the session of a chat whose agent exited or restarted ('recover': resume, else load), with the
    * chat's complete root list less the folders the user took back meanwhile (they stay withdrawn: a restart
-   * is no consent). What goes wrong is said in the chat, with the ways forward; resolves with
+   * is no consent), plus, with `currentFolders`, the workspace folders shared with the agent since. When the
+   * list changed, the chat says so. What goes wrong is said in the chat, with the ways forward; resolves with
    * the reopened session, or undefined.
    */
-  async recover(chat: SessionController): Promise<Reopened | undefined> {
+  async recover(chat: SessionController, options: RestartOptions = {}): Promise<Reopened | undefined> {
     const { chats, logger } = this.options;
     const previous = chat.session;
     try {
-      return await this.reopen({
+      const reopened = await this.reopen({
         verb: 'recover',
         agentName: previous.agentName,
         sessionId: previous.sessionId,
         chat,
-        roots: () => Promise.resolve(stillShared(previous)),
+        roots: (connection) => Promise.resolve(options.currentFolders ? this.currentRoots(previous, connection) : stillShared(previous)),
         // Closed meanwhile (during a restart, say): nothing more goes to it.
         cancelled: () => !chats.has(chat),
       });
+      // The header shows the folders; the chat says that they changed.
+      if (reopened?.chat && !sameRootPaths(rootPaths(previous.rootSet), rootPaths(reopened.session.rootSet))) {
+        reopened.chat.thread.addInfo(l10n.t('The session’s folders now: {0}.', describeRoots(reopened.session.rootSet)));
+      }
+      return reopened;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       logger.warn(`Reopening ${previous.agentName} session ${previous.sessionId}: ${message}`);
@@ -246,15 +278,20 @@ export class Reopener {
 
   /**
    * Restarts an agent, whoever asks (the Agents view, the Command Palette, a chat's Restart button, a
-   * sign-in), and reopens every chat open on it as {@link recover} does, each with its complete root list.
-   * The chats say the agent restarts rather than showing its connection's end as a failure. Resolves with
+   * sign-in, a confinement that widens or narrows), and reopens every chat open on it as {@link recover}
+   * does, each with its complete root list (with `currentFolders`: the folders shared now). The chats say the agent restarts rather than showing its connection's end as a failure. Resolves with
    * the new connection once every chat is back or says why not; rejects when the agent does not start again
    * (the chats say so too).
    */
-  restartAgent(agentName: string): Promise<AcpConnection> {
+  restartAgent(agentName: string, options: RestartOptions = {}): Promise<AcpConnection> {
+    // Asked while one is under way: that one reopens the chats with the current folders too.
+    if (options.currentFolders) this.withCurrentFolders.add(agentName);
     const running = this.restarts.get(agentName);
     if (running) return running;
-    const restart = this.restart(agentName).finally(() => this.restarts.delete(agentName));
+    const restart = this.restart(agentName).finally(() => {
+      this.restarts.delete(agentName);
+      this.withCurrentFolders.delete(agentName);
+    });
     this.restarts.set(agentName, restart);
     return restart;
   }
@@ -278,8 +315,21 @@ export class Reopener {
       for (const chat of affected) if (chats.has(chat)) chat.reconnectFailed(l10n.t('{0} did not start again: {1}', agentName, message), undefined, explained);
       throw error;
     }
-    await Promise.all(affected.filter((chat) => chats.has(chat)).map((chat) => this.recover(chat)));
+    const currentFolders = this.withCurrentFolders.has(agentName);
+    await Promise.all(affected.filter((chat) => chats.has(chat)).map((chat) => this.recover(chat, { currentFolders })));
     return connection;
+  }
+
+  /**
+   * A chat's folders as shared now: its own less those withdrawn, and the workspace folders shared with the
+   * agent since (when the agent takes more than one folder).
+   */
+  private currentRoots(previous: AgentSession, connection: AcpConnection): RootSet {
+    const kept = stillShared(previous);
+    if (!connection.caps.sessions.additionalDirectories) return kept;
+    const have = new Set(rootPaths(kept));
+    const added = (this.options.sharedFolders?.(previous.agentName) ?? []).filter((root) => !have.has(root.path));
+    return added.length === 0 ? kept : createRootSet(kept.cwd, [...kept.additionalDirectories, ...added]);
   }
 }
 

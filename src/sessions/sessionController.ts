@@ -274,6 +274,29 @@ export class SessionController implements SessionSink {
     });
   }
 
+  /**
+   * A remote agent whose entry lets it run commands on this machine asks to run one: `question` names the agent,
+   * the command and the folder. Asked like a permission (the same entry, notification and answers); resolves true
+   * only when the user chose to run it.
+   */
+  confirmCommand(question: string, token?: CancellationToken): Promise<boolean> {
+    const options: PermissionOption[] = [
+      { optionId: 'run-here', name: l10n.t('Run it, confined'), kind: 'allow_once' },
+      { optionId: 'do-not-run', name: l10n.t('Do not run it'), kind: 'reject_once' },
+    ];
+    const entryId = this.thread.addPermission(question, undefined, options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })));
+    this.options.onPermissionRequested?.(entryId, question, options);
+    return new Promise((resolve) => {
+      this.pending.set(entryId, {
+        entryId,
+        title: question,
+        options,
+        resolve: (response) => resolve(response.outcome.outcome === 'selected' && response.outcome.optionId === 'run-here'),
+      });
+      token?.onCancellationRequested(() => this.settlePermission(entryId, undefined));
+    });
+  }
+
   /** The user picked an option (by id: never by position). Unknown ids are ignored. */
   choosePermission(entryId: string, optionId: string): void {
     const pending = this.pending.get(entryId);

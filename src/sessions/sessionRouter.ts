@@ -24,10 +24,10 @@ import { Emitter, type Event } from '../common/events';
 import type { Logger } from '../common/logger';
 import type { OpenDocuments } from '../roots/guardedFs';
 import { displayLine } from '../terminal/commandLine';
-import { registerTerminalHandlers } from '../terminal/handlers';
-import { TerminalCwdRefusedError, type TerminalError } from '../terminal/terminalError';
-import { Terminals, type CreateTerminalParams, type TerminalChange, type TerminalConfine, type TerminalView } from '../terminal/terminals';
-import type { Confinement } from '../process/confinement/types';
+import { registerTerminalHandlers, type TerminalSession } from '../terminal/handlers';
+import { TerminalCommandRefusedError, TerminalCwdRefusedError, TerminalErrorCodes, type TerminalError } from '../terminal/terminalError';
+import { Terminals, type CreateTerminalParams, type TerminalChange, type TerminalConfine, type TerminalStartRequest, type TerminalView } from '../terminal/terminals';
+import { ConfinementUnavailableError, type Confinement, type ConfinementPolicy, type Confiner } from '../process/confinement/types';
 import type { ThreadTerminal } from '../thread/thread';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession, Refusal } from './agentSession';
@@ -46,6 +46,29 @@ export interface SessionSink {
   noteDiscarded(message: string): void;
   /** Updates that waited for the chat are being handed over in slices: `done` of `total` so far. */
   replayProgress?(done: number, total: number): void;
+  /**
+   * A remote agent whose entry lets it run commands here asks to run one: `question` (the agent, the command, the
+   * folder) is asked like a permission in the chat. Resolves true when the user allowed it, once.
+   */
+  confirmCommand(question: string, token: CancellationToken): Promise<boolean>;
+}
+
+/** The confinement one command of a remote agent runs under (remoteCommands.ts: LocalCommandConfinement). */
+export interface RemoteCommandConfinement {
+  /**
+   * For `command args` of a session whose folders (real paths, withdrawn ones left out) are `folders`: the
+   * mechanism and the policy, or a rejection (a ConfinementUnavailableError: why, and the fix).
+   */
+  forCommand(folders: readonly string[], command: string, args: readonly string[]): Promise<{ readonly confiner: Confiner; readonly policy: ConfinementPolicy }>;
+}
+
+/** What a remote agent's entry says about the agent → client surface (see {@link SessionRouter.connect}). */
+export interface RemoteConnection {
+  /**
+   * `"localTerminal": true`: it is offered the client terminal; each command is asked first and runs confined to the
+   * session's folders (fail closed). Otherwise `terminal` is not advertised and a request is refused in words.
+   */
+  readonly localTerminal: boolean;
 }
 
 /** A refused request (a file or a terminal folder outside the session's roots), for whoever tells the user. */
@@ -61,6 +84,8 @@ export interface SessionRouterOptions {
   readonly logger: Logger;
   /** How long one slice of a handover may take (default {@link SLICE_MS}; tests use 0: one update per slice). */
   readonly sliceMs?: number;
+  /** How a remote agent's commands are confined here when its entry lets it run them; none: they are refused. */
+  readonly remoteCommands?: RemoteCommandConfinement;
 }
 
 /** Updates for a session nobody opened yet (they can arrive right after `session/new` answers). */
@@ -110,8 +135,11 @@ export class SessionRouter {
    * Registers every agent → client handler on a new connection (before `initialize`, which advertises them).
    * @param confinement how the agent was started (AgentProcess passes it to registerHandlers): when confined,
    *   every `terminal/create` command runs confined by the same mechanism and policy.
+   * @param remote the agent runs elsewhere (a remote entry): its commands would run on this machine, where it is
+   *   not confined. Unless its entry opts in, the terminal is not advertised and a `terminal/*` request is refused
+   *   in words shown in the chat; with the opt-in, each command is asked first and runs confined (fail closed).
    */
-  connect(connection: AcpConnection, confinement?: Confinement): void {
+  connect(connection: AcpConnection, confinement?: Confinement, remote?: RemoteConnection): void {
     const { sessions, documents, logger } = this.options;
     // The commands the agent runs through the client are confined like the agent (same mechanism, same policy).
     const confine: TerminalConfine | undefined = confinement?.confined
@@ -123,15 +151,23 @@ export class SessionRouter {
     registerFsHandlers(connection, { sessions, documents, logger, onRefusal: (session, refusal) => this.refused(routes, session, refusal) });
     connection.onNotification(SessionUpdateNotification, (notification) => this.deliver(connection, routes, notification.sessionId, notification.update));
     connection.onRequest(RequestPermissionMethod, (params, token) => this.requestPermission(connection, routes, params, token));
-    registerTerminalHandlers(connection, terminals, (sessionId) => {
-      const session = sessions.find(connection.agentName, sessionId);
-      if (!session || session.connection !== connection) return undefined;
-      return {
-        guard: session.guard,
-        cwd: session.rootSet.cwd.path,
-        createFailed: (params, error) => this.terminalFailed(connection, routes, session, params, error),
-      };
-    });
+    registerTerminalHandlers(
+      connection,
+      terminals,
+      (sessionId) => {
+        const session = sessions.find(connection.agentName, sessionId);
+        if (!session || session.connection !== connection) return undefined;
+        const served: TerminalSession = {
+          guard: session.guard,
+          cwd: session.rootSet.cwd.path,
+          createFailed: (params, error) => this.terminalFailed(connection, routes, session, params, error),
+        };
+        if (!remote) return served;
+        if (!remote.localTerminal) return { ...served, refuse: (params) => notOffered(connection.agentName, params) };
+        return { ...served, admit: (token) => (request) => this.admitRemoteCommand(connection, routes, session, request, token) };
+      },
+      { advertise: !remote || remote.localTerminal },
+    );
     const changes = terminals.onDidChange((terminalId, change) => this.terminalChanged(connection, terminals, terminalId, change));
     const problems = connection.onProtocolError((error) => {
       if (error instanceof FramingError && error.oversize) this.discarded(connection, routes, error.oversize);
@@ -261,10 +297,59 @@ export class SessionRouter {
     this.refusalEmitter.fire({ session, refusal });
   }
 
-  /** A refused terminal folder is a refusal like a refused file; any other failure shows as a command that did not start. */
+  /**
+   * A remote agent's command (its entry opts in): confined to the session's folders as they are now, or refused
+   * when that cannot be set up (before anyone is asked); then asked in the session's chat; refused unless allowed.
+   */
+  private async admitRemoteCommand(connection: AcpConnection, routes: Routes, session: AgentSession, request: TerminalStartRequest, token: CancellationToken): Promise<TerminalConfine> {
+    const agent = connection.agentName;
+    const data = { command: request.display, cwd: request.cwd };
+    const refused = (reason: string, message: string, chat: string) => new TerminalCommandRefusedError(TerminalErrorCodes.Refused, message, { ...data, reason }, chat);
+    /** The confinement for the session's folders as they are now, or the refusal saying why there is none. */
+    const confined = async () => {
+      try {
+        if (!this.options.remoteCommands) throw new ConfinementUnavailableError(l10n.t('No confinement is set up for the commands of remote agents.'), '');
+        return await this.options.remoteCommands.forCommand(session.guard.roots, request.command, request.args);
+      } catch (error) {
+        const why = error instanceof ConfinementUnavailableError ? `${error.reason} ${error.fix}`.trim() : error instanceof Error ? error.message : String(error);
+        this.options.logger.warn(`Refused ${request.display} for ${agent} (remote): it cannot be confined here: ${why}`);
+        throw refused(
+          'unconfined',
+          l10n.t('The command was not run on this machine: it cannot be confined here: {0}', why),
+          l10n.t('It cannot be confined on this machine, and the commands of a remote agent never run unconfined: {0}', why),
+        );
+      }
+    };
+    // Nobody is asked about a command that could not run anyway.
+    const { confiner } = await confined();
+    const sink = routes.sinks.get(session.sessionId);
+    if (!sink) throw refused('no-chat', l10n.t('The command was not run on this machine: this session has no open chat to ask the user in.'), l10n.t('This session had no open chat to ask you in.'));
+    const question = l10n.t(
+      '{0}, a remote agent, wants to run {1} in {2} on this machine. If you allow it, it runs confined by {3}: it can write only in this session\'s folders.',
+      agent,
+      `"${request.display}"`,
+      request.cwd,
+      confiner.description,
+    );
+    if (!(await sink.confirmCommand(question, token))) {
+      throw refused('not-allowed', l10n.t('The user did not allow the command to run on this machine.'), l10n.t('You did not allow it to run on this machine.'));
+    }
+    // The folders may have changed while the user was asked (a folder taken back): the policy is the one of now.
+    const { confiner: now, policy } = await confined();
+    this.options.logger.info(`${agent} (remote) runs ${request.display} in ${request.cwd}, allowed by the user, confined by ${now.description} (${policy.mode}).`);
+    return (file, args, env, cwd) => now.wrap(file, args, env, cwd, policy);
+  }
+
+  /** A refused terminal folder or command is a refusal like a refused file; any other failure shows as a command that did not start. */
   private terminalFailed(connection: AcpConnection, routes: Routes, session: AgentSession, params: CreateTerminalParams, error: TerminalError): void {
     // A command without arguments may be a shell line: shown as the agent wrote it.
     const command = params.args && params.args.length > 0 ? displayLine(params.command, params.args) : params.command;
+    if (error instanceof TerminalCommandRefusedError) {
+      const cwd = params.cwd ?? session.rootSet.cwd.path;
+      this.options.logger.warn(`Refused terminal ${command} for ${connection.agentName} session ${session.sessionId}: ${error.reason}`);
+      this.refused(routes, session, session.noteRefusal({ operation: 'terminal', path: cwd, message: error.reason, command }));
+      return;
+    }
     if (error instanceof TerminalCwdRefusedError) {
       const cwd = params.cwd ?? session.rootSet.cwd.path;
       this.options.logger.warn(`Refused terminal ${command} in ${cwd} for ${connection.agentName} session ${session.sessionId}: ${error.reason}`);
@@ -382,6 +467,19 @@ export class SessionRouter {
       });
     }
   }
+}
+
+/** A remote agent that is not offered the terminal asked for one anyway: refused, in words for it and for the chat. */
+function notOffered(agentName: string, params: CreateTerminalParams): TerminalError {
+  return new TerminalCommandRefusedError(
+    TerminalErrorCodes.NotOffered,
+    l10n.t('{0} runs on another machine: ACP Workspace does not run its commands on this one (the client terminal is not offered to remote agents).', agentName),
+    { command: params.command, reason: 'not-offered' },
+    l10n.t(
+      '{0} runs on another machine and asked to run this command on yours. It was not run: a remote agent may run commands here only if its entry in acpWorkspace.agents says "localTerminal": true, and then each one is asked first and runs confined.',
+      agentName,
+    ),
+  );
 }
 
 function heardDuringFork(routes: Routes, sessionId: string): boolean {

@@ -141,6 +141,23 @@ export class SessionStarter {
     return reopened?.session;
   }
 
+  /**
+   * The workspace's folders shared with the agent now, without asking: those granted to it (all with
+   * `acpWorkspace.shareAllFolders`), only mapped ones for a remote agent with path mappings. What a chat
+   * reopened by a restart of its confinement is given (see `Reopener.restartAgent`).
+   */
+  sharedFolders(agentName: string): Root[] {
+    const { workspace, grants } = this.options;
+    let candidates: Candidates;
+    try {
+      candidates = this.candidatesFor(agentName, workspace.candidates());
+    } catch {
+      return [];
+    }
+    const shareAll = workspace.shareAllFolders();
+    return candidates.roots.filter((root) => shareAll || grants.isGranted(agentName, root.path)).map((root) => ({ path: root.path, name: root.name }));
+  }
+
   /** The folders `agentName` can be given: for a remote agent with path mappings, only the mapped ones. */
   private candidatesFor(agentName: string, all: Candidates): Candidates {
     const isMapped = this.options.mappedFolders?.(agentName);

@@ -182,7 +182,7 @@ export const ViewSessionState = z.object({
   roots: z.array(z.object({ name: z.string(), path: z.string(), primary: z.boolean(), withdrawn: z.optional(z.boolean()) })),
   rootsStale: z.optional(z.string()),
   /** How the agent's process is confined (`acpWorkspace.sandbox`): a short label, every path in `detail`. */
-  confinement: z.optional(z.object({ confined: z.boolean(), label: z.string(), detail: z.string() })),
+  confinement: z.optional(z.object({ confined: z.boolean(), label: z.string(), detail: z.string(), pending: z.optional(z.string()) })),
   modes: z.optional(z.object({ currentModeId: z.string(), available: z.array(z.object({ id: z.string(), name: z.string(), description: z.optional(z.string()) })) })),
   /** The unstable `models` of the setup answer; the picker only when no config option has category `model`. */
   models: z.optional(z.object({ currentModelId: z.string(), available: z.array(z.object({ id: z.string(), name: z.string(), description: z.optional(z.string()) })) })),

@@ -37,6 +37,8 @@ export const ReviewFile = z.object({
   hunks: z.optional(z.array(ReviewHunk)),
   /** Why there are no hunks (binary, too large, a symbolic link…). */
   noHunks: z.optional(z.string()),
+  /** The user changed the lines the agent changed: the hunks show their edits too (it is not rejected whole). */
+  mixed: z.optional(z.boolean()),
 });
 export type ReviewFile = z.output<typeof ReviewFile>;
 

@@ -16,6 +16,10 @@ export const TerminalErrorCodes = {
   SpawnFailed: ErrorCodes.InternalError,
   /** `terminal/wait_for_exit` was cancelled. */
   Cancelled: ErrorCodes.RequestCancelled,
+  /** The client terminal is not offered to this agent (it was not advertised). */
+  NotOffered: ErrorCodes.MethodNotFound,
+  /** The command was refused: the user did not allow it, or it cannot be confined. */
+  Refused: ErrorCodes.InvalidParams,
 } as const;
 
 /** Extra details sent with the error (`data`), for logs and for agents that read them. */
@@ -54,5 +58,23 @@ export class TerminalCwdRefusedError extends TerminalError {
     readonly reason: string,
   ) {
     super(TerminalErrorCodes.InvalidParams, message, data);
+  }
+}
+
+/**
+ * A command the client would not run for the agent: a remote agent is not offered the client terminal, the user
+ * did not allow the command, or it cannot be confined here. A refused request, like a refused folder: the chat
+ * shows `reason` (for the user), the agent gets the message.
+ */
+export class TerminalCommandRefusedError extends TerminalError {
+  override name = 'TerminalCommandRefusedError';
+  constructor(
+    code: number,
+    message: string,
+    data: TerminalErrorData,
+    /** What the chat says about it. */
+    readonly reason: string,
+  ) {
+    super(code, message, data);
   }
 }

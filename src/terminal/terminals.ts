@@ -43,6 +43,23 @@ export interface TerminalRef {
   readonly terminalId: string;
 }
 
+/** A command about to start, for whoever must allow it first (a remote agent's command: asked, confined). */
+export interface TerminalStartRequest {
+  readonly sessionId: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  /** The command line as a person would type it. */
+  readonly display: string;
+  /** The folder it runs in: resolved by the session's RootGuard, a real path. */
+  readonly cwd: string;
+}
+
+/**
+ * Lets a command start, and says how it is confined: resolves with the confinement it must run under (there is
+ * no "unconfined" answer), or rejects with a {@link TerminalError} and nothing starts.
+ */
+export type TerminalAdmission = (request: TerminalStartRequest) => Promise<TerminalConfine>;
+
 /** Called with the terminal's id and what changed. */
 export type TerminalChangeListener = (terminalId: string, change: TerminalChange) => void;
 
@@ -76,10 +93,12 @@ export class Terminals {
    * Starts `command` for the session `params.sessionId`.
    * @param guard the session's {@link RootGuard}: an explicit `cwd` must resolve inside its roots.
    * @param sessionCwd the session's cwd, used when `params.cwd` is absent.
+   * @param admit asked once the folder is settled and before anything starts: the confinement this command runs
+   *   under instead of the connection's (a remote agent's command), or a rejection (nothing starts).
    * @throws TerminalError -32602 for an empty command, a malformed `env` entry or a refused cwd (the message
-   *   names the cwd and the roots); -32603 when the command cannot be started.
+   *   names the cwd and the roots); -32603 when the command cannot be started; whatever `admit` rejects with.
    */
-  async create(params: CreateTerminalParams, guard: RootGuard, sessionCwd: string): Promise<{ terminalId: string }> {
+  async create(params: CreateTerminalParams, guard: RootGuard, sessionCwd: string, admit?: TerminalAdmission): Promise<{ terminalId: string }> {
     this.assertOpen();
     const { sessionId, command } = params;
     const args = params.args ?? [];
@@ -98,6 +117,8 @@ export class Terminals {
     const env = mergeEnv(this.options.parentEnv ?? process.env, entries, platform);
     const plan = await planCommand(command, args, cwd, env, platform);
     this.assertOpen();
+    const confine = admit ? await admit({ sessionId, command, args, display: plan.display, cwd }) : this.options.confine;
+    this.assertOpen();
     const terminalId = newTerminalId();
     const requested = params.outputByteLimit ?? Number.POSITIVE_INFINITY;
     const terminal = await Terminal.start({
@@ -111,7 +132,7 @@ export class Terminals {
       outputByteLimit: Math.min(requested, this.options.maxOutputBytes ?? MAX_RETAINED_OUTPUT_BYTES),
       killGraceMs: this.options.killGraceMs ?? 2000,
       platform,
-      confine: this.options.confine,
+      confine,
       onChange: (change) => this.fire(terminalId, change),
     });
     if (this.disposed) {
@@ -120,7 +141,7 @@ export class Terminals {
       throw closedError();
     }
     this.terminals.set(terminalId, terminal);
-    this.options.logger?.info(`Terminal ${terminalId} (session ${sessionId}) started${this.options.confine ? ' confined' : ''}: ${plan.display} in ${cwd}`);
+    this.options.logger?.info(`Terminal ${terminalId} (session ${sessionId}) started${confine ? ' confined' : ''}: ${plan.display} in ${cwd}`);
     this.fire(terminalId, 'created');
     return { terminalId };
   }

@@ -77,6 +77,76 @@ export function keepAcrossReplay(before: readonly ViewEntry[], replay: readonly 
   return merged;
 }
 
+/**
+ * Where a turn's prompt is in a chat: the prompt's text as a key (see {@link replayKey}), and how many prompts
+ * came before it with that text and in all. What only the client knows of a turn (what it changed) is put back
+ * after it by this when the agent replays the conversation into a new chat (after a window reload).
+ */
+export interface TurnAnchor {
+  readonly key: string;
+  readonly occurrence: number;
+  readonly ordinal: number;
+}
+
+/** The anchor of the chat's last prompt (the turn that is starting), if it shows one. */
+export function lastPromptAnchor(entries: readonly ViewEntry[]): TurnAnchor | undefined {
+  let last = -1;
+  for (let i = entries.length - 1; i >= 0 && last === -1; i--) if (entries[i]!.kind === 'user') last = i;
+  if (last === -1) return undefined;
+  const key = replayKey(entries[last]!)!;
+  let occurrence = 0;
+  let ordinal = 0;
+  for (let i = 0; i < last; i++) {
+    if (entries[i]!.kind !== 'user') continue;
+    ordinal++;
+    if (replayKey(entries[i]!) === key && sameText(entries[i]!, entries[last]!)) occurrence++;
+  }
+  return { key, occurrence, ordinal };
+}
+
+/** Conversation entries: what a turn ends with before the client's own notes. */
+const CONVERSATION = new Set<ViewEntry['kind']>(['user', 'agent', 'thought', 'tool', 'plan', 'notice', 'unknown']);
+
+/**
+ * `entries` with each addition put at the end of the turn its anchor names: after the turn's last message or
+ * tool call, before the next prompt and before notes the client added after the conversation. The prompt is
+ * found by its text (the `occurrence`th prompt with it), else by its position when the chat shows as many
+ * prompts; an addition whose prompt is not shown is left out. Returns the entries and the additions placed.
+ */
+export function placeAfterTurns(entries: readonly ViewEntry[], additions: readonly { readonly anchor: TurnAnchor; readonly entry: ViewEntry }[]): { entries: ViewEntry[]; placed: ViewEntry[] } {
+  const prompts: number[] = [];
+  const byKey = new Map<string, number[]>();
+  entries.forEach((entry, at) => {
+    if (entry.kind !== 'user') return;
+    prompts.push(at);
+    const key = replayKey(entry)!;
+    const list = byKey.get(key);
+    if (list) list.push(at);
+    else byKey.set(key, [at]);
+  });
+  /** Additions by the index of the entry they follow. */
+  const after = new Map<number, ViewEntry[]>();
+  const placed: ViewEntry[] = [];
+  for (const { anchor, entry } of additions) {
+    const prompt = byKey.get(anchor.key)?.[anchor.occurrence] ?? prompts[anchor.ordinal];
+    if (prompt === undefined) continue;
+    const next = prompts.find((p) => p > prompt) ?? entries.length;
+    let end = next - 1;
+    while (end > prompt && !CONVERSATION.has(entries[end]!.kind)) end--;
+    const list = after.get(end);
+    if (list) list.push(entry);
+    else after.set(end, [entry]);
+    placed.push(entry);
+  }
+  if (placed.length === 0) return { entries: entries.slice(), placed };
+  const merged: ViewEntry[] = [];
+  entries.forEach((entry, at) => {
+    merged.push(entry);
+    merged.push(...(after.get(at) ?? []));
+  });
+  return { entries: merged, placed };
+}
+
 /** The texts a message is compared by: its text blocks in order, or a thought's text. */
 function messageTexts(entry: ViewEntry): readonly string[] | undefined {
   if (entry.kind === 'user' || entry.kind === 'agent') return entry.blocks.map((b) => (b.type === 'text' ? b.text : ''));

@@ -12,11 +12,12 @@ import { Emitter, type Event } from '../common/events';
 import { compactionText } from './compactionText';
 import { type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState } from '../shared/chatModel';
 import { EntryLog } from './entryLog';
-import { isUnfinished, keepAcrossReplay } from './replayMerge';
+import { isUnfinished, keepAcrossReplay, placeAfterTurns, type TurnAnchor } from './replayMerge';
 import { ThreadTerminals } from './threadTerminals';
 import { configOptionsToView, contentToView, preview, toolContentToView, type ThreadTerminal } from './toView';
 
 export type { ThreadTerminal } from './toView';
+export type { TurnAnchor } from './replayMerge';
 
 type MessageKind = 'user' | 'agent' | 'thought';
 
@@ -50,6 +51,10 @@ export class Thread {
    */
   private beforeReplay: ViewEntry[] | undefined;
   private readonly changeEmitter = new Emitter<void>();
+  private readonly replayEndEmitter = new Emitter<void>();
+
+  /** A replay into this chat ended ({@link endReplay}): what it shows now is the agent's record. */
+  readonly onDidEndReplay: Event<void> = this.replayEndEmitter.event;
 
   /**
    * The transcript or the session state changed. Announced once for all the changes made in one run of
@@ -77,6 +82,11 @@ export class Thread {
   /** The whole state, for a (re)created webview (during a replay over a shown transcript, what it showed). */
   snapshot(): { session: ViewSessionState; entries: ViewEntry[] } {
     return { session: this.sessionState, entries: this.beforeReplay?.slice() ?? this.entries.all() };
+  }
+
+  /** A replay is being built aside (between {@link beginReplay} and its end). */
+  get replaying(): boolean {
+    return this.beforeReplay !== undefined;
   }
 
   /** Whether it shows any of the conversation (messages, thoughts, tool calls, plans), not only the client's notes. */
@@ -210,6 +220,7 @@ export class Thread {
     this.interruptUnfinishedTools();
     // The header said how far the replay was (see replayProgress): it is complete.
     if (this.sessionState.status === 'loading') this.setSession({ status: 'idle', statusDetail: undefined });
+    if (before) this.replayEndEmitter.fire();
   }
 
   /**
@@ -298,6 +309,23 @@ export class Thread {
   addChanges(changes: Omit<ViewEntryOf<'changes'>, 'kind' | 'id'>): string {
     this.closeMessage();
     return this.entries.add({ kind: 'changes', id: this.newId('changes'), ...changes });
+  }
+
+  /**
+   * What turns changed, put back at the end of the turns their anchors name (after a replay into a new chat,
+   * which brings back only the agent's record: see `placeAfterTurns`). Returns the new entries' ids, in the
+   * order given (`undefined` for a turn whose prompt the chat does not show).
+   */
+  addChangesAfterTurns(additions: readonly { readonly anchor: TurnAnchor; readonly changes: Omit<ViewEntryOf<'changes'>, 'kind' | 'id'> }[]): (string | undefined)[] {
+    if (additions.length === 0) return [];
+    const made = additions.map(({ anchor, changes }) => ({ anchor, entry: { kind: 'changes' as const, id: this.newId('changes'), ...changes } }));
+    const { entries, placed } = placeAfterTurns(this.entries.view(), made);
+    if (placed.length > 0) {
+      // The entries keep their ids (tool calls, terminals and the open message still find theirs): only the order changes.
+      this.entries.reset(entries);
+    }
+    const ids = new Set(placed.map((e) => e.id));
+    return made.map(({ entry }) => (ids.has(entry.id) ? entry.id : undefined));
   }
 
   setChangesState(id: string, state: ViewEntryOf<'changes'>['state']): void {

@@ -29,14 +29,18 @@ import type { AgentRuntime } from '../process/agentRuntime';
 import type { MessageTap } from '../acp/transport/transport';
 import type { Confinement, LaunchConfinement } from '../process/confinement/types';
 import type { LaunchInput } from '../sessions/agentConfinement';
+import type { RemoteConnection } from '../sessions/sessionRouter';
 import { affectsUs, readAgents, readMaxMessageBytes, readTrace } from './settings';
 
 export interface AgentsOptions {
   readonly context: vscode.ExtensionContext;
   readonly logger: Logger;
   readonly features: ClientFeatureOptions;
-  /** Registers the agent → client handlers on every new connection, before `initialize`. */
-  readonly connect: (connection: AcpConnection, confinement?: Confinement) => void;
+  /**
+   * Registers the agent → client handlers on every new connection, before `initialize`: `confinement` for a local
+   * agent (its commands run as it does), `remote` for one that runs elsewhere (see SessionRouter.connect).
+   */
+  readonly connect: (connection: AcpConnection, confinement?: Confinement, remote?: RemoteConnection) => void;
   /** What each launch of an agent is to use (`acpWorkspace.sandbox`), asked at every launch. */
   readonly confinement?: (agentName: string, input: LaunchInput) => Promise<LaunchConfinement>;
   /**
@@ -113,7 +117,8 @@ export class AgentsFromSettings extends Disposable {
   private launchConfinement(definition: LocalAgentDefinition, confinement: NonNullable<AgentsOptions['confinement']>): Promise<LaunchConfinement> {
     const { paths, ignored } = resolveAgentWritablePaths(definition, this.variables(), process.env, os.homedir());
     if (ignored.length > 0) this.options.logger.warn(`${definition.name}: writable paths left out (an unset variable, or not absolute): ${ignored.join(', ')}`);
-    return confinement(definition.name, { command: this.resolve(definition), statePaths: paths, extensionPath: this.options.context.extensionUri.fsPath });
+    const registryId = definition.registry?.id;
+    return confinement(definition.name, { command: this.resolve(definition), statePaths: paths, extensionPath: this.options.context.extensionUri.fsPath, ...(registryId !== undefined ? { registryId } : {}) });
   }
 
   private createProcess(definition: AgentDefinition): AgentRuntime {
@@ -150,5 +155,5 @@ export interface SharedRuntimeOptions {
   readonly features: ClientFeatureOptions;
   readonly maxMessageBytes: number;
   readonly tap: MessageTap;
-  readonly registerHandlers: (connection: AcpConnection, confinement?: Confinement) => void;
+  readonly registerHandlers: (connection: AcpConnection, confinement?: Confinement, remote?: RemoteConnection) => void;
 }

@@ -103,6 +103,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
       `${reconnect ?? stateLabel()[state]}${version}`,
       ...registryLine,
       confinement?.summary,
+      confinement?.pending,
       status.stale ? (origin ? vscode.l10n.t('restart to apply the new version or settings') : vscode.l10n.t('restart to apply settings')) : undefined,
     ]
       .filter(Boolean)
@@ -115,7 +116,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     item.contextValue = `agent.${state}${installed ? '.registry' : ''}${update ? '.update' : ''}${remote ? '.remote' : ''}`;
     item.id = `agent:${definition.name}`;
     item.accessibilityInformation = {
-      label: [definition.name, remote ? vscode.l10n.t('remote agent') : undefined, reconnect ?? stateLabel()[state], isDefault ? vscode.l10n.t('default agent') : undefined, ...registryLine, confinement?.summary].filter(Boolean).join(', '),
+      label: [definition.name, remote ? vscode.l10n.t('remote agent') : undefined, reconnect ?? stateLabel()[state], isDefault ? vscode.l10n.t('default agent') : undefined, ...registryLine, confinement?.summary, confinement?.pending].filter(Boolean).join(', '),
     };
     item.tooltip = tooltipFor(status, caps, confinement, update);
     return item;
@@ -234,6 +235,7 @@ function tooltipFor(status: AgentStatus, caps: AgentCaps | undefined, confinemen
   if (confinement) {
     md.appendMarkdown(`\n${confinement.confined ? '$(lock)' : '$(unlock)'} **${escape(confinement.label)}**\n`);
     md.appendCodeblock(confinement.detail, 'text');
+    if (confinement.pending) md.appendMarkdown(`\n$(warning) ${escape(confinement.pending)}\n`);
   }
   if (caps) {
     const yes = (flag: boolean) => (flag ? '$(check)' : '$(dash)');

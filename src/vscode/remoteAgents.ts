@@ -56,7 +56,8 @@ export class RemoteAgents {
       logger: shared.logger,
       clientInfo: shared.clientInfo,
       features: shared.features,
-      registerHandlers: (connection) => shared.registerHandlers(connection),
+      // Its commands would run here, where it is not confined: the terminal only with its entry's opt-in.
+      registerHandlers: (connection) => shared.registerHandlers(connection, undefined, { localTerminal: definition.remote.localTerminal }),
       maxMessageBytes: shared.maxMessageBytes,
       tap: shared.tap,
     });

@@ -139,3 +139,55 @@ export function leftoverProcesses(): Array<{ pid: number; command: string }> {
   }
   return found;
 }
+
+/** The model provider id the interop tier gives Codex (its `config.toml`), and the variable its key is read from. */
+export const CODEX_PROVIDER = 'scripted';
+export const CODEX_KEY_VARIABLE = 'ACP_INTEROP_OPENAI_KEY';
+
+/**
+ * `@agentclientprotocol/codex-acp` (the TypeScript adapter; it runs `codex app-server` from `@openai/codex`, a
+ * native binary), pointed at the scripted Responses API server by a `config.toml` in its own CODEX_HOME, with
+ * nothing set about its sandbox or approvals (its default mode). What each setting is for: docs/interop.md.
+ */
+export function codexAgentAcp(home: string, modelUrl: string, model: string): InteropAgent {
+  const version = packageVersion('@agentclientprotocol/codex-acp');
+  const codexHome = path.join(home, '.codex');
+  fs.mkdirSync(codexHome, { recursive: true });
+  fs.writeFileSync(
+    path.join(codexHome, 'config.toml'),
+    [
+      `model = ${JSON.stringify(model)}`,
+      `model_provider = ${JSON.stringify(CODEX_PROVIDER)}`,
+      // Without this Codex resolves chatgpt.com and api.github.com (its plugin marketplace) at every start.
+      'check_for_update_on_startup = false',
+      '',
+      '[analytics]',
+      'enabled = false',
+      '',
+      '[features]',
+      'plugins = false',
+      '',
+      `[model_providers.${CODEX_PROVIDER}]`,
+      'name = "Scripted model server"',
+      `base_url = ${JSON.stringify(modelUrl)}`,
+      `env_key = ${JSON.stringify(CODEX_KEY_VARIABLE)}`,
+      'wire_api = "responses"',
+      '',
+    ].join('\n'),
+  );
+  return {
+    id: `codex-acp-${version}`,
+    version,
+    command: {
+      name: 'codex-acp',
+      command: process.execPath,
+      args: [path.join(MODULES, '@agentclientprotocol', 'codex-acp', 'dist', 'index.js')],
+      env: {},
+    },
+    env: {
+      ...baseEnvironment(home),
+      CODEX_HOME: codexHome,
+      [CODEX_KEY_VARIABLE]: 'sk-interop-not-a-real-key',
+    },
+  };
+}

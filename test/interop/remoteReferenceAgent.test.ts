@@ -16,7 +16,15 @@ import * as acp from '../../src/acp/schema';
 import type { RemoteKind, RemoteLinkFactory } from '../../src/acp/transport/remote';
 import { streamableHttpLink } from '../../src/acp/transport/streamableHttp';
 import { webSocketLink } from '../../src/acp/transport/ws';
+import type { Message } from 'vscode-jsonrpc/node';
+import type { RemoteLink } from '../../src/acp/transport/remote';
+import { silentLogger } from '../../src/common/logger';
 import { RemoteAgent } from '../../src/remote/remoteAgent';
+import { rootSetFromPaths } from '../../src/roots/rootSet';
+import { ActiveSessions } from '../../src/sessions/activeSessions';
+import type { AgentSession } from '../../src/sessions/agentSession';
+import { startSession } from '../../src/sessions/sessionLifecycle';
+import { SessionRouter } from '../../src/sessions/sessionRouter';
 import { serveReferenceAgent, type ServedAgent } from '../fixtures/referenceAgent/serve';
 
 const TOKEN = 'interop-remote-token';
@@ -136,6 +144,131 @@ for (const kind of ['websocket', 'http'] as const) {
 
     it('never hands the agent a folder the mapping does not share: the request is refused before it is sent', async () => {
       await assert.rejects(connection.newSession({ cwd: app, additionalDirectories: [docs], mcpServers: [] }), (error: Error) => error.message.includes(docs));
+    });
+  });
+}
+
+/** `link` with every message written to the agent (the agent's side of the path mapping) kept in `log`. */
+function recording(link: RemoteLink, log: Message[]): RemoteLink {
+  return {
+    peer: link.peer,
+    ended: link.ended,
+    close: () => link.close(),
+    open: (hooks) => {
+      const { reader, writer } = link.open(hooks);
+      return {
+        reader,
+        writer: {
+          onError: writer.onError,
+          onClose: writer.onClose,
+          write: (message: Message) => {
+            log.push(message);
+            return writer.write(message);
+          },
+          end: () => writer.end(),
+          dispose: () => writer.dispose(),
+        },
+      };
+    },
+  };
+}
+
+for (const kind of ['websocket', 'http'] as const) {
+  describe(`refusals answered to the reference agent served over ${kind === 'websocket' ? 'WebSocket' : 'Streamable HTTP'}: in its paths, naming only its session's folders (issue 24, item 11)`, function () {
+    this.timeout(60_000);
+    let served: ServedAgent;
+    let agent: RemoteAgent;
+    let connection: AcpConnection;
+    let router: SessionRouter;
+    let home: string;
+    let session: AgentSession;
+    const toAgent: Message[] = [];
+    const said: string[] = [];
+
+    before(async () => {
+      home = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-remote-refusals-')));
+      const [app, lib, secret] = ['app', 'lib', 'secret'].map((name) => path.join(home, name)) as [string, string, string];
+      for (const folder of [app, lib, secret]) fs.mkdirSync(folder);
+      fs.writeFileSync(path.join(lib, 'notes.md'), 'shared with the agent, not with this session\n');
+      fs.writeFileSync(path.join(secret, 'id_ed25519'), 'private\n');
+      // A link inside the session's folder to a file outside every shared folder: the guard names where it leads.
+      fs.symlinkSync(path.join(secret, 'id_ed25519'), path.join(app, 'key-link'));
+      // It asks for a terminal even though it is not offered one, as a hostile agent would.
+      served = await serveReferenceAgent({ args: ['--store', path.join(home, 'store'), '--fault', 'ignore-client-capabilities'], token: TOKEN });
+      const mapper = createPathMapper([
+        { local: app, remote: '/srv/app' },
+        { local: lib, remote: '/srv/lib' },
+      ]);
+      const sessions = new ActiveSessions();
+      router = new SessionRouter({ sessions, logger: silentLogger });
+      const links: Record<RemoteKind, RemoteLinkFactory | undefined> = { websocket: webSocketLink, http: streamableHttpLink, 'sandbox-agent': undefined };
+      agent = new RemoteAgent({
+        name: 'Served Reference Agent',
+        endpoint: { url: kind === 'websocket' ? served.wsUrl : served.httpUrl, kind, allowInsecure: false },
+        credentials: () => Promise.resolve({ token: TOKEN }),
+        linkFactory: (k) => links[k]!,
+        wrapTransport: (link) => mappedTransport(recording(link, toAgent), mapper, { onRefused: (refusal) => router.refusedUnmapped('Served Reference Agent', refusal) }),
+        clientInfo: { name: 'acp-workspace-interop', version: '0' },
+        // The real agent → client handlers (fs through the session's RootGuard), as the extension registers them
+        // for a remote entry without "localTerminal".
+        registerHandlers: (c) => router.connect(c, undefined, { localTerminal: false }),
+      });
+      connection = await agent.start();
+      // The session has app only; lib is shared with the agent but not given to this session.
+      session = await startSession(connection, rootSetFromPaths(app));
+      sessions.add(session);
+      // What the agent says in the session, as its chat would get it.
+      await router.route(connection, session.sessionId, {
+        onUpdate: (update) => {
+          if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') said.push(update.content.text);
+        },
+        requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }),
+        noteRefusal: () => undefined,
+        updateTerminal: () => undefined,
+        noteTerminalFailure: () => undefined,
+        noteDiscarded: () => undefined,
+        confirmCommand: () => Promise.resolve(false),
+      });
+    });
+
+    after(async () => {
+      await agent?.dispose();
+      router?.dispose();
+      await served?.close();
+      fs.rmSync(home, { recursive: true, force: true });
+    });
+
+    /** The error answers the agent got for its requests, in order. */
+    const answers = () =>
+      toAgent.flatMap((message) => {
+        const { error } = message as { error?: { code: number; message: string; data?: Record<string, unknown> } };
+        return error === undefined ? [] : [error];
+      });
+
+    it('a file of a shared folder this session was not given, a link out of the folders, an unshared path, a missing file, a terminal: no local path reaches the agent', async () => {
+      for (const file of ['/srv/lib/notes.md', '/srv/app/key-link', '/etc/hostname', '/srv/app/missing.md']) {
+        await connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `read ${file}` }] });
+      }
+      await connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: 'run-in /srv/app ls -la' }] });
+      const errors = answers();
+      assert.equal(errors.length, 5, JSON.stringify(errors));
+      const [otherFolder, link, unshared, missing, terminal] = errors;
+      assert.deepEqual(terminal, {
+        code: -32601,
+        message: 'Served Reference Agent runs on another machine: ACP Workspace does not run its commands on this one (the client terminal is not offered to remote agents).',
+        data: { command: 'ls', reason: 'not-offered' },
+      });
+      assert.equal(otherFolder!.message, '"/srv/lib/notes.md" is outside this session’s folder (/srv/app)');
+      assert.deepEqual(otherFolder!.data, { path: '/srv/lib/notes.md', roots: ['/srv/app'], reason: 'outside-roots' });
+      assert.equal(link!.message, "Refused: /srv/app/key-link is outside this session's folders (/srv/app).");
+      assert.deepEqual(link!.data, { path: '/srv/app/key-link', roots: ['/srv/app'], reason: 'outside-roots' });
+      assert.equal(unshared!.message, "/etc/hostname is outside this session's folders (/srv/app).");
+      assert.deepEqual(unshared!.data, { path: '/etc/hostname', roots: ['/srv/app'], reason: 'not-shared' });
+      assert.match(missing!.message, /^"\/srv\/app\/missing\.md"/);
+      // What the agent was sent, and what it then said, never names this machine's folders.
+      assert.doesNotMatch(JSON.stringify(toAgent), new RegExp(home.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+      assert.ok(said.some((text) => text.includes('/srv/lib/notes.md')), 'the agent reported the refusal');
+      assert.ok(said.every((text) => !text.includes(home)), said.join('\n'));
     });
   });
 }

@@ -32,7 +32,10 @@ const SCOPES: Record<string, { scope: string; why: string }> = {
   'acpWorkspace.checkpoints.maxFileSizeMiB': { scope: 'machine', why: 'raises how large a file the extension copies into its storage' },
   'acpWorkspace.sandbox': { scope: 'machine', why: 'turning confinement off or down widens what agents may reach' },
   'acpWorkspace.registry.url': { scope: 'machine', why: 'chooses where the programs Add Agent installs come from' },
-  'acpWorkspace.trace': { scope: 'window', why: 'only what the log shows (secrets redacted)' },
+  'acpWorkspace.trace': {
+    scope: 'machine',
+    why: 'verbose writes whole messages (file contents, prompts) to the log: a workspace, or an agent writing its .vscode/settings.json, must not turn it on',
+  },
   'acpWorkspace.primaryFolder': { scope: 'window', why: 'which shared folder is the working folder; shares nothing more' },
   'acpWorkspace.notifications': { scope: 'window', why: 'which notifications and badge the user gets; grants nothing' },
 };

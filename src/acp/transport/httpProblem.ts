@@ -36,6 +36,19 @@ export class RemoteHttpError extends Error {
   get auth(): boolean {
     return this.status === 401 || this.status === 403;
   }
+
+  /**
+   * The server answered with a redirect, which the remote links never follow (fetch would send the token, the
+   * extra headers and the body to wherever it points, plain `http:` included): the connection cannot go on.
+   */
+  get redirect(): boolean {
+    return isRedirect(this.status);
+  }
+}
+
+/** A 3xx status: a redirect (or 304, which no request of ours asks for). */
+export function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400;
 }
 
 /**
@@ -43,13 +56,21 @@ export class RemoteHttpError extends Error {
  * message names who answered (`peer`), what was asked (`what`, e.g. "the agent list") and the server's words.
  */
 export async function readHttpError(response: Response, peer: string, what: string): Promise<RemoteHttpError> {
+  if (isRedirect(response.status)) {
+    void response.body?.cancel().catch(() => undefined);
+    return redirectError(response.status, response.headers.get('location') ?? undefined, response.url, peer, what);
+  }
   const text = await readBounded(response, MAX_ERROR_BODY_BYTES).catch(() => '');
   const type = response.headers.get('content-type') ?? '';
   return httpError(response.status, type, text, peer, what);
 }
 
-/** The same as {@link readHttpError} for a status, content type and body already read (a WebSocket upgrade refusal). */
-export function httpError(status: number, contentType: string, body: string, peer: string, what: string): RemoteHttpError {
+/**
+ * The same as {@link readHttpError} for a status, content type and body already read (a WebSocket upgrade refusal);
+ * `location` and `requestUrl` say where a redirect pointed.
+ */
+export function httpError(status: number, contentType: string, body: string, peer: string, what: string, location?: string, requestUrl?: string): RemoteHttpError {
+  if (isRedirect(status)) return redirectError(status, location, requestUrl, peer, what);
   let title: string | undefined;
   let detail: string | undefined;
   if (/json/i.test(contentType) || /^\s*\{/.test(body)) {
@@ -72,6 +93,32 @@ export function httpError(status: number, contentType: string, body: string, pee
       ? l10n.t('{0} answered HTTP {1} for {2}: {3}', peer, status, what, words)
       : l10n.t('{0} answered HTTP {1} for {2}.', peer, status, what);
   return new RemoteHttpError(message, status, title, detail);
+}
+
+/**
+ * A redirect in words: where it pointed (without its query, which may carry a secret), that it was not followed,
+ * and what to do if the new address is the agent's.
+ */
+function redirectError(status: number, location: string | undefined, requestUrl: string | undefined, peer: string, what: string): RemoteHttpError {
+  let target: string | undefined;
+  if (location !== undefined) {
+    try {
+      const url = new URL(location, requestUrl || undefined);
+      target = `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+    } catch {
+      target = oneLine(location.slice(0, 200));
+    }
+  }
+  const message = target
+    ? l10n.t(
+        '{0} answered {1} with a redirect (HTTP {2}) to {3}. ACP Workspace does not follow redirects for remote agents, so the token, the headers and the message went nowhere else. If that address is the agent\'s, put it in the agent\'s entry.',
+        peer,
+        what,
+        status,
+        target,
+      )
+    : l10n.t('{0} answered {1} with a redirect (HTTP {2}). ACP Workspace does not follow redirects for remote agents, so the token, the headers and the message went nowhere else.', peer, what, status);
+  return new RemoteHttpError(message, status, undefined, undefined);
 }
 
 /** Reads at most `limit` bytes of a body as UTF-8 and cancels the rest. */

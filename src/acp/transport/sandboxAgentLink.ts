@@ -11,6 +11,9 @@
  * - `DELETE` stops the agent; it may answer `204` only after a long while, so it is bounded here;
  * - errors are `application/problem+json` (`401 token_invalid`, `400 invalid_request`, `404 session_not_found`).
  *
+ * A redirect is never followed (fetch would carry the token, the extra headers and the body to any host): it ends
+ * the link with `http`, no retry, saying where it pointed, as the server client (`remote/sandboxAgentServer.ts`) does.
+ *
  * So the event stream is the one source of what the agent says: answers are taken from it, in order with the
  * updates before them (a POST body could overtake the stream and end a turn before its last chunks), and POST
  * bodies are drained unread. An HTTP error on a request's POST answers that request with the server's words.
@@ -92,7 +95,7 @@ class SandboxAgentLink implements RemoteLink {
     if (!this.posted || this.deleted || !this.url) return;
     this.deleted = true;
     // The server stops the agent on DELETE; its answer may be slow, so the wait is bounded.
-    await fetch(sandboxAcpUrl(this.url, this.serverId, undefined), { method: 'DELETE', headers: this.headers(), signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) })
+    await fetch(sandboxAcpUrl(this.url, this.serverId, undefined), { method: 'DELETE', headers: this.headers(), redirect: 'manual', signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) })
       .then((response) => response.body?.cancel())
       .catch(() => undefined);
   }
@@ -139,6 +142,8 @@ class SandboxAgentLink implements RemoteLink {
         method: 'POST',
         headers: this.headers({ 'content-type': 'application/json', accept: 'application/json' }),
         body,
+        // A redirect is answered, never followed (see RemoteHttpError.redirect).
+        redirect: 'manual',
         signal: AbortSignal.any(signals),
       });
       // The server must know the connection before anything else is sent or the stream is read.
@@ -179,6 +184,7 @@ class SandboxAgentLink implements RemoteLink {
   /** A POST answered with an HTTP error: the link ends when it cannot go on, else the request fails with the words. */
   private failed(error: RemoteHttpError, id: string | number | undefined, first: boolean): void {
     if (error.auth) this.finish({ cause: 'auth', reason: error.message, retry: false });
+    else if (error.redirect) this.finish({ cause: 'http', reason: error.message, retry: false });
     // The server no longer knows this connection (it restarted, or it stopped the agent): a new link may help.
     else if (error.status === 404 && !first) this.finish({ cause: 'closed', reason: error.message, retry: true });
     else if (first) this.finish({ cause: 'http', reason: error.message, retry: retryableStatus(error.status) });
@@ -192,6 +198,7 @@ class SandboxAgentLink implements RemoteLink {
     try {
       response = await fetch(sandboxAcpUrl(this.url!, this.serverId, undefined), {
         headers: this.headers({ accept: 'text/event-stream' }),
+        redirect: 'manual',
         signal: this.abort.signal,
       });
     } catch (error) {

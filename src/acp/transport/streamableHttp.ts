@@ -11,7 +11,8 @@
  *   the limit; an answer that was skipped fails its request): unlike WebSocket, the link goes on.
  * - HTTP errors are read through httpProblem (problem+json in words): 401/403 end the link with `auth`, 404/410
  *   (the server no longer knows the connection) with `closed`; any other error fails only the request that was
- *   POSTed. A refused or reset connection, DNS, TLS or a timeout (`connectTimeoutMs`, until the answer's headers)
+ *   POSTed. A redirect (3xx) is never followed (fetch would carry the token, the extra headers and the body to
+ *   any host, plain `http:` included): it ends the link with `http`, no retry, saying where it pointed. A refused or reset connection, DNS, TLS or a timeout (`connectTimeoutMs`, until the answer's headers)
  *   end it with `network`; the connection's event stream ending, with `closed`.
  * - `close()` aborts the streams and DELETEs the connection (bounded), ending with `stopped`.
  */
@@ -64,7 +65,8 @@ export function streamableHttpLink(options: StreamableHttpLinkOptions): RemoteLi
     abort.signal.addEventListener('abort', onAbort, { once: true });
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => attempt.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
     try {
-      return await fetchImpl(url as URL, { ...init, signal: attempt.signal });
+      // A redirect is answered, never followed (see RemoteHttpError.redirect).
+      return await fetchImpl(url as URL, { ...init, redirect: 'manual', signal: attempt.signal });
     } catch (error) {
       throw attempt.signal.reason instanceof Error && attempt.signal.reason.name === 'TimeoutError' ? attempt.signal.reason : error;
     } finally {
@@ -103,6 +105,7 @@ export function streamableHttpLink(options: StreamableHttpLinkOptions): RemoteLi
       /** The end for an HTTP error that leaves the connection unusable, or undefined when only one message failed. */
       const fatal = (error: RemoteHttpError): LinkEnd | undefined => {
         if (error.auth) return { cause: 'auth', reason: error.message, retry: false };
+        if (error.redirect) return { cause: 'http', reason: error.message, retry: false };
         if (error.status === 404 || error.status === 410) return { cause: 'closed', reason: error.message, retry: true };
         return undefined;
       };
@@ -259,7 +262,7 @@ export function streamableHttpLink(options: StreamableHttpLinkOptions): RemoteLi
     if (!(url instanceof URL) || connectionId === undefined) return;
     const headers = { ...credentialHeaders(options.credentials), [CONNECTION_ID_HEADER]: connectionId };
     try {
-      const response = await fetchImpl(url, { method: 'DELETE', headers, signal: AbortSignal.timeout(CLOSE_WAIT_MS) });
+      const response = await fetchImpl(url, { method: 'DELETE', headers, redirect: 'manual', signal: AbortSignal.timeout(CLOSE_WAIT_MS) });
       void response.body?.cancel().catch(() => undefined);
     } catch {
       // The server is gone or slow: the connection ends on its side with the streams.

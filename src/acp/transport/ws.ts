@@ -3,7 +3,8 @@
  * `ws`. A {@link RemoteLink}: the connection never knows it is not stdio.
  *
  * - The upgrade carries `Authorization: Bearer <token>` and the entry's headers; a refusal with 401/403 ends the
- *   link with cause `auth`, any other status with `http` (the body read as problem+json when it is one).
+ *   link with cause `auth`, any other status with `http` (the body read as problem+json when it is one). A redirect
+ *   is never followed (it would carry the token and the headers elsewhere): `http`, no retry, saying where it pointed.
  * - Refused, reset, DNS, TLS and timeouts (`connectTimeoutMs` for the handshake) end it with `network`; a close by
  *   the server with `closed`: both may be retried. TLS uses Node's default verification, never weakened.
  * - A frame over `maxMessageBytes` cannot be skipped (ws refuses it by its header and closes with 1009), so it is
@@ -85,6 +86,8 @@ export function webSocketLink(options: WebSocketLinkOptions): RemoteLink {
         maxPayload: maxMessageBytes,
         handshakeTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         perMessageDeflate: false,
+        // ws's default, said here because it matters: a redirected upgrade would carry the token and the headers.
+        followRedirects: false,
       });
       socket = ws;
       let oversize = false;
@@ -116,7 +119,8 @@ export function webSocketLink(options: WebSocketLinkOptions): RemoteLink {
       });
       ws.on('unexpected-response', (_request, response: IncomingMessage) => {
         void readRefusal(response).then((body) => {
-          const error = httpError(response.statusCode ?? 0, String(response.headers['content-type'] ?? ''), body, peer, l10n.t('the WebSocket connection to {0}', where));
+          const location = typeof response.headers.location === 'string' ? response.headers.location : undefined;
+          const error = httpError(response.statusCode ?? 0, String(response.headers['content-type'] ?? ''), body, peer, l10n.t('the WebSocket connection to {0}', where), location, url.href);
           ws.terminate();
           finish?.({ cause: error.auth ? 'auth' : 'http', reason: error.message, retry: !error.auth && retryableStatus(error.status) });
         });

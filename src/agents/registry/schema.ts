@@ -6,6 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import * as z from 'zod';
+import { commandProblem, packageProblem, refusedVariables, type PackageTool } from './packageSpec';
 import { PLATFORM_KEYS, type BinaryTarget, type PackageDistribution, type PlatformKey, type RegistryAgent } from './types';
 
 /** More agents than this are not read (the official registry lists a few dozen). */
@@ -42,6 +43,10 @@ const Env = z
         Object.keys(issue.input as Record<string, string>).filter((name) => LOADER_VARIABLES.test(name)).join(', '),
       ),
   })
+  // Package manager configuration, git's commands, proxies and trusted certificates (packageSpec.ts says why).
+  .superRefine((env, context) => {
+    for (const message of refusedVariables(env)) context.addIssue({ code: 'custom', message });
+  })
   .default({});
 
 /** One platform's download. `cmd` must name a file inside the extracted archive. */
@@ -59,17 +64,33 @@ export const BinaryTargetSchema = z.object({
     .optional(),
 });
 
-/** An `npx` or `uvx` package; `package` carries its pinned version. */
-export const PackageDistributionSchema = z.object({
-  package: text(512)
-    .trim()
-    .min(1, { error: () => l10n.t('must not be empty') }),
-  cmd: text(256)
-    .min(1, { error: () => l10n.t('must not be empty') })
-    .optional(),
-  args: Args,
-  env: Env,
-});
+/**
+ * An `npx` or `uvx` package: `package` is a name of its index with an exact version, `cmd` one of its commands;
+ * nothing that the tool would read as its own option or as code from elsewhere (see packageSpec.ts).
+ */
+export function packageDistributionSchema(tool: PackageTool) {
+  return z.object({
+    package: text(512)
+      .trim()
+      .min(1, { error: () => l10n.t('must not be empty'), abort: true })
+      .superRefine((spec, context) => {
+        const problem = packageProblem(tool, spec);
+        if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+      }),
+    cmd: text(256)
+      .min(1, { error: () => l10n.t('must not be empty'), abort: true })
+      .superRefine((cmd, context) => {
+        const problem = commandProblem(tool, cmd);
+        if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
+    args: Args,
+    env: Env,
+  });
+}
+
+const NpxDistributionSchema = packageDistributionSchema('npx');
+const UvxDistributionSchema = packageDistributionSchema('uvx');
 
 /** An entry without its `binary` platforms, which are parsed one by one (see {@link parseAgent}). */
 const AgentFields = z.object({
@@ -91,8 +112,9 @@ const AgentFields = z.object({
   icon: Url.optional().catch(undefined),
   distribution: z.object({
     binary: z.record(z.string(), z.unknown()).optional(),
-    npx: PackageDistributionSchema.optional(),
-    uvx: PackageDistributionSchema.optional(),
+    // Parsed on their own (see parseAgent): a refused package leaves out that distribution, not the agent.
+    npx: z.unknown().optional(),
+    uvx: z.unknown().optional(),
   }),
 });
 
@@ -153,8 +175,8 @@ export function parseAgent(entry: unknown): ParsedAgent {
     if (target.success) (binary ??= {})[platform] = target.data;
     else targetErrors.push(issuesAt(['distribution', 'binary', platform], target.error.issues));
   }
-  const npx: PackageDistribution | undefined = distribution.npx;
-  const uvx: PackageDistribution | undefined = distribution.uvx;
+  const npx = parsePackage(NpxDistributionSchema, distribution.npx, 'npx', targetErrors);
+  const uvx = parsePackage(UvxDistributionSchema, distribution.uvx, 'uvx', targetErrors);
   if (!binary && !npx && !uvx) {
     const why = targetErrors.length > 0 ? targetErrors.join('; ') : l10n.t('distribution: no binary, npx or uvx distribution');
     return { error: why, notes: [] };
@@ -166,6 +188,15 @@ export function parseAgent(entry: unknown): ParsedAgent {
     distribution: { ...(binary ? { binary } : {}), ...(npx ? { npx } : {}), ...(uvx ? { uvx } : {}) },
   };
   return { agent: withoutUndefined(agent), notes };
+}
+
+/** One package distribution, or undefined (absent, or refused: then why is added to `errors`). */
+function parsePackage(schema: typeof NpxDistributionSchema, value: unknown, tool: PackageTool, errors: string[]): PackageDistribution | undefined {
+  if (value === undefined) return undefined;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  errors.push(issuesAt(['distribution', tool], parsed.error.issues));
+  return undefined;
 }
 
 /** `cmd` of a binary target: relative, no `..` segment, `/` or `\` as separators (Windows entries use both). */

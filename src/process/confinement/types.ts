@@ -82,4 +82,11 @@ export type Confinement =
  * mechanism and a policy, or no confinement and why. A rejection (a {@link ConfinementUnavailableError})
  * fails the launch; nothing is spawned.
  */
-export type LaunchConfinement = { readonly confiner: Confiner; readonly policy: ConfinementPolicy } | { readonly unconfined: 'off' | 'unconfined-once' };
+export type LaunchConfinement =
+  | {
+      readonly confiner: Confiner;
+      readonly policy: ConfinementPolicy;
+      /** Variables set for this launch over the agent's own (e.g. turning off a sandbox of its own: `agents/selfSandboxing`). */
+      readonly env?: Readonly<Record<string, string>>;
+    }
+  | { readonly unconfined: 'off' | 'unconfined-once' };

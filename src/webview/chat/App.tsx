@@ -66,6 +66,15 @@ function Header(props: { session: ViewSessionState }) {
           </span>
         ))}
       </div>
+      {session.confinement?.pending ? (
+        <div class="stale" role="status">
+          <Icon name="warning" />
+          <span class="stale-text">{session.confinement.pending}</span>
+          <Button small onClick={() => host.post({ type: 'action', action: 'restart' })}>
+            {l10n.t('Restart Agent')}
+          </Button>
+        </div>
+      ) : null}
       {session.rootsStale ? (
         <div class="stale" role="status">
           <Icon name="warning" />

@@ -77,6 +77,17 @@ function Hunk(props: { file: ReviewFile; hunk: ReviewHunk; index: number; count:
 }
 
 function Body(props: { file: ReviewFile; store: ReviewStore }) {
+  const { file } = props;
+  if (!file.mixed) return <Hunks {...props} />;
+  return (
+    <>
+      <div class="no-hunks mixed-note">{l10n.t('You changed the same lines after the agent did: your edits show here with its changes.')}</div>
+      <Hunks {...props} />
+    </>
+  );
+}
+
+function Hunks(props: { file: ReviewFile; store: ReviewStore }) {
   const { file, store } = props;
   if (file.noHunks !== undefined || !file.hunks) {
     return <div class="no-hunks">{file.noHunks ?? l10n.t('Review this file as a whole.')}</div>;

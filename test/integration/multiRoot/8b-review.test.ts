@@ -187,6 +187,14 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
     assert.equal(entry.state, 'done');
   });
 
+  it('ends a third turn; the user then edits a line of the file and creates one next to it', async () => {
+    const guide = path.join(docs, 'guide.md');
+    await prompt(`append-direct ${guide} The agent's note.`);
+    assert.deepEqual(changesEntries().at(-1)!.files.map((f) => [f.root, f.path, f.status]), [['docs', 'guide.md', 'modified']]);
+    fs.writeFileSync(guide, read(guide)!.replace('# Guide', '# Guide, retitled by the user'));
+    fs.writeFileSync(path.join(docs, 'user-notes.md'), 'mine\n');
+  });
+
   it('keeps the checkpoints when the chat comes back after a window reload', async () => {
     const sessionId = chat.controller.session.sessionId;
     const { state: shown } = await review();
@@ -207,7 +215,32 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
     assert.deepEqual(state.turns.map((t) => [t.n, t.state]), [
       [1, 'done'],
       [2, 'done'],
+      [3, 'done'],
     ]);
+    // The replay brought back the agent's record; each turn's changes entry is back after its turn.
+    await waitFor(() => changesEntries().length === 3, 'the changes entries in the restored chat');
+    assert.deepEqual(
+      changesEntries().map((e) => e.files.map((f) => `${f.root}/${f.path}`)),
+      [['app/src/main.ts', 'lib/src/added.ts', 'docs/guide.md'], ['lib/src/greet.ts'], ['docs/guide.md']],
+    );
+    const kinds = entries().map((e) => e.kind);
+    assert.equal(kinds.indexOf('changes') > kinds.indexOf('user'), true, 'after its turn');
+    // The review lists only the agent's change to guide.md: not the user's title, not their new file.
+    const guide = state.files.find((f) => f.rootPath === docs && f.path === 'guide.md')!;
+    assert.deepEqual(guide.hunks?.flatMap((h) => h.lines.filter((l) => l.startsWith('+') || l.startsWith('-'))), ["+The agent's note."]);
+    assert.equal(state.files.some((f) => f.path === 'user-notes.md'), false);
+  });
+
+  it('after the reload, Undo from the restored entry keeps the user’s line and file, and the confirmation does not name them', async () => {
+    const guide = path.join(docs, 'guide.md');
+    const entry = changesEntries().at(-1)!;
+    await api.chats.dispatch(chat, { type: 'changes', entryId: entry.id, action: 'undo' });
+    const asked = questions.at(-1)!;
+    assert.match(asked.title, /^Undo turn 3\? 1 file will change\.$/);
+    assert.deepEqual([...asked.files], ['restore docs/guide.md (merged with your edits)']);
+    assert.equal(read(guide), '# Guide, retitled by the user\n\nThe docs folder of the multi-root fixture.\n');
+    assert.equal(read(path.join(docs, 'user-notes.md')), 'mine\n');
+    await waitFor(() => changesEntries().at(-1)!.state === 'undone', 'the entry to say undone');
   });
 
   it('leaves the user’s own git repository exactly as it was', () => {

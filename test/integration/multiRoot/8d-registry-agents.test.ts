@@ -3,7 +3,8 @@
  * agent whose archive the test builds (the bundled reference agent behind a launcher script, in a tar.gz), one
  * whose archive is corrupt and one whose checksum is wrong. Installed through the gallery's source (the verbs the
  * Add Agent tab calls), listed in the Agents view, started for a session with the workspace's folders, updated
- * while it runs (it keeps running, stale, until restarted) and uninstalled.
+ * while it runs (it keeps running, stale, until restarted) and uninstalled. An `npx` entry whose command is npx's
+ * own `-c` (it would run a shell command) is refused with its reason, and nothing runs.
  */
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -15,6 +16,7 @@ import * as path from 'node:path';
 import * as tar from 'tar';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
+import { galleryView } from '../../../src/vscode/agentGalleryView';
 import { activate, waitFor } from '../shared/extension';
 import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
 
@@ -90,6 +92,14 @@ describe('agents from the ACP Registry: install, run, update and uninstall in th
         entry('ref-binary', 'Registry Reference Agent', version, `ref-${version}.tar.gz`, sha(archive)),
         entry('ref-corrupt', 'Corrupt Agent', '1.0.0', 'corrupt.tar.gz', sha(registry.files.get('corrupt.tar.gz')!)),
         entry('ref-badsum', 'Wrong Checksum Agent', '1.0.0', 'badsum.tar.gz', 'a'.repeat(64)),
+        {
+          id: 'ref-shell',
+          name: 'Shell Agent',
+          version: '1.0.0',
+          description: 'An npx entry whose command is npx\'s own -c: `npx --yes --package <pkg> -c <command>` runs a shell command',
+          authors: ['ACP Workspace tests'],
+          distribution: { npx: { package: '@agentclientprotocol/claude-agent-acp@0.49.0', cmd: '-c', args: [`touch ${shellMarker()}`] } },
+        },
       ],
       extensions: [],
     };
@@ -103,6 +113,8 @@ describe('agents from the ACP Registry: install, run, update and uninstall in th
           .map((line) => JSON.parse(line) as { method?: string; params?: Record<string, unknown> })
       : [];
   const gallery = (id: string) => api.registryAgents.state().agents.find((a) => a.agent.id === id);
+  /** What the refused npx entry's shell command would create. */
+  const shellMarker = () => path.join(scratch, 'the-shell-command-ran');
   const agentsDir = () => path.dirname(path.dirname(installedDir!));
   /** What the installer holds besides ref-binary's versions: nothing once a failed install is cleaned up. */
   const leftovers = () => fs.readdirSync(agentsDir()).filter((name) => name !== 'ref-binary' && name !== 'installed.json' && !(name === '.staging' && fs.readdirSync(path.join(agentsDir(), name)).length === 0));
@@ -151,6 +163,24 @@ describe('agents from the ACP Registry: install, run, update and uninstall in th
     assert.equal(state.trusted, true);
     assert.deepEqual(gallery('ref-binary')!.availability, [{ kind: 'binary', available: true }]);
     assert.equal(gallery('ref-binary')!.installed, undefined);
+  });
+
+  it('refuses an npx entry whose command is "-c" (npx would run a shell command): the gallery says why, it cannot be installed or started, nothing runs', async () => {
+    const reason = /^agents\[3\] \("ref-shell"\) was skipped: distribution\.npx\.cmd: "-c" starts with "-": npx would read it as one of its own options \("-c" runs a shell command\), not as the package's command$/;
+    await api.registryAgents.refresh();
+    await waitFor(() => gallery('ref-binary') !== undefined, 'the test registry');
+    const state = api.registryAgents.state();
+    assert.deepEqual(state.catalog.problems.filter((p) => reason.test(p)).length, 1, state.catalog.problems.join('\n'));
+    // What the Add Agent tab shows: one entry skipped, with the reason under it.
+    const view = galleryView(state);
+    assert.equal(view.catalog.skipped, 1);
+    assert.match(view.catalog.problems[0] ?? '', reason);
+    assert.equal(gallery('ref-shell'), undefined, 'not offered for install');
+    const outcome = await api.registryAgents.perform('ref-shell', 'install');
+    assert.equal(outcome.kind, 'failed');
+    assert.equal(api.agents.find('Shell Agent'), undefined, 'not in the Agents view');
+    await assert.rejects(api.starter.newSession({ agentName: 'Shell Agent' }));
+    assert.equal(fs.existsSync(shellMarker()), false, 'the shell command never ran');
   });
 
   it('installs the binary agent, which then appears in the Agents view under its registry name with its version', async () => {

@@ -70,6 +70,8 @@ describe('a real npx agent from the ACP Registry: claude-agent-acp installed, ru
   let home: string;
   let folders: string[];
   let chat: Chat | undefined;
+  /** The extension host's npm variables before the test set them. */
+  let npmEnvironment: Record<string, string | undefined> = {};
 
   const gallery = () => api.registryAgents.state().agents.find((a) => a.agent.id === ID);
   const text = (entry: ViewEntry | undefined) => (entry && (entry.kind === 'agent' || entry.kind === 'user') ? entry.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '');
@@ -95,11 +97,14 @@ describe('a real npx agent from the ACP Registry: claude-agent-acp installed, ru
       ...(Object.fromEntries(Object.entries(needed).filter((e): e is [string, string] => e[1] !== undefined)) as Record<string, string>),
       // As root, Claude Code runs only when IS_SANDBOX is exactly 1 (docs/interop.md); this machine sets it to "yes".
       IS_SANDBOX: '1',
-      // npm reads the cache `npm ci` filled (HOME above is a scratch folder) and prefers it to the network.
-      npm_config_cache: process.env['npm_config_cache'] ?? path.join(os.homedir(), '.npm'),
-      npm_config_prefer_offline: 'true',
-      npm_config_update_notifier: 'false',
     };
+    // npm reads the cache `npm ci` filled (HOME above is a scratch folder) and prefers it to the network. A registry
+    // entry may not configure npm (npm_config_* is refused), so the extension host's environment, which every
+    // agent and the warm-up inherit, carries it, as a user's own npm configuration would.
+    npmEnvironment = { npm_config_cache: process.env['npm_config_cache'], npm_config_prefer_offline: process.env['npm_config_prefer_offline'], npm_config_update_notifier: process.env['npm_config_update_notifier'] };
+    process.env['npm_config_cache'] = process.env['npm_config_cache'] ?? path.join(os.homedir(), '.npm');
+    process.env['npm_config_prefer_offline'] = 'true';
+    process.env['npm_config_update_notifier'] = 'false';
     registry = await serve();
     registry.document = {
       version: '1.0.0',
@@ -131,6 +136,10 @@ describe('a real npx agent from the ACP Registry: claude-agent-acp installed, ru
     const config = vscode.workspace.getConfiguration('acpWorkspace');
     await config.update('trace', undefined, vscode.ConfigurationTarget.Global);
     await config.update('registry.url', undefined, vscode.ConfigurationTarget.Global);
+    for (const [name, value] of Object.entries(npmEnvironment)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     await registry?.close();
     await model?.close();
     if (home) fs.rmSync(home, { recursive: true, force: true });

@@ -5,6 +5,10 @@
  * agent's paths, a read of a mapped path comes back from the local folder, a path outside the mapping is refused
  * in the chat, the Sessions view lists the session with its local folders, and when the server is killed the chat
  * says the connection was lost, the agent reconnects once the server is back, and the chat continues.
+ *
+ * The served agent asks for a terminal even when it is not offered one (`--fault ignore-client-capabilities`, as a
+ * hostile agent would): refused in the chat, nothing runs here. A second entry for the same server opts in
+ * (`"localTerminal": true`): each command is asked first in the chat, and runs confined to the session's folders.
  */
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,6 +23,8 @@ import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
 import { activate, waitFor } from '../shared/extension';
 
 const NAME = 'Remote Reference';
+/** The same served agent, its entry letting it run commands here (each asked first, confined). */
+const NAME_WITH_TERMINAL = 'Remote Reference (local terminal)';
 const TOKEN = 'tok-8g-served';
 
 interface Served {
@@ -30,7 +36,7 @@ interface Served {
 /** Starts the served reference agent in its own process group and reads the URLs it prints. */
 async function serve(extensionPath: string, store: string, port = 0): Promise<Served> {
   const script = path.join(extensionPath, 'dist', 'reference-agent-serve.js');
-  const child = spawn(process.execPath, [script, '--listen', '--port', String(port), '--token', TOKEN, '--store', store], {
+  const child = spawn(process.execPath, [script, '--listen', '--port', String(port), '--token', TOKEN, '--store', store, '--fault', 'ignore-client-capabilities'], {
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -65,15 +71,15 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
   let lib: string;
   let docs: string;
 
-  const entries = (): ViewEntry[] => chat.controller.thread.snapshot().entries;
-  const lastAgentText = () => {
-    const last = entries().filter((e) => e.kind === 'agent').at(-1);
+  const entries = (of: Chat = chat): ViewEntry[] => of.controller.thread.snapshot().entries;
+  const lastAgentText = (of: Chat = chat) => {
+    const last = entries(of).filter((e) => e.kind === 'agent').at(-1);
     return last?.kind === 'agent' ? last.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '';
   };
-  async function prompt(text: string): Promise<void> {
-    const ends = entries().filter((e) => e.kind === 'turnEnd' || e.kind === 'error').length;
-    await api.chats.dispatch(chat, { type: 'prompt', text, attachments: [] });
-    await waitFor(() => entries().filter((e) => e.kind === 'turnEnd' || e.kind === 'error').length > ends, `the turn for "${text}"`, 30_000);
+  async function prompt(text: string, of: Chat = chat): Promise<void> {
+    const ends = entries(of).filter((e) => e.kind === 'turnEnd' || e.kind === 'error').length;
+    await api.chats.dispatch(of, { type: 'prompt', text, attachments: [] });
+    await waitFor(() => entries(of).filter((e) => e.kind === 'turnEnd' || e.kind === 'error').length > ends, `the turn for "${text}"`, 30_000);
   }
   /** The agent's own record of a session (its store): the paths it was given. */
   function agentRecord(sessionId: string): { cwd: string; additionalDirectories?: string[] } {
@@ -109,9 +115,10 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
   after(async () => {
     chat?.panel.dispose();
     await api.agents.stop(NAME);
+    if (api.agents.find(NAME_WITH_TERMINAL)) await api.agents.stop(NAME_WITH_TERMINAL);
     await kill(served);
     const config = vscode.workspace.getConfiguration('acpWorkspace');
-    const others = (config.get<unknown[]>('agents') ?? []).filter((a) => (a as { name?: string }).name !== NAME);
+    const others = (config.get<unknown[]>('agents') ?? []).filter((a) => ![NAME, NAME_WITH_TERMINAL].includes((a as { name?: string }).name ?? ''));
     await config.update('agents', others.length > 0 ? others : undefined, vscode.ConfigurationTarget.Global);
     if (served) await api.remoteSecrets.clear(served.wsUrl);
     fs.rmSync(store, { recursive: true, force: true });
@@ -142,6 +149,57 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
     const refusal = entries().filter((e) => e.kind === 'refusal').at(-1);
     assert.ok(refusal && refusal.kind === 'refusal', 'a refusal in the chat');
     assert.match(refusal.message, /outside the folders shared with this remote agent/);
+  });
+
+  it('is not offered the terminal: a command it asks for anyway is refused in the chat, and nothing runs on this machine', async () => {
+    const marker = path.join(app, 'remote-command-ran');
+    await prompt('terminal touch remote-command-ran');
+    const refusal = entries().filter((e) => e.kind === 'refusal').at(-1);
+    assert.ok(refusal?.kind === 'refusal' && refusal.operation === 'terminal', 'the chat shows the refused command');
+    assert.equal(refusal.command, 'touch remote-command-ran');
+    assert.match(refusal.message, /Remote Reference runs on another machine and asked to run this command on yours\. It was not run: .*"localTerminal": true/);
+    assert.match(lastAgentText(), /^Could not start "touch remote-command-ran": Remote Reference runs on another machine: ACP Workspace does not run its commands on this one/);
+    assert.equal(entries().filter((e) => e.kind === 'terminal' || e.kind === 'permission').length, 0, 'nothing ran, nothing was asked');
+    assert.equal(fs.existsSync(marker), false, 'nothing ran on this machine');
+  });
+
+  it('with "localTerminal": true in its entry, asks before each command: one refused does not run, one allowed runs confined to the session\'s folders', async () => {
+    const outside = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-ws-remote-outside-')));
+    const config = vscode.workspace.getConfiguration('acpWorkspace');
+    const entry = { name: NAME_WITH_TERMINAL, remote: { url: served!.wsUrl, pathMappings: [{ local: app, remote: '/srv/app' }, { local: docs, remote: '/srv/docs' }], localTerminal: true } };
+    await config.update('agents', [...(config.get<unknown[]>('agents') ?? []), entry], vscode.ConfigurationTarget.Global);
+    await waitFor(() => api.agents.find(NAME_WITH_TERMINAL) !== undefined, 'the second entry in the list');
+    await api.grants.set(NAME_WITH_TERMINAL, [app, docs]);
+    const [started] = await api.starter.newSession({ agentName: NAME_WITH_TERMINAL, primaryIndex: 0 });
+    const opted = api.chats.open(started!.session);
+    try {
+      const question = async (): Promise<Extract<ViewEntry, { kind: 'permission' }>> => {
+        await waitFor(() => entries(opted).some((e) => e.kind === 'permission' && e.state === 'pending'), 'the question in the chat', 30_000);
+        return entries(opted).find((e): e is Extract<ViewEntry, { kind: 'permission' }> => e.kind === 'permission' && e.state === 'pending')!;
+      };
+
+      const refusedTurn = prompt('terminal touch refused-by-the-user', opted);
+      const first = await question();
+      assert.match(first.title, new RegExp(`^Remote Reference \\(local terminal\\), a remote agent, wants to run "touch refused-by-the-user" in ${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on this machine\\. If you allow it, it runs confined by (bubblewrap|Seatbelt)`));
+      assert.ok(opted.controller.choosePermissionKind(first.id, 'reject_once'));
+      await refusedTurn;
+      assert.match(lastAgentText(opted), /^Could not start "touch refused-by-the-user": The user did not allow the command to run on this machine/);
+      assert.equal(fs.existsSync(path.join(app, 'refused-by-the-user')), false, 'the refused command did not run');
+
+      const allowedTurn = prompt(`terminal touch allowed-inside ${path.join(outside, 'written-outside')}`, opted);
+      const second = await question();
+      assert.ok(opted.controller.choosePermissionKind(second.id, 'allow_once'));
+      await allowedTurn;
+      assert.ok(fs.existsSync(path.join(app, 'allowed-inside')), 'it ran, in the session\'s folder');
+      assert.equal(fs.existsSync(path.join(outside, 'written-outside')), false, 'confined: nothing written outside the session\'s folders');
+      assert.match(lastAgentText(opted), /finished with exit code 1/, 'touch failed for the file outside');
+      const shown = entries(opted).find((e) => e.kind === 'terminal');
+      assert.ok(shown?.kind === 'terminal' && shown.cwd === app, 'the command shows in the chat with its folder');
+    } finally {
+      opted.panel.dispose();
+      fs.rmSync(outside, { recursive: true, force: true });
+      fs.rmSync(path.join(app, 'allowed-inside'), { force: true });
+    }
   });
 
   it('lists the session in the history with its local folders', async () => {

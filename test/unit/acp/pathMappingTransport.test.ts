@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter, Disposable, type DataCallback, type Message } from 'vscode-jsonrpc/node';
-import { AcpConnection } from '../../../src/acp/connection';
+import { AcpConnection, HandlerError } from '../../../src/acp/connection';
 import { createPathMapper, type PathMapping } from '../../../src/acp/pathMapping';
 import { UNSHARED_DIRECTORIES_META, UNSHARED_SESSIONS_META } from '../../../src/acp/pathMappingMessages';
 import { mappedTransport, type PathRefusal } from '../../../src/acp/pathMappingTransport';
@@ -239,6 +239,9 @@ describe('mappedTransport: paths translated at the transport edge', () => {
 
   it('refuses fs and terminal requests outside the shared folders in the transport: the handlers never see them', async () => {
     const { agent, client, refusals, tapped } = await open();
+    const created = client.newSession({ cwd: '/home/me/app', additionalDirectories: ['/home/me/lib'], mcpServers: [] });
+    await agent.answer('session/new', { sessionId: 's' });
+    await created;
     let handled = 0;
     client.onRequest(acp.ReadTextFileMethod, () => {
       handled++;
@@ -258,7 +261,7 @@ describe('mappedTransport: paths translated at the transport edge', () => {
     const answers = await Promise.all([11, 12, 13].map((id) => agent.next((m) => m.id === id && m.method === undefined)));
     for (const answer of answers) {
       assert.equal(answer.error?.code, -32602);
-      assert.match(answer.error!.message, /is outside the folders shared with this agent \(\/workspace\/app, \/srv\/lib\)\./);
+      assert.match(answer.error!.message, /is outside this session's folders \(\/workspace\/app, \/srv\/lib\)\./);
       assert.deepEqual(answer.error?.data?.['roots'], ['/workspace/app', '/srv/lib']);
     }
     assert.equal(answers[0]!.error!.message.startsWith('/workspace/app/../../etc/passwd is outside'), true);
@@ -273,6 +276,82 @@ describe('mappedTransport: paths translated at the transport edge', () => {
       false,
       'the tap sees what the connection sees: not the refused request nor its answer',
     );
+  });
+
+  describe('answers the agent in its own paths, naming only the session\'s folders, whichever layer refuses (issue 24, item 11)', () => {
+    /** Everything the agent was sent after initialize, as text: no local path may be in it. */
+    const wire = (agent: FakeAgentTransport) => JSON.stringify(agent.sent.filter((m) => m.method !== 'initialize'));
+    async function session(agent: FakeAgentTransport, client: AcpConnection, sessionId: string, cwd: string, additionalDirectories: string[] = []) {
+      const created = client.newSession({ cwd, additionalDirectories, mcpServers: [] });
+      await agent.answer('session/new', { sessionId });
+      await created;
+      agent.sent.splice(0);
+    }
+
+    it('its own refusal of a path no mapping shares names that session\'s folders only (not every mapped one)', async () => {
+      const { agent, client } = await open();
+      await session(agent, client, 'only-app', '/home/me/app');
+      agent.receive({ id: 51, method: 'fs/read_text_file', params: { sessionId: 'only-app', path: '/etc/passwd' } });
+      const answer = await agent.next((m) => m.id === 51);
+      assert.equal(answer.error?.code, -32602);
+      assert.equal(answer.error?.message, "/etc/passwd is outside this session's folders (/workspace/app).");
+      assert.deepEqual(answer.error?.data, { path: '/etc/passwd', roots: ['/workspace/app'], reason: 'not-shared' });
+    });
+
+    it('a handler\'s refusal after mapping (a shared folder this session was not given) comes back in the agent\'s paths', async () => {
+      const { agent, client } = await open();
+      await session(agent, client, 's1', '/home/me/app');
+      // What the fs handlers answer when the session's RootGuard refuses (fsHandlers.ts), in local paths.
+      client.onRequest(acp.ReadTextFileMethod, (params) => {
+        throw new HandlerError(-32602, `"${params.path}" is outside this session’s folder (/home/me/app)`, { path: params.path, roots: ['/home/me/app'], reason: 'outside-roots' });
+      });
+      agent.receive({ id: 52, method: 'fs/read_text_file', params: { sessionId: 's1', path: '/srv/lib/notes.md' } });
+      const answer = await agent.next((m) => m.id === 52);
+      assert.equal(answer.error?.code, -32602);
+      assert.equal(answer.error?.message, '"/srv/lib/notes.md" is outside this session’s folder (/workspace/app)');
+      assert.deepEqual(answer.error?.data, { path: '/srv/lib/notes.md', roots: ['/workspace/app'], reason: 'outside-roots' });
+      assert.doesNotMatch(wire(agent), /\/home\/me/);
+    });
+
+    it('a refusal naming a local path no mapping covers (a link out of the folders) is answered in words without it', async () => {
+      const { agent, client } = await open();
+      await session(agent, client, 's1', '/home/me/app', ['/home/me/lib']);
+      client.onRequest(acp.ReadTextFileMethod, (params) => {
+        throw new HandlerError(-32602, `"${params.path}" is outside this session’s folders (/home/me/app, /home/me/lib): it resolves to /home/me/.ssh/id_ed25519`, {
+          path: params.path,
+          roots: ['/home/me/app', '/home/me/lib'],
+          reason: 'outside-roots',
+        });
+      });
+      agent.receive({ id: 53, method: 'fs/read_text_file', params: { sessionId: 's1', path: '/workspace/app/key-link' } });
+      const answer = await agent.next((m) => m.id === 53);
+      assert.equal(answer.error?.message, "Refused: /workspace/app/key-link is outside this session's folders (/workspace/app, /srv/lib).");
+      assert.deepEqual(answer.error?.data, { path: '/workspace/app/key-link', roots: ['/workspace/app', '/srv/lib'], reason: 'outside-roots' });
+      assert.doesNotMatch(wire(agent), /\/home\/me/);
+    });
+
+    it('the terminal\'s refusal of a folder, a missing file and a failure quoting a local path come back in the agent\'s paths', async () => {
+      const { agent, client } = await open();
+      await session(agent, client, 's1', '/home/me/app');
+      client.onRequest(acp.TerminalCreateMethod, (params) => {
+        throw new HandlerError(-32602, `Refused terminal cwd: "${params.cwd}" is outside this session’s folder (/home/me/app).`, { cwd: params.cwd!, roots: ['/home/me/app'], reason: 'outside-roots', command: params.command });
+      });
+      client.onRequest(acp.ReadTextFileMethod, (params) => {
+        throw new HandlerError(-32002, `"${params.path}" does not exist`, { path: params.path });
+      });
+      client.onRequest(acp.WriteTextFileMethod, (params) => {
+        throw new Error(`EACCES: permission denied, open '${params.path}'`);
+      });
+      agent.receive({ id: 54, method: 'terminal/create', params: { sessionId: 's1', command: 'ls', cwd: '/srv/lib' } });
+      agent.receive({ id: 55, method: 'fs/read_text_file', params: { sessionId: 's1', path: '/workspace/app/missing.ts' } });
+      agent.receive({ id: 56, method: 'fs/write_text_file', params: { sessionId: 's1', path: '/workspace/app/locked.ts', content: 'x' } });
+      const [terminal, missing, locked] = await Promise.all([54, 55, 56].map((id) => agent.next((m) => m.id === id)));
+      assert.equal(terminal!.error?.message, 'Refused terminal cwd: "/srv/lib" is outside this session’s folder (/workspace/app).');
+      assert.deepEqual(terminal!.error?.data, { cwd: '/srv/lib', roots: ['/workspace/app'], reason: 'outside-roots', command: 'ls' });
+      assert.deepEqual([missing!.error?.code, missing!.error?.message, missing!.error?.data], [-32002, '"/workspace/app/missing.ts" does not exist', { path: '/workspace/app/missing.ts' }]);
+      assert.deepEqual([locked!.error?.code, locked!.error?.message], [-32603, "EACCES: permission denied, open '/workspace/app/locked.ts'"]);
+      assert.doesNotMatch(wire(agent), /\/home\/me/);
+    });
   });
 
   it('translates session/update: locations, diffs and resource links, leaving out what is not shared', async () => {

@@ -194,6 +194,26 @@ describe('reference agent: scripted turns', () => {
     assert.ok(!updates.some((u) => u.sessionUpdate === 'plan'), 'a keyword in the text is text');
   });
 
+  it('shell-direct: runs a shell command itself in the cwd (no terminal/create); a failing one fails its call with stderr', async () => {
+    const dir = tempDir();
+    const agent = await startAgent();
+    const sessionId = await agent.newSession(dir);
+    const prompt = ['shell-direct echo made by sh > made.txt && echo plan >> made.txt', 'shell-direct echo oops >&2; exit 3'].join('\n');
+    assert.equal(await agent.prompt(sessionId, prompt), 'end_turn');
+    assert.equal(fs.readFileSync(path.join(dir, 'made.txt'), 'utf8'), 'made by sh\nplan\n');
+    assert.ok(!agent.received.some((line) => /"method":"(fs|terminal)\//.test(line)), 'nothing asked of the client');
+    const updates = agent.updatesFor(sessionId);
+    const calls = updates.flatMap((u) => (u.sessionUpdate === 'tool_call' ? [[u.kind, u.title]] : []));
+    assert.deepEqual(calls, [
+      ['execute', 'Run echo made by sh > made.txt && echo plan >> made.txt'],
+      ['execute', 'Run echo oops >&2; exit 3'],
+    ]);
+    const ends = updates.flatMap((u) => (u.sessionUpdate === 'tool_call_update' && u.status ? [u.status] : []));
+    assert.deepEqual(ends, ['completed', 'failed']);
+    assert.match(agent.agentText(sessionId), /Could not run echo oops >&2; exit 3: exit code 3: oops/);
+    assert.ok(!updates.some((u) => u.sessionUpdate === 'plan'), 'a keyword in the command is the command');
+  });
+
   it('terminal: create in the session cwd with a 4096-byte limit, wait, read output, release', async () => {
     const dir = tempDir();
     const agent = await startAgent();

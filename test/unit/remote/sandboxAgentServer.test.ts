@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { RemoteHttpError, SandboxAgentServer, isAuthError } from '../../../src/remote/sandboxAgentServer';
+import { elsewhere, redirecting } from '../acp/transport/redirectHarness';
 import { FakeSandboxAgentServer } from './fakeSandboxAgentServer';
 
 /** Entries as 0.4.2 sends them, plus the ones a tolerant reader must skip or clean. */
@@ -68,6 +69,25 @@ describe('SandboxAgentServer: health, agents and install over the server\'s HTTP
     await assert.rejects(client(undefined, { baseUrl: 'not a url', fetch: counting }).health(), /is not a valid URL/);
     assert.equal(called, 0);
     await client(undefined, { baseUrl: 'http://box.example:2468', allowInsecure: true, fetch: async () => new Response('{"status":"ok"}') }).health();
+  });
+
+  it('refuses a redirect in words (where it pointed, not followed): the token and the body reach no other host', async () => {
+    const other = await elsewhere();
+    const server = await redirecting(other, 307, () => true, (_request, response) => response.writeHead(500).end());
+    try {
+      const box = client('T', { baseUrl: server.origin });
+      for (const call of [() => box.health(), () => box.install('opencode')]) {
+        await assert.rejects(call(), (error: Error) => {
+          assert.ok(error instanceof RemoteHttpError, error.message);
+          assert.match(error.message, /^The Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+ answered .+ with a redirect \(HTTP 307\) to http:\/\/127\.0\.0\.1:\d+\/v1\/.+ ACP Workspace does not follow redirects/);
+          return true;
+        });
+      }
+      assert.deepEqual(other.requests, []);
+    } finally {
+      await server.close();
+      await other.close();
+    }
   });
 
   it('says in words when the server is unreachable, slow, not JSON, too big or unhealthy', async () => {

@@ -148,6 +148,12 @@ describe('GitCheckpointStore', function () {
     const c3 = await store.take('three');
     assert.deepEqual(c3.skipped, [{ root: r.path, path: 'small.txt', reason: 'too-large' }]);
     assert.equal(await store.read(c3, r.path, 'small.txt'), undefined);
+    // Over the cap it is in no tree, yet it was not deleted (nor is it added once it shrinks again).
+    assert.deepEqual(c3.large, { [r.path]: ['big.bin', 'small.txt'] });
+    assert.deepEqual(await store.changes(c2, c3), []);
+    write(r.path, 'small.txt', 'y');
+    const c4 = await store.take('four');
+    assert.deepEqual(await store.changes(c3, c4), []);
     assert.equal(await text(store, c1, r, 'small.txt'), 'x');
   });
 
@@ -287,15 +293,26 @@ describe('GitCheckpointStore', function () {
     store.setRoots([a]);
     const c3 = await store.take('three');
     assert.deepEqual(Object.keys(c3.trees), [a.path]);
-    assert.deepEqual((await store.changes(c2, c3)).map((c) => [c.root, c.path, c.status]), [[b.path, 'x.txt', 'deleted'], [b.path, 'y.txt', 'deleted']]);
+    // b is not in c3: nothing is known about it there, so nothing is claimed (its files were not deleted).
+    assert.deepEqual(await store.changes(c2, c3), []);
+    assert.deepEqual(await store.changes(c3, c2), []);
   });
 
-  it('does not capture a root over maxFiles', async () => {
+  it('does not capture a root over maxFiles, and claims no change between a checkpoint that did and one that did not', async () => {
     const r = root('app', { a: '1', b: '2', c: '3' });
-    const store = await open([r], { maxFiles: 2 });
+    const other = root('lib', { x: '1' });
+    const store = await open([r, other], { maxFiles: 2 });
     const c1 = await store.take('one');
-    assert.deepEqual(c1.trees, {});
+    assert.deepEqual(c1.trees, { [other.path]: c1.trees[other.path] });
     assert.deepEqual(c1.skipped, [{ root: r.path, path: '', reason: 'too-many-files' }]);
+    // Shrunk below the cap: captured now, but compared with c1 its files are neither added nor deleted.
+    fs.rmSync(path.join(r.path, 'a'));
+    fs.rmSync(path.join(r.path, 'b'));
+    write(other.path, 'x', '2');
+    const c2 = await store.take('two');
+    assert.ok(c2.trees[r.path]);
+    assert.deepEqual((await store.changes(c1, c2)).map((c) => [c.root, c.path, c.status]), [[other.path, 'x', 'modified']]);
+    assert.deepEqual((await store.changes(c2, c1)).map((c) => [c.root, c.path, c.status]), [[other.path, 'x', 'modified']]);
   });
 
   it("leaves the user's own repository untouched", async () => {

@@ -17,7 +17,7 @@ type Entry = FileState | { readonly tooLarge: string };
 type Snapshot = Map<string, Map<string, Entry>>;
 
 export class FakeStore implements CheckpointStore {
-  private roots: readonly CheckpointRoot[] = [];
+  private rootList: readonly CheckpointRoot[] = [];
   private readonly checkpoints: Checkpoint[] = [];
   private readonly snapshots = new Map<string, Snapshot>();
   private readonly kept = new Map<string, FileState>();
@@ -29,20 +29,24 @@ export class FakeStore implements CheckpointStore {
   constructor(private readonly maxBytes = Infinity) {}
 
   setRoots(roots: readonly CheckpointRoot[]): void {
-    this.roots = roots;
+    this.rootList = roots;
   }
 
-  take(label: string): Promise<Checkpoint> {
+  roots(): readonly CheckpointRoot[] {
+    return this.rootList;
+  }
+
+  take(label: string, roots: readonly CheckpointRoot[] = this.rootList): Promise<Checkpoint> {
     const id = `c${++this.counter}`;
     const snapshot: Snapshot = new Map();
     const skipped: SkippedFile[] = [];
-    for (const root of this.roots) {
+    for (const root of roots) {
       const files = new Map<string, Entry>();
       this.walk(root.path, '', files);
       for (const [p, e] of files) if ('tooLarge' in e) skipped.push({ root: root.path, path: p, reason: 'too-large' });
       snapshot.set(root.path, files);
     }
-    const checkpoint: Checkpoint = { id, label, takenAt: Date.now(), trees: Object.fromEntries(this.roots.map((r) => [r.path, `tree-${id}`])), skipped };
+    const checkpoint: Checkpoint = { id, label, takenAt: Date.now(), trees: Object.fromEntries(roots.map((r) => [r.path, `tree-${id}`])), skipped };
     this.checkpoints.push(checkpoint);
     this.snapshots.set(id, snapshot);
     this.labels.push(label);
@@ -61,9 +65,10 @@ export class FakeStore implements CheckpointStore {
     const a = this.snapshots.get(from.id)!;
     const b = this.snapshots.get(to.id)!;
     const result: FileChange[] = [];
-    for (const root of new Set([...a.keys(), ...b.keys()])) {
-      const before = a.get(root) ?? new Map<string, Entry>();
-      const after = b.get(root) ?? new Map<string, Entry>();
+    // Like the real store: only roots both captured.
+    for (const root of [...a.keys()].filter((r) => b.has(r))) {
+      const before = a.get(root)!;
+      const after = b.get(root)!;
       const added: string[] = [];
       const deleted: string[] = [];
       for (const p of new Set([...before.keys(), ...after.keys()])) {

@@ -30,7 +30,7 @@ describe('SessionReview: undo, redo, persistence', () => {
     assert.equal(h.get('a.txt'), lines(20, { 1: 'one' }));
     assert.equal(h.get('c.txt'), 'c\n');
     assert.deepEqual(h.review.turns().map((t) => t.state), ['done', 'done', 'undone']);
-    assert.equal(h.store.labels.at(-1), 'Before undo of turn 3');
+    assert.deepEqual(h.store.labels.slice(-2), ['Before undo of turn 3', 'After undo of turn 3']);
     assert.deepEqual((await h.review.pending()).map((f) => f.path), ['a.txt', 'b.txt'], 'c.txt is back at its base');
 
     const redo = await h.review.planRedo(3);
@@ -83,6 +83,52 @@ describe('SessionReview: undo, redo, persistence', () => {
     assert.deepEqual(plan.files.find((f) => f.path === 'a.txt'), { root: h.app, path: 'a.txt', change: 'restore', merged: true });
     assert.equal((await h.review.undo(plan)).ok, true);
     assert.equal(h.get('a.txt'), lines(20, { 1: 'one', 18: 'the user wrote this' }));
+  });
+
+  it('undoing several turns never touches what the user did between them: a file they created, a line they edited, a file the agent never changed', async () => {
+    h.put({ 'a.txt': lines(20), 'x.txt': 'x\n' });
+    await h.turn(() => h.put({ 'a.txt': lines(20, { 1: 'one' }) }));
+    // The user, between the turns.
+    h.put({ 'a.txt': lines(20, { 1: 'one', 18: 'the user wrote this' }), 'user.txt': 'mine\n', 'x.txt': 'x, edited by the user\n' });
+    await h.turn(() => h.put({ 'a.txt': lines(20, { 1: 'one', 5: 'five', 18: 'the user wrote this' }), 'b.txt': 'b\n' }));
+    const plan = await h.review.planUndo(1);
+    assert.equal(plan.blocked, undefined);
+    assert.deepEqual(plan.turns, [1, 2]);
+    assert.deepEqual(plan.conflicts, []);
+    assert.deepEqual(plan.files.map((f) => [f.path, f.change, f.merged]).sort(), [['a.txt', 'restore', true], ['b.txt', 'remove', false]], 'only what the agent changed');
+    assert.equal((await h.review.undo(plan)).ok, true);
+    assert.equal(h.get('a.txt'), lines(20, { 18: 'the user wrote this' }));
+    assert.equal(h.get('b.txt'), undefined);
+    assert.equal(h.get('user.txt'), 'mine\n', 'the file the user created is still there');
+    assert.equal(h.get('x.txt'), 'x, edited by the user\n', 'the file only the user changed is as they left it');
+  });
+
+  it('after an undo and a redo, undoing again still keeps what the user did after the agent', async () => {
+    h.put({ 'a.txt': lines(20) });
+    await h.turn(() => h.put({ 'a.txt': lines(20, { 1: 'one' }), 'b.txt': 'b\n' }));
+    h.put({ 'a.txt': lines(20, { 1: 'one', 18: 'the user wrote this' }), 'user.txt': 'mine\n' });
+    assert.equal((await h.review.undo(await h.review.planUndo(1))).ok, true);
+    assert.equal(h.get('a.txt'), lines(20, { 18: 'the user wrote this' }));
+    assert.equal((await h.review.redo(await h.review.planRedo(1))).ok, true);
+    assert.equal(h.get('a.txt'), lines(20, { 1: 'one', 18: 'the user wrote this' }));
+    const again = await h.review.planUndo(1);
+    assert.deepEqual(again.files.map((f) => [f.path, f.change]).sort(), [['a.txt', 'restore'], ['b.txt', 'remove']], 'the user’s file is not named');
+    assert.equal((await h.review.undo(again)).ok, true);
+    assert.equal(h.get('a.txt'), lines(20, { 18: 'the user wrote this' }), 'the user’s line stays');
+    assert.equal(h.get('user.txt'), 'mine\n', 'the user’s file stays');
+    assert.equal(h.get('b.txt'), undefined);
+  });
+
+  it('redo brings back only what the undo took away, over edits the user made after the undo', async () => {
+    h.put({ 'a.txt': lines(20) });
+    await h.turn(() => h.put({ 'a.txt': lines(20, { 1: 'one' }) }));
+    assert.equal((await h.review.undo(await h.review.planUndo(1))).ok, true);
+    h.put({ 'a.txt': lines(20, { 18: 'after the undo' }), 'later.txt': 'later\n' });
+    const redo = await h.review.planRedo(1);
+    assert.deepEqual(redo.files.map((f) => [f.path, f.change, f.merged]), [['a.txt', 'restore', true]]);
+    assert.equal((await h.review.redo(redo)).ok, true);
+    assert.equal(h.get('a.txt'), lines(20, { 1: 'one', 18: 'after the undo' }));
+    assert.equal(h.get('later.txt'), 'later\n');
   });
 
   it('a dirty editor, or a file changed after planning, stops the restore', async () => {

@@ -129,6 +129,60 @@ describe('SessionReview: turns and pending changes', () => {
     assert.equal(h.get('a.txt'), 'A, and the user typed\n');
   });
 
+  it('shows only the agent’s changes: a line the user edited since is no hunk, and rejecting the file keeps it', async () => {
+    h.put({ 'a.txt': lines(30) });
+    await h.turn(() => h.put({ 'a.txt': lines(30, { 2: 'two' }) }));
+    h.put({ 'a.txt': lines(30, { 2: 'two', 25: 'the user wrote this' }) });
+    const [file] = await h.review.pending();
+    assert.deepEqual(file!.hunks!.map((x) => x.lines.filter((l) => l.startsWith('+') || l.startsWith('-'))), [['-l2', '+two']]);
+    assert.deepEqual([file!.added, file!.removed], [1, 1]);
+    assert.equal(Buffer.from((await h.review.baseOf(file!.key))!.bytes).toString(), lines(30, { 25: 'the user wrote this' }), 'the diff’s left side: without the agent, with the user');
+    assert.deepEqual(await h.review.reject(file!.key), { ok: true, key: file!.key });
+    assert.equal(h.get('a.txt'), lines(30, { 25: 'the user wrote this' }));
+    assert.deepEqual(await h.review.pending(), []);
+  });
+
+  it('rejects one hunk of the agent’s without touching the user’s edits; accepting one keeps them too', async () => {
+    h.put({ 'a.txt': lines(30) });
+    await h.turn(() => h.put({ 'a.txt': lines(30, { 2: 'two', 28: 'twenty-eight' }) }));
+    h.put({ 'a.txt': lines(30, { 2: 'two', 15: 'the user wrote this', 28: 'twenty-eight' }) });
+    const [file] = await h.review.pending();
+    assert.equal(file!.hunks!.length, 2);
+    assert.equal((await h.review.reject(file!.key, 1)).ok, true);
+    assert.equal(h.get('a.txt'), lines(30, { 2: 'two', 15: 'the user wrote this' }));
+    const [left] = await h.review.pending();
+    assert.deepEqual(left!.hunks!.map((x) => x.lines.filter((l) => l.startsWith('+'))), [['+two']]);
+    assert.equal((await h.review.accept(left!.key, 0)).ok, true);
+    assert.deepEqual(await h.review.pending(), []);
+    assert.equal(h.get('a.txt'), lines(30, { 2: 'two', 15: 'the user wrote this' }));
+  });
+
+  it('edits the user made between turns are not shown as the agent’s, and a file only the user changed is not listed', async () => {
+    h.put({ 'a.txt': lines(30), 'x.txt': 'x\n' });
+    await h.turn(() => h.put({ 'a.txt': lines(30, { 2: 'two' }) }));
+    h.put({ 'a.txt': lines(30, { 2: 'two', 15: 'the user wrote this' }), 'x.txt': 'the user\n', 'user.txt': 'mine\n' });
+    await h.turn(() => h.put({ 'a.txt': lines(30, { 2: 'two', 15: 'the user wrote this', 28: 'twenty-eight' }) }));
+    const files = await h.review.pending();
+    assert.deepEqual(files.map((f) => f.path), ['a.txt']);
+    assert.deepEqual(files[0]!.hunks!.map((x) => x.lines.filter((l) => l.startsWith('+'))), [['+two'], ['+twenty-eight']]);
+    const reopened = await h.reopen();
+    assert.deepEqual((await reopened.pending()).map((f) => f.hunks!.map((x) => x.lines.filter((l) => l.startsWith('+')))), [[['+two'], ['+twenty-eight']]], 'the same after a reload');
+    assert.equal((await reopened.reject(files[0]!.key)).ok, true);
+    assert.equal(h.get('a.txt'), lines(30, { 15: 'the user wrote this' }));
+  });
+
+  it('a file the user changed in the very lines the agent changed shows both, and is never rejected whole over the user’s lines', async () => {
+    h.put({ 'a.txt': lines(30) });
+    await h.turn(() => h.put({ 'a.txt': lines(30, { 2: 'two' }) }));
+    h.put({ 'a.txt': lines(30, { 2: 'two, then the user' }) });
+    const [file] = await h.review.pending();
+    assert.ok(file!.mixed, 'the review says the user’s edits are in it');
+    const outcome = await h.review.reject(file!.key);
+    assert.equal(outcome.ok, false);
+    assert.match(!outcome.ok ? outcome.message : '', /you changed/i);
+    assert.equal(h.get('a.txt'), lines(30, { 2: 'two, then the user' }));
+  });
+
   it('offers no hunks for a binary file, and reviews it whole', async () => {
     h.put({ 'img.bin': '\u0000\u0001' });
     await h.turn(() => h.put({ 'img.bin': '\u0000\u0002' }));

@@ -36,11 +36,31 @@ describe('FolderGrants (consent per agent and workspace)', () => {
     await grants.set('A', ['/w/tools']);
     assert.deepEqual(grants.granted('A'), ['/w/tools']);
     assert.deepEqual(changes, [
-      { agent: 'A', revoked: [] },
-      { agent: 'B', revoked: [] },
-      { agent: 'A', revoked: ['/w/lib'] },
-      { agent: 'A', revoked: ['/w/docs'] },
+      { agent: 'A', revoked: [], granted: ['/w/lib', '/w/docs'] },
+      { agent: 'B', revoked: [], granted: ['/w/lib'] },
+      { agent: 'A', revoked: ['/w/lib'], granted: [] },
+      { agent: 'A', revoked: ['/w/docs'], granted: ['/w/tools'] },
     ]);
+  });
+
+  it('remembers what the user took back from each agent (across a reload) until it is granted to it again', async () => {
+    const store = memento();
+    const grants = new FolderGrants(store);
+    await grants.grant('A', ['/w/lib', '/w/docs']);
+    await grants.grant('B', ['/w/lib']);
+    assert.equal(grants.isTakenBack('A', '/w/lib'), false, 'never taken back yet');
+    await grants.revoke('A', ['/w/lib']);
+    await grants.set('A', []);
+    const reloaded = new FolderGrants(store);
+    assert.ok(reloaded.isTakenBack('A', '/w/lib'));
+    assert.ok(reloaded.isTakenBack('A', '/w/docs'));
+    assert.equal(reloaded.isTakenBack('B', '/w/lib'), false, 'only from the agent it was taken from');
+    assert.equal(reloaded.isTakenBack('A', '/w/tools'), false, 'a folder never granted was not taken back');
+    await reloaded.grant('A', ['/w/lib']);
+    assert.equal(reloaded.isTakenBack('A', '/w/lib'), false, 'granted again');
+    assert.ok(reloaded.isTakenBack('A', '/w/docs'));
+    store.data.set('acpWorkspace.takenBackFoldersByAgent', [{ agent: 'A', folders: ['/w/x', 4] }, 'junk']);
+    assert.ok(new FolderGrants(store).isTakenBack('A', '/w/x'), 'a damaged record reads as what it can');
   });
 
   it('tells listeners about changes, and only about real changes', async () => {

@@ -173,6 +173,58 @@ describe('AgentConfinement (launch, widening, fail closed)', () => {
     assert.deepEqual(restarts, []);
   });
 
+  it('narrows: a folder taken back that the running agent may write restarts it without the folder, after saying why', async () => {
+    await grants.grant('A', ['/w/lib']);
+    await confinement.ensureCovers('A', ['/w/app', '/w/lib']);
+    await confinement.launch('A', input);
+    running = true;
+    await grants.revoke('A', ['/w/lib']);
+    assert.equal(await confinement.narrow('A', ['/w/lib']), true);
+    assert.deepEqual(restarts, ['A']);
+    assert.deepEqual(told, ['Restarting A so that it can no longer write in lib: it is no longer shared with A. A running turn is stopped.']);
+    assert.equal(confinement.view('A')?.summary, 'confined: writes in app, ~/.a');
+    // Chosen again for a session (with consent where one is needed): it comes back.
+    await confinement.ensureCovers('A', ['/w/lib']);
+    assert.deepEqual(restarts, ['A', 'A']);
+    assert.equal(confinement.view('A')?.summary, 'confined: writes in app, lib, ~/.a');
+  });
+
+  it('narrows only what it can and must: not an agent that is not running or runs unconfined, not a folder still in use or inside another shared one', async () => {
+    await confinement.ensureCovers('A', ['/w', '/w/lib']);
+    await confinement.launch('A', input);
+    assert.equal(await confinement.narrow('A', ['/w/lib']), false, 'not running: the next launch leaves it out');
+    running = true;
+    assert.equal(await confinement.narrow('A', ['/w/lib']), false, '/w is still shared, and lib is inside it');
+    assert.equal(await confinement.narrow('A', ['/x/other']), false, 'never covered');
+    mode = 'off';
+    await confinement.launch('A', input);
+    assert.equal(await confinement.narrow('A', ['/w']), false, 'unconfined');
+    assert.deepEqual(restarts, []);
+  });
+
+  it('says "restart to apply" when acpWorkspace.sandbox changed since the running agent started, and tells the views', async () => {
+    await confinement.launch('A', input);
+    running = true;
+    let changes = 0;
+    confinement.onDidChange(() => changes++);
+    assert.equal(confinement.view('A')?.pending, undefined);
+    mode = 'strict';
+    confinement.settingChanged();
+    assert.equal(changes, 1, 'the Agents view and the chat headers are told');
+    assert.equal(confinement.view('A')?.pending, 'restart to apply acpWorkspace.sandbox: strict');
+    mode = 'off';
+    assert.equal(confinement.view('A')?.pending, 'restart to apply acpWorkspace.sandbox: off');
+    mode = 'writes';
+    assert.equal(confinement.view('A')?.pending, undefined, 'back to what it runs with');
+    // An agent started unconfined because the setting was off.
+    mode = 'off';
+    await confinement.launch('A', input);
+    mode = 'writes';
+    assert.equal(confinement.view('A')?.pending, 'restart to apply acpWorkspace.sandbox: writes');
+    running = false;
+    assert.equal(confinement.view('A')?.pending, undefined, 'not running: its next start applies the setting');
+  });
+
   it('fails closed: the start is refused, the user is told why and how to fix it, and may start it unconfined once', async () => {
     find = () => Promise.reject(new ConfinementUnavailableError('bwrap is not installed.', 'Install bubblewrap (apt install bubblewrap).'));
     let spawned = 0;

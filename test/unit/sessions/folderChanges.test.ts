@@ -29,15 +29,19 @@ describe('taking folders back binds open sessions (FolderChanges)', function () 
   let router: SessionRouter;
   let grants: FolderGrants;
   let changes: FolderChanges;
+  let sessions: ActiveSessions;
+  let docs: string;
   const asked: string[] = [];
 
   beforeEach(async () => {
     scratch = tempDir();
-    for (const name of ['app', 'lib']) fs.mkdirSync(path.join(scratch.dir, name));
+    for (const name of ['app', 'lib', 'docs']) fs.mkdirSync(path.join(scratch.dir, name));
     app = fs.realpathSync.native(path.join(scratch.dir, 'app'));
     lib = fs.realpathSync.native(path.join(scratch.dir, 'lib'));
+    docs = fs.realpathSync.native(path.join(scratch.dir, 'docs'));
+    asked.length = 0;
     ({ client, agent } = connectToMemoryAgent());
-    const sessions = new ActiveSessions();
+    sessions = new ActiveSessions();
     const logger = recordingLogger();
     router = new SessionRouter({ sessions, logger });
     router.connect(client);
@@ -50,7 +54,7 @@ describe('taking folders back binds open sessions (FolderChanges)', function () 
     sessions.add(session);
     const workspace: WorkspacePort = {
       isTrusted: () => true,
-      candidates: () => candidateRoots([app, lib].map((p) => ({ name: path.basename(p), uri: `file://${p}`, scheme: 'file', fsPath: p })), (p) => p),
+      candidates: () => candidateRoots([app, lib, docs].map((p) => ({ name: path.basename(p), uri: `file://${p}`, scheme: 'file', fsPath: p })), (p) => p),
       activeEditorFolderIndex: () => undefined,
       defaultAgent: () => '',
       primaryFolder: () => 'first',
@@ -77,5 +81,13 @@ describe('taking folders back binds open sessions (FolderChanges)', function () 
     await waitFor(() => terminals.get(started.terminalId)?.exitStatus !== undefined, 15_000, 'the command in lib to be stopped');
     assert.match(asked.join('\n'), /“lib” is no longer shared with Memory Agent/);
     await assert.rejects(agent.rpc.sendRequest('terminal/create', { sessionId: 's1', command: 'true', args: [], cwd: lib }), /outside|not inside|folders/);
+  });
+
+  it('a folder shared with the agent mid-session: its open session says so and offers to reopen with it (no question pops up)', async () => {
+    const stale = () => sessions.forAgent('Memory Agent')[0]!.stale;
+    assert.equal(stale(), undefined);
+    await grants.grant('Memory Agent', [docs]);
+    assert.equal(stale()?.reason, `“docs” is now shared with Memory Agent: reopen the session to give it to the agent.`);
+    assert.deepEqual(asked, [], 'said in the chat header and the Agents view, not asked');
   });
 });

@@ -7,7 +7,8 @@ import { ActiveSessions } from '../../../src/sessions/activeSessions';
 import { AgentSession } from '../../../src/sessions/agentSession';
 import { Chats } from '../../../src/sessions/chats';
 import { startSession } from '../../../src/sessions/sessionLifecycle';
-import { SessionRouter, type RefusalEvent, type SessionSink } from '../../../src/sessions/sessionRouter';
+import { SessionRouter, type RefusalEvent, type RemoteCommandConfinement, type SessionSink } from '../../../src/sessions/sessionRouter';
+import { ConfinementUnavailableError, type ConfinementPolicy, type Confiner } from '../../../src/process/confinement/types';
 import { Thread } from '../../../src/thread/thread';
 import { SessionUpdate } from '../../../src/acp/schema';
 import { connectToMemoryAgent, flush, type MemoryAgent, type RecordingLogger } from '../../helpers/memoryPeer';
@@ -201,6 +202,130 @@ describe('SessionRouter: the agent → client surface, routed to each session’
     });
   });
 
+  describe('the terminal of a remote agent (issue 24, item 10)', () => {
+    let folder: { dir: string; cleanup: () => void };
+    let remote: ReturnType<typeof connectToMemoryAgent>;
+    let remoteRouter: SessionRouter;
+    let remoteChats: Chats;
+    let root: string;
+    /** What the confinement was asked for and wrapped. */
+    let wrapped: { file: string; args: readonly string[]; policy: ConfinementPolicy }[];
+    let confinement: RemoteCommandConfinement;
+    const marker = () => path.join(root, 'the-command-ran');
+    /** A command that leaves a mark when it runs. */
+    const marking = () => ({ command: process.execPath, args: ['-e', `require("fs").writeFileSync(${JSON.stringify(marker())}, "ran")`] });
+    const recordingConfiner: Confiner = {
+      mechanism: 'bubblewrap',
+      description: 'bubblewrap (test)',
+      wrap: (file, args, env, _cwd, policy) => {
+        wrapped.push({ file, args, policy });
+        return { file, args, env: { ...env, ACP_TEST_CONFINED: '1' }, dispose: () => undefined };
+      },
+    };
+
+    async function connectRemote(localTerminal: boolean) {
+      remote = connectToMemoryAgent();
+      remoteRouter = new SessionRouter({ sessions, logger, remoteCommands: confinement });
+      remoteRouter.connect(remote.client, undefined, { localTerminal });
+      remote.agent.acceptInitialize();
+      remote.agent.rpc.onRequest('session/new', () => ({ sessionId: 'remote-1' }));
+      await remote.client.initialize({ clientInfo: { name: 'acp-workspace', version: '0' } });
+      remoteChats = new Chats({ router: remoteRouter, sessions, logger });
+      const session = await startSession(remote.client, rootSetFromPaths(root));
+      return { session, chat: remoteChats.open(session) };
+    }
+    const entries = (chat: { thread: Thread }) => chat.thread.snapshot().entries;
+
+    beforeEach(() => {
+      folder = tempDir();
+      root = fs.realpathSync.native(folder.dir);
+      wrapped = [];
+      confinement = { forCommand: (folders) => Promise.resolve({ confiner: recordingConfiner, policy: { mode: 'writes', writable: [...folders], readable: [] } }) };
+    });
+    afterEach(() => {
+      remoteChats?.dispose();
+      remoteRouter?.dispose();
+      remote?.client.dispose();
+      remote?.agent.dispose();
+      folder.cleanup();
+    });
+
+    it('is not offered: terminal is not advertised (fs is), and a terminal/create is refused in words shown in the chat; nothing runs', async () => {
+      const { session, chat } = await connectRemote(false);
+      const advertised = remote.agent.sent('initialize')[0]!.params as { clientCapabilities: { fs: unknown; terminal?: unknown } };
+      assert.deepEqual(advertised.clientCapabilities.fs, { readTextFile: true, writeTextFile: true });
+      assert.equal(advertised.clientCapabilities.terminal ?? false, false);
+      const refused: RefusalEvent[] = [];
+      remoteRouter.onDidRefuse((event) => refused.push(event));
+      await assert.rejects(
+        remote.agent.rpc.sendRequest('terminal/create', { sessionId: session.sessionId, ...marking(), cwd: root }),
+        /Memory Agent runs on another machine: ACP Workspace does not run its commands on this one/,
+      );
+      await flush();
+      const entry = entries(chat).find((e) => e.kind === 'refusal');
+      assert.ok(entry?.kind === 'refusal', 'the chat shows the refusal');
+      assert.equal(entry.operation, 'terminal');
+      assert.match(entry.command ?? '', /the-command-ran/);
+      assert.match(entry.message, /"localTerminal": true/);
+      assert.equal(refused.length, 1);
+      assert.equal(entries(chat).filter((e) => e.kind === 'terminal' || e.kind === 'permission').length, 0, 'nothing ran, nothing was asked');
+      assert.equal(fs.existsSync(marker()), false, 'nothing ran on this machine');
+      assert.deepEqual(wrapped, []);
+    });
+
+    it('with its entry\'s opt-in, asks first, naming the agent, the command and the folder: refused, nothing runs', async () => {
+      const { session, chat } = await connectRemote(true);
+      const advertised = remote.agent.sent('initialize')[0]!.params as { clientCapabilities: { terminal?: unknown } };
+      assert.equal(advertised.clientCapabilities.terminal, true);
+      const creating = remote.agent.rpc.sendRequest('terminal/create', { sessionId: session.sessionId, ...marking(), cwd: root });
+      await waitFor(() => entries(chat).some((e) => e.kind === 'permission'), 5000, 'the question in the chat');
+      const question = entries(chat).find((e) => e.kind === 'permission');
+      assert.ok(question?.kind === 'permission');
+      assert.match(question.title, /^Memory Agent, a remote agent, wants to run .*the-command-ran.* in .* on this machine/);
+      assert.ok(question.title.includes(root), question.title);
+      assert.ok(chat.choosePermissionKind(question.id, 'reject_once'));
+      await assert.rejects(creating, /The user did not allow the command to run on this machine/);
+      await flush();
+      assert.equal(fs.existsSync(marker()), false, 'nothing ran');
+      assert.deepEqual(wrapped, []);
+      assert.ok(entries(chat).some((e) => e.kind === 'refusal' && e.operation === 'terminal'));
+    });
+
+    it('with its entry\'s opt-in, a command the user allows runs confined to the session\'s folders', async () => {
+      const { session, chat } = await connectRemote(true);
+      const creating = remote.agent.rpc.sendRequest<{ terminalId: string }>('terminal/create', { sessionId: session.sessionId, ...marking(), cwd: root });
+      await waitFor(() => entries(chat).some((e) => e.kind === 'permission'), 5000, 'the question in the chat');
+      const question = entries(chat).find((e) => e.kind === 'permission')!;
+      assert.ok(chat.choosePermissionKind(question.id, 'allow_once'));
+      const { terminalId } = await creating;
+      await remote.agent.rpc.sendRequest('terminal/wait_for_exit', { sessionId: session.sessionId, terminalId });
+      assert.equal(fs.readFileSync(marker(), 'utf8'), 'ran');
+      assert.equal(wrapped.length, 1, 'wrapped by the confinement');
+      assert.deepEqual(wrapped[0]!.policy.writable, [root]);
+      assert.equal(wrapped[0]!.file, process.execPath);
+    });
+
+    it('fails closed: when confinement cannot be set up, the command is refused with why, without asking; nothing runs', async () => {
+      confinement = { forCommand: () => Promise.reject(new ConfinementUnavailableError('bwrap is not installed.', 'Install bubblewrap (apt install bubblewrap).')) };
+      const { session, chat } = await connectRemote(true);
+      await assert.rejects(remote.agent.rpc.sendRequest('terminal/create', { sessionId: session.sessionId, ...marking(), cwd: root }), /cannot be confined here: bwrap is not installed/);
+      await flush();
+      assert.equal(entries(chat).filter((e) => e.kind === 'permission').length, 0, 'not asked');
+      const entry = entries(chat).find((e) => e.kind === 'refusal');
+      assert.ok(entry?.kind === 'refusal');
+      assert.match(entry.message, /bwrap is not installed\. Install bubblewrap/);
+      assert.equal(fs.existsSync(marker()), false);
+    });
+
+    it('with its entry\'s opt-in but no chat to ask in, refuses', async () => {
+      const { session, chat } = await connectRemote(true);
+      remoteChats.close(chat);
+      sessions.add(session);
+      await assert.rejects(remote.agent.rpc.sendRequest('terminal/create', { sessionId: session.sessionId, ...marking(), cwd: root }), /no open chat/);
+      assert.equal(fs.existsSync(marker()), false);
+    });
+  });
+
   describe('a replay handed over in time-boxed slices', () => {
     /** A router that hands over one update per slice (time slices are machine-dependent; this is the extreme). */
     let sliced: SessionRouter;
@@ -237,6 +362,7 @@ describe('SessionRouter: the agent → client surface, routed to each session’
         updateTerminal: () => undefined,
         noteTerminalFailure: () => undefined,
         noteDiscarded: () => undefined,
+        confirmCommand: () => Promise.resolve(false),
       };
       return { sink, received, progress };
     }

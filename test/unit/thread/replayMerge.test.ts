@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { ViewEntry } from '../../../src/shared/chatModel';
-import { keepAcrossReplay } from '../../../src/thread/replayMerge';
+import { keepAcrossReplay, lastPromptAnchor, placeAfterTurns } from '../../../src/thread/replayMerge';
 
 const agent = (id: string, ...texts: string[]): ViewEntry => ({ kind: 'agent', id, blocks: texts.map((text) => ({ type: 'text' as const, text })) });
 const user = (id: string, text: string): ViewEntry => ({ kind: 'user', id, blocks: [{ type: 'text', text }] });
@@ -34,5 +34,35 @@ describe('keepAcrossReplay (a load replay over a chat that shows the conversatio
       keepAcrossReplay(before, replay).map((e) => e.id),
       ['r1', 'r2', 'e1', 'r3', 'r4', 'e2'],
     );
+  });
+});
+
+describe('placeAfterTurns (what only the client knows of a turn, put back after a replay into a new chat)', () => {
+  const info = (id: string): ViewEntry => ({ kind: 'info', id, text: 'a note' });
+  const changes = (id: string): ViewEntry => ({ kind: 'changes', id, checkpointId: 'c1', files: [], state: 'done' });
+  const anchorOf = (entries: ViewEntry[]) => lastPromptAnchor(entries)!;
+
+  it('anchors a prompt by its text and the prompts before it, and finds it again in the replay whatever its whitespace', () => {
+    const chat = [user('u1', 'again'), agent('a1', 'ok'), user('u2', 'other'), agent('a2', 'ok'), user('u3', '  again ')];
+    const anchor = anchorOf(chat);
+    assert.deepEqual([anchor.occurrence, anchor.ordinal], [1, 2], 'the second “again”, after two prompts');
+    const replay = [user('r1', 'again'), agent('r2', 'ok'), user('r3', 'other'), agent('r4', 'ok'), user('r5', 'again'), agent('r6', 'done'), info('i1')];
+    const { entries, placed } = placeAfterTurns(replay, [{ anchor, entry: changes('c') }]);
+    assert.deepEqual(placed.map((e) => e.id), ['c']);
+    assert.deepEqual(entries.map((e) => e.id), ['r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'c', 'i1'], 'after the turn’s answer, before the notes that follow the replay');
+  });
+
+  it('puts each turn’s entry at the end of its turn, before the next prompt; by position when the text differs; not at all when the prompt is not shown', () => {
+    const first = anchorOf([user('u1', 'first')]);
+    const second = { ...anchorOf([user('u1', 'first'), user('u2', 'second, with an attachment')]) };
+    const hidden = { key: 'no such prompt', occurrence: 0, ordinal: 9 };
+    const replay = [user('r1', 'first'), agent('r2', 'one'), { kind: 'tool', id: 't1', toolCallId: 'x', title: 'Edit', toolKind: 'edit', status: 'completed', content: [], locations: [] } as ViewEntry, user('r3', 'second'), agent('r4', 'two')];
+    const { entries, placed } = placeAfterTurns(replay, [
+      { anchor: first, entry: changes('c1') },
+      { anchor: second, entry: changes('c2') },
+      { anchor: hidden, entry: changes('c3') },
+    ]);
+    assert.deepEqual(entries.map((e) => e.id), ['r1', 'r2', 't1', 'c1', 'r3', 'r4', 'c2']);
+    assert.deepEqual(placed.map((e) => e.id), ['c1', 'c2']);
   });
 });

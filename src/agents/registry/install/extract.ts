@@ -47,7 +47,9 @@ export interface ExtractOptions {
  * (an {@link ArchiveEntryError}) or saying what is wrong with the archive; `target` is gone then.
  */
 export async function extractArchive(file: string, kind: ArchiveKind, target: string, options: ExtractOptions = {}): Promise<void> {
-  const tree = await ExtractedTree.create(target, options.limits, options.platform);
+  // Raw downloads are copied, never inflated: only archives are held to the ratio.
+  const archiveBytes = kind === 'raw' ? undefined : (await fs.promises.stat(file)).size;
+  const tree = await ExtractedTree.create(target, options.limits, options.platform, archiveBytes);
   try {
     switch (kind) {
       case 'tar.gz':
@@ -211,7 +213,7 @@ async function writeZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, tree: Extra
     return tree.symlink(name, target.toString('utf8'));
   }
   if (type !== 0 && type !== S_IFREG) return tree.refuse(name, l10n.t('special file (device, pipe or socket)'));
-  return tree.file(name, unixMode === 0 ? undefined : unixMode, await openEntry(zip, entry));
+  return tree.file(name, unixMode === 0 ? undefined : unixMode, await openEntry(zip, entry), entry.compressedSize);
 }
 
 function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {

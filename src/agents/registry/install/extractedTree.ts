@@ -4,8 +4,8 @@
  * through a link (parents are checked against what was extracted, files are created with O_EXCL|O_NOFOLLOW),
  * symbolic links only to targets that stay inside when every link is followed (checked when made and again
  * once the whole tree exists, because a later link can change where an earlier one leads), hard links only to
- * files already extracted here, no devices or FIFOs, bounded entry count and sizes counted on the bytes
- * actually written. Modes: executable or not (0755/0644); never setuid, setgid or sticky.
+ * files already extracted here, no devices or FIFOs, bounded entry count, sizes and ratios (bytes written per
+ * byte of the archive, per zip entry and in all) counted on the bytes actually written. Modes: executable or not (0755/0644); never setuid, setgid or sticky.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -19,12 +19,20 @@ export interface ExtractLimits {
   readonly maxTotalBytes: number;
   /** Bytes written to one file (default 2 GiB). */
   readonly maxEntryBytes: number;
+  /**
+   * Most bytes written per byte of the archive (default 1000, node-tar's `maxDecompressionRatio`, which stops a
+   * tar.gz the same way): for a zip entry against its compressed size, and for the whole archive against the
+   * archive file's size (entries that share one compressed body, the overlapping-entries bomb, pass the first
+   * check one by one and fail the second).
+   */
+  readonly maxRatio: number;
 }
 
 export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
   maxEntries: 100_000,
   maxTotalBytes: 4 * 1024 * 1024 * 1024,
   maxEntryBytes: 2 * 1024 * 1024 * 1024,
+  maxRatio: 1000,
 };
 
 /** An entry that made the extraction fail; the message names it. */
@@ -45,6 +53,8 @@ export class ExtractedTree {
   private readonly nodes = new Map<string, ExtractedNode>();
   private entries = 0;
   private totalBytes = 0;
+  /** The archive file's size, when the ratio of the whole is checked. */
+  private archiveBytes: number | undefined;
   /** Set when the extraction failed: nothing more is written (an entry being read may still be in flight). */
   private closed = false;
 
@@ -55,11 +65,16 @@ export class ExtractedTree {
     private readonly platform: NodeJS.Platform,
   ) {}
 
-  /** Creates the target folder, which must not exist yet (its parent must). */
-  static async create(root: string, limits: Partial<ExtractLimits> = {}, platform: NodeJS.Platform = process.platform): Promise<ExtractedTree> {
+  /**
+   * Creates the target folder, which must not exist yet (its parent must).
+   * @param archiveBytes the archive file's size: all that is written may be at most `maxRatio` times as much.
+   */
+  static async create(root: string, limits: Partial<ExtractLimits> = {}, platform: NodeJS.Platform = process.platform, archiveBytes?: number): Promise<ExtractedTree> {
     const absolute = path.resolve(root);
     await fs.promises.mkdir(absolute, { mode: 0o755 });
-    return new ExtractedTree(absolute, { ...DEFAULT_EXTRACT_LIMITS, ...limits }, platform);
+    const tree = new ExtractedTree(absolute, { ...DEFAULT_EXTRACT_LIMITS, ...limits }, platform);
+    tree.archiveBytes = archiveBytes;
+    return tree;
   }
 
   /**
@@ -85,8 +100,12 @@ export class ExtractedTree {
     await this.mkdir(name, segments);
   }
 
-  /** Writes a regular file from `data`, counting the bytes as they are written. */
-  async file(name: string, mode: number | undefined, data: AsyncIterable<Buffer | Uint8Array>): Promise<void> {
+  /**
+   * Writes a regular file from `data`, counting the bytes as they are written.
+   * @param packedBytes the entry's compressed size in the archive (a zip entry): what it writes may be at most
+   *   `maxRatio` times as much.
+   */
+  async file(name: string, mode: number | undefined, data: AsyncIterable<Buffer | Uint8Array>, packedBytes?: number): Promise<void> {
     const segments = this.admit(name);
     if (segments.length === 0) throw new ArchiveEntryError(name, l10n.t('The archive entry "{0}" is a file without a name.', name));
     await this.parents(name, segments);
@@ -105,6 +124,7 @@ export class ExtractedTree {
         this.totalBytes += chunk.byteLength;
         if (written > this.limits.maxEntryBytes) throw new ArchiveEntryError(name, l10n.t('The archive entry "{0}" is larger than the limit of {1} MB.', name, mb(this.limits.maxEntryBytes)));
         if (this.totalBytes > this.limits.maxTotalBytes) throw new ArchiveEntryError(name, l10n.t('The archive unpacks to more than the limit of {0} MB (at "{1}").', mb(this.limits.maxTotalBytes), name));
+        this.checkRatio(name, written, packedBytes);
         await handle.write(chunk);
       }
       this.checkOpen(name);
@@ -178,6 +198,18 @@ export class ExtractedTree {
       }
       const relative = path.relative(realRoot, real);
       if (relative.startsWith('..') || path.isAbsolute(relative)) throw escape();
+    }
+  }
+
+  /** Refuses an entry, or the archive, that unpacks to more than `maxRatio` times its compressed size (a bomb). */
+  private checkRatio(name: string, written: number, packedBytes: number | undefined): void {
+    const { maxRatio } = this.limits;
+    const times = maxRatio.toLocaleString('en-US');
+    if (packedBytes !== undefined && written > Math.max(packedBytes, 1) * maxRatio) {
+      throw new ArchiveEntryError(name, l10n.t('The archive entry "{0}" unpacks to more than {1} times its compressed size: refused as a decompression bomb.', name, times));
+    }
+    if (this.archiveBytes !== undefined && this.totalBytes > Math.max(this.archiveBytes, 1) * maxRatio) {
+      throw new ArchiveEntryError(name, l10n.t('The archive unpacks to more than {0} times its own size (at "{1}"): refused as a decompression bomb.', times, name));
     }
   }
 

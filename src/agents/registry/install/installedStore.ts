@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { z } from 'zod';
+import { installedCommandProblem, refusedVariables } from '../packageSpec';
 import type { InstalledAgent } from '../types';
 
 /** Larger than any real list (a record is a few hundred bytes); a bigger file is not read. */
@@ -36,6 +37,23 @@ export interface InstalledList {
   readonly agents: readonly InstalledAgent[];
   /** Why the file could not be read (then `agents` is empty). */
   readonly problem?: string;
+  /**
+   * Records left out because they would run something else than their package or set a variable a registry may
+   * not set (written before those rules, or by hand), each in words. They are dropped when the list is next
+   * written, and their folders with the next clean-up.
+   */
+  readonly refused?: readonly string[];
+}
+
+/** Why an installed record is not run, in words; undefined when it may be (the rules of packageSpec.ts). */
+export function installedRecordProblem(agent: InstalledAgent): string | undefined {
+  if (agent.distribution !== 'binary') {
+    if (agent.command !== agent.distribution) return l10n.t('its command is {0}, not {1}', agent.command, agent.distribution);
+    const problem = installedCommandProblem(agent.distribution, agent.args);
+    if (problem !== undefined) return problem;
+  }
+  const variables = refusedVariables(agent.env);
+  return variables.length > 0 ? variables.join('; ') : undefined;
 }
 
 /** Reads `file`; a missing file is an empty list. */
@@ -59,8 +77,15 @@ export function readInstalled(file: string): InstalledList {
   if (!parsed.success) return { agents: [], problem: l10n.t('{0} does not hold a list of installed agents: {1}', file, z.prettifyError(parsed.error)) };
   const seen = new Set<string>();
   // One record per agent: the last one written wins (a list written by hand may repeat one).
-  const agents = parsed.data.agents.reverse().filter((agent) => !seen.has(agent.id) && seen.add(agent.id)).reverse();
-  return { agents };
+  const unique = parsed.data.agents.reverse().filter((agent) => !seen.has(agent.id) && seen.add(agent.id)).reverse();
+  const agents: InstalledAgent[] = [];
+  const refused: string[] = [];
+  for (const agent of unique) {
+    const problem = installedRecordProblem(agent);
+    if (problem === undefined) agents.push(agent);
+    else refused.push(l10n.t('Installed registry agent {0} ({1} {2}) is not run: {3}. Install it again from Add Agent.', agent.name, agent.id, agent.version, problem));
+  }
+  return refused.length > 0 ? { agents, refused } : { agents };
 }
 
 /** Writes the list atomically; a file that could not be read before is first kept as `<file>.unreadable`. */

@@ -23,7 +23,7 @@ import { DownloadCancelledError, download, type DownloadOptions } from './downlo
 import { entrySegments } from './entryPaths';
 import { archiveKind, extractArchive, type ArchiveKind } from './extract';
 import type { ExtractLimits } from './extractedTree';
-import { readInstalled, writeInstalled } from './installedStore';
+import { installedRecordProblem, readInstalled, writeInstalled } from './installedStore';
 import { availabilityOf, currentPlatform, nodePlatformOf, preferredKind, type ToolsFound } from '../platform';
 import { findPackageTools, type PackageTools } from './tools';
 import { runCommand, type CommandRunner } from './warmUp';
@@ -69,6 +69,7 @@ export class RegistryInstaller implements AgentInstaller {
     this.list = read.agents;
     this.unreadable = read.problem !== undefined;
     if (read.problem) this.logger.warn(l10n.t('Installed registry agents: {0} Starting with none; the file is kept as {1}.unreadable when the list is next written.', read.problem, this.listFile));
+    for (const refused of read.refused ?? []) this.logger.warn(refused);
   }
 
   private get agentsDir(): string {
@@ -176,6 +177,14 @@ export class RegistryInstaller implements AgentInstaller {
   /** Does the work of an install that changes files; returns the record to save. */
   private async prepare(agent: RegistryAgent, kind: DistributionKind, options: InstallOptions): Promise<InstalledAgent> {
     const base = { id: agent.id, name: agent.name, version: agent.version, description: agent.description, distribution: kind, registryUrl: this.options.registryUrl() };
+    // The catalog refused such entries already; an agent handed over some other way is held to the same rules
+    // before anything runs (the npx warm-up would run the package).
+    const planned =
+      kind === 'binary'
+        ? { ...base, command: '', args: [], env: { ...agent.distribution.binary?.[this.platform!]?.env }, installedAt: 0 }
+        : { ...base, command: kind, args: kind === 'npx' ? npxArgs(agent.distribution.npx!) : uvxArgs(agent.distribution.uvx!), env: { ...agent.distribution[kind]!.env }, installedAt: 0 };
+    const refused = installedRecordProblem(planned);
+    if (refused !== undefined) throw new Error(l10n.t('{0} cannot be installed: {1}', agent.name, refused));
     switch (kind) {
       case 'binary': {
         const platform = this.platform!;

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import type * as http from 'node:http';
 import type { Message } from 'vscode-jsonrpc/node';
 import { AcpConnection } from '../../../../src/acp/connection';
 import * as acp from '../../../../src/acp/schema';
@@ -11,6 +12,8 @@ import { SseIntake } from '../../../../src/acp/transport/sseIntake';
 import { END_OF_STREAM_METHOD } from '../../../../src/acp/transport/transport';
 import { FULL_AGENT_CAPABILITIES } from '../../../helpers/memoryPeer';
 import { FakeSandboxAgentServer, type FakeAgent } from '../../remote/fakeSandboxAgentServer';
+import { elsewhere, methodOf, redirecting, type Recorded, type TestServer } from './redirectHarness';
+import { until } from './remoteHarness';
 
 const clientInfo = { name: 'acp-workspace', version: '0' };
 const chunk = (sessionId: string, text: string) => ({
@@ -243,6 +246,60 @@ describe('sandboxAgentLink: ACP through a Sandbox Agent server (POST, event stre
     await assert.rejects(client.initialize({ clientInfo }));
   });
 
+  describe('a redirect is refused, never followed: the token, the extra headers and the body reach no other host', () => {
+    const servers: TestServer[] = [];
+    afterEach(async () => {
+      for (const s of servers.splice(0)) await s.close();
+    });
+    /** Sandbox Agent's ways: the first POST is answered in its body and on the stream, which replays it. */
+    const box = () => {
+      let replay = '';
+      return (request: Recorded, response: http.ServerResponse) => {
+        if (request.method === 'GET') {
+          response.writeHead(200, { 'Content-Type': 'text/event-stream' });
+          response.write(replay);
+          return;
+        }
+        if (request.method === 'POST' && methodOf(request) === 'initialize') {
+          const { id } = JSON.parse(request.body) as { id: number };
+          const answer = JSON.stringify({ jsonrpc: '2.0', id, result: { protocolVersion: 1, agentCapabilities: FULL_AGENT_CAPABILITIES, authMethods: [] } });
+          replay = `event: message\nid: 1\ndata: ${answer}\n\n`;
+          response.writeHead(200, { 'Content-Type': 'application/json' });
+          response.end(answer);
+          return;
+        }
+        response.writeHead(202).end();
+      };
+    };
+    const cases: [string, number, (request: Recorded) => boolean][] = [
+      ['the first POST (initialize)', 307, (r) => r.method === 'POST' && methodOf(r) === 'initialize'],
+      ['the event stream', 302, (r) => r.method === 'GET'],
+      ['a later POST (session/new)', 308, (r) => r.method === 'POST' && methodOf(r) === 'session/new'],
+    ];
+    for (const [what, status, picks] of cases) {
+      it(`${what} answered ${status} to another host: the link ends (http, no retry) in words`, async () => {
+        const other = await elsewhere();
+        servers.push(other);
+        const server = await redirecting(other, status, picks, box());
+        servers.push(server);
+        const { connection: client, link: l } = connect({}, server.origin);
+        const outcome = client
+          .initialize({ clientInfo })
+          .then(() => client.newSession({ cwd: '/w', mcpServers: [] }))
+          .catch((error: Error) => error);
+        // Whichever comes first: the link ends, or something reaches the other host.
+        await Promise.race([l.ended, until(() => other.requests.length > 0, 'a request to the other host').catch(() => undefined)]);
+        assert.deepEqual(other.requests.map((r) => `${r.method} ${r.url}`), [], 'nothing reached the other host');
+        assert.ok((await outcome) instanceof Error, 'the request failed');
+        const end = await l.ended;
+        assert.equal(end.cause, 'http');
+        assert.equal(end.retry, false);
+        assert.match(end.reason, new RegExp(`Box opencode answered .+ with a redirect \\(HTTP ${status}\\) to http://127\\.0\\.0\\.1:\\d+/v1/acp/[\\w-]+\\. ACP Workspace does not follow redirects`));
+        assert.doesNotMatch(end.reason, /blue|Bearer/);
+      });
+    }
+  });
+
   it('builds the endpoint under the base path, with the agent only when asked', () => {
     assert.equal(sandboxAcpUrl(new URL('https://box.example/sandbox/'), 'a b', 'opencode').href, 'https://box.example/sandbox/v1/acp/a%20b?agent=opencode');
     assert.equal(sandboxAcpUrl(new URL('http://127.0.0.1:2468?x=1#y'), 's1', undefined).href, 'http://127.0.0.1:2468/v1/acp/s1');
@@ -324,3 +381,4 @@ describe('Event stream intake (EventSplitter → SseIntake → LinkReader): boun
     assert.equal(closed, 1);
   });
 });
+

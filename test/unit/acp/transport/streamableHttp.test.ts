@@ -6,6 +6,7 @@ import { ConnectionClosedError } from '../../../../src/acp/errors';
 import type { FramingError } from '../../../../src/acp/transport/ndjson';
 import { streamableHttpLink, type StreamableHttpLinkOptions } from '../../../../src/acp/transport/streamableHttp';
 import { serveReferenceAgent, type ServedAgent } from '../../../fixtures/referenceAgent/serve';
+import { elsewhere, methodOf, redirecting, type Recorded } from './redirectHarness';
 import { clientInfo, fullFlow, until, wire } from './remoteHarness';
 
 
@@ -168,6 +169,53 @@ describe('streamableHttpLink', () => {
     assert.equal(end.cause, 'network');
     assert.equal(end.retry, true);
     assert.match(end.reason, /timed out/);
+  });
+
+  describe('a redirect is refused, never followed: the token, the extra headers and the body reach no other host', () => {
+    /** Answers initialize and keeps the event stream open (what is not redirected). */
+    const agent = (request: Recorded, response: http.ServerResponse) => {
+      if (request.method === 'GET') {
+        response.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        response.write(':\n\n');
+        return;
+      }
+      if (request.method === 'POST' && methodOf(request) === 'initialize') {
+        const { id } = JSON.parse(request.body) as { id: number };
+        response.writeHead(200, { 'Content-Type': 'application/json', 'Acp-Connection-Id': 'c1' });
+        response.end(JSON.stringify({ jsonrpc: '2.0', id, result: { protocolVersion: 1, agentCapabilities: {} } }));
+        return;
+      }
+      response.writeHead(202).end();
+    };
+    const cases: [string, number, (request: Recorded) => boolean][] = [
+      ['initialize', 307, (r) => r.method === 'POST' && methodOf(r) === 'initialize'],
+      ['the event stream', 302, (r) => r.method === 'GET'],
+      ['a later request (session/new)', 308, (r) => r.method === 'POST' && methodOf(r) === 'session/new'],
+    ];
+    for (const [what, status, picks] of cases) {
+      it(`${what} answered ${status} to another host: the link ends (http, no retry) in words`, async () => {
+        const other = await elsewhere();
+        cleanups.push(() => other.close());
+        const server = await redirecting(other, status, picks, agent);
+        cleanups.push(() => server.close());
+        const link = streamableHttpLink(options(server.url, { credentials: { token: 'tok-123', headers: { 'X-Api-Key': 'key-456' } } }));
+        const wired = wire(link);
+        cleanups.push(() => link.close());
+        const outcome = wired.connection
+          .initialize({ clientInfo })
+          .then(() => wired.connection.newSession({ cwd: '/w', mcpServers: [] }))
+          .catch((error: Error) => error);
+        // Whichever comes first: the link ends, or something reaches the other host.
+        await Promise.race([link.ended, until(() => other.requests.length > 0, 'a request to the other host').catch(() => undefined)]);
+        assert.deepEqual(other.requests.map((r) => `${r.method} ${r.url}`), [], 'nothing reached the other host');
+        assert.ok((await outcome) instanceof Error, 'the request failed');
+        const end = await link.ended;
+        assert.equal(end.cause, 'http');
+        assert.equal(end.retry, false);
+        assert.match(end.reason, new RegExp(`Remote Ref answered .+ with a redirect \\(HTTP ${status}\\) to http://127\\.0\\.0\\.1:\\d+/acp\\. ACP Workspace does not follow redirects`));
+        assert.doesNotMatch(end.reason, /tok-123|key-456/);
+      });
+    }
   });
 
   it('refuses plain http: to another host before any request (the TLS rule)', async () => {

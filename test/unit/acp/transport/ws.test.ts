@@ -9,6 +9,7 @@ import { FramingError } from '../../../../src/acp/transport/ndjson';
 import type { RemoteLinkOptions } from '../../../../src/acp/transport/remote';
 import { webSocketLink, type WebSocketLinkOptions } from '../../../../src/acp/transport/ws';
 import { serveReferenceAgent, type ServedAgent } from '../../../fixtures/referenceAgent/serve';
+import { elsewhere, redirecting } from './redirectHarness';
 import { clientInfo, fullFlow, until, wire } from './remoteHarness';
 
 function options(url: string, extra: Partial<WebSocketLinkOptions> = {}): WebSocketLinkOptions {
@@ -223,6 +224,21 @@ describe('webSocketLink', () => {
     assert.equal(end.retry, false);
     assert.match(end.reason, /is not encrypted/);
     await assert.rejects(writer.write({ jsonrpc: '2.0', method: 'x' } as never), /is not encrypted/);
+  });
+
+  it('a redirected upgrade is refused, never followed: in words (where it pointed), http, no retry; the token and headers reach no other host', async () => {
+    const other = await elsewhere();
+    cleanups.push(() => other.close());
+    const server = await redirecting(other, 302, () => true, (_request, response) => response.writeHead(500).end());
+    cleanups.push(() => server.close());
+    const link = webSocketLink(options(server.url.replace(/^http/, 'ws'), { credentials: { token: 'tok-123', headers: { 'X-Api-Key': 'key-456' } } }));
+    link.open({ intercept: () => false });
+    const end = await link.ended;
+    assert.deepEqual(other.requests, []);
+    assert.equal(end.cause, 'http');
+    assert.equal(end.retry, false);
+    assert.match(end.reason, /^Remote Ref answered the WebSocket connection to ws:\/\/127\.0\.0\.1:\d+\/acp with a redirect \(HTTP 302\) to http:\/\/127\.0\.0\.1:\d+\/acp\. ACP Workspace does not follow redirects/);
+    assert.doesNotMatch(end.reason, /tok-123|key-456/);
   });
 
   it('a peer that stops answering pings is found out (cause network)', async () => {

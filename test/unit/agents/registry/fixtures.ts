@@ -26,6 +26,19 @@ export const formatExample = {
   },
 };
 
+/**
+ * FORMAT.md's example with exact versions: its own packages name none, so the catalog leaves its npx and uvx
+ * distributions out (an entry must pin what npx or uvx runs).
+ */
+export const formatExamplePinned = {
+  ...formatExample,
+  distribution: {
+    ...formatExample.distribution,
+    npx: { ...formatExample.distribution.npx, package: '@scope/package@1.0.0' },
+    uvx: { ...formatExample.distribution.uvx, package: 'package-name==1.0.0' },
+  },
+};
+
 export const claudeAcp = {
   id: 'claude-acp',
   name: 'Claude Agent',

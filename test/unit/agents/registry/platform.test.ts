@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { availabilityOf, currentPlatform, preferredKind } from '../../../../src/agents/registry/platform';
 import { parseAgent } from '../../../../src/agents/registry/schema';
 import { PLATFORM_KEYS, type RegistryAgent } from '../../../../src/agents/registry/types';
-import { formatExample, gemini, goose } from './fixtures';
+import { formatExamplePinned, gemini, goose } from './fixtures';
 
 function agent(entry: unknown): RegistryAgent {
   const parsed = parseAgent(entry);
@@ -36,7 +36,7 @@ describe('ACP Registry platforms', () => {
   });
 
   it('lists one availability per distribution, in the order binary, npx, uvx', () => {
-    const all = agent(formatExample);
+    const all = agent(formatExamplePinned);
     assert.deepEqual(availabilityOf(all, 'darwin-aarch64', { npx: true, uvx: true }), [
       { kind: 'binary', available: true },
       { kind: 'npx', available: true },
@@ -54,7 +54,7 @@ describe('ACP Registry platforms', () => {
   });
 
   it('says how to get Node.js or uv when they are missing, and falls back to what is there', () => {
-    const all = agent(formatExample);
+    const all = agent(formatExamplePinned);
     const none = availabilityOf(all, 'linux-x86_64', { npx: false, uvx: false });
     assert.deepEqual(
       none.map((a) => [a.kind, a.available]),

@@ -3,7 +3,7 @@
  * targets and sizes can be anything an attacker would write) and zips made with yazl, then patched where yazl
  * refuses a name or tells the truth about a size.
  */
-import { gzipSync } from 'node:zlib';
+import * as zlib from 'node:zlib';
 import * as yazl from 'yazl';
 
 export interface TarEntry {
@@ -51,7 +51,7 @@ export function tarEntry(entry: TarEntry): Buffer {
 
 /** A gzipped tar of `entries` (two zero blocks at the end). */
 export function tarGz(entries: readonly TarEntry[]): Buffer {
-  return gzipSync(Buffer.concat([...entries.map(tarEntry), Buffer.alloc(1024)]));
+  return zlib.gzipSync(Buffer.concat([...entries.map(tarEntry), Buffer.alloc(1024)]));
 }
 
 export interface ZipEntry {
@@ -121,4 +121,47 @@ export function claimUncompressedSize(buffer: Buffer, size: number): Buffer {
     out.writeUInt32LE(size, at + 24);
   }
   return out;
+}
+
+/**
+ * A zip whose entries all share one deflated body (every central directory record points at the same local
+ * header): the overlapping-entries bomb of "A better zip bomb" (Fifield, 2019). Each entry alone has an ordinary
+ * ratio; the archive as a whole unpacks to `names.length` times as much.
+ */
+export function overlappingZip(names: readonly string[], data: Buffer): Buffer {
+  const body = zlib.deflateRawSync(data);
+  const crc = zlib.crc32(data);
+  const first = Buffer.from(names[0]!);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(crc, 14);
+  local.writeUInt32LE(body.length, 18);
+  local.writeUInt32LE(data.length, 22);
+  local.writeUInt16LE(first.length, 26);
+  const central = names.map((name) => {
+    const encoded = Buffer.from(name);
+    const record = Buffer.alloc(46);
+    record.writeUInt32LE(0x02014b50, 0);
+    record.writeUInt16LE((3 << 8) | 20, 4);
+    record.writeUInt16LE(20, 6);
+    record.writeUInt16LE(8, 10);
+    record.writeUInt32LE(crc, 16);
+    record.writeUInt32LE(body.length, 20);
+    record.writeUInt32LE(data.length, 24);
+    record.writeUInt16LE(encoded.length, 28);
+    record.writeUInt32LE((0o100644 << 16) >>> 0, 38);
+    record.writeUInt32LE(0, 42);
+    return Buffer.concat([record, encoded]);
+  });
+  const directory = Buffer.concat(central);
+  const start = local.length + first.length + body.length;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(names.length, 8);
+  end.writeUInt16LE(names.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(start, 16);
+  return Buffer.concat([local, first, body, directory, end]);
 }

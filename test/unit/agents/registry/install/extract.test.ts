@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { entrySegments, resolveInside, type ExtractedNode } from '../../../../../src/agents/registry/install/entryPaths';
 import { archiveKind, extractArchive, type ArchiveKind } from '../../../../../src/agents/registry/install/extract';
 import type { ExtractLimits } from '../../../../../src/agents/registry/install/extractedTree';
-import { claimUncompressedSize, markEncrypted, replaceBytes, tarGz, zip, type TarEntry } from './archives';
+import { claimUncompressedSize, markEncrypted, overlappingZip, replaceBytes, tarGz, zip, type TarEntry } from './archives';
 
 describe('registry install: archive extraction', () => {
   let scratch: string;
@@ -303,6 +303,19 @@ describe('registry install: archive extraction', () => {
         await assertRefused(bytes, 'zip', /bomb\.bin|could not be unpacked/, { maxEntryBytes: 1000 });
         await new Promise((resolve) => setImmediate(resolve));
       }
+    });
+
+    it('refuses an entry that unpacks to more than 1000 times its compressed size (as node-tar stops a tar.gz), counted on the bytes written', async () => {
+      // 4 MiB of zeros deflate to about 4 KiB: 1,028 times (the issue's 2 MB zip that unpacked to 2 GiB, scaled down).
+      await assertRefused(await zip([{ name: 'ok.txt', data: 'fine' }, { name: 'bomb.bin', data: Buffer.alloc(4 * 1024 * 1024) }]), 'zip', /"bomb\.bin" unpacks to more than 1,000 times its compressed size/);
+      // The same check with the limit lowered: 64 KiB of zeros are 840 times their deflated size.
+      await assertRefused(await zip([{ name: 'zeros', data: Buffer.alloc(64 * 1024) }]), 'zip', /"zeros" unpacks to more than 100 times/, { maxRatio: 100 });
+    });
+
+    it('refuses a zip whose entries share one body (overlapping entries): the whole archive unpacks to more than 1000 times its size', async () => {
+      // Each entry alone is 999 times its deflated size, under the per-entry limit; twenty of them are not.
+      const names = Array.from({ length: 20 }, (_, n) => `part${String(n).padStart(2, '0')}`);
+      await assertRefused(overlappingZip(names, Buffer.alloc(512 * 1024)), 'zip', /The archive unpacks to more than 1,000 times its own size \(at "part0\d"\)/);
     });
 
     it('refuses a corrupt zip', async () => {
