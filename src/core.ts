@@ -135,7 +135,7 @@ export interface Core {
   readonly documents: Readonly<Record<DocumentScheme, vscode.TextDocumentContentProvider>>;
   /** What integration tests reach (built in every mode, handed out only in the Extension Test mode). */
   readonly testApi: TestApi;
-  /** Stops every agent; VS Code waits for it when the extension deactivates. */
+  /** Stops every agent and writes what the session history holds; VS Code waits for it when the extension deactivates. */
   deactivate(): Promise<void>;
 }
 
@@ -404,7 +404,12 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     chatRestorer,
     documents: { [DIFF_SCHEME]: chatActions.diffs, [CHECKPOINT_SCHEME]: new CheckpointDocuments(review), [TRANSCRIPT_SCHEME]: transcripts },
     testApi,
-    deactivate: () => registry.stopAll(),
+    // The session history writes a moment after each change: what waits is written with the agents stopping,
+    // and once more after (stopping them changes their chats).
+    deactivate: async () => {
+      await Promise.all([registry.stopAll(), history.flush()]);
+      await history.flush();
+    },
   };
 }
 

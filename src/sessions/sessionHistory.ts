@@ -79,7 +79,8 @@ export class SessionHistory {
   private readonly transcriptIndex: TranscriptIndexClient;
   private readonly catalogs = new WeakMap<AcpConnection, AgentCatalog>();
   private readonly known = new WeakSet<AgentSession>();
-  private readonly textTimers = new Map<Thread, ReturnType<typeof setTimeout>>();
+  /** Chats whose transcript text is written after a pause, with the write (run at once by a flush). */
+  private readonly pendingTexts = new Map<Thread, { readonly timer: ReturnType<typeof setTimeout>; readonly write: () => void }>();
   private readonly changeEmitter = new Emitter<void>();
   private readonly subscriptions: Array<{ dispose(): void }>;
   private existsCache = new Map<string, boolean>();
@@ -188,14 +189,12 @@ export class SessionHistory {
       const fromPrompt = promptTitle(firstPromptText(thread.snapshot().entries));
       if (fromPrompt) this.index.record({ agentName: session.agentName, sessionId: session.sessionId, promptTitle: fromPrompt });
     }
-    clearTimeout(this.textTimers.get(thread));
-    this.textTimers.set(
-      thread,
-      setTimeout(() => {
-        this.textTimers.delete(thread);
-        this.index.setText(session.agentName, session.sessionId, transcriptText(thread.snapshot().entries));
-      }, TEXT_DELAY_MS),
-    );
+    clearTimeout(this.pendingTexts.get(thread)?.timer);
+    const write = () => {
+      this.pendingTexts.delete(thread);
+      this.index.setText(session.agentName, session.sessionId, transcriptText(thread.snapshot().entries));
+    };
+    this.pendingTexts.set(thread, { timer: setTimeout(write, TEXT_DELAY_MS), write });
   }
 
   /** The catalog of a connection (created on first use; it lives as long as the connection). */
@@ -210,15 +209,31 @@ export class SessionHistory {
     return catalog;
   }
 
+  /**
+   * Writes what waits now (the transcript texts in their pause, then the local index's records and texts, which
+   * it writes a moment after each change); resolves once it is on disk. Deactivation waits for it: a window
+   * reload must not lose a rename made just before.
+   */
+  flush(): Promise<void> {
+    this.writePendingTexts();
+    return this.index.flush();
+  }
+
   /** Stops listening; resolves once the pending texts are written and the transcript index saved and ended. */
   dispose(): Promise<void> {
-    for (const timer of this.textTimers.values()) clearTimeout(timer);
+    this.writePendingTexts();
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changeEmitter.dispose();
     // The texts still to write are written (and told to the transcript index) first; then it saves and ends.
     return this.index.dispose().finally(() => this.transcriptIndex.dispose());
   }
 
+  private writePendingTexts(): void {
+    for (const { timer, write } of [...this.pendingTexts.values()]) {
+      clearTimeout(timer);
+      write();
+    }
+  }
 
   private computeWorkspace(): WorkspaceShape {
     const { workspace } = this.options;

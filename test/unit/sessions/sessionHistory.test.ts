@@ -6,11 +6,16 @@ import { AgentRegistry } from '../../../src/agents/agentRegistry';
 import { silentLogger } from '../../../src/common/logger';
 import { inScope, type AgentEntry, type SessionView } from '../../../src/history/sessionView';
 import { FolderGrants } from '../../../src/roots/folderGrants';
+import { LocalSessionIndex } from '../../../src/history/localIndex';
+import { rootSetFromPaths } from '../../../src/roots/rootSet';
 import { candidateRoots } from '../../../src/roots/workspaceRoots';
 import { ActiveSessions } from '../../../src/sessions/activeSessions';
 import type { RootsUi, WorkspacePort } from '../../../src/sessions/ports';
 import { chooseReopenRoots } from '../../../src/sessions/reopenRoots';
 import { SessionHistory, type KeyValueStore } from '../../../src/sessions/sessionHistory';
+import { startSession } from '../../../src/sessions/sessionLifecycle';
+import { Thread } from '../../../src/thread/thread';
+import { FULL_AGENT_CAPABILITIES, connectToMemoryAgent } from '../../helpers/memoryPeer';
 import { tempDir } from '../../helpers/referenceAgent';
 import { TRANSCRIPT_WORKER } from '../history/fulltext/workerFile';
 
@@ -133,5 +138,37 @@ describe('SessionHistory: the workspace a remote agent with path mappings is see
     const roots = await chooseReopenRoots(view, connection, 'Open', { workspace: three, shape: h.workspace(), grants, ui });
     assert.deepEqual(asked, [], 'no "which folders?" question');
     assert.deepEqual(roots && [roots.cwd.path, ...roots.additionalDirectories.map((r) => r.path)], [folders.app, folders.docs]);
+  });
+});
+
+describe('SessionHistory: what is pending reaches the disk on flush (a window reload deactivates the extension)', () => {
+  let storage: { dir: string; cleanup: () => void };
+  let history: SessionHistory | undefined;
+  beforeEach(() => (storage = tempDir()));
+  afterEach(async () => {
+    await history?.dispose();
+    storage.cleanup();
+  });
+
+  it('writes a rename made a moment ago and a chat’s transcript text still waiting for its pause, before it resolves', async () => {
+    const { client, agent } = connectToMemoryAgent();
+    agent.acceptInitialize({ agentCapabilities: FULL_AGENT_CAPABILITIES });
+    agent.rpc.onRequest('session/new', () => ({ sessionId: 'renamed' }));
+    await client.initialize({ clientInfo: { name: 'acp-workspace', version: '0' } });
+    const agents = new AgentRegistry({ isTrusted: () => true, createProcess: () => assert.fail('no agent starts here') });
+    history = new SessionHistory({ storageDir: storage.dir, memory: { get: () => undefined, update: () => Promise.resolve() }, agents, sessions: new ActiveSessions(), workspace, logger: silentLogger, transcriptWorker: TRANSCRIPT_WORKER });
+    const session = await startSession(client, rootSetFromPaths('/w/app', ['/w/lib']));
+    history.recordSession(session);
+    const thread = new Thread({ agentName: session.agentName, sessionId: session.sessionId, roots: [], prompt: client.caps.prompt });
+    thread.addUserPrompt([{ type: 'text', text: 'Where is the greeting written?' }]);
+    history.threadChanged(session, thread);
+    history.index.setLocal(session.agentName, session.sessionId, { localTitle: 'Greeting work' });
+
+    await history.flush();
+    // What the next window reads.
+    const stored = new LocalSessionIndex(history.index['dir'] as string);
+    assert.equal(stored.get(session.agentName, session.sessionId)?.localTitle, 'Greeting work', 'the rename is on disk');
+    assert.match(stored.text(session.agentName, session.sessionId) ?? '(no text on disk)', /Where is the greeting written\?/, 'the transcript text is on disk');
+    client.dispose('test over');
   });
 });
