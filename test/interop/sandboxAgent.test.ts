@@ -36,7 +36,7 @@ describe('Sandbox Agent server 0.4.2 (real binary, opencode from npm, scripted m
 
   before(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-sandbox-agent-'));
-    // Slow enough streaming that a cancel sent on the first chunk lands mid-turn.
+    // Streaming paced, so that an answer arrives in several chunks as from a real model.
     model = await ModelServer.start({ eventDelayMs: 40 });
     registry = await LoopbackRegistry.start(scratch);
   });
@@ -127,13 +127,19 @@ describe('Sandbox Agent server 0.4.2 (real binary, opencode from npm, scripted m
     const listed = await connection.listSessions({ cwd });
     assert.ok(listed.sessions.some((s) => s.sessionId === sessionId && s.cwd === cwd), JSON.stringify(listed.sessions));
 
-    // Cancel as soon as the next answer starts streaming: the turn ends as cancelled.
+    // Cancel once the next answer has started streaming (the model holds it after its first words, so the cancel
+    // lands mid-turn however loaded the machine is): the turn ends as cancelled.
     const before = streamed.length;
     const firstChunk = new Promise<void>((resolve) => (onChunk = () => (chunks.get(sessionId)?.length ?? 0) > before && resolve()));
-    const turn = connection.prompt({ sessionId, prompt: [{ type: 'text', text: 'a second, longer answer please' }] });
-    await firstChunk;
-    await connection.cancel(sessionId);
-    assert.equal((await turn).stopReason, 'cancelled');
+    const release = model.holdAnswersTo('a second, longer answer please');
+    try {
+      const turn = connection.prompt({ sessionId, prompt: [{ type: 'text', text: 'a second, longer answer please' }] });
+      await firstChunk;
+      await connection.cancel(sessionId);
+      assert.equal((await turn).stopReason, 'cancelled');
+    } finally {
+      release();
+    }
 
     await link.close();
     assert.equal((await link.ended).cause, 'stopped');
