@@ -93,14 +93,15 @@ async function setToken(options: RemoteCommandsOptions, argument: AgentStatus | 
   const waiting = removed ? [] : using.filter((s) => s.state === 'failed' || s.process?.remote?.reconnectAt !== undefined).map((s) => s.definition.name);
   const running = using.filter((s) => (s.state === 'running' || s.state === 'starting') && !waiting.includes(s.definition.name)).map((s) => s.definition.name);
   for (const name of waiting) await vscode.commands.executeCommand(AgentCommandIds.restart, name);
+  const reconnected = waiting.length === 0 ? said : waiting.length === 1 ? vscode.l10n.t('{0} {1} connects again with them.', said, waiting[0]!) : vscode.l10n.t('{0} {1} agents connect again with them.', said, waiting.length);
   if (running.length === 0) {
-    const reconnected = waiting.length === 0 ? said : waiting.length === 1 ? vscode.l10n.t('{0} {1} connects again with them.', said, waiting[0]!) : vscode.l10n.t('{0} {1} agents connect again with them.', said, waiting.length);
     await ui.done(reconnected, undefined);
     return true;
   }
   // The running agents that use these credentials apply them when they connect again: offer to restart them.
   const restart = running.length === 1 ? vscode.l10n.t('Restart {0}', running[0]!) : vscode.l10n.t('Restart {0} Agents', running.length);
-  if (!(await ui.done(vscode.l10n.t('{0} Running agents use them from their next connection.', said), restart))) return true;
+  // Those that were waiting were restarted above: say so before offering the others a restart.
+  if (!(await ui.done(vscode.l10n.t('{0} Running agents use them from their next connection.', reconnected), restart))) return true;
   // Through the Restart command: the agent's open chats are reopened.
   for (const name of running) await vscode.commands.executeCommand(AgentCommandIds.restart, name);
   return true;
