@@ -140,8 +140,8 @@ describe('the session history browser (real workbench, Chromium)', function () {
     const text = await answerDialog("Use This Workspace's Folders", /Fork “Parser cleanup” with which folders\?/);
     assert.match(text, /The session's folders: “app” .*, “docs” .*, “lib”/);
     assert.match(text, /This workspace's folders: “app” .*, “lib” .*, “docs”/);
-    const chat = await bench().webview('.prompt-input');
-    await chat.locator('.entry.info', { hasText: 'Forked from “Parser cleanup”' }).waitFor({ timeout: 30_000 });
+    // The chat opened by the earlier test stays visible until the fork's tab comes: look for the fork's own chat.
+    const chat = await bench().webview('.entry.info:has-text("Forked from “Parser cleanup”")', 60_000);
     await chat.locator('.prompt-input').fill('status');
     await chat.locator('.prompt-input').press('Enter');
     const answer = chat.locator('.entry.agent', { hasText: 'Status:' }).last();

@@ -19,6 +19,8 @@ export class ReviewPanel extends Disposable {
   private version = 0;
   private message: ReviewState['message'];
   private last: ReviewState | undefined;
+  /** The states posted lately by version: an action names the one it was chosen on. */
+  private readonly recent = new Map<number, ReviewState>();
   private refreshing: Promise<void> = Promise.resolve();
   /** States posted so far (tests wait for them). */
   posts = 0;
@@ -50,6 +52,8 @@ export class ReviewPanel extends Disposable {
     this.refreshing = this.refreshing.then(async () => {
       const state = await this.review.view(this.target, ++this.version, this.message);
       this.last = state;
+      this.recent.set(state.version, state);
+      for (const version of this.recent.keys()) if (this.recent.size > RECENT_STATES) this.recent.delete(version);
       this.post({ type: 'state', state });
     });
     return this.refreshing.catch((error: unknown) => this.logger.warn(`Review of ${this.target.sessionId}: ${String(error)}`));
@@ -66,7 +70,13 @@ export class ReviewPanel extends Disposable {
       case 'rejectAll':
       case 'undo':
       case 'redo': {
-        if (message.version !== this.version) return this.refresh(); // it acted on a state that is gone
+        // The review refreshes by itself (a checkpoint written, the tab shown again): an action chosen on an earlier
+        // state is done when what it acts on is as the user saw it, and not done (and said) when that changed.
+        const seen = this.recent.get(message.version);
+        if (message.version !== this.version && !(seen && this.last && sameTarget(seen, this.last, message))) {
+          this.message = { severity: 'warning', text: vscode.l10n.t('The review changed before your action reached it: nothing was done. Look at it again and choose.') };
+          return this.refresh();
+        }
         this.message = await this.review.perform(this.target, message);
         return this.refresh();
       }
@@ -107,6 +117,26 @@ export class ReviewPanel extends Disposable {
       this.logger.error(`Review action ${parsed.data.type} failed: ${text}`);
       void vscode.window.showErrorMessage(text);
     }
+  }
+}
+
+/** States kept to match an action with the state it was chosen on (a click races a refresh or two). */
+const RECENT_STATES = 8;
+
+/** Whether what `action` acts on is the same in both states: its file, every file, or the turns. */
+function sameTarget(seen: ReviewState, now: ReviewState, action: Extract<ReviewToHost, { version: number }>): boolean {
+  switch (action.type) {
+    case 'accept':
+    case 'reject': {
+      const before = seen.files.find((f) => f.key === action.key);
+      return before !== undefined && JSON.stringify(before) === JSON.stringify(now.files.find((f) => f.key === action.key));
+    }
+    case 'acceptAll':
+    case 'rejectAll':
+      return JSON.stringify(seen.files) === JSON.stringify(now.files);
+    case 'undo':
+    case 'redo':
+      return JSON.stringify(seen.turns) === JSON.stringify(now.turns);
   }
 }
 

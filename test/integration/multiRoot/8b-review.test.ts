@@ -139,9 +139,18 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
   it('rejects a file: its content before the agent comes back, and it leaves the review', async () => {
     const { panel, state } = await review();
     const guide = state.files.find((f) => f.path === 'guide.md')!;
+    // The review refreshes on its own (a checkpoint written, the tab shown again) between the state the user saw and
+    // the click: the same file as they saw it, so their action is done.
+    await panel.refresh();
+    assert.notEqual(panel.state!.version, state.version);
     await panel.handle({ type: 'reject', version: state.version, key: guide.key });
     assert.match(read(path.join(docs, 'guide.md')) ?? '', /\S/, 'the deleted file is back');
     assert.deepEqual(panel.state!.files.map((f) => f.path), ['src/main.ts', 'src/added.ts']);
+    const said = (): string | undefined => panel.state?.message?.text;
+    assert.equal(said(), undefined);
+    // An action on a file that changed (here: left the review) since the state it was chosen on is not done, and said.
+    await panel.handle({ type: 'accept', version: state.version, key: guide.key });
+    assert.match(said() ?? '', /^The review changed before your action reached it: nothing was done\./);
   });
 
   it('undoes the turn after a confirmation listing its files: every folder is as before, and redoes it', async () => {
