@@ -38,6 +38,11 @@ export const ViewToolContent = z.discriminatedUnion('type', [
     output: z.optional(z.string()),
     truncated: z.optional(z.boolean()),
     exitStatus: z.optional(ExitStatusView),
+    /**
+     * The agent runs the command itself and reports its output (a tool call's `_meta`, as pi-acp and codex-acp
+     * do; ACP v2's agent-owned terminals): there is no client terminal to show it in.
+     */
+    agentOwned: z.optional(z.boolean()),
   }),
   z.object({ type: z.literal('unknown'), tag: z.string(), raw: z.string() }),
 ]);

@@ -7,7 +7,7 @@
  * without one) form one entry; tool calls are patched by id (`content` and `locations` replace).
  */
 import * as l10n from '@vscode/l10n';
-import type { SessionUpdate, ToolCall, ToolCallUpdate } from '../acp/schema';
+import { agentTerminalReports, type SessionUpdate, type ToolCall, type ToolCallUpdate } from '../acp/schema';
 import { Emitter, type Event } from '../common/events';
 import { compactionText } from './compactionText';
 import { type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState } from '../shared/chatModel';
@@ -441,7 +441,7 @@ export class Thread {
       title: update.title ?? base.title,
       toolKind: update.kind ?? base.toolKind,
       status: update.status ?? base.status,
-      content: update.content ? update.content.map((c) => this.terminals.withLive(toolContentToView(c))) : base.content,
+      content: update.content ? this.terminals.keepAgentOwned(base.content, update.content.map((c) => this.terminals.withLive(toolContentToView(c)))) : base.content,
       locations: update.locations ? update.locations.map((l) => ({ path: l.path, line: l.line ?? undefined })) : base.locations,
       rawInput: update.rawInput !== undefined ? preview(update.rawInput) : base.rawInput,
     };
@@ -452,6 +452,8 @@ export class Thread {
       this.toolTurns.set(update.toolCallId, this.turn);
     }
     for (const content of next.content) if (content.type === 'terminal') this.terminals.shownInTool(content.terminalId);
+    // A command the agent runs itself reports in `_meta` (pi-acp, codex-acp): this tool call shows it.
+    for (const report of agentTerminalReports(update._meta)) this.terminals.agentReport(report, next.id);
   }
 
   /** The next chunk starts a new message even if its kind matches (another entry came between). */

@@ -100,6 +100,8 @@ export interface ThreadTerminal {
   readonly output?: string;
   readonly truncated?: boolean;
   readonly exitStatus?: { exitCode?: number | null; signal?: string | null };
+  /** The agent runs it itself and reports it (no `terminal/create`): the client can only show it. */
+  readonly agentOwned?: boolean;
 }
 
 /** The parts of a terminal's live state an entry of its own shows. */

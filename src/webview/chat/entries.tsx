@@ -178,7 +178,7 @@ function TerminalBlock(props: { content: Extract<ViewToolContent, { type: 'termi
   const { content } = props;
   const roots = useContext(RootsContext);
   const exit = content.exitStatus;
-  if (!exit && props.error === undefined && props.finished && content.command === undefined && content.output === undefined) {
+  if (!exit && props.error === undefined && props.finished && !content.agentOwned && content.command === undefined && content.output === undefined) {
     // A replayed tool call (session/load) names a terminal of an earlier agent process: it is gone.
     return (
       <div class="terminal">
@@ -204,10 +204,10 @@ function TerminalBlock(props: { content: Extract<ViewToolContent, { type: 'termi
           <span class="exit failed">{l10n.t('did not start')}</span>
         ) : exit ? (
           <span class={exit.exitCode === 0 ? 'exit ok' : 'exit failed'}>{exit.signal ? l10n.t('killed ({0})', exit.signal) : l10n.t('exit {0}', exit.exitCode ?? '?')}</span>
-        ) : (
+        ) : props.finished && content.agentOwned ? null : (
           <Icon name="loading" spin label={l10n.t('Running')} />
         )}
-        {props.error === undefined ? (
+        {props.error === undefined && !content.agentOwned ? (
           <Button small onClick={() => host.post({ type: 'showTerminal', terminalId: content.terminalId })}>
             {l10n.t('Show in Terminal')}
           </Button>

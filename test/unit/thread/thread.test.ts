@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as acp from '../../../src/acp/schema';
 import { applyOps, type ViewEntry, type ViewSessionState } from '../../../src/shared/chatModel';
 import { Thread } from '../../../src/thread/thread';
+import { MAX_AGENT_OUTPUT_CHARS } from '../../../src/thread/threadTerminals';
 
 const FIXTURES = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'updates');
 
@@ -342,6 +343,64 @@ describe('Thread (the transcript reducer)', () => {
     assert.deepEqual(failed?.kind === 'terminal' && [failed.terminalId, failed.command, failed.error, failed.inToolCall], [undefined, 'nosuchcommand --x', 'Cannot run nosuchcommand: not found.', false]);
     view.receive(thread);
     assert.deepEqual(view.entries, thread.snapshot().entries, 'the webview gets the same through ops');
+  });
+
+  it('shows a terminal the agent runs itself (pi-acp: `terminal` content, its output in `_meta.terminal_output`), live, with no terminal/create', () => {
+    const thread = newThread();
+    const view = new WebviewModel();
+    thread.addUserPrompt([{ type: 'text', text: 'list the files' }]);
+    // pi-acp 0.0.34 (src/acp/session.ts emitBashToolCall / emitBashOutputUpdate), as it sends them.
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'call_1', title: 'ls -1', kind: 'execute', status: 'pending', content: [{ type: 'terminal', terminalId: 'call_1' }], _meta: { terminal_info: { terminal_id: 'call_1', cwd: '/w/app' } } }));
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'in_progress', _meta: { terminal_output: { terminal_id: 'call_1', data: 'a.txt\n' } } }));
+    let tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
+    assert.deepEqual(tool?.kind === 'tool' && tool.content, [{ type: 'terminal', terminalId: 'call_1', agentOwned: true, cwd: '/w/app', output: 'a.txt\n' }], 'its output so far, while it runs');
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed', _meta: { terminal_output: { terminal_id: 'call_1', data: 'b.txt\n' }, terminal_exit: { terminal_id: 'call_1', exit_code: 0, signal: null } } }));
+    view.receive(thread);
+    tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
+    assert.deepEqual(tool?.kind === 'tool' && [tool.status, tool.content], [
+      'completed',
+      [{ type: 'terminal', terminalId: 'call_1', agentOwned: true, cwd: '/w/app', output: 'a.txt\nb.txt\n', exitStatus: { exitCode: 0, signal: null } }],
+    ]);
+    assert.deepEqual(
+      thread.snapshot().entries.map((e) => e.kind),
+      ['user', 'tool'],
+      'no entry of its own: the tool call shows it',
+    );
+    assert.deepEqual(view.entries, thread.snapshot().entries, 'the webview gets the same through ops');
+  });
+
+  it('shows a command codex-acp runs (its output in `_meta.terminal_output_delta`), also when an update names no terminal in its content', () => {
+    const thread = newThread();
+    thread.addUserPrompt([{ type: 'text', text: 'bash printf hi' }]);
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'call_x', title: 'printf hi', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'call_x' }], _meta: { terminal_info: { cwd: '/w/app', terminal_id: 'call_x' } } }));
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', _meta: { terminal_output_delta: { data: 'hi', terminal_id: 'call_x' } } }));
+    // A later report replacing the content without the terminal keeps it: its state is the `_meta`'s.
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'done' } }], _meta: { terminal_exit: { exit_code: 0, signal: null, terminal_id: 'call_x' } } }));
+    // Keys that do not read are ignored, never the update.
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', title: 'printf hi (done)', _meta: { terminal_output_delta: { data: 42 }, terminal_exit: 'soon' } }));
+    const tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
+    assert.deepEqual(tool?.kind === 'tool' && [tool.title, tool.status, tool.content], [
+      'printf hi (done)',
+      'completed',
+      [
+        { type: 'terminal', terminalId: 'call_x', agentOwned: true, cwd: '/w/app', output: 'hi', exitStatus: { exitCode: 0, signal: null } },
+        { type: 'content', content: { type: 'text', text: 'done' } },
+      ],
+    ]);
+  });
+
+  it('keeps the end of an agent-owned terminal’s output when it grows past the bound, and says earlier output was cut', () => {
+    const thread = newThread();
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'yes', kind: 'execute', content: [{ type: 'terminal', terminalId: 'c' }] }));
+    const chunk = 'y\n'.repeat(300_000);
+    for (let i = 0; i < 3; i++) thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c', _meta: { terminal_output: { terminal_id: 'c', data: chunk } } }));
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c', _meta: { terminal_output: { terminal_id: 'c', data: 'end\n' } } }));
+    const tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
+    const terminal = tool?.kind === 'tool' ? tool.content[0] : undefined;
+    assert.ok(terminal?.type === 'terminal');
+    assert.equal(terminal.output?.length, MAX_AGENT_OUTPUT_CHARS);
+    assert.ok(terminal.output?.endsWith('y\nend\n'));
+    assert.equal(terminal.truncated, true);
   });
 
   it('records what it refused, with the command for a terminal', () => {
