@@ -277,6 +277,18 @@ describe('the chat (real workbench, Chromium)', function () {
     await bench().screenshot('chat-terminal');
   });
 
+  it('shows the output of a command the agent runs itself (no terminal/create) in its tool call, as pi-acp and codex-acp report it', async () => {
+    const before = await turnEnds();
+    await send('shell-direct echo hello-from-its-own-shell');
+    await untilTurnEnds(before);
+    const card = chat.locator('.entry.tool', { hasText: 'Run echo hello-from-its-own-shell' }).last();
+    await card.locator('.terminal-output', { hasText: 'hello-from-its-own-shell' }).waitFor();
+    await card.locator('.exit.ok', { hasText: 'exit 0' }).waitFor();
+    assert.equal(await card.getByText('belonged to an earlier run').count(), 0, 'not taken for a terminal of an earlier run');
+    assert.equal(await card.getByRole('button', { name: 'Show in Terminal' }).count(), 0, 'there is no client terminal to show');
+    await bench().screenshot('chat-agent-owned-terminal', card);
+  });
+
   it('stops a running turn', async () => {
     const before = await turnEnds();
     await send('hang');

@@ -483,10 +483,26 @@ describe('Thread (the transcript reducer)', () => {
     assert.ok(!kinds.includes('unknown'), 'every update of a conforming agent is understood');
   });
 
+  it('folds a recorded codex-acp 2.6.0 command: its card shows what the command printed and its exit, from `_meta`', () => {
+    const { updates } = loadFixture('codex-acp-2.6.0.jsonl');
+    const thread = newThread();
+    for (const u of updates) thread.apply(u);
+    const command = thread.snapshot().entries.find((e) => e.kind === 'tool' && e.title.startsWith("printf 'written by codex"));
+    assert.ok(command?.kind === 'tool');
+    assert.deepEqual(command.content.find((c) => c.type === 'terminal'), {
+      type: 'terminal',
+      terminalId: 'call_scripted_1',
+      agentOwned: true,
+      cwd: '/tmp/acp-interop/workspace/app',
+      output: 'written by codex\n',
+      exitStatus: { exitCode: 0, signal: null },
+    });
+  });
+
   const recordings = fs.existsSync(FIXTURES) ? fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.jsonl')) : [];
 
   it('has recordings of the reference agent and of the real agents of the interop tier', () => {
-    for (const name of ['reference-agent.jsonl', 'claude-agent-acp-0.49.0.jsonl', 'claude-agent-acp-0.49.0-load.jsonl', 'sdk-v1-example.jsonl']) {
+    for (const name of ['reference-agent.jsonl', 'claude-agent-acp-0.49.0.jsonl', 'claude-agent-acp-0.49.0-load.jsonl', 'sdk-v1-example.jsonl', 'codex-acp-2.6.0.jsonl']) {
       assert.ok(recordings.includes(name), `test/fixtures/updates/${name}`);
     }
   });
