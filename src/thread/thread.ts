@@ -14,7 +14,7 @@ import { type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type V
 import { EntryLog } from './entryLog';
 import { isUnfinished, keepAcrossReplay, placeAfterTurns, type TurnAnchor } from './replayMerge';
 import { ThreadTerminals } from './threadTerminals';
-import { configOptionsToView, contentToView, preview, toolContentToView, type ThreadTerminal } from './toView';
+import { configOptionsToView, contentToView, modesSuperseded, preview, toolContentToView, type ThreadTerminal } from './toView';
 
 export type { ThreadTerminal } from './toView';
 export type { TurnAnchor } from './replayMerge';
@@ -44,6 +44,8 @@ export class Thread {
   private nextId = 1;
   private sessionState: ViewSessionState;
   private agentTitleValue: string | undefined;
+  /** The agent's modes as it last said them; the session state shows them unless a config option stands for them. */
+  private agentModes: ViewSessionState['modes'];
   private announcing = false;
   /**
    * What the transcript showed when a `session/load` replay started over it (see {@link beginReplay}); the
@@ -147,7 +149,7 @@ export class Thread {
           commands: update.availableCommands.map((c) => ({ name: c.name, description: c.description, hint: c.input?.hint })),
         });
       case 'current_mode_update':
-        if (this.sessionState.modes) this.setSession({ modes: { ...this.sessionState.modes, currentModeId: update.currentModeId } });
+        if (this.agentModes) this.setSession({ modes: { ...this.agentModes, currentModeId: update.currentModeId } });
         return;
       case 'config_option_update':
         return this.setSession({ configOptions: configOptionsToView(update.configOptions) });
@@ -338,7 +340,13 @@ export class Thread {
   }
 
   setSession(change: Partial<ViewSessionState>): void {
+    if ('modes' in change) this.agentModes = change.modes;
     this.sessionState = { ...this.sessionState, ...change };
+    if ('modes' in change || 'configOptions' in change) {
+      // One picker per setting: config options supersede the modes they stand for (see toView.modesSuperseded).
+      const modes = this.agentModes && !modesSuperseded(this.agentModes, this.sessionState.configOptions) ? this.agentModes : undefined;
+      if (modes !== this.sessionState.modes) this.sessionState = { ...this.sessionState, modes };
+    }
     this.sessionDirty = true;
     this.changed();
   }

@@ -403,6 +403,44 @@ describe('Thread (the transcript reducer)', () => {
     assert.equal(terminal.truncated, true);
   });
 
+  it('offers one picker per setting: modes a config option stands for are left out (pi-acp’s thinking levels, a `mode` option), other modes stay', () => {
+    const levels = ['off', 'low', 'high'];
+    const modes = { currentModeId: 'low', available: levels.map((id) => ({ id, name: `Thinking: ${id}` })) };
+    // pi-acp 0.0.34: the thinking levels as modes and as the config option `thought_level`, with the model option.
+    const pi = update({
+      sessionUpdate: 'config_option_update',
+      configOptions: [
+        { type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: 'p/m', options: [{ value: 'p/m', name: 'p/m' }] },
+        { type: 'select', id: 'thought_level', name: 'Thinking', category: 'thought_level', currentValue: 'low', options: levels.map((value) => ({ value, name: `Thinking: ${value}` })) },
+      ],
+    });
+    const thread = newThread();
+    const view = new WebviewModel();
+    thread.setSession({ modes, configOptions: [] });
+    assert.deepEqual(thread.session.modes, modes, 'modes alone: their picker');
+    thread.apply(pi);
+    assert.equal(thread.session.modes, undefined, 'the thought_level option offers the same choices: one picker');
+    assert.deepEqual(thread.session.configOptions.map((o) => o.id), ['model', 'thought_level']);
+    // What pi-acp sends when the level changes: both updates; the option's picker follows.
+    thread.apply(update({ sessionUpdate: 'current_mode_update', currentModeId: 'high' }));
+    assert.equal(thread.session.modes, undefined);
+    view.receive(thread);
+    assert.equal(view.session?.modes, undefined, 'the webview gets no second picker');
+
+    // A config option of category `mode` (claude-agent-acp, codex-acp) stands for the modes whatever its values.
+    const claude = newThread();
+    claude.setSession({ modes: { currentModeId: 'default', available: [{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan' }] }, configOptions: [{ type: 'select', id: 'mode', name: 'Mode', category: 'mode', currentValue: 'default', options: [{ value: 'default', name: 'Default' }] }] });
+    assert.equal(claude.session.modes, undefined);
+
+    // Options that do not offer the modes (a model and a boolean, as the reference agent has) leave them.
+    const other = newThread();
+    other.setSession({ modes, configOptions: [{ type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: 'a', options: [{ value: 'a', name: 'A' }] }, { type: 'boolean', id: 'x', name: 'X', currentValue: false }] });
+    assert.deepEqual(other.session.modes, modes);
+    // …and the modes come back when an agent drops the option that stood for them.
+    thread.apply(update({ sessionUpdate: 'config_option_update', configOptions: [] }));
+    assert.deepEqual(thread.session.modes, { ...modes, currentModeId: 'high' });
+  });
+
   it('records what it refused, with the command for a terminal', () => {
     const thread = newThread();
     thread.addRefusal('write', '/etc/x', '"/etc/x" is outside this session’s folder (/w/app)');
