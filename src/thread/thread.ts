@@ -302,9 +302,15 @@ export class Thread {
   }
 
   /** The client refused a request of the agent: `path` (a terminal's folder) and why, `command` for a terminal. */
-  addRefusal(operation: string, path: string, message: string, command?: string): void {
+  addRefusal(operation: string, path: string, message: string, command?: string): string {
     this.closeMessage();
-    this.entries.add({ kind: 'refusal', id: this.newId('refusal'), operation, path, message, ...(command !== undefined ? { command } : {}) });
+    return this.entries.add({ kind: 'refusal', id: this.newId('refusal'), operation, path, message, ...(command !== undefined ? { command } : {}) });
+  }
+
+  /** The file of a refused write is on disk all the same: the agent wrote it with its own tools. */
+  markWrittenAnyway(id: string): void {
+    const entry = this.entry(id);
+    if (entry?.kind === 'refusal' && entry.writtenAnyway !== true) this.entries.put({ ...entry, writtenAnyway: true });
   }
 
   /** What a turn changed in the session's folders (see the `changes` entry); returns its id. */

@@ -3,7 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { createContext } from 'preact';
 import { memo, useContext, useState } from 'preact/compat';
 import type { ViewContent, ViewEntry, ViewEntryOf, ViewSessionState, ViewToolContent } from '../../shared/chatModel';
-import { refusalScopeText, refusedRequestText } from '../../shared/refusalText';
+import { refusalScopeText, refusedRequestText, writtenAnywayText } from '../../shared/refusalText';
 import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
 import type { IconName } from '../common/icons';
@@ -396,9 +396,10 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
         <div class="entry refusal" role="note">
           <Icon name="shield" />
           <div class="refusal-body">
-            <div class="refusal-request">{refusedRequestText(entry)}</div>
+            {/* Lead with what happened: the file is there when the agent's own tools wrote it anyway. */}
+            <div class="refusal-request">{entry.writtenAnyway ? writtenAnywayText(entry) : refusedRequestText(entry)}</div>
             <div class="refusal-reason">{sentence(entry.message)}</div>
-            <div class="refusal-scope">{refusalScopeText(entry.operation)}</div>
+            {entry.writtenAnyway ? null : <div class="refusal-scope">{refusalScopeText(entry.operation)}</div>}
           </div>
         </div>
       );
