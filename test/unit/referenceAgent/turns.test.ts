@@ -83,6 +83,12 @@ describe('reference agent: scripted turns', () => {
     assert.equal(call.kind, 'edit');
     assert.deepEqual(call.locations, [{ path: path.join(cwd, 'hello.txt'), line: 1 }]);
     assert.deepEqual(call.content, [{ type: 'diff', path: path.join(cwd, 'hello.txt'), oldText: 'Hello, world!\n', newText: 'Hello, ACP!\n' }]);
+    // It is a sample: nothing is written, and it never claims an edit of a file that is not there.
+    assert.equal(call.title, 'Sample edit of hello.txt (not written)');
+    assert.equal(fs.existsSync(path.join(cwd, 'hello.txt')), false, 'nothing written');
+    const said = agent.agentText(sessionId);
+    assert.doesNotMatch(said, /Edited hello\.txt/, said);
+    assert.match(said, /sample .*hello\.txt.*nothing was written.*does not exist/i);
   });
 
   it('usage and title keywords', async () => {
