@@ -10,7 +10,7 @@ import * as l10n from '@vscode/l10n';
 import { agentTerminalReports, type SessionUpdate, type ToolCall, type ToolCallUpdate } from '../acp/schema';
 import { Emitter, type Event } from '../common/events';
 import { compactionText } from './compactionText';
-import { type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState } from '../shared/chatModel';
+import { type ChatOp, type ErrorAction, type ViewChangedFile, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState } from '../shared/chatModel';
 import { EntryLog } from './entryLog';
 import { isUnfinished, keepAcrossReplay, placeAfterTurns, type TurnAnchor } from './replayMerge';
 import { ThreadTerminals } from './threadTerminals';
@@ -338,6 +338,20 @@ export class Thread {
 
   setChangesState(id: string, state: ViewEntryOf<'changes'>['state']): void {
     this.setState(id, 'changes', state);
+  }
+
+  /** A changes entry's files with the lines `counts` gives for them now (undefined: unchanged). */
+  setChangesCounts(id: string, counts: (file: ViewChangedFile) => { readonly added: number; readonly removed: number } | undefined): void {
+    const entry = this.entry(id);
+    if (entry?.kind !== 'changes') return;
+    let changed = false;
+    const files = entry.files.map((file) => {
+      const now = counts(file);
+      if (!now || (now.added === file.added && now.removed === file.removed)) return file;
+      changed = true;
+      return { ...file, added: now.added, removed: now.removed };
+    });
+    if (changed) this.entries.put({ ...entry, files });
   }
 
   addInfo(text: string): void {
