@@ -356,7 +356,7 @@ export class AgentProcess implements Disposable, AgentRuntime {
   /** `started`: false when the agent never ran (refused, not found, could not be spawned): it had no stderr. */
   private fail(message: string, started = true): Error {
     this.setState({ state: 'failed', message });
-    return new AgentStartError(this.name, message, this.stderrTail.lines(), started);
+    return new AgentStartError(this.name, message, this.stderrTail.lines(), undefined, started);
   }
 
   private setState(change: AgentStateChange): void {
