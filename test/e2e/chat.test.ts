@@ -214,6 +214,19 @@ describe('the chat (real workbench, Chromium)', function () {
     await bench().screenshot('chat-refusal', refusal);
   });
 
+  it('leads with what happened when the agent writes a refused file with its own tools anyway (as opencode does)', async () => {
+    const file = path.join(workspaces, 'multi-root', 'outside', 'written-anyway.txt');
+    const before = await turnEnds();
+    await send(`write ${file} through-the-client\nwrite-direct ${file} with-its-own-tools`);
+    await untilTurnEnds(before);
+    const refusal = chat.locator('.entry.refusal', { hasText: 'written-anyway.txt' }).last();
+    await refusal.waitFor();
+    const lead = await refusal.locator('.refusal-request').innerText();
+    assert.match(lead, /wrote .*written-anyway\.txt with its own tools: ACP Workspace refused its request to write it \(fs\/write_text_file\), which did not stop it/, lead);
+    assert.doesNotMatch(lead, /^ACP Workspace refused/, 'it does not lead with the refusal');
+    await bench().screenshot('chat-refusal-written-anyway', refusal);
+  });
+
   it('asks for permission inline and approves by the option kind', async () => {
     const before = await turnEnds();
     await send('permission');
