@@ -15,7 +15,7 @@ import { GitCheckpointStore } from '../review/checkpointStore';
 import { Git } from '../review/git';
 import { GuardedReviewFs } from '../review/reviewFs';
 import { keyOf } from '../review/fileStates';
-import { SessionReview, type PendingFile, type TurnRecord, type TurnStart } from '../review/sessionReview';
+import { SessionReview, type TurnRecord, type TurnStart } from '../review/sessionReview';
 import type { CheckpointRoot, FileChange, FileState, ReviewFs, SkippedFile, SkipReason } from '../review/types';
 import type { ViewChangedFile, ViewEntryOf } from '../shared/chatModel';
 import { lastPromptAnchor } from '../thread/replayMerge';
@@ -70,8 +70,6 @@ export class Checkpoints implements TurnHooks {
   /** Chats already told that checkpoints are off. */
   private readonly told = new WeakSet<SessionController>();
   private readonly chats = new Set<SessionController>();
-  /** Per review: how many times its chats' entries were synced, so a slower, earlier count is not applied last. */
-  private readonly syncs = new Map<string, number>();
   private found: { readonly executable: string | undefined; readonly git: Promise<Git> } | undefined;
   /** The session object each review's writes are checked against (it follows reopening). */
   private readonly sessions = new Map<string, AgentSession>();
@@ -265,7 +263,7 @@ export class Checkpoints implements TurnHooks {
     let evicted = 0;
     store.onDidEvict((ids: readonly string[]) => (evicted += ids.length));
     review.onDidChange(() => {
-      void this.syncEntries(review, key);
+      this.syncEntries(review, key);
       this.changeEmitter.fire({ agentName: session.agentName, sessionId: session.sessionId });
     });
     const roots = () => {
@@ -277,41 +275,34 @@ export class Checkpoints implements TurnHooks {
 
   /**
    * The chat's `changes` entries follow their turns (undone, redone, checkpoint removed) and the review: a file
-   * still pending counts what is left of the agent's change in the latest turn that changed it (after a hunk
-   * was rejected or accepted, say); a file reviewed to the end keeps the counts of its turn.
+   * counts the lines its turn changed less those the user rejected since (a hunk or the whole file), in the
+   * latest turn that changed it; accepting takes nothing away (the change stays).
    */
-  private async syncEntries(review: SessionReview, key: string): Promise<void> {
-    const sync = (this.syncs.get(key) ?? 0) + 1;
-    this.syncs.set(key, sync);
+  private syncEntries(review: SessionReview, key: string): void {
     // Turn numbers are the session's own: only the chats of this review's session follow it.
     const chats = [...this.chats].filter((chat) => reviewKey(chat.session.agentName, chat.session.sessionId) === key);
     const turns = review.turns();
     const states = new Map(turns.map((turn) => [turn.n, turn.state]));
-    const latest = new Map<string, number>();
-    for (const turn of turns) if (turn.state === 'done') for (const file of turn.files) latest.set(keyOf(file.root, file.path), turn.n);
+    const latest = new Map<string, FileChange>();
+    const turnOf = new Map<FileChange, number>();
+    for (const turn of turns) {
+      if (turn.state !== 'done') continue;
+      for (const file of turn.files) {
+        latest.set(keyOf(file.root, file.path), file);
+        turnOf.set(file, turn.n);
+      }
+    }
     for (const chat of chats) {
       for (const [entryId, n] of this.entries.get(chat) ?? []) {
         const state = states.get(n);
         if (state) chat.thread.setChangesState(entryId, state);
-      }
-    }
-    let pending: readonly PendingFile[];
-    try {
-      pending = await review.pending();
-    } catch (error) {
-      this.options.logger.warn(`The review's pending files could not be read for the chat's counts: ${messageOf(error)}`);
-      return;
-    }
-    // A later change of the review has counted since: its counts stand.
-    if (this.syncs.get(key) !== sync) return;
-    const left = new Map(pending.map((file) => [keyOf(file.root, file.path), file]));
-    for (const chat of chats) {
-      for (const [entryId, n] of this.entries.get(chat) ?? []) {
-        if (states.get(n) !== 'done') continue;
+        if (state !== 'done') continue;
         chat.thread.setChangesCounts(entryId, (file) => {
           const fileKey = keyOf(file.rootPath, file.path);
-          const now = latest.get(fileKey) === n ? left.get(fileKey) : undefined;
-          return now && !now.binary ? { added: now.added, removed: now.removed } : undefined;
+          const change = latest.get(fileKey);
+          if (change === undefined || turnOf.get(change) !== n || change.binary) return undefined;
+          const rejected = review.rejected(fileKey);
+          return { added: Math.max(0, change.added - rejected.added), removed: Math.max(0, change.removed - rejected.removed) };
         });
       }
     }
