@@ -172,7 +172,7 @@ export class AgentProcess implements Disposable, AgentRuntime {
       try {
         launchConfinement = await this.options.confinement();
       } catch (error) {
-        throw this.fail(confinementFailure(command.name, error));
+        throw this.fail(confinementFailure(command.name, error), false);
       }
     }
     const line = [command.command, ...command.args].join(' ');
@@ -187,7 +187,7 @@ export class AgentProcess implements Disposable, AgentRuntime {
     }
 
     const missing = executableProblem(command.command, env, this.options.cwd);
-    if (missing) throw this.fail(describeSpawnError(command, missing));
+    if (missing) throw this.fail(describeSpawnError(command, missing), false);
     let confined: ConfinedCommand | undefined;
     let child: ChildProcess;
     try {
@@ -202,7 +202,7 @@ export class AgentProcess implements Disposable, AgentRuntime {
         : spawnGroup(command.command, command.args, { cwd: this.options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {
       confined?.dispose();
-      throw this.fail(describeSpawnError(command, error));
+      throw this.fail(describeSpawnError(command, error), false);
     }
     this.child = child;
     if (confined) {
@@ -225,7 +225,7 @@ export class AgentProcess implements Disposable, AgentRuntime {
     ]);
     if (spawned !== true) {
       this.child = undefined;
-      throw this.fail(describeSpawnError(command, spawned));
+      throw this.fail(describeSpawnError(command, spawned), false);
     }
 
     const stderrDone = this.captureStderr(child);
@@ -353,9 +353,10 @@ export class AgentProcess implements Disposable, AgentRuntime {
     this.stderrTail.push(line);
   }
 
-  private fail(message: string): Error {
+  /** `started`: false when the agent never ran (refused, not found, could not be spawned): it had no stderr. */
+  private fail(message: string, started = true): Error {
     this.setState({ state: 'failed', message });
-    return new AgentStartError(this.name, message, this.stderrTail.lines());
+    return new AgentStartError(this.name, message, this.stderrTail.lines(), undefined, started);
   }
 
   private setState(change: AgentStateChange): void {

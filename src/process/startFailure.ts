@@ -22,6 +22,8 @@ export class AgentStartError extends Error {
     readonly stderr: readonly string[] = [],
     /** Set when the agent runs elsewhere (a remote agent that could not connect): it has no stderr here. */
     readonly remote?: RemoteStartFailure,
+    /** False when the agent never ran (its start was refused, its program not found or not spawned). */
+    readonly started = true,
   ) {
     super(message);
   }
@@ -85,7 +87,9 @@ export function describeStartFailure(input: StartFailureInput): StartFailure {
   if (remote) return describeRemoteFailure(agent, error, summary, agentWords, evidence);
   const cause = causeOf(error, evidence);
   const program = command ? `\`${command}\`` : l10n.t('its command');
-  const words = stderr.length === 0 ? l10n.t('{0} wrote nothing to stderr; the log has everything else it did.', agent) : '';
+  // An agent that never ran wrote nothing anywhere: saying so would suggest it ran and kept quiet.
+  const neverStarted = error instanceof AgentStartError && !error.started;
+  const words = stderr.length === 0 && !neverStarted ? l10n.t('{0} wrote nothing to stderr; the log has everything else it did.', agent) : '';
   let advice: string | undefined;
   const actions: FailureAction[] = [];
   switch (cause) {

@@ -69,6 +69,11 @@ export class SessionReview {
   private undos: UndoRecord[];
   /** What `pending()` last showed of each file (its fingerprint), checked before acting on it. */
   private readonly shown = new Map<string, string>();
+  /**
+   * By key: the agent's lines the user rejected since the last turn that changed the file (hunk by hunk or
+   * whole), so what a turn changed can be told net of them; accepting takes nothing away. Not kept across a reload.
+   */
+  private readonly rejectedLines = new Map<string, { added: number; removed: number }>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly restorer: TurnRestorer;
   private readonly evictions: { dispose(): void };
@@ -98,6 +103,11 @@ export class SessionReview {
     this.turnList = record.turns.map((t) => (t.state === 'done' && options.store.get(t.before) === undefined ? { ...t, state: 'unavailable' } : t));
     this.restorer = new TurnRestorer(options.store, options.fs);
     this.evictions = options.store.onDidEvict((ids) => void this.exclusive(() => this.evicted(ids)));
+  }
+
+  /** The agent's lines rejected in `key` since the last turn that changed it (none: zero). */
+  rejected(key: string): { readonly added: number; readonly removed: number } {
+    return this.rejectedLines.get(key) ?? { added: 0, removed: 0 };
   }
 
   /** The session's turns, oldest first. */
@@ -139,6 +149,8 @@ export class SessionReview {
         ...(start.prompt === undefined ? {} : { prompt: start.prompt }),
       };
       this.turnList = [...this.turnList.filter((t) => t.n !== turn.n), turn].sort((a, b) => a.n - b.n);
+      // Rejections counted against an earlier turn's change do not apply to this one's.
+      for (const file of files) this.rejectedLines.delete(keyOf(file.root, file.path));
       await addTurnToPending(store, this.entries, turn);
       this.head = after.id;
       this.undos = []; // the state moved on: what was undone can no longer be redone
@@ -354,6 +366,12 @@ export class SessionReview {
     } catch (error) {
       return reviewProblem(key, 'failed', `${entry.path} was not restored: ${error instanceof Error ? error.message : String(error)}`);
     }
+    // What this took away of the agent's change: its lines before, less those left now.
+    const left = write.find((w) => w.path === entry.path);
+    const now = fileHunks(without, left === undefined ? current : left.state);
+    const was = fileHunks(without, current);
+    const sum = this.rejectedLines.get(key) ?? { added: 0, removed: 0 };
+    this.rejectedLines.set(key, { added: sum.added + Math.max(0, was.added - now.added), removed: sum.removed + Math.max(0, was.removed - now.removed) });
     await this.pendingNow();
     await this.changedAndSaved();
     return { ok: true, key };

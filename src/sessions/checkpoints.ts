@@ -14,6 +14,7 @@ import type { Logger } from '../common/logger';
 import { GitCheckpointStore } from '../review/checkpointStore';
 import { Git } from '../review/git';
 import { GuardedReviewFs } from '../review/reviewFs';
+import { keyOf } from '../review/fileStates';
 import { SessionReview, type TurnRecord, type TurnStart } from '../review/sessionReview';
 import type { CheckpointRoot, FileChange, FileState, ReviewFs, SkippedFile, SkipReason } from '../review/types';
 import type { ViewChangedFile, ViewEntryOf } from '../shared/chatModel';
@@ -262,7 +263,7 @@ export class Checkpoints implements TurnHooks {
     let evicted = 0;
     store.onDidEvict((ids: readonly string[]) => (evicted += ids.length));
     review.onDidChange(() => {
-      this.syncEntries(review);
+      this.syncEntries(review, key);
       this.changeEmitter.fire({ agentName: session.agentName, sessionId: session.sessionId });
     });
     const roots = () => {
@@ -272,13 +273,37 @@ export class Checkpoints implements TurnHooks {
     return { review, store, roots, evicted: () => evicted };
   }
 
-  /** The chat's `changes` entries follow their turns (undone, redone, checkpoint removed). */
-  private syncEntries(review: SessionReview): void {
-    const states = new Map(review.turns().map((turn) => [turn.n, turn.state]));
-    for (const chat of this.chats) {
+  /**
+   * The chat's `changes` entries follow their turns (undone, redone, checkpoint removed) and the review: a file
+   * counts the lines its turn changed less those the user rejected since (a hunk or the whole file), in the
+   * latest turn that changed it; accepting takes nothing away (the change stays).
+   */
+  private syncEntries(review: SessionReview, key: string): void {
+    // Turn numbers are the session's own: only the chats of this review's session follow it.
+    const chats = [...this.chats].filter((chat) => reviewKey(chat.session.agentName, chat.session.sessionId) === key);
+    const turns = review.turns();
+    const states = new Map(turns.map((turn) => [turn.n, turn.state]));
+    const latest = new Map<string, FileChange>();
+    const turnOf = new Map<FileChange, number>();
+    for (const turn of turns) {
+      if (turn.state !== 'done') continue;
+      for (const file of turn.files) {
+        latest.set(keyOf(file.root, file.path), file);
+        turnOf.set(file, turn.n);
+      }
+    }
+    for (const chat of chats) {
       for (const [entryId, n] of this.entries.get(chat) ?? []) {
         const state = states.get(n);
         if (state) chat.thread.setChangesState(entryId, state);
+        if (state !== 'done') continue;
+        chat.thread.setChangesCounts(entryId, (file) => {
+          const fileKey = keyOf(file.rootPath, file.path);
+          const change = latest.get(fileKey);
+          if (change === undefined || turnOf.get(change) !== n || change.binary) return undefined;
+          const rejected = review.rejected(fileKey);
+          return { added: Math.max(0, change.added - rejected.added), removed: Math.max(0, change.removed - rejected.removed) };
+        });
       }
     }
   }

@@ -4,6 +4,7 @@
  * terminals and refused file accesses show, and what happens when the agent goes away. It writes
  * everything into the session's {@link Thread}, which announces each change; the UI renders that.
  */
+import * as fs from 'node:fs';
 import * as l10n from '@vscode/l10n';
 import { ConnectionClosedError, AuthRequiredError, RequestCancelledError } from '../acp/errors';
 import type {
@@ -66,6 +67,8 @@ export class SessionController implements SessionSink {
   private readonly sent: SentPrompts;
   private readonly pending = new Map<string, PendingPermission>();
   private turn: Promise<void> | undefined;
+  /** This turn's refused writes, with the file as it was then (see {@link checkRefusedWrites}). */
+  private readonly refusedWrites: Array<{ readonly entryId: string; readonly path: string; readonly before: FileMark | undefined }> = [];
   /** The user stopped the running turn: a prompt not sent yet (its checkpoint still being taken) is not sent. */
   private stopRequested = false;
   /** The agent is being restarted on purpose: its connection closing is expected, not a failure. */
@@ -145,7 +148,18 @@ export class SessionController implements SessionSink {
 
   /** A request of the agent was refused (a file outside the folders, a terminal folder): the chat shows it. */
   noteRefusal(refusal: Refusal): void {
-    this.thread.addRefusal(refusal.operation, refusal.path, refusal.message, refusal.command);
+    const entryId = this.thread.addRefusal(refusal.operation, refusal.path, refusal.message, refusal.command);
+    // An agent may write the file with its own tools after the refusal (opencode does): looked at when the turn ends.
+    if (refusal.operation === 'write') this.refusedWrites.push({ entryId, path: refusal.path, before: fileMark(refusal.path) });
+  }
+
+  /** Refused writes whose file is on disk now, changed since the refusal: the chat leads with that. */
+  private checkRefusedWrites(): void {
+    for (const { entryId, path, before } of this.refusedWrites.splice(0)) {
+      const now = fileMark(path);
+      if (now === undefined || now === 'absent' || before === undefined) continue;
+      if (before === 'absent' || before.mtimeMs !== now.mtimeMs || before.size !== now.size) this.thread.markWrittenAnyway(entryId);
+    }
   }
 
   /** An agent terminal started, wrote output or exited: the chat shows it (on its own, or in the tool calls showing it). */
@@ -223,6 +237,7 @@ export class SessionController implements SessionSink {
       }
       // Whatever ended the turn, what it changed is shown (an agent that crashed may have written files).
       if (hooks) await hooks.after(this, before);
+      this.checkRefusedWrites();
       if ('stopReason' in outcome) {
         this.thread.endTurn(outcome.stopReason);
         this.options.onTurnEnded?.(outcome.stopReason, this.stopRequested);
@@ -471,4 +486,16 @@ function sentence(text: string): string {
 function rank(kind: string): number {
   const at = KIND_ORDER.indexOf(kind);
   return at === -1 ? KIND_ORDER.length : at;
+}
+
+/** A file's size and time of change, or that it is absent; undefined when it cannot be told. */
+type FileMark = { readonly mtimeMs: number; readonly size: number } | 'absent';
+
+function fileMark(path: string): FileMark | undefined {
+  try {
+    const stat = fs.statSync(path, { throwIfNoEntry: false });
+    return stat === undefined ? 'absent' : { mtimeMs: stat.mtimeMs, size: stat.size };
+  } catch {
+    return undefined;
+  }
 }

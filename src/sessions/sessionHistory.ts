@@ -14,6 +14,7 @@ import type { AgentRegistry } from '../agents/agentRegistry';
 import { Emitter, type Event } from '../common/events';
 import type { Logger } from '../common/logger';
 import { AgentCatalog } from '../history/catalog';
+import type { JournalCursor } from '../history/changeJournal';
 import { TranscriptIndexClient } from '../history/fulltext/transcriptIndexClient';
 import { LocalSessionIndex } from '../history/localIndex';
 import type { ReopenCaps } from '../history/reopenPolicy';
@@ -203,10 +204,38 @@ export class SessionHistory {
     if (!catalog) {
       catalog = new AgentCatalog(connection.agentName, (params, signal) => connection.listSessions(params, signal && tokenFor(signal)));
       this.catalogs.set(connection, catalog);
-      const subscription = catalog.onDidChange(() => this.changed());
+      let cursor = catalog.changes.cursor;
+      const subscription = catalog.onDidChange(() => {
+        cursor = this.keepAgentTitles(catalog!, cursor);
+        this.changed();
+      });
       connection.onDidClose(() => subscription.dispose());
     }
     return catalog;
+  }
+
+  /**
+   * The agent's titles a listing brought, kept in the client's record of the sessions it has one for: an agent
+   * that names its sessions only in `session/list` (opencode) keeps its title after a reload, before anything
+   * is listed again (the title rule: the agent's title wins over the first prompt). Follows the catalog's
+   * changes since `cursor`; returns the cursor to follow from next.
+   */
+  private keepAgentTitles(catalog: AgentCatalog, cursor: JournalCursor): JournalCursor {
+    const { agentName } = catalog;
+    const slots = catalog.changes.since(cursor);
+    const ids =
+      slots === undefined
+        ? this.index.forAgent(agentName).map((record) => record.sessionId)
+        : slots.flatMap((slot) => {
+            const id = catalog.sessionIdAt(slot);
+            return id === undefined ? [] : [id];
+          });
+    for (const sessionId of new Set(ids)) {
+      const record = this.index.get(agentName, sessionId);
+      const title = record && catalog.get(sessionId)?.title;
+      if (record && title && title !== record.title) this.index.record({ agentName, sessionId, title, at: record.updatedAt });
+    }
+    return catalog.changes.cursor;
   }
 
   /**

@@ -38,6 +38,11 @@ export const ViewToolContent = z.discriminatedUnion('type', [
     output: z.optional(z.string()),
     truncated: z.optional(z.boolean()),
     exitStatus: z.optional(ExitStatusView),
+    /**
+     * The agent runs the command itself and reports its output (a tool call's `_meta`, as pi-acp and codex-acp
+     * do; ACP v2's agent-owned terminals): there is no client terminal to show it in.
+     */
+    agentOwned: z.optional(z.boolean()),
   }),
   z.object({ type: z.literal('unknown'), tag: z.string(), raw: z.string() }),
 ]);
@@ -108,7 +113,16 @@ export const ViewEntry = z.discriminatedUnion('kind', [
   /** `said`: the agent's own words (its last stderr lines, its error's details); `advice`: the likely cause and next step. */
   z.object({ kind: z.literal('error'), id, message: z.string(), actions: z.array(ErrorAction), said: z.optional(z.array(z.string())), advice: z.optional(z.string()) }),
   /** A request of the agent the client refused (see refusalText.ts); `command` for a terminal. */
-  z.object({ kind: z.literal('refusal'), id, operation: z.string(), path: z.string(), message: z.string(), command: z.optional(z.string()) }),
+  z.object({
+    kind: z.literal('refusal'),
+    id,
+    operation: z.string(),
+    path: z.string(),
+    message: z.string(),
+    command: z.optional(z.string()),
+    /** A refused write whose file the agent wrote with its own tools anyway (seen on disk when the turn ended). */
+    writtenAnyway: z.optional(z.boolean()),
+  }),
   z.object({ kind: z.literal('info'), id, text: z.string() }),
   /**
    * A command the agent ran through `terminal/create`, shown on its own until a tool call shows the same

@@ -30,6 +30,14 @@ export function refusedRequestText(refusal: RefusedRequest, agentName = l10n.t('
   }
 }
 
+/**
+ * What happened to a refused write whose file is on disk all the same: "The agent wrote /x with its own tools:
+ * ACP Workspace refused its request to write it (fs/write_text_file), which did not stop it."
+ */
+export function writtenAnywayText(refusal: RefusedRequest, agentName = l10n.t('The agent')): string {
+  return l10n.t('{0} wrote {1} with its own tools: ACP Workspace refused its request to write it ({2}), which did not stop it.', agentName, refusal.path, 'fs/write_text_file');
+}
+
 /** What the refusal does not cover: the agent's own tools. */
 export function refusalScopeText(operation: string): string {
   switch (operation) {

@@ -81,6 +81,7 @@ function entryMarkdown(entry: ViewEntry, limit: number): string | undefined {
     case 'error':
       return quote(`**${l10n.t('Error:')}** ${entry.message}`, limit);
     case 'refusal':
+      if (entry.writtenAnyway) return quote(`**${l10n.t('Written anyway')}** ${code(entry.path)}: ${l10n.t('the agent wrote it with its own tools after ACP Workspace refused its request ({0}).', entry.message)}`, limit);
       return quote(`**${l10n.t('Refused')}** ${inline(entry.operation)} ${code(entry.path)}${entry.command ? ` (${code(entry.command)})` : ''}: ${entry.message}`, limit);
     case 'info':
       return `*${inline(entry.text)}*`;

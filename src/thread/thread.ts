@@ -7,14 +7,14 @@
  * without one) form one entry; tool calls are patched by id (`content` and `locations` replace).
  */
 import * as l10n from '@vscode/l10n';
-import type { SessionUpdate, ToolCall, ToolCallUpdate } from '../acp/schema';
+import { agentTerminalReports, type SessionUpdate, type ToolCall, type ToolCallUpdate } from '../acp/schema';
 import { Emitter, type Event } from '../common/events';
 import { compactionText } from './compactionText';
-import { type ChatOp, type ErrorAction, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState } from '../shared/chatModel';
+import { type ChatOp, type ErrorAction, type ViewChangedFile, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState } from '../shared/chatModel';
 import { EntryLog } from './entryLog';
 import { isUnfinished, keepAcrossReplay, placeAfterTurns, type TurnAnchor } from './replayMerge';
 import { ThreadTerminals } from './threadTerminals';
-import { configOptionsToView, contentToView, preview, toolContentToView, type ThreadTerminal } from './toView';
+import { configOptionsToView, contentToView, modesSuperseded, preview, toolContentToView, type ThreadTerminal } from './toView';
 
 export type { ThreadTerminal } from './toView';
 export type { TurnAnchor } from './replayMerge';
@@ -44,6 +44,8 @@ export class Thread {
   private nextId = 1;
   private sessionState: ViewSessionState;
   private agentTitleValue: string | undefined;
+  /** The agent's modes as it last said them; the session state shows them unless a config option stands for them. */
+  private agentModes: ViewSessionState['modes'];
   private announcing = false;
   /**
    * What the transcript showed when a `session/load` replay started over it (see {@link beginReplay}); the
@@ -147,7 +149,7 @@ export class Thread {
           commands: update.availableCommands.map((c) => ({ name: c.name, description: c.description, hint: c.input?.hint })),
         });
       case 'current_mode_update':
-        if (this.sessionState.modes) this.setSession({ modes: { ...this.sessionState.modes, currentModeId: update.currentModeId } });
+        if (this.agentModes) this.setSession({ modes: { ...this.agentModes, currentModeId: update.currentModeId } });
         return;
       case 'config_option_update':
         return this.setSession({ configOptions: configOptionsToView(update.configOptions) });
@@ -300,9 +302,15 @@ export class Thread {
   }
 
   /** The client refused a request of the agent: `path` (a terminal's folder) and why, `command` for a terminal. */
-  addRefusal(operation: string, path: string, message: string, command?: string): void {
+  addRefusal(operation: string, path: string, message: string, command?: string): string {
     this.closeMessage();
-    this.entries.add({ kind: 'refusal', id: this.newId('refusal'), operation, path, message, ...(command !== undefined ? { command } : {}) });
+    return this.entries.add({ kind: 'refusal', id: this.newId('refusal'), operation, path, message, ...(command !== undefined ? { command } : {}) });
+  }
+
+  /** The file of a refused write is on disk all the same: the agent wrote it with its own tools. */
+  markWrittenAnyway(id: string): void {
+    const entry = this.entry(id);
+    if (entry?.kind === 'refusal' && entry.writtenAnyway !== true) this.entries.put({ ...entry, writtenAnyway: true });
   }
 
   /** What a turn changed in the session's folders (see the `changes` entry); returns its id. */
@@ -332,13 +340,33 @@ export class Thread {
     this.setState(id, 'changes', state);
   }
 
+  /** A changes entry's files with the lines `counts` gives for them now (undefined: unchanged). */
+  setChangesCounts(id: string, counts: (file: ViewChangedFile) => { readonly added: number; readonly removed: number } | undefined): void {
+    const entry = this.entry(id);
+    if (entry?.kind !== 'changes') return;
+    let changed = false;
+    const files = entry.files.map((file) => {
+      const now = counts(file);
+      if (!now || (now.added === file.added && now.removed === file.removed)) return file;
+      changed = true;
+      return { ...file, added: now.added, removed: now.removed };
+    });
+    if (changed) this.entries.put({ ...entry, files });
+  }
+
   addInfo(text: string): void {
     this.closeMessage();
     this.entries.add({ kind: 'info', id: this.newId('info'), text });
   }
 
   setSession(change: Partial<ViewSessionState>): void {
+    if ('modes' in change) this.agentModes = change.modes;
     this.sessionState = { ...this.sessionState, ...change };
+    if ('modes' in change || 'configOptions' in change) {
+      // One picker per setting: config options supersede the modes they stand for (see toView.modesSuperseded).
+      const modes = this.agentModes && !modesSuperseded(this.agentModes, this.sessionState.configOptions) ? this.agentModes : undefined;
+      if (modes !== this.sessionState.modes) this.sessionState = { ...this.sessionState, modes };
+    }
     this.sessionDirty = true;
     this.changed();
   }
@@ -441,7 +469,7 @@ export class Thread {
       title: update.title ?? base.title,
       toolKind: update.kind ?? base.toolKind,
       status: update.status ?? base.status,
-      content: update.content ? update.content.map((c) => this.terminals.withLive(toolContentToView(c))) : base.content,
+      content: update.content ? this.terminals.keepAgentOwned(base.content, update.content.map((c) => this.terminals.withLive(toolContentToView(c)))) : base.content,
       locations: update.locations ? update.locations.map((l) => ({ path: l.path, line: l.line ?? undefined })) : base.locations,
       rawInput: update.rawInput !== undefined ? preview(update.rawInput) : base.rawInput,
     };
@@ -452,6 +480,8 @@ export class Thread {
       this.toolTurns.set(update.toolCallId, this.turn);
     }
     for (const content of next.content) if (content.type === 'terminal') this.terminals.shownInTool(content.terminalId);
+    // A command the agent runs itself reports in `_meta` (pi-acp, codex-acp): this tool call shows it.
+    for (const report of agentTerminalReports(update._meta)) this.terminals.agentReport(report, next.id);
   }
 
   /** The next chunk starts a new message even if its kind matches (another entry came between). */

@@ -2,10 +2,18 @@
  * The terminals of a transcript: every command the agent runs shows once. A terminal gets an entry of its own
  * the first time it reports, so a command shows even when no tool call wraps it; once a tool call shows the
  * terminal, that entry steps back (`inToolCall`), and every tool call showing it follows its live output.
+ *
+ * A terminal the agent runs itself (pi-acp, codex-acp: no `terminal/create`, its state in the tool call's
+ * `_meta`; ACP v2's agent-owned terminals) is shown by the tool call that reports it, its output appended
+ * as it comes and kept to the last {@link MAX_AGENT_OUTPUT_CHARS} characters.
  */
+import type { AgentTerminalReport } from '../acp/schema';
 import type { ViewEntry, ViewToolContent } from '../shared/chatModel';
 import type { EntryLog } from './entryLog';
 import { terminalFields, type ThreadTerminal } from './toView';
+
+/** The output of an agent-owned terminal a chat keeps (the end of it; earlier output is said to be cut). */
+export const MAX_AGENT_OUTPUT_CHARS = 1024 * 1024;
 
 export class ThreadTerminals {
   /** The live state of each terminal, as its last report said. */
@@ -36,6 +44,46 @@ export class ThreadTerminals {
       const id = this.addEntry({ kind: 'terminal', id: this.newId('terminal'), terminalId, command: view.command ?? '', ...terminalFields(view), inToolCall: false });
       this.ownEntries.set(terminalId, id);
     }
+  }
+
+  /**
+   * A terminal the agent runs itself, as the tool call entry `toolEntryId` reports it: that tool call shows it
+   * (even when its content does not name it), with the output so far and how it ended.
+   */
+  agentReport(report: AgentTerminalReport, toolEntryId: string): void {
+    const before = this.live.get(report.terminalId);
+    let output = before?.output ?? '';
+    let truncated = before?.truncated === true;
+    if (report.output !== undefined) {
+      output += report.output;
+      if (output.length > MAX_AGENT_OUTPUT_CHARS) {
+        output = output.slice(output.length - MAX_AGENT_OUTPUT_CHARS);
+        truncated = true;
+      }
+    }
+    const view: ThreadTerminal = {
+      ...before,
+      agentOwned: true,
+      ...(report.cwd !== undefined ? { cwd: report.cwd } : {}),
+      output,
+      ...(truncated ? { truncated } : {}),
+      ...(report.exitStatus ? { exitStatus: report.exitStatus } : {}),
+    };
+    this.live.set(report.terminalId, view);
+    const tool = this.entries.get(toolEntryId);
+    if (tool?.kind !== 'tool') return;
+    const shows = tool.content.some((c) => c.type === 'terminal' && c.terminalId === report.terminalId);
+    const content = shows ? tool.content : [{ type: 'terminal' as const, terminalId: report.terminalId }, ...tool.content];
+    this.entries.put({ ...tool, content: content.map((c) => this.withLive(c)) });
+  }
+
+  /**
+   * A tool call's new content: an agent-owned terminal it showed stays (its state comes from `_meta`, not
+   * from `content`, which an agent may send again without it).
+   */
+  keepAgentOwned(previous: readonly ViewToolContent[], next: ViewToolContent[]): ViewToolContent[] {
+    const kept = previous.filter((c) => c.type === 'terminal' && c.agentOwned === true && !next.some((n) => n.type === 'terminal' && n.terminalId === c.terminalId));
+    return kept.length === 0 ? next : [...kept, ...next];
   }
 
   /** A `terminal/create` that failed for a reason other than a refused folder (that is a refusal). */

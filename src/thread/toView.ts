@@ -83,6 +83,22 @@ export function configOptionsToView(options: readonly SessionConfigOption[]): Vi
   return view;
 }
 
+/**
+ * Whether the agent's config options stand for its (legacy) modes, so only the option's picker shows: a
+ * config option of category `mode` (claude-agent-acp, codex-acp), or a select option offering exactly the
+ * modes' ids under another category (pi-acp's thinking levels, both modes and `thought_level`). The protocol
+ * says a client that renders config options uses them instead of the modes; modes that no option offers
+ * (an agent with only a model option, say) still show, so no choice is lost.
+ */
+export function modesSuperseded(modes: { readonly available: readonly { readonly id: string }[] }, options: readonly ViewConfigOption[]): boolean {
+  const ids = new Set(modes.available.map((m) => m.id));
+  return options.some(
+    (option) =>
+      option.category === 'mode' ||
+      (option.type === 'select' && option.options.length === ids.size && ids.size > 0 && option.options.every((o) => ids.has(o.value))),
+  );
+}
+
 /** What every kind of option shows. */
 function optionBase(option: { id: string; name: string; category?: string | null; description?: string | null }) {
   return { id: option.id, name: option.name, category: option.category ?? undefined, description: option.description ?? undefined };
@@ -100,6 +116,8 @@ export interface ThreadTerminal {
   readonly output?: string;
   readonly truncated?: boolean;
   readonly exitStatus?: { exitCode?: number | null; signal?: string | null };
+  /** The agent runs it itself and reports it (no `terminal/create`): the client can only show it. */
+  readonly agentOwned?: boolean;
 }
 
 /** The parts of a terminal's live state an entry of its own shows. */

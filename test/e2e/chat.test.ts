@@ -214,6 +214,19 @@ describe('the chat (real workbench, Chromium)', function () {
     await bench().screenshot('chat-refusal', refusal);
   });
 
+  it('leads with what happened when the agent writes a refused file with its own tools anyway (as opencode does)', async () => {
+    const file = path.join(workspaces, 'multi-root', 'outside', 'written-anyway.txt');
+    const before = await turnEnds();
+    await send(`write ${file} through-the-client\nwrite-direct ${file} with-its-own-tools`);
+    await untilTurnEnds(before);
+    const refusal = chat.locator('.entry.refusal', { hasText: 'written-anyway.txt' }).last();
+    await refusal.waitFor();
+    const lead = await refusal.locator('.refusal-request').innerText();
+    assert.match(lead, /wrote .*written-anyway\.txt with its own tools: ACP Workspace refused its request to write it \(fs\/write_text_file\), which did not stop it/, lead);
+    assert.doesNotMatch(lead, /^ACP Workspace refused/, 'it does not lead with the refusal');
+    await bench().screenshot('chat-refusal-written-anyway', refusal);
+  });
+
   it('asks for permission inline and approves by the option kind', async () => {
     const before = await turnEnds();
     await send('permission');
@@ -277,6 +290,18 @@ describe('the chat (real workbench, Chromium)', function () {
     await terminal.locator('.terminal-output', { hasText: 'hello-from-a-terminal' }).waitFor();
     await terminal.locator('.exit.ok', { hasText: 'exit 0' }).waitFor();
     await bench().screenshot('chat-terminal');
+  });
+
+  it('shows the output of a command the agent runs itself (no terminal/create) in its tool call, as pi-acp and codex-acp report it', async () => {
+    const before = await turnEnds();
+    await send('shell-direct echo hello-from-its-own-shell');
+    await untilTurnEnds(before);
+    const card = chat.locator('.entry.tool', { hasText: 'Run echo hello-from-its-own-shell' }).last();
+    await card.locator('.terminal-output', { hasText: 'hello-from-its-own-shell' }).waitFor();
+    await card.locator('.exit.ok', { hasText: 'exit 0' }).waitFor();
+    assert.equal(await card.getByText('belonged to an earlier run').count(), 0, 'not taken for a terminal of an earlier run');
+    assert.equal(await card.getByRole('button', { name: 'Show in Terminal' }).count(), 0, 'there is no client terminal to show');
+    await bench().screenshot('chat-agent-owned-terminal', card);
   });
 
   it('stops a running turn', async () => {

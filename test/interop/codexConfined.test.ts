@@ -27,6 +27,7 @@ import { capabilityTable, printCapabilities } from './capabilityTable';
 import { codexAgentAcp, makeScratch, type InteropAgent, type Scratch } from './agents';
 import { InteropClient, within } from './harness';
 import { OpenAiModelServer, SCRIPTED_MODEL } from './openaiModelServer';
+import { checkRecording, rawUpdates, type RecordedTurn } from './recording';
 
 const TURN_MS = 60_000;
 
@@ -92,11 +93,17 @@ for (const mode of ['writes', 'off'] as const) {
       if (this.currentTest?.state === 'failed' && server.problems.length > 0) console.log(`      model server problems:\n        ${server.problems.join('\n        ')}`);
     });
 
+    /** The turns as they came over the wire, for the recording (`test/fixtures/updates/codex-acp-<version>.jsonl`). */
+    const liveTurns: RecordedTurn[] = [];
+
     async function turn(text: string): Promise<ViewEntry[]> {
       const before = chat.thread.length;
+      const from = client.wire.length;
       await within(TURN_MS, `the turn "${text}"`, chat.prompt([{ type: 'text', text }], [{ type: 'text', text }]));
       const entries = chat.thread.snapshot().entries.slice(before);
-      assert.equal(entries.at(-1)?.kind, 'turnEnd', `the turn "${text}" ended`);
+      const end = entries.at(-1);
+      assert.equal(end?.kind, 'turnEnd', `the turn "${text}" ended`);
+      liveTurns.push({ updates: rawUpdates(client, chat.session.sessionId, from), stopReason: end?.kind === 'turnEnd' ? end.stopReason : undefined });
       return entries;
     }
 
@@ -149,6 +156,13 @@ for (const mode of ['writes', 'off'] as const) {
       const tool = entries.find((e) => e.kind === 'tool');
       assert.equal(tool?.kind === 'tool' ? tool.status : undefined, 'completed');
       assert.deepEqual(client.permissions, [], 'nothing asked: the folders are the session’s');
+      // codex-acp runs the command itself and sends its output in the tool call's `_meta` (terminal_info,
+      // terminal_output_delta, terminal_exit): the command's card shows it, not "an earlier run of the agent".
+      const terminal = tool?.kind === 'tool' ? tool.content.find((c) => c.type === 'terminal') : undefined;
+      assert.ok(terminal?.type === 'terminal', `the command's card shows its terminal: ${JSON.stringify(tool)}`);
+      assert.equal(terminal.output, 'written by codex\n', 'the card shows what the command printed');
+      assert.equal(terminal.exitStatus?.exitCode, 0, 'and how it ended');
+      assert.equal(terminal.agentOwned, true, 'a terminal the agent runs itself (no Show in Terminal)');
     });
 
     if (mode === 'off') {
@@ -191,5 +205,12 @@ for (const mode of ['writes', 'off'] as const) {
       assert.deepEqual(client.protocolErrors, []);
       assert.deepEqual(server.problems, []);
     });
+
+    if (mode === 'off') {
+      it('streams what the recording of this agent holds', () => {
+        const count = checkRecording(`${agent.id}.jsonl`, liveTurns, [[scratch.dir, '/tmp/acp-interop']]);
+        assert.ok(count > 5);
+      });
+    }
   });
 }

@@ -77,3 +77,57 @@ export type ToolCallContent = z.output<typeof ToolCallContent>;
 export type Diff = z.output<typeof Diff>;
 export type ToolCall = z.output<typeof ToolCall>;
 export type ToolCallUpdate = z.output<typeof ToolCallUpdate>;
+
+/**
+ * A terminal the agent runs itself, reported in a tool call's `_meta` (Zed's convention, which pi-acp and
+ * codex-acp follow; ACP v2 makes these `terminal_update` and `terminal_output_chunk`): no `terminal/create`
+ * comes before it, and the client can only show it. `terminal_info` starts it (`cwd`), `terminal_output`
+ * (pi-acp, codex-acp to a client declaring it) and `terminal_output_delta` (codex-acp otherwise) append
+ * `data` to its output, `terminal_exit` ends it. Each key is read on its own and tolerantly: one that does not
+ * read is ignored, never the update.
+ */
+const TerminalInfoMeta = z.looseObject({ terminal_id: TerminalId, cwd: lenient(z.string()) });
+const TerminalOutputMeta = z.looseObject({ terminal_id: TerminalId, data: z.string() });
+const TerminalExitMeta = z.looseObject({ terminal_id: TerminalId, exit_code: lenient(z.number()), signal: lenient(z.string()) });
+
+export const AgentTerminalMeta = z.looseObject({
+  terminal_info: lenient(TerminalInfoMeta),
+  terminal_output: lenient(TerminalOutputMeta),
+  terminal_output_delta: lenient(TerminalOutputMeta),
+  terminal_exit: lenient(TerminalExitMeta),
+});
+
+/** What one tool call update says about a terminal the agent runs itself (see {@link AgentTerminalMeta}). */
+export interface AgentTerminalReport {
+  readonly terminalId: string;
+  /** The absolute folder it runs in. */
+  readonly cwd?: string;
+  /** Output to append. */
+  readonly output?: string;
+  readonly exitStatus?: { readonly exitCode: number | null; readonly signal: string | null };
+}
+
+/** The agent-owned terminals a tool call update's `_meta` reports (usually none; at most one per terminal id). */
+export function agentTerminalReports(meta: Record<string, unknown> | null | undefined): AgentTerminalReport[] {
+  if (!meta || !('terminal_info' in meta || 'terminal_output' in meta || 'terminal_output_delta' in meta || 'terminal_exit' in meta)) return [];
+  const parsed = AgentTerminalMeta.safeParse(meta);
+  if (!parsed.success) return [];
+  const { terminal_info: info, terminal_output: output, terminal_output_delta: delta, terminal_exit: exit } = parsed.data;
+  const reports = new Map<string, { terminalId: string; cwd?: string; output?: string; exitStatus?: AgentTerminalReport['exitStatus'] }>();
+  const of = (terminalId: string) => {
+    let report = reports.get(terminalId);
+    if (!report) reports.set(terminalId, (report = { terminalId }));
+    return report;
+  };
+  if (info) {
+    const report = of(info.terminal_id);
+    if (typeof info.cwd === 'string' && info.cwd !== '') report.cwd = info.cwd;
+  }
+  for (const chunk of [output, delta]) {
+    if (!chunk || chunk.data === '') continue;
+    const report = of(chunk.terminal_id);
+    report.output = (report.output ?? '') + chunk.data;
+  }
+  if (exit) of(exit.terminal_id).exitStatus = { exitCode: exit.exit_code ?? null, signal: exit.signal ?? null };
+  return [...reports.values()];
+}

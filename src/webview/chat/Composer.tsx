@@ -197,7 +197,6 @@ export function Composer(props: {
     return true;
   };
 
-  const usesModeOption = session.configOptions.some((o) => o.category === 'mode');
   // Seed 003: a config option of category `model` is the picker; the unstable `models` only stand in for it.
   const usesModelOption = session.configOptions.some((o) => o.category === 'model');
   const options = useMemo(
@@ -268,7 +267,8 @@ export function Composer(props: {
         {session.models && !usesModelOption ? (
           <ChoiceSelect label={l10n.t('Model')} value={session.models.currentModelId} choices={session.models.available} onChange={(modelId) => host.post({ type: 'setModel', modelId })} />
         ) : null}
-        {session.modes && !usesModeOption ? (
+        {/* The host leaves out modes a config option stands for (thread/toView.ts modesSuperseded): one picker each. */}
+        {session.modes ? (
           <ChoiceSelect label={l10n.t('Mode')} value={session.modes.currentModeId} choices={session.modes.available} onChange={(modeId) => host.post({ type: 'setMode', modeId })} />
         ) : null}
         {options.map((option) => (

@@ -3,7 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { createContext } from 'preact';
 import { memo, useContext, useState } from 'preact/compat';
 import type { ViewContent, ViewEntry, ViewEntryOf, ViewSessionState, ViewToolContent } from '../../shared/chatModel';
-import { refusalScopeText, refusedRequestText } from '../../shared/refusalText';
+import { refusalScopeText, refusedRequestText, writtenAnywayText } from '../../shared/refusalText';
 import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
 import type { IconName } from '../common/icons';
@@ -178,7 +178,7 @@ function TerminalBlock(props: { content: Extract<ViewToolContent, { type: 'termi
   const { content } = props;
   const roots = useContext(RootsContext);
   const exit = content.exitStatus;
-  if (!exit && props.error === undefined && props.finished && content.command === undefined && content.output === undefined) {
+  if (!exit && props.error === undefined && props.finished && !content.agentOwned && content.command === undefined && content.output === undefined) {
     // A replayed tool call (session/load) names a terminal of an earlier agent process: it is gone.
     return (
       <div class="terminal">
@@ -204,10 +204,10 @@ function TerminalBlock(props: { content: Extract<ViewToolContent, { type: 'termi
           <span class="exit failed">{l10n.t('did not start')}</span>
         ) : exit ? (
           <span class={exit.exitCode === 0 ? 'exit ok' : 'exit failed'}>{exit.signal ? l10n.t('killed ({0})', exit.signal) : l10n.t('exit {0}', exit.exitCode ?? '?')}</span>
-        ) : (
+        ) : props.finished && content.agentOwned ? null : (
           <Icon name="loading" spin label={l10n.t('Running')} />
         )}
-        {props.error === undefined ? (
+        {props.error === undefined && !content.agentOwned ? (
           <Button small onClick={() => host.post({ type: 'showTerminal', terminalId: content.terminalId })}>
             {l10n.t('Show in Terminal')}
           </Button>
@@ -396,9 +396,10 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
         <div class="entry refusal" role="note">
           <Icon name="shield" />
           <div class="refusal-body">
-            <div class="refusal-request">{refusedRequestText(entry)}</div>
+            {/* Lead with what happened: the file is there when the agent's own tools wrote it anyway. */}
+            <div class="refusal-request">{entry.writtenAnyway ? writtenAnywayText(entry) : refusedRequestText(entry)}</div>
             <div class="refusal-reason">{sentence(entry.message)}</div>
-            <div class="refusal-scope">{refusalScopeText(entry.operation)}</div>
+            {entry.writtenAnyway ? null : <div class="refusal-scope">{refusalScopeText(entry.operation)}</div>}
           </div>
         </div>
       );

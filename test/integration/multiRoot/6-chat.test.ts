@@ -47,7 +47,7 @@ describe('chat sessions in the real extension host', function () {
   before(async () => {
     api = await activate();
     const folders = vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath));
-    for (const name of ['Chat Agent', 'Locked Agent', 'Terminal Login Agent', 'Load-only Agent', 'Models Agent']) await api.grants.set(name, folders);
+    for (const name of ['Chat Agent', 'Locked Agent', 'Terminal Login Agent', 'Load-only Agent', 'Models Agent', 'Thinking Levels Agent']) await api.grants.set(name, folders);
     agent = await addRecordingAgent('Chat Agent');
     await waitFor(() => api.agents.find('Chat Agent') !== undefined, 'the agent setting');
     const [started] = await api.starter.newSession({ agentName: 'Chat Agent' });
@@ -241,6 +241,30 @@ describe('chat sessions in the real extension host', function () {
     } finally {
       await api.agents.stop('Models Agent');
       await modelsAgent.dispose();
+    }
+  });
+
+  it('an agent offering its modes also as a config option (pi-acp’s thinking levels): one picker, the option’s; choosing sends session/set_config_option', async () => {
+    const levelsAgent = await addRecordingAgent('Thinking Levels Agent', ['--modes-option', 'thought_level']);
+    try {
+      await waitFor(() => api.agents.find('Thinking Levels Agent') !== undefined, 'the agent setting');
+      const [started] = await api.starter.newSession({ agentName: 'Thinking Levels Agent' });
+      const own = api.chats.open(started!.session);
+      const session = () => own.controller.thread.snapshot().session;
+      assert.ok(own.controller.session.setup.modes, 'the agent offered modes');
+      assert.equal(session().modes, undefined, 'no Mode picker beside the option offering the same choices');
+      assert.deepEqual(session().configOptions.filter((o) => o.category === 'thought_level').map((o) => o.type === 'select' && [o.id, o.currentValue, o.options.map((c) => c.value)]), [['mode', 'code', ['ask', 'code', 'architect']]]);
+      await api.chats.dispatch(own, { type: 'setConfig', configId: 'mode', value: 'architect' });
+      assert.deepEqual(levelsAgent.received().filter((m) => m.method === 'session/set_config_option').map((m) => m.params), [{ sessionId: own.controller.session.sessionId, configId: 'mode', value: 'architect' }]);
+      assert.equal(levelsAgent.received().filter((m) => m.method === 'session/set_mode').length, 0);
+      await api.chats.dispatch(own, { type: 'prompt', text: 'status', attachments: [] });
+      const said = () => own.controller.thread.snapshot().entries.filter((e) => e.kind === 'agent').map((e) => (e.kind === 'agent' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : ''));
+      await waitFor(() => own.controller.thread.session.status === 'idle' && said().some((t) => /mode architect/.test(t)), 'the status turn');
+      assert.equal(session().modes, undefined, 'still one picker after the agent said the mode changed');
+      own.panel.dispose();
+    } finally {
+      await api.agents.stop('Thinking Levels Agent');
+      await levelsAgent.dispose();
     }
   });
 

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
+import { startFailureText, type StartFailure } from '../../../src/process/startFailure';
 import type { ViewEntry, ViewEntryOf } from '../../../src/shared/chatModel';
 import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
 import { seedStore } from '../../fixtures/referenceAgent/store';
@@ -224,6 +225,26 @@ describe('confining agents to their folders (acpWorkspace.sandbox, real extensio
       assert.match(asked[0]!, /bwrap|bubblewrap/i);
       assert.equal(api.agents.find(HIDDEN)?.process?.pid, undefined, 'nothing spawned');
       assert.equal(api.agents.find(HIDDEN)?.state, 'failed');
+      // What New Session then shows the user: the refusal and its fix, never that an agent that never ran
+      // "wrote nothing to stderr" (issue 25, item 10).
+      const shown: StartFailure[] = [];
+      api.setStartFailureUi({
+        show: (failure) => {
+          shown.push(failure);
+          return Promise.resolve(undefined);
+        },
+      });
+      try {
+        assert.deepEqual(await vscode.commands.executeCommand<unknown[]>('acpWorkspace.newSession', HIDDEN), []);
+      } finally {
+        api.setStartFailureUi(undefined);
+      }
+      assert.equal(shown.length, 1, 'one notification');
+      const text = startFailureText(shown[0]!);
+      assert.match(text, /was not started: .*(bwrap|bubblewrap)/, text);
+      assert.doesNotMatch(text, /wrote nothing to stderr/, text);
+      assert.equal(asked.length, 2, 'asked again for the second start');
+      assert.equal(api.agents.find(HIDDEN)?.process?.pid, undefined, 'still nothing spawned');
     } finally {
       await settings().update('agents', current, vscode.ConfigurationTarget.Global);
     }

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { AgentRequestError, AuthRequiredError, ConnectionClosedError, ErrorCodes } from '../../../src/acp/errors';
 import { AgentStartError, describeStartFailure, startFailureText, SHOWN_LINES } from '../../../src/process/startFailure';
+import { AgentProcess } from '../../../src/process/agentProcess';
+import { ConfinementUnavailableError } from '../../../src/process/confinement/types';
 import { describeSpawnError } from '../../../src/process/exitReasons';
 import { redactSecrets, StderrTail, TAIL_CHARS, TAIL_LINES } from '../../../src/process/stderrTail';
 
@@ -80,6 +82,34 @@ describe('describeStartFailure', () => {
     assert.equal(failure.cause, 'notFound');
     assert.match(failure.advice ?? '', /`npx` was not found\. Install/);
     assert.deepEqual(failure.actions, ['openSettings', 'showLog']);
+  });
+
+  it('an agent refused before it started (bubblewrap missing): the refusal and its fix, never “wrote nothing to stderr”', async () => {
+    const agent = new AgentProcess({
+      command: { name: 'Confined Agent', command: process.execPath, args: ['-e', ''], env: {} },
+      cwd: process.cwd(),
+      clientInfo: { name: 'test', version: '0' },
+      restartPolicy: false,
+      confinement: () => Promise.reject(new ConfinementUnavailableError('bwrap (bubblewrap) was not found on the PATH.', 'Install bubblewrap, or set acpWorkspace.sandbox to "off".')),
+    });
+    const error = await agent.start().then(
+      () => assert.fail('it started'),
+      (e: unknown) => e,
+    );
+    assert.equal(agent.pid, undefined, 'nothing spawned');
+    const failure = describeStartFailure({ agent: 'Confined Agent', error, stderr: [] });
+    assert.match(failure.summary, /was not started: .*bwrap .*Install bubblewrap/);
+    const text = startFailureText(failure);
+    assert.doesNotMatch(text, /wrote nothing to stderr/, text);
+    // The same for a program that could not be run at all.
+    const missing = new AgentProcess({ command: { name: 'Missing Agent', command: '/nonexistent/agent-program', args: [], env: {} }, cwd: process.cwd(), clientInfo: { name: 'test', version: '0' }, restartPolicy: false });
+    const notFound = await missing.start().then(
+      () => assert.fail('it started'),
+      (e: unknown) => e,
+    );
+    assert.doesNotMatch(startFailureText(describeStartFailure({ agent: 'Missing Agent', error: notFound, stderr: [] })), /wrote nothing to stderr/);
+    await agent.dispose();
+    await missing.dispose();
   });
 
   it('a write refused at start by a read-only file system (a confined opencode with XDG_DATA_HOME elsewhere): which path, and the setting that opens it', () => {

@@ -83,6 +83,12 @@ describe('reference agent: scripted turns', () => {
     assert.equal(call.kind, 'edit');
     assert.deepEqual(call.locations, [{ path: path.join(cwd, 'hello.txt'), line: 1 }]);
     assert.deepEqual(call.content, [{ type: 'diff', path: path.join(cwd, 'hello.txt'), oldText: 'Hello, world!\n', newText: 'Hello, ACP!\n' }]);
+    // It is a sample: nothing is written, and it never claims an edit of a file that is not there.
+    assert.equal(call.title, 'Sample edit of hello.txt (not written)');
+    assert.equal(fs.existsSync(path.join(cwd, 'hello.txt')), false, 'nothing written');
+    const said = agent.agentText(sessionId);
+    assert.doesNotMatch(said, /Edited hello\.txt/, said);
+    assert.match(said, /sample .*hello\.txt.*nothing was written.*does not exist/i);
   });
 
   it('usage and title keywords', async () => {
@@ -212,6 +218,11 @@ describe('reference agent: scripted turns', () => {
     assert.deepEqual(ends, ['completed', 'failed']);
     assert.match(agent.agentText(sessionId), /Could not run echo oops >&2; exit 3: exit code 3: oops/);
     assert.ok(!updates.some((u) => u.sessionUpdate === 'plan'), 'a keyword in the command is the command');
+    // Reported as pi-acp and codex-acp report their own shells: a terminal in the tool call, its state in `_meta`.
+    const metas = updates.flatMap((u) => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update' ? [u._meta ?? {}] : []));
+    assert.deepEqual(metas.at(-1), { terminal_output: { terminal_id: 'call_2', data: 'oops\n' }, terminal_exit: { terminal_id: 'call_2', exit_code: 3, signal: null } });
+    const first = updates.find((u) => u.sessionUpdate === 'tool_call');
+    assert.deepEqual(first?.sessionUpdate === 'tool_call' && [first.content, first._meta], [[{ type: 'terminal', terminalId: 'call_1' }], { terminal_info: { terminal_id: 'call_1', cwd: dir } }]);
   });
 
   it('terminal: create in the session cwd with a 4096-byte limit, wait, read output, release', async () => {

@@ -116,6 +116,37 @@ describe('Checkpoints around a chat’s turns (real git)', function () {
     assert.equal(fs.readFileSync(path.join(app, 'a.txt'), 'utf8'), 'a\n');
   });
 
+  it('a changes entry’s counts follow the review: a rejected hunk is taken off, an accepted one stays counted', async () => {
+    const live = checkpoints();
+    const chat = chatOf(live);
+    live.warmUp(chat);
+    const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
+    fs.writeFileSync(path.join(app, 'long.txt'), `${lines.join('\n')}\n`);
+    work = async () => {
+      const changed = [...lines];
+      changed[1] = 'LINE 2';
+      changed[17] = 'LINE 18';
+      fs.writeFileSync(path.join(app, 'long.txt'), `${changed.join('\n')}\n`);
+    };
+    await chat.prompt(text('change two lines'), text('change two lines'));
+    const counts = () => changesOf(chat).map((e) => e.files.map((f) => `${f.path} +${f.added} −${f.removed}`));
+    assert.deepEqual(counts(), [['long.txt +2 −2']]);
+    const opened = await live.review(session);
+    assert.ok(!('unavailable' in opened));
+    const pending = await opened.review.pending();
+    const file = pending.find((f) => f.path === 'long.txt');
+    assert.equal(file?.hunks?.length, 2, 'two hunks');
+    // Accepting a hunk keeps the agent's change: the turn still changed two lines.
+    assert.equal((await opened.review.accept(file!.key, 0, file!.shown)).ok, true);
+    assert.deepEqual(counts(), [['long.txt +2 −2']], 'an accepted hunk is still the turn’s change');
+    // Rejecting the other takes its lines off.
+    const left = (await opened.review.pending()).find((f) => f.path === 'long.txt');
+    assert.equal(left?.hunks?.length, 1, 'one hunk left');
+    assert.equal((await opened.review.reject(left!.key, 0, left!.shown)).ok, true);
+    await waitFor(() => counts()[0]?.[0] === 'long.txt +1 −1', 5_000, `the entry to count what is left (it says ${JSON.stringify(counts())})`);
+    assert.equal(fs.readFileSync(path.join(app, 'long.txt'), 'utf8').split('\n')[17], 'line 18', 'the rejected hunk is undone on disk');
+  });
+
   it('puts the entries back once a replay ends that was still under way when the review opened; a chat without the turn’s prompt gets none', async () => {
     const live = checkpoints();
     const chat = chatOf(live);

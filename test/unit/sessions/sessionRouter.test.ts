@@ -106,6 +106,36 @@ describe('SessionRouter: the agent → client surface, routed to each session’
     assert.ok(logger.lines.some((l) => /which has no open chat; answered cancelled/.test(l.message)));
   });
 
+  it('a refused write the agent carried out with its own tools anyway (as opencode does) says so once the turn ends', async () => {
+    const dir = tempDir();
+    try {
+      const root = fs.realpathSync.native(fs.mkdtempSync(path.join(dir.dir, 'app-')));
+      const written = path.join(dir.dir, 'written-anyway.txt');
+      const left = path.join(dir.dir, 'left-alone.txt');
+      const session = await startSession(client, rootSetFromPaths(root));
+      const chat = chats.open(session);
+      agent.rpc.onRequest('session/prompt', async () => {
+        for (const file of [written, left]) {
+          await assert.rejects(agent.rpc.sendRequest('fs/write_text_file', { sessionId: session.sessionId, path: file, content: 'hello\n' }), /outside/);
+        }
+        // Its own write tool, after the client refused: the file is there all the same.
+        fs.writeFileSync(written, 'hello\n');
+        return { stopReason: 'end_turn' };
+      });
+      await chat.prompt([{ type: 'text', text: 'write them' }], []);
+      const refusals = chat.thread.snapshot().entries.filter((e) => e.kind === 'refusal');
+      assert.deepEqual(
+        refusals.map((e) => e.kind === 'refusal' && [e.path, e.writtenAnyway]),
+        [
+          [written, true],
+          [left, undefined],
+        ],
+      );
+    } finally {
+      dir.cleanup();
+    }
+  });
+
   it('shows a refused file access in the session’s chat and tells whoever listens', async () => {
     const session = await startSession(client, rootSetFromPaths('/w/app'));
     const chat = chats.open(session);

@@ -188,4 +188,27 @@ describe('SessionTitles: one title per session in every view, and the same after
     w.history.index.record({ agentName: AGENT, sessionId: 'forked', title: 'Its own name' });
     assert.equal(w.titles.titleOf(AGENT, 'forked'), 'Its own name');
   });
+  it('an agent that names its sessions only in session/list (opencode): its title wins over the first prompt, also after a reload', async () => {
+    w = world(storage.dir);
+    const listed: Array<{ sessionId: string; title: string }> = [];
+    w.agent.rpc.onRequest('session/list', () => ({ sessions: listed.map((s) => ({ ...s, cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs'], updatedAt: '2026-01-02T03:04:05Z' })) }));
+    await w.client.initialize({ clientInfo: { name: 'acp-workspace', version: '0' } });
+    const chat = w.chats.open(await startSession(w.client, three));
+    const id = chat.session.sessionId;
+    chat.thread.addUserPrompt([{ type: 'text', text: 'please look at the parser' }]);
+    await untilTitles(w, () => w!.titles.titleOf(AGENT, id) === 'please look at the parser');
+
+    // opencode names the session in its own store and says so only when the Sessions view lists it.
+    listed.push({ sessionId: id, title: 'Fix the parser bug' });
+    await w.history.catalogFor(w.client).loadMore([undefined]);
+    assert.equal(w.titles.titleOf(AGENT, id), 'Fix the parser bug');
+    assert.equal(await shown(w, id), 'Fix the parser bug', 'the chat tab follows');
+
+    // A window reload: nothing is listed yet (the Sessions view is closed), the agent's title still wins.
+    await w.history.index.flush();
+    await w.dispose();
+    w = world(storage.dir);
+    assert.equal(w.titles.titleOf(AGENT, id), 'Fix the parser bug', 'the agent’s title, not the first prompt');
+    assert.equal(w.history.view(AGENT, id)?.title, 'Fix the parser bug');
+  });
 });

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as acp from '../../../src/acp/schema';
 import { applyOps, type ViewEntry, type ViewSessionState } from '../../../src/shared/chatModel';
 import { Thread } from '../../../src/thread/thread';
+import { MAX_AGENT_OUTPUT_CHARS } from '../../../src/thread/threadTerminals';
 
 const FIXTURES = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'updates');
 
@@ -344,6 +345,102 @@ describe('Thread (the transcript reducer)', () => {
     assert.deepEqual(view.entries, thread.snapshot().entries, 'the webview gets the same through ops');
   });
 
+  it('shows a terminal the agent runs itself (pi-acp: `terminal` content, its output in `_meta.terminal_output`), live, with no terminal/create', () => {
+    const thread = newThread();
+    const view = new WebviewModel();
+    thread.addUserPrompt([{ type: 'text', text: 'list the files' }]);
+    // pi-acp 0.0.34 (src/acp/session.ts emitBashToolCall / emitBashOutputUpdate), as it sends them.
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'call_1', title: 'ls -1', kind: 'execute', status: 'pending', content: [{ type: 'terminal', terminalId: 'call_1' }], _meta: { terminal_info: { terminal_id: 'call_1', cwd: '/w/app' } } }));
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'in_progress', _meta: { terminal_output: { terminal_id: 'call_1', data: 'a.txt\n' } } }));
+    let tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
+    assert.deepEqual(tool?.kind === 'tool' && tool.content, [{ type: 'terminal', terminalId: 'call_1', agentOwned: true, cwd: '/w/app', output: 'a.txt\n' }], 'its output so far, while it runs');
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed', _meta: { terminal_output: { terminal_id: 'call_1', data: 'b.txt\n' }, terminal_exit: { terminal_id: 'call_1', exit_code: 0, signal: null } } }));
+    view.receive(thread);
+    tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
+    assert.deepEqual(tool?.kind === 'tool' && [tool.status, tool.content], [
+      'completed',
+      [{ type: 'terminal', terminalId: 'call_1', agentOwned: true, cwd: '/w/app', output: 'a.txt\nb.txt\n', exitStatus: { exitCode: 0, signal: null } }],
+    ]);
+    assert.deepEqual(
+      thread.snapshot().entries.map((e) => e.kind),
+      ['user', 'tool'],
+      'no entry of its own: the tool call shows it',
+    );
+    assert.deepEqual(view.entries, thread.snapshot().entries, 'the webview gets the same through ops');
+  });
+
+  it('shows a command codex-acp runs (its output in `_meta.terminal_output_delta`), also when an update names no terminal in its content', () => {
+    const thread = newThread();
+    thread.addUserPrompt([{ type: 'text', text: 'bash printf hi' }]);
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'call_x', title: 'printf hi', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'call_x' }], _meta: { terminal_info: { cwd: '/w/app', terminal_id: 'call_x' } } }));
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', _meta: { terminal_output_delta: { data: 'hi', terminal_id: 'call_x' } } }));
+    // A later report replacing the content without the terminal keeps it: its state is the `_meta`'s.
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'done' } }], _meta: { terminal_exit: { exit_code: 0, signal: null, terminal_id: 'call_x' } } }));
+    // Keys that do not read are ignored, never the update.
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', title: 'printf hi (done)', _meta: { terminal_output_delta: { data: 42 }, terminal_exit: 'soon' } }));
+    const tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
+    assert.deepEqual(tool?.kind === 'tool' && [tool.title, tool.status, tool.content], [
+      'printf hi (done)',
+      'completed',
+      [
+        { type: 'terminal', terminalId: 'call_x', agentOwned: true, cwd: '/w/app', output: 'hi', exitStatus: { exitCode: 0, signal: null } },
+        { type: 'content', content: { type: 'text', text: 'done' } },
+      ],
+    ]);
+  });
+
+  it('keeps the end of an agent-owned terminal’s output when it grows past the bound, and says earlier output was cut', () => {
+    const thread = newThread();
+    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'yes', kind: 'execute', content: [{ type: 'terminal', terminalId: 'c' }] }));
+    const chunk = 'y\n'.repeat(300_000);
+    for (let i = 0; i < 3; i++) thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c', _meta: { terminal_output: { terminal_id: 'c', data: chunk } } }));
+    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c', _meta: { terminal_output: { terminal_id: 'c', data: 'end\n' } } }));
+    const tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
+    const terminal = tool?.kind === 'tool' ? tool.content[0] : undefined;
+    assert.ok(terminal?.type === 'terminal');
+    assert.equal(terminal.output?.length, MAX_AGENT_OUTPUT_CHARS);
+    assert.ok(terminal.output?.endsWith('y\nend\n'));
+    assert.equal(terminal.truncated, true);
+  });
+
+  it('offers one picker per setting: modes a config option stands for are left out (pi-acp’s thinking levels, a `mode` option), other modes stay', () => {
+    const levels = ['off', 'low', 'high'];
+    const modes = { currentModeId: 'low', available: levels.map((id) => ({ id, name: `Thinking: ${id}` })) };
+    // pi-acp 0.0.34: the thinking levels as modes and as the config option `thought_level`, with the model option.
+    const pi = update({
+      sessionUpdate: 'config_option_update',
+      configOptions: [
+        { type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: 'p/m', options: [{ value: 'p/m', name: 'p/m' }] },
+        { type: 'select', id: 'thought_level', name: 'Thinking', category: 'thought_level', currentValue: 'low', options: levels.map((value) => ({ value, name: `Thinking: ${value}` })) },
+      ],
+    });
+    const thread = newThread();
+    const view = new WebviewModel();
+    thread.setSession({ modes, configOptions: [] });
+    assert.deepEqual(thread.session.modes, modes, 'modes alone: their picker');
+    thread.apply(pi);
+    assert.equal(thread.session.modes, undefined, 'the thought_level option offers the same choices: one picker');
+    assert.deepEqual(thread.session.configOptions.map((o) => o.id), ['model', 'thought_level']);
+    // What pi-acp sends when the level changes: both updates; the option's picker follows.
+    thread.apply(update({ sessionUpdate: 'current_mode_update', currentModeId: 'high' }));
+    assert.equal(thread.session.modes, undefined);
+    view.receive(thread);
+    assert.equal(view.session?.modes, undefined, 'the webview gets no second picker');
+
+    // A config option of category `mode` (claude-agent-acp, codex-acp) stands for the modes whatever its values.
+    const claude = newThread();
+    claude.setSession({ modes: { currentModeId: 'default', available: [{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan' }] }, configOptions: [{ type: 'select', id: 'mode', name: 'Mode', category: 'mode', currentValue: 'default', options: [{ value: 'default', name: 'Default' }] }] });
+    assert.equal(claude.session.modes, undefined);
+
+    // Options that do not offer the modes (a model and a boolean, as the reference agent has) leave them.
+    const other = newThread();
+    other.setSession({ modes, configOptions: [{ type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: 'a', options: [{ value: 'a', name: 'A' }] }, { type: 'boolean', id: 'x', name: 'X', currentValue: false }] });
+    assert.deepEqual(other.session.modes, modes);
+    // …and the modes come back when an agent drops the option that stood for them.
+    thread.apply(update({ sessionUpdate: 'config_option_update', configOptions: [] }));
+    assert.deepEqual(thread.session.modes, { ...modes, currentModeId: 'high' });
+  });
+
   it('records what it refused, with the command for a terminal', () => {
     const thread = newThread();
     thread.addRefusal('write', '/etc/x', '"/etc/x" is outside this session’s folder (/w/app)');
@@ -424,10 +521,26 @@ describe('Thread (the transcript reducer)', () => {
     assert.ok(!kinds.includes('unknown'), 'every update of a conforming agent is understood');
   });
 
+  it('folds a recorded codex-acp 2.6.0 command: its card shows what the command printed and its exit, from `_meta`', () => {
+    const { updates } = loadFixture('codex-acp-2.6.0.jsonl');
+    const thread = newThread();
+    for (const u of updates) thread.apply(u);
+    const command = thread.snapshot().entries.find((e) => e.kind === 'tool' && e.title.startsWith("printf 'written by codex"));
+    assert.ok(command?.kind === 'tool');
+    assert.deepEqual(command.content.find((c) => c.type === 'terminal'), {
+      type: 'terminal',
+      terminalId: 'call_scripted_1',
+      agentOwned: true,
+      cwd: '/tmp/acp-interop/workspace/app',
+      output: 'written by codex\n',
+      exitStatus: { exitCode: 0, signal: null },
+    });
+  });
+
   const recordings = fs.existsSync(FIXTURES) ? fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.jsonl')) : [];
 
   it('has recordings of the reference agent and of the real agents of the interop tier', () => {
-    for (const name of ['reference-agent.jsonl', 'claude-agent-acp-0.49.0.jsonl', 'claude-agent-acp-0.49.0-load.jsonl', 'sdk-v1-example.jsonl']) {
+    for (const name of ['reference-agent.jsonl', 'claude-agent-acp-0.49.0.jsonl', 'claude-agent-acp-0.49.0-load.jsonl', 'sdk-v1-example.jsonl', 'codex-acp-2.6.0.jsonl']) {
       assert.ok(recordings.includes(name), `test/fixtures/updates/${name}`);
     }
   });
