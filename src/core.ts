@@ -292,7 +292,18 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     confinement,
     mappedFolders,
   });
-  const folderChanges = new FolderChanges({ sessions, starter, grants, router, workspace, ui: () => rootsUi, notices, logger, confinement });
+  const folderChanges = new FolderChanges({
+    sessions,
+    starter,
+    grants,
+    router,
+    workspace,
+    ui: () => rootsUi,
+    notices,
+    logger,
+    confinement,
+    remember: (session, roots) => void history.index.setKeptRoots(session.agentName, session.sessionId, roots),
+  });
   const historyActions = new HistoryActions({ history, agents: pool, chats, reopener, grants, workspace, rootsUi: () => rootsUi, historyUi: () => historyUi, notices, logger });
 
   // The VS Code adapters.
