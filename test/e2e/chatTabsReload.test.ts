@@ -46,10 +46,10 @@ describe('chat tabs never shown before Reload Window come back (real workbench, 
     for (const folder of FOLDERS) {
       await tab(folder).click();
       const chat = await bench().webview(`.entry.info:has-text("Session opened")`, 60_000);
-      assert.match(await chat.locator('.chat-header').innerText(), new RegExp(folder), `the ${folder} chat shows its folder`);
+      assert.equal(await chatTabs().count(), FOLDERS.length, `no chat tab vanished (the ${folder} one clicked)`);
+      assert.match(await chat.locator('.chat-header').innerText(), new RegExp(`Session in ${folder} from`), `the ${folder} chat is shown, with its session`);
       await chat.locator('.prompt-input').waitFor({ timeout: 30_000 });
       assert.equal(await chat.locator('.entry.error').count(), 0, `the ${folder} chat says no error`);
-      assert.equal(await chatTabs().count(), FOLDERS.length, `no chat tab vanished (after showing the ${folder} one)`);
     }
     await bench().screenshot('chat-tabs-after-reload');
   });
