@@ -55,6 +55,7 @@ import * as os from 'node:os';
 import { ChatActions } from './vscode/chat/chatActions';
 import { ChatNotifications } from './vscode/chat/chatNotifications';
 import { ChatRestorer } from './vscode/chat/chatRestorer';
+import { ChatTabRecords } from './vscode/chat/chatTabRecords';
 import { ChatTabs } from './vscode/chat/chatTabs';
 import { vscodeChatUi } from './vscode/chat/chatUi';
 import { TranscriptExport } from './vscode/chat/transcriptExport';
@@ -292,7 +293,18 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     confinement,
     mappedFolders,
   });
-  const folderChanges = new FolderChanges({ sessions, starter, grants, router, workspace, ui: () => rootsUi, notices, logger, confinement });
+  const folderChanges = new FolderChanges({
+    sessions,
+    starter,
+    grants,
+    router,
+    workspace,
+    ui: () => rootsUi,
+    notices,
+    logger,
+    confinement,
+    remember: (session, roots) => void history.index.setKeptRoots(session.agentName, session.sessionId, roots),
+  });
   const historyActions = new HistoryActions({ history, agents: pool, chats, reopener, grants, workspace, rootsUi: () => rootsUi, historyUi: () => historyUi, notices, logger });
 
   // The VS Code adapters.
@@ -302,9 +314,10 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   const reviewPanels = new ReviewPanels(review, context.extensionUri, logger);
   const changeActions = new ChangeActions(review, reviewPanels);
   const chatActions = new ChatActions({ reopener, starter, router, signIn, ui: () => chatUi, log: channel, logger, changes: changeActions, edits: new PromptEdits({ history, historyActions, logger }) });
-  const tabs = new ChatTabs(context.extensionUri, chats, chatActions, logger);
+  const tabRecords = new ChatTabRecords(context.workspaceState);
+  const tabs = new ChatTabs(context.extensionUri, chats, chatActions, logger, tabRecords);
   const sessionsView = new SessionsView(context, history, registry, chats, historyActions, logger);
-  const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger);
+  const chatRestorer = new ChatRestorer(context.extensionUri, history, historyActions, tabs, logger, tabRecords);
   const refusalNotices = new RefusalNotices();
   const agentsView = new AgentsView(registry, sessions, confinement, titles, registryAgents);
   const notifications = new ChatNotifications({

@@ -48,6 +48,12 @@ export interface LocalRecord {
   readonly hidden?: boolean;
   /** Whether transcript text is stored for it. */
   readonly hasText?: boolean;
+  /**
+   * The folders (`[cwd, ...others]`) the user chose to keep the session with ("Keep Current Folders") when the
+   * workspace's changed: a chat restored after a window reload reopens with them without asking again.
+   * Forgotten once the session is reopened with other folders.
+   */
+  readonly keptRoots?: readonly string[];
 }
 
 const RecordSchema = z.object({
@@ -64,6 +70,7 @@ const RecordSchema = z.object({
   pinned: z.boolean().optional(),
   hidden: z.boolean().optional(),
   hasText: z.boolean().optional(),
+  keptRoots: z.array(z.string().min(1)).min(1).optional(),
 });
 
 const FileSchema = z.object({ version: z.literal(FORMAT_VERSION), sessions: z.array(z.unknown()) });
@@ -190,6 +197,10 @@ export class LocalSessionIndex {
     else (next as { title?: string }).title = title;
     if (update.promptTitle !== undefined && existing?.promptTitle === undefined) (next as { promptTitle?: string }).promptTitle = update.promptTitle;
     if (update.forkOf !== undefined && existing?.forkOf === undefined) (next as { forkOf?: ForkOrigin }).forkOf = { ...update.forkOf };
+    // Reopened with other folders: the folders the user chose to keep are no longer the session's.
+    if (existing?.keptRoots && !sameList([existing.cwd, ...existing.additionalDirectories], [next.cwd, ...next.additionalDirectories])) {
+      if (!sameList(existing.keptRoots, [next.cwd, ...next.additionalDirectories])) delete (next as { keptRoots?: readonly string[] }).keptRoots;
+    }
     if (existing && sameRecord(existing, next)) return existing;
     this.records.set(key, next);
     this.recordChanges.note(key);
@@ -218,6 +229,18 @@ export class LocalSessionIndex {
       else delete next.hidden;
     }
     this.records.set(key, next);
+    this.recordChanges.note(key);
+    this.changed();
+    return true;
+  }
+
+  /** The folders the user chose to keep the session with (see {@link LocalRecord.keptRoots}); false without a record. */
+  setKeptRoots(agentName: string, sessionId: string, roots: readonly string[]): boolean {
+    const key = recordKey(agentName, sessionId);
+    const existing = this.records.get(key);
+    if (!existing || roots.length === 0) return false;
+    if (existing.keptRoots && sameList(existing.keptRoots, roots)) return true;
+    this.records.set(key, { ...existing, keptRoots: [...roots] });
     this.recordChanges.note(key);
     this.changed();
     return true;
@@ -414,8 +437,13 @@ export class LocalSessionIndex {
   }
 }
 
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
+}
+
 function sameRecord(a: LocalRecord, b: LocalRecord): boolean {
   return (
+    a.keptRoots === b.keptRoots &&
     a.cwd === b.cwd &&
     a.title === b.title &&
     a.promptTitle === b.promptTitle &&

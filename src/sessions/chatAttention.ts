@@ -79,6 +79,17 @@ export class ChatAttention<Chat> {
     return this.unseen.delete(chat);
   }
 
+  /**
+   * The chat's session is back (its agent restarted, the session reopened): a failure the user did not see is
+   * over and no longer counts; a next failure is noticed again. Says whether the badge changes.
+   */
+  recovered(chat: Chat): boolean {
+    this.noticed.get(chat)?.delete('failed');
+    if (this.unseen.get(chat) !== 'failed') return false;
+    this.unseen.delete(chat);
+    return true;
+  }
+
   /** Keeps the permission keys of the requests that still wait (the rest can never come back). */
   prune(chat: Chat, waitingEntryIds: readonly string[]): void {
     const noticed = this.noticed.get(chat);

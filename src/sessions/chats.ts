@@ -80,6 +80,7 @@ export class Chats {
   private readonly permissionEmitter = new Emitter<PermissionAsked>();
   private readonly turnEndEmitter = new Emitter<TurnEnded>();
   private readonly failEmitter = new Emitter<ChatFailed>();
+  private readonly recoverEmitter = new Emitter<SessionController>();
 
   readonly onDidOpen: Event<ChatOpened> = this.openEmitter.event;
   readonly onDidClose: Event<SessionController> = this.closeEmitter.event;
@@ -93,6 +94,8 @@ export class Chats {
   readonly onDidEndTurn: Event<TurnEnded> = this.turnEndEmitter.event;
   /** A chat shows an error about its agent. */
   readonly onDidFail: Event<ChatFailed> = this.failEmitter.event;
+  /** A chat continues with a reopened session (after its agent failed or restarted): what failed is over. */
+  readonly onDidRecover: Event<SessionController> = this.recoverEmitter.event;
 
   constructor(private readonly options: ChatsOptions) {}
 
@@ -180,6 +183,7 @@ export class Chats {
     chat.attach(session);
     this.options.sessions.add(session);
     void this.options.router.route(session.connection, session.sessionId, chat);
+    this.recoverEmitter.fire(chat);
   }
 
   /** Closes a chat: its turn is cancelled, its terminals released and its session closed on the agent. */
@@ -216,7 +220,7 @@ export class Chats {
 
   dispose(): void {
     for (const chat of this.all()) this.close(chat);
-    for (const emitter of [this.openEmitter, this.closeEmitter, this.changeEmitter, this.revealEmitter, this.permissionEmitter, this.turnEndEmitter, this.failEmitter]) emitter.dispose();
+    for (const emitter of [this.openEmitter, this.closeEmitter, this.changeEmitter, this.revealEmitter, this.permissionEmitter, this.turnEndEmitter, this.failEmitter, this.recoverEmitter]) emitter.dispose();
   }
 }
 

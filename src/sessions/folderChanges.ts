@@ -37,6 +37,11 @@ export interface FolderChangesOptions {
     /** The agents launched in this window. */
     agents(): readonly string[];
   };
+  /**
+   * The user chose to keep a session's folders (the roots it can still reach, cwd first): remembered with the
+   * session, so its chat restored after a window reload does not ask which folders again.
+   */
+  readonly remember?: (session: AgentSession, roots: readonly string[]) => void;
 }
 
 export class FolderChanges {
@@ -128,6 +133,15 @@ export class FolderChanges {
     }
   }
 
+  /** Keeps sessions as they are ("Keep Current Folders"): no longer stale, and the choice is remembered. */
+  keep(sessions: readonly AgentSession[]): void {
+    for (const session of sessions) {
+      session.markStale(undefined);
+      const withdrawn = new Set(session.withdrawn);
+      this.options.remember?.(session, rootPaths(session.rootSet).filter((root) => !withdrawn.has(root)));
+    }
+  }
+
   dispose(): void {
     this.subscription.dispose();
   }
@@ -184,7 +198,7 @@ export class FolderChanges {
 
   private async offerReopen(affected: readonly AgentSession[], message: string): Promise<void> {
     const choice = await this.options.ui().staleChoice(message);
-    if (choice === 'keep') for (const session of affected) session.markStale(undefined);
+    if (choice === 'keep') this.keep(affected);
     if (choice === 'reopen') await this.reopen(affected);
   }
 }

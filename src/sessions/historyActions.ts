@@ -83,6 +83,8 @@ export class HistoryActions {
           shape: history.workspace(),
           grants: this.options.grants,
           ui: this.options.rootsUi(),
+          // A chat restored after a reload keeps the folders the user chose to keep (no question again).
+          kept: verb === 'restore' ? history.index.get(view.agentName, view.sessionId)?.keptRoots : undefined,
         }),
     });
     return reopened?.chat;

@@ -20,6 +20,11 @@ export interface ReopenRootsContext {
   readonly shape: WorkspaceShape;
   readonly grants: FolderGrants;
   readonly ui: RootsUi;
+  /**
+   * The folders the user chose to keep the session with when the workspace's changed (a chat restored after a
+   * window reload): taken without asking while the session still has them all, shared and on this machine.
+   */
+  readonly kept?: readonly string[];
 }
 
 /** The roots to send, after the user's choice where one is needed; undefined when cancelled. */
@@ -38,6 +43,17 @@ export async function chooseReopenRoots(view: SessionView, connection: AcpConnec
   });
   const name = (folder: string) => folderName(workspace, folder);
   let roots = plan.roots;
+  const chosenToKeep = context.kept;
+  const isShared = (folder: string) => shareAll || grants.isGranted(view.agentName, folder);
+  if (
+    !roots &&
+    chosenToKeep &&
+    chosenToKeep[0] === plan.sessionRoots[0] &&
+    chosenToKeep.every((folder) => plan.sessionRoots.includes(folder)) &&
+    chosenToKeep.slice(1).every(isShared)
+  ) {
+    roots = chosenToKeep;
+  }
   if (!roots) {
     const choice = await ui.chooseReopenRoots({
       agentName: view.agentName,

@@ -79,7 +79,7 @@ export function registerSessionCommands(
     }),
     vscode.commands.registerCommand(SessionCommandIds.manageSharedFolders, () => manageSharedFolders(grants, agents)),
     vscode.commands.registerCommand(SessionCommandIds.reopenWithCurrentFolders, (session?: AgentSession) => session && folderChanges.reopen([session])),
-    vscode.commands.registerCommand(SessionCommandIds.keepFolders, (session?: AgentSession) => session?.markStale(undefined)),
+    vscode.commands.registerCommand(SessionCommandIds.keepFolders, (session?: AgentSession) => session && folderChanges.keep([session])),
   ];
 }
 

@@ -33,6 +33,8 @@ export class ChatNotifications extends Disposable {
   private readonly attention = new ChatAttention<SessionController>(readNotifications);
   private focused = vscode.window.state.focused;
   private shownBadge: Badge | undefined;
+  /** Chats whose session was reopened after their failure notification was shown (its Restart Agent is moot). */
+  private readonly recoveredSince = new WeakSet<SessionController>();
 
   constructor(private readonly options: ChatNotificationsOptions) {
     super();
@@ -53,6 +55,13 @@ export class ChatNotifications extends Disposable {
     this._register(chats.onDidRequestPermission((asked) => this.permissionAsked(asked)));
     this._register(chats.onDidEndTurn((ended) => this.turnEnded(ended)));
     this._register(chats.onDidFail((failed) => this.failed(failed)));
+    // The agent restarted and the session was reopened: the failure is over, the badge no longer counts it.
+    this._register(
+      chats.onDidRecover((chat) => {
+        this.recoveredSince.add(chat);
+        if (this.attention.recovered(chat)) this.updateBadge();
+      }),
+    );
     // A permission request answered in the chat, a title that changed: the badge follows.
     this._register(chats.onDidChange(() => this.updateBadge()));
     this._register(
@@ -147,9 +156,20 @@ export class ChatNotifications extends Disposable {
     const agentName = chat.session.agentName;
     if (!tab || this.options.isStopping(agentName) || !this.should(tab, { kind: 'failed' })) return this.updateBadge();
     this.updateBadge();
+    this.recoveredSince.delete(chat);
     const items: Array<Action<() => void>> = [{ title: vscode.l10n.t('Show'), run: () => tab.panel.reveal() }];
     if (actions.includes('restart')) {
-      items.push({ title: vscode.l10n.t('Restart Agent'), run: () => void this.options.restartAgent(agentName).catch(() => undefined) });
+      items.push({
+        title: vscode.l10n.t('Restart Agent'),
+        run: () => {
+          // VS Code offers no way to take a notification back: one that outlived its failure does not restart again.
+          if (this.recoveredSince.has(chat)) {
+            void vscode.window.showInformationMessage(vscode.l10n.t('“{0}” is running again: its session was reopened after the failure.', this.title(tab)));
+            return;
+          }
+          void this.options.restartAgent(agentName).catch(() => undefined);
+        },
+      });
     }
     void vscode.window.showErrorMessage(failedText(this.title(tab), message), ...items).then((choice) => choice?.run());
   }

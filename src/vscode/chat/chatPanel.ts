@@ -4,6 +4,7 @@
  * at most one post per animation frame whatever the agent's rate, a long transcript in pieces. Messages
  * from the webview are validated before anything acts on them.
  */
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
 import { chatTitle } from '../../shared/chatModel';
@@ -14,6 +15,7 @@ import { TranscriptFeed } from '../../thread/transcriptFeed';
 import { Disposable } from '../../common/lifecycle';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 import { CHAT_VIEW_TYPE } from '../contributionIds';
+import { chatTabId, chatTabOptions } from './chatTabRecords';
 
 export interface ChatPanelHandlers {
   readonly onMessage: (message: ChatToHost) => void | Promise<void>;
@@ -35,6 +37,8 @@ export interface ChatPanelOptions extends ChatPanelHandlers {
 
 export class ChatPanel extends Disposable {
   readonly panel: vscode.WebviewPanel;
+  /** The tab's id, kept by VS Code with the tab across a reload (see chatTabRecords.ts). */
+  readonly tabId: string;
   private ready = false;
   private readonly feed: TranscriptFeed;
   private draft: Draft = { text: '', attachments: [] };
@@ -57,15 +61,16 @@ export class ChatPanel extends Disposable {
         onLate: () => options.logger.warn('The chat view did not acknowledge a patch in time; sending the next one.'),
       }),
     );
+    this.tabId = (options.panel && chatTabId(options.panel)) ?? randomUUID();
     this.panel = this._register(
       options.panel ??
         vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, this.title(), options.viewColumn ?? vscode.ViewColumn.Active, {
-          ...webviewOptions(options.extensionUri),
+          ...chatTabOptions(webviewOptions(options.extensionUri), this.tabId),
           enableFindWidget: true,
         }),
     );
     if (options.panel) {
-      this.panel.webview.options = webviewOptions(options.extensionUri);
+      this.panel.webview.options = chatTabOptions(webviewOptions(options.extensionUri), this.tabId);
       this.panel.title = this.title();
     }
     this.panel.iconPath = vscode.Uri.joinPath(options.extensionUri, 'media', 'activitybar.svg');

@@ -15,6 +15,7 @@ import { ChatViewState, type ChatToHost } from '../../shared/chatProtocol';
 import { Thread } from '../../thread/thread';
 import { AgentCommandIds } from '../agentCommands';
 import { ChatPanel } from './chatPanel';
+import { chatTabId, type ChatTabRecords } from './chatTabRecords';
 import type { ChatTabs } from './chatTabs';
 
 interface Restoring {
@@ -33,6 +34,8 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
     private readonly actions: HistoryActions,
     private readonly tabs: ChatTabs,
     private readonly logger: Logger,
+    /** Which session each tab showed, for a tab whose webview never ran (see chatTabRecords.ts). */
+    private readonly records?: ChatTabRecords,
   ) {}
 
   /** Called by VS Code for each chat tab it restores; resolves once the tab shows (the reopening goes on). */
@@ -41,16 +44,10 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
     return Promise.resolve();
   }
 
-  /** Restores a tab from its saved state; returns the tab, or undefined when there was nothing to restore. */
-  restore(panel: vscode.WebviewPanel, state: unknown): ChatPanel | undefined {
-    const parsed = ChatViewState.safeParse(state);
-    if (!parsed.success) {
-      // A tab closed before its session started, or state from another version: nothing to reopen.
-      this.logger.info('Closed a chat tab restored after the window reload: it had no session to reopen.');
-      panel.dispose();
-      return undefined;
-    }
-    const saved = parsed.data;
+  /** Restores a tab from its saved state; returns the tab (one that says there was nothing to reopen, if so). */
+  restore(panel: vscode.WebviewPanel, state: unknown): ChatPanel {
+    const saved = this.savedState(panel, state);
+    if (!saved) return this.nothingToReopen(panel, state);
     const thread = new Thread({
       agentName: saved.agentName,
       sessionId: saved.sessionId,
@@ -74,6 +71,43 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
     restoring.current = { saved, panel: chatPanel, busy: false };
     this.track(this.reopen(restoring.current));
     return chatPanel;
+  }
+
+  /**
+   * What the tab kept: its webview's state, else (a tab whose webview never ran: opened behind another and never
+   * shown before the reload) the host's record of the session it showed, with whatever the state holds besides.
+   */
+  private savedState(panel: vscode.WebviewPanel, state: unknown): ChatViewState | undefined {
+    const parsed = ChatViewState.safeParse(state);
+    if (parsed.success) return parsed.data;
+    const tabId = chatTabId(panel);
+    const record = tabId === undefined ? undefined : this.records?.get(tabId);
+    if (!record) return undefined;
+    const kept = typeof state === 'object' && state !== null ? state : {};
+    const merged = ChatViewState.safeParse({ ...kept, ...record });
+    return merged.success ? merged.data : record;
+  }
+
+  /**
+   * A tab with no session to reopen (closed before its session started, or state from another version): it stays
+   * and says so, rather than vanishing (and VS Code logs "OverlayWebview has been disposed" for a tab disposed
+   * while it is restored).
+   */
+  private nothingToReopen(panel: vscode.WebviewPanel, state: unknown): ChatPanel {
+    this.logger.warn(`A chat tab restored after the window reload has no session to reopen (its saved state: ${JSON.stringify(state) ?? 'none'}).`);
+    const agentName = typeof state === 'object' && state !== null && 'agentName' in state && typeof state.agentName === 'string' && state.agentName ? state.agentName : vscode.l10n.t('ACP');
+    const thread = new Thread({ agentName, roots: [], prompt: { image: false, audio: false, embeddedContext: false }, status: 'disconnected', statusDetail: vscode.l10n.t('Nothing to reopen') });
+    thread.addError(vscode.l10n.t('This chat tab was open before the window reloaded, but it had no session that can be reopened. Start a new session from the Agents view, or find the session in the Sessions view.'), ['showLog']);
+    return new ChatPanel({
+      extensionUri: this.extensionUri,
+      thread,
+      logger: this.logger,
+      panel,
+      onMessage: (message) => {
+        if (message.type === 'action' && message.action === 'showLog') void vscode.commands.executeCommand(AgentCommandIds.showLog);
+      },
+      onDidDispose: () => undefined,
+    });
   }
 
   /** Settles when the restores started so far have finished (or failed). */

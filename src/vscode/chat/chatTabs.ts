@@ -12,7 +12,9 @@ import type { SessionController } from '../../sessions/sessionController';
 import type { ChatToHost } from '../../shared/chatProtocol';
 import type { Thread } from '../../thread/thread';
 import type { ChatActions, ChatTab } from './chatActions';
+import { rootPaths } from '../../roots/rootSet';
 import { ChatPanel } from './chatPanel';
+import type { ChatTabRecords } from './chatTabRecords';
 import { ChatStatusBar } from './statusBar';
 
 export class ChatTabs extends Disposable {
@@ -27,6 +29,8 @@ export class ChatTabs extends Disposable {
     private readonly chats: Chats,
     private readonly actions: ChatActions,
     private readonly logger: Logger,
+    /** Which session each tab shows, for a tab that comes back after a reload without state of its own. */
+    private readonly records?: ChatTabRecords,
   ) {
     super();
     this._register(chats.onDidOpen(({ chat, background }) => this.opened(chat, background)));
@@ -35,6 +39,8 @@ export class ChatTabs extends Disposable {
     this._register(chats.onDidRequestPermission(() => this.updateStatusBar()));
     this._register(
       chats.onDidChange((chat) => {
+        const tab = this.tabs.get(chat);
+        if (tab) this.remember(tab);
         if (chat === this.active()?.controller) this.updateStatusBar();
       }),
     );
@@ -91,6 +97,7 @@ export class ChatTabs extends Disposable {
     panel.setHandlers(handlers);
     const tab: ChatTab = { controller: chat, panel };
     this.tabs.set(chat, tab);
+    this.remember(tab);
     // The queue lives with the chat; the tab shows it (messages a restored tab had come back held).
     chat.queue.restore(panel.takeRestoredQueue());
     panel.showQueue(chat.queue.view());
@@ -111,6 +118,13 @@ export class ChatTabs extends Disposable {
       panel.focusInput();
     }
     this.updateStatusBar();
+  }
+
+  /** Notes which session the tab shows (its webview may never run before a reload: see chatTabRecords.ts). */
+  private remember({ controller, panel }: ChatTab): void {
+    if (panel.isClosed) return;
+    const { session } = controller;
+    this.records?.set(panel.tabId, { agentName: session.agentName, sessionId: session.sessionId, title: controller.thread.session.title, roots: rootPaths(session.rootSet) });
   }
 
   private closed(tab: ChatTab): void {

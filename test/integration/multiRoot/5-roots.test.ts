@@ -305,6 +305,39 @@ describe('multi-root: the root set, consent and enforcement', function () {
     assert.equal(kept.refusals.at(-1)?.path, path.join(real(extra), 'README.md'));
     assert.match(ui.asked.find((q) => q.startsWith('stale:'))!, /Workspace folders changed \(outside was removed\)/);
   });
+
+    it('remembers "Keep Current Folders": the chat restored after a window reload reopens with the kept folders without asking again (issue 25, item 8)', async () => {
+      const extra = path.join(path.dirname(lib), 'outside');
+      await api.grants.set('Roots Agent', [lib, docs, real(extra)]);
+      const session = (await api.starter.newSession({ agentName: 'Roots Agent' }))[0]!.session;
+      assert.deepEqual(session.guard.roots, [app, lib, docs]);
+      ui.stale = 'keep';
+      ui.asked.splice(0);
+      const added = folderChange();
+      assert.ok(vscode.workspace.updateWorkspaceFolders(3, 0, { uri: vscode.Uri.file(extra), name: 'outside' }));
+      try {
+        await added;
+        await waitFor(() => ui.asked.some((q) => q.startsWith('stale:')), 'the stale question');
+        await waitFor(() => api.sessions.find('Roots Agent', session.sessionId)?.stale === undefined, 'kept');
+        // The window reloads: the chat's tab goes, and VS Code hands it back with the state it saved.
+        api.chats.find('Roots Agent', session.sessionId)?.panel.dispose();
+        ui.asked.splice(0);
+        const reopened = () => paramsOf(agent, 'session/load').concat(paramsOf(agent, 'session/resume')).filter((p) => p?.['sessionId'] === session.sessionId);
+        const tab = restoreTab(api, { agentName: 'Roots Agent', sessionId: session.sessionId, roots: [app, lib, docs] });
+        await api.chatRestorer.settled();
+        assert.deepEqual(ui.asked, [], 'the user chose to keep the session’s folders: no "which folders?" question again');
+        const chat = api.chats.find('Roots Agent', session.sessionId);
+        assert.ok(chat && chat.panel === tab.restored, 'reopened in the restored tab');
+        assert.deepEqual(reopened().at(-1)?.['additionalDirectories'], [lib, docs], 'with the folders the user kept');
+        chat.panel.dispose();
+      } finally {
+        const removed = folderChange();
+        ui.stale = undefined;
+        assert.ok(vscode.workspace.updateWorkspaceFolders(3, 1));
+        await removed;
+        ui.stale = 'reopen';
+      }
+    });
   });
 
   it('sent only messages that conform to the ACP JSON Schema', () => {

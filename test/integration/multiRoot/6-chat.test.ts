@@ -292,6 +292,26 @@ describe('chat sessions in the real extension host', function () {
     assert.equal(lastAgentText(), 'Echo: hello again', JSON.stringify(entries().slice(-4)));
   });
 
+  it('a crash in a chat out of view counts in the badge until the session is back: once the agent restarted and the session was reopened it no longer does (issue 25, item 8)', async () => {
+    const document = await vscode.workspace.openTextDocument({ content: 'in front of the chat' });
+    await vscode.window.showTextDocument(document, { viewColumn: chat.panel.panel.viewColumn, preview: false });
+    await waitFor(() => !chat.panel.visible, 'the chat hidden behind an editor');
+    try {
+      assert.equal(api.notifications.badge, undefined);
+      await prompt('crash');
+      await waitFor(() => api.notifications.badge !== undefined, 'the failure counted in the badge');
+      assert.match(api.notifications.badge!.tooltip, /the agent failed/);
+      await api.chats.dispatch(chat, { type: 'action', action: 'restart' });
+      await waitFor(() => chat.controller.thread.session.status === 'idle' && !chat.controller.session.connection.isClosed, 'the agent restarted and the session reopened', 30_000);
+      assert.ok(entries().some((e) => e.kind === 'info' && /Session (resumed|reopened)/.test(e.text)), 'the session was reopened');
+      assert.equal(chat.panel.visible, false, 'the chat is still out of view: nobody saw it');
+      assert.equal(api.notifications.badge, undefined, 'the failure is over: the badge no longer counts it');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      chat.panel.reveal();
+    }
+  });
+
   it('Restart Agent (the command) reconnects the open chats of that agent: resume with the complete folder list, no "shutting down", a closed tab left alone', async () => {
     // A second chat of the same agent, whose tab the user closes while the agent waits for a permission.
     const { misuse } = await closeWhileAsking();

@@ -374,13 +374,19 @@ describe('the session history in the real extension host (250 sessions in three 
     chat.panel.dispose();
   });
 
-  it('a restored tab with nothing to reopen closes; one of an agent that is gone says so', async () => {
-    const empty = restoredTab(undefined);
-    assert.equal(empty.restored, undefined);
-    assert.equal(empty.closed, true);
-    const invalid = restoredTab({ agentName: NAME, sessionId: 42 });
-    assert.equal(invalid.restored, undefined);
-    assert.equal(invalid.closed, true);
+  it('a restored tab with nothing to reopen stays and says so, never vanishing (issue 25, item 8); one of an agent that is gone says so', async () => {
+    for (const state of [undefined, { agentName: NAME, sessionId: 42 }, { draft: { text: '', attachments: [] } }]) {
+      const empty = restoredTab(state);
+      await api.chatRestorer.settled();
+      assert.equal(empty.closed, false, `the tab stays (saved state ${JSON.stringify(state)})`);
+      assert.ok(empty.restored);
+      assert.equal(empty.restored.thread.session.status, 'disconnected');
+      const said = empty.restored.thread.snapshot().entries.find((e) => e.kind === 'error');
+      assert.ok(said && said.kind === 'error');
+      assert.match(said.message, /had no session that can be reopened/);
+      empty.restored.dispose();
+      assert.equal(empty.closed, true);
+    }
     const bad = restoredTab({ agentName: 'Gone Agent', sessionId: 's1', roots: [app] });
     await api.chatRestorer.settled();
     assert.ok(bad.restored);

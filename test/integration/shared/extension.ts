@@ -35,7 +35,7 @@ export async function reopenFromHistory(api: TestApi, view: SessionView, verb: H
 /** A chat tab as VS Code hands it back after a window reload (its webview kept `state`). */
 export function restoreTab(api: TestApi, state: unknown) {
   const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'Restored', vscode.ViewColumn.Active, { enableScripts: true });
-  const tab = { panel, closed: false, restored: undefined as ReturnType<TestApi['chatRestorer']['restore']> };
+  const tab = { panel, closed: false, restored: undefined as ReturnType<TestApi['chatRestorer']['restore']> | undefined };
   panel.onDidDispose(() => (tab.closed = true));
   tab.restored = api.chatRestorer.restore(panel, state);
   return tab;

@@ -49,6 +49,21 @@ describe('LocalSessionIndex (the client’s own session history)', () => {
     await again.dispose();
   });
 
+  it('keeps the folders the user chose to keep across a restart, and forgets them once the session is reopened with others', async () => {
+    const index = new LocalSessionIndex(dir);
+    index.record({ agentName: 'A', sessionId: 's1', cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs'] });
+    assert.equal(index.setKeptRoots('A', 'nope', ['/w/app']), false);
+    assert.equal(index.setKeptRoots('A', 's1', ['/w/app', '/w/lib']), true);
+    index.record({ agentName: 'A', sessionId: 's1', cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs'], title: 'Still the same folders' });
+    index.record({ agentName: 'A', sessionId: 's1', cwd: '/w/app', additionalDirectories: ['/w/lib'] });
+    await index.dispose();
+    const again = new LocalSessionIndex(dir);
+    assert.deepEqual(again.get('A', 's1')?.keptRoots, ['/w/app', '/w/lib'], 'reopened with the kept folders: still kept');
+    again.record({ agentName: 'A', sessionId: 's1', cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs', '/w/new'] });
+    assert.equal(again.get('A', 's1')?.keptRoots, undefined, 'reopened with other folders: forgotten');
+    await again.dispose();
+  });
+
   it('does not record a session it knows no folder of', () => {
     const index = new LocalSessionIndex(dir);
     assert.equal(index.record({ agentName: 'A', sessionId: 's1', title: 'x' }), undefined);

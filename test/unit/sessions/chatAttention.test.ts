@@ -49,6 +49,15 @@ describe('chat attention: which events of a chat out of view notify, and the bad
     assert.deepEqual(attention.badge([state('a')]), { count: 1, tooltip: 'A: the agent failed' }, 'a failure is not hidden by a later end');
   });
 
+  it('a failure no longer counts once the chat’s session is back, and the next failure is notified again', () => {
+    attention.event('a', finished, false);
+    assert.equal(attention.recovered('a'), false, 'nothing failed: the badge does not change');
+    attention.event('b', { kind: 'failed' }, false);
+    assert.equal(attention.recovered('b'), true);
+    assert.deepEqual(attention.badge([state('a'), state('b')]), { count: 1, tooltip: 'A: finished, not seen yet' });
+    assert.equal(attention.event('b', { kind: 'failed' }, false), true, 'a new failure is notified');
+  });
+
   it('counts in the badge the chats that wait: a permission request, an unseen end or failure; cleared when seen', () => {
     attention.event('a', finished, false);
     attention.event('c', { kind: 'failed' }, false);
