@@ -54,7 +54,7 @@ export class ChatPanel extends Disposable {
     if (options.queue?.length) this.queue = { items: options.queue.map((item, i) => ({ ...item, id: `restored${i}` })), held: 'restored', limit: QUEUE_LIMIT };
     this.feed = this._register(
       new TranscriptFeed(options.thread, (message) => this.post(message), {
-        onLate: () => options.logger.warn('The chat view did not acknowledge a patch in time; sending the next one.'),
+        onLate: () => options.logger.warn('The chat view did not acknowledge a patch in time; sending the next one (and nothing more until it does).'),
       }),
     );
     this.panel = this._register(
