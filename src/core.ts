@@ -379,6 +379,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     ...registerSessionCommands(starter, registry, grants, folderChanges, channel, tabs, signIn, (name) => restartAgent(name), () => startFailureUi),
     ...changeActions.register(tabs),
     ...transcripts.register(),
+    chatRestorer.register(),
   );
   const testApi: TestApi = {
     agents: registry,

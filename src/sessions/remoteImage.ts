@@ -77,3 +77,75 @@ function reason(error: unknown): string {
   if (error instanceof Error && error.name === 'TimeoutError') return l10n.t('it took too long');
   return cause ?? (error instanceof Error ? error.message : String(error));
 }
+
+export interface RemoteImageCacheLimits {
+  /** Most images kept. */
+  readonly maxCount: number;
+  /** Most characters of `data:` URLs kept, all images together. */
+  readonly maxChars: number;
+}
+
+/** Per chat: 64 images, 32 MiB of `data:` URLs. */
+export const IMAGE_CACHE_LIMITS: RemoteImageCacheLimits = { maxCount: 64, maxChars: 32 * 1024 * 1024 };
+
+type Fetched = { dataUrl: string; bytes: number };
+
+/**
+ * The remote images of one chat the user chose to see, fetched once and kept: VS Code recreates a chat's
+ * webview each time its tab is shown again, and the webview asks for them again. Bounded (the least recently
+ * asked for go first); a failure is not kept (the user may try again); two asks at once share one fetch.
+ */
+export class RemoteImageCache {
+  /** Address → the fetch, least recently asked for first. */
+  private readonly images = new Map<string, Promise<Fetched>>();
+  private readonly sizes = new Map<string, number>();
+  private chars = 0;
+
+  constructor(
+    private readonly fetchImage: (address: string) => Promise<Fetched> = fetchRemoteImage,
+    private readonly limits: RemoteImageCacheLimits = IMAGE_CACHE_LIMITS,
+  ) {}
+
+  /** The image at `address`; `cached`: it was fetched before and not again. */
+  async get(address: string): Promise<Fetched & { cached: boolean }> {
+    const kept = this.images.get(address);
+    if (kept) {
+      this.images.delete(address);
+      this.images.set(address, kept);
+      return { ...(await kept), cached: true };
+    }
+    const fetching = this.fetchImage(address);
+    this.images.set(address, fetching);
+    try {
+      const image = await fetching;
+      if (this.images.get(address) === fetching) this.keep(address, image.dataUrl.length);
+      return { ...image, cached: false };
+    } catch (error) {
+      if (this.images.get(address) === fetching) this.images.delete(address);
+      throw error;
+    }
+  }
+
+  /** How many images are kept. */
+  get size(): number {
+    return this.sizes.size;
+  }
+
+  private keep(address: string, chars: number): void {
+    if (chars > this.limits.maxChars) {
+      this.images.delete(address);
+      return;
+    }
+    this.sizes.set(address, chars);
+    this.chars += chars;
+    for (const oldest of this.images.keys()) {
+      if (this.sizes.size <= this.limits.maxCount && this.chars <= this.limits.maxChars) break;
+      const size = this.sizes.get(oldest);
+      // Still fetching: not counted yet, and not dropped.
+      if (size === undefined || oldest === address) continue;
+      this.images.delete(oldest);
+      this.sizes.delete(oldest);
+      this.chars -= size;
+    }
+  }
+}

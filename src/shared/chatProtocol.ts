@@ -28,6 +28,11 @@ export const ChatRequests = {
    * A remote image in agent text that the user asked to see, fetched by the host (the webview loads nothing
    * from the network) and answered as a `data:` URL.
    */
+  /**
+   * Whether the extension host that made the view still answers it (an extension host killed and restarted
+   * leaves the view running, talking to no one; see src/webview/chat/hostLink.ts).
+   */
+  ping: defineRequest('ping', z.object({}), z.object({})),
   loadImage: defineRequest('loadImage', z.object({ url: z.string().check(z.maxLength(8192)) }), z.object({ dataUrl: z.string().check(z.regex(/^data:image\/[\w.+-]+;base64,/)) })),
 } as const;
 
@@ -137,6 +142,13 @@ export const ChatToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openLink'), href: z.string() }),
 ]);
 export type ChatToHost = z.output<typeof ChatToHost>;
+
+/**
+ * The command a chat tab left by a dead extension host runs from its Reopen link (a `command:` link is the only
+ * way such a tab reaches the new extension host: its messages go to the old one). Its argument: the tab's
+ * {@link ChatViewState}, with what the user typed.
+ */
+export const REOPEN_INTERRUPTED_CHAT_COMMAND = 'acpWorkspace.reopenInterruptedChat';
 
 // ---- kept by the webview across window reloads ----------------------------------------------------
 

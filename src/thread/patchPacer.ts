@@ -3,8 +3,10 @@
  * rendering the last one (it renders patches in animation frames), so the webview gets at most one
  * post per animation frame whatever the agent's rate; everything that changed meanwhile is coalesced into
  * the next patch. A change too large for one message (a replayed history) goes in pieces, one per
- * acknowledgement, each saying how many pieces follow (see patchPieces.ts). If an acknowledgement never
- * comes (a broken frame), patches resume after a timeout.
+ * acknowledgement, each saying how many pieces follow (see patchPieces.ts). If an acknowledgement does not
+ * come in time (a dropped frame), the next patch goes anyway; if that one is not acknowledged either, the view
+ * is not rendering (its connection gone with an extension host that lost its window, its frames stopped) and
+ * nothing more is posted, nor said, until it acknowledges or starts again.
  */
 import type { ChatOp } from '../shared/chatModel';
 import { PIECE_CHARS, Pieces } from './patchPieces';
@@ -26,6 +28,8 @@ export class PatchPacer {
   private ready = false;
   private inFlight: number | undefined;
   private inFlightSince = 0;
+  /** Patches sent since the last acknowledgement (or start). */
+  private unanswered = 0;
   private seq = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly ackTimeoutMs: number;
@@ -49,6 +53,7 @@ export class PatchPacer {
   start(rest?: Pieces): void {
     this.ready = true;
     this.inFlight = undefined;
+    this.unanswered = 0;
     clearTimeout(this.timer);
     this.options.takeOps();
     this.pieces = rest;
@@ -58,6 +63,7 @@ export class PatchPacer {
   stop(): void {
     this.ready = false;
     this.inFlight = undefined;
+    this.unanswered = 0;
     this.pieces = undefined;
     clearTimeout(this.timer);
   }
@@ -67,6 +73,8 @@ export class PatchPacer {
     if (!this.ready || (!this.piecesLeft && !this.options.hasChanges())) return;
     if (this.inFlight !== undefined) {
       if (Date.now() - this.inFlightSince < this.ackTimeoutMs) return;
+      // A late patch went already and is not acknowledged either: wait for the view (see above).
+      if (this.unanswered >= 2) return;
       this.options.onLate?.();
     }
     if (!this.piecesLeft) this.pieces = Pieces.of(this.options.takeOps(), this.options.pieceChars ?? PIECE_CHARS);
@@ -74,15 +82,17 @@ export class PatchPacer {
     const ops = pieces.next();
     this.inFlight = ++this.seq;
     this.inFlightSince = Date.now();
+    this.unanswered++;
     this.options.send(this.inFlight, ops, pieces.left);
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.schedule(), this.ackTimeoutMs + 10);
+    if (this.unanswered < 2) this.timer = setTimeout(() => this.schedule(), this.ackTimeoutMs + 10);
   }
 
   /** The webview rendered patch `seq`: send what changed since (or the next piece), if anything. */
   acknowledge(seq: number): void {
     if (seq !== this.inFlight) return;
     this.inFlight = undefined;
+    this.unanswered = 0;
     clearTimeout(this.timer);
     if (this.piecesLeft || this.options.hasChanges()) this.schedule();
   }

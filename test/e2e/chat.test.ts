@@ -164,6 +164,15 @@ describe('the chat (real workbench, Chromium)', function () {
       assert.deepEqual(tracked, [], 'nothing was ever requested from the tracker\'s host');
       assert.equal(await answer.locator('button.remote-image').count(), 1, 'the other image is still a placeholder');
       await bench().screenshot('chat-remote-image-loaded');
+      // Another tab shown and this one again: VS Code recreates the chat's webview, which shows the image again
+      // from what the host kept for the session, without fetching it again.
+      await bench().runCommand('File: New Untitled Text File');
+      await bench().page.locator('.tabs-container .tab.active', { hasText: 'Untitled' }).waitFor();
+      await bench().runCommand('View: Revert and Close Editor');
+      chat = await bench().webview('.prompt-input');
+      const again = chat.locator('.entry.agent').last().locator('img[alt="the diagram"]');
+      await again.waitFor({ timeout: 30_000 });
+      assert.deepEqual(served, ['/diagram.png'], 'shown again, the diagram was not fetched again');
     } finally {
       context.off('request', onRequest);
       await context.unroute('https://images.example.test/**');

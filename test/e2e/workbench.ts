@@ -293,7 +293,7 @@ export interface WorkbenchPaths {
 export function useWorkbench(
   target: 'multi-root' | 'single' | 'no folder' = 'multi-root',
   prepare?: (paths: WorkbenchPaths) => void,
-  open?: (scratch: string) => Pick<WorkbenchOptions, 'locale' | 'extensionPath' | 'userSettings' | 'workspaceTrust'>,
+  open?: (scratch: string) => Pick<WorkbenchOptions, 'locale' | 'extensionPath' | 'userSettings' | 'workspaceTrust' | 'developmentExtension' | 'extensionsDir'>,
 ): () => Workbench {
   const runId = randomUUID();
   let scratch: string | undefined;

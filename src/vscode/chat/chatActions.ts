@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
 import { linkTarget, openChatTarget, type LinkOpener, type LinkTarget } from '../../sessions/chatLinks';
 import type { ChatUi } from '../../sessions/ports';
-import { fetchRemoteImage } from '../../sessions/remoteImage';
+import { RemoteImageCache } from '../../sessions/remoteImage';
 import type { Reopener } from '../../sessions/reopener';
 import { mentionGlob } from '../../sessions/promptBuilder';
 import type { PromptEdits } from '../../sessions/promptEdits';
@@ -53,6 +53,8 @@ export interface ChangeActions {
 export class ChatActions {
   /** The tool-call diffs it opened (the activation bundle serves them under DIFF_SCHEME). */
   readonly diffs = new DiffDocuments();
+  /** Each chat's remote images, fetched once (its webview asks again each time it is recreated). */
+  private readonly images = new WeakMap<SessionController, RemoteImageCache>();
 
   constructor(private readonly options: ChatActionsOptions) {}
 
@@ -98,7 +100,7 @@ export class ChatActions {
         return;
       }
       case 'request':
-        tab.panel.post(await answer(ChatRequests, { mentions: ({ query }) => this.mentions(controller, query), loadImage: ({ url }) => this.loadImage(url) }, message));
+        tab.panel.post(await answer(ChatRequests, { mentions: ({ query }) => this.mentions(controller, query), ping: () => Promise.resolve({}), loadImage: ({ url }) => this.loadImage(controller, url) }, message));
         return;
       case 'attachSelection':
         return attachSelection(tab);
@@ -177,10 +179,12 @@ export class ChatActions {
   }
 
   /** A remote image the user clicked in agent text (the webview loads nothing from the network itself). */
-  private async loadImage(url: string): Promise<{ dataUrl: string }> {
+  private async loadImage(controller: SessionController, url: string): Promise<{ dataUrl: string }> {
+    let cache = this.images.get(controller);
+    if (!cache) this.images.set(controller, (cache = new RemoteImageCache()));
     try {
-      const { dataUrl, bytes } = await fetchRemoteImage(url);
-      this.options.logger.info(`Loaded an image the user asked for: ${url} (${bytes} bytes).`);
+      const { dataUrl, bytes, cached } = await cache.get(url);
+      if (!cached) this.options.logger.info(`Loaded an image the user asked for: ${url} (${bytes} bytes).`);
       return { dataUrl };
     } catch (error) {
       this.options.logger.warn(`Could not load the image ${url}: ${error instanceof Error ? error.message : String(error)}`);

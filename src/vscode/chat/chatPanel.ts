@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
 import { chatTitle } from '../../shared/chatModel';
-import { ChatToHost, withAttachment, type Attachment, type Draft, type HostToChat, type QueuedMessage, type QueueView } from '../../shared/chatProtocol';
+import { ChatRequests, ChatToHost, REOPEN_INTERRUPTED_CHAT_COMMAND, withAttachment, type Attachment, type Draft, type HostToChat, type QueuedMessage, type QueueView } from '../../shared/chatProtocol';
 import { QUEUE_LIMIT } from '../../sessions/promptQueue';
 import type { Thread } from '../../thread/thread';
 import { TranscriptFeed } from '../../thread/transcriptFeed';
@@ -58,19 +58,19 @@ export class ChatPanel extends Disposable {
     if (options.queue?.length) this.queue = { items: options.queue.map((item, i) => ({ ...item, id: `restored${i}` })), held: 'restored', limit: QUEUE_LIMIT };
     this.feed = this._register(
       new TranscriptFeed(options.thread, (message) => this.post(message), {
-        onLate: () => options.logger.warn('The chat view did not acknowledge a patch in time; sending the next one.'),
+        onLate: () => options.logger.warn('The chat view did not acknowledge a patch in time; sending the next one (and nothing more until it does).'),
       }),
     );
     this.tabId = (options.panel && chatTabId(options.panel)) ?? randomUUID();
     this.panel = this._register(
       options.panel ??
         vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, this.title(), options.viewColumn ?? vscode.ViewColumn.Active, {
-          ...chatTabOptions(webviewOptions(options.extensionUri), this.tabId),
+          ...chatTabOptions(chatWebviewOptions(options.extensionUri), this.tabId),
           enableFindWidget: true,
         }),
     );
     if (options.panel) {
-      this.panel.webview.options = chatTabOptions(webviewOptions(options.extensionUri), this.tabId);
+      this.panel.webview.options = chatTabOptions(chatWebviewOptions(options.extensionUri), this.tabId);
       this.panel.title = this.title();
     }
     this.panel.iconPath = vscode.Uri.joinPath(options.extensionUri, 'media', 'activitybar.svg');
@@ -192,17 +192,28 @@ export class ChatPanel extends Disposable {
       case 'rendered':
         this.feed.acknowledge(message.seq);
         return;
+      case 'request':
+        // Answered here, whoever handles the tab (a restored tab answers before its session is back).
+        if (message.method === ChatRequests.ping.method) {
+          this.post({ type: 'response', id: message.id, result: {} });
+          return;
+        }
+        return this.dispatch(message);
       case 'draft':
         this.draft = message.draft;
         return;
       default:
-        try {
-          await this.handlers.onMessage(message);
-        } catch (error) {
-          const text = error instanceof Error ? error.message : String(error);
-          this.options.logger.error(`Chat action ${message.type} failed: ${text}`);
-          void vscode.window.showErrorMessage(text);
-        }
+        return this.dispatch(message);
+    }
+  }
+
+  private async dispatch(message: ChatToHost): Promise<void> {
+    try {
+      await this.handlers.onMessage(message);
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      this.options.logger.error(`Chat action ${message.type} failed: ${text}`);
+      void vscode.window.showErrorMessage(text);
     }
   }
 
@@ -218,3 +229,11 @@ export class ChatPanel extends Disposable {
   }
 }
 
+
+/**
+ * A chat webview's options: its files, scripts, and the one command its Reopen link may run once the extension
+ * host that made it is gone (see {@link REOPEN_INTERRUPTED_CHAT_COMMAND}).
+ */
+export function chatWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return { ...webviewOptions(extensionUri), enableCommandUris: [REOPEN_INTERRUPTED_CHAT_COMMAND] };
+}

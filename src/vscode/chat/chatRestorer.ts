@@ -11,10 +11,11 @@ import { chooseReopenMethod } from '../../history/reopenPolicy';
 import { namedRoot } from '../../roots/rootSet';
 import type { HistoryActions } from '../../sessions/historyActions';
 import type { SessionHistory } from '../../sessions/sessionHistory';
-import { ChatViewState, type ChatToHost } from '../../shared/chatProtocol';
+import { ChatViewState, REOPEN_INTERRUPTED_CHAT_COMMAND, type ChatToHost } from '../../shared/chatProtocol';
 import { Thread } from '../../thread/thread';
 import { AgentCommandIds } from '../agentCommands';
-import { ChatPanel } from './chatPanel';
+import { CHAT_VIEW_TYPE } from '../contributionIds';
+import { ChatPanel, chatWebviewOptions } from './chatPanel';
 import { chatTabId, type ChatTabRecords } from './chatTabRecords';
 import type { ChatTabs } from './chatTabs';
 
@@ -108,6 +109,37 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
       },
       onDidDispose: () => undefined,
     });
+  }
+
+  /** The command a tab left by a dead extension host runs from its Reopen link. */
+  register(): vscode.Disposable {
+    return vscode.commands.registerCommand(REOPEN_INTERRUPTED_CHAT_COMMAND, (state: unknown) => void this.reopenInterrupted(state));
+  }
+
+  /**
+   * A chat tab whose extension host was killed and restarted: VS Code keeps its webview running, but what it
+   * sends goes to the dead host, and the new one cannot reach it (VS Code calls no serializer for it). Its
+   * Reopen link brings here what it kept (the session, its folders, what the user typed): a new tab takes its
+   * place and reopens the session like a tab restored after a reload, the text back in its prompt box.
+   */
+  reopenInterrupted(state: unknown): ChatPanel | undefined {
+    const parsed = ChatViewState.safeParse(state);
+    if (!parsed.success) {
+      this.logger.warn(`Could not reopen an interrupted chat: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+      return undefined;
+    }
+    // The link was clicked in the old tab: it is the active one.
+    const group = vscode.window.tabGroups.activeTabGroup;
+    const old = group.activeTab;
+    const orphan = old?.input instanceof vscode.TabInputWebview && old.input.viewType.endsWith(CHAT_VIEW_TYPE) && !this.tabs.all().some((tab) => tab.panel.active) ? old : undefined;
+    this.logger.info(`Reopening ${parsed.data.agentName} session ${parsed.data.sessionId}: its tab was left by an extension host that stopped.`);
+    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, parsed.data.title ?? parsed.data.agentName, { viewColumn: group.viewColumn, preserveFocus: false }, {
+      ...chatWebviewOptions(this.extensionUri),
+      enableFindWidget: true,
+    });
+    const chat = this.restore(panel, parsed.data);
+    if (orphan) void vscode.window.tabGroups.close(orphan, true);
+    return chat;
   }
 
   /** Settles when the restores started so far have finished (or failed). */

@@ -2,7 +2,7 @@
 import * as l10n from '@vscode/l10n';
 import { memo, useCallback, useEffect, useState, useSyncExternalStore } from 'preact/compat';
 import type { ViewSessionState } from '../../shared/chatModel';
-import { withAttachment, type Attachment } from '../../shared/chatProtocol';
+import { REOPEN_INTERRUPTED_CHAT_COMMAND, withAttachment, type Attachment } from '../../shared/chatProtocol';
 import { Button } from '../common/controls';
 import { Icon } from '../common/icon';
 import { Announcer } from './announcer';
@@ -10,7 +10,8 @@ import { Composer } from './Composer';
 import { RootsContext } from './entries';
 import { RetryBar } from './promptActions';
 import { host } from './host';
-import { persistQueue, persistSession } from './persist';
+import { hostLink } from './hostLink';
+import { persistQueue, persistSession, savedState } from './persist';
 import { promptsOf } from './promptHistory';
 import { Queue } from './Queue';
 import { remoteImages } from './remoteImages';
@@ -92,6 +93,39 @@ function Header(props: { session: ViewSessionState }) {
 const SessionHeader = memo(Header);
 const PromptBox = memo(Composer);
 
+/**
+ * The tab's extension host is gone (killed, restarted): what it kept goes to the new one through a `command:`
+ * link, the only way such a tab reaches it (see hostLink.ts). The link is made at the click, with what the
+ * user typed by then.
+ */
+function Interrupted() {
+  const link = () => `command:${REOPEN_INTERRUPTED_CHAT_COMMAND}?${encodeURIComponent(JSON.stringify([savedState()]))}`;
+  const canReopen = savedState().sessionId !== undefined;
+  return (
+    <div class="interrupted" role="alert">
+      <Icon name="warning" />
+      <span class="interrupted-text">
+        {canReopen
+          ? l10n.t('This session was interrupted: the extension host stopped, and this tab is no longer connected. Reopen it to go on; what you typed is kept.')
+          : l10n.t('This chat was interrupted: the extension host stopped before its session started. Start a new session; what you typed is kept here.')}
+      </span>
+      {canReopen ? (
+        // A real link: the webview's frame hands its clicks to VS Code, which runs the command in the new host.
+        <a class="button reopen" href={link()} onClick={(event) => ((event.currentTarget as HTMLAnchorElement).href = link())}>
+          {l10n.t('Reopen')}
+        </a>
+      ) : null}
+    </div>
+  );
+}
+
+function useHostLost(): boolean {
+  return useSyncExternalStore(
+    (listener) => hostLink.subscribe(listener),
+    () => hostLink.lost,
+  );
+}
+
 export function App(props: { store: ChatStore }) {
   const { store } = props;
   const state = useSyncExternalStore((listener) => store.subscribe(listener), () => store.state);
@@ -107,7 +141,15 @@ export function App(props: { store: ChatStore }) {
       }),
     [store],
   );
-  useEffect(() => host.post({ type: 'ready' }), []);
+  useEffect(() => {
+    host.post({ type: 'ready' });
+    hostLink.check();
+    // Back to the tab after a while: is its host still there?
+    const onFocus = () => hostLink.check();
+    window.addEventListener('focus', onFocus);
+    return () => window.removeEventListener('focus', onFocus);
+  }, []);
+  const lost = useHostLost();
   useEffect(() => {
     if (state.session) persistSession(state.session);
   }, [state.session]);
@@ -139,9 +181,11 @@ export function App(props: { store: ChatStore }) {
 
   // A long history arrives in pieces: how far it is, until it shows whole.
   const progress = state.loading === undefined ? undefined : l10n.t('Loading history… {0}%', Math.floor(state.loading * 100));
-  if (!state.session) return <div class="loading">{progress ?? l10n.t('Loading…')}</div>;
-  const running = state.session.status === 'running';
-  const header = progress === undefined ? state.session : { ...state.session, status: 'loading' as const, statusDetail: progress };
+  if (!state.session) return lost ? <Interrupted /> : <div class="loading">{progress ?? l10n.t('Loading…')}</div>;
+  // Interrupted: nothing can be sent (what is typed stays), and the header says so.
+  const session = lost ? { ...state.session, status: 'disconnected' as const, statusDetail: l10n.t('Interrupted') } : state.session;
+  const running = session.status === 'running';
+  const header = progress === undefined ? session : { ...session, status: 'loading' as const, statusDetail: progress };
   return (
     <div class="chat">
       <SessionHeader session={header} />
@@ -158,13 +202,14 @@ export function App(props: { store: ChatStore }) {
             </div>
           }
         >
-          <RetryBar entries={state.entries} running={running} connected={state.session.status !== 'disconnected'} />
+          <RetryBar entries={state.entries} running={running} connected={session.status !== 'disconnected'} />
         </Transcript>
       </RootsContext.Provider>
-      <Announcer session={state.session} entries={state.entries} />
+      <Announcer session={session} entries={state.entries} />
+      {lost ? <Interrupted /> : null}
       <Queue queue={state.queue} running={running} roots={state.session.roots} />
       <PromptBox
-        session={state.session}
+        session={session}
         initialDraft={state.draft?.text}
         attachments={attachments}
         setAttachments={setAttachments}

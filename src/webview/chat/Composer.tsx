@@ -15,6 +15,7 @@ import { ChatRequests, withAttachment, type Attachment, type MentionItem } from 
 import { Button, Checkbox, IconButton, Select } from '../common/controls';
 import { AttachmentChip } from './AttachmentChip';
 import { host } from './host';
+import { hostLink } from './hostLink';
 import { persistDraft } from './persist';
 import { usePromptHistory } from './promptHistory';
 
@@ -143,6 +144,17 @@ export function Composer(props: {
     setAttachments(() => []);
     setCompletion(undefined);
     history.reset();
+    // A message is never lost: if no host has it (the extension host that made this view is gone), it comes
+    // back to the box, unless the user typed something else meanwhile.
+    const sent = attachments;
+    hostLink.check(() => {
+      setText((current) => (current.trim() ? current : prompt));
+      setAttachments((current) => (current.length > 0 ? current : sent));
+      return () => {
+        setText((current) => (current === prompt ? '' : current));
+        setAttachments((current) => (current === sent ? [] : current));
+      };
+    });
   };
 
   const onKeyDown = (event: KeyboardEvent) => {

@@ -48,3 +48,8 @@ export function persistQueue(queue: QueueView | undefined): void {
 function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
   return a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((item, i) => item === b[i]));
 }
+
+/** What the tab keeps, as saved (what its Reopen link hands to a new extension host: see hostLink.ts). */
+export function savedState(): Partial<ChatViewState> {
+  return saved;
+}

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fetchRemoteImage } from '../../../src/sessions/remoteImage';
+import { fetchRemoteImage, RemoteImageCache } from '../../../src/sessions/remoteImage';
 
 describe('fetchRemoteImage (a remote image the user asked to see, as a data: URL)', () => {
   let server: http.Server;
@@ -57,5 +57,68 @@ describe('fetchRemoteImage (a remote image the user asked to see, as a data: URL
     await assert.rejects(fetchRemoteImage('file:///etc/passwd'), /Only web images \(http, https\) can be loaded, not file: ones\./);
     await assert.rejects(fetchRemoteImage('not a url'), /not a web address/);
     await assert.rejects(fetchRemoteImage('http://127.0.0.1:1/x.png'), /could not be reached/);
+  });
+});
+
+describe('RemoteImageCache (a chat\'s remote images, fetched once)', () => {
+  function counting(fail = new Set<string>()) {
+    const fetched: string[] = [];
+    const fetchImage = async (address: string) => {
+      fetched.push(address);
+      await Promise.resolve();
+      if (fail.has(address)) throw new Error(`${address} failed`);
+      return { dataUrl: `data:image/png;base64,${'A'.repeat(100)}`, bytes: 75 };
+    };
+    return { fetched, fetchImage };
+  }
+
+  it('fetches an image once: asked again (the webview recreated), it answers what it kept', async () => {
+    const { fetched, fetchImage } = counting();
+    const cache = new RemoteImageCache(fetchImage);
+    const first = await cache.get('https://a.test/1.png');
+    const again = await cache.get('https://a.test/1.png');
+    assert.equal(first.cached, false);
+    assert.equal(again.cached, true);
+    assert.equal(again.dataUrl, first.dataUrl);
+    assert.deepEqual(fetched, ['https://a.test/1.png']);
+  });
+
+  it('shares one fetch between two asks at once', async () => {
+    const { fetched, fetchImage } = counting();
+    const cache = new RemoteImageCache(fetchImage);
+    await Promise.all([cache.get('https://a.test/1.png'), cache.get('https://a.test/1.png')]);
+    assert.deepEqual(fetched, ['https://a.test/1.png']);
+  });
+
+  it('keeps no failure: the user may try again', async () => {
+    const fail = new Set(['https://a.test/down.png']);
+    const { fetched, fetchImage } = counting(fail);
+    const cache = new RemoteImageCache(fetchImage);
+    await assert.rejects(cache.get('https://a.test/down.png'), /failed/);
+    fail.clear();
+    assert.equal((await cache.get('https://a.test/down.png')).cached, false);
+    assert.deepEqual(fetched, ['https://a.test/down.png', 'https://a.test/down.png']);
+  });
+
+  it('is bounded in count and size: the least recently asked for go first', async () => {
+    const { fetched, fetchImage } = counting();
+    const cache = new RemoteImageCache(fetchImage, { maxCount: 2, maxChars: 10_000 });
+    await cache.get('https://a.test/1.png');
+    await cache.get('https://a.test/2.png');
+    await cache.get('https://a.test/1.png'); // 1 is now the most recent
+    await cache.get('https://a.test/3.png'); // 2 goes
+    assert.equal(cache.size, 2);
+    assert.equal((await cache.get('https://a.test/1.png')).cached, true);
+    assert.equal((await cache.get('https://a.test/2.png')).cached, false);
+    assert.deepEqual(fetched, ['https://a.test/1.png', 'https://a.test/2.png', 'https://a.test/3.png', 'https://a.test/2.png']);
+
+    const small = new RemoteImageCache(fetchImage, { maxCount: 10, maxChars: 250 });
+    await small.get('https://a.test/a.png');
+    await small.get('https://a.test/b.png');
+    await small.get('https://a.test/c.png'); // 3 × 122 characters > 250: a goes
+    assert.equal(small.size, 2);
+    const tiny = new RemoteImageCache(fetchImage, { maxCount: 10, maxChars: 50 });
+    await tiny.get('https://a.test/a.png');
+    assert.equal(tiny.size, 0, 'an image larger than the whole cache is shown, not kept');
   });
 });

@@ -68,6 +68,29 @@ describe('PatchPacer (one patch in flight, the rest coalesced)', () => {
     pacer.dispose();
   });
 
+  it('posts nothing more to a view that acknowledges nothing (gone with its connection, frames stopped) and says so once; goes on when it answers', async () => {
+    // Issue 25 item 18: a view that never answered got a patch and a warning every second while the agent wrote.
+    const { pacer, sent, chunk, late } = setup(20);
+    pacer.start();
+    chunk('a');
+    const writing = setInterval(() => chunk('.'), 5);
+    try {
+      for (let i = 0; i < 20 && sent.length < 2; i++) await sleep(20);
+      assert.equal(sent.length, 2, 'one patch went after the timeout');
+      await sleep(200); // ten more timeouts while the agent writes
+      assert.equal(sent.length, 2, 'nothing more is posted into nothing');
+      assert.equal(late(), 1, 'said once');
+      pacer.acknowledge(sent[1]!.seq);
+      assert.equal(sent.length, 3, 'the view answered: what changed meanwhile goes');
+      pacer.acknowledge(sent[2]!.seq);
+      for (let i = 0; i < 20 && sent.length < 4; i++) await sleep(10);
+      assert.ok(sent.length >= 4, 'and the pacing goes on');
+    } finally {
+      clearInterval(writing);
+      pacer.dispose();
+    }
+  });
+
   it('stops when the webview goes away and sends nothing until it starts again', async () => {
     const { pacer, sent, chunk } = setup(20);
     pacer.start();
