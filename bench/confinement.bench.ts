@@ -4,10 +4,13 @@
  * the same run and interleaved run by run: the same command through `spawnGroup` unconfined. Figures, medians:
  * - `true` from spawn to 'close', the first (cold) run apart: the fixed cost of setting up the sandbox;
  * - a Node program (`node -e 0`), closer to what starting an agent costs;
- * - `writes` and `strict` policies with three writable folders. Linux only (bubblewrap).
+ * - `writes` and `strict` policies with three writable folders, each a git repository whose configuration,
+ *   hooks and editor settings the mechanism protects (`folders`: pinned and read-only mounts, placeholders for
+ *   what does not exist). Linux only (bubblewrap).
  *
  *   node out/bench/confinement.bench.js [--runs 30]
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -63,10 +66,13 @@ async function main(): Promise<void> {
   const confiner = await findConfiner();
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-confinement-bench-'));
   try {
-    const folders = ['app', 'lib', 'docs'].map((name) => path.join(base, name));
-    for (const folder of folders) fs.mkdirSync(folder);
-    const writes: ConfinementPolicy = { mode: 'writes', writable: folders, readable: [] };
-    const strict: ConfinementPolicy = { mode: 'strict', writable: folders, readable: [path.dirname(process.execPath)] };
+    const folders = ['app', 'lib', 'docs'].map((name) => path.join(fs.realpathSync(base), name));
+    for (const folder of folders) {
+      fs.mkdirSync(folder);
+      execFileSync('git', ['init', '-q', folder], { env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
+    }
+    const writes: ConfinementPolicy = { mode: 'writes', writable: folders, readable: [], folders };
+    const strict: ConfinementPolicy = { mode: 'strict', writable: folders, readable: [path.dirname(process.execPath)], folders };
     console.log(`confinement bench: ${confiner.description}, ${runs} runs each, ${os.cpus().length} cores, Node ${process.version}`);
     const rows = [
       ...(await compare('true, writes', confiner, writes, '/bin/true', [])),

@@ -16,6 +16,7 @@ import { isNewer } from './agents/registry/version';
 import { RegistryAgents } from './sessions/registryAgents';
 import { AgentGalleryPanel } from './vscode/agentGallery';
 import { registerRegistryCommands } from './vscode/registryCommands';
+import { probeAddress } from './remote/reachability';
 import { AddRemoteAgent, type RemoteAgentUi } from './sessions/addRemoteAgent';
 import { sandboxServersOver } from './sessions/sandboxServers';
 import { SandboxAgentServer } from './remote/sandboxAgentServer';
@@ -23,7 +24,7 @@ import { sandboxAgentLink } from './acp/transport/sandboxAgentLink';
 import { registerRemoteCommands, vscodeRemoteAgentUi, vscodeRemoteTokenUi, type RemoteTokenUi } from './vscode/remoteCommands';
 import { RemoteSecrets } from './vscode/remoteSecrets';
 import { defaultLinkFactory, RemoteAgents } from './vscode/remoteAgents';
-import { reopenChatsOnReconnect } from './sessions/reconnectedChats';
+import { reopenChatsOnReconnect, tellChatsWhenReconnectFails } from './sessions/reconnectedChats';
 import { RegistryUpdates } from './vscode/registryUpdates';
 import { McpServers } from './mcp/mcpServers';
 import { FolderGrants } from './roots/folderGrants';
@@ -134,7 +135,7 @@ export interface Core {
   readonly documents: Readonly<Record<DocumentScheme, vscode.TextDocumentContentProvider>>;
   /** What integration tests reach (built in every mode, handed out only in the Extension Test mode). */
   readonly testApi: TestApi;
-  /** Stops every agent; VS Code waits for it when the extension deactivates. */
+  /** Stops every agent and writes what the session history holds; VS Code waits for it when the extension deactivates. */
   deactivate(): Promise<void>;
 }
 
@@ -226,7 +227,10 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     settings: {
       read: () => vscode.workspace.getConfiguration('acpWorkspace').inspect<unknown>('agents')?.globalValue,
       write: (list) => Promise.resolve(vscode.workspace.getConfiguration('acpWorkspace').update('agents', list, vscode.ConfigurationTarget.Global)),
+      // A machine setting written as Global goes to the remote's machine settings in a remote window.
+      place: () => (vscode.env.remoteName !== undefined ? { kind: 'remote', name: vscode.env.remoteName } : { kind: 'user' }),
     },
+    reach: (url, signal) => probeAddress(url, signal),
     agentNames: () => registry.list().map((status) => status.definition.name),
     folders: () => localFolders().map((folder) => ({ name: path.basename(folder), path: folder })),
     isTrusted: () => vscode.workspace.isTrusted,
@@ -242,6 +246,11 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   const chats = new Chats({ router, sessions, documents: vscodeOpenDocuments, checkpoints, logger });
   late.chats = chats;
   const review = new ChangeReview(checkpoints, chats, () => reviewUi);
+  // A remote agent whose entry maps folders is given only those.
+  const mappedFolders = (name: string) => {
+    const definition = registry.find(name)?.definition;
+    return definition && isRemoteAgent(definition) ? remoteAgents.mappedFolders(definition) : undefined;
+  };
   const history = new SessionHistory({
     storageDir: historyStorageDir(context.globalStorageUri.fsPath),
     memory: context.globalState,
@@ -251,13 +260,9 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     logger,
     transcriptWorker: vscode.Uri.joinPath(context.extensionUri, 'dist', 'transcript-worker.js').fsPath,
     ...(vscode.l10n.bundle ? { l10nBundle: vscode.l10n.bundle } : {}),
+    mappedFolders,
   });
   const titles = new SessionTitles(history, chats, sessions);
-  // A remote agent whose entry maps folders is given only those.
-  const mappedFolders = (name: string) => {
-    const definition = registry.find(name)?.definition;
-    return definition && isRemoteAgent(definition) ? remoteAgents.mappedFolders(definition) : undefined;
-  };
   const reopener = new Reopener({
     agents: pool,
     chats,
@@ -270,8 +275,9 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     sharedFolders: (name): Root[] => starter.sharedFolders(name),
     record: (session, title, forkOf) => history.recordSession(session, title, forkOf),
   });
-  // A remote agent that reconnected by itself: its chats are reopened on the new connection.
-  context.subscriptions.push(reopenChatsOnReconnect(registry.onDidRestart, chats, reopener, logger));
+  // A remote agent that reconnected by itself: its chats are reopened on the new connection; one that stopped
+  // trying (the attempts used up, its token refused): its chats say so.
+  context.subscriptions.push(reopenChatsOnReconnect(registry.onDidRestart, chats, reopener, logger), tellChatsWhenReconnectFails(registry, chats, logger));
   const starter = new SessionStarter({
     agents: pool,
     sessions,
@@ -306,7 +312,12 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     chats,
     setBadge: (badge) => (shell.agentsTree.badge = badge),
     restartAgent,
-    isStopping: (name) => registry.find(name)?.state === 'stopping',
+    // A remote agent reconnecting by itself: its chats are reopened, or told when it stops trying (a notification
+    // now would outlive the reconnect).
+    isStopping: (name) => {
+      const status = registry.find(name);
+      return status?.state === 'stopping' || status?.process?.remote?.reconnectAt !== undefined;
+    },
   });
   const transcripts = new TranscriptExport(tabs, (key) => sessionsView.model.find(key));
   context.subscriptions.push(
@@ -393,7 +404,12 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     chatRestorer,
     documents: { [DIFF_SCHEME]: chatActions.diffs, [CHECKPOINT_SCHEME]: new CheckpointDocuments(review), [TRANSCRIPT_SCHEME]: transcripts },
     testApi,
-    deactivate: () => registry.stopAll(),
+    // The session history writes a moment after each change: what waits is written with the agents stopping,
+    // and once more after (stopping them changes their chats).
+    deactivate: async () => {
+      await Promise.all([registry.stopAll(), history.flush()]);
+      await history.flush();
+    },
   };
 }
 

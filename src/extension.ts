@@ -70,7 +70,7 @@ export function activateWith(context: vscode.ExtensionContext, load: () => typeo
   return core;
 }
 
-/** VS Code waits for this: every agent process tree is gone when it settles. */
+/** VS Code waits for this: every agent process tree is gone and the session history is on disk when it settles. */
 export async function deactivate(): Promise<void> {
   const core = current;
   current = undefined;

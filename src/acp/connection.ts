@@ -53,6 +53,8 @@ export { HandlerError, type CancellationToken, type NotificationHandler, type Re
 export interface AcpConnectionOptions extends RpcPeerOptions {
   /** The agent's last stderr lines (bounded, secrets redacted), to explain its errors to the user. */
   readonly recentStderr?: () => readonly string[];
+  /** The agent runs elsewhere (a remote link): its errors are explained without this machine's stderr or commands. */
+  readonly remote?: boolean;
 }
 
 export interface InitializeOptions {
@@ -84,6 +86,11 @@ export class AcpConnection extends RpcPeer {
   /** The last lines the agent wrote to stderr (none when it is not a process of ours). */
   get recentStderr(): readonly string[] {
     return this.connectionOptions.recentStderr?.() ?? [];
+  }
+
+  /** Whether the agent runs elsewhere, reached over a remote link. */
+  get isRemote(): boolean {
+    return this.connectionOptions.remote === true;
   }
 
   /** The agent's display name, used in every message the user may see. */

@@ -5,8 +5,9 @@
  *
  * The contract of transport.ts holds: messages keep their order; each reaches the connection's `intercept`
  * first; {@link END_OF_STREAM_METHOD} and anything else the inner reader makes up itself pass untouched.
- * The tap is on the connection's side: it sees what the connection sees, in local paths (a request refused
- * here, and its refusal, never reach it; `onRefused` reports them).
+ * The tap (the protocol trace) is on the agent's side: it sees what the agent received and what it sent, in the
+ * agent's paths, a request refused here and its refusal included; a request of ours answered here never reached
+ * the agent and is not in it.
  */
 import * as l10n from '@vscode/l10n';
 import { Message, type DataCallback, type MessageReader, type MessageWriter, type RequestMessage, type ResponseMessage } from 'vscode-jsonrpc/node';
@@ -79,8 +80,8 @@ class MappedLink {
   ) {}
 
   open(): { readonly reader: MessageReader; readonly writer: MessageWriter } {
-    // No tap for the inner transport: the connection's tap sees translated messages (see receive/write).
-    const { reader, writer } = this.inner.open({ intercept: (message) => this.receive(message) });
+    // The inner transport taps what crosses the wire: the trace shows what the agent actually received and sent.
+    const { reader, writer } = this.inner.open({ ...(this.connection.tap ? { tap: this.connection.tap } : {}), intercept: (message) => this.receive(message) });
     this.innerWriter = writer;
     const mappedReader: MessageReader = {
       onError: reader.onError,
@@ -106,7 +107,6 @@ class MappedLink {
   private receive(message: Message): boolean {
     const translated = this.translateIncoming(message);
     if (translated === undefined) return true;
-    this.connection.tap?.('receive', translated);
     if (this.connection.intercept(translated)) return true;
     // Its answer will be rewritten in the agent's paths (answerInAgentPaths).
     if (Message.isRequest(message) && message.id !== null && PATH_REQUESTS.has(message.method)) this.pathRequests.set(idKey(message.id), pendingOf(message));
@@ -176,9 +176,8 @@ class MappedLink {
     this.hooks.onRefused?.({ method: request.method, path, ...(sessionId === undefined ? {} : { sessionId }) });
   }
 
-  /** The writer: the tap sees the local form, the agent gets its own. */
+  /** The writer: the agent gets its own form (the inner writer taps it). */
   private send(message: Message): Promise<void> {
-    this.connection.tap?.('send', message);
     const writer = this.innerWriter!;
     if (Message.isResponse(message)) return writer.write(this.answerInAgentPaths(message));
     if (!Message.isRequest(message) || !outgoingCarriesPaths(message.method)) return writer.write(message);
@@ -212,7 +211,6 @@ class MappedLink {
   /** Answers a client request in the agent's place, as if it had arrived (after the write returned, like a real answer). */
   private answerHere(answer: ResponseMessage): void {
     setImmediate(() => {
-      this.connection.tap?.('receive', answer);
       if (!this.connection.intercept(answer)) this.deliver?.(answer);
     });
   }

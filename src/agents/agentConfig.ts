@@ -5,6 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as z from 'zod';
 import type { AgentCommand } from '../process/command';
 import { checkPathMappings } from '../acp/pathMapping';
@@ -13,6 +14,9 @@ import { displayUrl, type RemoteEndpoint, type RemoteKind } from '../acp/transpo
 import { OFFICIAL_REGISTRY_URL, type DistributionKind, type InstalledAgent, type PackageDistribution, type RegistryAgent } from './registry/types';
 
 export type { AgentCommand } from '../process/command';
+
+/** Absolute (POSIX, Windows, UNC), or starting with `~` or a `${…}` variable. */
+const ABSOLUTE_OR_VARIABLE = /^(\/|~(\/|$)|\$\{|[A-Za-z]:[\\/]|\\\\)/;
 
 /** One configured agent that runs here as a child process, as the user writes it in settings. */
 export const AgentSetting = z.object({
@@ -23,7 +27,8 @@ export const AgentSetting = z.object({
   env: z.record(z.string(), z.string().nullable()).default({}),
   /**
    * Where the agent keeps its state, writable when `acpWorkspace.sandbox` confines it: absolute, or starting
-   * with `~` or a `${…}` variable (expanded like the other fields).
+   * with `~` or a `${…}` variable (expanded like the other fields, and the XDG folders, see
+   * {@link resolveAgentWritablePaths}).
    */
   writablePaths: z
     .array(
@@ -31,9 +36,21 @@ export const AgentSetting = z.object({
         .string()
         .trim()
         .min(1, { error: () => l10n.t('a writable path must not be empty') })
-        .refine((p) => /^(\/|~(\/|$)|\$\{|[A-Za-z]:[\\/]|\\\\)/.test(p), { error: () => l10n.t('a writable path must be absolute (or start with ~ or {0})', '${…}') }),
+        .refine((p) => ABSOLUTE_OR_VARIABLE.test(p), { error: () => l10n.t('a writable path must be absolute (or start with ~ or {0})', '${…}') }),
     )
     .default([]),
+  /** More paths the agent may read when `acpWorkspace.sandbox` is `strict` (what its installation needs); same syntax. */
+  readablePaths: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1, { error: () => l10n.t('a readable path must not be empty') })
+        .refine((p) => ABSOLUTE_OR_VARIABLE.test(p), { error: () => l10n.t('a readable path must be absolute (or start with ~ or {0})', '${…}') }),
+    )
+    .optional(),
+  /** Confined, the agent may write editor settings (`.vscode`, `.idea`, workspace files) in its folders. */
+  writableEditorSettings: z.boolean().optional(),
 });
 export type AgentSetting = z.output<typeof AgentSetting>;
 
@@ -200,7 +217,7 @@ export function agentPresets(): readonly LocalAgentDefinition[] {
       args: ['acp'],
       env: {},
       writablePaths: [],
-      statePaths: ['~/.local/share/opencode', '~/.config/opencode', '~/.cache/opencode', '~/.local/state/opencode'],
+      statePaths: ['${xdgDataHome}/opencode', '${xdgConfigHome}/opencode', '${xdgCacheHome}/opencode', '${xdgStateHome}/opencode'],
       source: 'preset',
       description: l10n.t('opencode in ACP mode (needs opencode on PATH)'),
     },
@@ -384,27 +401,59 @@ export interface CommandVariables {
 
 /**
  * The paths an agent must be able to write besides its folders, expanded: the preset's state folders and the
- * entry's `writablePaths` (`${…}` as in {@link resolveAgentCommand}, a leading `~` is `home`). Paths that use
- * an unset `${env:…}` or are not absolute once expanded are left out and returned in `ignored`.
+ * entry's `writablePaths`; and the entry's `readablePaths`. `${…}` as in {@link resolveAgentCommand}; as the
+ * agent itself would see them, in its environment (its entry's `env` over `parentEnv`): a leading `~` is its
+ * `HOME` (else `home`), and `${xdgDataHome}`, `${xdgConfigHome}`, `${xdgCacheHome}`, `${xdgStateHome}` are
+ * `XDG_DATA_HOME` … when set to an absolute path, else their defaults under that home (`~/.local/share`,
+ * `~/.config`, `~/.cache`, `~/.local/state`), as the XDG Base Directory specification says. Paths that use an
+ * unset `${env:…}` or are not absolute once expanded are left out and returned in `ignored`.
  */
 export function resolveAgentWritablePaths(
-  agent: Pick<LocalAgentDefinition, 'writablePaths' | 'statePaths'>,
+  agent: Pick<LocalAgentDefinition, 'writablePaths' | 'statePaths' | 'readablePaths'> & { readonly env?: LocalAgentDefinition['env'] },
   variables: CommandVariables,
   parentEnv: NodeJS.ProcessEnv,
   home: string,
-): { readonly paths: string[]; readonly ignored: string[] } {
-  const paths: string[] = [];
-  const ignored: string[] = [];
-  for (const raw of [...(agent.statePaths ?? []), ...agent.writablePaths]) {
-    // An unset variable would leave a different, wider path (`${env:X}/state` → `/state`): left out.
-    const unset = [...raw.matchAll(VARIABLE)].some((m) => m[2] !== undefined && !parentEnv[m[2]]);
-    let text = expandVariables(raw, variables, parentEnv);
-    if (text === '~' || text.startsWith('~/') || text.startsWith('~\\')) text = home + text.slice(1);
-    if (!unset && /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(text)) {
-      if (!paths.includes(text)) paths.push(text);
-    } else ignored.push(raw);
+): { readonly paths: string[]; readonly readable: string[]; readonly ignored: string[] } {
+  const env: NodeJS.ProcessEnv = { ...parentEnv };
+  for (const [name, value] of Object.entries(agent.env ?? {})) {
+    if (value === null) delete env[name];
+    else env[name] = expandVariables(value, variables, parentEnv);
   }
-  return { paths, ignored };
+  const agentHome = env['HOME'] && path.isAbsolute(env['HOME']) ? env['HOME'] : home;
+  const ignored: string[] = [];
+  const expand = (list: readonly string[]): string[] => {
+    const paths: string[] = [];
+    for (const raw of list) {
+      // An unset variable would leave a different, wider path (`${env:X}/state` → `/state`): left out.
+      const unset = [...raw.matchAll(VARIABLE)].some((m) => m[2] !== undefined && !env[m[2]]);
+      let text = expandVariables(raw.replace(XDG_VARIABLE, (_match, name: keyof typeof XDG) => xdgFolder(name, env, agentHome)), variables, env);
+      if (text === '~' || text.startsWith('~/') || text.startsWith('~\\')) text = agentHome + text.slice(1);
+      if (!unset && /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(text)) {
+        if (!paths.includes(text)) paths.push(text);
+      } else ignored.push(raw);
+    }
+    return paths;
+  };
+  const paths = expand([...(agent.statePaths ?? []), ...agent.writablePaths]);
+  const readable = expand(agent.readablePaths ?? []);
+  return { paths, readable, ignored };
+}
+
+/** The XDG base directories: their variable and their default under the home folder. */
+const XDG = {
+  xdgDataHome: ['XDG_DATA_HOME', '.local/share'],
+  xdgConfigHome: ['XDG_CONFIG_HOME', '.config'],
+  xdgCacheHome: ['XDG_CACHE_HOME', '.cache'],
+  xdgStateHome: ['XDG_STATE_HOME', '.local/state'],
+} as const;
+
+const XDG_VARIABLE = /\$\{(xdgDataHome|xdgConfigHome|xdgCacheHome|xdgStateHome)\}/g;
+
+/** An XDG base directory as a program started with `env` uses it (a relative value is invalid and ignored). */
+function xdgFolder(name: keyof typeof XDG, env: NodeJS.ProcessEnv, home: string): string {
+  const [variable, fallback] = XDG[name];
+  const value = env[variable];
+  return value && path.isAbsolute(value) ? value.replace(/\/+$/, '') || '/' : path.join(home, fallback);
 }
 
 function expandVariables(text: string, variables: CommandVariables, parentEnv: NodeJS.ProcessEnv): string {

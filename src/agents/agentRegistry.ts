@@ -177,5 +177,5 @@ function sameLaunch(a: AgentDefinition, b: AgentDefinition): boolean {
 }
 
 function launchOf(definition: AgentDefinition): unknown {
-  return isRemoteAgent(definition) ? [definition.remote] : [definition.command, definition.args, definition.env, definition.writablePaths];
+  return isRemoteAgent(definition) ? [definition.remote] : [definition.command, definition.args, definition.env, definition.writablePaths, definition.readablePaths, definition.writableEditorSettings];
 }

@@ -27,6 +27,8 @@ export interface RemoteAgentInfo {
   readonly sandboxAgent?: string;
   /** Set while the link is down and a reconnect is planned: when the next attempt starts (ms since epoch). */
   readonly reconnectAt?: number;
+  /** Set when its server refused the credentials at the last connect (it waits for Set Token… and a restart). */
+  readonly credentialsRefused?: boolean;
 }
 
 export interface AgentRuntime {

@@ -7,6 +7,12 @@ import * as l10n from '@vscode/l10n';
 import { AgentRequestError, AuthRequiredError, ConnectionClosedError, ErrorCodes } from '../acp/errors';
 import { redactSecrets } from './stderrTail';
 
+/** How an agent that runs elsewhere failed to connect (see {@link AgentStartError.remote}). */
+export interface RemoteStartFailure {
+  /** Its server refused the token (or headers) the client sent: setting them is the next step, not a sign-in. */
+  readonly credentialsRefused: boolean;
+}
+
 /** Thrown when an agent process could not start; carries its name and its last stderr lines. */
 export class AgentStartError extends Error {
   override name = 'AgentStartError';
@@ -14,15 +20,20 @@ export class AgentStartError extends Error {
     readonly agent: string,
     message: string,
     readonly stderr: readonly string[] = [],
+    /** Set when the agent runs elsewhere (a remote agent that could not connect): it has no stderr here. */
+    readonly remote?: RemoteStartFailure,
   ) {
     super(message);
   }
 }
 
-export type FailureCause = 'auth' | 'network' | 'node' | 'notFound' | 'unknown';
+export type FailureCause = 'auth' | 'network' | 'node' | 'notFound' | 'readOnly' | 'unknown';
 
-/** What the user can do about it (the VS Code layer turns each into a button). */
-export type FailureAction = 'signIn' | 'showLog' | 'restart' | 'openSettings';
+/**
+ * What the user can do about it (the VS Code layer turns each into a button). `setToken` is for a remote agent
+ * whose server refused its credentials ("Set Remote Agent Token…"); `signIn` is the agent's own sign-in.
+ */
+export type FailureAction = 'signIn' | 'setToken' | 'showLog' | 'restart' | 'openSettings';
 
 export interface StartFailure {
   readonly agent: string;
@@ -43,6 +54,11 @@ export interface StartFailureInput {
   readonly stderr: readonly string[];
   /** The command that runs the agent (e.g. `npx`), to say which program was not found or which Node runs it. */
   readonly command?: string;
+  /**
+   * The agent runs elsewhere (a remote entry): it has no stderr and no command here, and a refused token is set
+   * with Set Token…, not signed in. An {@link AgentStartError} of a remote agent says so itself.
+   */
+  readonly remote?: boolean;
 }
 
 /** Lines of the agent's words shown to the user (the log gets all the tail). */
@@ -53,6 +69,8 @@ const DATA_CHARS = 600;
 const AUTH = /\b(401|403)\b|unauthori[sz]ed|not (signed|logged) in|\blog ?in\b|\/login|sign ?in|api[ _-]?key|authenticat|credential|oauth|forbidden|invalid x-api-key/i;
 const NETWORK = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|ENETUNREACH|EHOSTUNREACH|fetch failed|socket hang up|getaddrinfo|network|proxy|self[- ]signed certificate|unable to (get|verify) (local )?(issuer )?certificate|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_|timed? ?out/i;
 const NODE = /SyntaxError|Unexpected token|requires? Node|Node\.?js (version|v?\d+)|unsupported engine|EBADENGINE|engines?\b.*node|is not a function.*(structuredClone|fetch)|ERR_REQUIRE_ESM|ERR_UNKNOWN_FILE_EXTENSION|ERR_UNSUPPORTED_DIR_IMPORT|ERR_MODULE_NOT_FOUND/i;
+/** A write refused by a read-only file system: what a confined agent meets outside what it may write. */
+const READ_ONLY = /\bEROFS\b|read-only file system/i;
 const NOT_FOUND = /ENOENT|command not found|command "[^"]*" was not found|not found on PATH|No such file or directory|is not recognized as an internal or external command|could not determine executable|404 Not Found.*registry|E404/i;
 
 /** The likely cause, the next step, and the actions, from everything known about the failure. */
@@ -63,6 +81,8 @@ export function describeStartFailure(input: StartFailureInput): StartFailure {
   const agentWords = [...stderr.slice(-SHOWN_LINES)];
   if (data && !summary.includes(data) && !agentWords.some((line) => line.includes(data))) agentWords.push(data);
   const evidence = [...stderr, data ?? '', error instanceof AgentRequestError ? error.agentMessage : summary].join('\n');
+  const remote = input.remote === true || (error instanceof AgentStartError && error.remote !== undefined);
+  if (remote) return describeRemoteFailure(agent, error, summary, agentWords, evidence);
   const cause = causeOf(error, evidence);
   const program = command ? `\`${command}\`` : l10n.t('its command');
   const words = stderr.length === 0 ? l10n.t('{0} wrote nothing to stderr; the log has everything else it did.', agent) : '';
@@ -85,6 +105,21 @@ export function describeStartFailure(input: StartFailureInput): StartFailure {
       advice = l10n.t('{0} was not found. Install {1} (or Node.js, for npx), or set its command in acpWorkspace.agents to the full path.', program, agent);
       actions.push('openSettings', 'showLog');
       break;
+    case 'readOnly': {
+      const where = readOnlyPath(evidence);
+      advice = where
+        ? l10n.t(
+            '{0} could not write {1}: that place is read-only for it. When acpWorkspace.sandbox confines an agent, it may write only its folders, its own state folders and the paths in writablePaths of its entry in acpWorkspace.agents: add {1} (or the folder it belongs in) there, then restart {0}.',
+            agent,
+            where,
+          )
+        : l10n.t(
+            '{0} could not write a file it needs: that place is read-only for it. When acpWorkspace.sandbox confines an agent, it may write only its folders, its own state folders and the paths in writablePaths of its entry in acpWorkspace.agents: add the path its log names there, then restart {0}.',
+            agent,
+          );
+      actions.push('openSettings', 'showLog', 'restart');
+      break;
+    }
     default:
       advice = helperExit(evidence)
         ? [
@@ -100,6 +135,40 @@ export function describeStartFailure(input: StartFailureInput): StartFailure {
   return { agent, cause, summary, agentWords, advice, actions };
 }
 
+/**
+ * A remote agent's failure: its server refused the token (Set Token…), could not be reached, or the agent answered
+ * with an error. Nothing about stderr, its command or this machine's Node: it runs elsewhere.
+ */
+function describeRemoteFailure(agent: string, error: unknown, summary: string, agentWords: readonly string[], evidence: string): StartFailure {
+  const refused =
+    error instanceof AgentStartError && error.remote !== undefined
+      ? error.remote.credentialsRefused
+      : !(error instanceof AuthRequiredError) && !(error instanceof AgentRequestError) && /\b(401|403)\b|refused the credentials/.test(evidence);
+  if (refused) {
+    return {
+      agent,
+      cause: 'auth',
+      summary,
+      agentWords,
+      advice: l10n.t('Its server refused the token: set it with Set Token…, and {0} connects again with it.', agent),
+      actions: ['setToken', 'showLog'],
+    };
+  }
+  // The agent's own authentication (ACP auth_required) is its sign-in, wherever it runs.
+  if (error instanceof AuthRequiredError || (error instanceof AgentRequestError && error.code === ErrorCodes.AuthRequired)) {
+    return { agent, cause: 'auth', summary, agentWords, advice: l10n.t('{0} needs you to sign in. Sign in, then start the session again.', agent), actions: ['signIn', 'showLog'] };
+  }
+  const network = error instanceof AgentStartError && NETWORK.test(evidence);
+  return {
+    agent,
+    cause: network ? 'network' : 'unknown',
+    summary,
+    agentWords,
+    advice: network ? l10n.t('Check that its server runs and that the address in its entry in acpWorkspace.agents is right, then restart {0}.', agent) : undefined,
+    actions: ['restart', 'showLog', 'openSettings'],
+  };
+}
+
 /** One paragraph: what failed, the agent's last `lines` lines of words, the advice. For notifications and the log. */
 export function startFailureText(failure: StartFailure, lines = SHOWN_LINES): string {
   const parts = [sentence(failure.summary)];
@@ -112,11 +181,27 @@ export function startFailureText(failure: StartFailure, lines = SHOWN_LINES): st
 function causeOf(error: unknown, evidence: string): FailureCause {
   if (error instanceof AuthRequiredError || (error instanceof AgentRequestError && error.code === ErrorCodes.AuthRequired)) return 'auth';
   if (/\bENOENT\b/.test(evidence) && /spawn|not found|executable/i.test(evidence)) return 'notFound';
+  if (READ_ONLY.test(evidence)) return 'readOnly';
   if (NODE.test(evidence)) return 'node';
   if (NETWORK.test(evidence)) return 'network';
   if (AUTH.test(evidence)) return 'auth';
   if (NOT_FOUND.test(evidence)) return 'notFound';
   return 'unknown';
+}
+
+/**
+ * The path a read-only file system refused, as Node and Bun (`EROFS: read-only file system, mkdir '/x'`) or a
+ * shell (`cannot create '/x': Read-only file system`) say it.
+ */
+function readOnlyPath(evidence: string): string | undefined {
+  for (const line of evidence.split('\n')) {
+    if (!READ_ONLY.test(line)) continue;
+    const quoted = /['"‘`](\/[^'"’`\n]*)['"’`]/.exec(line)?.[1];
+    if (quoted) return quoted;
+    const bare = /(?:^|\s)(\/\S+?):?\s+read-only file system/i.exec(line)?.[1];
+    if (bare) return bare;
+  }
+  return undefined;
 }
 
 /** "Claude Code process exited with code 1": the agent's own helper died and its words were not passed on. */

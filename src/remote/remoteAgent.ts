@@ -89,6 +89,8 @@ export class RemoteAgent implements Disposable, AgentRuntime {
   /** Grows at each stop: a connect that started before a stop gives up as soon as it notices. */
   private generation = 0;
   private lastStopReason = '';
+  /** The last connect or drop ended because the server refused the credentials (until the next attempt). */
+  private credentialsRefused = false;
   private reconnect: { readonly timer: TimerHandle; readonly at: number } | undefined;
   private readonly backoff: Backoff;
   private readonly clock: Clock;
@@ -145,6 +147,7 @@ export class RemoteAgent implements Disposable, AgentRuntime {
       kind,
       ...(sandboxAgent !== undefined ? { sandboxAgent } : {}),
       ...(this.reconnect ? { reconnectAt: this.reconnect.at } : {}),
+      ...(this.credentialsRefused ? { credentialsRefused: true } : {}),
     };
   }
 
@@ -222,19 +225,21 @@ export class RemoteAgent implements Disposable, AgentRuntime {
 
   private async attempt(mode: 'start' | 'reconnect'): Promise<AcpConnection> {
     const generation = this.generation;
+    this.credentialsRefused = false;
     this.setState({ state: 'starting' });
     let connection: AcpConnection;
     try {
       connection = await this.connect(generation);
     } catch (error) {
       const failure = error instanceof ConnectFailure ? error : new ConnectFailure(initializeFailureMessage(error), false);
-      if (failure.stopped || generation !== this.generation) throw new AgentStartError(this.name, this.lastStopReason);
+      if (failure.stopped || generation !== this.generation) throw this.startError(this.lastStopReason);
       // Settled: a start() made on hearing the new state makes a new attempt instead of joining this one.
       this.starting = undefined;
       if (mode === 'reconnect' && failure.retry) {
         this.planReconnect(failure.message, 'attempt');
-        throw new AgentStartError(this.name, failure.message);
+        throw this.startError(failure.message);
       }
+      this.credentialsRefused = failure.linkCause === 'auth';
       const message =
         mode === 'reconnect'
           ? l10n.t('Could not reconnect to {0} ({1}): {2}. {3}', this.name, this.where, withoutStop(failure.message), this.nextStep(failure.linkCause, failure.message))
@@ -243,9 +248,9 @@ export class RemoteAgent implements Disposable, AgentRuntime {
             : failure.message;
       this.backoff.reset();
       this.setState({ state: 'failed', message });
-      throw new AgentStartError(this.name, message);
+      throw this.startError(message);
     }
-    if (generation !== this.generation) throw new AgentStartError(this.name, this.lastStopReason); // stopped as it answered
+    if (generation !== this.generation) throw this.startError(this.lastStopReason); // stopped as it answered
     this.starting = undefined;
     this.backoff.reset();
     this.setState({ state: 'running' });
@@ -283,15 +288,18 @@ export class RemoteAgent implements Disposable, AgentRuntime {
       logger: this.logger,
       tap: this.options.tap,
       closeGraceMs: LINK_END_GRACE_MS,
+      remote: true,
     });
     this.link = link;
     this.current = connection;
     let ended: LinkEnd | undefined;
     void link.ended.then((end) => {
       ended = end;
+      // The drop is said (and a reconnect planned) before the connection closes: whoever hears the close (a chat, its
+      // notification) can tell that the agent is reconnecting.
+      this.onLinkEnded(link, end);
       // Pending requests fail with the link's reason, once what arrived before the end is delivered.
       connection.close(end.reason);
-      this.onLinkEnded(link, end);
     });
     this.options.registerHandlers?.(connection);
 
@@ -326,6 +334,7 @@ export class RemoteAgent implements Disposable, AgentRuntime {
     this.current = undefined;
     this.logger.warn(`The link to ${this.name} at ${this.where} ended (${end.cause}): ${end.reason}`);
     if (!end.retry) {
+      this.credentialsRefused = end.cause === 'auth';
       this.setState({ state: 'failed', message: l10n.t('Lost the connection to {0} ({1}): {2}. {3}', this.name, this.where, withoutStop(end.reason), this.nextStep(end.cause, end.reason)) });
       return;
     }
@@ -382,6 +391,11 @@ export class RemoteAgent implements Disposable, AgentRuntime {
       this.closing.set(link, closed);
     }
     return closed;
+  }
+
+  /** A failure to connect, saying it is a remote agent's and whether its credentials were refused. */
+  private startError(message: string): AgentStartError {
+    return new AgentStartError(this.name, message, [], { credentialsRefused: this.credentialsRefused });
   }
 
   /** What the user can do after a failure of this cause (`reason`: the failure's words, which may already name the command). */

@@ -1,9 +1,12 @@
 /**
  * "Add Remote Agent…": asks for a URL (TLS rule; plain ws/http off this machine only after a warning), probes an
  * http(s) URL for a Sandbox Agent server (its token asked for and retried on 401/403), lets the user pick one of
- * its agents (installing it on the server when needed, not in Restricted Mode), then asks for a name and the path
- * the agent sees for each workspace folder, and writes the entry to the user's `acpWorkspace.agents`. The token is
- * stored in SecretStorage only once the entry is written; nothing secret goes to the settings.
+ * its agents (installing it on the server when needed, not in Restricted Mode; never Sandbox Agent's own `mock`),
+ * checks that something answers at a ws(s) URL, then asks for a name and the path the agent sees for each
+ * workspace folder, and writes the entry to the user's `acpWorkspace.agents` (in a remote window, the remote's
+ * settings: the setting is machine-scoped), saying where. An address where nothing answers is added only when the
+ * user says so. The token is stored in SecretStorage only once the entry is written; nothing secret goes to the
+ * settings.
  */
 import * as l10n from '@vscode/l10n';
 import { ServerUnreachableError } from '../remote/sandboxAgentServer';
@@ -81,17 +84,25 @@ export interface RemoteAgentUi {
   confirmUnreachable(url: string, reason: string): Promise<boolean>;
   /** Says something went wrong (the flow ends). */
   error(message: string): void;
-  /** Says the agent was added. */
-  added(name: string, detail: string): void;
+  /** Says the agent was added (`message`: where it was written and which folders it sees), offering Set Token…. */
+  added(name: string, message: string): void;
 }
+
+/** Where `acpWorkspace.agents` (a machine setting) is written: the user settings, or a remote window's machine settings. */
+export type SettingsPlace = { readonly kind: 'user' } | { readonly kind: 'remote'; readonly name: string };
 
 export interface AddRemoteAgentOptions {
   readonly ui: () => RemoteAgentUi;
   readonly servers: SandboxServers;
   /** The credentials kept for an endpoint; `set` stores them (SecretStorage). */
   readonly secrets: { get(url: string): Promise<RemoteCredentials>; set(url: string, credentials: RemoteCredentials): Promise<void> };
-  /** The user's own `acpWorkspace.agents` (user settings) and how to write it there. */
-  readonly settings: { read(): unknown; write(agents: unknown[]): Promise<void> };
+  /** The user's own `acpWorkspace.agents` (user settings) and how to write it there; `place` says where that is. */
+  readonly settings: { read(): unknown; write(agents: unknown[]): Promise<void>; place(): SettingsPlace };
+  /**
+   * Whether anything answers at a WebSocket URL (a connection to its host and port); rejects with a
+   * `ServerUnreachableError` in words when nothing does.
+   */
+  readonly reach: (url: string, signal: AbortSignal) => Promise<void>;
   /** The names of every agent there is now (presets, registry, settings). */
   readonly agentNames: () => readonly string[];
   /** The workspace's local folders, in order. */
@@ -104,6 +115,9 @@ export interface AddRemoteAgentOptions {
 /** What became of one run. */
 export type AddRemoteAgentOutcome = { readonly kind: 'added'; readonly entry: RemoteAgentEntry } | { readonly kind: 'cancelled' } | { readonly kind: 'failed'; readonly message: string };
 
+/** Sandbox Agent's own test double (`mock`): listed by every server, not an agent to work with (0.4.2 cannot start it). */
+const SANDBOX_TEST_AGENTS = new Set(['mock']);
+
 /** An error the server answered with because of the credentials (RemoteHttpError's `auth`). */
 function isAuthError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { auth?: unknown }).auth === true;
@@ -115,6 +129,12 @@ function isAbort(error: unknown): boolean {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** What the server said about the credentials, without sending the user to the command that asks for the token. */
+function refusalOf(error: unknown): string {
+  const statement = typeof error === 'object' && error !== null ? (error as { statement?: unknown }).statement : undefined;
+  return typeof statement === 'string' ? statement : messageOf(error);
 }
 
 export class AddRemoteAgent {
@@ -140,7 +160,7 @@ export class AddRemoteAgent {
       credentials = probe.credentials;
       newToken = probe.newToken;
       if (probe.agents) {
-        const picked = await ui.pickSandboxAgent(url, probe.agents);
+        const picked = await ui.pickSandboxAgent(url, probe.agents.filter((agent) => !SANDBOX_TEST_AGENTS.has(agent.id)));
         if (!picked) return { kind: 'cancelled' };
         if (!picked.installed) {
           const installed = await this.install(ui, url, credentials, allowInsecure, picked.id);
@@ -148,6 +168,9 @@ export class AddRemoteAgent {
         }
         sandboxAgent = picked.id;
       }
+    } else {
+      const reached = await this.reachable(ui, url);
+      if (reached.kind === 'cancelled') return reached;
     }
 
     const current = this.options.settings.read();
@@ -172,20 +195,47 @@ export class AddRemoteAgent {
     try {
       await this.options.settings.write(next);
     } catch (error) {
-      return this.fail(ui, l10n.t('The agent could not be added to your user settings: {0}', messageOf(error)));
+      return this.fail(ui, l10n.t('The agent could not be added to the settings: {0}', messageOf(error)));
     }
     const notShared = folders.filter((f) => f.remote.trim() === '').length;
     const shared = entry.remote.pathMappings.length;
-    ui.added(
-      entry.name,
+    const sees =
       shared === 0
         ? l10n.t('It sees the workspace folders at the same paths as this machine.')
         : notShared === 0
-          ? l10n.t('It sees all {0} workspace folders at the paths you gave.', shared)
-          : l10n.t('It sees {0} workspace folders; {1} are not shared with it.', shared, notShared),
+          ? shared === 1
+            ? l10n.t('It sees the workspace folder at the path you gave.')
+            : l10n.t('It sees all {0} workspace folders at the paths you gave.', shared)
+          : shared === 1
+            ? notShared === 1
+              ? l10n.t('It sees 1 workspace folder; 1 is not shared with it.')
+              : l10n.t('It sees 1 workspace folder; {0} are not shared with it.', notShared)
+            : notShared === 1
+              ? l10n.t('It sees {0} workspace folders; 1 is not shared with it.', shared)
+              : l10n.t('It sees {0} workspace folders; {1} are not shared with it.', shared, notShared);
+    const place = this.options.settings.place();
+    ui.added(
+      entry.name,
+      place.kind === 'remote'
+        ? l10n.t('{0} was added to the Remote [{1}] settings (acpWorkspace.agents is a machine setting). {2}', entry.name, place.name, sees)
+        : l10n.t('{0} was added to your user settings. {1}', entry.name, sees),
     );
-    this.options.logger.info(`Added the remote agent "${entry.name}" (${entry.remote.url}${sandboxAgent ? `, Sandbox Agent ${sandboxAgent}` : ''}) to the user settings.`);
+    this.options.logger.info(
+      `Added the remote agent "${entry.name}" (${entry.remote.url}${sandboxAgent ? `, Sandbox Agent ${sandboxAgent}` : ''}) to the ${place.kind === 'remote' ? `Remote [${place.name}]` : 'user'} settings.`,
+    );
     return { kind: 'added', entry };
+  }
+
+  /** Whether anything answers at a WebSocket URL; when nothing does, the user says whether to add it anyway. */
+  private async reachable(ui: RemoteAgentUi, url: string): Promise<{ kind: 'done' } | { kind: 'cancelled' }> {
+    try {
+      await ui.withProgress(l10n.t('Connecting to {0}…', url), (signal) => this.options.reach(url, signal));
+      return { kind: 'done' };
+    } catch (error) {
+      if (isAbort(error)) return { kind: 'cancelled' };
+      this.options.logger.info(`${url}: nothing answered (${messageOf(error)}).`);
+      return (await ui.confirmUnreachable(url, messageOf(error))) ? { kind: 'done' } : { kind: 'cancelled' };
+    }
   }
 
   /**
@@ -222,7 +272,7 @@ export class AddRemoteAgent {
           return (await ui.confirmUnreachable(url, messageOf(error))) ? { kind: 'done', credentials, newToken, agents: undefined } : { kind: 'cancelled' };
         }
         if (!isAuthError(error) || attempt >= 2) return { kind: 'failed', message: messageOf(error) };
-        const token = await ui.askToken(url, messageOf(error), (text) => (text.trim() === '' ? l10n.t('Enter the token.') : checkToken(text)));
+        const token = await ui.askToken(url, refusalOf(error), (text) => (text.trim() === '' ? l10n.t('Enter the token.') : checkToken(text)));
         if (token === undefined) return { kind: 'cancelled' };
         credentials = { ...credentials, token: token.trim() };
         newToken = true;

@@ -28,7 +28,7 @@ import type { FolderGrants } from '../roots/folderGrants';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession } from './agentSession';
 import type { Chats } from './chats';
-import { buildPolicy, realPath, uncoveredFolders } from './confinementPolicy';
+import { buildPolicy, homeAbbreviated, realPath, uncoveredFolders } from './confinementPolicy';
 import type { AgentPool, ConfinementUi } from './ports';
 import type { SessionController } from './sessionController';
 
@@ -53,6 +53,9 @@ export interface LaunchInput {
   readonly command: AgentCommand;
   /** State folders and `writablePaths`, expanded. */
   readonly statePaths: readonly string[];
+  /** The entry's `readablePaths` (strict) and `writableEditorSettings`, expanded. */
+  readonly readablePaths?: readonly string[];
+  readonly editorSettings?: boolean;
   readonly extensionPath?: string;
   /** The ACP Registry id when the command line comes from the registry. */
   readonly registryId?: string;
@@ -86,18 +89,24 @@ export interface AgentConfinementOptions {
   readonly logger: Logger;
 }
 
-/** How the last launch of an agent went. */
-type Launched =
+/** What the UI says of a launch: confined (by what, to what, whose own sandbox was turned off) or not, and why. */
+export type LaunchView =
   | {
       readonly confined: true;
       readonly description: string;
       readonly policy: ConfinementPolicy;
-      /** The policy the same launch would have with other folders. */
-      readonly policyFor: (folders: readonly string[]) => ConfinementPolicy;
       /** Its own sandbox was turned off (whose). */
       readonly ownSandboxOff?: string;
     }
   | { readonly confined: false; readonly why: 'off' | 'unconfined-once' };
+
+/** How the last launch of an agent went. */
+type Launched =
+  | (Extract<LaunchView, { confined: true }> & {
+      /** The policy the same launch would have with other folders. */
+      readonly policyFor: (folders: readonly string[]) => ConfinementPolicy;
+    })
+  | Extract<LaunchView, { confined: false }>;
 
 /** Made when thrown, so its text is in the language the bundle was configured with. */
 export function windowsUnavailable(): ConfinementUnavailableError {
@@ -162,7 +171,17 @@ export class AgentConfinement {
       throw error;
     }
     const policyFor = (folders: readonly string[]) =>
-      buildPolicy({ mode, folders, statePaths: input.statePaths, command: input.command, home: this.options.home, env, extensionPath: input.extensionPath });
+      buildPolicy({
+        mode,
+        folders,
+        statePaths: input.statePaths,
+        command: input.command,
+        home: this.options.home,
+        env,
+        extensionPath: input.extensionPath,
+        readablePaths: input.readablePaths,
+        editorSettings: input.editorSettings,
+      });
     const policy = policyFor(this.folders(agentName));
     const own = ownSandboxOff(input.command, { ...(input.registryId !== undefined ? { registryId: input.registryId } : {}), programPath: (program) => realProgram(program, env) });
     this.record(agentName, { confined: true, description: confiner.description, policy, policyFor, ...(own ? { ownSandboxOff: own.agent.name } : {}) });
@@ -345,20 +364,23 @@ export class AgentConfinement {
 }
 
 /** The words the Agents view and the chat header use. */
-export function describeConfinement(launched: Launched, home: string): ConfinementView {
+export function describeConfinement(launched: LaunchView, home: string): ConfinementView {
   if (!launched.confined) {
     const why = launched.why === 'off' ? l10n.t('acpWorkspace.sandbox is off') : l10n.t('started unconfined this once');
     return { confined: false, label: l10n.t('Not confined'), summary: l10n.t('not confined ({0})', why), detail: l10n.t('Not confined: {0}. Its own tools can read and write anything your account can.', why) };
   }
   const { policy } = launched;
-  const short = (p: string) => (p === home ? '~' : p.startsWith(home + '/') ? `~${p.slice(home.length)}` : p);
-  const label = (p: string) => (p.startsWith(home + '/') ? short(p) : (p.split(/[\\/]/).filter(Boolean).at(-1) ?? p));
+  const short = (p: string) => homeAbbreviated(p, home);
+  const label = (p: string) => (short(p).startsWith('~/') ? short(p) : (p.split(/[\\/]/).filter(Boolean).at(-1) ?? p));
   const lines = [
     l10n.t('Confined by {0} ({1}).', launched.description, policy.mode),
     l10n.t('Writes only in:'),
     ...policy.writable.map((p) => `  ${short(p)}`),
     `  ${l10n.t('a private temporary folder')}`,
     ...(policy.mode === 'strict' ? [l10n.t('Reads only those, the system, and:'), ...policy.readable.map((p) => `  ${short(p)}`)] : []),
+    ...((policy.folders ?? []).length > 0
+      ? [policy.editorSettings ? l10n.t("In its folders git's configuration and hooks stay read-only.") : l10n.t("In its folders git's configuration and hooks, .vscode and .idea stay read-only.")]
+      : []),
   ];
   const summary = l10n.t('confined: {0} in {1}', policy.mode, policy.writable.map(label).join(', '));
   const own = launched.ownSandboxOff === undefined ? undefined : describeOwnSandboxOff(launched.ownSandboxOff, policy.mode, summary);

@@ -19,10 +19,11 @@ export function isExplainable(error: unknown): boolean {
 
 /**
  * The explanation of an error of `agent`: `stderr` is its recent stderr (an {@link AgentStartError} carries
- * its own); `actions` are the chat's own ways forward, put after the diagnosis's.
+ * its own); `actions` are the chat's own ways forward, put after the diagnosis's. `remote`: the agent runs
+ * elsewhere (no stderr here, and a refused token is set, not signed in).
  */
-export function explainFailure(agent: string, error: unknown, stderr: readonly string[], actions: readonly ErrorAction[]): ExplainedFailure {
-  const failure = describeStartFailure({ agent, error, stderr: error instanceof AgentStartError ? error.stderr : stderr });
+export function explainFailure(agent: string, error: unknown, stderr: readonly string[], actions: readonly ErrorAction[], remote = false): ExplainedFailure {
+  const failure = describeStartFailure({ agent, error, stderr: error instanceof AgentStartError ? error.stderr : stderr, remote });
   const all: ErrorAction[] = [...failure.actions];
   for (const action of actions) if (!all.includes(action)) all.push(action);
   return { said: failure.agentWords, advice: failure.advice, actions: all };

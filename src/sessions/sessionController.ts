@@ -410,10 +410,10 @@ export class SessionController implements SessionSink {
       this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(error.reason) });
       this.failed(l10n.t('{0} Everything up to here is kept; restart the agent, or reopen this session to continue.', sentence(error.reason)), ['restart', 'reopen']);
     } else if (error instanceof AuthRequiredError) {
-      this.failed(error.message, ['signIn'], explainFailure(session.agentName, error, session.connection.recentStderr, ['signIn']));
+      this.failed(error.message, ['signIn'], explainFailure(session.agentName, error, session.connection.recentStderr, ['signIn'], session.connection.isRemote));
       this.thread.setSession({ status: 'idle', statusDetail: undefined });
     } else if (isExplainable(error)) {
-      const explained = explainFailure(session.agentName, error, session.connection.recentStderr, ['showLog']);
+      const explained = explainFailure(session.agentName, error, session.connection.recentStderr, ['showLog'], session.connection.isRemote);
       this.failed((error as Error).message, explained.actions, explained);
       this.thread.setSession({ status: 'idle', statusDetail: undefined });
     } else {

@@ -22,7 +22,7 @@ import { viewOf, type AgentEntry, type SessionView, type WorkspaceShape } from '
 import { firstPromptText, transcriptText } from '../history/transcript';
 import type { TranscriptSearch } from '../history/transcriptSearch';
 import { rootPaths } from '../roots/rootSet';
-import { choosePrimary, planRoots } from '../roots/workspaceRoots';
+import { choosePrimary, planRoots, restrictToMapped } from '../roots/workspaceRoots';
 import type { Thread } from '../thread/thread';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession } from './agentSession';
@@ -65,6 +65,11 @@ export interface SessionHistoryOptions {
   readonly transcriptWorker: string;
   /** The localized strings for the worker's messages (VS Code's `l10n.bundle`). */
   readonly l10nBundle?: Record<string, string>;
+  /**
+   * Which folders an agent can be given at all: for a remote agent with path mappings, the mapped ones (undefined:
+   * any). "This workspace" and the reopen question are about those folders only.
+   */
+  readonly mappedFolders?: (agentName: string) => ((folder: string) => boolean) | undefined;
 }
 
 export class SessionHistory {
@@ -74,7 +79,8 @@ export class SessionHistory {
   private readonly transcriptIndex: TranscriptIndexClient;
   private readonly catalogs = new WeakMap<AcpConnection, AgentCatalog>();
   private readonly known = new WeakSet<AgentSession>();
-  private readonly textTimers = new Map<Thread, ReturnType<typeof setTimeout>>();
+  /** Chats whose transcript text is written after a pause, with the write (run at once by a flush). */
+  private readonly pendingTexts = new Map<Thread, { readonly timer: ReturnType<typeof setTimeout>; readonly write: () => void }>();
   private readonly changeEmitter = new Emitter<void>();
   private readonly subscriptions: Array<{ dispose(): void }>;
   private existsCache = new Map<string, boolean>();
@@ -183,14 +189,12 @@ export class SessionHistory {
       const fromPrompt = promptTitle(firstPromptText(thread.snapshot().entries));
       if (fromPrompt) this.index.record({ agentName: session.agentName, sessionId: session.sessionId, promptTitle: fromPrompt });
     }
-    clearTimeout(this.textTimers.get(thread));
-    this.textTimers.set(
-      thread,
-      setTimeout(() => {
-        this.textTimers.delete(thread);
-        this.index.setText(session.agentName, session.sessionId, transcriptText(thread.snapshot().entries));
-      }, TEXT_DELAY_MS),
-    );
+    clearTimeout(this.pendingTexts.get(thread)?.timer);
+    const write = () => {
+      this.pendingTexts.delete(thread);
+      this.index.setText(session.agentName, session.sessionId, transcriptText(thread.snapshot().entries));
+    };
+    this.pendingTexts.set(thread, { timer: setTimeout(write, TEXT_DELAY_MS), write });
   }
 
   /** The catalog of a connection (created on first use; it lives as long as the connection). */
@@ -205,31 +209,52 @@ export class SessionHistory {
     return catalog;
   }
 
+  /**
+   * Writes what waits now (the transcript texts in their pause, then the local index's records and texts, which
+   * it writes a moment after each change); resolves once it is on disk. Deactivation waits for it: a window
+   * reload must not lose a rename made just before.
+   */
+  flush(): Promise<void> {
+    this.writePendingTexts();
+    return this.index.flush();
+  }
+
   /** Stops listening; resolves once the pending texts are written and the transcript index saved and ended. */
   dispose(): Promise<void> {
-    for (const timer of this.textTimers.values()) clearTimeout(timer);
+    this.writePendingTexts();
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changeEmitter.dispose();
     // The texts still to write are written (and told to the transcript index) first; then it saves and ends.
     return this.index.dispose().finally(() => this.transcriptIndex.dispose());
   }
 
+  private writePendingTexts(): void {
+    for (const { timer, write } of [...this.pendingTexts.values()]) {
+      clearTimeout(timer);
+      write();
+    }
+  }
 
   private computeWorkspace(): WorkspaceShape {
     const { workspace } = this.options;
     const candidates = workspace.candidates();
     const setting = workspace.primaryFolder();
-    const primary = choosePrimary(candidates.roots, setting === 'ask' ? 'first' : setting, workspace.activeEditorFolderIndex());
-    const byCapability = new Map<boolean, readonly string[]>();
+    const primaryOf = (roots: typeof candidates.roots) => choosePrimary(roots, setting === 'ask' ? 'first' : setting, workspace.activeEditorFolderIndex());
+    const byKey = new Map<string, readonly string[]>();
     const rootSetFor = (agent: AgentEntry): readonly string[] => {
-      if (!primary) return [];
       const supports = agent.caps?.sessions.additionalDirectories ?? true;
-      let roots = byCapability.get(supports);
+      // A remote agent with path mappings can only ever be given its mapped folders: a session of this workspace
+      // is one with those (a folder it cannot have is no reason to leave a session out, or to ask about it).
+      const isMapped = this.options.mappedFolders?.(agent.name);
+      const own = isMapped ? restrictToMapped(candidates, isMapped) : candidates;
+      const key = `${supports}\u0000${own.roots.map((r) => r.path).join('\u0000')}`;
+      let roots = byKey.get(key);
       if (!roots) {
+        const primary = primaryOf(own.roots);
         // The workspace's folders, whether or not they are shared yet: a session "of this workspace" is
         // one with these folders; sharing is asked when such a session is opened.
-        roots = rootPaths(planRoots(candidates, primary, () => true, true, supports).rootSet);
-        byCapability.set(supports, roots);
+        roots = primary ? rootPaths(planRoots(own, primary, () => true, true, supports).rootSet) : [];
+        byKey.set(key, roots);
       }
       return roots;
     };

@@ -69,7 +69,7 @@ export const ViewChangedFile = z.object({
 export type ViewChangedFile = z.output<typeof ViewChangedFile>;
 
 /** Actions an error entry can offer (`messageSizeSetting`: the agent message size limit setting). */
-export const ErrorAction = z.enum(['restart', 'reopen', 'signIn', 'showLog', 'messageSizeSetting', 'openSettings']);
+export const ErrorAction = z.enum(['restart', 'reopen', 'signIn', 'setToken', 'showLog', 'messageSizeSetting', 'openSettings']);
 export type ErrorAction = z.output<typeof ErrorAction>;
 
 const id = z.string();

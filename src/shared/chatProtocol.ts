@@ -102,7 +102,7 @@ export function withAttachment(current: readonly Attachment[], added: Attachment
 }
 
 /** What an error's buttons and the session header's actions ask for. */
-export const ChatAction = z.enum(['restart', 'reopen', 'signIn', 'showLog', 'reopenWithCurrentFolders', 'messageSizeSetting', 'openSettings']);
+export const ChatAction = z.enum(['restart', 'reopen', 'signIn', 'setToken', 'showLog', 'reopenWithCurrentFolders', 'messageSizeSetting', 'openSettings']);
 export type ChatAction = z.output<typeof ChatAction>;
 
 export const ChatToHost = z.discriminatedUnion('type', [

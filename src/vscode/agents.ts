@@ -115,10 +115,17 @@ export class AgentsFromSettings extends Disposable {
 
   /** The confinement of one launch: the settings and the agent's paths as they are now. */
   private launchConfinement(definition: LocalAgentDefinition, confinement: NonNullable<AgentsOptions['confinement']>): Promise<LaunchConfinement> {
-    const { paths, ignored } = resolveAgentWritablePaths(definition, this.variables(), process.env, os.homedir());
-    if (ignored.length > 0) this.options.logger.warn(`${definition.name}: writable paths left out (an unset variable, or not absolute): ${ignored.join(', ')}`);
+    const { paths, readable, ignored } = resolveAgentWritablePaths(definition, this.variables(), process.env, os.homedir());
+    if (ignored.length > 0) this.options.logger.warn(`${definition.name}: paths left out (an unset variable, or not absolute): ${ignored.join(', ')}`);
     const registryId = definition.registry?.id;
-    return confinement(definition.name, { command: this.resolve(definition), statePaths: paths, extensionPath: this.options.context.extensionUri.fsPath, ...(registryId !== undefined ? { registryId } : {}) });
+    return confinement(definition.name, {
+      command: this.resolve(definition),
+      statePaths: paths,
+      readablePaths: readable,
+      editorSettings: definition.writableEditorSettings === true,
+      extensionPath: this.options.context.extensionUri.fsPath,
+      ...(registryId !== undefined ? { registryId } : {}),
+    });
   }
 
   private createProcess(definition: AgentDefinition): AgentRuntime {

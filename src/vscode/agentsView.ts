@@ -5,6 +5,7 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { markdownText } from '../common/markdownText';
 import { isRemoteAgent, remoteAgentConfig, remoteKindOf, type RemoteAgentDefinition } from '../agents/agentConfig';
 import { displayUrl } from '../acp/transport/remote';
 import type { AgentCaps } from '../acp/capabilities';
@@ -274,6 +275,7 @@ function appendRemote(md: vscode.MarkdownString, definition: RemoteAgentDefiniti
   else md.appendMarkdown('\n');
 }
 
+/** Plain text for the Markdown tooltips: escaped, its URLs in code spans (an escaped URL shows its backslashes). */
 function escape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>$]/g, '\\$&');
+  return markdownText(text);
 }

@@ -1,7 +1,8 @@
 /**
  * Commands about agents that run elsewhere: "Add Remote Agent…" (the questions of {@link AddRemoteAgent} as VS Code
- * prompts) and "Set Remote Agent Token…" (a bearer token or headers into SecretStorage, then an offer to restart
- * the running agents that use them, so their chats reopen).
+ * prompts) and "Set Remote Agent Token…" (a bearer token or headers into SecretStorage; then the agents that use
+ * them and were refused, or wait to reconnect, connect again with them at once, and the running ones are offered a
+ * restart; either way through the Restart command, so their chats reopen).
  */
 import * as vscode from 'vscode';
 import { isRemoteAgent } from '../agents/agentConfig';
@@ -42,34 +43,39 @@ export interface RemoteCommandsOptions {
 export function registerRemoteCommands(options: RemoteCommandsOptions): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(RemoteCommandIds.addRemoteAgent, () => options.addRemoteAgent.run()),
+    // Resolves with whether credentials were saved (a failed New Session starts again then).
     vscode.commands.registerCommand(RemoteCommandIds.setRemoteAgentToken, (argument: AgentStatus | string | undefined) => setToken(options, argument)),
   ];
 }
 
-/** Set Remote Agent Token…: which agent, then a token, headers, or clear; then the offer to restart. */
-async function setToken(options: RemoteCommandsOptions, argument: AgentStatus | string | undefined): Promise<void> {
+/**
+ * Set Remote Agent Token…: which agent, then a token, headers, or clear. Then the agents that use these credentials
+ * and are down (refused, or waiting to reconnect) connect again at once, and the running ones are offered a restart.
+ * Resolves with whether anything was saved or cleared.
+ */
+async function setToken(options: RemoteCommandsOptions, argument: AgentStatus | string | undefined): Promise<boolean> {
   const agent = await resolveRemoteAgent(options.agents, argument);
-  if (!agent || !isRemoteAgent(agent.definition)) return;
+  if (!agent || !isRemoteAgent(agent.definition)) return false;
   const url = agent.definition.remote.url;
   const where = displayUrl(url);
   const current = await options.secrets.get(url);
   const ui = options.tokenUi();
   const action = await ui.pickAction(agent.definition.name, where, { token: current.token !== undefined, headers: Object.keys(current.headers ?? {}) });
-  if (!action) return;
+  if (!action) return false;
   let removed = false;
   switch (action) {
     case 'token': {
       const typed = await ui.askToken(where, checkToken);
-      if (typed === undefined || checkToken(typed) !== undefined) return;
+      if (typed === undefined || checkToken(typed) !== undefined) return false;
       const { token: _old, ...rest } = current;
       await options.secrets.set(url, typed.trim() === '' ? rest : { ...rest, token: typed.trim() });
       break;
     }
     case 'headers': {
       const typed = await ui.askHeaders(where, headerProblem);
-      if (typed === undefined) return;
+      if (typed === undefined) return false;
       const parsed = parseHeaderLines(typed);
-      if ('error' in parsed) return;
+      if ('error' in parsed) return false;
       const { headers: _old, ...rest } = current;
       await options.secrets.set(url, Object.keys(parsed.headers).length === 0 ? rest : { ...rest, headers: parsed.headers });
       break;
@@ -80,20 +86,25 @@ async function setToken(options: RemoteCommandsOptions, argument: AgentStatus | 
       break;
   }
   const said = removed ? vscode.l10n.t('The credentials for {0} were removed.', where) : vscode.l10n.t('The credentials for {0} were saved.', where);
-  // The running agents that use these credentials apply them when they connect again: offer to restart them.
   const key = remoteSecretKey(url);
-  const running = options.agents
-    .list()
-    .filter((s) => isRemoteAgent(s.definition) && remoteSecretKey(s.definition.remote.url) === key && (s.state === 'running' || s.state === 'starting'))
-    .map((s) => s.definition.name);
+  const using = options.agents.list().filter((s) => isRemoteAgent(s.definition) && remoteSecretKey(s.definition.remote.url) === key);
+  // Failed (its token refused, say) or waiting to reconnect: nothing runs to interrupt, and the new credentials may
+  // be what it needed. Restarting reopens its chats, which leave their error behind.
+  const waiting = removed ? [] : using.filter((s) => s.state === 'failed' || s.process?.remote?.reconnectAt !== undefined).map((s) => s.definition.name);
+  const running = using.filter((s) => (s.state === 'running' || s.state === 'starting') && !waiting.includes(s.definition.name)).map((s) => s.definition.name);
+  for (const name of waiting) await vscode.commands.executeCommand(AgentCommandIds.restart, name);
+  const reconnected = waiting.length === 0 ? said : waiting.length === 1 ? vscode.l10n.t('{0} {1} connects again with them.', said, waiting[0]!) : vscode.l10n.t('{0} {1} agents connect again with them.', said, waiting.length);
   if (running.length === 0) {
-    await ui.done(said, undefined);
-    return;
+    await ui.done(reconnected, undefined);
+    return true;
   }
+  // The running agents that use these credentials apply them when they connect again: offer to restart them.
   const restart = running.length === 1 ? vscode.l10n.t('Restart {0}', running[0]!) : vscode.l10n.t('Restart {0} Agents', running.length);
-  if (!(await ui.done(vscode.l10n.t('{0} Running agents use them from their next connection.', said), restart))) return;
+  // Those that were waiting were restarted above: say so before offering the others a restart.
+  if (!(await ui.done(vscode.l10n.t('{0} Running agents use them from their next connection.', reconnected), restart))) return true;
   // Through the Restart command: the agent's open chats are reopened.
   for (const name of running) await vscode.commands.executeCommand(AgentCommandIds.restart, name);
+  return true;
 }
 
 function headerProblem(text: string): string | undefined {
@@ -250,9 +261,9 @@ export const vscodeRemoteAgentUi: RemoteAgentUi = {
 
   error: (message) => void vscode.window.showErrorMessage(message),
 
-  added: (name, detail) => {
+  added: (name, message) => {
     const token = vscode.l10n.t('Set Token…');
-    void vscode.window.showInformationMessage(vscode.l10n.t('{0} was added to your user settings. {1}', name, detail), token).then((choice) => {
+    void vscode.window.showInformationMessage(message, token).then((choice) => {
       if (choice === token) void vscode.commands.executeCommand(RemoteCommandIds.setRemoteAgentToken, name);
     });
   },

@@ -8,6 +8,7 @@ import type { FolderChanges } from '../sessions/folderChanges';
 import { SessionStartError, type SessionStarter } from '../sessions/sessionStarter';
 import { attachSelection } from './chat/chatActions';
 import type { ChatTabs } from './chat/chatTabs';
+import { RemoteCommandIds } from './remoteCommands';
 import type { SignIn } from './signIn';
 import { logStartFailure, startFailureOf, vscodeStartFailureUi, type StartFailureUi } from './startFailureUi';
 import { currentCandidates } from './workspace';
@@ -53,9 +54,11 @@ export function registerSessionCommands(
       }
       logStartFailure(log, failure, agents.find(failure.agent)?.process?.recentStderr ?? []);
       // Signing in once more after a sign-in that did not help would only loop.
-      const offered = retried ? { ...failure, actions: failure.actions.filter((a) => a !== 'signIn') } : failure;
+      const offered = retried ? { ...failure, actions: failure.actions.filter((a) => a !== 'signIn' && a !== 'setToken') } : failure;
       const choice = await failureUi().show(offered);
       if (choice === 'signIn' && (await signIn.run(failure.agent))) return newSession(failure.agent, true);
+      // Set Remote Agent Token… says whether a token was saved; then the session is started again with it.
+      if (choice === 'setToken' && (await vscode.commands.executeCommand<boolean>(RemoteCommandIds.setRemoteAgentToken, failure.agent)) === true) return newSession(failure.agent, true);
       if (choice === 'showLog') log.show(true);
       if (choice === 'restart') await restartAgent(failure.agent).catch((restartError: unknown) => log.error(`Restarting ${failure.agent} failed: ${restartError instanceof Error ? restartError.message : String(restartError)}`));
       if (choice === 'openSettings') await vscode.commands.executeCommand('workbench.action.openSettings', 'acpWorkspace.agents');

@@ -1,7 +1,7 @@
 /**
  * An agent that failed to start a session says why: what failed, its own last stderr lines and error details,
- * the likely cause and the next step, with the actions that apply (Sign In, Show Log, Restart Agent, Open
- * Settings). The log gets the whole stderr tail. Integration tests replace the notification (TestApi).
+ * the likely cause and the next step, with the actions that apply (Sign In, Set Token… for a remote agent whose
+ * server refused the token, Show Log, Restart Agent, Open Settings). The log gets the whole stderr tail. Integration tests replace the notification (TestApi).
  */
 import * as vscode from 'vscode';
 import { isRemoteAgent } from '../agents/agentConfig';
@@ -19,6 +19,7 @@ export interface StartFailureUi {
 /** The button of each action (a function: t() runs after activate() set the bundle). */
 export const actionLabels = (): Record<FailureAction, string> => ({
   signIn: vscode.l10n.t('Sign In'),
+  setToken: vscode.l10n.t('Set Token…'),
   showLog: vscode.l10n.t('Show Log'),
   restart: vscode.l10n.t('Restart Agent'),
   openSettings: vscode.l10n.t('Open Settings'),
@@ -41,7 +42,8 @@ export function startFailureOf(agents: AgentRegistry, error: unknown, fallbackAg
   if (!agent) return undefined;
   const status = agents.find(agent);
   const stderr = status?.process?.recentStderr ?? stderrOf(error);
-  const failure = describeStartFailure({ agent, error, stderr, command: status && !isRemoteAgent(status.definition) ? status.definition.command : undefined });
+  const remote = status !== undefined && isRemoteAgent(status.definition);
+  const failure = describeStartFailure({ agent, error, stderr, remote, command: status && !isRemoteAgent(status.definition) ? status.definition.command : undefined });
   // A guess at signing in is offered only when the agent offers a way to (an agent that asked for it says so itself).
   const canSignIn = failure.cause === 'auth' || (status?.process?.caps?.authMethods.length ?? 0) > 0;
   return canSignIn ? failure : { ...failure, actions: failure.actions.filter((action) => action !== 'signIn') };

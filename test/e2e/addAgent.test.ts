@@ -36,7 +36,10 @@ describe('Add Agent: install an agent from the ACP Registry (real workbench, Chr
     await bench().runCommand('ACP: Add Agent');
     gallery = await bench().webview('.gallery-header', 60_000);
     await card().waitFor({ timeout: 60_000 });
-    assert.equal(await gallery.locator('.search-input').evaluate((el) => el === el.ownerDocument.activeElement), true, 'the search box has the focus');
+    // The view focuses it once its first state is shown (an effect, after that frame is painted).
+    const focused = () => gallery.locator('.search-input').evaluate((el) => el === el.ownerDocument.activeElement);
+    for (let i = 0; i < 100 && !(await focused()); i++) await bench().page.waitForTimeout(100);
+    assert.equal(await focused(), true, 'the search box has the focus');
     assert.match(await gallery.locator('.catalog-status').innerText(), /From 127\.0\.0\.1:\d+, checked/);
     assert.equal((await card().locator('.agent-name').innerText()).trim(), AGENT.name);
     assert.equal((await card().locator('.agent-version').innerText()).trim(), AGENT.version);

@@ -47,10 +47,7 @@ describe('a confined agent after Reload Window (real workbench, Chromium, bubble
   });
 
   it('still writes in them after Reload Window: the restored chat’s agent is confined to every folder of its session, the primary one included', async () => {
-    const page = bench().page;
-    await bench().runCommand('Developer: Reload Window');
-    await page.waitForEvent('load', { timeout: 60_000 });
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await bench().reloadWindow();
     chat = await bench().webview('.prompt-input', 60_000);
     await chat.locator('.entry.info', { hasText: 'the agent replayed its history' }).waitFor({ timeout: 60_000 });
     await chat.locator('.chip.confinement', { hasText: 'Confined (writes)' }).waitFor({ timeout: 30_000 });

@@ -60,6 +60,15 @@ describe('a long chat (real workbench, Chromium)', function () {
       const e = element as unknown as { scrollTop: number; scrollHeight: number };
       e.scrollTop = to === 'top' ? 0 : to === 'bottom' ? e.scrollHeight : to;
     }, where);
+  /** Whether the transcript renders an entry in its viewport (not only the spacers standing for the others). */
+  const entriesInView = () =>
+    chat.locator('.transcript').evaluate((element) => {
+      const view = (element as unknown as ProbeElement).getBoundingClientRect();
+      return Array.from((element as unknown as ProbeElement).querySelectorAll('.slot')).some((slot) => {
+        const box = slot.getBoundingClientRect();
+        return box.bottom > view.top && box.top < view.bottom;
+      });
+    });
   async function until(what: string, check: () => Promise<boolean>): Promise<void> {
     for (let i = 0; i < 600; i++) {
       if (await check()) return;
@@ -175,18 +184,16 @@ describe('a long chat (real workbench, Chromium)', function () {
       assert.ok(height - top - client < 2, `at the bottom once the prompt is sent: ${height - top - client} px below`);
     }
 
-    // Read somewhere in the middle: entries there are rendered and measured now, for the first time.
-    // The scroll is made again if the view did not stay there (a chunk placed in the same frame as the scroll
-    // could take the view back to the end; seen in CI runs, not in isolation): a view that keeps going back
-    // still fails here.
-    let placed = false;
-    for (let attempt = 0; attempt < 5 && !placed; attempt++) {
-      const target = Math.round((await scroll()).height / 2);
-      await scrollTo(target);
-      await bench().page.waitForTimeout(100);
-      placed = Math.abs((await scroll()).top - target) < (await scroll()).client;
+    // Read somewhere in the middle: entries there are rendered and measured now, for the first time. The view
+    // renders them with the scroll event, in the next frame: until then the DOM still holds the entries of the
+    // end, so nothing is read before an entry is rendered in view.
+    const target = Math.round((await scroll()).height / 2);
+    await scrollTo(target);
+    await until('the entries in view to be rendered', () => entriesInView());
+    {
+      const { top, client } = await scroll();
+      assert.ok(Math.abs(top - target) < client, `the view stays where it was scrolled to while the agent streams (${top} px, scrolled to ${target})`);
     }
-    assert.ok(placed, 'the view stays where it was scrolled to while the agent streams');
     // The first agent entry in view (rendered slots above the view are overscan, which may change as the
     // entries there are measured).
     const anchor = await chat.locator('.transcript').evaluate((element) => {

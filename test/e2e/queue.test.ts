@@ -157,9 +157,7 @@ describe('the message queue (real workbench, Chromium)', function () {
     await startWorking('hang before the reload');
     await send('Echo kept across the reload');
     await queued().first().waitFor({ timeout: 10_000 });
-    await bench().runCommand('Developer: Reload Window');
-    await page.waitForEvent('load', { timeout: 60_000 });
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await bench().reloadWindow();
     await page.locator('.tab', { hasText: 'Reference Agent (offline)' }).first().waitFor({ timeout: 60_000 });
     chat = await bench().webview('.prompt-input', 60_000);
     await chat.locator('.queue-held', { hasText: 'One queued message kept from before the window reloaded' }).waitFor({ timeout: 60_000 });

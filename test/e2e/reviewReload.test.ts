@@ -49,10 +49,7 @@ describe('undo after Reload Window keeps what the user did (real workbench, Chro
   });
 
   it('after Reload Window the chat shows the changes entry again, after its turn', async () => {
-    const page = bench().page;
-    await bench().runCommand('Developer: Reload Window');
-    await page.waitForEvent('load', { timeout: 60_000 });
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await bench().reloadWindow();
     chat = await bench().webview('.prompt-input', 60_000);
     await chat.locator('.entry.info', { hasText: 'the agent replayed its history' }).waitFor({ timeout: 60_000 });
     const changes = chat.locator('.entry.changes');

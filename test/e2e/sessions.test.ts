@@ -101,8 +101,9 @@ describe('the session history browser (real workbench, Chromium)', function () {
     await row('Library task 3').first().locator('mark').first().waitFor({ timeout: 30_000 });
     const marked = await row('Library task 3').first().locator('mark').allInnerTexts();
     assert.ok(marked.join('').replace(/\s/g, '').toLowerCase().includes('libtask'), marked.join('|'));
-    // Transcript text is searched when the window has a transcript index, else the line says it is not.
-    assert.match(await view.locator('.coverage').innerText(), /Titles of \d+ sessions searched; (transcript text of \d+ of them|transcript text is not searched here)/);
+    // Transcript text is searched when the window has a transcript index, else the line says it is not (once
+    // that search is over: until then the line says it is searching).
+    await view.locator('.coverage', { hasText: /Titles of \d+ sessions searched; (transcript text of \d+ of them|transcript text is not searched here)/ }).waitFor({ timeout: 30_000 });
     await bench().screenshot('sessions-search');
     // Clear the search and pick a scope at once, before the host can answer the first change: the second
     // change builds on the first, so the old search does not come back.

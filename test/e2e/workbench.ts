@@ -127,18 +127,29 @@ export class Workbench {
   /**
    * The document of the visible webview whose content has `selector` (a webview's document sits in two
    * nested iframes, and VS Code keeps webviews of hidden editors in the page).
+   *
+   * The frame returned is that webview's own iframe (by its unique name), not "the n-th webview of the page":
+   * webviews come and go (a sidebar view opens, a tab is shown or hidden), and a position would then point at
+   * another one. VS Code tears a hidden tab's webview down and makes a new iframe when the tab is shown again:
+   * after that, ask again.
    */
   async webview(selector: string, timeoutMs = 30_000): Promise<FrameLocator> {
     const deadline = Date.now() + timeoutMs;
+    const shown: string[] = [];
     for (;;) {
-      const frames = this.page.locator('iframe.webview.ready');
-      for (let i = (await frames.count()) - 1; i >= 0; i--) {
-        const frame = frames.nth(i);
+      shown.length = 0;
+      const names = await this.page.locator('iframe.webview.ready').evaluateAll((frames) => frames.map((frame) => (frame as unknown as { name: string }).name));
+      for (const name of names.reverse()) {
+        const frame = this.page.locator(`iframe.webview.ready[name="${name}"]`);
         if (!(await frame.isVisible())) continue;
         const document = frame.contentFrame().locator('#active-frame').contentFrame();
         if ((await document.locator(selector).count()) > 0) return document;
+        shown.push((await document.locator('body').innerText({ timeout: 1_000 }).catch(() => '(unreadable)')).replace(/\s+/g, ' ').slice(0, 80));
       }
-      if (Date.now() > deadline) throw new Error(`no visible webview shows ${selector}`);
+      if (Date.now() > deadline) {
+        const all = await this.page.locator('iframe.webview').count();
+        throw new Error(`no visible webview shows ${selector} (${all} webview iframes, ${names.length} ready; the visible ones show: ${JSON.stringify(shown)})`);
+      }
       await this.page.waitForTimeout(200);
     }
   }
@@ -204,6 +215,18 @@ export class Workbench {
       }
     }
     await input.press('Enter');
+  }
+
+  /**
+   * Developer: Reload Window, then waits for the new workbench. The new document is awaited from before the
+   * command, and by its DOMContentLoaded: its `load` waits for every frame it made meanwhile, webviews included,
+   * and on a loaded machine it came more than a minute after the workbench was up (or not at all).
+   */
+  async reloadWindow(): Promise<void> {
+    const reloaded = this.page.waitForEvent('domcontentloaded', { timeout: 120_000 });
+    await this.runCommand('Developer: Reload Window');
+    await reloaded;
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   }
 
   /** ACP: New Session (or the command titled `commandTitle`), then the given agent. */

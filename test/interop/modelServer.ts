@@ -13,7 +13,7 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ScriptError, lastUserTurn, scriptReply, type MessagesRequest, type Reply } from './modelScript';
+import { ScriptError, lastUserTurn, promptText, scriptReply, type MessagesRequest, type Reply } from './modelScript';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -44,6 +44,8 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
 export class ModelServer {
   readonly requests: RecordedRequest[] = [];
   private nextId = 1;
+  /** Answers held after their first words, by the text their prompt contains (see {@link holdAnswersTo}). */
+  private readonly holds = new Map<string, Promise<void>>();
 
   private constructor(
     private readonly server: http.Server,
@@ -66,6 +68,19 @@ export class ModelServer {
   get url(): string {
     const address = this.server.address() as AddressInfo;
     return `http://127.0.0.1:${address.port}`;
+  }
+
+  /**
+   * Streamed answers to a prompt containing `text` stop after their first words until the returned function is
+   * called or the client goes away: a test that cancels a turn mid-answer does so whatever the machine's load.
+   */
+  holdAnswersTo(text: string): () => void {
+    let release!: () => void;
+    this.holds.set(text, new Promise<void>((resolve) => (release = resolve)));
+    return () => {
+      this.holds.delete(text);
+      release();
+    };
   }
 
   /** The conversation requests (messages with tools offered), optionally only those of one scenario. */
@@ -147,15 +162,23 @@ export class ModelServer {
     this.record({ ...base, body, kind: 'messages', prompt, scenario: reply.scenario, status: 200 });
     const message = { id: `msg_scripted_${this.nextId++}`, model: body.model ?? 'scripted-model' };
     const inputTokens = Math.max(1, Math.ceil(JSON.stringify(body.messages).length / 4));
-    if (body.stream === true) await this.stream(response, message, reply, inputTokens);
+    const last = [...body.messages].reverse().find((m) => m.role === 'user');
+    const said = last ? promptText(last) : '';
+    const hold = [...this.holds].find(([text]) => said.includes(text))?.[1];
+    if (body.stream === true) await this.stream(response, message, reply, inputTokens, hold);
     else sendJson(response, 200, messageJson(message, reply, inputTokens));
   }
 
-  private async stream(response: http.ServerResponse, message: { id: string; model: string }, reply: Reply, inputTokens: number): Promise<void> {
+  private async stream(response: http.ServerResponse, message: { id: string; model: string }, reply: Reply, inputTokens: number, hold?: Promise<void>): Promise<void> {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const gone = new Promise<void>((resolve) => response.once('close', () => resolve()));
     for (const event of streamEvents(message, reply, inputTokens)) {
       if (response.destroyed) return;
       response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      if (hold && event.type === 'content_block_delta') {
+        await Promise.race([hold, gone]);
+        hold = undefined;
+      }
       if (this.options.eventDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.eventDelayMs));
     }
     response.end();

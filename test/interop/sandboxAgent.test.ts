@@ -2,19 +2,24 @@
  * Interop with a real Sandbox Agent server (`sandbox-agent server` 0.4.2 from npm) on 127.0.0.1, offline: its
  * health and agent list, a token refused in words, and a real opencode session through the extension's own
  * `AcpConnection` over `sandboxAgentLink` (initialize with opencode's real capabilities, session/new, a prompt
- * answered by the scripted model server with streamed text, session/list, cancel mid-turn, close).
+ * answered by the scripted model server with streamed text, session/list, cancel mid-turn, close); opencode killed
+ * inside a server that stays up, seen by the link (its exit notice, or a later POST answered 502) and reconnected
+ * by the remote agent, the session answering again on the new connection.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AcpConnection } from '../../src/acp/connection';
+import { silentLogger } from '../../src/common/logger';
+import { RemoteAgent } from '../../src/remote/remoteAgent';
 import * as acp from '../../src/acp/schema';
 import type { RemoteLink } from '../../src/acp/transport/remote';
 import { sandboxAgentLink } from '../../src/acp/transport/sandboxAgentLink';
 import { SandboxAgentServer } from '../../src/remote/sandboxAgentServer';
 import { sandboxExtensions } from '../../src/remote/sandboxExtensions';
 import { conformance } from '../helpers/conformance';
+import { within } from './harness';
 import { plainAnswer } from './modelScript';
 import { ModelServer } from './modelServer';
 import { LoopbackRegistry, SandboxServerProcess } from './sandboxAgentServer';
@@ -31,7 +36,7 @@ describe('Sandbox Agent server 0.4.2 (real binary, opencode from npm, scripted m
 
   before(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-sandbox-agent-'));
-    // Slow enough streaming that a cancel sent on the first chunk lands mid-turn.
+    // Streaming paced, so that an answer arrives in several chunks as from a real model.
     model = await ModelServer.start({ eventDelayMs: 40 });
     registry = await LoopbackRegistry.start(scratch);
   });
@@ -122,13 +127,19 @@ describe('Sandbox Agent server 0.4.2 (real binary, opencode from npm, scripted m
     const listed = await connection.listSessions({ cwd });
     assert.ok(listed.sessions.some((s) => s.sessionId === sessionId && s.cwd === cwd), JSON.stringify(listed.sessions));
 
-    // Cancel as soon as the next answer starts streaming: the turn ends as cancelled.
+    // Cancel once the next answer has started streaming (the model holds it after its first words, so the cancel
+    // lands mid-turn however loaded the machine is): the turn ends as cancelled.
     const before = streamed.length;
     const firstChunk = new Promise<void>((resolve) => (onChunk = () => (chunks.get(sessionId)?.length ?? 0) > before && resolve()));
-    const turn = connection.prompt({ sessionId, prompt: [{ type: 'text', text: 'a second, longer answer please' }] });
-    await firstChunk;
-    await connection.cancel(sessionId);
-    assert.equal((await turn).stopReason, 'cancelled');
+    const release = model.holdAnswersTo('a second, longer answer please');
+    try {
+      const turn = connection.prompt({ sessionId, prompt: [{ type: 'text', text: 'a second, longer answer please' }] });
+      await firstChunk;
+      await connection.cancel(sessionId);
+      assert.equal((await turn).stopReason, 'cancelled');
+    } finally {
+      release();
+    }
 
     await link.close();
     assert.equal((await link.ended).cause, 'stopped');
@@ -167,6 +178,53 @@ describe('Sandbox Agent server 0.4.2 (real binary, opencode from npm, scripted m
     assert.equal(end.retry, true);
     // Whichever noticed first: the prompt's POST or the event stream.
     assert.match(end.reason, /^(The connection to Sandbox opencode at http:\/\/127\.0\.0\.1:\d+ broke: |Sandbox opencode at http:\/\/127\.0\.0\.1:\d+ ended the connection\.)/);
+  });
+
+  it('the agent killed inside a server that stays up: the link ends worth a retry, the remote agent reconnects, the session goes on', async () => {
+    const server = await startServer('agent-killed');
+    const states: string[] = [];
+    const agent = new RemoteAgent({
+      name: 'Sandbox opencode',
+      endpoint: { url: server.url, kind: 'sandbox-agent', sandboxAgent: 'opencode', allowInsecure: false },
+      credentials: () => Promise.resolve({}),
+      linkFactory: () => (options) => {
+        const link = sandboxAgentLink(options);
+        links.push(link);
+        return link;
+      },
+      clientInfo,
+      logger: silentLogger,
+      connectTimeoutMs: 60_000,
+      tap: conformance.newTap(),
+      registerHandlers: (c) => c.onRequest(acp.RequestPermissionMethod, () => ({ outcome: { outcome: 'cancelled' as const } })),
+    });
+    agent.onDidChangeState((change) => states.push(`${change.state}${change.message ? `: ${change.message}` : ''}`));
+    try {
+      const first = await agent.start();
+      const cwd = fs.mkdtempSync(path.join(scratch, 'project-'));
+      const { sessionId } = await first.newSession({ cwd, mcpServers: [] });
+      assert.equal((await first.prompt({ sessionId, prompt: [{ type: 'text', text: 'before the agent is killed' }] })).stopReason, 'end_turn');
+      const [pid, ...others] = server.agentPids();
+      assert.ok(pid !== undefined && others.length === 0, `one agent process under the server, got ${[pid, ...others].join(', ')}`);
+      const reconnected = new Promise<AcpConnection>((resolve) => agent.onDidRestart(resolve));
+      const lost = new Promise<string>((resolve) => first.onDidClose(resolve));
+      process.kill(pid, 'SIGKILL');
+      // The server stays up (its health answers) while its agent is gone.
+      assert.equal((await fetch(`${server.url}/v1/health`)).status, 200);
+      const reason = await within(20_000, 'the connection closing after the agent was killed (the view would still say running)', lost);
+      assert.match(reason, /^opencode stopped on the Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+\.$|answered HTTP 502/);
+      assert.ok(states.some((s) => /^stopped: Lost the connection to Sandbox opencode \(http:\/\/127\.0\.0\.1:\d+\): .+\. Reconnecting in \d+ s…$/.test(s)), states.join('\n'));
+      const second = await within(30_000, 'the reconnect', reconnected);
+      assert.notEqual(second, first);
+      assert.equal(agent.state, 'running');
+      assert.notDeepEqual(server.agentPids(), [pid], 'a new agent process');
+      // The session is reopened on the new connection (as the chats are) and answers.
+      await second.resumeSession({ sessionId, cwd, mcpServers: [] });
+      const after = await second.prompt({ sessionId, prompt: [{ type: 'text', text: 'after the reconnect' }] });
+      assert.equal(after.stopReason, 'end_turn', `model server problems: ${model.problems.join('; ')}\n${server.log}`);
+    } finally {
+      await agent.dispose();
+    }
   });
 
   it('with --token: a missing or wrong token is refused in words; the right one works', async () => {

@@ -170,6 +170,24 @@ export class SandboxServerProcess {
     }
   }
 
+  /** The processes the server started (its agents), read from /proc: their ids. */
+  agentPids(): number[] {
+    const pids: number[] = [];
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue; // gone meanwhile
+      }
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === this.child.pid) pids.push(Number(entry));
+    }
+    return pids;
+  }
+
   /** Kills the server's whole process group (the agents it started included) and waits for the server to exit. */
   async stop(): Promise<void> {
     if (!running.delete(this.child)) return;

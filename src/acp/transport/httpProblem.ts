@@ -28,6 +28,10 @@ export class RemoteHttpError extends Error {
     readonly title: string | undefined,
     /** The problem's `detail`, when the body was problem+json. */
     readonly detail: string | undefined,
+    /** The problem's `type` (e.g. `urn:sandbox-agent:error:stream_error`), when the body was problem+json. */
+    readonly type?: string,
+    /** What happened without the next step (a refused token: not "Set the token with …", for the prompt that asks for it). */
+    readonly statement: string = message,
   ) {
     super(message);
   }
@@ -73,26 +77,26 @@ export function httpError(status: number, contentType: string, body: string, pee
   if (isRedirect(status)) return redirectError(status, location, requestUrl, peer, what);
   let title: string | undefined;
   let detail: string | undefined;
+  let type: string | undefined;
   if (/json/i.test(contentType) || /^\s*\{/.test(body)) {
     try {
       const problem = Problem.safeParse(JSON.parse(body));
       if (problem.success) {
         title = oneLine(problem.data.title);
         detail = oneLine(problem.data.detail);
+        type = oneLine(problem.data.type);
       }
     } catch {
       // Not JSON after all: quoted as text below.
     }
   }
   const words = [title, detail && detail !== title ? detail : undefined].filter((w): w is string => !!w).join(': ') || oneLine(body) || '';
-  const message = status === 401 || status === 403
-    ? words
-      ? l10n.t('{0} refused the credentials for {1} (HTTP {2}: {3}). Set the token with "ACP: Set Remote Agent Token…".', peer, what, status, words)
-      : l10n.t('{0} refused the credentials for {1} (HTTP {2}). Set the token with "ACP: Set Remote Agent Token…".', peer, what, status)
-    : words
-      ? l10n.t('{0} answered HTTP {1} for {2}: {3}', peer, status, what, words)
-      : l10n.t('{0} answered HTTP {1} for {2}.', peer, status, what);
-  return new RemoteHttpError(message, status, title, detail);
+  if (status === 401 || status === 403) {
+    const statement = words ? l10n.t('{0} refused the credentials for {1} (HTTP {2}: {3}).', peer, what, status, words) : l10n.t('{0} refused the credentials for {1} (HTTP {2}).', peer, what, status);
+    return new RemoteHttpError(l10n.t('{0} Set the token with "ACP: Set Remote Agent Token…".', statement), status, title, detail, type, statement);
+  }
+  const message = words ? l10n.t('{0} answered HTTP {1} for {2}: {3}', peer, status, what, words) : l10n.t('{0} answered HTTP {1} for {2}.', peer, status, what);
+  return new RemoteHttpError(message, status, title, detail, type);
 }
 
 /**

@@ -26,12 +26,13 @@ export function networkWords(peer: string, where: string, error: unknown): strin
 }
 
 /**
- * "ECONNREFUSED — the connection was refused (is the server running?)": the code Node gave first (what a user
- * searches for), then the words; for a failure without a known code, the words alone.
+ * "ECONNREFUSED — the connection was refused (is the server running?)": the code the system gave first (what a user
+ * searches for), then the words; for a failure without such a code, the words alone. fetch's own codes
+ * (`UND_ERR_SOCKET`…) name undici's internals, not anything a user can look up: only their words are said.
  */
 export function networkCause(error: unknown): string {
   const code = codeOf(error);
-  return code === undefined ? describe(error) : `${code} — ${describe(error)}`;
+  return code === undefined || code.startsWith('UND_ERR') ? describe(error) : `${code} — ${describe(error)}`;
 }
 
 /** The first error code in the cause chain (fetch wraps the socket's error in `cause`, sometimes twice). */

@@ -9,7 +9,10 @@
  *   included, from the first one on (it replays what came before the GET), plus `: heartbeat` comments;
  * - agent→client requests come on that stream and are answered by POSTing the JSON-RPC answer (`202`);
  * - `DELETE` stops the agent; it may answer `204` only after a long while, so it is bounded here;
- * - errors are `application/problem+json` (`401 token_invalid`, `400 invalid_request`, `404 session_not_found`).
+ * - errors are `application/problem+json` (`401 token_invalid`, `400 invalid_request`, `404 session_not_found`);
+ * - when the agent's process ends, the server stays up and says so on the stream (`_adapter/agent_exited`
+ *   `{ code, success }`, its own notification); the connection stays known to it, and every later POST is answered
+ *   `502 stream_error` ("failed writing to agent stdin: Broken pipe"). A new connection starts the agent again.
  *
  * A redirect is never followed (fetch would carry the token, the extra headers and the body to any host): it ends
  * the link with `http`, no retry, saying where it pointed, as the server client (`remote/sandboxAgentServer.ts`) does.
@@ -17,6 +20,8 @@
  * So the event stream is the one source of what the agent says: answers are taken from it, in order with the
  * updates before them (a POST body could overtake the stream and end a turn before its last chunks), and POST
  * bodies are drained unread. An HTTP error on a request's POST answers that request with the server's words.
+ * An agent gone from a server that stays up (the exit notice, or a later POST answered 502) ends the link as
+ * `closed`, worth a retry: the remote agent reconnects and its chats are reopened, as after a lost connection.
  */
 import * as l10n from '@vscode/l10n';
 import { randomUUID } from 'node:crypto';
@@ -34,6 +39,10 @@ import { retryableStatus } from './ws';
 /** How long `close()` waits for the server's answer to DELETE (0.4.2 may take much longer; the agent is stopped anyway). */
 const DELETE_TIMEOUT_MS = 2_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** The server's own notification, on the stream, when the agent's process ended (0.4.2). */
+export const AGENT_EXITED_METHOD = '_adapter/agent_exited';
+/** The problem types of a POST the server could not hand to its agent, whose process is gone. */
+const AGENT_GONE_TYPES = new Set(['urn:sandbox-agent:error:stream_error', 'urn:sandbox-agent:error:agent_process_exited']);
 
 /** A link to `options.endpoint.sandboxAgent` on the Sandbox Agent server at `options.endpoint.url`. */
 export function sandboxAgentLink(options: RemoteLinkOptions): RemoteLink {
@@ -187,6 +196,9 @@ class SandboxAgentLink implements RemoteLink {
     else if (error.redirect) this.finish({ cause: 'http', reason: error.message, retry: false });
     // The server no longer knows this connection (it restarted, or it stopped the agent): a new link may help.
     else if (error.status === 404 && !first) this.finish({ cause: 'closed', reason: error.message, retry: true });
+    // The server is up but its agent is gone (its stdin broke): every later message would fail the same way, and
+    // a new link starts the agent again.
+    else if (!first && (error.status === 502 || (error.type !== undefined && AGENT_GONE_TYPES.has(error.type)))) this.finish({ cause: 'closed', reason: error.message, retry: true });
     else if (first) this.finish({ cause: 'http', reason: error.message, retry: retryableStatus(error.status) });
     if (id === undefined) throw error;
     if (this.unanswered.delete(id) && !this.ending.done) this.channel!.reader.answer(failedRequestAnswer(id, error.message));
@@ -224,10 +236,28 @@ class SandboxAgentLink implements RemoteLink {
     this.finish({ cause: 'closed', reason: l10n.t('{0} at {1} ended the connection.', this.peer, this.where), retry: true });
   }
 
-  /** A message from the stream, before it is handed on: an answer settles its request. */
+  /**
+   * A message from the stream, before it is handed on: an answer settles its request; the server's notice that the
+   * agent exited ends the link once the notice itself was handed on (the trace shows it).
+   */
   private received(message: Message): void {
     const id = (message as { id?: unknown }).id;
     if (requestIdOf(message) === undefined && (typeof id === 'string' || typeof id === 'number')) this.unanswered.delete(id);
+    if ((message as { method?: unknown }).method === AGENT_EXITED_METHOD) queueMicrotask(() => this.agentExited((message as { params?: unknown }).params));
+  }
+
+  /** The agent's process ended on a server that stays up: the link is gone, and a new one starts the agent again. */
+  private agentExited(params: unknown): void {
+    const code = (params as { code?: unknown } | undefined)?.code;
+    const agent = this.options.endpoint.sandboxAgent ?? this.peer;
+    this.finish({
+      cause: 'closed',
+      reason:
+        typeof code === 'number' && Number.isInteger(code)
+          ? l10n.t('{0} exited with code {1} on the Sandbox Agent server at {2}.', agent, code, this.where)
+          : l10n.t('{0} stopped on the Sandbox Agent server at {1}.', agent, this.where),
+      retry: true,
+    });
   }
 
   /** Ends the link once: settles {@link ended}, stops every request, and ends the reader after what it already has. */

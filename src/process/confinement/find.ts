@@ -1,10 +1,10 @@
 /**
  * Which confinement mechanism this machine has, checked before anything confined is started (fail closed):
  *
- * - Linux: `bwrap` on the PATH, and a probe run of it (`bwrap --ro-bind / / --dev /dev --proc /proc --
- *   /bin/true`, a few seconds at most): bwrap can be installed but useless when unprivileged user namespaces
- *   are disabled (Ubuntu 24.04's AppArmor restriction, `kernel.unprivileged_userns_clone=0`, a container
- *   without them). The probe's stderr is the reason given.
+ * - Linux: `bwrap` on the PATH, util-linux's `setsid`, and a probe run of the whole recipe (the namespaces,
+ *   no capabilities, the supervisor starting `/bin/true`; a few seconds at most): bwrap can be installed but
+ *   useless when unprivileged user namespaces are disabled (Ubuntu 24.04's AppArmor restriction,
+ *   `kernel.unprivileged_userns_clone=0`, a container without them). The probe's stderr is the reason given.
  * - macOS: `/usr/bin/sandbox-exec`.
  * - Windows and the rest: nothing ACP Workspace can use.
  *
@@ -15,7 +15,7 @@ import * as l10n from '@vscode/l10n';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import { envValue } from '../environment';
-import { Bubblewrap } from './bubblewrap';
+import { Bubblewrap, findSetsid, NAMESPACE_ARGS, setsidMissing, SUPERVISOR } from './bubblewrap';
 import { programPaths } from './paths';
 import { SANDBOX_EXEC, Seatbelt } from './seatbelt';
 import { ConfinementUnavailableError, type Confiner } from './types';
@@ -65,7 +65,9 @@ async function detectBubblewrap(env: NodeJS.ProcessEnv): Promise<Confiner> {
     );
   }
   const bwrap = `${bwrapDir}/bwrap`;
-  const probe = await run(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', '/bin/true'], env);
+  const setsid = findSetsid();
+  if (!setsid) throw setsidMissing();
+  const probe = await run(bwrap, [...NAMESPACE_ARGS, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', '/bin/sh', '-c', SUPERVISOR, 'acp-workspace-sandbox', setsid, '/bin/true'], env);
   if (probe.error) {
     const said = probe.stderr.trim() || probe.error;
     throw new ConfinementUnavailableError(
@@ -76,7 +78,7 @@ async function detectBubblewrap(env: NodeJS.ProcessEnv): Promise<Confiner> {
     );
   }
   const version = await run(bwrap, ['--version'], env);
-  return new Bubblewrap(version.error ? 'bubblewrap' : version.stdout.trim() || 'bubblewrap', bwrap);
+  return new Bubblewrap(version.error ? 'bubblewrap' : version.stdout.trim() || 'bubblewrap', bwrap, setsid);
 }
 
 function run(file: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string; error?: string }> {

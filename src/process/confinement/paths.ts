@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { envValue } from '../environment';
+import { placeholderLease, sweepPlaceholders, type PlaceholderLease } from './placeholders';
 import type { ConfinedCommand, ConfinementPolicy } from './types';
 
 /** One path opened inside the confinement. */
@@ -109,6 +110,11 @@ export function makePrivateTemp(): string {
 }
 
 function sweepLeftovers(): void {
+  try {
+    sweepPlaceholders();
+  } catch {
+    // A registry that is not ours fails the next start that needs it, with the reason.
+  }
   let names: string[];
   try {
     names = fs.readdirSync(os.tmpdir());
@@ -212,13 +218,19 @@ function shebang(file: string): { program: string; argument?: string } | undefin
 }
 
 /**
- * A confined command line built around a fresh private temporary folder (TMPDIR), which `dispose()` removes
- * (once); the folder is removed at once when building the arguments fails.
+ * A confined command line built around a fresh private temporary folder (TMPDIR) and the placeholders it holds
+ * (see placeholders.ts), which `dispose()` removes and lets go of (once); at once when building the arguments
+ * fails.
  */
-export function withPrivateTemp(program: string, env: NodeJS.ProcessEnv, build: (temp: string) => string[]): ConfinedCommand {
+export function withPrivateTemp(program: string, env: NodeJS.ProcessEnv, build: (temp: string, placeholders: PlaceholderLease) => string[]): ConfinedCommand {
   const temp = makePrivateTemp();
+  const placeholders = placeholderLease();
+  const done = (): void => {
+    removePrivateTemp(temp);
+    placeholders.release();
+  };
   try {
-    const args = build(temp);
+    const args = build(temp, placeholders);
     let disposed = false;
     return {
       file: program,
@@ -227,11 +239,11 @@ export function withPrivateTemp(program: string, env: NodeJS.ProcessEnv, build: 
       dispose: () => {
         if (disposed) return;
         disposed = true;
-        removePrivateTemp(temp);
+        done();
       },
     };
   } catch (error) {
-    removePrivateTemp(temp);
+    done();
     throw error;
   }
 }

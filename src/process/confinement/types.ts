@@ -26,10 +26,29 @@ export interface ConfinementPolicy {
    */
   readonly readable: readonly string[];
   /**
-   * Paths inside `writable` ones that stay read-only (re-protected after the writable ones are opened), e.g.
-   * a root's `.git/hooks`. Only paths that exist when the command starts can be protected. Default: none.
+   * More paths inside `writable` ones that stay read-only (re-protected after the writable ones are opened).
+   * Only paths that exist when the command starts are protected. Default: none. What the folders' own
+   * configuration protects comes from {@link folders}.
    */
   readonly readOnly?: readonly string[];
+  /**
+   * The folders the agent works in (workspace folders, inside `writable`): in each, what makes other programs
+   * run code stays read-only and cannot be created where it does not exist yet (a repository's git
+   * configuration and hooks, a `.git` where there is none, editor settings; see protectedPaths.ts). Default:
+   * none.
+   */
+  readonly folders?: readonly string[];
+  /** The agent may write editor settings in {@link folders} (`.vscode`, `.idea`, workspace files): its entry opted in. */
+  readonly editorSettings?: boolean;
+}
+
+/** How a protected path that does not exist yet is held while confined commands need it (placeholders.ts). */
+export type Placeholder = { readonly kind: 'folder' } | { readonly kind: 'file'; readonly content: string };
+
+/** A path that stays read-only; without a placeholder it is protected only once it exists. */
+export interface ProtectedPath {
+  readonly path: string;
+  readonly placeholder?: Placeholder;
 }
 
 /** A command line ready to spawn confined (the mechanism's program runs the original one). */

@@ -14,6 +14,7 @@ import type { SessionRouter } from '../../sessions/sessionRouter';
 import type { SessionStarter } from '../../sessions/sessionStarter';
 import { ChatRequests, type ChatAction, type ChatToHost, type MentionItem } from '../../shared/chatProtocol';
 import { answer } from '../../shared/ipc';
+import { RemoteCommandIds } from '../remoteCommands';
 import { SECTION } from '../settings';
 import type { SignIn } from '../signIn';
 import type { ChatPanel } from './chatPanel';
@@ -141,6 +142,10 @@ export class ChatActions {
         return;
       case 'signIn':
         await this.options.signIn.run(controller.session.agentName, methodId);
+        return;
+      case 'setToken':
+        // Once saved, the agent connects again with it and this chat is reopened (see Set Remote Agent Token…).
+        await vscode.commands.executeCommand(RemoteCommandIds.setRemoteAgentToken, controller.session.agentName);
         return;
       case 'showLog':
         this.options.log.show(true);

@@ -102,7 +102,10 @@ export class ChatTabs extends Disposable {
       this.updateStatusBar();
     });
     panel.panel.onDidDispose(() => viewState.dispose());
-    if (!background) {
+    // A tab VS Code restored after a reload is already where the user left it, and its session comes back
+    // while the user may be doing something else (another tab clicked, a file opened): it must not take the
+    // editor or the keyboard from them.
+    if (!background && !restored) {
       panel.reveal();
       // A new chat is for typing into: the prompt box gets the keyboard (once the webview is up).
       panel.focusInput();

@@ -10,6 +10,7 @@ const ERROR_ACTIONS: Record<string, string> = {
   restart: 'Restart Agent',
   reopen: 'Reopen Session',
   signIn: 'Sign In',
+  setToken: 'Set Token…',
   showLog: 'Show Log',
   messageSizeSetting: 'Open Setting',
   openSettings: 'Open Settings',

@@ -9,7 +9,7 @@ import type { ViewEntry, ViewEntryOf } from '../../../src/shared/chatModel';
 import type { ReviewState } from '../../../src/shared/reviewProtocol';
 import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
 import type { ReviewPanel } from '../../../src/vscode/review/reviewPanels';
-import { activate, addRecordingAgent, restoreTab, waitFor, type RecordingAgent } from '../shared/extension';
+import { activate, addRecordingAgent, keepFolders, restoreTab, waitFor, type RecordingAgent } from '../shared/extension';
 
 const NAME = 'Review Agent';
 
@@ -52,10 +52,12 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
   }
 
   let repoBefore: ReturnType<typeof repoState>;
+  let putBack: () => void;
 
   before(async () => {
     api = await activate();
     [app, lib, docs] = vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath)) as [string, string, string];
+    putBack = keepFolders([app, lib, docs]);
     // The user's own repository in app: a commit, a stash, a staged change and an unstaged one.
     git('init', '-q');
     userRepo = path.join(app, '.git');
@@ -87,6 +89,7 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
     await api.agents.stop(NAME);
     await agent.dispose();
     fs.rmSync(userRepo, { recursive: true, force: true });
+    putBack();
   });
 
   it('ends a turn that changed files in three folders (through the client and with the agent’s own tools) with a summary of them', async () => {

@@ -71,6 +71,7 @@ class ScriptedRemoteAgentUi implements RemoteAgentUi {
   readonly asked: string[] = [];
   readonly errors: string[] = [];
   addedName?: string;
+  addedMessage?: string;
   constructor(private readonly url: string) {}
   async askUrl(validate: (text: string) => string | undefined) {
     this.asked.push('url');
@@ -112,8 +113,9 @@ class ScriptedRemoteAgentUi implements RemoteAgentUi {
   error(message: string) {
     this.errors.push(message);
   }
-  added(name: string) {
+  added(name: string, message: string) {
     this.addedName = name;
+    this.addedMessage = message;
   }
 }
 
@@ -150,8 +152,9 @@ describe('Add Remote Agent… in the real extension host (a Sandbox Agent server
     assert.equal(ui.addedName, name);
     assert.deepEqual(ui.asked, [
       'url',
-      `token (The Sandbox Agent server at ${stub.url} refused the credentials for the agent list (HTTP 401: Unauthorized: missing or invalid bearer token). Set the token with "ACP: Set Remote Agent Token…".)`,
-      'pick mock x*',
+      // What the server said, not "Set the token with …" (this is where it is set); Sandbox Agent's mock is not offered.
+      `token (The Sandbox Agent server at ${stub.url} refused the credentials for the agent list (HTTP 401: Unauthorized: missing or invalid bearer token).)`,
+      'pick x*',
       'install x',
       `name ${name}`,
       ...folders.map((f) => `map ${path.basename(f.uri.fsPath)}`),
@@ -185,7 +188,27 @@ describe('Add Remote Agent… in the real extension host (a Sandbox Agent server
     const files = ['User', 'Machine'].map((d) => path.join(dir, d, 'settings.json')).filter((f) => fs.existsSync(f));
     const texts = files.map((f) => fs.readFileSync(f, 'utf8'));
     assert.ok(texts.some((t) => t.includes(`x on ${host}`)), `the entry is in one of ${files.join(', ')}`);
+    // Said where it went: the user settings, or in a remote window (code-server's) the remote's machine settings.
+    const inMachine = fs.existsSync(path.join(dir, 'Machine', 'settings.json')) && fs.readFileSync(path.join(dir, 'Machine', 'settings.json'), 'utf8').includes(`x on ${host}`);
+    assert.equal(inMachine, vscode.env.remoteName !== undefined, `remoteName ${String(vscode.env.remoteName)}, files ${files.join(', ')}`);
+    assert.match(
+      ui.addedMessage ?? '',
+      inMachine ? new RegExp(`^x on ${host.replace(/\./g, '\\.')} was added to the Remote \\[.+\\] settings \\(acpWorkspace\\.agents is a machine setting\\)\\. It sees 1 workspace folder; 2 are not shared with it\\.$`) : /was added to your user settings\. It sees 1 workspace folder; 2 are not shared with it\.$/,
+    );
     for (const [i, text] of texts.entries()) assert.ok(!text.includes(TOKEN), `${files[i]!} does not contain the token`);
+  });
+
+  it('a WebSocket address where nothing answers is said before anything is written (as an http one is)', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const url = `ws://127.0.0.1:${(closed.address() as AddressInfo).port}/acp`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const ui = new ScriptedRemoteAgentUi(url);
+    api.setRemoteAgentUi(ui);
+    const before = JSON.stringify(vscode.workspace.getConfiguration('acpWorkspace').inspect<unknown[]>('agents')?.globalValue ?? []);
+    await vscode.commands.executeCommand('acpWorkspace.addRemoteAgent');
+    assert.deepEqual(ui.asked, ['url', `unreachable ${url}`]);
+    assert.equal(JSON.stringify(vscode.workspace.getConfiguration('acpWorkspace').inspect<unknown[]>('agents')?.globalValue ?? []), before, 'nothing written');
   });
 
   it('Set Remote Agent Token… sets headers beside the token, removes the token, clears, and checks what is typed', async () => {

@@ -19,8 +19,10 @@ import * as readline from 'node:readline';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
 import type { ViewEntry } from '../../../src/shared/chatModel';
+import type { SessionRow } from '../../../src/shared/historyProtocol';
 import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
-import { activate, waitFor } from '../shared/extension';
+import { activate, restoreTab, waitFor } from '../shared/extension';
+import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
 
 const NAME = 'Remote Reference';
 /** The same served agent, its entry letting it run commands here (each asked first, confined). */
@@ -197,6 +199,8 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
       assert.ok(shown?.kind === 'terminal' && shown.cwd === app, 'the command shows in the chat with its folder');
     } finally {
       opted.panel.dispose();
+      // The tests after this one have one agent on the server: its own reconnects would race theirs.
+      await api.agents.stop(NAME_WITH_TERMINAL);
       fs.rmSync(outside, { recursive: true, force: true });
       fs.rmSync(path.join(app, 'allowed-inside'), { force: true });
     }
@@ -213,16 +217,112 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
     assert.equal(listed.cwd, app, 'the agent’s /srv/app came back as the local folder');
   });
 
-  it('says when the server goes away, reconnects once it is back, and the chat goes on', async () => {
+  it('shows its session under "This workspace" (lib can never be shared with it), and reopens a tab restored after a reload without asking which folders', async () => {
+    const model = api.sessionsView.model;
+    await api.sessionsView.receive({ type: 'settings', seq: 1000, settings: { ...model.currentSettings, agent: NAME, scope: 'workspace', query: '' } });
+    await api.sessionsView.loadMore(NAME);
+    const sessionId = chat.controller.session.sessionId;
+    const listed = () => model.rows(0, model.compute().count).some((r) => r.kind === 'session' && (r as SessionRow).sessionId === sessionId);
+    await waitFor(listed, 'the session in the "This workspace" scope (its folders: app and docs, all the agent can have)', 20_000);
+
+    // A second chat, closed as a window reload closes it, then restored from the tab's saved state.
+    const [started] = await api.starter.newSession({ agentName: NAME, primaryIndex: 0 });
+    const second = api.chats.open(started!.session);
+    const restoredId = second.controller.session.sessionId;
+    second.panel.dispose();
+    await waitFor(() => api.chats.find(NAME, restoredId) === undefined, 'the second chat closed');
+    const rootsUi = new ScriptedRootsUi();
+    api.setRootsUi(rootsUi);
+    try {
+      const tab = restoreTab(api, { agentName: NAME, sessionId: restoredId, title: 'Restored remote chat', roots: [app, docs] });
+      await api.chatRestorer.settled();
+      assert.deepEqual(rootsUi.asked, [], 'no "which folders?" question for a folder the agent can never have');
+      const reopened = api.chats.find(NAME, restoredId);
+      assert.ok(reopened, 'the session is open again');
+      assert.equal(reopened.panel, tab.restored, 'in the restored tab');
+      const roots = reopened.controller.session.rootSet;
+      assert.deepEqual([roots.cwd.path, ...roots.additionalDirectories.map((r) => r.path)], [app, docs]);
+      reopened.panel.dispose();
+    } finally {
+      api.setRootsUi(undefined);
+    }
+  });
+
+  it('says when the server goes away, reconnects once it is back, and the chat goes on, leaving no failure notice behind', async () => {
     const port = served!.port;
+    // The chat out of view: a failure under it would be notified (and counted in the badge).
+    const document = await vscode.workspace.openTextDocument({ content: 'in front of the chat' });
+    await vscode.window.showTextDocument(document, { viewColumn: chat.panel.panel.viewColumn, preview: false });
+    await waitFor(() => !chat.panel.visible, 'the chat hidden behind an editor');
+    assert.equal(api.notifications.badge, undefined);
     await kill(served);
     await waitFor(() => /Lost the connection/.test(api.agents.find(NAME)?.message ?? ''), 'the lost connection said in the Agents view', 30_000);
     await waitFor(() => chat.controller.session.connection.isClosed, 'the chat’s connection closed');
     served = await serve(vscode.extensions.all.find((e) => e.packageJSON.name === 'acp-workspace')!.extensionPath, store, port);
     await waitFor(() => api.agents.find(NAME)?.state === 'running' && !chat.controller.session.connection.isClosed, 'the agent to reconnect and the chat to be reopened', 60_000);
+    assert.equal(api.notifications.badge, undefined, 'no "connection broke" notice for a drop the agent reconnected from');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    chat.panel.reveal();
     await prompt('stream');
     assert.match(lastAgentText(), /item 1: `value_1`/);
     const info = entries().filter((e): e is Extract<ViewEntry, { kind: 'info' }> => e.kind === 'info').map((e) => e.text);
     assert.ok(info.some((t) => /Session (resumed|reopened)/.test(t)), info.join('\n'));
+  });
+
+  it('a token its server refuses: the chat says so with Set Token…, New Session offers Set Token… (not Sign In), and once it is set the agent connects and the chat goes on', async () => {
+    const port = served!.port;
+    await api.remoteSecrets.set(served!.wsUrl, { token: 'not-the-token' });
+    await kill(served);
+    await waitFor(() => chat.controller.session.connection.isClosed, 'the chat’s connection closed');
+    served = await serve(vscode.extensions.all.find((e) => e.packageJSON.name === 'acp-workspace')!.extensionPath, store, port);
+    await waitFor(() => api.agents.find(NAME)?.state === 'failed', 'the reconnect refused (HTTP 401)', 60_000);
+    assert.match(api.agents.find(NAME)?.message ?? '', /refused the credentials for the WebSocket connection/);
+    await waitFor(() => entries().some((e) => e.kind === 'error' && /refused the credentials/.test(e.message)), 'the refused token said in the chat');
+    const said = entries().filter((e): e is Extract<ViewEntry, { kind: 'error' }> => e.kind === 'error').at(-1)!;
+    assert.deepEqual(said.actions, ['setToken', 'reopen']);
+
+    const failures: { actions: readonly string[]; advice: string | undefined }[] = [];
+    api.setStartFailureUi({ show: async (failure) => (failures.push({ actions: failure.actions, advice: failure.advice }), 'setToken') });
+    const tokenAsked: string[] = [];
+    api.setRemoteTokenUi({
+      pickAction: async () => 'token',
+      askToken: async (where) => (tokenAsked.push(where), TOKEN),
+      askHeaders: async () => undefined,
+      done: async (message) => (tokenAsked.push(message), false),
+    });
+    try {
+      const started = (await vscode.commands.executeCommand('acpWorkspace.newSession', NAME)) as unknown[];
+      assert.equal(failures.length, 1, 'the refused start was explained once');
+      assert.deepEqual(failures[0]!.actions, ['setToken', 'showLog'], 'Set Token…, not Sign In');
+      assert.match(failures[0]!.advice ?? '', /refused the token: set it with Set Token…/);
+      assert.equal(tokenAsked.length, 2, tokenAsked.join('\n'));
+      assert.match(tokenAsked[1]!, /were saved\. Remote Reference connects again with them\.$/);
+      assert.equal(started.length, 1, 'the session started once the token was set');
+      for (const opened of api.chats.all()) if (opened !== chat && opened.controller.session.agentName === NAME) opened.panel.dispose();
+    } finally {
+      api.setStartFailureUi(undefined);
+      api.setRemoteTokenUi(undefined);
+    }
+    await waitFor(() => api.agents.find(NAME)?.state === 'running' && !chat.controller.session.connection.isClosed, 'the chat reopened with the token', 30_000);
+    await prompt('stream');
+    assert.match(lastAgentText(), /item 1: `value_1`/);
+  });
+
+  it('traces what the agent actually received and sent: its own paths, not this machine\'s', async () => {
+    const config = vscode.workspace.getConfiguration('acpWorkspace');
+    await config.update('trace', 'verbose', vscode.ConfigurationTarget.Global);
+    try {
+      await prompt('read /srv/docs/guide.md');
+      const logs = path.dirname(api.logUri.fsPath);
+      const files = fs.readdirSync(logs, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.log'));
+      const lines = files.flatMap((file) => fs.readFileSync(path.join(file.parentPath, file.name), 'utf8').split('\n'));
+      const read = lines.filter((line) => line.includes(`← ${NAME}: request fs/read_text_file`));
+      assert.ok(read.length > 0, 'the agent\'s read is in the trace');
+      assert.ok(read.every((line) => line.includes('"/srv/docs/guide.md"') && !line.includes(docs)), read.join('\n'));
+      const answers = lines.filter((line) => line.includes(`→ ${NAME}: response`) && line.includes('# Guide'));
+      assert.ok(answers.length > 0, 'the answer it got is in the trace');
+    } finally {
+      await config.update('trace', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });

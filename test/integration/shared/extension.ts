@@ -41,6 +41,36 @@ export function restoreTab(api: TestApi, state: unknown) {
   return tab;
 }
 
+/**
+ * Notes every file under `dirs` (not inside `.git`) and returns a function that puts them back as they
+ * were: changed files rewritten, new files and folders removed. The suites of a tier share one copy of
+ * the fixture workspace; a suite that edits it leaves it as it found it for the next.
+ */
+export function keepFolders(dirs: readonly string[]): () => void {
+  const walk = (dir: string, files: Map<string, Buffer>, folders: Set<string>): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === '.git') continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        folders.add(full);
+        walk(full, files, folders);
+      } else if (entry.isFile()) files.set(full, fs.readFileSync(full));
+    }
+  };
+  const files = new Map<string, Buffer>();
+  const folders = new Set<string>();
+  for (const dir of dirs) walk(dir, files, folders);
+  return () => {
+    const nowFiles = new Map<string, Buffer>();
+    const nowFolders = new Set<string>();
+    for (const dir of dirs) walk(dir, nowFiles, nowFolders);
+    for (const file of nowFiles.keys()) if (!files.has(file)) fs.rmSync(file, { force: true });
+    for (const folder of [...nowFolders].reverse()) if (!folders.has(folder)) fs.rmSync(folder, { recursive: true, force: true });
+    for (const folder of folders) fs.mkdirSync(folder, { recursive: true });
+    for (const [file, content] of files) if (!nowFiles.get(file)?.equals(content)) fs.writeFileSync(file, content);
+  };
+}
+
 /** Polls until `predicate` holds. */
 export async function waitFor(predicate: () => boolean, what: string, timeoutMs = 15000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -271,11 +271,9 @@ describe('mappedTransport: paths translated at the transport edge', () => {
       { method: 'fs/write_text_file', path: '/root/.ssh/authorized_keys', sessionId: 's' },
       { method: 'terminal/create', path: '/', sessionId: 's' },
     ]);
-    assert.equal(
-      tapped.some(({ message }) => message.id === 11),
-      false,
-      'the tap sees what the connection sees: not the refused request nor its answer',
-    );
+    // The trace shows what crossed the wire: the agent's request as it came, and the refusal it got.
+    assert.equal(tapped.find(({ direction, message }) => direction === 'receive' && message.id === 11)?.message.params?.['path'], '/workspace/app/../../etc/passwd');
+    assert.equal(tapped.find(({ direction, message }) => direction === 'send' && message.id === 11)?.message.error?.code, -32602);
   });
 
   describe('answers the agent in its own paths, naming only the session\'s folders, whichever layer refuses (issue 24, item 11)', () => {
@@ -426,7 +424,7 @@ describe('mappedTransport: paths translated at the transport edge', () => {
     assert.deepEqual(asked[0]!.content, [{ type: 'diff', path: '/home/me/app/x', newText: 'n' }]);
   });
 
-  it('passes messages of other methods untouched, in order, with the tap seeing local paths both ways', async () => {
+  it('passes messages of other methods untouched, in order, with the tap (the protocol trace) seeing what the agent received and sent: its own paths', async () => {
     const { agent, client, tapped } = await open();
     const order: string[] = [];
     client.onNotification(acp.SessionUpdateNotification, (n) => order.push(`update ${n.update.sessionUpdate}`));
@@ -450,10 +448,10 @@ describe('mappedTransport: paths translated at the transport edge', () => {
     await agent.answer('session/new', { sessionId: 'n' });
     await created;
     const sentNew = tapped.find((t) => t.direction === 'send' && t.message.method === 'session/new');
-    assert.equal(sentNew?.message.params?.['cwd'], '/home/me/app', 'the tap is on the connection\'s side');
+    assert.equal(sentNew?.message.params?.['cwd'], '/workspace/app', 'the tap is on the agent\'s side: what it received');
     agent.receive({ id: 32, method: 'fs/read_text_file', params: { sessionId: 's', path: '/workspace/app/q' } });
     await eventually(() => assert.ok(tapped.some((t) => t.direction === 'receive' && t.message.id === 32)));
-    assert.equal(tapped.find((t) => t.message.id === 32)?.message.params?.['path'], '/home/me/app/q');
+    assert.equal(tapped.find((t) => t.message.id === 32)?.message.params?.['path'], '/workspace/app/q', 'what it sent');
   });
 
   it('lets the end of the stream through, so the connection closes after what came before', async () => {

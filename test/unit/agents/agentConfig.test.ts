@@ -85,7 +85,33 @@ describe('agent configuration', () => {
     assert.deepEqual(state['Claude Code'], ['~/.claude', '~/.claude.json']);
     assert.deepEqual(state['Codex'], ['~/.codex']);
     assert.deepEqual(state['Gemini CLI'], ['~/.gemini']);
-    assert.deepEqual(state['opencode'], ['~/.local/share/opencode', '~/.config/opencode', '~/.cache/opencode', '~/.local/state/opencode']);
+    assert.deepEqual(state['opencode'], ['${xdgDataHome}/opencode', '${xdgConfigHome}/opencode', '${xdgCacheHome}/opencode', '${xdgStateHome}/opencode']);
+  });
+
+  it('opencode’s state paths follow the XDG variables and HOME the agent runs with (its entry’s env over the inherited one), expanded', () => {
+    const variables = { node: '/n/node', extensionPath: '/ext', globalStorage: '/gs' };
+    const opencode = agentPresets().find((p) => p.name === 'opencode')!;
+    const resolve = (env: NodeJS.ProcessEnv, entryEnv: Record<string, string | null> = {}) => resolveAgentWritablePaths({ ...opencode, env: entryEnv }, variables, env, '/home/u').paths;
+    assert.deepEqual(resolve({}), ['/home/u/.local/share/opencode', '/home/u/.config/opencode', '/home/u/.cache/opencode', '/home/u/.local/state/opencode']);
+    assert.deepEqual(resolve({ XDG_DATA_HOME: '/data/u/', XDG_CONFIG_HOME: '/cfg', XDG_CACHE_HOME: 'relative/ignored', XDG_STATE_HOME: '/st' }), [
+      '/data/u/opencode',
+      '/cfg/opencode',
+      '/home/u/.cache/opencode',
+      '/st/opencode',
+    ]);
+    assert.deepEqual(resolve({ XDG_DATA_HOME: '/data/u' }, { XDG_DATA_HOME: null, HOME: '/agent-home', XDG_STATE_HOME: '${env:STATE}' }).slice(0, 1), ['/agent-home/.local/share/opencode']);
+    assert.deepEqual(resolve({ STATE: '/var/st' }, { XDG_STATE_HOME: '${env:STATE}' }).at(-1), '/var/st/opencode');
+  });
+
+  it('reads readablePaths and writableEditorSettings of an entry (expanded like writablePaths) and refuses relative paths', () => {
+    const ok = resolveAgentList([{ name: 'a', command: 'x', readablePaths: ['~/lib', '${env:SDK}/share'], writableEditorSettings: true }]);
+    assert.deepEqual(ok.problems, []);
+    const entry = local(ok.agents.at(-1));
+    assert.deepEqual([entry.readablePaths, entry.writableEditorSettings], [['~/lib', '${env:SDK}/share'], true]);
+    const { readable, paths } = resolveAgentWritablePaths(entry, { node: '/n', extensionPath: '/e', globalStorage: '/g' }, { SDK: '/opt/sdk' }, '/home/u');
+    assert.deepEqual([readable, paths], [['/home/u/lib', '/opt/sdk/share'], []]);
+    assert.match(resolveAgentList([{ name: 'b', command: 'x', readablePaths: ['lib'] }]).problems[0] ?? '', /readablePaths.*absolute/s);
+    assert.match(resolveAgentList([{ name: 'c', command: 'x', writableEditorSettings: 'yes' }]).problems[0] ?? '', /writableEditorSettings/);
   });
 
   it('reads writablePaths of an entry and refuses relative ones', () => {

@@ -4,10 +4,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentProcess, type AgentProcessOptions } from '../../../src/process/agentProcess';
-import { Bubblewrap, bubblewrapArgs } from '../../../src/process/confinement/bubblewrap';
+import { Bubblewrap, bubblewrapArgs, NAMESPACE_ARGS, SUPERVISOR } from '../../../src/process/confinement/bubblewrap';
 import { findConfiner } from '../../../src/process/confinement/find';
 import { nodePreloads } from '../../../src/process/confinement/paths';
-import { SEATBELT_SYSTEM_PATHS, Seatbelt, sbplString, seatbeltProfile } from '../../../src/process/confinement/seatbelt';
+import { EDITOR_NAME_RULES, GIT_NAME_RULES, SEATBELT_SYSTEM_PATHS, Seatbelt, sbplString, seatbeltProfile } from '../../../src/process/confinement/seatbelt';
 import { ConfinementUnavailableError, type ConfinedCommand, type Confinement, type ConfinementPolicy, type LaunchConfinement } from '../../../src/process/confinement/types';
 import { groupRunning } from '../../../src/process/processTree';
 import { RootGuard } from '../../../src/roots/rootGuard';
@@ -186,15 +186,18 @@ describe('confinement: bubblewrap (real bwrap)', function () {
     assert.equal(result.stdout.trim(), `tool ran in ${outside}`);
   });
 
-  it('the argument list: writes and strict', () => {
+  it('the argument list: writes and strict (namespaces, no capabilities, the supervisor as PID 1)', () => {
     const policy = writes([inside]);
+    const supervisor = ['--', '/bin/sh', '-c', SUPERVISOR, 'acp-workspace-sandbox', '/usr/bin/setsid'];
     assert.deepEqual(bubblewrapArgs('/bin/sh', ['-c', 'x'], PLAIN_ENV, inside, policy, '/tmp/private'), [
-      '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', inside, inside, '--bind', '/tmp/private', '/tmp/private', '--chdir', inside, '--', '/bin/sh', '-c', 'x',
+      '--unshare-user', '--unshare-pid', '--as-pid-1', '--cap-drop', 'ALL',
+      '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', inside, inside, '--bind', '/tmp/private', '/tmp/private', '--chdir', inside, ...supervisor, '/bin/sh', '-c', 'x',
     ]);
     const strictArgs = bubblewrapArgs('/bin/sh', [], PLAIN_ENV, inside, strict([inside], [outside]), '/tmp/private');
+    assert.deepEqual(strictArgs.slice(0, NAMESPACE_ARGS.length), NAMESPACE_ARGS);
     assert.ok(strictArgs.join(' ').includes(`--ro-bind /usr /usr`));
     assert.ok(!strictArgs.includes('--die-with-parent') && !strictArgs.includes('--new-session'));
-    assert.deepEqual(strictArgs.slice(-10), ['--ro-bind', outside, outside, '--bind', '/tmp/private', '/tmp/private', '--remount-ro', '/', '--chdir', inside, '--', '/bin/sh'].slice(-10));
+    assert.deepEqual(strictArgs.slice(-17), ['--ro-bind', outside, outside, '--bind', '/tmp/private', '/tmp/private', '--remount-ro', '/', '--chdir', inside, ...supervisor, '/bin/sh']);
   });
 });
 
@@ -262,6 +265,8 @@ describe('confinement: Seatbelt profile (text only: sandbox-exec is macOS’s)',
           '(deny file-write*)',
           '(allow file-write* (subpath (param "WRITABLE_0")) (subpath (param "WRITABLE_1")) (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (literal "/dev/dtracehelper") (literal "/dev/ptmx") (regex #"^/dev/ttys[0-9]+$") (subpath "/dev/fd"))',
           '(deny file-write* (subpath (param "READ_ONLY_0")))',
+          '(deny signal)',
+          '(allow signal (target same-sandbox))',
           '',
         ].join('\n'),
       );
@@ -300,6 +305,29 @@ describe('confinement: Seatbelt profile (text only: sandbox-exec is macOS’s)',
       fs.rmSync(root, { recursive: true, force: true });
     }
     assert.ok(!fs.existsSync(command.env.TMPDIR!));
+  });
+
+  it('protects the folders’ own configuration by path (existing or not: no placeholder is made) and by name anywhere in them; editor settings only without the opt-in; signals stay inside', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(dir, 'acp-sb-')));
+    try {
+      fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+      fs.writeFileSync(path.join(root, '.git', 'config'), '[core]\n');
+      fs.writeFileSync(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+      const { profile, parameters } = seatbeltProfile('/bin/sh', PLAIN_ENV, root, writes([root], { folders: [root] }), '/tmp/private');
+      const readOnly = Object.entries(parameters).filter(([key]) => key.startsWith('READ_ONLY_')).map(([, value]) => value);
+      for (const name of ['.git/config', '.git/hooks', '.git/info', '.git/commondir', '.vscode', '.idea']) assert.ok(readOnly.includes(path.join(root, name)), `${name} in ${readOnly.join(', ')}`);
+      assert.equal(parameters.FOLDER_0, root);
+      const names = [...GIT_NAME_RULES, ...EDITOR_NAME_RULES].map((rule) => `(regex #"${rule}")`).join(' ');
+      assert.ok(profile.includes(`(deny file-write* (require-all (require-any (subpath (param "FOLDER_0"))) (require-any ${names})))`), profile);
+      assert.ok(profile.includes('(regex #"/\\.git$")'), 'a .git entry itself: no repository made or swapped anywhere in the folder');
+      assert.ok(profile.endsWith('(deny signal)\n(allow signal (target same-sandbox))\n'));
+      assert.deepEqual(fs.readdirSync(root), ['.git'], 'no placeholder made for Seatbelt');
+      const opted = seatbeltProfile('/bin/sh', PLAIN_ENV, root, writes([root], { folders: [root], editorSettings: true }), '/tmp/private');
+      assert.ok(!opted.profile.includes('vscode') && !Object.values(opted.parameters).includes(path.join(root, '.vscode')));
+      assert.ok(opted.profile.includes(GIT_NAME_RULES[0]!));
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('SBPL string literals escape backslash and double quote', () => {
@@ -404,14 +432,15 @@ describe('confinement: a confined agent and its terminals (reference agent, real
     const tmpdir = output.trim().split('\n').pop()!;
     await waitFor(() => !fs.existsSync(tmpdir), 5000, 'the terminal’s private TMPDIR to be removed');
 
-    const grandchild = `'${NODE}' -e 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)'`;
-    const running = await create(`${grandchild} & echo $!; wait`);
-    await waitFor(() => /^\d+\n/.test(terminals.output(ref(running.terminalId)).output), 5000, 'the grandchild pid');
-    const pid = Number(terminals.output(ref(running.terminalId)).output.trim());
+    // Its pid inside the sandbox means nothing outside (a PID namespace of its own): found by its command line.
+    const marker = `acp-confine-grandchild-${process.pid}`;
+    const grandchild = `'${NODE}' -e 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000); console.log("ready")' ${marker}`;
+    const running = await create(`${grandchild} & wait`);
+    await waitFor(() => terminals.output(ref(running.terminalId)).output.includes('ready'), 5000, 'the grandchild to run');
     const leader = terminals.get(running.terminalId)!.pid!;
-    assert.ok(groupRunning(leader));
+    assert.ok(groupRunning(leader) && withMarker(marker).length > 0);
     await terminals.kill(ref(running.terminalId));
-    await waitFor(() => !groupRunning(leader) && !isAlive(pid), 5000, 'the confined group to be gone');
+    await waitFor(() => !groupRunning(leader) && withMarker(marker).length === 0, 5000, 'the confined group to be gone');
   });
 
   it('a confined agent (stubborn) and a confined terminal command end with the host when it is killed', async () => {
@@ -424,7 +453,7 @@ const { RootGuard } = require(${JSON.stringify(path.join(out, 'roots', 'rootGuar
 const dir = process.argv[1];
 (async () => {
   const confiner = await findConfiner();
-  const policy = { mode: 'writes', writable: [dir], readable: [] };
+  const policy = { mode: 'writes', writable: [dir], readable: [], folders: [dir] };
   const agent = new AgentProcess({
     command: { name: 'Stubborn', command: process.execPath, args: [${JSON.stringify(REFERENCE_AGENT_BUNDLE)}, '--fault', 'ignore-stdin-close,ignore-sigterm'], env: {} },
     cwd: dir, clientInfo: { name: 'fake-host', version: '0' }, restartPolicy: false,
@@ -452,6 +481,7 @@ const dir = process.argv[1];
       const hostPid = host.pid!;
       const leftovers = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith(`acp-workspace-sandbox-${hostPid}-`));
       assert.equal(leftovers().length, 2, 'a private TMPDIR each');
+      assert.deepEqual(fs.readdirSync(inside).sort(), ['.git', '.idea', '.vscode'], 'placeholders hold what the folder must not get');
       host.kill('SIGKILL');
       const { agent: a, terminal: t } = pids;
       await waitFor(() => !groupRunning(a) && !groupRunning(t), 30_000, 'the confined agent and terminal to end with their host');
@@ -460,6 +490,7 @@ const dir = process.argv[1];
       const sweeper = spawnSync(NODE, ['-e', `require(${JSON.stringify(path.resolve(__dirname, '..', '..', '..', 'src', 'process', 'confinement', 'paths.js'))}).removePrivateTemp(require(${JSON.stringify(path.resolve(__dirname, '..', '..', '..', 'src', 'process', 'confinement', 'paths.js'))}).makePrivateTemp())`]);
       assert.equal(sweeper.status, 0, String(sweeper.stderr));
       assert.deepEqual(leftovers(), [], 'the dead host’s folders were swept');
+      assert.deepEqual(fs.readdirSync(inside), [], 'and the placeholders it made');
     } finally {
       host.kill('SIGKILL');
       for (const pid of pids ? [pids.agent, pids.terminal] : []) {
@@ -473,11 +504,15 @@ const dir = process.argv[1];
   });
 });
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** Processes (not zombies) whose command line holds `marker`. */
+function withMarker(marker: string): number[] {
+  return fs.readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) return [];
+    try {
+      if (!fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) return [];
+      return /^\d+ \(.*\) Z /.test(fs.readFileSync(`/proc/${entry}/stat`, 'utf8')) ? [] : [Number(entry)];
+    } catch {
+      return [];
+    }
+  });
 }

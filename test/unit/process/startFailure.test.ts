@@ -82,6 +82,25 @@ describe('describeStartFailure', () => {
     assert.deepEqual(failure.actions, ['openSettings', 'showLog']);
   });
 
+  it('a write refused at start by a read-only file system (a confined opencode with XDG_DATA_HOME elsewhere): which path, and the setting that opens it', () => {
+    // What opencode 1.x (Bun) prints, and what a shell and Node print.
+    for (const [line, where] of [
+      ["EROFS: read-only file system, mkdir '/data/u/share/opencode'", '/data/u/share/opencode'],
+      ["Error: EROFS: read-only file system, open '/home/u/.gemini/settings.json'", '/home/u/.gemini/settings.json'],
+      ["mkdir: cannot create directory '/home/u/.cache/x': Read-only file system", '/home/u/.cache/x'],
+      ['touch: /srv/state/lock: Read-only file system', '/srv/state/lock'],
+    ] as const) {
+      const failure = describeStartFailure({ agent: 'opencode', error: new Error('opencode exited while starting (exit code 1).'), stderr: [line] });
+      assert.equal(failure.cause, 'readOnly', line);
+      assert.ok(failure.advice?.includes(`could not write ${where}:`), `${line} → ${failure.advice}`);
+      assert.match(failure.advice ?? '', /acpWorkspace\.sandbox confines.*writablePaths of its entry in acpWorkspace\.agents.*restart opencode/);
+      assert.deepEqual(failure.actions, ['openSettings', 'showLog', 'restart']);
+    }
+    const unnamed = describeStartFailure({ agent: 'opencode', error: new Error('EROFS'), stderr: [] });
+    assert.equal(unnamed.cause, 'readOnly');
+    assert.match(unnamed.advice ?? '', /could not write a file it needs.*writablePaths/);
+  });
+
   it('otherwise: the stderr tail (the last few lines) and Show Log', () => {
     const stderr = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
     const failure = describeStartFailure({ agent: AGENT, error: new ConnectionClosedError(AGENT, 'session/new', 'Claude Code exited (exit code 2).'), stderr });
@@ -100,6 +119,39 @@ describe('describeStartFailure', () => {
     assert.match(shown, /upstream said no/);
     assert.doesNotMatch(shown, /tok_abcdefghijklmnop/);
     assert.ok(shown.length <= 601, `bounded: ${shown.length}`);
+  });
+});
+
+describe('describeStartFailure for an agent that runs elsewhere (a remote entry)', () => {
+  const REMOTE = 'Served Agent';
+  const refused = 'Served Agent refused the credentials for the WebSocket connection to ws://127.0.0.1:9000 (HTTP 401: Unauthorized). Set the token with "ACP: Set Remote Agent Token…".';
+
+  it('a token its server refused (a WebSocket 401): Set Token…, not Sign In', () => {
+    const error = new AgentStartError(REMOTE, `${refused} Once the token is set, start ${REMOTE} again.`, [], { credentialsRefused: true });
+    const failure = describeStartFailure({ agent: REMOTE, error, stderr: [] });
+    assert.equal(failure.cause, 'auth');
+    assert.deepEqual(failure.actions, ['setToken', 'showLog']);
+    assert.match(failure.advice ?? '', /refused the token: set it with Set Token…/);
+    assert.doesNotMatch(failure.advice ?? '', /sign in|stderr/i);
+    // Told by the caller (the agent's entry is remote) rather than by the error.
+    assert.deepEqual(describeStartFailure({ agent: REMOTE, error: new Error(refused), stderr: [], remote: true }).actions, ['setToken', 'showLog']);
+  });
+
+  it('the agent\'s own error answer (an HTTP 502 of its server, say): no hint about stderr or this machine\'s programs', () => {
+    const error = new AgentRequestError(REMOTE, 'session/prompt', -32603, 'Served Agent answered HTTP 502 for session/prompt at http://127.0.0.1:2468: Stream Error: stream error: failed writing to agent stdin: Broken pipe (os error 32)');
+    const failure = describeStartFailure({ agent: REMOTE, error, stderr: [], remote: true });
+    assert.equal(failure.advice, undefined);
+    assert.ok(!failure.actions.includes('signIn') && !failure.actions.includes('setToken'), failure.actions.join());
+    const unreachable = new AgentStartError(REMOTE, 'Served Agent could not be reached at ws://127.0.0.1:9000: ECONNREFUSED — the connection was refused (is the server running?).', [], { credentialsRefused: false });
+    const network = describeStartFailure({ agent: REMOTE, error: unreachable, stderr: [] });
+    assert.equal(network.cause, 'network');
+    assert.match(network.advice ?? '', /its server runs and that the address in its entry/);
+    assert.doesNotMatch(network.advice ?? '', /HTTPS_PROXY|stderr/);
+  });
+
+  it('the agent asking to authenticate itself (ACP auth_required) is still its own sign-in', () => {
+    const error = new AuthRequiredError(REMOTE, 'session/new', 'Authentication required', undefined, []);
+    assert.deepEqual(describeStartFailure({ agent: REMOTE, error, stderr: [], remote: true }).actions, ['signIn', 'showLog']);
   });
 });
 

@@ -68,8 +68,8 @@ export class FakeSandboxAgentServer {
   readonly connections = new Map<string, FakeConnection>();
   /** Every request: method and path (no query), and the Authorization header. */
   readonly requests: Array<{ method: string; path: string; authorization?: string }> = [];
-  /** Answer the next POSTs with this status and problem instead (then cleared). */
-  failNextPost: { status: number; title: string; detail: string } | undefined;
+  /** Answer the next POST with this status and problem instead (then cleared); `kind` ends the problem's `type` (default `x`). */
+  failNextPost: { status: number; title: string; detail: string; kind?: string } | undefined;
 
   private constructor(
     private readonly server: http.Server,
@@ -146,9 +146,9 @@ export class FakeSandboxAgentServer {
       return;
     }
     if (this.failNextPost) {
-      const { status, title, detail } = this.failNextPost;
+      const { status, title, detail, kind } = this.failNextPost;
       this.failNextPost = undefined;
-      return this.problem(response, status, 'x', title, detail);
+      return this.problem(response, status, kind ?? 'x', title, detail);
     }
     if (!connection) {
       const agent = url.searchParams.get('agent');

@@ -117,9 +117,11 @@ describe('RemoteAgent', () => {
       await assert.rejects(box.start(), (error: Error) => {
         assert.ok(error instanceof AgentStartError);
         assert.match(error.message, /refused the token \(401 Unauthorized\)\. Set its token with "ACP: Set Remote Agent Token…", then start Box again\./);
+        assert.deepEqual(error.remote, { credentialsRefused: true }, 'the failure says it is a refused token (Set Token…, not Sign In)');
         return true;
       });
       assert.equal(box.state, 'failed');
+      assert.equal(box.remote.credentialsRefused, true);
       assert.deepEqual(clock.pending(), [], 'no reconnect planned');
       assert.equal(links.links.length, 1);
       assert.ok(links.links[0]!.closeCalls >= 1, 'the link is closed');
@@ -324,6 +326,20 @@ describe('RemoteAgent', () => {
       clock.advance(1000);
       assert.match((await failed).message!, /^Could not reconnect to Box \(wss:\/\/box\.example\/acp\): .*refused the token \(401 Unauthorized\)\. Set its token with/);
       assert.deepEqual(clock.pending(), []);
+      assert.equal(box.remote.credentialsRefused, true, 'its chats offer Set Token…');
+    });
+
+    it('says the drop (and plans the reconnect) before its connection closes, so whoever hears the close knows it reconnects', async () => {
+      const box = remote(['answer', 'answer']);
+      const first = await box.start();
+      let atClose: { state: string; reconnectAt: number | undefined } | undefined;
+      first.onDidClose(() => (atClose = { state: box.state, reconnectAt: box.remote.reconnectAt }));
+      const closed = new Promise<void>((resolve) => first.onDidClose(() => resolve()));
+      // The connection has read everything (the end-of-stream marker) before the link says why it ended.
+      links.links[0]!.dropAfterTheStreamEnded(NETWORK_DROP);
+      await closed;
+      assert.deepEqual(atClose, { state: 'stopped', reconnectAt: clock.now() + 1000 });
+      assert.equal(box.remote.credentialsRefused, undefined);
     });
 
     it('retries a reconnect whose initialize timed out', async () => {

@@ -4,7 +4,7 @@
  */
 import type { LinkEnd, RemoteLink, RemoteLinkFactory, RemoteLinkOptions } from '../../../src/acp/transport/remote';
 import { stdioTransport } from '../../../src/acp/transport/stdio';
-import type { TransportHooks } from '../../../src/acp/transport/transport';
+import { END_OF_STREAM_METHOD, type TransportHooks } from '../../../src/acp/transport/transport';
 import type { Clock, TimerHandle } from '../../../src/common/clock';
 import type { AgentRuntime, AgentStateChange } from '../../../src/process/agentRuntime';
 import { MemoryAgent } from '../../helpers/memoryPeer';
@@ -93,14 +93,36 @@ export class FakeLink implements RemoteLink {
   }
 
   open(hooks: TransportHooks) {
-    return stdioTransport(this.agent.stdout, this.agent.stdin, { peer: this.peer }).open(hooks);
+    const { reader, writer } = stdioTransport(this.agent.stdout, this.agent.stdin, { peer: this.peer }).open(hooks);
+    const listen = reader.listen.bind(reader);
+    // Sees the end-of-stream marker reach the connection (see dropAfterTheStreamEnded).
+    reader.listen = (callback) =>
+      listen((message) => {
+        callback(message);
+        if ((message as { method?: string }).method === END_OF_STREAM_METHOD) setImmediate(() => this.streamEnded());
+      });
+    return { reader, writer };
   }
+
+  private streamEnded: () => void = () => undefined;
 
   /** The link ends: `ended` settles with `end`, then the agent's side of the streams ends. */
   drop(end: LinkEnd): void {
     if (this.settled) return;
     this.settled = true;
     this.settle(end);
+    this.agent.dispose();
+  }
+
+  /**
+   * The agent's side ends first and `ended` settles a moment later, as a real link may do it (its reader ends with
+   * the end-of-stream marker, which the connection takes at once, before anyone hears `ended`).
+   */
+  dropAfterTheStreamEnded(end: LinkEnd): void {
+    if (this.settled) return;
+    this.settled = true;
+    // Once the connection took the marker (vscode-jsonrpc's queue runs on the immediates before ours).
+    this.streamEnded = () => this.settle(end);
     this.agent.dispose();
   }
 

@@ -3,7 +3,8 @@ import type { RemoteCredentials } from '../../../src/acp/transport/remote';
 import { RemoteHttpError } from '../../../src/acp/transport/httpProblem';
 import { silentLogger } from '../../../src/common/logger';
 import { ServerUnreachableError } from '../../../src/remote/sandboxAgentServer';
-import { AddRemoteAgent, type MappableFolder, type RemoteAgentUi, type SandboxAgentSummary, type SandboxServers } from '../../../src/sessions/addRemoteAgent';
+import { httpError } from '../../../src/acp/transport/httpProblem';
+import { AddRemoteAgent, type MappableFolder, type RemoteAgentUi, type SandboxAgentSummary, type SandboxServers, type SettingsPlace } from '../../../src/sessions/addRemoteAgent';
 
 /** Answers in order; records what was asked. */
 class ScriptedUi implements RemoteAgentUi {
@@ -60,8 +61,8 @@ class ScriptedUi implements RemoteAgentUi {
   error(message: string) {
     this.errors.push(message);
   }
-  added(name: string, detail: string) {
-    this.addedAs = { name, detail };
+  added(name: string, message: string) {
+    this.addedAs = { name, detail: message };
   }
 }
 
@@ -98,9 +99,11 @@ class FakeServers implements SandboxServers {
   }
 }
 
-function setup(options: { settings?: unknown; trusted?: boolean; folders?: MappableFolder[]; stored?: RemoteCredentials } = {}) {
+function setup(options: { settings?: unknown; trusted?: boolean; folders?: MappableFolder[]; stored?: RemoteCredentials; place?: SettingsPlace } = {}) {
   const ui = new ScriptedUi();
   const servers = new FakeServers();
+  const reached: string[] = [];
+  const reach = { down: false };
   const stored = new Map<string, RemoteCredentials>();
   if (options.stored) stored.set('http://127.0.0.1:2468', options.stored);
   const written: unknown[][] = [];
@@ -108,13 +111,17 @@ function setup(options: { settings?: unknown; trusted?: boolean; folders?: Mappa
     ui: () => ui,
     servers,
     secrets: { get: async (url) => stored.get(url) ?? {}, set: async (url, c) => void stored.set(url, c) },
-    settings: { read: () => options.settings, write: async (list) => void written.push(list) },
+    settings: { read: () => options.settings, write: async (list) => void written.push(list), place: () => options.place ?? { kind: 'user' } },
+    reach: async (url) => {
+      reached.push(url);
+      if (reach.down) throw new ServerUnreachableError(`Cannot reach ${url}: ECONNREFUSED — the connection was refused (is the server running?)`);
+    },
     agentNames: () => ['Claude Code', 'Codex'],
     folders: () => options.folders ?? [{ name: 'app', path: '/home/me/app' }, { name: 'docs', path: '/home/me/docs' }],
     isTrusted: () => options.trusted ?? true,
     logger: silentLogger,
   });
-  return { ui, servers, stored, written, flow };
+  return { ui, servers, stored, written, flow, reached, reach };
 }
 
 describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory server)', () => {
@@ -131,7 +138,7 @@ describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory ser
     assert.deepEqual(servers.calls, ['health http://127.0.0.1:2468 -', 'health http://127.0.0.1:2468 s3cret', 'agents']);
     assert.deepEqual(ui.asked.slice(0, 3), ['url', 'token: The server refused the credentials (HTTP 401).', 'pick opencode,claude']);
     assert.ok(ui.asked.includes('map opencode on 127.0.0.1:2468 app=/home/me/app'), 'a loopback server gets the same paths offered');
-    assert.deepEqual(ui.addedAs, { name: 'opencode on 127.0.0.1:2468', detail: 'It sees 1 workspace folders; 1 are not shared with it.' });
+    assert.deepEqual(ui.addedAs, { name: 'opencode on 127.0.0.1:2468', detail: 'opencode on 127.0.0.1:2468 was added to your user settings. It sees 1 workspace folder; 1 is not shared with it.' });
   });
 
   it('uses a token already stored for the server without asking', async () => {
@@ -196,12 +203,13 @@ describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory ser
     assert.deepEqual(accepted.written[0], [{ name: 'agents.example', remote: { url: 'https://agents.example/acp', pathMappings: [] } }]);
   });
 
-  it('WebSocket URLs are not probed; plain ws to another machine is asked about and written with allowInsecure', async () => {
-    const { ui, servers, written, flow } = setup();
+  it('WebSocket URLs are not probed for a Sandbox Agent server; plain ws to another machine is asked about and written with allowInsecure', async () => {
+    const { ui, servers, written, flow, reached } = setup();
     ui.url = 'ws://10.1.2.3:9000';
     ui.mapping = (folder) => `/srv/${folder.name}`;
     assert.equal((await flow.run()).kind, 'added');
     assert.deepEqual(servers.calls, []);
+    assert.deepEqual(reached, ['ws://10.1.2.3:9000'], 'only whether anything answers there, after the user allowed it');
     assert.equal(ui.asked[1], 'insecure');
     assert.deepEqual(written[0], [
       { name: '10.1.2.3:9000', remote: { url: 'ws://10.1.2.3:9000', pathMappings: [{ local: '/home/me/app', remote: '/srv/app' }, { local: '/home/me/docs', remote: '/srv/docs' }], allowInsecure: true } },
@@ -212,6 +220,64 @@ describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory ser
     declined.ui.insecure = false;
     assert.equal((await declined.flow.run()).kind, 'cancelled');
     assert.deepEqual(declined.servers.calls, [], 'nothing is sent unencrypted before the user allowed it');
+  });
+
+  it('a WebSocket address where nothing answers is said so too (ws:// and wss://): added only when the user says so', async () => {
+    for (const url of ['ws://127.0.0.1:9', 'wss://agents.example/acp']) {
+      const declined = setup();
+      declined.reach.down = true;
+      declined.ui.unreachable = false;
+      declined.ui.url = url;
+      assert.equal((await declined.flow.run()).kind, 'cancelled', url);
+      assert.ok(declined.ui.asked.some((q) => q.startsWith(`unreachable ${url}: Cannot reach ${url}: ECONNREFUSED`)), declined.ui.asked.join('\n'));
+      assert.deepEqual(declined.written, [], `${url}: nothing written`);
+
+      const accepted = setup();
+      accepted.reach.down = true;
+      accepted.ui.url = url;
+      assert.equal((await accepted.flow.run()).kind, 'added', url);
+      assert.equal(accepted.written.length, 1);
+    }
+  });
+
+  it('does not offer Sandbox Agent\'s own mock agent (its test double, which does not start)', async () => {
+    const { ui, servers, flow } = setup();
+    servers.agentList = [{ id: 'mock', installed: true, capabilities: {} }, ...servers.agentList];
+    assert.equal((await flow.run()).kind, 'added');
+    assert.ok(ui.asked.includes('pick opencode,claude'), ui.asked.join('\n'));
+  });
+
+  it('the token prompt says what the server answered, without pointing at the command that asks for the token', async () => {
+    const { ui, servers, flow } = setup();
+    servers.token = 't';
+    const refusal = httpError(401, 'application/problem+json', JSON.stringify({ title: 'Token Invalid', detail: 'token invalid' }), 'The Sandbox Agent server at http://127.0.0.1:2468', 'the agent list');
+    assert.match(refusal.message, /Set the token with "ACP: Set Remote Agent Token…"/, 'elsewhere the words name the command');
+    servers.health = async (url, credentials) => {
+      servers.calls.push(`health ${url} ${credentials.token ?? '-'}`);
+      if (credentials.token !== 't') throw refusal;
+    };
+    ui.tokens = ['t'];
+    assert.equal((await flow.run()).kind, 'added');
+    const asked = ui.asked.find((q) => q.startsWith('token: '));
+    assert.equal(asked, 'token: The Sandbox Agent server at http://127.0.0.1:2468 refused the credentials for the agent list (HTTP 401: Token Invalid: token invalid).');
+  });
+
+  it('says how many folders it sees in whole words (one, several, none left out), and where the entry was written', async () => {
+    const cases: [MappableFolder[], (folder: MappableFolder, suggested: string) => string, string][] = [
+      [[{ name: 'app', path: '/home/me/app' }], (_f, s) => s, 'It sees the workspace folder at the path you gave.'],
+      [[{ name: 'app', path: '/home/me/app' }, { name: 'docs', path: '/home/me/docs' }], (_f, s) => s, 'It sees all 2 workspace folders at the paths you gave.'],
+      [[{ name: 'app', path: '/a' }, { name: 'b', path: '/b' }, { name: 'c', path: '/c' }], (f, s) => (f.name === 'app' ? s : ''), 'It sees 1 workspace folder; 2 are not shared with it.'],
+      [[{ name: 'app', path: '/a' }, { name: 'b', path: '/b' }, { name: 'c', path: '/c' }], (f, s) => (f.name === 'c' ? '' : s), 'It sees 2 workspace folders; 1 is not shared with it.'],
+    ];
+    for (const [folders, mapping, detail] of cases) {
+      const run = setup({ folders });
+      run.ui.mapping = mapping;
+      assert.equal((await run.flow.run()).kind, 'added');
+      assert.equal(run.ui.addedAs?.detail, `opencode on 127.0.0.1:2468 was added to your user settings. ${detail}`);
+    }
+    const remote = setup({ place: { kind: 'remote', name: 'ssh-remote+box' } });
+    assert.equal((await remote.flow.run()).kind, 'added');
+    assert.match(remote.ui.addedAs?.detail ?? '', /^opencode on 127\.0\.0\.1:2468 was added to the Remote \[ssh-remote\+box\] settings \(acpWorkspace\.agents is a machine setting\)\. /);
   });
 
   it('a name already taken is offered with a number; cancelling anywhere writes and stores nothing', async () => {

@@ -47,7 +47,7 @@ describe('confinement policy (what a confined agent may touch)', () => {
 
   it('writes: the folders, the state folders and ~/.npm for an npx agent; reads nothing listed', () => {
     const policy = buildPolicy({ mode: 'writes', folders: [app, lib], statePaths: [path.join(home, '.claude'), path.join(home, '.claude.json')], command: npxCommand, home, env: { PATH: bin } });
-    assert.deepEqual(policy, { mode: 'writes', writable: [app, lib, path.join(home, '.claude'), path.join(home, '.claude.json'), path.join(home, '.npm')], readable: [] });
+    assert.deepEqual(policy, { mode: 'writes', writable: [app, lib, path.join(home, '.claude'), path.join(home, '.claude.json'), path.join(home, '.npm')], readable: [], folders: [app, lib], editorSettings: false });
   });
 
   it('strict: reads the installation too (the program’s bin folder’s parent, Node)', () => {

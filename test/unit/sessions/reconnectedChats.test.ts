@@ -3,7 +3,9 @@ import type { AcpConnection } from '../../../src/acp/connection';
 import type { AgentRestarted } from '../../../src/agents/agentRegistry';
 import { Emitter } from '../../../src/common/events';
 import { silentLogger } from '../../../src/common/logger';
-import { reopenChatsOnReconnect } from '../../../src/sessions/reconnectedChats';
+import type { AgentStatus } from '../../../src/agents/agentRegistry';
+import type { ErrorAction } from '../../../src/shared/chatModel';
+import { reopenChatsOnReconnect, tellChatsWhenReconnectFails } from '../../../src/sessions/reconnectedChats';
 import type { SessionController } from '../../../src/sessions/sessionController';
 
 /** A chat as the reconnect rule sees it: its agent, and whether its session's connection is gone. */
@@ -39,5 +41,58 @@ describe('chats of a remote agent that reconnected', () => {
     reopenChatsOnReconnect(restarts.event, { all: () => [chat('Local', true)], has: () => true }, { recover: (c) => (recovered.push(c), Promise.resolve(undefined)) }, silentLogger);
     restarts.fire({ name: 'Local', remote: false, connection });
     assert.deepEqual(recovered, []);
+  });
+});
+
+describe('chats of a remote agent that stops reconnecting', () => {
+  /** A chat that records what it was told; `status` is what its thread shows. */
+  function chatOf(agentName: string, closed: boolean, status: string) {
+    const told: Array<{ message: string; actions: ErrorAction[] | undefined }> = [];
+    const chat = {
+      session: { agentName, connection: { isClosed: closed } },
+      thread: { session: { status } },
+      reconnectFailed: (message: string, actions?: ErrorAction[]) => told.push({ message, actions }),
+    } as unknown as SessionController;
+    return { chat, told };
+  }
+  function registry() {
+    const changes = new Emitter<void>();
+    let statuses: AgentStatus[] = [];
+    const set = (name: string, state: AgentStatus['state'], message?: string, remote: { credentialsRefused?: boolean } | false = {}) => {
+      statuses = [{ definition: { name }, state, message, stale: false, process: remote === false ? undefined : { remote: { url: 'wss://box', kind: 'websocket', ...remote } } } as unknown as AgentStatus];
+      changes.fire();
+    };
+    return { agents: { onDidChange: changes.event, list: () => statuses }, set };
+  }
+
+  it('say why in the chat, once, with Set Token… when its server refused the token', () => {
+    const { agents, set } = registry();
+    const lost = chatOf('Box', true, 'disconnected');
+    const restarting = chatOf('Box', true, 'starting');
+    const live = chatOf('Box', false, 'idle');
+    tellChatsWhenReconnectFails(agents, { all: () => [lost.chat, restarting.chat, live.chat] }, silentLogger);
+    set('Box', 'stopped', 'Lost the connection to Box (wss://box): reset. Reconnecting in 1 s…');
+    assert.deepEqual(lost.told, [], 'nothing while it reconnects');
+    const refused = 'Could not reconnect to Box (wss://box): Box refused the credentials (HTTP 401). Set the token with "ACP: Set Remote Agent Token…". Once the token is set, start Box again.';
+    set('Box', 'failed', refused, { credentialsRefused: true });
+    set('Box', 'failed', refused, { credentialsRefused: true });
+    assert.deepEqual(lost.told, [{ message: refused, actions: ['setToken', 'reopen'] }], 'once');
+    assert.deepEqual(restarting.told, [], 'a chat the user is restarting hears from the restart');
+    assert.deepEqual(live.told, []);
+  });
+
+  it('say that it gave up, with Restart; a local agent\'s chats are left to their own errors', () => {
+    const { agents, set } = registry();
+    const lost = chatOf('Box', true, 'disconnected');
+    const local = chatOf('Local', true, 'disconnected');
+    tellChatsWhenReconnectFails(agents, { all: () => [lost.chat, local.chat] }, silentLogger);
+    const gaveUp = 'Lost the connection to Box (wss://box): reset. Gave up after 10 attempts to reconnect. Restart Box to try again.';
+    set('Box', 'failed', gaveUp);
+    assert.deepEqual(lost.told, [{ message: gaveUp, actions: ['restart', 'reopen'] }]);
+    set('Box', 'running');
+    set('Box', 'failed', gaveUp);
+    assert.equal(lost.told.length, 2, 'a new failure is told again');
+    set('Local', 'failed', 'Local exited (code 1).', false);
+    assert.deepEqual(local.told, []);
   });
 });

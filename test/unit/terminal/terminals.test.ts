@@ -104,8 +104,11 @@ describe('Terminals (real processes)', function () {
   });
 
   it('reports a non-zero exit code, and no exitStatus while running', async () => {
-    const id = await node('setTimeout(() => process.exit(3), 300)');
+    // It exits when the test says so (a go-file), not after a delay a loaded machine could outlast.
+    const go = path.join(tree.base, 'go-exit');
+    const id = await node(`const t = setInterval(() => { if (require("fs").existsSync(${JSON.stringify(go)})) { clearInterval(t); process.exit(3); } }, 5)`);
     assert.deepEqual(terminals.output(ref(id)), { output: '', truncated: false });
+    fs.writeFileSync(go, '');
     assert.deepEqual(await terminals.waitForExit(ref(id)), { exitCode: 3, signal: null });
     assert.deepEqual(terminals.output(ref(id)).exitStatus, { exitCode: 3, signal: null });
   });
@@ -333,6 +336,7 @@ describe('Terminals (real processes)', function () {
 
   it('unknown ids and other sessions’ ids are answered with -32002 alike', async () => {
     await rejectsWithCode(() => terminals.output(ref('term_nope')), -32002, ['term_nope']);
+    const unknown = await rejectsWithCode(() => terminals.output(ref('term_nope', 's2')), -32002, ['term_nope', 's2']);
     const id = await node('setInterval(() => {}, 1000)');
     for (const call of [
       () => terminals.output(ref(id, 's2')),
@@ -341,7 +345,10 @@ describe('Terminals (real processes)', function () {
       () => terminals.release(ref(id, 's2')),
     ]) {
       const error = await rejectsWithCode(call, -32002, [id, 's2']);
-      assert.ok(!error.message.includes('s1'), 'does not reveal the owner');
+      // The answer is the unknown id's, word for word: nothing in it reveals the owner (the id is random, so the
+      // owner's name is not looked for in it: "s1" may be part of the id).
+      assert.equal(error.message, unknown.message.replace('term_nope', id), 'does not reveal the owner');
+      assert.deepEqual(error.data, { terminalId: id, sessionId: 's2' });
     }
     assert.equal(terminals.get(id)?.exitStatus, undefined, 'still running for its own session');
     assert.deepEqual(terminals.output(ref(id)), { output: '', truncated: false });

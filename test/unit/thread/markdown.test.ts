@@ -163,13 +163,14 @@ describe('transcriptMarkdown (a session exported as Markdown)', () => {
     assert.ok(unbounded.includes(long));
   });
 
-  it('diffs a huge rewrite in bounded time', () => {
+  it('diffs a huge rewrite in bounded time: past the edit bound it gives up and shows the whole file replaced', () => {
+    // Every other line changed: a line-by-line diff would keep the others as context in 15,000 small hunks. That
+    // it shows none says the search stopped at its bound (what bounds its time; the time itself is not asserted).
     const before = Array.from({ length: 30_000 }, (_, i) => `line ${i}`).join('\n');
-    const after = Array.from({ length: 30_000 }, (_, i) => `other ${i}`).join('\n');
-    const started = Date.now();
+    const after = Array.from({ length: 30_000 }, (_, i) => (i % 2 === 1 ? `other ${i}` : `line ${i}`)).join('\n');
     const diff = unifiedDiff('big.txt', before, after);
-    assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
-    assert.ok(diff.startsWith('--- a/big.txt\n+++ b/big.txt\n@@ -1,30000 +1,30000 @@\n-line 0\n'), diff.slice(0, 100));
+    assert.ok(diff.startsWith('--- a/big.txt\n+++ b/big.txt\n@@ -1,30000 +1,30000 @@\n-line 0\n-line 1\n'), diff.slice(0, 100));
+    assert.equal(diff.split('\n').filter((line) => line.startsWith(' ')).length, 0, 'no context lines: the whole file replaced');
   });
 
   it('is deterministic: the same entries give the same text', () => {

@@ -32,6 +32,8 @@ const scripted: FakeAgent = async (message, connection) => {
       return { sessionId: 'ses_1' };
     case 'session/prompt': {
       const text = ((params.prompt as Array<{ text: string }>)[0]!).text;
+      // Never answered (nothing left running afterwards).
+      if (text === 'no answer') return new Promise(() => undefined);
       if (text === 'wait for cancel') {
         await new Promise<void>((resolve) => {
           const check = () => (connection.received.some((m) => m.method === 'session/cancel') ? resolve() : setTimeout(check, 5));
@@ -183,6 +185,50 @@ describe('sandboxAgentLink: ACP through a Sandbox Agent server (POST, event stre
     await closed;
     assert.deepEqual(texts, ['last words']);
     await assert.rejects(client.newSession({ cwd: '/w', mcpServers: [] }));
+  });
+
+  it('an agent that exits inside a server that stays up (`_adapter/agent_exited`) ends the link (closed, retry) in words, failing what waits', async () => {
+    server = await FakeSandboxAgentServer.start({ agent: scripted });
+    const { connection: client, link: l, errors } = connect();
+    await client.initialize({ clientInfo });
+    const { sessionId } = await client.newSession({ cwd: '/work', mcpServers: [] });
+    const turn = client.prompt({ sessionId, prompt: [{ type: 'text', text: 'no answer' }] });
+    turn.catch(() => undefined);
+    await until(() => server!.only.received.some((m) => m.method === 'session/prompt'), 'the prompt on the server');
+    // As the link's owner (RemoteAgent) does: the connection closes with the link's reason.
+    void l.ended.then((e) => client.close(e.reason));
+    // What Sandbox Agent 0.4.2 sends on the stream when the agent's process ends (its stream stays open, with heartbeats).
+    server.only.emit({ jsonrpc: '2.0', method: '_adapter/agent_exited', params: { code: null, success: false } });
+    const end = await l.ended;
+    assert.equal(end.cause, 'closed');
+    assert.equal(end.retry, true, 'a new connection starts the agent again');
+    assert.match(end.reason, /^opencode stopped on the Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+\.$/);
+    await assert.rejects(turn, (error: Error) => error.message.includes(end.reason));
+    assert.deepEqual(errors, [], 'the server\'s own notification is not an unknown message of the agent');
+    assert.ok(tapped.includes('receive _adapter/agent_exited'), 'the trace shows what the server said');
+  });
+
+  it('says the exit code when the agent exited with one', async () => {
+    server = await FakeSandboxAgentServer.start({ agent: scripted });
+    const { connection: client, link: l } = connect();
+    await client.initialize({ clientInfo });
+    server.only.emit({ jsonrpc: '2.0', method: '_adapter/agent_exited', params: { code: 3, success: false } });
+    assert.match((await l.ended).reason, /^opencode exited with code 3 on the Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+\.$/);
+  });
+
+  it('a later POST the server cannot pass to its agent (HTTP 502, stdin broken) ends the link (closed, retry) instead of failing every prompt', async () => {
+    server = await FakeSandboxAgentServer.start({ agent: scripted });
+    const { connection: client, link: l } = connect();
+    await client.initialize({ clientInfo });
+    const { sessionId } = await client.newSession({ cwd: '/work', mcpServers: [] });
+    void l.ended.then((e) => client.close(e.reason));
+    // Sandbox Agent 0.4.2 after its agent died, when the exit notice was not seen (yet).
+    server.failNextPost = { status: 502, kind: 'stream_error', title: 'Stream Error', detail: 'stream error: failed writing to agent stdin: Broken pipe (os error 32)' };
+    await assert.rejects(client.prompt({ sessionId, prompt: [{ type: 'text', text: 'hello' }] }), /Broken pipe/);
+    const end = await l.ended;
+    assert.equal(end.cause, 'closed');
+    assert.equal(end.retry, true);
+    assert.match(end.reason, /^Box opencode answered HTTP 502 for session\/prompt at http:\/\/127\.0\.0\.1:\d+: Stream Error: stream error: failed writing to agent stdin: Broken pipe \(os error 32\)$/);
   });
 
   it('close() deletes the connection on the server, settles ended as stopped, and refuses later writes', async () => {
