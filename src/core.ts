@@ -319,7 +319,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
       return status?.state === 'stopping' || status?.process?.remote?.reconnectAt !== undefined;
     },
   });
-  const transcripts = new TranscriptExport(tabs, (key) => sessionsView.model.find(key));
+  const transcripts = new TranscriptExport(tabs, (key) => sessionsView.model.find(key), context.globalState);
   context.subscriptions.push(
     registrySource,
     registryAgents,
