@@ -86,6 +86,13 @@ export class Checkpoints implements TurnHooks {
     if (!opened) {
       opened = this.openReview(session);
       this.reviews.set(key, opened);
+      // A review tab already showing this session (one restored after a reload before its chat reopened the
+      // session) shows its changes now.
+      const changed = { agentName: session.agentName, sessionId: session.sessionId };
+      void opened.then(
+        () => this.changeEmitter.fire(changed),
+        () => undefined,
+      );
     }
     return opened;
   }
