@@ -12,6 +12,13 @@ import { gzipSync } from 'node:zlib';
 import { ROOT } from './vscode-web/install.mjs';
 
 const VSCE = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+/**
+ * The project has no public repository yet, so package.json names none (nor a homepage or issue tracker): vsce
+ * is told that is intended, and leaves the README's relative links as they are instead of pointing them at a
+ * guessed GitHub address (VS Code's extension page does not load relative images; a made-up address could one day
+ * serve someone else's content). Once there is a repository, set `repository` and drop these flags.
+ */
+const VSCE_REPOSITORY = ['--allow-missing-repository', '--no-rewrite-relative-links'];
 
 /** Files that must never ship, as patterns over the package's relative paths (the reference agent is for tests and the demo). */
 export const FORBIDDEN = [/^src\//, /^test\//, /^scripts\//, /^bench\//, /\.map$/, /^node_modules\//, /\.ts$/, /^\.cache\//, /^out\//, /^media\/screenshots\//, /^dist\/reference-agent/];
@@ -52,7 +59,7 @@ export function packageExtension(options = {}) {
   const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   run([path.join(ROOT, 'esbuild.mjs'), '--production', ...(options.check === false ? ['--no-check'] : [])]);
   const vsix = path.join(ROOT, `acp-workspace-${version}.vsix`);
-  run([VSCE, 'package', '--no-dependencies', '--out', vsix]);
+  run([VSCE, 'package', '--no-dependencies', ...VSCE_REPOSITORY, '--out', vsix]);
   const files = run([VSCE, 'ls', '--no-dependencies'], true)
     .split('\n')
     .map((line) => line.trim())

@@ -71,6 +71,7 @@ import { vscodeRootsUi } from './vscode/rootsUi';
 import { registerSessionCommands } from './vscode/sessionCommands';
 import { affectsUs, readCheckpointSettings, readRegistryUrl, readSandbox } from './vscode/settings';
 import { SignIn } from './vscode/signIn';
+import { chatTitle } from './shared/chatModel';
 import { vscodeStartFailureUi, type StartFailureUi } from './vscode/startFailureUi';
 import { localFolders, vscodeWorkspace } from './vscode/workspace';
 
@@ -132,6 +133,10 @@ export interface Core {
   readonly agentsView: AgentsView;
   readonly sessionsView: SessionsView;
   readonly chatRestorer: ChatRestorer;
+  /** The Review Changes tabs, which VS Code hands the tabs it restores after a reload. */
+  readonly reviewPanels: ReviewPanels;
+  /** Restores the Add Agent tab after a reload. */
+  readonly galleryRestorer: vscode.WebviewPanelSerializer;
   /** The provider of each scheme's read-only documents. */
   readonly documents: Readonly<Record<DocumentScheme, vscode.TextDocumentContentProvider>>;
   /** What integration tests reach (built in every mode, handed out only in the Extension Test mode). */
@@ -311,7 +316,11 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   // Whoever restarts an agent (a command, a chat, a sign-in) gets its open chats reopened.
   restartAgent = (name: string, options?: RestartOptions) => reopener.restartAgent(name, options);
   const signIn = new SignIn(agents, logger, restartAgent);
-  const reviewPanels = new ReviewPanels(review, context.extensionUri, logger);
+  // A review tab is named like its chat ("<title> · <agent>") and follows a rename.
+  const reviewPanels = new ReviewPanels(review, context.extensionUri, logger, {
+    titleOf: (target) => chatTitle({ title: titles.titleOf(target.agentName, target.sessionId), agentName: target.agentName, roots: [] }),
+    onDidChange: (listener) => history.onDidChange(listener),
+  });
   const changeActions = new ChangeActions(review, reviewPanels);
   const chatActions = new ChatActions({ reopener, starter, router, signIn, ui: () => chatUi, log: channel, logger, changes: changeActions, edits: new PromptEdits({ history, historyActions, logger }) });
   const tabRecords = new ChatTabRecords(context.workspaceState);
@@ -332,7 +341,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
       return status?.state === 'stopping' || status?.process?.remote?.reconnectAt !== undefined;
     },
   });
-  const transcripts = new TranscriptExport(tabs, (key) => sessionsView.model.find(key));
+  const transcripts = new TranscriptExport(tabs, (key) => sessionsView.model.find(key), context.globalState);
   context.subscriptions.push(
     registrySource,
     registryAgents,
@@ -416,6 +425,8 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     agentsView,
     sessionsView,
     chatRestorer,
+    reviewPanels,
+    galleryRestorer: AgentGalleryPanel.serializer(context.extensionUri, registryAgents, { logger }),
     documents: { [DIFF_SCHEME]: chatActions.diffs, [CHECKPOINT_SCHEME]: new CheckpointDocuments(review), [TRANSCRIPT_SCHEME]: transcripts },
     testApi,
     // The session history writes a moment after each change: what waits is written with the agents stopping,

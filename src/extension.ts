@@ -10,7 +10,7 @@ import type * as CoreModule from './core';
 import type { Core, TestApi } from './core';
 import { LazyCore } from './vscode/activation/lazyCore';
 import { LazyTextDocumentContentProvider, LazyTreeDataProvider, LazyWebviewPanelSerializer, LazyWebviewViewProvider } from './vscode/activation/lazyProviders';
-import { AGENTS_VIEW_ID, CHAT_VIEW_TYPE, DOCUMENT_SCHEMES, SESSIONS_VIEW_ID } from './vscode/contributionIds';
+import { AGENT_GALLERY_VIEW_TYPE, AGENTS_VIEW_ID, CHAT_VIEW_TYPE, DOCUMENT_SCHEMES, REVIEW_VIEW_TYPE, SESSIONS_VIEW_ID } from './vscode/contributionIds';
 import { createLog } from './vscode/log';
 
 export type { TestApi } from './core';
@@ -61,6 +61,8 @@ export function activateWith(context: vscode.ExtensionContext, load: () => typeo
       webviewOptions: { retainContextWhenHidden: false },
     }),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, new LazyWebviewPanelSerializer(() => core.get('a chat tab restored after a reload').chatRestorer)),
+    vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, new LazyWebviewPanelSerializer(() => core.get('a Review Changes tab restored after a reload').reviewPanels)),
+    vscode.window.registerWebviewPanelSerializer(AGENT_GALLERY_VIEW_TYPE, new LazyWebviewPanelSerializer(() => core.get('the Add Agent tab restored after a reload').galleryRestorer)),
     ...DOCUMENT_SCHEMES.flatMap((scheme) => {
       const provider = new LazyTextDocumentContentProvider(() => core.get(`a document of ${scheme}:`).documents[scheme]);
       return [provider, vscode.workspace.registerTextDocumentContentProvider(scheme, provider)];

@@ -83,8 +83,9 @@ async function main() {
   console.log('');
   console.log(`    ${url}`);
   console.log('');
-  console.log('  Then click the ACP icon in the activity bar: start a session with + (the default agent is the offline');
-  console.log('  Reference Agent; type /help in the chat), or open a past one from the Sessions view.');
+  console.log('  Then click the ACP icon in the activity bar and start a session: New Session, the + in the Agents');
+  console.log("  view's title (the default agent is the offline Reference Agent; type /help in the chat), or open a");
+  console.log('  past one from the Sessions view.');
   console.log('  Press Ctrl-C to stop everything.');
   await new Promise(() => undefined); // until a signal: processes.mjs stops everything on SIGINT/SIGTERM
 }

@@ -6,7 +6,7 @@
  * 2. the agent's title (`session_info_update`, `session/list`, its `/title` command), except the title a
  *    fork merely copied from its parent;
  * 3. for a fork, "<the parent's title> (fork)";
- * 4. the first line of the first prompt;
+ * 4. the first line of the first prompt that is not a slash command (`/help` names no session);
  * 5. "Session in app from 10:45 PM" (its working folder; the day too when it was not today), only when
  *    nothing else is known: sessions started at once in different folders are still told apart.
  *
@@ -81,9 +81,14 @@ function isClean(text: string): boolean {
   return text.length > 0 && text.length <= MAX_TITLE_CHARS && !NOT_CLEAN.test(text);
 }
 
-/** The title a prompt gives a session: its first non-empty line, cleaned and bounded. */
+/** A prompt that runs a slash command (`/help`, `/model fast`): its first line starts with `/name`. A path is words. */
+export function isSlashCommand(prompt: string): boolean {
+  return /^\s*\/[\w.:-]+(\s|$)/.test(prompt.slice(0, 256));
+}
+
+/** The title a prompt gives a session: its first non-empty line, cleaned and bounded; none for a slash command. */
 export function promptTitle(prompt: string | undefined): string | undefined {
-  if (prompt === undefined) return undefined;
+  if (prompt === undefined || isSlashCommand(prompt)) return undefined;
   const firstLine = prompt
     .slice(0, MAX_TITLE_CHARS * 64)
     .split(/\r\n|\r|\n/)

@@ -29,7 +29,7 @@ export class AgentStartError extends Error {
   }
 }
 
-export type FailureCause = 'auth' | 'network' | 'node' | 'notFound' | 'readOnly' | 'unknown';
+export type FailureCause = 'auth' | 'network' | 'node' | 'notFound' | 'readOnly' | 'root' | 'unknown';
 
 /**
  * What the user can do about it (the VS Code layer turns each into a button). `setToken` is for a remote agent
@@ -73,13 +73,25 @@ const NETWORK = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|ENETUNREA
 const NODE = /SyntaxError|Unexpected token|requires? Node|Node\.?js (version|v?\d+)|unsupported engine|EBADENGINE|engines?\b.*node|is not a function.*(structuredClone|fetch)|ERR_REQUIRE_ESM|ERR_UNKNOWN_FILE_EXTENSION|ERR_UNSUPPORTED_DIR_IMPORT|ERR_MODULE_NOT_FOUND/i;
 /** A write refused by a read-only file system: what a confined agent meets outside what it may write. */
 const READ_ONLY = /\bEROFS\b|read-only file system/i;
+/**
+ * Claude Code's refusal to skip its permission checks as root (`--dangerously-skip-permissions cannot be used with
+ * root/sudo privileges for security reasons`): what claude-agent-acp meets when VS Code runs as root. Claude Code lets
+ * it be only when `IS_SANDBOX` is `1` (its own check, read in its binary).
+ */
+const ROOT_REFUSED = /dangerously-skip-permissions cannot be used with root|cannot be used with root\/sudo privileges/i;
+/**
+ * A debug or trace line (`[DEBUG] …`, `DEBUG: …`, after a timestamp or not): noise for the user, and no evidence of a
+ * cause (Claude Code's debug log names every missing optional folder with ENOENT). The log keeps them.
+ */
+const DEBUG_LINE = /^\s*(?:\[?\d{4}-\d\d-\d\d[T ][^\s\]]*\]?\s+)?(?:\[(?:DEBUG|TRACE|VERBOSE)\]|(?:DEBUG|TRACE|VERBOSE):)/i;
 const NOT_FOUND = /ENOENT|command not found|command "[^"]*" was not found|not found on PATH|No such file or directory|is not recognized as an internal or external command|could not determine executable|404 Not Found.*registry|E404/i;
 
 /** The likely cause, the next step, and the actions, from everything known about the failure. */
 export function describeStartFailure(input: StartFailureInput): StartFailure {
-  const { agent, error, stderr, command } = input;
+  const { agent, error, command } = input;
   const summary = error instanceof ConnectionClosedError ? error.message : error instanceof Error ? error.message : String(error);
   const data = error instanceof AgentRequestError ? dataText(error.data) : undefined;
+  const stderr = input.stderr.filter((line) => !DEBUG_LINE.test(line));
   const agentWords = [...stderr.slice(-SHOWN_LINES)];
   if (data && !summary.includes(data) && !agentWords.some((line) => line.includes(data))) agentWords.push(data);
   const evidence = [...stderr, data ?? '', error instanceof AgentRequestError ? error.agentMessage : summary].join('\n');
@@ -93,6 +105,14 @@ export function describeStartFailure(input: StartFailureInput): StartFailure {
   let advice: string | undefined;
   const actions: FailureAction[] = [];
   switch (cause) {
+    case 'root':
+      // The cause is known and said: no guess at signing in, the network or Node.
+      advice = l10n.t(
+        "Claude Code refuses to run as root with its permission checks skipped (`--dangerously-skip-permissions`). Run VS Code as a regular user; or, only in a container or sandbox made for it, set IS_SANDBOX=1 in {0}'s env in acpWorkspace.agents, then restart {0}.",
+        agent,
+      );
+      actions.push('openSettings', 'showLog');
+      break;
     case 'auth':
       advice = l10n.t('{0} needs you to sign in (or an API key in its environment). Sign in, then start the session again.', agent);
       actions.push('signIn', 'showLog');
@@ -183,6 +203,7 @@ export function startFailureText(failure: StartFailure, lines = SHOWN_LINES): st
 }
 
 function causeOf(error: unknown, evidence: string): FailureCause {
+  if (ROOT_REFUSED.test(evidence)) return 'root';
   if (error instanceof AuthRequiredError || (error instanceof AgentRequestError && error.code === ErrorCodes.AuthRequired)) return 'auth';
   if (/\bENOENT\b/.test(evidence) && /spawn|not found|executable/i.test(evidence)) return 'notFound';
   if (READ_ONLY.test(evidence)) return 'readOnly';

@@ -59,7 +59,8 @@ export class ChangeReview {
   async view(target: ReviewTarget, version: number, message: Message): Promise<ReviewState> {
     const opened = await this.checkpoints.find(target.agentName, target.sessionId);
     const base = { version, title: target.title, files: [], turns: [], checkpoints: 0, evicted: 0, ...(message ? { message } : {}) };
-    if (!opened) return { ...base, unavailable: l10n.t('This session has no checkpoints: no turn ran in it with checkpoints on.') };
+    // Its checkpoints are read when its chat opens the session (a review tab restored after a reload can come first).
+    if (!opened) return { ...base, unavailable: l10n.t('The changes of this session show once it is open: open its chat, or reopen it from the Sessions view.') };
     if ('unavailable' in opened) return { ...base, unavailable: l10n.t('Checkpoints are off for this session: {0}', opened.unavailable) };
     const { review, store, roots, evicted } = opened;
     const files = await review.pending();

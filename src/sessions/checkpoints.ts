@@ -63,6 +63,8 @@ export interface ReviewChanged {
 
 export class Checkpoints implements TurnHooks {
   private readonly reviews = new Map<string, Promise<OpenedReview>>();
+  /** Sessions whose review was asked for while not open (a review tab restored before its chat): told when it opens. */
+  private readonly missed = new Set<string>();
   /** Per chat: its `changes` entries and the turn each shows. */
   private readonly entries = new WeakMap<SessionController, Map<string, number>>();
   /** Per chat: what it was told checkpoints do not cover. */
@@ -87,6 +89,15 @@ export class Checkpoints implements TurnHooks {
     if (!opened) {
       opened = this.openReview(session);
       this.reviews.set(key, opened);
+      // A review tab that asked for this session before it was open (one restored after a reload before its chat
+      // reopened the session) shows its changes now. Only then: a change event moves the review's version on.
+      if (this.missed.delete(key)) {
+        const changed = { agentName: session.agentName, sessionId: session.sessionId };
+        void opened.then(
+          () => this.changeEmitter.fire(changed),
+          () => undefined,
+        );
+      }
     }
     return opened;
   }
@@ -137,7 +148,10 @@ export class Checkpoints implements TurnHooks {
 
   /** The review of a session opened before (by one of its chats), if any. */
   find(agentName: string, sessionId: string): Promise<OpenedReview> | undefined {
-    return this.reviews.get(reviewKey(agentName, sessionId));
+    const key = reviewKey(agentName, sessionId);
+    const found = this.reviews.get(key);
+    if (!found) this.missed.add(key);
+    return found;
   }
 
   /**

@@ -71,7 +71,11 @@ export const ReviewState = z.object({
 });
 export type ReviewState = z.output<typeof ReviewState>;
 
-export const HostToReview = z.discriminatedUnion('type', [z.object({ type: z.literal('state'), state: ReviewState })]);
+/** Which session a review tab shows: the webview keeps it for a window reload, which gives it back to the host. */
+export const ReviewTab = z.object({ agentName: z.string().check(z.minLength(1)), sessionId: z.string().check(z.minLength(1)), title: z.string() });
+export type ReviewTab = z.output<typeof ReviewTab>;
+
+export const HostToReview = z.discriminatedUnion('type', [z.object({ type: z.literal('state'), state: ReviewState, tab: z.optional(ReviewTab) })]);
 export type HostToReview = z.output<typeof HostToReview>;
 
 export const ReviewToHost = z.discriminatedUnion('type', [

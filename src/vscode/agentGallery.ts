@@ -2,7 +2,8 @@
  * The "Add Agent" tab: the ACP Registry's agents as cards (what works here, what is installed, updates,
  * progress), rendered by the `agents` webview from an {@link AgentGallerySource}. One tab at a time; showing it
  * again brings it forward and asks the registry again. The webview is not kept while the tab is hidden: it
- * asks for the state when it loads again (`ready`). Every verb from the webview is validated and checked
+ * asks for the state when it loads again (`ready`). The tab comes back after a window reload (VS Code hands it to
+ * {@link AgentGalleryPanel.restore}; the webview kept its search and filter). Every verb from the webview is validated and checked
  * against the current state here; the source does the work and reports back through its onDidChange.
  */
 import * as vscode from 'vscode';
@@ -11,10 +12,11 @@ import type { Logger } from '../common/logger';
 import type { AgentGallerySource, GalleryAgent } from '../sessions/agentGallery';
 import { GalleryToHost, HostToGallery } from '../shared/agentGalleryProtocol';
 import { agentLinks, galleryView, sessionAgentName, StatePacer } from './agentGalleryView';
+import { AGENT_GALLERY_VIEW_TYPE } from './contributionIds';
 import { SessionCommandIds } from './sessionCommands';
 import { webviewHtml, webviewOptions } from './webviewHtml';
 
-export const AGENT_GALLERY_VIEW_TYPE = 'acpWorkspace.agentGallery';
+export { AGENT_GALLERY_VIEW_TYPE };
 
 export interface AgentGalleryOptions {
   readonly logger: Logger;
@@ -41,6 +43,31 @@ export class AgentGalleryPanel extends Disposable {
     return panel;
   }
 
+  /**
+   * The Add Agent tab VS Code restored after a window reload: it shows the gallery again, and the registry is asked
+   * again. A second one (there is one at a time) is closed.
+   */
+  static restore(restored: vscode.WebviewPanel, extensionUri: vscode.Uri, source: AgentGallerySource, options: AgentGalleryOptions): AgentGalleryPanel | undefined {
+    if (AgentGalleryPanel.current) {
+      restored.dispose();
+      return undefined;
+    }
+    const panel = new AgentGalleryPanel(extensionUri, source, options.logger, restored);
+    AgentGalleryPanel.current = panel;
+    void source.refresh();
+    return panel;
+  }
+
+  /** Restores the Add Agent tab after a window reload (see {@link AgentGalleryPanel.restore}). */
+  static serializer(extensionUri: vscode.Uri, source: AgentGallerySource, options: AgentGalleryOptions): vscode.WebviewPanelSerializer {
+    return {
+      deserializeWebviewPanel: (panel) => {
+        AgentGalleryPanel.restore(panel, extensionUri, source, options);
+        return Promise.resolve();
+      },
+    };
+  }
+
   /** The open tab, if any (tests). */
   static get shown(): AgentGalleryPanel | undefined {
     return AgentGalleryPanel.current;
@@ -58,13 +85,20 @@ export class AgentGalleryPanel extends Disposable {
     extensionUri: vscode.Uri,
     private readonly source: AgentGallerySource,
     private readonly logger: Logger,
+    /** A tab VS Code restored after a reload, to show the gallery in (else a new tab). */
+    restored?: vscode.WebviewPanel,
   ) {
     super();
+    if (restored) {
+      restored.title = vscode.l10n.t('Add Agent');
+      restored.webview.options = webviewOptions(extensionUri);
+    }
     this.panel = this._register(
-      vscode.window.createWebviewPanel(AGENT_GALLERY_VIEW_TYPE, vscode.l10n.t('Add Agent'), vscode.ViewColumn.Active, {
-        ...webviewOptions(extensionUri),
-        retainContextWhenHidden: false,
-      }),
+      restored ??
+        vscode.window.createWebviewPanel(AGENT_GALLERY_VIEW_TYPE, vscode.l10n.t('Add Agent'), vscode.ViewColumn.Active, {
+          ...webviewOptions(extensionUri),
+          retainContextWhenHidden: false,
+        }),
     );
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activitybar.svg');
     this.panel.webview.html = webviewHtml(this.panel.webview, extensionUri, 'agents', vscode.l10n.t('Add Agent'));

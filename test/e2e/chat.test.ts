@@ -96,6 +96,26 @@ describe('the chat (real workbench, Chromium)', function () {
     await bench().page.locator('.tab', { hasText: 'Greeting work · Reference Agent (offline)' }).waitFor({ timeout: 10_000 });
   });
 
+  it('sends a complete slash command on Enter although its popup is open; Enter on a partial one completes it', async () => {
+    const input = chat.locator('.prompt-input');
+    const commands = chat.locator('.completion[aria-label="Slash commands"] li');
+    await input.pressSequentially('/pl');
+    await commands.first().waitFor({ timeout: 10_000 });
+    await input.press('Enter');
+    assert.equal(await input.inputValue(), '/plan ', 'a partial command: Enter completes it (what the popup shows)');
+    await input.fill('');
+    await input.pressSequentially('/plan');
+    await commands.first().waitFor({ timeout: 10_000 });
+    assert.deepEqual((await commands.allInnerTexts()).map((t) => t.split(/\s/)[0]), ['/plan'], 'the popup is open');
+    const users = await chat.locator('.entry.user').count();
+    const before = await turnEnds();
+    await input.press('Enter');
+    await untilTurnEnds(before);
+    assert.equal(await chat.locator('.entry.user').count(), users + 1, 'the command was sent');
+    assert.equal((await chat.locator('.entry.user').last().innerText()).trim(), '/plan');
+    assert.equal(await input.inputValue(), '', 'the box is empty');
+  });
+
   it('adds the editor selection to the chat with ACP: Add Selection to Chat', async () => {
     const page = bench().page;
     await bench().runCommand('Go to File...');

@@ -129,3 +129,26 @@ describe('welcome content and the walkthrough', () => {
     }
   });
 });
+
+describe('view title actions', () => {
+  const raw = JSON.parse(fs.readFileSync(path.join(repository, 'package.json'), 'utf8')) as {
+    contributes: { commands: Array<{ command: string; icon?: string }>; menus: Record<string, Array<{ command: string; when?: string; group?: string }>> };
+  };
+  const iconOf = new Map(raw.contributes.commands.map((c) => [c.command, c.icon]));
+
+  it('shows each action of a view title with an icon of its own (Add Agent… and New Session were two identical +)', () => {
+    const shown = new Map<string, Array<{ command: string; icon: string | undefined }>>();
+    for (const item of raw.contributes.menus['view/title'] ?? []) {
+      if (!item.group?.startsWith('navigation')) continue; // the others are in the … menu, by their titles
+      const view = /view == ([\w.]+)/.exec(item.when ?? '')?.[1] ?? '';
+      shown.set(view, [...(shown.get(view) ?? []), { command: item.command, icon: iconOf.get(item.command) }]);
+    }
+    assert.ok((shown.get('acpWorkspace.agents') ?? []).length >= 4, 'the Agents view has its actions');
+    for (const [view, actions] of shown) {
+      for (const action of actions) assert.ok(action.icon, `${view}: ${action.command} has an icon`);
+      const icons = actions.map((a) => a.icon);
+      const twice = actions.filter((a, i) => icons.indexOf(a.icon) !== i).map((a) => `${a.command} ${a.icon ?? ''}`);
+      assert.deepEqual(twice, [], `${view}: ${actions.map((a) => `${a.command} ${a.icon ?? ''}`).join(', ')}`);
+    }
+  });
+});

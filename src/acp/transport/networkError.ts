@@ -35,6 +35,18 @@ export function networkCause(error: unknown): string {
   return code === undefined || code.startsWith('UND_ERR') ? describe(error) : `${code} — ${describe(error)}`;
 }
 
+/**
+ * The first network failure code in the cause chain that has words (`ENOTFOUND` → "the host name was not found"),
+ * for a message that says it in words rather than quoting Node's `getaddrinfo ENOTFOUND host`.
+ */
+export function knownNetworkFailure(error: unknown): { readonly code: string; readonly words: string } | undefined {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && WORDS[code]) return { code, words: WORDS[code]() };
+  }
+  return undefined;
+}
+
 /** The first error code in the cause chain (fetch wraps the socket's error in `cause`, sometimes twice). */
 function codeOf(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {

@@ -113,6 +113,18 @@ export class EventSplitter {
     const last = chunk[chunk.length - 1]!;
     this.atLineStart = last === LF || last === CR;
     this.afterCr = last === CR;
+    if (this.afterCr && end === chunk.length - 1) this.endBlankCr();
+  }
+
+  /**
+   * The parser was just fed a CR that ends a blank line, last in what it was given: eventsource-parser (3.x) waits
+   * for the next byte to know whether an LF belongs to it, holding the event back until more bytes come (for ever
+   * at the end of the stream, and dropped by a `reset` when the next event is skipped). An LF given now completes
+   * that line end and the event is dispatched at once. A real LF coming next is read by the parser as one more
+   * blank line, which dispatches nothing (its data buffer is empty).
+   */
+  private endBlankCr(): void {
+    this.parser.feed('\n');
   }
 
   /** The event may outgrow the limit in this chunk: walked event by event. */
@@ -137,7 +149,10 @@ export class EventSplitter {
       } else {
         this.parser.feed(this.decoder.write(chunk.subarray(at, next)));
         if (blank === -1) this.keepHead(chunk.subarray(at, contentEnd));
-        else this.startEvent();
+        else {
+          this.startEvent();
+          if (chunk[blank] === CR) this.endBlankCr();
+        }
       }
       at = next;
     }

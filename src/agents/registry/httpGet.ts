@@ -4,6 +4,7 @@
  * a time limit combined with the caller's signal, and a bound on how much of a body is read. Errors are in words.
  */
 import * as l10n from '@vscode/l10n';
+import { knownNetworkFailure } from '../../acp/transport/networkError';
 import { checkFetchUrl } from './urlPolicy';
 
 /** At most this many redirects are followed (browsers allow 20; a registry, icon or archive needs one or two). */
@@ -145,8 +146,14 @@ function describe(error: unknown, url: string, callerSignal: AbortSignal | undef
   return new Error(l10n.t('Could not fetch {0}: {1}', url, reasonOf(error)));
 }
 
-/** undici says "fetch failed" and puts the reason (ENOTFOUND, ECONNREFUSED, a TLS error) in `cause`. */
+/**
+ * undici says "fetch failed" and puts the reason (ENOTFOUND, ECONNREFUSED, a TLS error) in `cause`: said in words when
+ * it is a known network failure, else its message.
+ */
 function reasonOf(error: unknown): string {
+  // A failure Node names by a code ("getaddrinfo ENOTFOUND host"): in words, the code after them to look up.
+  const known = knownNetworkFailure(error);
+  if (known) return known.code.startsWith('UND_ERR') ? known.words : `${known.words} (${known.code})`;
   const seen = new Set<unknown>();
   let current: unknown = error;
   let reason = String(error);

@@ -2,7 +2,8 @@
  * An excerpt of a transcript around the first place a query matches, by the index's own rules (tokens.ts): a
  * query word matches where a word or one of its sub-words starts with it, folded. The excerpt is one line
  * (whitespace flattened), about {@link SNIPPET_BEFORE} characters before the hit and {@link SNIPPET_AFTER} after,
- * with every hit inside it highlighted.
+ * with every hit inside it highlighted. The agent's words are Markdown: the excerpt shows them as plain text (no
+ * `**`, backticks, link targets, heading or list marks), as the chat shows them rendered.
  */
 import type { Range, Snippet } from '../search';
 import { fold, forEachWord, MAX_TERM_CHARS, subwordStarts } from './tokens';
@@ -37,9 +38,48 @@ function hits(text: string, words: readonly string[], from: number, until: numbe
   return found;
 }
 
-/** The excerpt around the first match of `words` (folded query words) in `text`, or undefined if none. */
+/**
+ * Markdown as the text a reader sees: inline code, emphasis and strike-through without their marks, links and
+ * images as their text, autolinks as their address, heading, quote and list marks and code fences gone. Underscores
+ * inside a word (snake_case) and a lone `*` (2 * 3) are not emphasis and stay.
+ */
+export function markdownPlainText(markdown: string): string {
+  const lines: string[] = [];
+  for (const line of markdown.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) continue; // a code fence: its code stays, the fence goes
+    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) continue; // a rule
+    if (/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line)) continue; // a table's separator row
+    lines.push(
+      line
+        .replace(/^(\s*>)+\s?/, '')
+        .replace(/^(\s*(?:User|Agent): )?\s{0,3}#{1,6}\s+/, '$1')
+        .replace(/^(\s*(?:User|Agent): )?\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/, '$1')
+        .replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (_m, _ticks: string, code: string) => code.trim())
+        .replace(/!\[([^\]]*)\]\([^)\s]*(?:\s+"[^"]*")?\)/g, '$1')
+        .replace(/\[([^\]]+)\]\([^)\s]*(?:\s+"[^"]*")?\)/g, '$1')
+        .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+        .replace(/<((?:https?|mailto|ftp):[^>\s]+)>/g, '$1')
+        .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
+        .replace(/(^|[^\w*])\*(?=\S)([^*]*?\S)\*(?![\w*])/g, '$1$2')
+        .replace(/(^|[^\w])_(?=\S)([^_]*?\S)_(?!\w)/g, '$1$2')
+        .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1')
+        .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1'),
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The excerpt around the first match of `words` (folded query words) in `text` shown as plain text (see
+ * {@link markdownPlainText}), or in `text` as it is when the words match only its Markdown (a link's address);
+ * undefined if none.
+ */
 export function snippetOf(text: string, words: readonly string[]): Snippet | undefined {
   if (words.length === 0) return undefined;
+  return rawSnippetOf(markdownPlainText(text), words) ?? rawSnippetOf(text, words);
+}
+
+function rawSnippetOf(text: string, words: readonly string[]): Snippet | undefined {
   const [first] = hits(text, words, 0, text.length, 1);
   if (!first) return undefined;
   let start = Math.max(0, first[0] - SNIPPET_BEFORE);

@@ -3,6 +3,9 @@
  * Transcript as Text", a read-only `acp-transcript:` document that follows the chat while it streams, so a
  * screen reader can read the conversation with the editor's accessibility support.
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { chatTitle } from '../../shared/chatModel';
 import { transcriptMarkdown } from '../../thread/markdown';
@@ -35,6 +38,27 @@ export const vscodeExportUi: ExportUi = {
   saveTo: (defaultUri) => vscode.window.showSaveDialog({ defaultUri, filters: { Markdown: ['md'] }, title: vscode.l10n.t('Export Session as Markdown') }),
 };
 
+/** Where the last export was saved (a folder path), in the extension's global state. */
+const LAST_FOLDER_KEY = 'acpWorkspace.export.lastFolder';
+
+/**
+ * The folder the Save dialog opens in: where the user saved the last export, else their Downloads folder, else their
+ * home. Never the user's project: an export is not part of it (and would show up in its changes and commits).
+ */
+export function exportFolder(lastUsed: string | undefined, home = os.homedir(), isFolder: (p: string) => boolean = isDirectory): string {
+  if (lastUsed && path.isAbsolute(lastUsed) && isFolder(lastUsed)) return lastUsed;
+  const downloads = path.join(home, 'Downloads');
+  return isFolder(downloads) ? downloads : home;
+}
+
+function isDirectory(folder: string): boolean {
+  try {
+    return fs.statSync(folder).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** A Sessions view row (its context menu passes the row's context) or a session. */
 type Target = { key?: unknown } | { agentName?: unknown; sessionId?: unknown } | undefined;
 
@@ -52,6 +76,8 @@ export class TranscriptExport implements vscode.TextDocumentContentProvider, vsc
     private readonly tabs: ChatTabs,
     /** The session of a Sessions view row, by its key. */
     private readonly sessionOfRow: (key: string) => { agentName: string; sessionId: string } | undefined,
+    /** Keeps the folder of the last export (the extension's global state). */
+    private readonly memory: vscode.Memento,
   ) {}
 
   register(): vscode.Disposable[] {
@@ -86,9 +112,10 @@ export class TranscriptExport implements vscode.TextDocumentContentProvider, vsc
       return 'clipboard';
     }
     if (destination !== 'file') return undefined;
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(tab.controller.session.rootSet.cwd.path);
+    const folder = vscode.Uri.file(exportFolder(this.memory.get<string>(LAST_FOLDER_KEY)));
     const target = await this.ui.saveTo(vscode.Uri.joinPath(folder, `${fileName(title)}.md`));
     if (!target) return undefined;
+    if (target.scheme === 'file') await this.memory.update(LAST_FOLDER_KEY, path.dirname(target.fsPath));
     try {
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(this.markdown(tab)));
     } catch (error) {

@@ -1,21 +1,32 @@
 /**
  * The Review Changes tab of a session: its pending changes (what the agent changed and the user has not
  * accepted or rejected yet) grouped by folder, with hunks, accept/reject per file, per hunk or all, and
- * each file's diff in VS Code's own diff editor. One tab per session; it follows the review as it changes.
+ * each file's diff in VS Code's own diff editor. One tab per session; it follows the review as it changes,
+ * and the session's title when it is renamed. The tab comes back after a window reload: its webview keeps which
+ * session it reviews (`ReviewTab`) and VS Code hands that to {@link ReviewPanels.deserializeWebviewPanel}.
  * The logic is {@link ChangeReview}'s; this adapts it to a webview panel.
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/logger';
 import type { ChangeReview, ReviewTarget } from '../../sessions/changeReview';
-import { ReviewToHost, type HostToReview, type ReviewState } from '../../shared/reviewProtocol';
+import { ReviewTab, ReviewToHost, type HostToReview, type ReviewState } from '../../shared/reviewProtocol';
+import { REVIEW_VIEW_TYPE } from '../contributionIds';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 import { CheckpointDocuments, currentUri } from './checkpointDocuments';
 
-export const REVIEW_VIEW_TYPE = 'acpWorkspace.review';
+export { REVIEW_VIEW_TYPE };
+
+
+/** A session's title as its review tab names it (the chat's title: "<title> · <agent>"), and when titles change. */
+export interface ReviewTitles {
+  titleOf(target: Pick<ReviewTarget, 'agentName' | 'sessionId'>): string | undefined;
+  onDidChange(listener: () => void): { dispose(): void };
+}
 
 export class ReviewPanel extends Disposable {
   readonly panel: vscode.WebviewPanel;
+  private current: ReviewTarget;
   private version = 0;
   private message: ReviewState['message'];
   private last: ReviewState | undefined;
@@ -26,20 +37,40 @@ export class ReviewPanel extends Disposable {
   posts = 0;
 
   constructor(
-    readonly target: ReviewTarget,
+    target: ReviewTarget,
     private readonly review: ChangeReview,
     extensionUri: vscode.Uri,
     private readonly logger: Logger,
     onDidDispose: () => void,
+    /** A tab VS Code restored after a reload, to show the review in (else a new tab). */
+    restored?: vscode.WebviewPanel,
   ) {
     super();
+    this.current = target;
+    if (restored) {
+      restored.title = tabTitle(target.title);
+      restored.webview.options = webviewOptions(extensionUri);
+    }
     this.panel = this._register(
-      vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, vscode.l10n.t('Review: {0}', target.title), vscode.ViewColumn.Active, { ...webviewOptions(extensionUri), retainContextWhenHidden: false }),
+      restored ?? vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, tabTitle(target.title), vscode.ViewColumn.Active, { ...webviewOptions(extensionUri), retainContextWhenHidden: false }),
     );
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activitybar.svg');
     this.panel.webview.html = webviewHtml(this.panel.webview, extensionUri, 'review', `Review: ${target.title}`);
     this._register(this.panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
     this._register(this.panel.onDidDispose(() => onDidDispose()));
+  }
+
+  /** The session it reviews, with its title as the tab shows it. */
+  get target(): ReviewTarget {
+    return this.current;
+  }
+
+  /** The session was renamed: the tab and the heading follow. */
+  retitle(title: string): void {
+    if (title === this.current.title) return;
+    this.current = { ...this.current, title };
+    this.panel.title = tabTitle(title);
+    void this.refresh();
   }
 
   /** The state last posted. */
@@ -50,11 +81,12 @@ export class ReviewPanel extends Disposable {
   /** Builds the state again and posts it (after any change of the review). */
   refresh(): Promise<void> {
     this.refreshing = this.refreshing.then(async () => {
-      const state = await this.review.view(this.target, ++this.version, this.message);
+      const target = this.current;
+      const state = await this.review.view(target, ++this.version, this.message);
       this.last = state;
       this.recent.set(state.version, state);
       for (const version of this.recent.keys()) if (this.recent.size > RECENT_STATES) this.recent.delete(version);
-      this.post({ type: 'state', state });
+      this.post({ type: 'state', state, tab: { agentName: target.agentName, sessionId: target.sessionId, title: target.title } });
     });
     return this.refreshing.catch((error: unknown) => this.logger.warn(`Review of ${this.target.sessionId}: ${String(error)}`));
   }
@@ -140,17 +172,32 @@ function sameTarget(seen: ReviewState, now: ReviewState, action: Extract<ReviewT
   }
 }
 
-/** The open review tabs, one per session. */
-export class ReviewPanels extends Disposable {
+/** The open review tabs, one per session; VS Code hands it the tabs it restores after a reload. */
+export class ReviewPanels extends Disposable implements vscode.WebviewPanelSerializer {
   private readonly panels = new Map<string, ReviewPanel>();
 
   constructor(
     private readonly review: ChangeReview,
     private readonly extensionUri: vscode.Uri,
     private readonly logger: Logger,
+    private readonly titles?: ReviewTitles,
   ) {
     super();
     this._register(review.onDidChange((target) => void this.panels.get(key(target))?.refresh()));
+    if (titles) this._register(titles.onDidChange(() => this.retitle()));
+  }
+
+  /** A review tab VS Code restored after a reload: it shows its session's review again (a state it cannot read closes it). */
+  deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const parsed = ReviewTab.safeParse(state);
+    if (!parsed.success || this.panels.has(key(parsed.data))) {
+      this.logger.info('Closed a Review Changes tab restored after the window reload: it did not say which session it reviews.');
+      panel.dispose();
+      return Promise.resolve();
+    }
+    const target = { ...parsed.data, title: this.titles?.titleOf(parsed.data) ?? parsed.data.title };
+    this.open(target, panel);
+    return Promise.resolve();
   }
 
   /** Opens (or brings forward) the review tab of a session. */
@@ -161,12 +208,31 @@ export class ReviewPanels extends Disposable {
       void existing.refresh();
       return existing;
     }
-    const panel: ReviewPanel = new ReviewPanel(target, this.review, this.extensionUri, this.logger, () => {
-      this.panels.delete(key(target));
-      panel.dispose();
-    });
+    return this.open({ ...target, title: this.titles?.titleOf(target) ?? target.title });
+  }
+
+  private open(target: ReviewTarget, restored?: vscode.WebviewPanel): ReviewPanel {
+    const panel: ReviewPanel = new ReviewPanel(
+      target,
+      this.review,
+      this.extensionUri,
+      this.logger,
+      () => {
+        this.panels.delete(key(target));
+        panel.dispose();
+      },
+      restored,
+    );
     this.panels.set(key(target), panel);
     return panel;
+  }
+
+  /** Each tab takes its session's title as it is now (after a rename). */
+  private retitle(): void {
+    for (const panel of this.panels.values()) {
+      const title = this.titles?.titleOf(panel.target);
+      if (title) panel.retitle(title);
+    }
   }
 
   find(target: Pick<ReviewTarget, 'agentName' | 'sessionId'>): ReviewPanel | undefined {
@@ -178,6 +244,10 @@ export class ReviewPanels extends Disposable {
     this.panels.clear();
     super.dispose();
   }
+}
+
+function tabTitle(title: string): string {
+  return vscode.l10n.t('Review: {0}', title);
 }
 
 function key(target: Pick<ReviewTarget, 'agentName' | 'sessionId'>): string {

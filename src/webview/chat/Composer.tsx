@@ -165,7 +165,11 @@ export function Composer(props: {
         setSelected((i) => (i + delta + completion.items.length) % completion.items.length);
         return;
       }
-      if (event.key === 'Enter' || event.key === 'Tab') {
+      // Enter on a command typed out in full sends it, as it would without the popup (a pick would only add a
+      // space, and the message would silently not go); on a partial one it completes the selected command, like
+      // VS Code's chat and Zed's. Tab always completes.
+      const complete = event.key === 'Enter' && completion.kind === 'command' && isTypedOut(tokenBeforeCaret(text), completion.items);
+      if ((event.key === 'Enter' && !complete) || event.key === 'Tab') {
         event.preventDefault();
         completion.items[selected]?.apply();
         return;
@@ -353,4 +357,9 @@ function ChoiceSelect(props: {
       ))}
     </Select>
   );
+}
+
+/** Whether `token` (`/name` before the caret) is one of the popup's commands written out in full. */
+function isTypedOut(token: string, items: ReadonlyArray<{ readonly label: string }>): boolean {
+  return token.length > 1 && items.some((item) => item.label.toLowerCase() === token.toLowerCase());
 }

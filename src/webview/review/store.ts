@@ -27,7 +27,11 @@ export class ReviewStore {
   private readonly listeners = new Set<Listener>();
 
   constructor() {
-    host.onMessage((message) => this.receive(message.state));
+    host.onMessage((message) => {
+      // Which session this tab shows, kept for a window reload (VS Code gives it back to the host).
+      if (message.tab) host.setState(message.tab);
+      this.receive(message.state);
+    });
   }
 
   subscribe(listener: Listener): () => void {

@@ -68,6 +68,10 @@ describe('a session exported as Markdown and read as text', function () {
     const result = await vscode.commands.executeCommand<vscode.Uri | undefined>('acpWorkspace.exportSession');
     assert.equal(result?.toString(), target.toString());
     assert.match(offered!.path, /\.md$/, 'the Save dialog offers a Markdown file named after the session');
+    const inProject = vscode.workspace.getWorkspaceFolder(offered!);
+    assert.equal(inProject, undefined, `the Save dialog offers a place outside the user's project, not ${offered!.fsPath}`);
+    const downloads = path.join(os.homedir(), 'Downloads');
+    assert.equal(path.dirname(offered!.fsPath), fs.existsSync(downloads) ? downloads : os.homedir(), 'the first time: the Downloads folder (else home)');
     const text = fs.readFileSync(target.fsPath, 'utf8');
     assert.match(text, /^# .+\n/);
     assert.match(text, /- \*\*Agent:\*\* Export Agent/);
@@ -76,6 +80,20 @@ describe('a session exported as Markdown and read as text', function () {
     assert.match(text, /```diff\n--- .+\n\+\+\+ .+\n@@ [^\n]+ @@\n-Hello, world!\n\+Hello, ACP!\n```/);
     assert.match(text, /```text\n[^`]*exported-output[^`]*\n```/);
     assert.match(text, /\*Turn ended: done/);
+  });
+
+  it('offers the folder of the last export the next time', async () => {
+    let offered: vscode.Uri | undefined;
+    api.transcripts.ui = {
+      destination: () => Promise.resolve('file'),
+      saveTo: (defaultUri) => {
+        offered = defaultUri;
+        return Promise.resolve(undefined);
+      },
+    };
+    const result = await vscode.commands.executeCommand('acpWorkspace.exportSession', { agentName: chat.controller.session.agentName, sessionId: chat.controller.session.sessionId });
+    assert.equal(result, undefined, 'cancelled');
+    assert.equal(path.dirname(offered!.fsPath), dir);
   });
 
   it('copies the session to the clipboard', async () => {

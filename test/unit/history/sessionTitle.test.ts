@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import type { ViewEntry } from '../../../src/shared/chatModel';
+import { firstPromptText } from '../../../src/history/transcript';
 import { cleanTitle, datedTitle, forkTitle, MAX_TITLE_CHARS, promptTitle, resolveTitle, untitled } from '../../../src/history/sessionTitle';
 
 const STARTED = new Date(2026, 10, 24, 22, 45).getTime();
@@ -92,6 +94,17 @@ describe('the title rule (history/sessionTitle.ts): one title per session everyw
       assert.equal(promptTitle(undefined), undefined);
       assert.equal(promptTitle(`${'long '.repeat(10_000)}\nsecond`)!.length <= MAX_TITLE_CHARS, true);
       assert.equal(promptTitle('\n'.repeat(1_000_000)), undefined, 'a huge blank prompt is cheap and gives nothing');
+    });
+
+    it('a slash command is no title: the first prompt that is not one gives it, else the date', () => {
+      assert.equal(promptTitle('/help'), undefined);
+      assert.equal(promptTitle('  /compact keep the API notes\nmore'), undefined, 'a command with its arguments');
+      assert.equal(promptTitle('/etc/hosts is missing localhost'), '/etc/hosts is missing localhost', 'a path is words');
+      const startedAt = new Date(2026, 10, 29, 4, 40).getTime();
+      assert.deepEqual(resolveTitle({ firstPrompt: '/help', startedAt, folder: 'app' }, startedAt), { text: datedTitle(startedAt, startedAt, 'app'), source: 'date' });
+      const user = (text: string): ViewEntry => ({ kind: 'user', id: text, blocks: [{ type: 'text', text }] }) as unknown as ViewEntry;
+      assert.equal(firstPromptText([user('/help'), user('/model fast'), user('Fix the greeting')]), 'Fix the greeting');
+      assert.equal(firstPromptText([user('/help')]), undefined);
     });
   });
 });

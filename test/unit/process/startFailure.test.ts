@@ -26,6 +26,44 @@ describe('describeStartFailure', () => {
     assert.deepEqual(failure.actions, ['signIn', 'showLog', 'restart', 'openSettings']);
   });
 
+  it('Claude Code run as root: leads with the cause and the fix; no guess at signing in, no Sign In, no debug lines', () => {
+    // Claude Code's own words as root when asked to skip its permission checks (captured from the claude binary of
+    // claude-agent-acp 0.49.0 with IS_SANDBOX=yes, its debug log), as newer claude-agent-acp versions pass them on.
+    const rootLine = '2026-11-29T03:53:46.701Z --dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons';
+    const stderr = [
+      "2026-11-29T03:53:46.700Z [DEBUG] Failed to stat directory /etc/claude-code/.claude/commands: ENOENT: no such file or directory, statx '/etc/claude-code/.claude/commands'",
+      '2026-11-29T03:53:46.700Z [DEBUG] Loaded 0 unique skills (0 unconditional, 0 conditional, managed: 0, user: 0, project: 0, additional: 0, legacy commands: 0)',
+      rootLine,
+      '2026-11-29T03:53:46.728Z Claude Code process exited with code 1',
+    ];
+    const inData = new AgentRequestError(AGENT, 'session/new', ErrorCodes.InternalError, 'Internal error', {
+      details: 'Claude Code process exited with code 1\n--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons',
+    });
+    for (const [how, error, lines] of [
+      ['on stderr', claudeExited(), stderr],
+      ['in the error’s details', inData, []],
+    ] as const) {
+      const failure = describeStartFailure({ agent: AGENT, error, stderr: lines, command: 'npx' });
+      assert.equal(failure.cause, 'root', how);
+      assert.match(failure.advice ?? '', /^Claude Code refuses to run as root with its permission checks skipped \(`--dangerously-skip-permissions`\)\. Run VS Code as a regular user/, how);
+      assert.match(failure.advice ?? '', /IS_SANDBOX=1/, how);
+      assert.doesNotMatch(failure.advice ?? '', /without saying why|sign(ed)? in|log ?in|network|Node\.js|wrote nothing/i, `${how}: no diagnosis contradicting the cause: ${failure.advice}`);
+      assert.deepEqual(failure.actions, ['openSettings', 'showLog'], `${how}: no Sign In`);
+      const text = startFailureText(failure);
+      assert.doesNotMatch(text, /\[DEBUG\]|Loaded 0 unique skills|Failed to stat/, `${how}: no debug noise: ${text}`);
+      assert.match(text, /cannot be used with root/, how);
+    }
+    const failure = describeStartFailure({ agent: AGENT, error: claudeExited(), stderr });
+    assert.deepEqual(failure.agentWords, [rootLine, '2026-11-29T03:53:46.728Z Claude Code process exited with code 1'], 'its words without the debug lines');
+  });
+
+  it('leaves debug lines out of what the agent said and out of the diagnosis (an ENOENT in a debug line is no missing command)', () => {
+    const stderr = ['[DEBUG] Failed to stat directory /etc/x: ENOENT: no such file or directory', 'DEBUG: spawn helper', 'line that matters'];
+    const failure = describeStartFailure({ agent: AGENT, error: new ConnectionClosedError(AGENT, 'session/new', 'Claude Code exited (exit code 2).'), stderr });
+    assert.equal(failure.cause, 'unknown');
+    assert.deepEqual(failure.agentWords, ['line that matters']);
+  });
+
   it('auth: ACP -32000 (claude-agent-acp’s “Authentication required” at session/prompt without a key)', () => {
     const error = new AuthRequiredError(AGENT, 'session/prompt', 'Authentication required', undefined, []);
     const failure = describeStartFailure({ agent: AGENT, error, stderr: [] });

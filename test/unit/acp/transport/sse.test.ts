@@ -21,6 +21,16 @@ describe('readSseEvents (bounded SSE)', () => {
     }
   });
 
+  it('yields an event whose blank line is a CR last in a chunk with that chunk, and once at the end of the stream', () => {
+    for (const limit of [1024, 12]) {
+      const splitter = new EventSplitter(limit);
+      assert.deepEqual(splitter.push(Buffer.from('data: a\r\r')), [{ kind: 'event', data: 'a' }], `limit ${limit}: not held until more bytes come`);
+      assert.deepEqual(splitter.push(Buffer.from('\ndata: b\r')), [], `limit ${limit}: the LF ends the CR's line, no event of its own`);
+      assert.deepEqual(splitter.push(Buffer.from('\r')), [{ kind: 'event', data: 'b' }], `limit ${limit}`);
+      assert.deepEqual(splitter.end(), [], `limit ${limit}: nothing twice`);
+    }
+  });
+
   it('skips an event over the limit as it streams in, keeping its start, and goes on with the next', () => {
     const big = `data: {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","text":"${'x'.repeat(5000)}"}}\n\n`;
     const items = feed([big.slice(0, 700), big.slice(700, 3000), big.slice(3000), 'data: {"ok":true}\n\n'], 1024);
