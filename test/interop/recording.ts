@@ -70,7 +70,13 @@ export function transcriptShape(lines: readonly string[]): string[] {
  * Writes the recording (ACP_INTEROP_RECORD=1) or checks that the live turns fold into the same transcript
  * as the recording. Returns the number of updates in the live turns.
  */
-export function checkRecording(file: string, turns: readonly RecordedTurn[], replacements: ReadonlyArray<readonly [string, string]>): number {
+export function checkRecording(
+  file: string,
+  turns: readonly RecordedTurn[],
+  replacements: ReadonlyArray<readonly [string, string]>,
+  /** Text that differs from run to run (an id the agent makes up, a duration), compared as its placeholder. */
+  volatile: ReadonlyArray<readonly [RegExp, string]> = [],
+): number {
   const lines = toLines(turns, replacements);
   const target = path.join(UPDATES_DIR, file);
   if (RECORD) {
@@ -79,9 +85,10 @@ export function checkRecording(file: string, turns: readonly RecordedTurn[], rep
   } else {
     assert.ok(fs.existsSync(target), `test/fixtures/updates/${file} is missing: run the interop tier with ACP_INTEROP_RECORD=1 to record it`);
     const recorded = fs.readFileSync(target, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const steady = (shape: string[]): string[] => shape.map((line) => volatile.reduce((text, [pattern, placeholder]) => text.replace(pattern, placeholder), line));
     assert.deepEqual(
-      transcriptShape(lines),
-      transcriptShape(recorded),
+      steady(transcriptShape(lines)),
+      steady(transcriptShape(recorded)),
       `the agent no longer streams what test/fixtures/updates/${file} recorded; if that is expected, re-record with ACP_INTEROP_RECORD=1`,
     );
   }
