@@ -25,7 +25,14 @@ describe('activation', () => {
     try {
       assert.equal(entry.coreLoaded, false);
       const asked: unknown[] = [];
-      const session = { markStale: (stale: unknown) => asked.push(stale) };
+      // A session as the command gets it (from the chat header or the Agents view), of a session nothing knows.
+      const session = {
+        agentName: early.name,
+        sessionId: 'not-a-known-session',
+        rootSet: { cwd: { path: '/tmp', name: 'tmp' }, additionalDirectories: [] },
+        withdrawn: [],
+        markStale: (stale: unknown) => asked.push(stale),
+      };
       await vscode.commands.executeCommand('acpWorkspace.keepSessionFolders', session);
       assert.equal(entry.coreLoaded, true, 'the command loaded the core');
       assert.deepEqual(asked, [undefined], 'the real command ran once, with the argument given to the stand-in');
@@ -51,8 +58,8 @@ describe('activation', () => {
   it('declares itself a workspace extension with lazy activation', () => {
     const manifest = extension().packageJSON as { extensionKind: string[]; activationEvents: string[]; engines: { vscode: string } };
     assert.deepEqual(manifest.extensionKind, ['workspace']);
-    // Views and commands activate by their contributions; a chat tab restored after a reload needs its own.
-    assert.deepEqual(manifest.activationEvents, ['onWebviewPanel:acpWorkspace.chat']);
+    // Views and commands activate by their contributions; the tabs restored after a reload need their own.
+    assert.deepEqual(manifest.activationEvents, ['onWebviewPanel:acpWorkspace.chat', 'onWebviewPanel:acpWorkspace.review', 'onWebviewPanel:acpWorkspace.agentGallery']);
     assert.equal(manifest.engines.vscode, '^1.100.0');
     assert.equal(vscode.version, '1.100.3', 'the tests run on the VS Code the engines field targets');
   });
