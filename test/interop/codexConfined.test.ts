@@ -208,11 +208,16 @@ for (const mode of ['writes', 'off'] as const) {
 
     if (mode === 'off') {
       it('streams what the recording of this agent holds', () => {
-        // Codex's command output names a chunk id it makes up and the time the command took.
-        const count = checkRecording(`${agent.id}.jsonl`, liveTurns, [[scratch.dir, '/tmp/acp-interop']], [
-          [/Chunk ID: [0-9a-f]+/g, 'Chunk ID: <id>'],
-          [/Wall time: [0-9.]+ seconds/g, 'Wall time: <duration> seconds'],
-        ]);
+        const count = checkRecording(`${agent.id}.jsonl`, liveTurns, [[scratch.dir, '/tmp/acp-interop']], {
+          // Codex's command output names a chunk id it makes up and the time the command took.
+          replace: [
+            [/Chunk ID: [0-9a-f]+/g, 'Chunk ID: <id>'],
+            [/Wall time: [0-9.]+ seconds/g, 'Wall time: <duration> seconds'],
+          ],
+          // A command its own sandbox fails at once gets a tool call in some runs only (seen in 2 of 3 runs under
+          // load, not in the recording): codex-acp's exec begin and end race.
+          optional: [/^tool \(execute\): printf 'planted\\n' > .*\/\.codex\/planted\.txt \[failed\]$/],
+        });
         assert.ok(count > 5);
       });
     }

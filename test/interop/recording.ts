@@ -74,8 +74,12 @@ export function checkRecording(
   file: string,
   turns: readonly RecordedTurn[],
   replacements: ReadonlyArray<readonly [string, string]>,
-  /** Text that differs from run to run (an id the agent makes up, a duration), compared as its placeholder. */
-  volatile: ReadonlyArray<readonly [RegExp, string]> = [],
+  unsteady: {
+    /** Text that differs from run to run (an id the agent makes up, a duration), compared as its placeholder. */
+    readonly replace?: ReadonlyArray<readonly [RegExp, string]>;
+    /** Entries the agent sends in some runs and not in others, left out on both sides. */
+    readonly optional?: readonly RegExp[];
+  } = {},
 ): number {
   const lines = toLines(turns, replacements);
   const target = path.join(UPDATES_DIR, file);
@@ -85,7 +89,10 @@ export function checkRecording(
   } else {
     assert.ok(fs.existsSync(target), `test/fixtures/updates/${file} is missing: run the interop tier with ACP_INTEROP_RECORD=1 to record it`);
     const recorded = fs.readFileSync(target, 'utf8').split('\n').filter((l) => l.trim() !== '');
-    const steady = (shape: string[]): string[] => shape.map((line) => volatile.reduce((text, [pattern, placeholder]) => text.replace(pattern, placeholder), line));
+    const steady = (shape: string[]): string[] =>
+      shape
+        .filter((line) => !(unsteady.optional ?? []).some((pattern) => pattern.test(line)))
+        .map((line) => (unsteady.replace ?? []).reduce((text, [pattern, placeholder]) => text.replace(pattern, placeholder), line));
     assert.deepEqual(
       steady(transcriptShape(lines)),
       steady(transcriptShape(recorded)),
