@@ -51,7 +51,8 @@ export const HostToChat = z.discriminatedUnion('type', [
   ResponseMessage,
   /** Add a context chip (the active editor's selection, a file). */
   z.object({ type: z.literal('addAttachment'), attachment: z.lazy(() => Attachment) }),
-  z.object({ type: z.literal('focusInput') }),
+  /** `deferred`: asked before the view was up; taken only if the tab still has the keyboard. */
+  z.object({ type: z.literal('focusInput'), deferred: z.optional(z.boolean()) }),
   /** The messages waiting for their turn (kept by the host; see src/sessions/promptQueue.ts). */
   z.object({ type: z.literal('queue'), queue: z.lazy(() => QueueView) }),
 ]);

@@ -184,7 +184,7 @@ export class ChatPanel extends Disposable {
         this.feed.start({ draft: this.draft, queue: this.queue });
         if (this.focusWhenReady) {
           this.focusWhenReady = false;
-          this.post({ type: 'focusInput' });
+          this.post({ type: 'focusInput', deferred: true });
         }
         await this.handlers.onMessage(message);
         return;

@@ -137,7 +137,9 @@ export function App(props: { store: ChatStore }) {
         if (message.type === 'snapshot') setAttachments(message.draft?.attachments ?? []);
         if (message.type === 'snapshot' || message.type === 'patch' || message.type === 'queue') store.receive(message);
         else if (message.type === 'addAttachment') setAttachments((current) => withAttachment(current, message.attachment));
-        else if (message.type === 'focusInput') document.querySelector<HTMLTextAreaElement>('.prompt-input')?.focus();
+        // A focus asked for before this view was up is taken only while the tab has the keyboard: not from what the
+        // user went to meanwhile (a quick pick opened then would close).
+        else if (message.type === 'focusInput' && (!message.deferred || document.hasFocus())) document.querySelector<HTMLTextAreaElement>('.prompt-input')?.focus();
       }),
     [store],
   );
