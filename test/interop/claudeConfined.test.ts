@@ -13,7 +13,7 @@
  * Linux only (bubblewrap); the test setup installs it.
  */
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AcpConnection } from '../../src/acp/connection';
@@ -29,28 +29,10 @@ import { waitFor } from '../helpers/referenceAgent';
 import { claudeAgentAcp, makeScratch, type InteropAgent, type Scratch } from './agents';
 import { InteropClient, within } from './harness';
 import { ModelServer } from './modelServer';
+import { git, withMarker } from '../helpers/gitProcesses';
 
 const TURN_MS = 60_000;
 /** git outside the sandbox as the user's (or VS Code's git extension) runs it. */
-const GIT_ENV: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
-
-function git(cwd: string, ...args: string[]): number | null {
-  return spawnSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8', timeout: 15_000 }).status;
-}
-
-/** Processes whose command line holds `marker` (Linux /proc), zombies apart. */
-function withMarker(marker: string): number[] {
-  return fs.readdirSync('/proc').flatMap((entry) => {
-    if (!/^\d+$/.test(entry)) return [];
-    try {
-      if (!fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) return [];
-      return /^\d+ \(.*\) Z /.test(fs.readFileSync(`/proc/${entry}/stat`, 'utf8')) ? [] : [Number(entry)];
-    } catch {
-      return [];
-    }
-  });
-}
-
 /** The policy the extension builds for this agent and these folders (its HOME is its state folder here). */
 function policyFor(mode: ConfinementPolicy['mode'], scratch: Scratch, agent: InteropAgent): ConfinementPolicy {
   return buildPolicy({ mode, folders: [scratch.app, scratch.lib, scratch.docs], statePaths: [scratch.home], command: agent.command, home: scratch.home, env: agent.env });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -9,29 +9,11 @@ import type { ViewEntry, ViewEntryOf } from '../../../src/shared/chatModel';
 import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
 import { activate, addRecordingAgent, waitFor, type RecordingAgent } from '../shared/extension';
 import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
+import { git, withMarker } from '../../helpers/gitProcesses';
 
 const NAME = 'Walled Agent';
 const STRICT = 'Packaged Agent';
 /** git outside the sandbox, as the user (and VS Code's git extension) runs it. */
-const GIT_ENV: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
-
-function git(cwd: string, ...args: string[]): number | null {
-  return spawnSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8', timeout: 15_000 }).status;
-}
-
-/** Processes whose command line holds `marker` (Linux /proc), zombies apart. */
-function withMarker(marker: string): number[] {
-  return fs.readdirSync('/proc').flatMap((entry) => {
-    if (!/^\d+$/.test(entry)) return [];
-    try {
-      if (!fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) return [];
-      return /^\d+ \(.*\) Z /.test(fs.readFileSync(`/proc/${entry}/stat`, 'utf8')) ? [] : [Number(entry)];
-    } catch {
-      return [];
-    }
-  });
-}
-
 /**
  * The walls of `acpWorkspace.sandbox` in a real window, attacked with the agent's own tools (the reference agent's
  * `*-direct` keywords: its own fs and its own shell, no `fs/*`, no `terminal/create`): the folders' own
