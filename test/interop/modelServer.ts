@@ -247,7 +247,8 @@ function outputTokens(reply: Reply): number {
   return Math.max(1, Math.ceil(size / 4));
 }
 
-function readBody(request: http.IncomingMessage): Promise<string> {
+/** A request's body as text, refused past {@link MAX_BODY_BYTES} (shared with the OpenAI stand-in). */
+export function readBody(request: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

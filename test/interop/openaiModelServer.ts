@@ -15,6 +15,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ScriptError } from './modelScript';
 import { lastPrompt, scriptResponse, type ResponseReply, type ResponsesRequest } from './openaiModelScript';
+import { readBody } from './modelServer';
 
 /** The model the server says it is (also what the agent is configured to ask for). */
 export const SCRIPTED_MODEL = 'gpt-scripted';
@@ -32,8 +33,6 @@ export interface RecordedResponsesRequest {
   readonly status: number;
   readonly error?: string;
 }
-
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export class OpenAiModelServer {
   readonly requests: RecordedResponsesRequest[] = [];
@@ -187,24 +186,6 @@ export function responseEvents(id: string, model: string, reply: ResponseReply, 
     },
   });
   return events;
-}
-
-function readBody(request: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error(`the body is larger than ${MAX_BODY_BYTES} bytes`));
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 function sendJson(response: http.ServerResponse, status: number, value: unknown): void {
