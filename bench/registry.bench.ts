@@ -40,7 +40,7 @@ import { parseRegistry } from '../src/agents/registry/schema';
 import type { AgentInstaller, Availability, InstalledAgent, InstallOptions, RegistryAgent, RegistryCatalog, RegistrySource } from '../src/agents/registry/types';
 import { isNewer } from '../src/agents/registry/version';
 import { Emitter } from '../src/common/events';
-import { RegistryAgents } from '../src/sessions/registryAgents';
+import { RegistryAgents } from '../src/sessions/agents/registryAgents';
 import { galleryView } from '../src/vscode/agentGalleryView';
 import { median, parseArgs, printTable } from './util';
 

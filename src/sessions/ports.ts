@@ -7,8 +7,16 @@ import type { AgentCaps } from '../acp/capabilities';
 import type { AcpConnection } from '../acp/connection';
 import type { McpChoice } from '../mcp/mcpServers';
 import type { Root } from '../roots/rootSet';
-import type { OutsideFileQuestion } from './chatLinks';
 import type { CandidateRoot, Candidates, NotShared, PrimaryFolderSetting } from '../roots/workspaceRoots';
+
+/** The question asked before a file outside the session's folders opens. */
+export interface OutsideFileQuestion {
+  readonly agentName: string;
+  /** The file as the link names it (absolute). */
+  readonly path: string;
+  /** Why it is outside, naming the session's folders (and where a symlink leads). */
+  readonly reason: string;
+}
 
 /** The workspace and the settings that shape a session's folders. */
 export interface WorkspacePort {

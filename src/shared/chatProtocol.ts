@@ -53,7 +53,7 @@ export const HostToChat = z.discriminatedUnion('type', [
   z.object({ type: z.literal('addAttachment'), attachment: z.lazy(() => Attachment) }),
   /** `deferred`: asked before the view was up; taken only if the tab still has the keyboard. */
   z.object({ type: z.literal('focusInput'), deferred: z.optional(z.boolean()) }),
-  /** The messages waiting for their turn (kept by the host; see src/sessions/promptQueue.ts). */
+  /** The messages waiting for their turn (kept by the host; see src/sessions/turns/promptQueue.ts). */
   z.object({ type: z.literal('queue'), queue: z.lazy(() => QueueView) }),
 ]);
 export type HostToChat = z.output<typeof HostToChat>;

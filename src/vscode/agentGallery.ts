@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
 import type { Logger } from '../common/logger';
-import type { AgentGallerySource, GalleryAgent } from '../sessions/agentGallery';
+import type { AgentGallerySource, GalleryAgent } from '../sessions/agents/agentGallery';
 import { GalleryToHost, HostToGallery } from '../shared/agentGalleryProtocol';
 import { agentLinks, galleryView, sessionAgentName, StatePacer } from './agentGalleryView';
 import { AGENT_GALLERY_VIEW_TYPE } from './contributionIds';

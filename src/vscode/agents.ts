@@ -28,8 +28,8 @@ import { AgentProcess, type AgentProcessOptions } from '../process/agentProcess'
 import type { AgentRuntime } from '../process/agentRuntime';
 import type { MessageTap } from '../acp/transport/transport';
 import type { Confinement, LaunchConfinement } from '../process/confinement/types';
-import type { LaunchInput } from '../sessions/agentConfinement';
-import type { RemoteConnection } from '../sessions/sessionRouter';
+import type { LaunchInput } from '../sessions/agents/agentConfinement';
+import type { RemoteConnection } from '../sessions/routing/sessionRouter';
 import { affectsUs, readAgents, readMaxMessageBytes, readTrace } from './settings';
 
 export interface AgentsOptions {

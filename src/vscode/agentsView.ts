@@ -10,11 +10,11 @@ import { isRemoteAgent, remoteAgentConfig, remoteKindOf, type RemoteAgentDefinit
 import { displayUrl } from '../acp/transport/remote';
 import type { AgentCaps } from '../acp/capabilities';
 import { listInWords } from '../roots/rootSet';
-import type { ActiveSessions } from '../sessions/activeSessions';
-import { AgentSession } from '../sessions/agentSession';
-import type { AgentConfinement, ConfinementView } from '../sessions/agentConfinement';
-import type { RegistryAgents } from '../sessions/registryAgents';
-import type { SessionTitles } from '../sessions/sessionTitles';
+import type { ActiveSessions } from '../sessions/routing/activeSessions';
+import { AgentSession } from '../sessions/routing/agentSession';
+import type { AgentConfinement, ConfinementView } from '../sessions/agents/agentConfinement';
+import type { RegistryAgents } from '../sessions/agents/registryAgents';
+import type { SessionTitles } from '../sessions/opening/sessionTitles';
 import type { AgentRegistry, AgentStatus } from '../agents/agentRegistry';
 import { Disposable } from '../common/lifecycle';
 import { datedTitle } from '../history/sessionTitle';

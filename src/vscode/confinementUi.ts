@@ -1,4 +1,4 @@
-/** The fail-closed question: confinement is on but cannot be set up here (see `sessions/agentConfinement.ts`). */
+/** The fail-closed question: confinement is on but cannot be set up here (see `sessions/agents/agentConfinement.ts`). */
 import * as vscode from 'vscode';
 import type { ConfinementUi } from '../sessions/ports';
 

@@ -1,9 +1,9 @@
 /**
- * Tells the user about refused requests of agents (files outside the session's folders: src/sessions/fsHandlers.ts;
+ * Tells the user about refused requests of agents (files outside the session's folders: src/sessions/routing/fsHandlers.ts;
  * terminal folders: src/terminal/, both routed by SessionRouter).
  */
 import * as vscode from 'vscode';
-import type { AgentSession, Refusal } from '../sessions/agentSession';
+import type { AgentSession, Refusal } from '../sessions/routing/agentSession';
 import { refusalScopeText, refusedRequestText } from '../shared/refusalText';
 
 /** Tells the user about refusals, at most once per session every 30 s (the view keeps the full count). */

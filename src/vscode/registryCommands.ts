@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { AgentRegistry, AgentStatus } from '../agents/agentRegistry';
 import type { InstalledAgent } from '../agents/registry/types';
-import type { ActionOutcome, RegistryAgents } from '../sessions/registryAgents';
+import type { ActionOutcome, RegistryAgents } from '../sessions/agents/registryAgents';
 
 export const RegistryCommandIds = {
   addAgent: 'acpWorkspace.addAgent',

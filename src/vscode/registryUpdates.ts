@@ -5,8 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
-import type { RegistryAgents } from '../sessions/registryAgents';
-import { updatesToAnnounce } from '../sessions/registryUpdates';
+import type { RegistryAgents } from '../sessions/agents/registryAgents';
+import { updatesToAnnounce } from '../sessions/agents/registryUpdates';
 import { RegistryCommandIds } from './registryCommands';
 
 const ANNOUNCED_KEY = 'acpWorkspace.registry.announcedUpdates';

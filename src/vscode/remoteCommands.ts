@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import { isRemoteAgent } from '../agents/agentConfig';
 import type { AgentRegistry, AgentStatus } from '../agents/agentRegistry';
 import { displayUrl } from '../acp/transport/remote';
-import type { AddRemoteAgent, RemoteAgentUi, SandboxAgentSummary } from '../sessions/addRemoteAgent';
-import { checkToken, parseHeaderLines, remoteSecretKey } from '../sessions/remoteAgentEntry';
+import type { AddRemoteAgent, RemoteAgentUi, SandboxAgentSummary } from '../sessions/agents/addRemoteAgent';
+import { checkToken, parseHeaderLines, remoteSecretKey } from '../sessions/agents/remoteAgentEntry';
 import type { RemoteSecrets } from './remoteSecrets';
 import { AgentCommandIds } from './agentCommands';
 

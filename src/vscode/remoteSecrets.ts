@@ -8,7 +8,7 @@ import type { RemoteCredentials } from '../acp/transport/remote';
 import { Emitter, type Event } from '../common/events';
 import { Disposable } from '../common/lifecycle';
 import type { Logger } from '../common/logger';
-import { parseStoredCredentials, REMOTE_SECRET_PREFIX, remoteSecretKey, storedCredentialsValue } from '../sessions/remoteAgentEntry';
+import { parseStoredCredentials, REMOTE_SECRET_PREFIX, remoteSecretKey, storedCredentialsValue } from '../sessions/agents/remoteAgentEntry';
 
 export class RemoteSecrets extends Disposable {
   private readonly changeEmitter = this._register(new Emitter<string>());

@@ -4,9 +4,9 @@ import { registryUrlFromSetting, resolveAgentList, type AgentListResult, type Re
 import type { TraceLevel } from '../acp/trace';
 import type { PrimaryFolderSetting } from '../roots/workspaceRoots';
 import { DEFAULT_MAX_LINE_BYTES } from '../acp/transport/ndjson';
-import type { CheckpointSettings } from '../sessions/checkpoints';
+import type { CheckpointSettings } from '../sessions/review/checkpoints';
 import type { SandboxMode } from '../process/confinement/types';
-import { notificationLevel, type NotificationLevel } from '../sessions/chatAttention';
+import { notificationLevel, type NotificationLevel } from '../sessions/turns/chatAttention';
 
 export const SECTION = 'acpWorkspace';
 

@@ -2,7 +2,7 @@
  * The HTML shell of a webview: one script and one stylesheet from `dist/webview/`, loaded through
  * `asWebviewUri`, under a strict Content Security Policy with a per-load nonce and no inline handlers.
  * Nothing is loaded from the network: images are the extension's own or `data:` URLs (a remote image the
- * user asks to see in a chat is fetched by the host, see sessions/remoteImage.ts). The display language's
+ * user asks to see in a chat is fetched by the host, see sessions/turns/remoteImage.ts). The display language's
  * strings travel as a JSON data block (not executed, so the CSP has nothing to allow) that the webview's
  * l10nSetup reads before it renders.
  */

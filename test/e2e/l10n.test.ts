@@ -51,7 +51,7 @@ describe('localization: a pseudo-locale shows in the host, a plain-Node layer an
     await workbench.page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click({ timeout: 30_000 });
     const chat = await workbench.webview('.prompt-input');
 
-    // A plain-Node layer's text (sessions/changeReview.ts, @vscode/l10n configured at activation), in the chat.
+    // A plain-Node layer's text (sessions/review/changeReview.ts, @vscode/l10n configured at activation), in the chat.
     await workbench.runCommand(command('Undo Last Turn'));
     await chat.getByText(pseudo('No turn of this session changed files that can still be undone.'), { exact: true }).waitFor({ timeout: 30_000 });
     await workbench.screenshot('l10n-chat-pseudo-locale', chat.locator('body'));

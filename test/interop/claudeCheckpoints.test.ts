@@ -1,7 +1,7 @@
 /**
  * Checkpoints around the turns of claude-agent-acp (Claude Code over ACP), run offline against the scripted
  * model server: the client wires a real {@link Checkpoints} into its chats the way the extension does
- * (src/sessions/chats.ts), and Claude Code changes files with its own Write tool, on disk, never through
+ * (src/sessions/chats/chats.ts), and Claude Code changes files with its own Write tool, on disk, never through
  * the client's `fs/write_text_file`. What the turns changed must still show up in the chat and the
  * session's review, in the right folder, and rejecting or undoing it must bring the folders back.
  *
@@ -15,9 +15,9 @@ import { keyOf } from '../../src/review/fileStates';
 import type { SessionReview } from '../../src/review/sessionReview';
 import { rootSetFromPaths } from '../../src/roots/rootSet';
 import type { ViewEntry, ViewEntryOf } from '../../src/shared/chatModel';
-import { Checkpoints } from '../../src/sessions/checkpoints';
-import type { SessionController } from '../../src/sessions/sessionController';
-import { startSession } from '../../src/sessions/sessionLifecycle';
+import { Checkpoints } from '../../src/sessions/review/checkpoints';
+import type { SessionController } from '../../src/sessions/turns/sessionController';
+import { startSession } from '../../src/sessions/routing/sessionLifecycle';
 import { recordingLogger, type RecordingLogger } from '../helpers/memoryPeer';
 import { waitFor } from '../helpers/referenceAgent';
 import { claudeAgentAcp, makeScratch, type InteropAgent, type Scratch } from './agents';

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { AgentRequestError, AuthRequiredError, ErrorCodes } from '../../src/acp/errors';
 import { describeStartFailure } from '../../src/process/startFailure';
 import { rootSetFromPaths } from '../../src/roots/rootSet';
-import { startSession } from '../../src/sessions/sessionLifecycle';
+import { startSession } from '../../src/sessions/routing/sessionLifecycle';
 import { claudeAgentAcp, makeScratch, type InteropAgent, type Scratch } from './agents';
 import { InteropClient, within } from './harness';
 

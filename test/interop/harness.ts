@@ -1,6 +1,6 @@
 /**
  * The extension's own client, wired in plain Node the way the extension wires it (see src/extension.ts
- * and src/sessions/sessionRouter.ts), around one real agent process:
+ * and src/sessions/routing/sessionRouter.ts), around one real agent process:
  *
  * - `AgentProcess` spawns the agent in its own process group and runs `initialize`, with the client
  *   capabilities the extension advertises (fs through `RootGuard` + `guardedFs`, terminals, the same
@@ -18,10 +18,10 @@ import { AgentProcess, type AgentProcessOptions } from '../../src/process/agentP
 import { HandlerError, type AcpConnection } from '../../src/acp/connection';
 import { ErrorCodes } from '../../src/acp/errors';
 import * as acp from '../../src/acp/schema';
-import { ActiveSessions } from '../../src/sessions/activeSessions';
-import { registerFsHandlers } from '../../src/sessions/fsHandlers';
-import type { AgentSession } from '../../src/sessions/agentSession';
-import { SessionController, type TurnHooks } from '../../src/sessions/sessionController';
+import { ActiveSessions } from '../../src/sessions/routing/activeSessions';
+import { registerFsHandlers } from '../../src/sessions/routing/fsHandlers';
+import type { AgentSession } from '../../src/sessions/routing/agentSession';
+import { SessionController, type TurnHooks } from '../../src/sessions/turns/sessionController';
 import { registerTerminalHandlers } from '../../src/terminal/handlers';
 import { Terminals } from '../../src/terminal/terminals';
 import { Thread } from '../../src/thread/thread';

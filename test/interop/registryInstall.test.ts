@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { RegistryInstaller } from '../../src/agents/registry/install/installer';
 import type { InstalledAgent, RegistryAgent } from '../../src/agents/registry/types';
 import { rootSetFromPaths } from '../../src/roots/rootSet';
-import { startSession } from '../../src/sessions/sessionLifecycle';
+import { startSession } from '../../src/sessions/routing/sessionLifecycle';
 import { tarGz } from '../unit/agents/registry/install/archives';
 import { FileServer } from '../unit/agents/registry/install/fileServer';
 import { MARKER_NAME, RUN_ID, claudeAgentAcp, makeScratch, type InteropAgent, type Scratch } from './agents';

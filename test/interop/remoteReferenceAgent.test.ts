@@ -21,10 +21,10 @@ import type { RemoteLink } from '../../src/acp/transport/remote';
 import { silentLogger } from '../../src/common/logger';
 import { RemoteAgent } from '../../src/remote/remoteAgent';
 import { rootSetFromPaths } from '../../src/roots/rootSet';
-import { ActiveSessions } from '../../src/sessions/activeSessions';
-import type { AgentSession } from '../../src/sessions/agentSession';
-import { startSession } from '../../src/sessions/sessionLifecycle';
-import { SessionRouter } from '../../src/sessions/sessionRouter';
+import { ActiveSessions } from '../../src/sessions/routing/activeSessions';
+import type { AgentSession } from '../../src/sessions/routing/agentSession';
+import { startSession } from '../../src/sessions/routing/sessionLifecycle';
+import { SessionRouter } from '../../src/sessions/routing/sessionRouter';
 import { serveReferenceAgent, type ServedAgent } from '../fixtures/referenceAgent/serve';
 
 const TOKEN = 'interop-remote-token';

@@ -7,9 +7,9 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
-import { ChatAttention, answerFirstLine, failedText, finishedText, type AttentionEvent, type Badge } from '../../sessions/chatAttention';
-import type { ChatFailed, Chats, PermissionAsked, TurnEnded } from '../../sessions/chats';
-import type { SessionController } from '../../sessions/sessionController';
+import { ChatAttention, answerFirstLine, failedText, finishedText, type AttentionEvent, type Badge } from '../../sessions/turns/chatAttention';
+import type { ChatFailed, Chats, PermissionAsked, TurnEnded } from '../../sessions/chats/chats';
+import type { SessionController } from '../../sessions/turns/sessionController';
 import type { ChatTab } from './chatActions';
 import type { ChatTabs } from './chatTabs';
 import { affectsUs, readNotifications } from '../settings';

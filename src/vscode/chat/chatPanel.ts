@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
 import { chatTitle } from '../../shared/chatModel';
 import { ChatRequests, ChatToHost, REOPEN_INTERRUPTED_CHAT_COMMAND, withAttachment, type Attachment, type Draft, type HostToChat, type QueuedMessage, type QueueView } from '../../shared/chatProtocol';
-import { QUEUE_LIMIT } from '../../sessions/promptQueue';
+import { QUEUE_LIMIT } from '../../sessions/turns/promptQueue';
 import type { Thread } from '../../thread/thread';
 import { TranscriptFeed } from '../../thread/transcriptFeed';
 import { Disposable } from '../../common/lifecycle';

@@ -1,14 +1,14 @@
 /**
- * Each open chat (see src/sessions/chats.ts) in an editor tab: a tab opens when a chat opens (or a tab
+ * Each open chat (see src/sessions/chats/chats.ts) in an editor tab: a tab opens when a chat opens (or a tab
  * VS Code restored after a reload is adopted), closing the tab closes the chat and the other way round.
  * Also the status bar (the active chat); notifications and the badge are ChatNotifications'.
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/logger';
-import type { AgentSession } from '../../sessions/agentSession';
-import type { Chats, OpenChatOptions } from '../../sessions/chats';
-import type { SessionController } from '../../sessions/sessionController';
+import type { AgentSession } from '../../sessions/routing/agentSession';
+import type { Chats, OpenChatOptions } from '../../sessions/chats/chats';
+import type { SessionController } from '../../sessions/turns/sessionController';
 import type { ChatToHost } from '../../shared/chatProtocol';
 import type { Thread } from '../../thread/thread';
 import type { ChatActions, ChatTab } from './chatActions';

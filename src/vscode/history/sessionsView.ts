@@ -14,9 +14,9 @@ import { BackgroundPaging, pagingRefreshDelay, type PagingTarget } from '../../h
 import { pagingBar } from '../../history/pagingBar';
 import { DEFAULT_SETTINGS, SessionsModel } from '../../history/sessionsModel';
 import { sourcePlan, type AgentEntry } from '../../history/sessionView';
-import type { Chats } from '../../sessions/chats';
-import type { HistoryActions } from '../../sessions/historyActions';
-import type { SessionHistory } from '../../sessions/sessionHistory';
+import type { Chats } from '../../sessions/chats/chats';
+import type { HistoryActions } from '../../sessions/opening/historyActions';
+import type { SessionHistory } from '../../sessions/opening/sessionHistory';
 import { HistoryRequests, SessionAction, SessionsToHost, ViewSettings, type HostToSessions, type PagingBar, type Row, type StatusAction } from '../../shared/historyProtocol';
 import { answer } from '../../shared/ipc';
 import { readDefaultAgent } from '../settings';

@@ -3,9 +3,9 @@
  * the commands that do the same for the active chat, and the confirmation before files are restored.
  */
 import * as vscode from 'vscode';
-import type { ChangeReview } from '../../sessions/changeReview';
+import type { ChangeReview } from '../../sessions/review/changeReview';
 import type { RestoreQuestion, ReviewUi } from '../../sessions/ports';
-import type { SessionController } from '../../sessions/sessionController';
+import type { SessionController } from '../../sessions/turns/sessionController';
 import { chatTitle } from '../../shared/chatModel';
 import type { ChangeActions as ChatChangeActions } from '../chat/chatActions';
 import type { ChatTabs } from '../chat/chatTabs';

@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ChangeReview, ContentSource } from '../../sessions/changeReview';
+import type { ChangeReview, ContentSource } from '../../sessions/review/changeReview';
 import { CHECKPOINT_SCHEME } from '../contributionIds';
 
 export class CheckpointDocuments implements vscode.TextDocumentContentProvider {

@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
 import type { Logger } from '../../common/logger';
-import type { ChangeReview, ReviewTarget } from '../../sessions/changeReview';
+import type { ChangeReview, ReviewTarget } from '../../sessions/review/changeReview';
 import { ReviewTab, ReviewToHost, type HostToReview, type ReviewState } from '../../shared/reviewProtocol';
 import { REVIEW_VIEW_TYPE } from '../contributionIds';
 import { webviewHtml, webviewOptions } from '../webviewHtml';

@@ -1,7 +1,7 @@
 /**
  * The messages sent while the agent works, above the prompt box: each with its text and context chips, to
  * edit in place, send now (stopping the turn) or remove. A held queue (after Stop, a failed turn, a window
- * reload) says so and waits for "Send next" or "Clear". The host keeps the queue (src/sessions/promptQueue.ts);
+ * reload) says so and waits for "Send next" or "Clear". The host keeps the queue (src/sessions/turns/promptQueue.ts);
  * this only shows it and says what the user did.
  */
 import * as l10n from '@vscode/l10n';

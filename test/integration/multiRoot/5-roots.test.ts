@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
-import type { AgentSession } from '../../../src/sessions/agentSession';
+import type { AgentSession } from '../../../src/sessions/routing/agentSession';
 import { activate, addRecordingAgent, assertConforms, restoreTab, waitFor, type RecordingAgent } from '../shared/extension';
 import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
 

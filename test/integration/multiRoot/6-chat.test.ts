@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
-import type { OutsideFileQuestion } from '../../../src/sessions/chatLinks';
+import type { OutsideFileQuestion } from '../../../src/sessions/ports';
 import type { ViewEntry } from '../../../src/shared/chatModel';
 import type { ChatTab as Chat } from '../../../src/vscode/chat/chatActions';
 import { ScriptedRootsUi } from '../shared/scriptedRootsUi';

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
-import type { MappableFolder, RemoteAgentUi, SandboxAgentSummary } from '../../../src/sessions/addRemoteAgent';
+import type { MappableFolder, RemoteAgentUi, SandboxAgentSummary } from '../../../src/sessions/agents/addRemoteAgent';
 import type { RemoteTokenUi, TokenAction } from '../../../src/vscode/remoteCommands';
 import { activate, waitFor } from '../shared/extension';
 

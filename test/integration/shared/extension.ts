@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi, TestEntry } from '../../../src/extension';
 import type { SessionView } from '../../../src/history/sessionView';
-import type { HistoryVerb } from '../../../src/sessions/historyActions';
+import type { HistoryVerb } from '../../../src/sessions/opening/historyActions';
 import type { ChatTab } from '../../../src/vscode/chat/chatActions';
 import { CHAT_VIEW_TYPE } from '../../../src/vscode/contributionIds';
 import { checkClientMessage } from '../../helpers/conformance';

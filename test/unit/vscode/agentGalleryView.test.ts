@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { RegistryAgent } from '../../../src/agents/registry/types';
-import type { GalleryAgent, GalleryState } from '../../../src/sessions/agentGallery';
+import type { GalleryAgent, GalleryState } from '../../../src/sessions/agents/agentGallery';
 import { GALLERY_LIMITS, HostToGallery } from '../../../src/shared/agentGalleryProtocol';
 import { agentLinks, galleryView, sessionAgentName, StatePacer, webLink, type PacerClock } from '../../../src/vscode/agentGalleryView';
 

@@ -3,9 +3,9 @@ import { AgentRegistry } from '../../../../src/agents/agentRegistry';
 import { silentLogger } from '../../../../src/common/logger';
 import { MAX_RECORDS } from '../../../../src/history/localIndex';
 import { candidateRoots } from '../../../../src/roots/workspaceRoots';
-import { ActiveSessions } from '../../../../src/sessions/activeSessions';
+import { ActiveSessions } from '../../../../src/sessions/routing/activeSessions';
 import type { WorkspacePort } from '../../../../src/sessions/ports';
-import { SessionHistory } from '../../../../src/sessions/sessionHistory';
+import { SessionHistory } from '../../../../src/sessions/opening/sessionHistory';
 import { tempDir } from '../../../helpers/referenceAgent';
 import { TRANSCRIPT_WORKER } from './workerFile';
 
