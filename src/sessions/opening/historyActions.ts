@@ -11,7 +11,7 @@ import type { SessionAction } from '../../shared/historyProtocol';
 import type { Thread } from '../../thread/thread';
 import type { Chats } from '../chats/chats';
 import type { AgentPool, HistoryUi, Notices, RootsUi, WorkspacePort } from '../ports';
-import type { Reopener } from './reopener';
+import { revealsChat, type Reopener } from './reopener';
 import { chooseReopenRoots } from './reopenRoots';
 import type { SessionController } from '../turns/sessionController';
 import type { SessionHistory } from './sessionHistory';
@@ -64,7 +64,7 @@ export class HistoryActions {
     const { chats, reopener, history } = this.options;
     const existing = chats.find(view.agentName, view.sessionId);
     if (existing && verb !== 'fork') {
-      chats.reveal(existing);
+      if (revealsChat(verb)) chats.reveal(existing);
       return existing;
     }
     const reopened = await reopener.reopen({
@@ -74,6 +74,8 @@ export class HistoryActions {
       title: verb === 'fork' ? view.title : view.agentTitle,
       parentAgentTitle: verb === 'fork' ? view.agentTitle : undefined,
       thread: tab?.thread,
+      // A restored tab's agent is not started for a reopen it could not serve when it last ran.
+      knownCaps: verb === 'restore' ? history.knownCaps(view.agentName) : undefined,
       // A workspace folder it worked in: a confined agent is launched with it (it needs no grant).
       expectedFolders: history.workspace().folders.includes(view.cwd) ? [view.cwd] : undefined,
       cancelled: tab && (() => tab.isClosed()),

@@ -8,7 +8,7 @@
 import * as l10n from '@vscode/l10n';
 import type { AcpConnection } from '../../acp/connection';
 import type { Logger } from '../../common/logger';
-import { chooseReopenMethod, ReopenUnsupportedError, type ReopenMethod, type ReopenVerb } from '../../history/reopenPolicy';
+import { chooseReopenMethod, ReopenUnsupportedError, type ReopenCaps, type ReopenMethod, type ReopenVerb } from '../../history/reopenPolicy';
 import type { ForkOrigin } from '../../history/sessionTitle';
 import { createRootSet, describeRoots, rootPaths, sameRootPaths, type Root, type RootSet } from '../../roots/rootSet';
 import { describeNotShared } from '../../roots/workspaceRoots';
@@ -45,6 +45,12 @@ export interface ReopenRequest {
    * row's working folder): a confined agent is launched with them, rather than restarted once they are chosen.
    */
   readonly expectedFolders?: readonly string[];
+  /**
+   * What the agent advertised when it last ran (the history keeps it), known before it starts: a verb it could not
+   * serve then is refused without starting it (a chat tab restored after a reload). Its live capabilities decide
+   * once it runs.
+   */
+  readonly knownCaps?: ReopenCaps;
   /** The request is moot by the time the agent answers (the restored tab was closed). */
   readonly cancelled?: () => boolean;
   /**
@@ -100,6 +106,28 @@ export interface RestartOptions {
 }
 
 /**
+ * The reveal policy: whether the chat a reopen opens (or finds open) takes the user there. A session opened,
+ * resumed or forked from the Sessions view is what the user asked to see: its tab comes to the front and takes the
+ * keyboard. A chat restored after a window reload is already where the user left it and comes back while they may
+ * be doing something else (another tab clicked, a file opened): it stays in the background, or with several
+ * restored chats the last to finish would take the editor from the one the user went to. The verbs that continue a
+ * chat (a recovery, new folders) open none and leave it where it is.
+ */
+const REVEAL: Readonly<Record<ReopenVerb, 'front' | 'background'>> = {
+  open: 'front',
+  resume: 'front',
+  fork: 'front',
+  restore: 'background',
+  recover: 'background',
+  refolder: 'background',
+};
+
+/** Whether a reopen with this verb brings its chat to the front (see {@link REVEAL}). */
+export function revealsChat(verb: ReopenVerb): boolean {
+  return REVEAL[verb] === 'front';
+}
+
+/**
  * What the chat says once the session is back, by verb and request. `replayed`: the chat shows history the
  * agent sent while reopening (always for `load`; for `fork` only from agents that replay while forking,
  * which the fork RFD leaves open: opencode does, claude-agent-acp and the reference agent do not).
@@ -143,6 +171,7 @@ export class Reopener {
   async reopen(request: ReopenRequest): Promise<Reopened | undefined> {
     const { agents, chats, router, sessions, mcp, logger } = this.options;
     const { verb, agentName, sessionId, chat } = request;
+    if (request.knownCaps) methodFor(verb, request.knownCaps, agentName);
     // A chat closed a moment ago may still be closing its session on the agent: reopening must come after.
     await chats.whenClosed(agentName, sessionId);
     // Every path but a recovery (which a restart runs, and which a launch covers through the open chats):
@@ -150,9 +179,7 @@ export class Reopener {
     const declares = this.options.confinement !== undefined && verb !== 'recover';
     if (declares && request.expectedFolders && request.expectedFolders.length > 0) await this.options.confinement!.ensureCovers(agentName, request.expectedFolders);
     let connection = await agents.start(agentName);
-    const choice = chooseReopenMethod(verb, connection.caps, agentName);
-    if ('reason' in choice) throw new ReopenUnsupportedError(choice.reason);
-    const { method } = choice;
+    const method = methodFor(verb, connection.caps, agentName);
     const chosen = await request.roots(connection);
     if (!chosen) return undefined;
     const { roots, unmapped } = this.onlyMapped(agentName, chosen);
@@ -208,7 +235,7 @@ export class Reopener {
     } else {
       request.thread?.reset();
       // A load (or a fork that replays) brings the history before the chat exists: built aside, shown whole.
-      target = chats.open(session, { thread: request.thread, replay: method !== 'resume' });
+      target = chats.open(session, { thread: request.thread, replay: method !== 'resume', background: !revealsChat(verb) });
     }
     if (target) {
       // The replay reaches the chat in slices (the extension host stays responsive): it is complete after that.
@@ -331,6 +358,13 @@ export class Reopener {
     const added = (this.options.sharedFolders?.(previous.agentName) ?? []).filter((root) => !have.has(root.path));
     return added.length === 0 ? kept : createRootSet(kept.cwd, [...kept.additionalDirectories, ...added]);
   }
+}
+
+/** The request that serves the verb with these capabilities; throws {@link ReopenUnsupportedError} when none does. */
+function methodFor(verb: ReopenVerb, caps: ReopenCaps, agentName: string): ReopenMethod {
+  const choice = chooseReopenMethod(verb, caps, agentName);
+  if ('reason' in choice) throw new ReopenUnsupportedError(choice.reason);
+  return choice.method;
 }
 
 /**

@@ -128,7 +128,7 @@ export class SessionStarter {
       this.options.logger.info(`${session.agentName} session ${session.sessionId} already has the current folders; not reopened.`);
       return session;
     }
-    await this.options.confinement?.ensureCovers(session.agentName, rootPaths(decision.rootSet));
+    // The Reopener widens the agent's confinement to the folders chosen (restarting it first if they are new to it).
     const chat = this.options.chats.find(session.agentName, session.sessionId);
     const reopened = await this.options.reopener.reopen({
       verb: 'refolder',

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
-import { chooseReopenMethod } from '../../history/reopenPolicy';
+import { ReopenUnsupportedError } from '../../history/reopenPolicy';
 import { namedRoot } from '../../roots/rootSet';
 import type { HistoryActions } from '../../sessions/opening/historyActions';
 import type { SessionHistory } from '../../sessions/opening/sessionHistory';
@@ -172,19 +172,18 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
       const [cwd, ...others] = saved.roots ?? [];
       const view = this.history.view(saved.agentName, saved.sessionId, cwd === undefined ? undefined : { cwd, additionalDirectories: others, title: saved.title });
       if (!view) throw new Error(vscode.l10n.t('ACP Workspace has no record of its folders. Find it in the Sessions view to open it again.'));
-      const caps = this.history.knownCaps(saved.agentName);
-      const choice = caps && chooseReopenMethod('restore', caps, saved.agentName);
-      if (choice && 'reason' in choice) throw new Error(vscode.l10n.t('{0} So a chat cannot continue after a reload.', choice.reason));
       const chat = await this.actions.reopen(view, 'restore', { thread: panel.thread, isClosed: () => panel.isClosed });
       if (panel.isClosed) return;
       if (!chat) {
         this.failed(restoring, vscode.l10n.t('The choice of folders was cancelled.'));
       } else if (chat.thread !== panel.thread) {
-        // The session is open in another tab already (that one was shown).
+        // The session is open in another tab already (that one stays where it is: see the reveal policy).
         panel.dispose();
       }
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const message = error instanceof Error ? error.message : String(error);
+      // The agent offers no request that reopens a session (what it advertised when it last ran, or now).
+      const text = error instanceof ReopenUnsupportedError ? vscode.l10n.t('{0} So a chat cannot continue after a reload.', message) : message;
       this.logger.warn(`Reopening ${saved.agentName} session ${saved.sessionId} after the reload: ${text}`);
       if (!panel.isClosed) this.failed(restoring, text);
     } finally {

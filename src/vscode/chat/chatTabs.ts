@@ -109,10 +109,9 @@ export class ChatTabs extends Disposable {
       this.updateStatusBar();
     });
     panel.panel.onDidDispose(() => viewState.dispose());
-    // A tab VS Code restored after a reload is already where the user left it, and its session comes back
-    // while the user may be doing something else (another tab clicked, a file opened): it must not take the
-    // editor or the keyboard from them.
-    if (!background && !restored) {
+    // Whether the chat takes the user there is the opener's decision (a chat restored after a reload stays in
+    // the background: see the reveal policy in sessions/opening/reopener.ts).
+    if (!background) {
       panel.reveal();
       // A new chat is for typing into: the prompt box gets the keyboard (once the webview is up).
       panel.focusInput();

@@ -227,6 +227,48 @@ describe('reopening a session: one policy table for every path', () => {
     assert.deepEqual(w.sessions.find('Memory Agent', session.sessionId)?.rootSet, rootSetFromPaths('/w/app'), 'the registry has the session with its new roots');
   });
 
+  it('reveal policy: chats restored after a reload open in the background; an Open, Resume or Fork from the Sessions view takes the user there', async () => {
+    w = await world('all');
+    const world_ = w;
+    const opened: Array<[string, boolean]> = [];
+    w.chats.onDidOpen(({ chat, background }) => opened.push([chat.session.sessionId, background]));
+    const restored = () => new Thread({ agentName: 'Memory Agent', roots: [], prompt: { image: false, audio: false, embeddedContext: false } });
+    // Two tabs restored after a reload, each reopening its session: neither may take the editor when it is back.
+    await Promise.all(['one', 'two'].map((sessionId) => world_.reopener.reopen({ verb: 'restore', agentName: 'Memory Agent', sessionId, thread: restored(), roots: () => Promise.resolve(three) })));
+    for (const verb of ['open', 'resume', 'fork'] as const) await w.reopener.reopen({ verb, agentName: 'Memory Agent', sessionId: `${verb}-me`, roots: () => Promise.resolve(three) });
+    assert.deepEqual(
+      opened,
+      [
+        ['one', true],
+        ['two', true],
+        ['open-me', false],
+        ['resume-me', false],
+        ['forked', false],
+      ],
+      'which chats opened in the background',
+    );
+  });
+
+  it('a verb the agent could not serve when it last ran is refused without starting it; its live capabilities decide once it runs', async () => {
+    w = await world('all');
+    const world_ = w;
+    let starts = 0;
+    const reopener = new Reopener({
+      agents: { start: () => (starts++, Promise.resolve(world_.client)), restart: () => Promise.resolve(world_.client), running: () => world_.client },
+      chats: w.chats,
+      router: w.router,
+      sessions: w.sessions,
+      mcp: { forAgent: () => ({ servers: [], notPassed: [] }) },
+      logger: silentLogger,
+    });
+    const knownCaps = { ...w.client.caps, loadSession: false, sessions: { ...w.client.caps.sessions, resume: false } };
+    const request: ReopenRequest = { verb: 'restore', agentName: 'Memory Agent', sessionId: 'hist', roots: () => Promise.resolve(three) };
+    await assert.rejects(reopener.reopen({ ...request, knownCaps }), (error: Error) => error instanceof ReopenUnsupportedError && error.message === NEITHER);
+    assert.equal(starts, 0, 'the agent was not started');
+    assert.ok(await reopener.reopen({ ...request, knownCaps: w.client.caps }));
+    assert.equal(starts, 1);
+  });
+
   it('a reopen whose folders widen a confined agent’s confinement waits for the restart and goes to the restarted agent', async () => {
     w = await world('all');
     const world_ = w;
