@@ -170,20 +170,23 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     logger,
     remoteCommands: new LocalCommandConfinement({ mode: readSandbox, findConfiner: (env) => findConfiner(process.platform, env), home: os.homedir() }),
   });
+  // The open chats (they need nothing of the agents): the confinement's launches serve them.
+  const checkpoints = new Checkpoints({ storageDir: path.join(context.globalStorageUri.fsPath, 'checkpoints'), settings: readCheckpointSettings, isDirty: isDirtyFile, logger });
+  const chats = new Chats({ router, sessions, documents: vscodeOpenDocuments, checkpoints, logger });
   // Restarting to widen a confinement reopens the agent's chats: the Reopener is built below.
   let restartAgent: (name: string, options?: RestartOptions) => Promise<AcpConnection> = () => Promise.reject(new Error(vscode.l10n.t('ACP Workspace is still starting.')));
-  const late: { chats?: Chats; registry?: AgentRegistry } = {};
+  const late: { registry?: AgentRegistry } = {};
   const confinement = new AgentConfinement({
     mode: readSandbox,
     findConfiner: (env) => findConfiner(process.platform, env),
     grants,
     sessions,
     // The sessions of the agent's open chats: a launch (a restart, a recovery) serves them.
-    serving: (name) => late.chats?.all().flatMap((chat) => (chat.session.agentName === name ? [chat.session] : [])) ?? [],
+    serving: (name) => chats.all().flatMap((chat) => (chat.session.agentName === name ? [chat.session] : [])),
     isRunning: (name) => ['running', 'starting'].includes(late.registry?.find(name)?.state ?? 'stopped'),
     // A confinement that widens or narrows: the chats are reopened with the folders shared now.
     restart: (name) => restartAgent(name, { currentFolders: true }),
-    tell: (name, line) => late.chats?.all().forEach((chat) => chat.session.agentName === name && chat.thread.addInfo(line)),
+    tell: (name, line) => chats.all().forEach((chat) => chat.session.agentName === name && chat.thread.addInfo(line)),
     ui: () => confinementUi,
     home: os.homedir(),
     logger,
@@ -248,9 +251,6 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     { folders: localFolders, setting: () => vscode.workspace.getConfiguration('acpWorkspace').get<unknown>('mcpServers'), trusted: () => vscode.workspace.isTrusted },
     logger,
   );
-  const checkpoints = new Checkpoints({ storageDir: path.join(context.globalStorageUri.fsPath, 'checkpoints'), settings: readCheckpointSettings, isDirty: isDirtyFile, logger });
-  const chats = new Chats({ router, sessions, documents: vscodeOpenDocuments, checkpoints, logger });
-  late.chats = chats;
   const review = new ChangeReview(checkpoints, chats, () => reviewUi);
   // A remote agent whose entry maps folders is given only those.
   const mappedFolders = (name: string) => {
