@@ -12,6 +12,7 @@ import { chooseReopenMethod, ReopenUnsupportedError, type ReopenCaps, type Reope
 import type { ForkOrigin } from '../../history/sessionTitle';
 import { createRootSet, describeRoots, rootPaths, sameRootPaths, type Root, type RootSet } from '../../roots/rootSet';
 import { describeNotShared } from '../../roots/workspaceRoots';
+import { mappedRootSet } from './mappedFolders';
 import type { Thread } from '../../thread/thread';
 import type { ActiveSessions } from '../routing/activeSessions';
 import type { AgentSession } from '../routing/agentSession';
@@ -182,7 +183,7 @@ export class Reopener {
     const method = methodFor(verb, connection.caps, agentName);
     const chosen = await request.roots(connection);
     if (!chosen) return undefined;
-    const { roots, unmapped } = this.onlyMapped(agentName, chosen);
+    const { roots, unmapped } = mappedRootSet(agentName, chosen, this.options.mappedFolders?.(agentName));
     // The folders chosen (a folder granted for this reopen, a restored tab's primary folder, which needs no
     // grant) may widen the agent's confinement: the session reopens after the restart. (Not while recovering:
     // a restart reopens its chats that way, and waiting for a restart from inside it would never end.)
@@ -249,23 +250,6 @@ export class Reopener {
     }
     logger.info(`${verb} ${agentName} session ${sessionId}${method === 'fork' ? ` as ${session.sessionId}` : ''} (${method}) with ${describeRoots(roots)}.`);
     return { session, method, chat: target };
-  }
-
-  /**
-   * The roots a remote agent with path mappings can be given: its working folder must be mapped (else the
-   * session cannot be reopened, and the error says how to fix it); unmapped other folders are left out.
-   */
-  private onlyMapped(agentName: string, roots: RootSet): { roots: RootSet; unmapped: readonly Root[] } {
-    const isMapped = this.options.mappedFolders?.(agentName);
-    if (!isMapped) return { roots, unmapped: [] };
-    if (!isMapped(roots.cwd.path)) {
-      throw new Error(
-        l10n.t('{0} cannot work in “{1}” ({2}): that folder has no path mapping for this remote agent. Add it to remote.pathMappings of its entry in acpWorkspace.agents.', agentName, roots.cwd.name, roots.cwd.path),
-      );
-    }
-    const unmapped = roots.additionalDirectories.filter((root) => !isMapped(root.path));
-    if (unmapped.length === 0) return { roots, unmapped };
-    return { roots: createRootSet(roots.cwd, roots.additionalDirectories.filter((root) => isMapped(root.path))), unmapped };
   }
 
   /**

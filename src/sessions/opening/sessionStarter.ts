@@ -8,7 +8,8 @@ import type { AcpConnection } from '../../acp/connection';
 import type { Logger } from '../../common/logger';
 import type { FolderGrants } from '../../roots/folderGrants';
 import { describeRoots, rootPaths, sameRootPaths, type Root } from '../../roots/rootSet';
-import { choosePrimary, describeNotShared, foldersNeedingConsent, planRoots, restrictToMapped, type CandidateRoot, type Candidates, type RootPlan } from '../../roots/workspaceRoots';
+import { mappedCandidates, SessionStartError } from './mappedFolders';
+import { choosePrimary, describeNotShared, foldersNeedingConsent, planRoots, type CandidateRoot, type Candidates, type RootPlan } from '../../roots/workspaceRoots';
 import type { ActiveSessions } from '../routing/activeSessions';
 import type { AgentSession } from '../routing/agentSession';
 import type { Chats } from '../chats/chats';
@@ -29,10 +30,6 @@ export interface NewSessionOptions {
   readonly primaryIndex?: number;
 }
 
-/** Why nothing was started, in words. */
-export class SessionStartError extends Error {
-  override readonly name = 'SessionStartError';
-}
 
 export interface SessionStarterOptions {
   readonly agents: AgentPool;
@@ -160,15 +157,7 @@ export class SessionStarter {
 
   /** The folders `agentName` can be given: for a remote agent with path mappings, only the mapped ones. */
   private candidatesFor(agentName: string, all: Candidates): Candidates {
-    const isMapped = this.options.mappedFolders?.(agentName);
-    if (!isMapped) return all;
-    const candidates = restrictToMapped(all, isMapped);
-    if (candidates.roots.length === 0) {
-      throw new SessionStartError(
-        l10n.t('None of this workspace\'s folders has a path mapping for {0}, so there is no folder to share with it: add the folders to remote.pathMappings of its entry in acpWorkspace.agents.', agentName),
-      );
-    }
-    return candidates;
+    return mappedCandidates(agentName, all, this.options.mappedFolders?.(agentName));
   }
 
   /** The agent's connection once its confinement includes these folders (after a restart, if one was needed). */
