@@ -6,6 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import { AgentRequestError, AuthRequiredError, ConnectionClosedError, ErrorCodes } from '../acp/errors';
 import { redactSecrets } from './stderrTail';
+import { errorMessage } from '../common/errors';
 
 /** How an agent that runs elsewhere failed to connect (see {@link AgentStartError.remote}). */
 export interface RemoteStartFailure {
@@ -89,7 +90,7 @@ const NOT_FOUND = /ENOENT|command not found|command "[^"]*" was not found|not fo
 /** The likely cause, the next step, and the actions, from everything known about the failure. */
 export function describeStartFailure(input: StartFailureInput): StartFailure {
   const { agent, error, command } = input;
-  const summary = error instanceof ConnectionClosedError ? error.message : error instanceof Error ? error.message : String(error);
+  const summary = error instanceof ConnectionClosedError ? error.message : errorMessage(error);
   const data = error instanceof AgentRequestError ? dataText(error.data) : undefined;
   const stderr = input.stderr.filter((line) => !DEBUG_LINE.test(line));
   const agentWords = [...stderr.slice(-SHOWN_LINES)];

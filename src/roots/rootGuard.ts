@@ -17,6 +17,7 @@ import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { errorMessage } from '../common/errors';
 
 /**
  * Why a path was refused.
@@ -394,6 +395,6 @@ export function codeOf(error: unknown): string | undefined {
 
 function errorText(error: unknown): string {
   const code = codeOf(error);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return code !== undefined && !message.includes(code) ? `${code}: ${message}` : message;
 }

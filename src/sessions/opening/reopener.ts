@@ -21,6 +21,7 @@ import type { AgentPool, McpSource } from '../ports';
 import type { SessionController } from '../turns/sessionController';
 import { forkSession, reopenSession } from '../routing/sessionLifecycle';
 import type { SessionRouter } from '../routing/sessionRouter';
+import { errorMessage } from '../../common/errors';
 
 export interface ReopenRequest {
   readonly verb: ReopenVerb;
@@ -267,7 +268,7 @@ export class Reopener {
       }
       return reopened;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       logger.warn(`Reopening ${previous.agentName} session ${previous.sessionId}: ${message}`);
       if (!chats.has(chat)) return undefined;
       if (error instanceof ReopenUnsupportedError) chat.reconnectFailed(l10n.t('{0} Start a new session.', message), []);
@@ -310,7 +311,7 @@ export class Reopener {
     try {
       connection = await agents.restart(agentName);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       const explained = this.explain(agentName, error);
       for (const chat of affected) if (chats.has(chat)) chat.reconnectFailed(l10n.t('{0} did not start again: {1}', agentName, message), undefined, explained);
       throw error;

@@ -16,6 +16,7 @@ import { Disposable } from '../../common/lifecycle';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 import { CHAT_VIEW_TYPE } from '../contributionIds';
 import { chatTabId, chatTabOptions } from './chatTabRecords';
+import { errorMessage } from '../../common/errors';
 
 export interface ChatPanelHandlers {
   readonly onMessage: (message: ChatToHost) => void | Promise<void>;
@@ -211,7 +212,7 @@ export class ChatPanel extends Disposable {
     try {
       await this.handlers.onMessage(message);
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorMessage(error);
       this.options.logger.error(`Chat action ${message.type} failed: ${text}`);
       void vscode.window.showErrorMessage(text);
     }

@@ -18,6 +18,7 @@ import { CHAT_VIEW_TYPE } from '../contributionIds';
 import { ChatPanel, chatWebviewOptions } from './chatPanel';
 import { chatTabId, type ChatTabRecords } from './chatTabRecords';
 import type { ChatTabs } from './chatTabs';
+import { errorMessage } from '../../common/errors';
 
 interface Restoring {
   readonly saved: ChatViewState;
@@ -184,7 +185,7 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
         panel.dispose();
       }
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorMessage(error);
       this.logger.warn(`Reopening ${saved.agentName} session ${saved.sessionId} after the reload: ${text}`);
       if (!panel.isClosed) this.failed(restoring, text);
     } finally {
