@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { AgentRequestError, AuthRequiredError, ConnectionClosedError, ErrorCodes } from '../acp/errors';
-import { redactSecrets } from './stderrTail';
+import { redactSecrets } from '../common/redact';
 import { errorMessage } from '../common/errors';
 
 /** How an agent that runs elsewhere failed to connect (see {@link AgentStartError.remote}). */
