@@ -12,6 +12,7 @@ import type { PendingFile, RestorePlan, SessionReview, TurnRecord } from '../../
 import type { FileState } from '../../review/types';
 import type { ReviewFile, ReviewState, ReviewToHost, ReviewTurn } from '../../shared/reviewProtocol';
 import { viewChangedFile, type Checkpoints } from './checkpoints';
+import type { ContentSource } from './contentSource';
 import type { ReviewUi } from '../ports';
 import type { SessionController } from '../turns/sessionController';
 
@@ -22,11 +23,6 @@ export interface ReviewTarget {
   readonly title: string;
 }
 
-/** A file as one side of a diff has it: a checkpoint, the review base, or nothing (the file is absent). */
-export type ContentSource =
-  | { readonly kind: 'checkpoint'; readonly agentName: string; readonly sessionId: string; readonly checkpointId: string; readonly root: string; readonly path: string }
-  | { readonly kind: 'base'; readonly agentName: string; readonly sessionId: string; readonly key: string; readonly root: string; readonly path: string }
-  | { readonly kind: 'absent'; readonly agentName: string; readonly sessionId: string; readonly root: string; readonly path: string };
 
 /** A diff to open: the left side, and the file on disk (or nothing when it does not exist). */
 export interface DiffSides {
