@@ -145,7 +145,7 @@ export function describeStartFailure(input: StartFailureInput): StartFailure {
       actions.push('openSettings', 'showLog', 'restart');
       break;
     }
-    default:
+    case 'unknown':
       advice = helperExit(evidence)
         ? [
             l10n.t("A program {0} starts exited at once, without saying why. Common causes: not signed in (sign in with the agent's own login, e.g. `claude /login`, or set its API key in its env), no network or a proxy, or an old Node.js.", agent),

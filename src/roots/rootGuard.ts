@@ -305,6 +305,7 @@ function fromErrno(error: unknown, at: string, original: string): Resolution {
     case 'EACCES':
     case 'EPERM':
       return { reason: 'unresolvable', detail: l10n.t('could not be resolved: permission denied{0}', where) };
+    case undefined:
     default:
       return { reason: 'unresolvable', detail: l10n.t('could not be resolved: {0}{1}', errorText(error), where) };
   }

@@ -21,7 +21,7 @@ import { snippetOf } from './snippets';
 import { SearchCancelled, TextIndex, type TextStamp } from './textIndex';
 import { queryTerms, SHORT_PREFIX_CHARS } from './tokens';
 import { CANCEL_SLOTS, FromWorker, MAX_DOCUMENTS, MAX_TEXT_CHARS, ToWorker, WorkerOptions } from './workerProtocol';
-import { errorMessage } from '../../common/errors';
+import { assertNever, errorMessage } from '../../common/errors';
 
 /** Documents read from text files per batch (one segment each), and their text at most. */
 const BATCH_DOCUMENTS = 256;
@@ -175,11 +175,8 @@ export class IndexWorker {
       case 'save':
         void this.save().then(() => this.send({ type: 'saved', id: message.id }));
         return;
-      default: {
-        const never: never = message;
-        return never;
-      }
     }
+    assertNever(message, 'message to the transcript index worker');
   }
 
   private cancelled(id: number): boolean {

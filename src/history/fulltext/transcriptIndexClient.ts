@@ -20,6 +20,7 @@ import type { TranscriptMatches, TranscriptSearch } from '../transcriptSearch';
 import { HandleTable, MatchedKeys } from './matchedKeys';
 import type { TextStamp } from './textIndex';
 import { CANCEL_SLOTS, FromWorker, MAX_KEYS_PER_MESSAGE, MAX_SNIPPET_KEYS, MAX_TEXT_CHARS, type ToWorker, type WorkerOptions } from './workerProtocol';
+import { assertNever } from '../../common/errors';
 
 export interface TranscriptIndexOptions {
   /** The worker's script (`dist/transcript-worker.js` in the extension). */
@@ -179,18 +180,15 @@ export class TranscriptIndexClient implements TranscriptSearch {
       switch (pending.kind) {
         case 'search':
           pending.resolve(this.unavailable(reason));
-          break;
+          continue;
         case 'snippets':
           pending.resolve(new Map());
-          break;
+          continue;
         case 'save':
           pending.resolve();
-          break;
-        default: {
-          const never: never = pending;
-          return never;
-        }
+          continue;
       }
+      assertNever(pending, 'pending request');
     }
   }
 
@@ -268,11 +266,8 @@ export class TranscriptIndexClient implements TranscriptSearch {
         else pending?.resolve();
         return;
       }
-      default: {
-        const never: never = message;
-        return never;
-      }
     }
+    assertNever(message, 'message from the transcript index worker');
   }
 
   private take<K extends Pending['kind']>(id: number, kind: K): Extract<Pending, { kind: K }> | undefined {

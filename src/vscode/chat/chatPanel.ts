@@ -203,7 +203,24 @@ export class ChatPanel extends Disposable {
       case 'draft':
         this.draft = message.draft;
         return;
-      default:
+      case 'action':
+      case 'attachSelection':
+      case 'cancel':
+      case 'changes':
+      case 'copy':
+      case 'editPrompt':
+      case 'openChange':
+      case 'openDiff':
+      case 'openLink':
+      case 'openLocation':
+      case 'permission':
+      case 'prompt':
+      case 'queue':
+      case 'retry':
+      case 'setConfig':
+      case 'setMode':
+      case 'setModel':
+      case 'showTerminal':
         return this.dispatch(message);
     }
   }

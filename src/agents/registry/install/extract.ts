@@ -135,7 +135,9 @@ async function extractTar(file: string, tree: ExtractedTree, signal: AbortSignal
 
 async function writeTarEntry(entry: ReadEntry, tree: ExtractedTree): Promise<void> {
   const name = entry.path;
-  switch (entry.type) {
+  // Any type a tar header holds, not only those the parser's types list.
+  const type: string = entry.type;
+  switch (type) {
     case 'File':
     case 'OldFile':
     case 'ContiguousFile':
@@ -155,7 +157,7 @@ async function writeTarEntry(entry: ReadEntry, tree: ExtractedTree): Promise<voi
     case 'FIFO':
       return tree.refuse(name, l10n.t('named pipe (FIFO)'));
     default:
-      return tree.refuse(name, entry.type);
+      return tree.refuse(name, type);
   }
 }
 
