@@ -6,7 +6,7 @@
  * keeping them for the query.
  */
 import type { Snippet } from './search';
-import type { TranscriptMatches as Matches, TranscriptSearch } from './transcriptSearch';
+import type { TranscriptSearchResult as Matches, TranscriptSearch } from './transcriptSearch';
 import { errorMessage } from '../common/errors';
 
 export type TextState =

@@ -17,7 +17,7 @@ import type { ActiveSessions } from '../routing/activeSessions';
 import type { AgentSession } from '../routing/agentSession';
 import type { Chats } from '../chats/chats';
 import { explainFailure, isExplainable, type ExplainedFailure } from '../routing/explainFailure';
-import type { AgentPool, McpSource } from '../ports';
+import type { AgentPool, SessionMcpServers } from '../ports';
 import type { SessionController } from '../turns/sessionController';
 import { forkSession, reopenSession } from '../routing/sessionLifecycle';
 import type { SessionRouter } from '../routing/sessionRouter';
@@ -69,7 +69,7 @@ export interface ReopenerOptions {
   readonly chats: Chats;
   readonly router: SessionRouter;
   readonly sessions: ActiveSessions;
-  readonly mcp: McpSource;
+  readonly mcp: SessionMcpServers;
   readonly logger: Logger;
   /** Records a session the client opened (with the agent title the history knows) or forked (with its origin). */
   readonly record?: (session: AgentSession, title: string | undefined, forkOf?: ForkOrigin) => void;

@@ -16,7 +16,7 @@ import type { Attachment } from '../../shared/chatProtocol';
 import { errorMessage } from '../../common/errors';
 
 /** What the agent accepts in prompts beyond text and links. */
-export type PromptCapabilities = Pick<AgentCaps['prompt'], 'image' | 'embeddedContext'>;
+export type AcceptedPromptContent = Pick<AgentCaps['prompt'], 'image' | 'embeddedContext'>;
 
 export interface BuiltPrompt {
   readonly blocks: OutgoingContentBlock[];
@@ -28,7 +28,7 @@ export interface BuiltPrompt {
 export async function buildPrompt(
   text: string,
   attachments: readonly Attachment[],
-  caps: PromptCapabilities,
+  caps: AcceptedPromptContent,
   guard: RootGuard,
   documents?: OpenDocuments,
 ): Promise<BuiltPrompt> {

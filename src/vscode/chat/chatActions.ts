@@ -41,12 +41,12 @@ export interface ChatActionsOptions {
   readonly log: vscode.LogOutputChannel;
   readonly logger: Logger;
   /** What a turn's `changes` entry does: open a file's diff, review, undo, redo. */
-  readonly changes: ChangeActions;
+  readonly changes: ChatChangeActions;
   /** Edit an earlier prompt, retry the last one. */
   readonly edits: PromptEdits;
 }
 
-export interface ChangeActions {
+export interface ChatChangeActions {
   openChange(controller: SessionController, entryId: string, index: number): Promise<void>;
   act(controller: SessionController, entryId: string, action: 'review' | 'undo' | 'redo'): Promise<void>;
 }
