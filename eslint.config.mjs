@@ -27,12 +27,17 @@ export default tseslint.config(
     },
   },
   {
-    // Every `switch` over a union handles each member or says what the rest do (`default`): a new message
-    // type, verb or state cannot be missed. Needs type information, so it reads both TypeScript projects.
+    // Every `switch` over a union names each member and ends in a never-check (`assertNever`), not a
+    // `default`: a new message type, verb, state or entry kind fails the type-check where it is not handled.
+    // A `default` is for a switch over an open type (a string, a number) only, and there it is required.
+    // Needs type information, so it reads both TypeScript projects.
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     languageOptions: { parserOptions: { project: ['./tsconfig.json', './tsconfig.webview.json'], tsconfigRootDir: import.meta.dirname } },
     rules: {
-      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false }],
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { allowDefaultCaseForExhaustiveSwitch: false, considerDefaultExhaustiveForUnions: false, requireDefaultForNonUnion: true },
+      ],
     },
   },
   {

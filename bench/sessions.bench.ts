@@ -32,7 +32,7 @@ import { LocalSessionIndex, recordKey } from '../src/history/localIndex';
 import type { Snippet } from '../src/history/search';
 import { SessionsModel } from '../src/history/sessionsModel';
 import { type AgentEntry, type WorkspaceShape } from '../src/history/sessionView';
-import type { TranscriptMatches, TranscriptSearch } from '../src/history/transcriptSearch';
+import type { TranscriptSearchResult, TranscriptSearch } from '../src/history/transcriptSearch';
 import { HistoryRequests, SessionsToHost, type HostToSessions, type ViewSettings } from '../src/shared/historyProtocol';
 import { answer } from '../src/shared/ipc';
 import { median, printTable } from './util';
@@ -119,7 +119,7 @@ class PresetTranscripts implements TranscriptSearch {
     private readonly texts: ReadonlyMap<string, string>,
     private readonly matching: ReadonlySet<string>,
   ) {}
-  search(_query: string, signal?: AbortSignal): Promise<TranscriptMatches> {
+  search(_query: string, signal?: AbortSignal): Promise<TranscriptSearchResult> {
     if (signal?.aborted) return Promise.reject(new Error('aborted'));
     return Promise.resolve({ keys: this.matching, searched: this.texts.size, complete: true });
   }

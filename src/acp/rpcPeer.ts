@@ -30,6 +30,7 @@ import { ConnectionClosedError, ErrorCodes } from './errors';
 import { CancelRequestNotification, formatIssues, type NotificationDefinition, type ParamsOf, type RequestDefinition, type ResultOf } from './schema';
 import { FramingError, formatSize } from './transport/ndjson';
 import { END_OF_STREAM_METHOD, type AcpTransport, type MessageTap } from './transport/transport';
+import { errorMessage } from '../common/errors';
 
 export { ResponseError as HandlerError } from 'vscode-jsonrpc/node';
 export type { CancellationToken } from 'vscode-jsonrpc/node';
@@ -154,7 +155,7 @@ export abstract class RpcPeer implements Disposable {
         return await handler(parsed.data as ParamsOf<D>, token);
       } catch (error) {
         if (error instanceof ResponseError) return error;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         this.logger.error(`Handling ${definition.method} from ${this.peer} failed: ${message}`);
         return new ResponseError(ErrorCodes.InternalError, message);
       }

@@ -17,7 +17,7 @@ const REDACTED = '«redacted»';
  * A copy of a message's params with every `mcpServers[].env[].value` and `mcpServers[].headers[].value`
  * replaced (where the lifecycle requests carry MCP servers); everything else is shared, not copied.
  */
-export function redactSecrets(value: unknown): unknown {
+export function redactMcpSecrets(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const servers = (value as { mcpServers?: unknown }).mcpServers;
   return Array.isArray(servers) ? { ...value, mcpServers: servers.map(redactServer) } : value;
@@ -58,9 +58,9 @@ export function traceTap(agentName: string, level: () => TraceLevel, logger: Log
     const line = `${arrow}: ${describeMessage(message)}`;
     const m = message as { params?: unknown };
     if (current === 'verbose') {
-      logger.info(`${line} ${jsonText({ ...message, ...(m.params !== undefined ? { params: redactSecrets(m.params) } : {}) }, { maxChars: VERBOSE_CHARS })}`);
+      logger.info(`${line} ${jsonText({ ...message, ...(m.params !== undefined ? { params: redactMcpSecrets(m.params) } : {}) }, { maxChars: VERBOSE_CHARS })}`);
     } else {
-      logger.info(m.params !== undefined ? `${line} ${jsonText(redactSecrets(m.params), { maxChars: MESSAGES_CHARS })}` : line);
+      logger.info(m.params !== undefined ? `${line} ${jsonText(redactMcpSecrets(m.params), { maxChars: MESSAGES_CHARS })}` : line);
     }
   };
 }

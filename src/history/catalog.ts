@@ -14,6 +14,7 @@
  */
 import type { SessionInfo } from '../acp/schema';
 import { ChangeJournal } from './changeJournal';
+import { errorMessage } from '../common/errors';
 
 export interface ListPage {
   readonly sessions: readonly SessionInfo[];
@@ -192,7 +193,7 @@ export class AgentCatalog {
           this.changed();
           return false;
         }
-        state.error = error instanceof Error ? error.message : String(error);
+        state.error = errorMessage(error);
         state.restart = errorCode(error) === -32602 && state.cursor !== undefined;
         this.changed();
         return false;

@@ -2,7 +2,8 @@
  * How a session's title matches a search, the pieces the Sessions model's title search (titleSearch.ts) is
  * made of:
  *
- * - every word of the query must occur in the title, ignoring case ({@link foldCode}), as a substring or,
+ * - every word of the query must occur in the title, ignoring case and accents (the one fold of search,
+ *   fold.ts, a code unit at a time: {@link foldCode}), as a substring or,
  *   failing that, as a subsequence (so "rfctr" finds "Refactor"); a match is ranked by how well its words
  *   matched (a word start beats the middle of a word, a substring beats scattered letters: a cheap tier per
  *   word, summed), then by recency. Titles are searched as they are: no lower-case copy of a million titles
@@ -15,6 +16,8 @@
  * (fuzzysort was the first choice; at 100,000 titles it took 30–80 ms for one- to three-letter queries,
  * above the 16 ms a keystroke may take. See bench/sessions.bench.ts.)
  */
+
+import { fold, foldCode, isAscii } from './fold';
 
 /** [start, end) in UTF-16 code units. */
 export type Range = readonly [number, number];
@@ -35,38 +38,9 @@ export const MAX_RESULTS = 2000;
 const SNIPPET_BEFORE = 40;
 const SNIPPET_AFTER = 100;
 
-/** The words of a query, case folded ({@link fold}), without repeats. */
+/** The words of a query, folded ({@link fold}), without repeats. */
 export function queryWords(query: string): string[] {
   return [...new Set(fold(query).split(/\s+/).filter(Boolean))];
-}
-
-/** Per UTF-16 code unit beyond ASCII, its folded form once worked out (0: not yet). */
-const FOLDED = new Uint16Array(0x10000);
-
-/**
- * A code unit's simple lower case: what title search compares. ASCII letters fold to ASCII; a character
- * beyond ASCII folds to its lower case when that is one code unit beyond ASCII too (so the Kelvin sign stays
- * itself, and text keeps its length: a position in the folded text is the same position in the text).
- */
-export function foldCode(code: number): number {
-  if (code < 128) return code >= 65 && code <= 90 ? code + 32 : code;
-  let folded = FOLDED[code]!;
-  if (folded === 0) {
-    const lower = String.fromCharCode(code).toLowerCase();
-    folded = lower.length === 1 && lower.charCodeAt(0) >= 128 ? lower.charCodeAt(0) : code;
-    FOLDED[code] = folded;
-  }
-  return folded;
-}
-
-/** A text with every code unit folded ({@link foldCode}): the same length. */
-export function fold(text: string): string {
-  let ascii = true;
-  for (let i = 0; i < text.length && ascii; i++) ascii = text.charCodeAt(i) < 128;
-  if (ascii) return text.toLowerCase();
-  let folded = '';
-  for (let i = 0; i < text.length; i++) folded += String.fromCharCode(foldCode(text.charCodeAt(i)));
-  return folded;
 }
 
 /** Whether a word starts at `at` (a letter or digit after something that is neither, or the text's start). */
@@ -81,9 +55,22 @@ function isAlnum(code: number): boolean {
 
 const CHARS = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code));
 
+let lastText = '';
+let lastAscii = true;
+
+/** Whether a title is all ASCII; the last title asked about is remembered (one title is asked many times in a row). */
+function asciiTitle(text: string): boolean {
+  if (text !== lastText) {
+    lastText = text;
+    lastAscii = isAscii(text);
+  }
+  return lastAscii;
+}
+
 /** The first position at or after `from` of a character that folds to `code` (folded); -1 when none. */
 function findChar(text: string, code: number, from: number): number {
-  if (code < 128) {
+  // An ASCII character in an ASCII title: the engine's own search (beyond ASCII, `é` folds to `e` too).
+  if (code < 128 && asciiTitle(text)) {
     const at = text.indexOf(CHARS[code]!, from);
     if (code < 97 || code > 122) return at;
     // A letter: either case, each found by the engine's own search.
@@ -202,15 +189,14 @@ export function snippetAround(text: string, lowerText: string, needle: string): 
 }
 
 /**
- * Which characters occur in a text (any case), as bits: a–z one bit each (either case), the digits folded
- * into five bits, everything else in the last bit. A text can only contain a word, even as scattered
+ * Which characters occur in a text (folded: any case, any accent), as bits: a–z one bit each, the digits
+ * folded into five bits, everything else in the last bit. A text can only contain a word, even as scattered
  * letters, when its mask has every bit of the word's mask.
  */
 export function charMask(text: string): number {
   let mask = 0;
   for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    mask |= charBit(code >= 65 && code <= 90 ? code + 32 : code);
+    mask |= charBit(foldCode(text.charCodeAt(i)));
   }
   return mask;
 }
@@ -225,8 +211,7 @@ export function writeMasks(text: string, chars: Uint32Array, starts: Uint32Array
   let first = 0;
   let previousAlnum = false;
   for (let i = 0; i < text.length; i++) {
-    let code = text.charCodeAt(i);
-    if (code >= 65 && code <= 90) code += 32;
+    const code = foldCode(text.charCodeAt(i));
     const bit = charBit(code);
     all |= bit;
     const alnum = (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || code > 127;

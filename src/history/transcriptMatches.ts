@@ -6,7 +6,8 @@
  * keeping them for the query.
  */
 import type { Snippet } from './search';
-import type { TranscriptMatches as Matches, TranscriptSearch } from './transcriptSearch';
+import type { TranscriptSearchResult as Matches, TranscriptSearch } from './transcriptSearch';
+import { errorMessage } from '../common/errors';
 
 export type TextState =
   /** No transcript search here: only titles are searched. */
@@ -60,7 +61,7 @@ export class TranscriptMatches {
       (matches) => this.settle(question, { kind: 'answered', matches }),
       (error: unknown) => {
         if (question.controller.signal.aborted) return;
-        this.settle(question, { kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+        this.settle(question, { kind: 'failed', message: errorMessage(error) });
       },
     );
   }

@@ -10,7 +10,7 @@
 import type { Event } from '../common/events';
 import type { Snippet } from './search';
 
-export interface TranscriptMatches {
+export interface TranscriptSearchResult {
   /** Record keys (`recordKey(agentName, sessionId)`) of the sessions whose transcript matches the query. */
   readonly keys: ReadonlySet<string>;
   /** How many sessions had transcript text to search. */
@@ -34,7 +34,7 @@ export interface TranscriptSearch {
    * The sessions whose transcript matches `query` (every word of it, case-insensitive). Rejects with an
    * `AbortError` when `signal` is aborted (a newer query supersedes it); the work stops early.
    */
-  search(query: string, signal?: AbortSignal): Promise<TranscriptMatches>;
+  search(query: string, signal?: AbortSignal): Promise<TranscriptSearchResult>;
   /**
    * Excerpts around the first hit of `query` in each given session's transcript (only for rows shown; at most
    * 200 keys a call), read from the stored text. A session without a hit has no entry.

@@ -20,10 +20,12 @@ import { groupGone, killTree, processRunning } from './processTree';
 import { RestartPolicy, type RestartPolicyOptions } from './restartPolicy';
 import { executableProblem, spawnGroup } from './spawnGroup';
 import { StderrLines } from './stderrLines';
-import { StderrTail, redactSecrets } from './stderrTail';
+import { redactSecrets } from '../common/redact';
+import { StderrTail } from './stderrTail';
 import { AgentStartError } from './startFailure';
 import type { AgentRuntime, AgentState, AgentStateChange } from './agentRuntime';
 import { ConfinementUnavailableError, type ConfinedCommand, type Confinement, type LaunchConfinement } from './confinement/types';
+import { errorMessage } from '../common/errors';
 
 export type { AgentState, AgentStateChange } from './agentRuntime';
 
@@ -380,7 +382,7 @@ function confinementFailure(name: string, error: unknown): string {
   if (error instanceof ConfinementUnavailableError) {
     return l10n.t('{0} was not started: it is to run confined (acpWorkspace.sandbox), but {1} {2}', name, lowerFirst(error.reason), error.fix);
   }
-  return l10n.t('{0} was not started: its confinement (acpWorkspace.sandbox) could not be set up: {1}', name, error instanceof Error ? error.message : String(error));
+  return l10n.t('{0} was not started: its confinement (acpWorkspace.sandbox) could not be set up: {1}', name, errorMessage(error));
 }
 
 function lowerFirst(text: string): string {

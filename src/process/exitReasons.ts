@@ -1,6 +1,7 @@
 /** What went wrong with a program, in words: a spawn that failed, an exit and its last output. */
 import * as l10n from '@vscode/l10n';
 import type { AgentCommand } from './command';
+import { errorMessage } from '../common/errors';
 
 /** Words for a failed spawn: "not found" and "not executable" are the common ones. */
 export function describeSpawnError(command: AgentCommand, error: unknown): string {
@@ -11,7 +12,7 @@ export function describeSpawnError(command: AgentCommand, error: unknown): strin
   if (code === 'EACCES') {
     return l10n.t('Could not start {0}: "{1}" is not executable (permission denied).', command.name, command.command);
   }
-  return l10n.t('Could not start {0}: {1}', command.name, error instanceof Error ? error.message : String(error));
+  return l10n.t('Could not start {0}: {1}', command.name, errorMessage(error));
 }
 
 /** Words for an exit: when, how, and the last lines the agent wrote to stderr. */

@@ -7,6 +7,7 @@ import type { AgentCaps } from '../acp/capabilities';
 import type { AcpConnection, InitializeOptions } from '../acp/connection';
 import { ConnectionClosedError } from '../acp/errors';
 import { systemClock, type Clock, type TimerHandle } from '../common/clock';
+import { errorMessage } from '../common/errors';
 
 /** The agent did not answer `initialize` within its time limit. */
 export class InitializeTimeoutError extends Error {
@@ -51,5 +52,5 @@ export async function initializeWithin(connection: AcpConnection, options: Initi
 
 /** Why `initialize` failed, in words: a closed connection's own reason (an exit, a dropped link), else the error's message. */
 export function initializeFailureMessage(error: unknown): string {
-  return error instanceof ConnectionClosedError ? error.reason : error instanceof Error ? error.message : String(error);
+  return error instanceof ConnectionClosedError ? error.reason : errorMessage(error);
 }

@@ -5,7 +5,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import { AgentRequestError, AuthRequiredError, ConnectionClosedError, ErrorCodes } from '../acp/errors';
-import { redactSecrets } from './stderrTail';
+import { redactSecrets } from '../common/redact';
+import { errorMessage } from '../common/errors';
 
 /** How an agent that runs elsewhere failed to connect (see {@link AgentStartError.remote}). */
 export interface RemoteStartFailure {
@@ -89,7 +90,7 @@ const NOT_FOUND = /ENOENT|command not found|command "[^"]*" was not found|not fo
 /** The likely cause, the next step, and the actions, from everything known about the failure. */
 export function describeStartFailure(input: StartFailureInput): StartFailure {
   const { agent, error, command } = input;
-  const summary = error instanceof ConnectionClosedError ? error.message : error instanceof Error ? error.message : String(error);
+  const summary = error instanceof ConnectionClosedError ? error.message : errorMessage(error);
   const data = error instanceof AgentRequestError ? dataText(error.data) : undefined;
   const stderr = input.stderr.filter((line) => !DEBUG_LINE.test(line));
   const agentWords = [...stderr.slice(-SHOWN_LINES)];
@@ -144,7 +145,7 @@ export function describeStartFailure(input: StartFailureInput): StartFailure {
       actions.push('openSettings', 'showLog', 'restart');
       break;
     }
-    default:
+    case 'unknown':
       advice = helperExit(evidence)
         ? [
             l10n.t("A program {0} starts exited at once, without saying why. Common causes: not signed in (sign in with the agent's own login, e.g. `claude /login`, or set its API key in its env), no network or a proxy, or an old Node.js.", agent),

@@ -30,6 +30,7 @@ import type { AgentRuntime, AgentState, AgentStateChange, RemoteAgentInfo } from
 import { initializeFailureMessage, initializeWithin, InitializeTimeoutError } from '../process/initializeAgent';
 import { AgentStartError } from '../process/startFailure';
 import { Backoff, type BackoffOptions } from './backoff';
+import { errorMessage } from '../common/errors';
 
 export interface RemoteAgentOptions {
   /** The agent's display name ("Box opencode"). */
@@ -270,7 +271,7 @@ export class RemoteAgent implements Disposable, AgentRuntime {
     try {
       credentials = await this.options.credentials();
     } catch (error) {
-      throw new ConnectFailure(l10n.t('{0} was not connected: its token could not be read: {1}', name, error instanceof Error ? error.message : String(error)), false);
+      throw new ConnectFailure(l10n.t('{0} was not connected: its token could not be read: {1}', name, errorMessage(error)), false);
     }
     if (generation !== this.generation) throw new ConnectFailure(this.lastStopReason, false, undefined, true);
 
@@ -387,7 +388,7 @@ export class RemoteAgent implements Disposable, AgentRuntime {
   private closeLink(link: RemoteLink): Promise<void> {
     let closed = this.closing.get(link);
     if (!closed) {
-      closed = link.close().catch((error: unknown) => this.logger.warn(`Closing the link to ${this.name}: ${error instanceof Error ? error.message : String(error)}`));
+      closed = link.close().catch((error: unknown) => this.logger.warn(`Closing the link to ${this.name}: ${errorMessage(error)}`));
       this.closing.set(link, closed);
     }
     return closed;

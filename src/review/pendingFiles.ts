@@ -14,6 +14,7 @@ import { relativePathProblem } from './relativePath';
 import type { BaseRef, PendingEntry, TurnRecord } from './reviewRecord';
 import { threeWay } from './threeWay';
 import type { Checkpoint, ChangeStatus, CheckpointStore, FileChange, FileState, ReviewFs } from './types';
+import { assertNever } from '../common/errors';
 
 /** A file still to review, compared with its base now. */
 export interface PendingFile extends FileChange {
@@ -65,9 +66,8 @@ export async function readBase(store: CheckpointStore, ref: BaseRef): Promise<{ 
       const state = await store.readKept(ref.id);
       return { state, lost: state === undefined };
     }
-    default:
-      return { state: undefined, lost: true };
   }
+  return assertNever(ref, 'review base');
 }
 
 /** Reads the sides of a pending entry from the store and the disk, and tells the user's edits apart. */

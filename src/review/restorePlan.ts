@@ -14,6 +14,7 @@ import { sameState, stateHash } from './fileStates';
 import { relativePathProblem } from './relativePath';
 import { mergeable, threeWay } from './threeWay';
 import type { Checkpoint, CheckpointStore, FileChange, FileState, ReviewFs, SkippedFile, SkipReason } from './types';
+import { errorMessage } from '../common/errors';
 
 /** One file a restore writes. */
 export interface RestoreFile {
@@ -163,7 +164,7 @@ export async function applyRestore(fs: ReviewFs, writes: readonly PlannedWrite[]
     try {
       await fs.write(w.root, w.path, w.state);
     } catch (error) {
-      failed.push({ root: w.root, path: w.path, reason: error instanceof Error ? error.message : String(error) });
+      failed.push({ root: w.root, path: w.path, reason: errorMessage(error) });
     }
   }
   return { conflicts, failed };

@@ -20,6 +20,7 @@ import { loadRecord, type PendingEntry, type PromptAnchor, type ReviewRecord, sa
 import { TurnRestorer } from './turnRestorer';
 import type { RestoreOutcome, RestorePlan } from './turnRestorer';
 import type { Checkpoint, CheckpointRoot, CheckpointStore, FileState, ReviewFs, SkippedFile } from './types';
+import { errorMessage } from '../common/errors';
 
 export type { PendingFile } from './pendingFiles';
 export type { PromptAnchor, TurnRecord, TurnState } from './reviewRecord';
@@ -287,7 +288,7 @@ export class SessionReview {
     try {
       return await inspect(this.options.store, this.options.fs, entry);
     } catch (error) {
-      this.logger.warn(`Review: ${entry.path} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(`Review: ${entry.path} could not be read: ${errorMessage(error)}`);
       return { entry, base: undefined, lost: true, current: undefined, atOldPath: undefined, without: undefined, mixed: false, shown: 'unreadable', atBase: false };
     }
   }
@@ -364,7 +365,7 @@ export class SessionReview {
     try {
       for (const w of write) await this.options.fs.write(entry.root, w.path, w.state);
     } catch (error) {
-      return reviewProblem(key, 'failed', `${entry.path} was not restored: ${error instanceof Error ? error.message : String(error)}`);
+      return reviewProblem(key, 'failed', `${entry.path} was not restored: ${errorMessage(error)}`);
     }
     // What this took away of the agent's change: its lines before, less those left now.
     const left = write.find((w) => w.path === entry.path);
@@ -426,7 +427,7 @@ export class SessionReview {
     try {
       await saveRecord(this.options.file, record);
     } catch (error) {
-      const message = `The review record ${this.options.file} could not be saved: ${error instanceof Error ? error.message : String(error)}`;
+      const message = `The review record ${this.options.file} could not be saved: ${errorMessage(error)}`;
       this.logger.error(message);
       this.options.onProblem?.(message);
     }

@@ -147,7 +147,9 @@ export class TurnRestorer {
   private check(plan: RestorePlan, kind: 'undo' | 'redo', head: string | undefined): PlanInternals | RestoreOutcome {
     const internals = this.plans.get(plan);
     if (plan.blocked !== undefined) return { ok: false, conflicts: [], message: plan.blocked };
-    if (internals === undefined || plan.kind !== kind) return { ok: false, conflicts: [], message: l10n.t('This is not a {0} plan of this session.', kind) };
+    if (internals === undefined || plan.kind !== kind) {
+      return { ok: false, conflicts: [], message: kind === 'undo' ? l10n.t('This is not an undo plan of this session.') : l10n.t('This is not a redo plan of this session.') };
+    }
     if (internals.head !== head) return { ok: false, conflicts: [], message: l10n.t('The session changed since this was planned; nothing was written. Try again.') };
     if (plan.conflicts.length > 0) return { ok: false, conflicts: plan.conflicts, message: conflictMessage(kind, plan.turn, plan.conflicts) };
     return internals;

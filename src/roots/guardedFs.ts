@@ -261,6 +261,7 @@ function openError(error: unknown, guard: RootGuard, requested: string): Error {
     case 'ELOOP':
     case 'EMLINK': // FreeBSD's O_NOFOLLOW error
       return changed(guard, requested, 'a symbolic link appeared at its location after it was checked');
+    case undefined:
     default:
       return error instanceof Error ? error : new Error(String(error));
   }

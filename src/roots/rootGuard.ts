@@ -17,6 +17,7 @@ import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { errorMessage } from '../common/errors';
 
 /**
  * Why a path was refused.
@@ -170,7 +171,7 @@ export class RootGuard {
     const p = candidate as string;
 
     const resolved = await resolvePhysically(p);
-    if ('reason' in resolved) return refuse(resolved.reason, `${quotePath(p)} ${resolved.detail}`);
+    if ('reason' in resolved) return refuse(resolved.reason, resolved.message);
     if (pathLength(resolved.realPath) > PATH_MAX) {
       return refuse('too-long', `${quotePath(p)} resolves to a path longer than this system allows`);
     }
@@ -199,7 +200,8 @@ export class RootGuard {
 
 type Resolution =
   | { readonly realPath: string; readonly exists: boolean; readonly viaSymlink: boolean }
-  | { readonly reason: GuardRefusal; readonly detail: string };
+  /** `message`: a whole sentence naming the path as the agent gave it. */
+  | { readonly reason: GuardRefusal; readonly message: string };
 
 /**
  * Resolves an absolute path as the OS would: `realpath(3)` on the longest existing prefix, dangling
@@ -207,6 +209,7 @@ type Resolution =
  * `..` refused).
  */
 async function resolvePhysically(original: string): Promise<Resolution> {
+  const shown = quotePath(original);
   let current = original;
   let viaSymlink = false;
   let hops = 0;
@@ -230,7 +233,7 @@ async function resolvePhysically(original: string): Promise<Resolution> {
         if (codeOf(error) !== 'ENOENT') return fromErrno(error, current, original);
       }
     }
-    if (base === undefined) return { reason: 'unresolvable', detail: l10n.t('could not be resolved: not even its top folder exists') };
+    if (base === undefined) return { reason: 'unresolvable', message: l10n.t('{0} could not be resolved: not even its top folder exists', shown) };
 
     const rest = segments.slice(k);
     while (rest.length > 0 && (rest[0] === '' || rest[0] === '.')) rest.shift();
@@ -245,13 +248,13 @@ async function resolvePhysically(original: string): Promise<Resolution> {
       stats = await fs.promises.lstat(next);
     } catch (error) {
       if (codeOf(error) !== 'ENOENT') return fromErrno(error, next, original);
-      return appendMissing(base, rest, viaSymlink);
+      return appendMissing(base, rest, viaSymlink, shown);
     }
     if (!stats.isSymbolicLink()) {
       retries++; // created meanwhile: resolve again
       continue;
     }
-    if (++hops > MAX_SYMLINK_HOPS) return { reason: 'symlink-loop', detail: l10n.t('leads through more than {0} symbolic links (a loop?)', MAX_SYMLINK_HOPS) };
+    if (++hops > MAX_SYMLINK_HOPS) return { reason: 'symlink-loop', message: l10n.t('{0} leads through more than {1} symbolic links (a loop?)', shown, MAX_SYMLINK_HOPS) };
 
     // A dangling symlink (or one whose target's path is partly missing): continue at its target.
     let target: string;
@@ -260,32 +263,32 @@ async function resolvePhysically(original: string): Promise<Resolution> {
     } catch (error) {
       return fromErrno(error, next, original);
     }
-    if (target === '' || target.includes('\0')) return { reason: 'unresolvable', detail: l10n.t('leads through a broken link ({0})', next) };
+    if (target === '' || target.includes('\0')) return { reason: 'unresolvable', message: l10n.t('{0} leads through a broken link ({1})', shown, next) };
     viaSymlink = true;
     if (IS_WINDOWS) {
       target = target.replace(/^[\\/]{2}\?[\\/](?=[A-Za-z]:[\\/])/, ''); // \\?\C:\… → C:\…
       if (path.isAbsolute(target) && !/^([A-Za-z]:|[\\/]{2}[^\\/?.])/.test(target)) {
-        return { reason: 'unresolvable', detail: l10n.t('leads through a link with a target this client does not follow ({0})', target) };
+        return { reason: 'unresolvable', message: l10n.t('{0} leads through a link with a target this client does not follow ({1})', shown, target) };
       }
     }
     const targetPath = path.isAbsolute(target) ? target : joinReal(base, target);
     const remaining = rest.slice(1);
     current = remaining.length === 0 ? targetPath : `${targetPath}${path.sep}${remaining.join(path.sep)}`;
-    if (pathLength(current) > PATH_MAX) return { reason: 'too-long', detail: 'resolves to a path longer than this system allows' };
+    if (pathLength(current) > PATH_MAX) return { reason: 'too-long', message: l10n.t('{0} resolves to a path longer than this system allows', shown) };
   }
-  return { reason: 'unresolvable', detail: l10n.t('could not be resolved: its folders kept changing while it was being resolved') };
+  return { reason: 'unresolvable', message: l10n.t('{0} could not be resolved: its folders kept changing while it was being resolved', shown) };
 }
 
 /** `base` (real, existing) + missing segments: `.` and empty ones dropped, `..` refused. */
-function appendMissing(base: string, rest: readonly string[], viaSymlink: boolean): Resolution {
+function appendMissing(base: string, rest: readonly string[], viaSymlink: boolean, shown: string): Resolution {
   const names: string[] = [];
   for (const segment of rest) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
-      return { reason: 'dotdot-after-missing', detail: l10n.t('uses ".." after a folder that does not exist ({0})', joinReal(base, names.join(path.sep))) };
+      return { reason: 'dotdot-after-missing', message: l10n.t('{0} uses ".." after a folder that does not exist ({1})', shown, joinReal(base, names.join(path.sep))) };
     }
-    if (pathLength(segment) > NAME_MAX) return { reason: 'too-long', detail: 'has a name longer than this system allows' };
-    if (IS_WINDOWS && windowsNameProblem(segment)) return { reason: 'unsupported-form', detail: l10n.t('has a name Windows would rewrite ({0})', segment) };
+    if (pathLength(segment) > NAME_MAX) return { reason: 'too-long', message: l10n.t('{0} has a name longer than this system allows', shown) };
+    if (IS_WINDOWS && windowsNameProblem(segment)) return { reason: 'unsupported-form', message: l10n.t('{0} has a name Windows would rewrite ({1})', shown, segment) };
     names.push(segment);
   }
   return { realPath: names.length === 0 ? base : joinReal(base, names.join(path.sep)), exists: false, viaSymlink };
@@ -293,19 +296,25 @@ function appendMissing(base: string, rest: readonly string[], viaSymlink: boolea
 
 function fromErrno(error: unknown, at: string, original: string): Resolution {
   const code = codeOf(error);
-  const where = at === original ? '' : l10n.t(' (at {0})', at);
+  const shown = quotePath(original);
+  // Where it failed, when that is not the path itself: each message whole, with and without it.
+  const here = at === original;
   switch (code) {
     case 'ELOOP':
-      return { reason: 'symlink-loop', detail: `leads through a loop of symbolic links${where}` };
+      return { reason: 'symlink-loop', message: here ? l10n.t('{0} leads through a loop of symbolic links', shown) : l10n.t('{0} leads through a loop of symbolic links (at {1})', shown, at) };
     case 'ENOTDIR':
-      return { reason: 'not-a-directory', detail: `uses a file as a folder${where}` };
+      return { reason: 'not-a-directory', message: here ? l10n.t('{0} uses a file as a folder', shown) : l10n.t('{0} uses a file as a folder (at {1})', shown, at) };
     case 'ENAMETOOLONG':
-      return { reason: 'too-long', detail: 'is longer than this system allows' };
+      return { reason: 'too-long', message: l10n.t('{0} is longer than this system allows', shown) };
     case 'EACCES':
     case 'EPERM':
-      return { reason: 'unresolvable', detail: l10n.t('could not be resolved: permission denied{0}', where) };
+      return { reason: 'unresolvable', message: here ? l10n.t('{0} could not be resolved: permission denied', shown) : l10n.t('{0} could not be resolved: permission denied (at {1})', shown, at) };
+    case undefined:
     default:
-      return { reason: 'unresolvable', detail: l10n.t('could not be resolved: {0}{1}', errorText(error), where) };
+      return {
+        reason: 'unresolvable',
+        message: here ? l10n.t('{0} could not be resolved: {1}', shown, errorText(error)) : l10n.t('{0} could not be resolved: {1} (at {2})', shown, errorText(error), at),
+      };
   }
 }
 
@@ -394,6 +403,6 @@ export function codeOf(error: unknown): string | undefined {
 
 function errorText(error: unknown): string {
   const code = codeOf(error);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return code !== undefined && !message.includes(code) ? `${code}: ${message}` : message;
 }

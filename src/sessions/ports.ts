@@ -49,7 +49,7 @@ export interface AgentPool {
 }
 
 /** The MCP servers a session gets (see `mcp/mcpServers.ts`). */
-export interface McpSource {
+export interface SessionMcpServers {
   forAgent(agentName: string, caps: AgentCaps): McpChoice;
 }
 

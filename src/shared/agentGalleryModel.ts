@@ -4,6 +4,7 @@
  * offers, and what a screen reader hears when an action ends.
  */
 import * as l10n from '@vscode/l10n';
+import { relativeTime } from './relativeTime';
 import type { DistributionKind, GalleryAgentView, GalleryCatalogView } from './agentGalleryProtocol';
 
 export type GalleryFilter = 'all' | 'installed' | 'updates';
@@ -40,18 +41,11 @@ export function filterCounts(agents: readonly GalleryAgentView[]): Record<Galler
   return { all: agents.length, installed, updates };
 }
 
-const RELATIVE = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** "3 minutes ago", "yesterday", or the date for anything older than a week. */
-export function relativeTime(ms: number, now: number): string {
-  const seconds = Math.round((ms - now) / 1000);
-  const abs = Math.abs(seconds);
-  if (abs < 60) return l10n.t('just now');
-  if (abs < 3600) return RELATIVE.format(Math.round(seconds / 60), 'minute');
-  if (abs < 86_400) return RELATIVE.format(Math.round(seconds / 3600), 'hour');
-  if (abs < 7 * 86_400) return RELATIVE.format(Math.round(seconds / 86_400), 'day');
-  return DATE.format(ms);
+/** "3 minutes ago", "yesterday", or the date and time for anything more than a week away. */
+export function checkedAgo(ms: number, now: number): string {
+  return relativeTime(ms, now, { older: (at) => DATE.format(at) });
 }
 
 /** The line above the cards: where the list comes from and how fresh it is, or why it is not. */
@@ -80,7 +74,7 @@ export function catalogStatus(catalog: GalleryCatalogView, now: number): Catalog
       ? { kind: 'offline', text: l10n.t('Offline: the list shipped with ACP Workspace ({0})', catalog.error) }
       : { kind: 'offline', text: l10n.t('Offline: the list from {0} ({1})', DATE.format(catalog.fetchedAt), catalog.error) };
   }
-  if (catalog.fetchedAt !== undefined) return { kind: 'current', text: l10n.t('From {0}, checked {1}', from, relativeTime(catalog.fetchedAt, now)) };
+  if (catalog.fetchedAt !== undefined) return { kind: 'current', text: l10n.t('From {0}, checked {1}', from, checkedAgo(catalog.fetchedAt, now)) };
   return { kind: 'current', text: l10n.t('The list shipped with ACP Workspace (not checked with {0} yet)', from) };
 }
 

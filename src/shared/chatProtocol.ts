@@ -170,3 +170,27 @@ export const ChatViewState = z.object({
   queue: z.catch(z.optional(z.array(QueuedMessage).check(z.maxLength(20))), undefined),
 });
 export type ChatViewState = z.output<typeof ChatViewState>;
+
+/**
+ * What a chat tab's webview reads back of its own state (`getState()` after a reload), field by field: one
+ * that does not read as {@link ChatViewState}'s is dropped (and the URLs of images that are not strings), so
+ * a damaged or older state cannot break the chat. The host reads it whole again when the tab comes back.
+ */
+const SavedChatState = z.catch(
+  z.object({
+    agentName: z.catch(z.optional(ChatViewState.shape.agentName), undefined),
+    sessionId: z.catch(z.optional(ChatViewState.shape.sessionId), undefined),
+    title: z.catch(ChatViewState.shape.title, undefined),
+    roots: z.catch(ChatViewState.shape.roots, undefined),
+    draft: z.catch(ChatViewState.shape.draft, undefined),
+    images: z.catch(z.optional(z.pipe(z.array(z.unknown()), z.transform((urls) => urls.filter((url): url is string => typeof url === 'string')))), undefined),
+    queue: ChatViewState.shape.queue,
+  }),
+  {},
+);
+
+/** A chat tab's saved webview state as far as it reads ({@link SavedChatState}); a field that does not is absent. */
+export function readSavedChatState(state: unknown): Partial<ChatViewState> {
+  const read: Partial<ChatViewState> = SavedChatState.parse(state);
+  return Object.fromEntries(Object.entries(read).filter(([, value]) => value !== undefined));
+}

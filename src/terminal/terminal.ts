@@ -18,6 +18,7 @@ import { ProcessGroup } from '../process/processGroup';
 import { executableProblem, spawnGroup } from '../process/spawnGroup';
 import type { ConfinedCommand } from '../process/confinement/types';
 import { TerminalError, TerminalErrorCodes } from './terminalError';
+import { errorMessage } from '../common/errors';
 
 /** How a command ended: `exitCode` null when a signal ended it, `signal` null when it exited by itself. */
 export interface ExitStatus {
@@ -149,7 +150,7 @@ export class Terminal {
         : spawnGroup(plan.file, plan.args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], shell: plan.shell, windowsVerbatimArguments: plan.windowsVerbatimArguments }, platform);
     } catch (error) {
       confined?.dispose();
-      throw new TerminalError(TerminalErrorCodes.InvalidParams, l10n.t('Cannot run {0}: {1}', quotePath(plan.display), errorText(error)), {
+      throw new TerminalError(TerminalErrorCodes.InvalidParams, l10n.t('Cannot run {0}: {1}', quotePath(plan.display), errorMessage(error)), {
         command: options.command,
         reason: codeOf(error),
       });
@@ -282,7 +283,7 @@ export class Terminal {
 
   /** An error after the command started: cross-spawn reports a command not found on Windows this way, instead of 'exit'. */
   private onLateError(error: Error): void {
-    this.append(`\n${errorText(error)}\n`);
+    this.append(`\n${errorMessage(error)}\n`);
     if (!this.group.leaderRunning) this.onProcessExit(this.child.exitCode, this.child.signalCode);
   }
 
@@ -338,17 +339,13 @@ function spawnError(options: TerminalStart, error: Error): TerminalError {
   let message: string;
   if (code === 'ENOENT') message = `Cannot run ${what}: the command "${options.plan.file}" was not found${where}.`;
   else if (code === 'EACCES') message = `Cannot run ${what}: "${options.plan.file}" is not executable (permission denied).`;
-  else message = `Cannot run ${what}${where}: ${errorText(error)}`;
+  else message = `Cannot run ${what}${where}: ${errorMessage(error)}`;
   return new TerminalError(TerminalErrorCodes.SpawnFailed, message, { command: options.command, cwd: options.cwd, reason: code });
 }
 
 function codeOf(error: unknown): string | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return typeof code === 'string' ? code : undefined;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function delay(ms: number): Promise<void> {

@@ -29,16 +29,12 @@ export async function resolveTerminalCwd(requested: string | null | undefined, g
   const decision = await guard.check(requested);
   if (!decision.allowed) {
     // The guard's words name the path; for "outside" they already list the roots.
-    const roots = decision.reason === 'outside-roots' ? '' : l10n.t(' Commands can only run inside {0}.', rootsInWords(guard));
-    throw new TerminalCwdRefusedError(
-      l10n.t('Refused terminal cwd: {0}.{1}', decision.message, roots),
-      { cwd: requested, roots: guard.roots, reason: decision.reason },
-      `${decision.message}.${roots}`,
-    );
+    const { message, reason } = refusal(decision.message, decision.reason === 'outside-roots' ? undefined : guard.roots);
+    throw new TerminalCwdRefusedError(message, { cwd: requested, roots: guard.roots, reason: decision.reason }, reason);
   }
   if (!decision.exists || !(await isDirectory(decision.realPath))) {
-    const what = decision.exists ? l10n.t('is not a folder') : l10n.t('does not exist');
-    throw new TerminalError(TerminalErrorCodes.InvalidParams, l10n.t('Refused terminal cwd: {0} {1}.', quotePath(requested), what), {
+    const message = decision.exists ? l10n.t('Refused terminal cwd: {0} is not a folder.', quotePath(requested)) : l10n.t('Refused terminal cwd: {0} does not exist.', quotePath(requested));
+    throw new TerminalError(TerminalErrorCodes.InvalidParams, message, {
       cwd: requested,
       roots: guard.roots,
       reason: decision.exists ? 'not-a-directory' : 'missing',
@@ -47,8 +43,22 @@ export async function resolveTerminalCwd(requested: string | null | undefined, g
   return decision.realPath;
 }
 
-function rootsInWords(guard: RootGuard): string {
-  return guard.roots.length === 0 ? "this session's folders (it has none)" : `this session's folders (${guard.roots.join(', ')})`;
+/**
+ * The error's message and the reason alone (for the chat), each a whole sentence: the guard's words, and where
+ * commands can run when they do not say it (`roots` given).
+ */
+function refusal(guardWords: string, roots: readonly string[] | undefined): { message: string; reason: string } {
+  if (roots === undefined) return { message: l10n.t('Refused terminal cwd: {0}.', guardWords), reason: l10n.t('{0}.', guardWords) };
+  if (roots.length === 0) {
+    return {
+      message: l10n.t("Refused terminal cwd: {0}. Commands can only run inside this session's folders (it has none).", guardWords),
+      reason: l10n.t("{0}. Commands can only run inside this session's folders (it has none).", guardWords),
+    };
+  }
+  return {
+    message: l10n.t("Refused terminal cwd: {0}. Commands can only run inside this session's folders ({1}).", guardWords, roots.join(', ')),
+    reason: l10n.t("{0}. Commands can only run inside this session's folders ({1}).", guardWords, roots.join(', ')),
+  };
 }
 
 async function isDirectory(p: string): Promise<boolean> {

@@ -31,6 +31,7 @@ import {
 } from './terminal';
 import { resolveTerminalCwd } from './terminalCwd';
 import { TerminalError, TerminalErrorCodes } from './terminalError';
+import { errorMessage } from '../common/errors';
 
 export type { CancellationSignal, ExitStatus, TerminalChange, TerminalConfine, TerminalOutput, TerminalView } from './terminal';
 
@@ -235,7 +236,7 @@ export class Terminals {
       try {
         listener(terminalId, change);
       } catch (error) {
-        this.options.logger?.error(`A terminal listener failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.options.logger?.error(`A terminal listener failed: ${errorMessage(error)}`);
       }
     }
   }

@@ -7,6 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type { ViewChangedFile, ViewContent, ViewEntry, ViewEntryOf, ViewSessionState, ViewToolContent } from '../shared/chatModel';
+import { assertNever } from '../common/errors';
 
 /** What the document says about the session above its transcript. */
 export interface MarkdownHeader {
@@ -91,9 +92,8 @@ function entryMarkdown(entry: ViewEntry, limit: number): string | undefined {
       return changesMarkdown(entry);
     case 'unknown':
       return `**${l10n.t('Unknown entry ({0})', inline(entry.tag))}**\n\n${fenced(bounded(entry.raw, limit), 'json')}`;
-    default:
-      return undefined;
   }
+  return assertNever(entry, 'transcript entry');
 }
 
 function blocksMarkdown(blocks: readonly ViewContent[], limit: number): string {
@@ -103,25 +103,24 @@ function blocksMarkdown(blocks: readonly ViewContent[], limit: number): string {
     switch (block.type) {
       case 'text':
         parts.push(closeOpenFence(bounded(block.text, limit)));
-        break;
+        continue;
       case 'image':
         attached.push(`${l10n.t('image ({0})', block.mimeType)}${block.uri ? ` ${code(block.uri)}` : ''}`);
-        break;
+        continue;
       case 'audio':
         attached.push(l10n.t('audio ({0})', block.mimeType));
-        break;
+        continue;
       case 'link':
         attached.push(`${inline(block.title ?? block.name)} (${code(block.uri)})`);
-        break;
+        continue;
       case 'resource':
         attached.push(code(block.uri));
-        break;
+        continue;
       case 'unknown':
         attached.push(l10n.t('unknown content ({0})', inline(block.tag)));
-        break;
-      default:
-        break;
+        continue;
     }
+    assertNever(block, 'content block');
   }
   if (attached.length > 0) parts.push([`**${l10n.t('Attached:')}**`, ...attached.map((line) => `- ${line}`)].join('\n'));
   return parts.join('\n\n') || `*${l10n.t('(empty)')}*`;
@@ -146,9 +145,8 @@ function toolContentMarkdown(content: ViewToolContent, limit: number): string {
       return terminalMarkdown(content, limit);
     case 'unknown':
       return l10n.t('Unknown content ({0}):\n\n{1}', inline(content.tag), fenced(bounded(content.raw, limit), 'json'));
-    default:
-      return '';
   }
+  return assertNever(content, 'tool call content');
 }
 
 interface TerminalLike {

@@ -52,7 +52,16 @@ function entrySize(entry: ViewEntry): number {
       for (const content of entry.content) size += content.type === 'content' ? 30 + blocksSize([content.content]) : sizeOf(content);
       return size;
     }
-    default: {
+    case 'plan':
+    case 'notice':
+    case 'permission':
+    case 'turnEnd':
+    case 'error':
+    case 'refusal':
+    case 'info':
+    case 'terminal':
+    case 'changes':
+    case 'unknown': {
       let size = 2;
       for (const key in entry) size += key.length + 4 + sizeOf((entry as Record<string, unknown>)[key]);
       return size;

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { AgentRegistry, AgentStatus } from '../agents/agentRegistry';
 import { readDefaultAgent, writeDefaultAgent } from './settings';
+import { errorMessage } from '../common/errors';
 
 export const AgentCommandIds = {
   start: 'acpWorkspace.startAgent',
@@ -64,7 +65,7 @@ export async function startWithProgress(
     );
     return true;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     log.error(message);
     const choice = await vscode.window.showErrorMessage(message, vscode.l10n.t('Show Log'), vscode.l10n.t('Configure Agents'));
     if (choice === vscode.l10n.t('Show Log')) log.show(true);

@@ -15,6 +15,7 @@ import { agentLinks, galleryView, sessionAgentName, StatePacer } from './agentGa
 import { AGENT_GALLERY_VIEW_TYPE } from './contributionIds';
 import { SessionCommandIds } from './sessionCommands';
 import { webviewHtml, webviewOptions } from './webviewHtml';
+import { errorMessage } from '../common/errors';
 
 export { AGENT_GALLERY_VIEW_TYPE };
 
@@ -187,7 +188,7 @@ export class AgentGalleryPanel extends Disposable {
     this.source
       .icon(id)
       .catch((error: unknown) => {
-        this.logger.warn(`The icon of ${id} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+        this.logger.warn(`The icon of ${id} could not be read: ${errorMessage(error)}`);
         return undefined;
       })
       .then((dataUri) => {
@@ -226,7 +227,7 @@ export class AgentGalleryPanel extends Disposable {
     try {
       await this.handle(parsed.data);
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorMessage(error);
       this.logger.error(`Add Agent: ${parsed.data.type} failed: ${text}`);
       void vscode.window.showErrorMessage(text);
     }

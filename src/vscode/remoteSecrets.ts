@@ -9,6 +9,7 @@ import { Emitter, type Event } from '../common/events';
 import { Disposable } from '../common/lifecycle';
 import type { Logger } from '../common/logger';
 import { parseStoredCredentials, REMOTE_SECRET_PREFIX, remoteSecretKey, storedCredentialsValue } from '../sessions/agents/remoteAgentEntry';
+import { errorMessage } from '../common/errors';
 
 export class RemoteSecrets extends Disposable {
   private readonly changeEmitter = this._register(new Emitter<string>());
@@ -31,7 +32,7 @@ export class RemoteSecrets extends Disposable {
       value = await this.storage.get(key);
     } catch (error) {
       // The keychain can be locked or missing (Linux without a secret service).
-      this.logger.warn(`The credentials for ${key.slice(REMOTE_SECRET_PREFIX.length)} could not be read from secret storage: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(`The credentials for ${key.slice(REMOTE_SECRET_PREFIX.length)} could not be read from secret storage: ${errorMessage(error)}`);
       return {};
     }
     const { credentials, problem } = parseStoredCredentials(value);

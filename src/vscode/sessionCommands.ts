@@ -13,6 +13,7 @@ import { RemoteCommandIds } from './remoteCommands';
 import type { SignIn } from './signIn';
 import { logStartFailure, startFailureOf, vscodeStartFailureUi, type StartFailureUi } from './startFailureUi';
 import { currentCandidates } from './workspace';
+import { errorMessage } from '../common/errors';
 
 export const SessionCommandIds = {
   newSession: 'acpWorkspace.newSession',
@@ -45,7 +46,7 @@ export function registerSessionCommands(
     } catch (error) {
       const failure = error instanceof SessionStartError ? undefined : startFailureOf(agents, error, agentName);
       if (!failure) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         log.error(message);
         const actions = error instanceof SessionStartError && !vscode.workspace.isTrusted ? [vscode.l10n.t('Manage Workspace Trust')] : [vscode.l10n.t('Show Log')];
         const choice = await vscode.window.showErrorMessage(message, ...actions);
@@ -61,7 +62,7 @@ export function registerSessionCommands(
       // Set Remote Agent Token… says whether a token was saved; then the session is started again with it.
       if (choice === 'setToken' && (await vscode.commands.executeCommand<boolean>(RemoteCommandIds.setRemoteAgentToken, failure.agent)) === true) return newSession(failure.agent, true);
       if (choice === 'showLog') log.show(true);
-      if (choice === 'restart') await restartAgent(failure.agent).catch((restartError: unknown) => log.error(`Restarting ${failure.agent} failed: ${restartError instanceof Error ? restartError.message : String(restartError)}`));
+      if (choice === 'restart') await restartAgent(failure.agent).catch((restartError: unknown) => log.error(`Restarting ${failure.agent} failed: ${errorMessage(restartError)}`));
       if (choice === 'openSettings') await vscode.commands.executeCommand('workbench.action.openSettings', 'acpWorkspace.agents');
       return [];
     }

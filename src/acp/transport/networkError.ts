@@ -1,5 +1,6 @@
 /** A failure to reach a remote agent (refused, reset, DNS, TLS, timeout), in words without any secret. */
 import * as l10n from '@vscode/l10n';
+import { errorMessage } from '../../common/errors';
 
 /** Codes Node gives network failures, in the user's words. */
 const WORDS: Readonly<Record<string, () => string>> = {
@@ -64,6 +65,6 @@ function describe(error: unknown): string {
   }
   if (error instanceof Error && (error.name === 'TimeoutError' || /timed out/i.test(error.message))) return WORDS.ETIMEDOUT!();
   const inner = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  const message = inner instanceof Error ? inner.message : String(inner);
+  const message = errorMessage(inner);
   return message.length > 200 ? `${message.slice(0, 200)}…` : message;
 }

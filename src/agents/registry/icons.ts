@@ -11,6 +11,7 @@ import { writeAtomically } from '../../common/atomicWrite';
 import { silentLogger, type Logger } from '../../common/logger';
 import { fetchBounded } from './httpGet';
 import { Limiter } from './limiter';
+import { errorMessage } from '../../common/errors';
 
 /** An icon larger than this is not shown (the registry asks for 16×16 SVGs of a few hundred bytes). */
 export const MAX_ICON_BYTES = 256 * 1024;
@@ -54,7 +55,7 @@ export class IconCache {
     let answer = this.known.get(url);
     if (!answer) {
       answer = this.load(url).catch((error: unknown) => {
-        this.logger.warn(`ACP Registry icon ${url}: ${error instanceof Error ? error.message : String(error)}`);
+        this.logger.warn(`ACP Registry icon ${url}: ${errorMessage(error)}`);
         return undefined;
       });
       this.known.set(url, answer);

@@ -14,6 +14,7 @@ import { silentLogger, type Logger } from '../../common/logger';
 import { fetchBounded, formatBytes } from './httpGet';
 import { parseRegistry } from './schema';
 import type { RegistryAgent, RegistryCatalog, RegistrySource } from './types';
+import { errorMessage } from '../../common/errors';
 
 /** A registry document larger than this is refused (the official one is about 100 KiB). */
 export const MAX_REGISTRY_BYTES = 16 * 1024 * 1024;
@@ -136,7 +137,7 @@ export class HttpRegistrySource implements RegistrySource {
       for (const problem of problems) this.logger.warn(`ACP Registry ${url}: ${problem}`);
       return this.set({ url, agents, problems, source: 'network', fetchedAt });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.logger.warn(`ACP Registry ${url}: ${message}`);
       return this.set({ ...previous, error: message });
     }
@@ -159,7 +160,7 @@ export class HttpRegistrySource implements RegistrySource {
       const { agents, problems } = parseRegistry(await this.options.snapshot(), url);
       return this.set({ url, agents, problems, source: 'snapshot' });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.logger.error(`ACP Registry: the shipped snapshot could not be read: ${message}`);
       return this.set({ url, agents: [], problems: [], source: 'snapshot', error: message });
     }
@@ -210,7 +211,7 @@ function parseJson(body: string, url: string): unknown {
   try {
     return JSON.parse(body);
   } catch (error) {
-    throw new Error(l10n.t('{0} did not send JSON: {1}', url, error instanceof Error ? error.message : String(error)));
+    throw new Error(l10n.t('{0} did not send JSON: {1}', url, errorMessage(error)));
   }
 }
 

@@ -21,6 +21,7 @@ import { snippetOf } from './snippets';
 import { SearchCancelled, TextIndex, type TextStamp } from './textIndex';
 import { queryTerms, SHORT_PREFIX_CHARS } from './tokens';
 import { CANCEL_SLOTS, FromWorker, MAX_DOCUMENTS, MAX_TEXT_CHARS, ToWorker, WorkerOptions } from './workerProtocol';
+import { assertNever, errorMessage } from '../../common/errors';
 
 /** Documents read from text files per batch (one segment each), and their text at most. */
 const BATCH_DOCUMENTS = 256;
@@ -127,7 +128,7 @@ export class IndexWorker {
 
   /** The saved index cannot be used: an empty one, rebuilt from the text files once the host's list is known. */
   private async startAfresh(error: unknown): Promise<void> {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     if (!(error instanceof IndexFileError && error.missing)) this.send({ type: 'problem', message: l10n.t('The transcript index is rebuilt from the text files: {0}.', reason) });
     await this.files.clear().catch(() => undefined);
     this.index = new TextIndex();
@@ -174,11 +175,8 @@ export class IndexWorker {
       case 'save':
         void this.save().then(() => this.send({ type: 'saved', id: message.id }));
         return;
-      default: {
-        const never: never = message;
-        return never;
-      }
     }
+    assertNever(message, 'message to the transcript index worker');
   }
 
   private cancelled(id: number): boolean {

@@ -6,7 +6,8 @@
  * `**`, backticks, link targets, heading or list marks), as the chat shows them rendered.
  */
 import type { Range, Snippet } from '../search';
-import { fold, forEachWord, MAX_TERM_CHARS, subwordStarts } from './tokens';
+import { fold } from '../fold';
+import { forEachWord, MAX_TERM_CHARS, subwordStarts } from './tokens';
 
 export const SNIPPET_BEFORE = 40;
 export const SNIPPET_AFTER = 100;

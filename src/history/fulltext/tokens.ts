@@ -3,9 +3,7 @@
  *
  * - A word is a run of letters, digits and combining marks; everything else separates words (so `parse_config`,
  *   `src/history/x.ts`, `a-b` and `a.b` are several words).
- * - Folding: Unicode lower-casing after compatibility decomposition with the combining marks dropped, so `Café`,
- *   `CAFE` and `cafe` are one word (users rarely type accents in a search box; a query with accents is folded the
- *   same way, so it still finds them).
+ * - Folding: the one fold of search (history/fold.ts, titles use it too): `Café`, `CAFE` and `cafe` are one word.
  * - Sub-words: a word is also indexed from each of its sub-word starts (a camelCase hump, the end of an acronym,
  *   a letter/digit change, every Han or Kana character), so `parseConfigFile` is found by `parse`, `config`,
  *   `configfile` and `file`, and `HTMLParser` by `parser`. Any other position inside a word is not a start:
@@ -15,6 +13,8 @@
  *   {@link MAX_SUBWORDS} sub-word starts.
  */
 
+import { fold, isAscii } from '../fold';
+
 export const MAX_TERM_CHARS = 32;
 export const MAX_SUBWORDS = 8;
 /** Terms of this length or shorter are also indexed as prefixes, so a one- or two-letter query word is a single lookup. */
@@ -22,15 +22,8 @@ export const SHORT_PREFIX_CHARS = 3;
 /** Marks an indexed prefix term; no word contains it. */
 export const PREFIX_MARK = '\u0001';
 
-const NON_ASCII = /[^\u0000-\u007f]/;
-const MARKS = /\p{M}/gu;
 const IDEOGRAPH = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
-/** A word folded for comparison: compatibility-decomposed, without combining marks, lower-cased. */
-export function fold(word: string): string {
-  if (!NON_ASCII.test(word)) return word.toLowerCase();
-  return word.normalize('NFKD').replace(MARKS, '').toLowerCase();
-}
 
 function isUpper(c: number): boolean {
   return c >= 65 && c <= 90;
@@ -49,7 +42,7 @@ function isDigit(c: number): boolean {
  */
 export function subwordStarts(word: string): number[] {
   const starts = [0];
-  const ascii = !NON_ASCII.test(word);
+  const ascii = isAscii(word);
   for (let i = 1; i < word.length && starts.length < MAX_SUBWORDS; i++) {
     const prev = word.charCodeAt(i - 1);
     const here = word.charCodeAt(i);

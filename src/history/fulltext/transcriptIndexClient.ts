@@ -16,10 +16,11 @@ import { Worker } from 'node:worker_threads';
 import { Emitter, type Event } from '../../common/events';
 import type { Logger } from '../../common/logger';
 import type { Range, Snippet } from '../search';
-import type { TranscriptMatches, TranscriptSearch } from '../transcriptSearch';
+import type { TranscriptSearchResult, TranscriptSearch } from '../transcriptSearch';
 import { HandleTable, MatchedKeys } from './matchedKeys';
 import type { TextStamp } from './textIndex';
 import { CANCEL_SLOTS, FromWorker, MAX_KEYS_PER_MESSAGE, MAX_SNIPPET_KEYS, MAX_TEXT_CHARS, type ToWorker, type WorkerOptions } from './workerProtocol';
+import { assertNever } from '../../common/errors';
 
 export interface TranscriptIndexOptions {
   /** The worker's script (`dist/transcript-worker.js` in the extension). */
@@ -38,7 +39,7 @@ export interface TranscriptIndexOptions {
 }
 
 type Pending =
-  | { readonly kind: 'search'; readonly resolve: (matches: TranscriptMatches) => void; readonly reject: (error: Error) => void }
+  | { readonly kind: 'search'; readonly resolve: (matches: TranscriptSearchResult) => void; readonly reject: (error: Error) => void }
   | { readonly kind: 'snippets'; readonly resolve: (snippets: ReadonlyMap<string, Snippet>) => void; readonly reject: (error: Error) => void }
   | { readonly kind: 'save'; readonly resolve: () => void; readonly reject: (error: Error) => void };
 
@@ -93,9 +94,9 @@ export class TranscriptIndexClient implements TranscriptSearch {
     this.post({ type: 'remove', key });
   }
 
-  search(query: string, signal?: AbortSignal): Promise<TranscriptMatches> {
+  search(query: string, signal?: AbortSignal): Promise<TranscriptSearchResult> {
     if (this.failure !== undefined) return Promise.resolve(this.unavailable(this.failure));
-    return this.request<TranscriptMatches>('search', signal, (id) => ({ type: 'search', id, query: query.slice(0, 1000) }));
+    return this.request<TranscriptSearchResult>('search', signal, (id) => ({ type: 'search', id, query: query.slice(0, 1000) }));
   }
 
   snippets(query: string, keys: readonly string[], signal?: AbortSignal): Promise<ReadonlyMap<string, Snippet>> {
@@ -179,22 +180,19 @@ export class TranscriptIndexClient implements TranscriptSearch {
       switch (pending.kind) {
         case 'search':
           pending.resolve(this.unavailable(reason));
-          break;
+          continue;
         case 'snippets':
           pending.resolve(new Map());
-          break;
+          continue;
         case 'save':
           pending.resolve();
-          break;
-        default: {
-          const never: never = pending;
-          return never;
-        }
+          continue;
       }
+      assertNever(pending, 'pending request');
     }
   }
 
-  private unavailable(reason: string): TranscriptMatches {
+  private unavailable(reason: string): TranscriptSearchResult {
     return { keys: new Set(), searched: 0, complete: false, unavailable: l10n.t('Text search is unavailable: {0}.', reason) };
   }
 
@@ -268,11 +266,8 @@ export class TranscriptIndexClient implements TranscriptSearch {
         else pending?.resolve();
         return;
       }
-      default: {
-        const never: never = message;
-        return never;
-      }
     }
+    assertNever(message, 'message from the transcript index worker');
   }
 
   private take<K extends Pending['kind']>(id: number, kind: K): Extract<Pending, { kind: K }> | undefined {

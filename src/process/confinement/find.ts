@@ -41,7 +41,9 @@ export function findConfiner(platform: NodeJS.Platform = process.platform, env: 
 }
 
 async function detect(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): Promise<Confiner> {
-  switch (platform) {
+  // Any name Node reports, not only those its types list today.
+  const name: string = platform;
+  switch (name) {
     case 'linux':
       return detectBubblewrap(env);
     case 'darwin':

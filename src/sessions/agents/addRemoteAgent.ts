@@ -28,6 +28,7 @@ import {
   withRemoteAgentEntry,
   type RemoteAgentEntry,
 } from './remoteAgentEntry';
+import { errorMessage } from '../../common/errors';
 
 /** One agent a Sandbox Agent server offers (`GET /v1/agents`). */
 export interface SandboxAgentSummary {
@@ -127,14 +128,10 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** What the server said about the credentials, without sending the user to the command that asks for the token. */
 function refusalOf(error: unknown): string {
   const statement = typeof error === 'object' && error !== null ? (error as { statement?: unknown }).statement : undefined;
-  return typeof statement === 'string' ? statement : messageOf(error);
+  return typeof statement === 'string' ? statement : errorMessage(error);
 }
 
 export class AddRemoteAgent {
@@ -195,7 +192,7 @@ export class AddRemoteAgent {
     try {
       await this.options.settings.write(next);
     } catch (error) {
-      return this.fail(ui, l10n.t('The agent could not be added to the settings: {0}', messageOf(error)));
+      return this.fail(ui, l10n.t('The agent could not be added to the settings: {0}', errorMessage(error)));
     }
     const notShared = folders.filter((f) => f.remote.trim() === '').length;
     const shared = entry.remote.pathMappings.length;
@@ -233,8 +230,8 @@ export class AddRemoteAgent {
       return { kind: 'done' };
     } catch (error) {
       if (isAbort(error)) return { kind: 'cancelled' };
-      this.options.logger.info(`${url}: nothing answered (${messageOf(error)}).`);
-      return (await ui.confirmUnreachable(url, messageOf(error))) ? { kind: 'done' } : { kind: 'cancelled' };
+      this.options.logger.info(`${url}: nothing answered (${errorMessage(error)}).`);
+      return (await ui.confirmUnreachable(url, errorMessage(error))) ? { kind: 'done' } : { kind: 'cancelled' };
     }
   }
 
@@ -258,7 +255,7 @@ export class AddRemoteAgent {
           } catch (error) {
             if (isAuthError(error) || isAbort(error) || error instanceof ServerUnreachableError) throw error;
             // No Sandbox Agent server there: a plain ACP endpoint (Streamable HTTP) then.
-            this.options.logger.info(`${url}: no Sandbox Agent server answered (${messageOf(error)}); taken as an ACP endpoint.`);
+            this.options.logger.info(`${url}: no Sandbox Agent server answered (${errorMessage(error)}); taken as an ACP endpoint.`);
             return undefined;
           }
           return this.options.servers.agents(url, credentials, allowInsecure, signal);
@@ -268,10 +265,10 @@ export class AddRemoteAgent {
         if (isAbort(error)) return { kind: 'cancelled' };
         if (error instanceof ServerUnreachableError) {
           // Nothing answered: not known to be a Sandbox Agent server; added as a plain endpoint only if the user says so.
-          this.options.logger.info(`${url}: nothing answered (${messageOf(error)}).`);
-          return (await ui.confirmUnreachable(url, messageOf(error))) ? { kind: 'done', credentials, newToken, agents: undefined } : { kind: 'cancelled' };
+          this.options.logger.info(`${url}: nothing answered (${errorMessage(error)}).`);
+          return (await ui.confirmUnreachable(url, errorMessage(error))) ? { kind: 'done', credentials, newToken, agents: undefined } : { kind: 'cancelled' };
         }
-        if (!isAuthError(error) || attempt >= 2) return { kind: 'failed', message: messageOf(error) };
+        if (!isAuthError(error) || attempt >= 2) return { kind: 'failed', message: errorMessage(error) };
         const token = await ui.askToken(url, refusalOf(error), (text) => (text.trim() === '' ? l10n.t('Enter the token.') : checkToken(text)));
         if (token === undefined) return { kind: 'cancelled' };
         credentials = { ...credentials, token: token.trim() };
@@ -294,7 +291,7 @@ export class AddRemoteAgent {
       return { kind: 'done' };
     } catch (error) {
       if (isAbort(error)) return { kind: 'cancelled' };
-      return { kind: 'failed', message: l10n.t('{0} could not be installed on {1}: {2}', id, url, messageOf(error)) };
+      return { kind: 'failed', message: l10n.t('{0} could not be installed on {1}: {2}', id, url, errorMessage(error)) };
     }
   }
 

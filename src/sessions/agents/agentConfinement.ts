@@ -31,6 +31,7 @@ import type { Chats } from '../chats/chats';
 import { buildPolicy, homeAbbreviated, realPath, uncoveredFolders } from './confinementPolicy';
 import type { AgentPool, ConfinementUi } from '../ports';
 import type { SessionController } from '../turns/sessionController';
+import { errorMessage } from '../../common/errors';
 
 /** What the UI shows about an agent's confinement. */
 export interface ConfinementView {
@@ -141,7 +142,7 @@ export class AgentConfinement {
     this.subscription = options.grants.onDidChange(({ agent, granted }) => {
       if (granted.length === 0) return;
       void this.ensureCovers(agent, granted).catch((error: unknown) =>
-        options.logger.warn(`Widening the confinement of ${agent}: ${error instanceof Error ? error.message : String(error)}`),
+        options.logger.warn(`Widening the confinement of ${agent}: ${errorMessage(error)}`),
       );
     });
   }

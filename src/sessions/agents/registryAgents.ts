@@ -12,6 +12,7 @@ import { Emitter, type Event } from '../../common/events';
 import { silentLogger, type Logger } from '../../common/logger';
 import type { RegistryAgentsInput } from '../../agents/agentConfig';
 import type { AgentGallerySource, GalleryAgent, GalleryState } from './agentGallery';
+import { errorMessage } from '../../common/errors';
 
 /** Why nothing is installed or updated in Restricted Mode. */
 export function restrictedInstallMessage(): string {
@@ -160,7 +161,7 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
         (catalog) => {
           if (catalog.error) this.logger.warn(`ACP Registry: ${catalog.error}`);
         },
-        (error: unknown) => this.logger.error(`ACP Registry: the refresh failed: ${describe(error)}`),
+        (error: unknown) => this.logger.error(`ACP Registry: the refresh failed: ${errorMessage(error)}`),
       )
       .finally(() => {
         this.refreshing = undefined;
@@ -201,7 +202,7 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
     try {
       return await this.options.icons.dataUri(url);
     } catch (error) {
-      this.logger.warn(`ACP Registry: the icon of ${id} could not be read: ${describe(error)}`);
+      this.logger.warn(`ACP Registry: the icon of ${id} could not be read: ${errorMessage(error)}`);
       return undefined;
     }
   }
@@ -253,7 +254,7 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
         this.logger.info(`ACP Registry: ${action} of ${id} cancelled.`);
         return { kind: 'cancelled' };
       }
-      const message = describe(error);
+      const message = errorMessage(error);
       this.logger.warn(`ACP Registry: ${action} of ${id} failed: ${message}`);
       this.errors.set(id, message);
       return { kind: 'failed', message };
@@ -316,7 +317,7 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
         },
         (error: unknown) => {
           this.asked.delete(agent);
-          this.logger.warn(`ACP Registry: what works of ${agent.id} here is unknown: ${describe(error)}`);
+          this.logger.warn(`ACP Registry: what works of ${agent.id} here is unknown: ${errorMessage(error)}`);
         },
       );
     }
@@ -356,8 +357,4 @@ function startMessage(action: Action, name: string): string {
 /** An installed agent the catalog does not list, shown with what its record knows. */
 function asRegistryAgent(installed: InstalledAgent): RegistryAgent {
   return { id: installed.id, name: installed.name, version: installed.version, description: installed.description, authors: [], distribution: {} };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -21,6 +21,7 @@ import type { Notices, RootsUi, WorkspacePort } from '../ports';
 import type { SessionRouter } from '../routing/sessionRouter';
 import type { SessionStarter } from './sessionStarter';
 import { describeFolderChange, staleAfterFolderChange } from '../routing/staleRoots';
+import { errorMessage } from '../../common/errors';
 
 export interface FolderChangesOptions {
   readonly sessions: ActiveSessions;
@@ -126,7 +127,7 @@ export class FolderChanges {
       try {
         await this.options.starter.reopenWithCurrentFolders(session);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         this.options.logger.error(`Reopening ${session.sessionId}: ${message}`);
         this.options.notices.error(l10n.t('Could not reopen the {0} session: {1}', session.agentName, message));
       }
@@ -174,7 +175,7 @@ export class FolderChanges {
     try {
       await this.options.confinement?.narrow(agent, folders);
     } catch (error) {
-      this.options.logger.warn(`Narrowing the confinement of ${agent}: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.logger.warn(`Narrowing the confinement of ${agent}: ${errorMessage(error)}`);
     }
   }
 

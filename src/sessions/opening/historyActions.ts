@@ -15,6 +15,7 @@ import { revealsChat, type Reopener } from './reopener';
 import { chooseReopenRoots } from './reopenRoots';
 import type { SessionController } from '../turns/sessionController';
 import type { SessionHistory } from './sessionHistory';
+import { errorMessage } from '../../common/errors';
 
 /** The ways a session of the history is reopened. */
 export type HistoryVerb = 'open' | 'resume' | 'fork' | 'restore';
@@ -49,7 +50,7 @@ export class HistoryActions {
     try {
       await this.dispatch(action, view);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.options.logger.error(`${action} ${view.agentName} ${view.sessionId}: ${message}`);
       this.options.notices.error(message);
     }

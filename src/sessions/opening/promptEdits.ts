@@ -13,6 +13,7 @@ import { chatTitle } from '../../shared/chatModel';
 import type { HistoryActions } from './historyActions';
 import type { SessionController } from '../turns/sessionController';
 import type { SessionHistory } from './sessionHistory';
+import { errorMessage } from '../../common/errors';
 
 export interface PromptEditsOptions {
   readonly history: Pick<SessionHistory, 'view'>;
@@ -51,7 +52,7 @@ export class PromptEdits {
     try {
       forked = view && (await this.options.historyActions.reopen(view, 'fork'));
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.options.logger.warn(`Forking ${session.agentName} session ${session.sessionId} for an edited prompt: ${message}`);
       chat.thread.addError(l10n.t('The edited prompt was not sent: the session could not be forked. {0}', message), ['showLog']);
       return 'notSent';

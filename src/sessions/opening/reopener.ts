@@ -18,10 +18,11 @@ import type { ActiveSessions } from '../routing/activeSessions';
 import type { AgentSession } from '../routing/agentSession';
 import type { Chats } from '../chats/chats';
 import { explainFailure, isExplainable, type ExplainedFailure } from '../routing/explainFailure';
-import type { AgentPool, McpSource } from '../ports';
+import type { AgentPool, SessionMcpServers } from '../ports';
 import type { SessionController } from '../turns/sessionController';
 import { forkSession, reopenSession } from '../routing/sessionLifecycle';
 import type { SessionRouter } from '../routing/sessionRouter';
+import { errorMessage } from '../../common/errors';
 
 export interface ReopenRequest {
   readonly verb: ReopenVerb;
@@ -75,7 +76,7 @@ export interface ReopenerOptions {
   readonly chats: Chats;
   readonly router: SessionRouter;
   readonly sessions: ActiveSessions;
-  readonly mcp: McpSource;
+  readonly mcp: SessionMcpServers;
   readonly logger: Logger;
   /** Records a session the client opened (with the agent title the history knows) or forked (with its origin). */
   readonly record?: (session: AgentSession, title: string | undefined, forkOf?: ForkOrigin) => void;
@@ -278,7 +279,7 @@ export class Reopener {
       }
       return reopened;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       logger.warn(`Reopening ${previous.agentName} session ${previous.sessionId}: ${message}`);
       if (!chats.has(chat)) return undefined;
       if (error instanceof ReopenUnsupportedError) chat.reconnectFailed(l10n.t('{0} Start a new session.', message), []);
@@ -321,7 +322,7 @@ export class Reopener {
     try {
       connection = await agents.restart(agentName);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       const explained = this.explain(agentName, error);
       for (const chat of affected) if (chats.has(chat)) chat.reconnectFailed(l10n.t('{0} did not start again: {1}', agentName, message), undefined, explained);
       throw error;

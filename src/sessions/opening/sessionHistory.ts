@@ -48,7 +48,7 @@ const StoredCaps = z.object({
 });
 
 /** Key-value storage that survives the window (VS Code's global state). */
-export interface KeyValueStore {
+export interface GlobalStateStore {
   get(key: string): unknown;
   update(key: string, value: unknown): PromiseLike<void>;
 }
@@ -57,7 +57,7 @@ export interface SessionHistoryOptions {
   /** Where the local index keeps its files. */
   readonly storageDir: string;
   /** Where what each agent supported is remembered. */
-  readonly memory: KeyValueStore;
+  readonly memory: GlobalStateStore;
   readonly agents: AgentRegistry;
   readonly sessions: ActiveSessions;
   readonly workspace: WorkspacePort;

@@ -13,7 +13,7 @@ import { choosePrimary, describeNotShared, foldersNeedingConsent, planRoots, typ
 import type { ActiveSessions } from '../routing/activeSessions';
 import type { AgentSession } from '../routing/agentSession';
 import type { Chats } from '../chats/chats';
-import type { AgentPool, McpSource, RootsUi, WorkspacePort } from '../ports';
+import type { AgentPool, SessionMcpServers, RootsUi, WorkspacePort } from '../ports';
 import type { Reopener } from './reopener';
 import { startSession } from '../routing/sessionLifecycle';
 
@@ -38,7 +38,7 @@ export interface SessionStarterOptions {
   readonly reopener: Reopener;
   readonly grants: FolderGrants;
   readonly workspace: WorkspacePort;
-  readonly mcp: McpSource;
+  readonly mcp: SessionMcpServers;
   /** The folder questions (replaceable: integration tests answer them). */
   readonly ui: () => RootsUi;
   /** Which agent, when neither the caller nor the settings say. */

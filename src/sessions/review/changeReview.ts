@@ -12,6 +12,7 @@ import type { PendingFile, RestorePlan, SessionReview, TurnRecord } from '../../
 import type { FileState } from '../../review/types';
 import type { ReviewFile, ReviewState, ReviewToHost, ReviewTurn } from '../../shared/reviewProtocol';
 import { viewChangedFile, type Checkpoints } from './checkpoints';
+import type { ContentSource } from './contentSource';
 import type { ReviewUi } from '../ports';
 import type { SessionController } from '../turns/sessionController';
 
@@ -22,11 +23,6 @@ export interface ReviewTarget {
   readonly title: string;
 }
 
-/** A file as one side of a diff has it: a checkpoint, the review base, or nothing (the file is absent). */
-export type ContentSource =
-  | { readonly kind: 'checkpoint'; readonly agentName: string; readonly sessionId: string; readonly checkpointId: string; readonly root: string; readonly path: string }
-  | { readonly kind: 'base'; readonly agentName: string; readonly sessionId: string; readonly key: string; readonly root: string; readonly path: string }
-  | { readonly kind: 'absent'; readonly agentName: string; readonly sessionId: string; readonly root: string; readonly path: string };
 
 /** A diff to open: the left side, and the file on disk (or nothing when it does not exist). */
 export interface DiffSides {
@@ -186,12 +182,17 @@ export class ChangeReview {
   /** Plans an undo or redo, asks with the list of files, and does it; the outcome in words. */
   private async restore(target: ReviewTarget, review: SessionReview, kind: 'undo' | 'redo', n: number): Promise<Message> {
     const Verb = kind === 'undo' ? l10n.t('Undo') : l10n.t('Redo');
-    if (this.chats.find(target.agentName, target.sessionId)?.isRunning) return { severity: 'warning', text: l10n.t('{0} waits until the agent\'s turn has ended: stop it or wait.', Verb) };
+    if (this.chats.find(target.agentName, target.sessionId)?.isRunning) {
+      return { severity: 'warning', text: kind === 'undo' ? l10n.t('Undo waits until the agent\'s turn has ended: stop it or wait.') : l10n.t('Redo waits until the agent\'s turn has ended: stop it or wait.') };
+    }
     const plan = kind === 'undo' ? await review.planUndo(n) : await review.planRedo(n);
     const what = turnsText(plan);
     if (plan.blocked) return { severity: 'warning', text: (kind === 'undo' ? l10n.t('{0} cannot be undone: {1}', what, plan.blocked) : l10n.t('{0} cannot be redone: {1}', what, plan.blocked)) };
     if (plan.conflicts.length > 0) return { severity: 'error', text: conflictText(plan, kind) };
-    if (plan.files.length === 0) return { severity: 'info', text: l10n.t('{0} of {1}: the files are already as they would be; nothing to write.', Verb, what) };
+    if (plan.files.length === 0) {
+      const text = kind === 'undo' ? l10n.t('Undo of {0}: the files are already as they would be; nothing to write.', what) : l10n.t('Redo of {0}: the files are already as they would be; nothing to write.', what);
+      return { severity: 'info', text };
+    }
     const merged = plan.files.filter((f) => f.merged).length;
     const tooLarge = plan.cannotRestore.filter((p) => p.skipped === undefined || p.skipped === 'too-large');
     const folders = plan.cannotRestore.filter((p) => !tooLarge.includes(p));
@@ -210,10 +211,12 @@ export class ChangeReview {
     if (!confirmed) return undefined;
     const outcome = kind === 'undo' ? await review.undo(plan) : await review.redo(plan);
     if (!outcome.ok) return { severity: 'error', text: outcome.conflicts.length > 0 ? conflictText({ ...plan, conflicts: outcome.conflicts }, kind) : outcome.message };
-    const failed = outcome.failed.length > 0 ? l10n.t(' Not written: {0}.', outcome.failed.map((f) => `${f.path} (${f.reason})`).join(', ')) : '';
+    const written = outcome.written.length;
+    if (outcome.failed.length === 0) return { severity: 'info', text: kind === 'undo' ? l10n.t('Undid {0}: files written: {1}.', what, written) : l10n.t('Redid {0}: files written: {1}.', what, written) };
+    const failed = outcome.failed.map((f) => `${f.path} (${f.reason})`).join(', ');
     return {
-      severity: failed ? 'warning' : 'info',
-      text: kind === 'undo' ? l10n.t('Undid {0}: files written: {1}.{2}', what, outcome.written.length, failed) : l10n.t('Redid {0}: files written: {1}.{2}', what, outcome.written.length, failed),
+      severity: 'warning',
+      text: kind === 'undo' ? l10n.t('Undid {0}: files written: {1}. Not written: {2}.', what, written, failed) : l10n.t('Redid {0}: files written: {1}. Not written: {2}.', what, written, failed),
     };
   }
 

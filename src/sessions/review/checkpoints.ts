@@ -21,6 +21,7 @@ import type { ViewChangedFile, ViewEntryOf } from '../../shared/chatModel';
 import { lastPromptAnchor } from '../../thread/replayMerge';
 import type { AgentSession } from '../routing/agentSession';
 import type { SessionController, TurnHooks } from '../turns/sessionController';
+import { errorMessage } from '../../common/errors';
 
 export interface CheckpointSettings {
   readonly enabled: boolean;
@@ -191,7 +192,7 @@ export class Checkpoints implements TurnHooks {
       return await opened.review.beginTurn(lastPromptAnchor(chat.thread.snapshot().entries));
     } catch (error) {
       this.options.logger.warn(`Checkpoint before a turn of ${chat.session.sessionId}: ${String(error)}`);
-      chat.thread.addInfo(l10n.t('No checkpoint was taken before this turn, so it cannot be undone: {0}', messageOf(error)));
+      chat.thread.addInfo(l10n.t('No checkpoint was taken before this turn, so it cannot be undone: {0}', errorMessage(error)));
       return undefined;
     } finally {
       if (chat.thread.session.statusDetail === l10n.t('Taking a checkpoint of the folders…')) chat.thread.setSession({ statusDetail: undefined });
@@ -210,7 +211,7 @@ export class Checkpoints implements TurnHooks {
       this.entriesOf(chat).set(chat.thread.addChanges(changesEntry(turn, chat.session)), turn.n);
     } catch (error) {
       this.options.logger.warn(`Checkpoint after a turn of ${chat.session.sessionId}: ${String(error)}`);
-      chat.thread.addInfo(l10n.t('What this turn changed could not be worked out: {0}', messageOf(error)));
+      chat.thread.addInfo(l10n.t('What this turn changed could not be worked out: {0}', errorMessage(error)));
     }
   }
 
@@ -252,7 +253,7 @@ export class Checkpoints implements TurnHooks {
     try {
       git = await this.git(settings.git);
     } catch (error) {
-      return { unavailable: messageOf(error) };
+      return { unavailable: errorMessage(error) };
     }
     const sessionKey = GitCheckpointStore.sessionKey(session.agentName, session.sessionId);
     const store = await GitCheckpointStore.open({
@@ -384,8 +385,4 @@ export function viewChangedFile(file: FileChange, names: ReadonlyMap<string, str
     removed: file.removed,
     binary: file.binary,
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

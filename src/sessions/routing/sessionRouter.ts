@@ -32,6 +32,7 @@ import type { ThreadTerminal } from '../../thread/thread';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession, Refusal } from './agentSession';
 import { registerFsHandlers } from './fsHandlers';
+import { errorMessage } from '../../common/errors';
 
 /** What a session's traffic goes to: its chat. */
 export interface SessionSink {
@@ -311,7 +312,7 @@ export class SessionRouter {
         if (!this.options.remoteCommands) throw new ConfinementUnavailableError(l10n.t('No confinement is set up for the commands of remote agents.'), '');
         return await this.options.remoteCommands.forCommand(session.guard.roots, request.command, request.args);
       } catch (error) {
-        const why = error instanceof ConfinementUnavailableError ? `${error.reason} ${error.fix}`.trim() : error instanceof Error ? error.message : String(error);
+        const why = error instanceof ConfinementUnavailableError ? `${error.reason} ${error.fix}`.trim() : errorMessage(error);
         this.options.logger.warn(`Refused ${request.display} for ${agent} (remote): it cannot be confined here: ${why}`);
         throw refused(
           'unconfined',

@@ -35,7 +35,7 @@ export interface Badge {
 }
 
 /** What a chat shows in the badge's tooltip, and how many permission requests wait in it. */
-export interface ChatState<Chat> {
+export interface ChatBadgeEntry<Chat> {
   readonly chat: Chat;
   readonly title: string;
   readonly waitingPermissions: number;
@@ -105,7 +105,7 @@ export class ChatAttention<Chat> {
   }
 
   /** The badge for the open chats: each one with a permission request waiting or an unseen end or failure. */
-  badge(chats: ReadonlyArray<ChatState<Chat>>): Badge | undefined {
+  badge(chats: ReadonlyArray<ChatBadgeEntry<Chat>>): Badge | undefined {
     if (this.level() === 'off') return undefined;
     const lines: string[] = [];
     for (const { chat, title, waitingPermissions } of chats) {

@@ -13,9 +13,10 @@ import { readTextFile, type OpenDocuments } from '../../roots/guardedFs';
 import type { RootGuard } from '../../roots/rootGuard';
 import type { ViewContent } from '../../shared/chatModel';
 import type { Attachment } from '../../shared/chatProtocol';
+import { errorMessage } from '../../common/errors';
 
 /** What the agent accepts in prompts beyond text and links. */
-export type PromptCapabilities = Pick<AgentCaps['prompt'], 'image' | 'embeddedContext'>;
+export type AcceptedPromptContent = Pick<AgentCaps['prompt'], 'image' | 'embeddedContext'>;
 
 export interface BuiltPrompt {
   readonly blocks: OutgoingContentBlock[];
@@ -27,7 +28,7 @@ export interface BuiltPrompt {
 export async function buildPrompt(
   text: string,
   attachments: readonly Attachment[],
-  caps: PromptCapabilities,
+  caps: AcceptedPromptContent,
   guard: RootGuard,
   documents?: OpenDocuments,
 ): Promise<BuiltPrompt> {
@@ -50,7 +51,7 @@ export async function buildPrompt(
             blocks.push({ type: 'resource', resource: { uri, text: content, mimeType: mimeTypeOf(attachment.path) } });
             break;
           } catch (error) {
-            skipped.push(l10n.t('{0} was sent as a link only: {1}', attachment.label, error instanceof Error ? error.message : String(error)));
+            skipped.push(l10n.t('{0} was sent as a link only: {1}', attachment.label, errorMessage(error)));
           }
         }
         blocks.push({ type: 'resource_link', uri, name, title: attachment.label });

@@ -6,6 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Attachment, QueueAction } from '../../shared/chatProtocol';
 import { PromptQueue } from './promptQueue';
+import { errorMessage } from '../../common/errors';
 
 /** What the queue needs of its chat (SessionController). */
 export interface QueueChat {
@@ -95,7 +96,7 @@ export class QueuedTurns {
     const message = this.queue.take();
     if (!message) return;
     this.chat.send(message.text, message.attachments).catch((error: unknown) => {
-      this.chat.say(l10n.t('A queued message could not be sent: {0}', error instanceof Error ? error.message : String(error)), true);
+      this.chat.say(l10n.t('A queued message could not be sent: {0}', errorMessage(error)), true);
     });
   }
 

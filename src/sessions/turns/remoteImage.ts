@@ -5,6 +5,7 @@
  * referrer, and a time limit.
  */
 import * as l10n from '@vscode/l10n';
+import { errorMessage } from '../../common/errors';
 
 /** Largest image fetched: 10 MiB. */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -75,7 +76,7 @@ export async function fetchRemoteImage(address: string, options: FetchImageOptio
 function reason(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
   if (error instanceof Error && error.name === 'TimeoutError') return l10n.t('it took too long');
-  return cause ?? (error instanceof Error ? error.message : String(error));
+  return cause ?? (errorMessage(error));
 }
 
 export interface RemoteImageCacheLimits {

@@ -27,6 +27,7 @@ import type { PromptQueue } from './promptQueue';
 import { QueuedTurns } from './queuedTurns';
 import { SentPrompts, type SentPrompt } from './sentPrompts';
 import type { SessionSink } from '../routing/sessionRouter';
+import { errorMessage } from '../../common/errors';
 
 /** The order permission options are shown in: allow before reject, once before always. */
 const KIND_ORDER = ['allow_once', 'allow_always', 'reject_once', 'reject_always'];
@@ -432,7 +433,7 @@ export class SessionController implements SessionSink {
       this.failed((error as Error).message, explained.actions, explained);
       this.thread.setSession({ status: 'idle', statusDetail: undefined });
     } else {
-      this.failed(error instanceof Error ? error.message : String(error), ['showLog']);
+      this.failed(errorMessage(error), ['showLog']);
       this.thread.setSession({ status: 'idle', statusDetail: undefined });
     }
   }

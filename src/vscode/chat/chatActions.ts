@@ -20,6 +20,7 @@ import type { SignIn } from '../signIn';
 import type { ChatPanel } from './chatPanel';
 import { DiffDocuments } from './diffDocuments';
 import { showAgentTerminal } from './terminalView';
+import { errorMessage } from '../../common/errors';
 
 /** An open chat and its tab. */
 export interface ChatTab {
@@ -40,12 +41,12 @@ export interface ChatActionsOptions {
   readonly log: vscode.LogOutputChannel;
   readonly logger: Logger;
   /** What a turn's `changes` entry does: open a file's diff, review, undo, redo. */
-  readonly changes: ChangeActions;
+  readonly changes: ChatChangeActions;
   /** Edit an earlier prompt, retry the last one. */
   readonly edits: PromptEdits;
 }
 
-export interface ChangeActions {
+export interface ChatChangeActions {
   openChange(controller: SessionController, entryId: string, index: number): Promise<void>;
   act(controller: SessionController, entryId: string, action: 'review' | 'undo' | 'redo'): Promise<void>;
 }
@@ -187,7 +188,7 @@ export class ChatActions {
       if (!cached) this.options.logger.info(`Loaded an image the user asked for: ${url} (${bytes} bytes).`);
       return { dataUrl };
     } catch (error) {
-      this.options.logger.warn(`Could not load the image ${url}: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.logger.warn(`Could not load the image ${url}: ${errorMessage(error)}`);
       throw error;
     }
   }

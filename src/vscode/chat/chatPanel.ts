@@ -16,6 +16,7 @@ import { Disposable } from '../../common/lifecycle';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 import { CHAT_VIEW_TYPE } from '../contributionIds';
 import { chatTabId, chatTabOptions } from './chatTabRecords';
+import { errorMessage } from '../../common/errors';
 
 export interface ChatPanelHandlers {
   readonly onMessage: (message: ChatToHost) => void | Promise<void>;
@@ -202,7 +203,24 @@ export class ChatPanel extends Disposable {
       case 'draft':
         this.draft = message.draft;
         return;
-      default:
+      case 'action':
+      case 'attachSelection':
+      case 'cancel':
+      case 'changes':
+      case 'copy':
+      case 'editPrompt':
+      case 'openChange':
+      case 'openDiff':
+      case 'openLink':
+      case 'openLocation':
+      case 'permission':
+      case 'prompt':
+      case 'queue':
+      case 'retry':
+      case 'setConfig':
+      case 'setMode':
+      case 'setModel':
+      case 'showTerminal':
         return this.dispatch(message);
     }
   }
@@ -211,7 +229,7 @@ export class ChatPanel extends Disposable {
     try {
       await this.handlers.onMessage(message);
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorMessage(error);
       this.options.logger.error(`Chat action ${message.type} failed: ${text}`);
       void vscode.window.showErrorMessage(text);
     }

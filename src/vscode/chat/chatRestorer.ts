@@ -18,6 +18,7 @@ import { CHAT_VIEW_TYPE } from '../contributionIds';
 import { ChatPanel, chatWebviewOptions } from './chatPanel';
 import { chatTabId, type ChatTabRecords } from './chatTabRecords';
 import type { ChatTabs } from './chatTabs';
+import { errorMessage } from '../../common/errors';
 
 interface Restoring {
   readonly saved: ChatViewState;
@@ -181,7 +182,7 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
         panel.dispose();
       }
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       // The agent offers no request that reopens a session (what it advertised when it last ran, or now).
       const text = error instanceof ReopenUnsupportedError ? vscode.l10n.t('{0} So a chat cannot continue after a reload.', message) : message;
       this.logger.warn(`Reopening ${saved.agentName} session ${saved.sessionId} after the reload: ${text}`);

@@ -12,6 +12,7 @@ import { transcriptMarkdown } from '../../thread/markdown';
 import type { ChatTab } from './chatActions';
 import type { ChatTabs } from './chatTabs';
 import { TRANSCRIPT_SCHEME } from '../contributionIds';
+import { errorMessage } from '../../common/errors';
 
 export const TranscriptCommandIds = {
   exportSession: 'acpWorkspace.exportSession',
@@ -119,7 +120,7 @@ export class TranscriptExport implements vscode.TextDocumentContentProvider, vsc
     try {
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(this.markdown(tab)));
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not save the session to {0}: {1}', target.fsPath, error instanceof Error ? error.message : String(error)));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not save the session to {0}: {1}', target.fsPath, errorMessage(error)));
       return undefined;
     }
     void vscode.window.showInformationMessage(vscode.l10n.t('Saved “{0}” to {1}.', title, vscode.workspace.asRelativePath(target)), vscode.l10n.t('Open')).then((choice) => {

@@ -22,6 +22,7 @@ import { answer } from '../../shared/ipc';
 import { readDefaultAgent } from '../settings';
 import { SessionCommandIds } from '../sessionCommands';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
+import { errorMessage } from '../../common/errors';
 
 const SETTINGS_KEY = 'acpWorkspace.sessionsView';
 /** Changes arriving together (a page of sessions, many title updates) are shown together. */
@@ -229,7 +230,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
         try {
           await this.agents.start(agentName);
         } catch (error) {
-          void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
+          void vscode.window.showErrorMessage(errorMessage(error));
         }
         return;
     }

@@ -7,7 +7,7 @@ import type { ChangeReview } from '../../sessions/review/changeReview';
 import type { RestoreQuestion, ReviewUi } from '../../sessions/ports';
 import type { SessionController } from '../../sessions/turns/sessionController';
 import { chatTitle } from '../../shared/chatModel';
-import type { ChangeActions as ChatChangeActions } from '../chat/chatActions';
+import type { ChatChangeActions } from '../chat/chatActions';
 import type { ChatTabs } from '../chat/chatTabs';
 import { CheckpointDocuments, currentUri } from './checkpointDocuments';
 import type { ReviewPanels } from './reviewPanels';

@@ -4,7 +4,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ChangeReview, ContentSource } from '../../sessions/review/changeReview';
+import type { ChangeReview } from '../../sessions/review/changeReview';
+import { contentSourceQuery, readContentSourceQuery, type ContentSource } from '../../sessions/review/contentSource';
 import { CHECKPOINT_SCHEME } from '../contributionIds';
 
 export class CheckpointDocuments implements vscode.TextDocumentContentProvider {
@@ -12,17 +13,12 @@ export class CheckpointDocuments implements vscode.TextDocumentContentProvider {
 
   /** A URI for a file as `source` has it. */
   static uri(source: ContentSource): vscode.Uri {
-    return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${path.posix.basename(source.path) || 'file'}`, query: Buffer.from(JSON.stringify(source)).toString('base64url') });
+    return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${path.posix.basename(source.path) || 'file'}`, query: contentSourceQuery(source) });
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    let source: ContentSource;
-    try {
-      source = JSON.parse(Buffer.from(uri.query, 'base64url').toString('utf8')) as ContentSource;
-    } catch {
-      return '';
-    }
-    return this.review.text(source);
+    const source = readContentSourceQuery(uri.query);
+    return source ? this.review.text(source) : '';
   }
 }
 

@@ -14,6 +14,7 @@ import { ReviewTab, ReviewToHost, type HostToReview, type ReviewState } from '..
 import { REVIEW_VIEW_TYPE } from '../contributionIds';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
 import { CheckpointDocuments, currentUri } from './checkpointDocuments';
+import { errorMessage } from '../../common/errors';
 
 export { REVIEW_VIEW_TYPE };
 
@@ -145,7 +146,7 @@ export class ReviewPanel extends Disposable {
     try {
       await this.handle(parsed.data);
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorMessage(error);
       this.logger.error(`Review action ${parsed.data.type} failed: ${text}`);
       void vscode.window.showErrorMessage(text);
     }

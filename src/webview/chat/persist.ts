@@ -3,11 +3,11 @@
  * and hands it to the host's serializer): which session it shows, its folders, and the unsent input.
  */
 import type { ViewSessionState } from '../../shared/chatModel';
-import type { ChatViewState, Draft, QueueView } from '../../shared/chatProtocol';
+import { readSavedChatState, type ChatViewState, type Draft, type QueueView } from '../../shared/chatProtocol';
 import { host } from './host';
 
-/** What was saved; the host validates it when the tab comes back (ChatViewState). */
-let saved: Partial<ChatViewState> = (host.getState() as Partial<ChatViewState> | undefined) ?? {};
+/** What was saved, as far as it reads (the host validates it again when the tab comes back: ChatViewState). */
+let saved: Partial<ChatViewState> = readSavedChatState(host.getState());
 
 function save(change: Partial<ChatViewState>): void {
   saved = { ...saved, ...change };
@@ -30,7 +30,7 @@ export function persistImages(urls: readonly string[]): void {
 
 /** What was saved of them (shown again without asking once the tab is back). */
 export function savedImages(): readonly string[] {
-  return Array.isArray(saved.images) ? saved.images.filter((url): url is string => typeof url === 'string') : [];
+  return saved.images ?? [];
 }
 
 /** The unsent input; pasted images stay out (they can be large, and the state is stored with the tab). */

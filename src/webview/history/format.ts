@@ -1,20 +1,15 @@
 /** How times and rows read in the Sessions view: relative times, exact times, a row's accessible label and context. */
 import type { SessionRow } from '../../shared/historyProtocol';
+import { relativeTime } from '../../shared/relativeTime';
 
 // Formatters are built once: rows are rendered again on every scroll.
-const RELATIVE = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'short' });
 const DAY_THIS_YEAR = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 const DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric' });
 const EXACT = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
 
-export function relativeTime(ms: number, now: number): string {
-  const seconds = Math.round((ms - now) / 1000);
-  const abs = Math.abs(seconds);
-  if (abs < 60) return 'just now';
-  if (abs < 3600) return RELATIVE.format(Math.round(seconds / 60), 'minute');
-  if (abs < 86_400) return RELATIVE.format(Math.round(seconds / 3600), 'hour');
-  if (abs < 7 * 86_400) return RELATIVE.format(Math.round(seconds / 86_400), 'day');
-  return (abs > 300 * 86_400 ? DAY : DAY_THIS_YEAR).format(ms);
+/** A row's time: short units, then the day (with its year when it is more than 300 days away). */
+export function rowTime(ms: number, now: number): string {
+  return relativeTime(ms, now, { short: true, older: (at) => (Math.abs(at - now) > 300 * 86_400_000 ? DAY : DAY_THIS_YEAR).format(at) });
 }
 
 export function exactTime(ms: number): string {
@@ -24,7 +19,7 @@ export function exactTime(ms: number): string {
 /** What a screen reader says for a session row. */
 export function sessionLabel(row: SessionRow, now: number): string {
   const parts = [row.title];
-  if (row.updatedAt !== undefined) parts.push(`updated ${relativeTime(row.updatedAt, now)}`);
+  if (row.updatedAt !== undefined) parts.push(`updated ${rowTime(row.updatedAt, now)}`);
   parts.push(row.agentName);
   parts.push(`folders ${row.roots.map((r) => `${r.name}${r.missing ? ' (missing)' : ''}`).join(', ')}`);
   if (row.open) parts.push('open');

@@ -4,7 +4,7 @@ import type { ActionState, SessionAction, SessionRow, StatusRow } from '../../sh
 import { Button, IconButton } from '../common/controls';
 import { Icon } from '../common/icon';
 import type { IconName } from '../common/icons';
-import { exactTime, relativeTime } from './format';
+import { exactTime, rowTime } from './format';
 import { host } from './host';
 
 /**
@@ -56,7 +56,7 @@ export function SessionItem(props: { row: SessionRow; active: boolean; now: numb
         <Highlighted class={`title ${row.titled ? '' : 'placeholder'}`} text={row.title} ranges={row.highlights} />
         {row.updatedAt !== undefined ? (
           <span class="time" title={exactTime(row.updatedAt)}>
-            {relativeTime(row.updatedAt, props.now)}
+            {rowTime(row.updatedAt, props.now)}
           </span>
         ) : null}
         <span class="row-actions">

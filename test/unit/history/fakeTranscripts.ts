@@ -5,7 +5,7 @@
  */
 import { Emitter } from '../../../src/common/events';
 import { snippetAround, type Snippet } from '../../../src/history/search';
-import type { TranscriptMatches, TranscriptSearch } from '../../../src/history/transcriptSearch';
+import type { TranscriptSearchResult, TranscriptSearch } from '../../../src/history/transcriptSearch';
 
 interface Question {
   readonly query: string;
@@ -33,7 +33,7 @@ export class FakeTranscripts implements TranscriptSearch {
     this.changes.fire();
   }
 
-  search(query: string, signal?: AbortSignal): Promise<TranscriptMatches> {
+  search(query: string, signal?: AbortSignal): Promise<TranscriptSearchResult> {
     this.asked.push({ query, signal });
     return new Promise((resolve, reject) => {
       const aborted = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));

@@ -6,7 +6,8 @@ import type { SessionInfo } from '../../../src/acp/schema';
 import { AgentCatalog } from '../../../src/history/catalog';
 import { LocalSessionIndex, recordKey } from '../../../src/history/localIndex';
 import { RootLists } from '../../../src/history/rootLists';
-import { fold, foldCode, MAX_RESULTS } from '../../../src/history/search';
+import { fold, foldCode } from '../../../src/history/fold';
+import { MAX_RESULTS } from '../../../src/history/search';
 import { SessionsModel, type SessionsModelDeps } from '../../../src/history/sessionsModel';
 import type { AgentEntry, WorkspaceShape } from '../../../src/history/sessionView';
 import type { SessionRow } from '../../../src/shared/historyProtocol';
@@ -38,9 +39,9 @@ function listing(count: number, random: () => number, from = 0): SessionInfo[] {
   });
 }
 
-/** The search as it was specified before it was made fast: every title tested, lower-cased, ranked, cut. */
+/** The search as it was specified before it was made fast: every title tested, folded (history/fold.ts), ranked, cut. */
 function referenceSearch(sessions: ReadonlyMap<string, { title?: string; time: number }>, query: string): { ids: string[]; matched: number } {
-  const words = [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
+  const words = [...new Set(fold(query).split(/\s+/).filter(Boolean))];
   const alnum = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c > 127;
   const wordStart = (text: string, at: number) => at === 0 || (!alnum(text.charCodeAt(at - 1)) && alnum(text.charCodeAt(at)));
   const tier = (text: string, word: string) => {
@@ -61,7 +62,7 @@ function referenceSearch(sessions: ReadonlyMap<string, { title?: string; time: n
   const matches: Array<{ id: string; tier: number; time: number }> = [];
   for (const [id, session] of sessions) {
     if (!session.title) continue;
-    const lower = session.title.toLowerCase();
+    const lower = fold(session.title);
     let total = 0;
     for (const word of words) {
       const t = tier(lower, word);
@@ -213,9 +214,26 @@ describe('the Sessions model at scale', () => {
       assert.deepEqual(row!.highlights.map(([a, b]) => row!.title.slice(a, b)), ['ÜBER', 'Greet']);
       const [scattered] = search(model, 'rfctr').rows;
       assert.equal(scattered!.highlights.map(([a, b]) => scattered!.title.slice(a, b)).join(''), 'Rfctr');
-      assert.deepEqual(search(model, 'kelvin k').ids, ['b'], 'k matches the plain letter; the Kelvin sign folds to itself');
-      assert.equal(foldCode(0x212a), 0x212a);
-      assert.equal(fold('ÜBER Straße İ'), 'über straße İ', 'same length, one code unit each');
+      assert.deepEqual(search(model, 'kelvin k').ids, ['b'], 'k matches the plain letter and the Kelvin sign, which folds to k');
+      assert.equal(foldCode(0x212a), 0x6b);
+      const byCode = (text: string) => String.fromCharCode(...[...text].map((c) => foldCode(c.charCodeAt(0))));
+      assert.equal(byCode('ÜBER Straße İ'), 'uber straße i', 'same length, one code unit each');
+      assert.equal(fold('ÜBER Straße İ ﬁ'), 'uber straße i fi', 'a query is folded as a whole');
+    });
+
+    it('finds a title with or without its accents, as transcript search does (one fold for both)', async () => {
+      const { catalog } = await catalogOf([
+        { sessionId: 'accented', cwd: '/w/app', title: 'Café opening hours', updatedAt: new Date(NOW).toISOString() },
+        { sessionId: 'plain', cwd: '/w/app', title: 'Cafe refactor', updatedAt: new Date(NOW - MINUTE).toISOString() },
+        { sessionId: 'umlaut', cwd: '/w/app', title: 'Über alles', updatedAt: new Date(NOW - 2 * MINUTE).toISOString() },
+      ]);
+      const model = modelOver(catalog);
+      assert.deepEqual(search(model, 'cafe').ids, ['accented', 'plain'], '"cafe" finds "Café"');
+      assert.deepEqual(search(model, 'café').ids, ['accented', 'plain'], '"café" finds "Cafe refactor"');
+      assert.deepEqual(search(model, 'CAFÉ REFACTOR').ids, ['plain']);
+      const [row] = search(model, 'cafe hours').rows;
+      assert.deepEqual(row!.highlights.map(([a, b]) => row!.title.slice(a, b)), ['Café', 'hours'], 'the accented letters are marked');
+      assert.deepEqual(search(model, 'u').ids, ['umlaut', 'accented'], 'a one-letter query (decided by the masks) finds the accented letter at a word start first');
     });
 
     it('stays right when the list changes between slices and the query grows before a slice finished', async () => {

@@ -4,7 +4,8 @@ import { AgentStartError, describeStartFailure, startFailureText, SHOWN_LINES } 
 import { AgentProcess } from '../../../src/process/agentProcess';
 import { ConfinementUnavailableError } from '../../../src/process/confinement/types';
 import { describeSpawnError } from '../../../src/process/exitReasons';
-import { redactSecrets, StderrTail, TAIL_CHARS, TAIL_LINES } from '../../../src/process/stderrTail';
+import { redactSecrets } from '../../../src/common/redact';
+import { StderrTail, TAIL_CHARS, TAIL_LINES } from '../../../src/process/stderrTail';
 
 const AGENT = 'Claude Code';
 

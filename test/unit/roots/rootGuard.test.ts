@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { type GuardRefusal, InvalidRootError, RootGuard } from '../../../src/roots/rootGuard';
@@ -135,6 +136,20 @@ describe('RootGuard', () => {
     const nul = await guard.check(`${f.p('app')}/a\0b`);
     assert.ok(!nul.allowed);
     assert.match(nul.message, /a\\u0000b/);
+  });
+
+  it('refuses in whole translated sentences, the path inside them (no fragments glued)', async () => {
+    const english = await guard.check(f.p('app/missing/../file.txt'));
+    assert.ok(!english.allowed);
+    assert.equal(english.message, `"${f.p('app/missing/../file.txt')}" uses ".." after a folder that does not exist (${f.p('app/missing')})`);
+    l10n.config({ contents: { '{0} uses ".." after a folder that does not exist ({1})': '⟦{0} ⟨..⟩ {1}⟧' } });
+    try {
+      const pseudo = await guard.check(f.p('app/missing/../file.txt'));
+      assert.ok(!pseudo.allowed);
+      assert.equal(pseudo.message, `⟦"${f.p('app/missing/../file.txt')}" ⟨..⟩ ${f.p('app/missing')}⟧`, 'one message, translated whole');
+    } finally {
+      l10n.config({ contents: {} });
+    }
   });
 
   it('resolves a root given through a symlink to its real path', async () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { actionAnnouncements, cardAction, catalogStatus, filterAgents, filterCounts, relativeTime } from '../../../src/shared/agentGalleryModel';
+import { actionAnnouncements, cardAction, catalogStatus, filterAgents, filterCounts, checkedAgo } from '../../../src/shared/agentGalleryModel';
 import type { GalleryAgentView, GalleryCatalogView } from '../../../src/shared/agentGalleryProtocol';
 
 function agent(id: string, extra: Partial<GalleryAgentView> = {}): GalleryAgentView {
@@ -46,10 +46,10 @@ describe('Add Agent gallery: what it shows', () => {
 
   it('relative times: just now, minutes, hours, days, then the date', () => {
     const now = Date.UTC(2025, 5, 1, 12);
-    assert.equal(relativeTime(now - 10_000, now), 'just now');
-    assert.equal(relativeTime(now - 2 * 3600_000, now), '2 hours ago');
-    assert.equal(relativeTime(now - 86_400_000, now), 'yesterday');
-    assert.match(relativeTime(now - 30 * 86_400_000, now), /2025/);
+    assert.equal(checkedAgo(now - 10_000, now), 'just now');
+    assert.equal(checkedAgo(now - 2 * 3600_000, now), '2 hours ago');
+    assert.equal(checkedAgo(now - 86_400_000, now), 'yesterday');
+    assert.match(checkedAgo(now - 30 * 86_400_000, now), /2025/);
   });
 
   it('a card offers install (the distributions that work), update, installed, progress, or nothing that works here', () => {

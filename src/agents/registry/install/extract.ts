@@ -12,6 +12,7 @@ import { Parser, type ReadEntry } from 'tar';
 import * as yauzl from 'yauzl';
 import { entrySegments } from './entryPaths';
 import { ArchiveEntryError, ExtractedTree, type ExtractLimits } from './extractedTree';
+import { errorMessage } from '../../../common/errors';
 
 /** What a download is, from the name at the end of its URL's path. */
 export type ArchiveKind = 'tar.gz' | 'zip' | 'raw';
@@ -68,7 +69,7 @@ export async function extractArchive(file: string, kind: ArchiveKind, target: st
     await fs.promises.rm(tree.root, { recursive: true, force: true, maxRetries: 3 });
     if (options.signal?.aborted) throw new Error(l10n.t('Unpacking was cancelled.'));
     if (error instanceof ArchiveEntryError) throw error;
-    throw new Error(l10n.t('The archive could not be unpacked: {0}', error instanceof Error ? error.message : String(error)));
+    throw new Error(l10n.t('The archive could not be unpacked: {0}', errorMessage(error)));
   }
 }
 
@@ -134,7 +135,9 @@ async function extractTar(file: string, tree: ExtractedTree, signal: AbortSignal
 
 async function writeTarEntry(entry: ReadEntry, tree: ExtractedTree): Promise<void> {
   const name = entry.path;
-  switch (entry.type) {
+  // Any type a tar header holds, not only those the parser's types list.
+  const type: string = entry.type;
+  switch (type) {
     case 'File':
     case 'OldFile':
     case 'ContiguousFile':
@@ -154,7 +157,7 @@ async function writeTarEntry(entry: ReadEntry, tree: ExtractedTree): Promise<voi
     case 'FIFO':
       return tree.refuse(name, l10n.t('named pipe (FIFO)'));
     default:
-      return tree.refuse(name, entry.type);
+      return tree.refuse(name, type);
   }
 }
 

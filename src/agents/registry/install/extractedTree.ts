@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { entrySegments, resolveInside, type ExtractedNode, type PathProblem } from './entryPaths';
+import { errorMessage } from '../../../common/errors';
 
 export interface ExtractLimits {
   /** Entries of any kind (default 100,000). */
@@ -270,7 +271,7 @@ export class ExtractedTree {
   private writeFailed(name: string, error: unknown): ArchiveEntryError {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return new ArchiveEntryError(name, l10n.t('The archive entry "{0}" collides with another entry (names that differ only in case or form).', name));
-    return new ArchiveEntryError(name, l10n.t('The archive entry "{0}" could not be written: {1}', name, error instanceof Error ? error.message : String(error)));
+    return new ArchiveEntryError(name, l10n.t('The archive entry "{0}" could not be written: {1}', name, errorMessage(error)));
   }
 }
 

@@ -47,6 +47,9 @@ describe('TextIndex (the transcripts’ full-text index)', () => {
     index.put('a', 'Le CAFÉ est fermé. Ελληνικά κείμενα. 東京タワー', stamp);
     assert.deepEqual(find(index, 'cafe'), ['a']);
     assert.deepEqual(find(index, 'Café FERME'), ['a']);
+    index.put('b', 'Cafe refactor', stamp);
+    assert.deepEqual(find(index, 'café'), ['a', 'b'], '"café" finds "Cafe refactor"');
+    assert.deepEqual(find(index, 'café refactor'), ['b']);
     assert.deepEqual(find(index, 'ελληνικα'), ['a']);
     assert.deepEqual(find(index, '京'), ['a'], 'a Han character starts a sub-word');
     assert.deepEqual(find(index, 'タワー'), ['a']);

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { addTerms, fold, forEachWord, indexTerms, MAX_TERM_CHARS, PREFIX_MARK, queryTerms, subwordStarts } from '../../../../src/history/fulltext/tokens';
+import { fold } from '../../../../src/history/fold';
+import { addTerms, forEachWord, indexTerms, MAX_TERM_CHARS, PREFIX_MARK, queryTerms, subwordStarts } from '../../../../src/history/fulltext/tokens';
 
 function terms(text: string): string[] {
   const into = new Set<string>();

@@ -12,7 +12,7 @@ import { candidateRoots } from '../../../../src/roots/workspaceRoots';
 import { ActiveSessions } from '../../../../src/sessions/routing/activeSessions';
 import type { RootsUi, WorkspacePort } from '../../../../src/sessions/ports';
 import { chooseReopenRoots } from '../../../../src/sessions/opening/reopenRoots';
-import { SessionHistory, type KeyValueStore } from '../../../../src/sessions/opening/sessionHistory';
+import { SessionHistory, type GlobalStateStore } from '../../../../src/sessions/opening/sessionHistory';
 import { startSession } from '../../../../src/sessions/routing/sessionLifecycle';
 import { Thread } from '../../../../src/thread/thread';
 import { FULL_AGENT_CAPABILITIES, connectToMemoryAgent } from '../../../helpers/memoryPeer';
@@ -43,7 +43,7 @@ describe('SessionHistory: what agents supported when they last ran', () => {
   });
 
   function historyWith(stored: unknown): SessionHistory {
-    const memory: KeyValueStore = { get: (key) => (key === CAPS_KEY ? stored : undefined), update: () => Promise.resolve() };
+    const memory: GlobalStateStore = { get: (key) => (key === CAPS_KEY ? stored : undefined), update: () => Promise.resolve() };
     const agents = new AgentRegistry({ isTrusted: () => true, createProcess: () => assert.fail('no agent starts here') });
     history = new SessionHistory({ storageDir: storage.dir, memory, agents, sessions: new ActiveSessions(), workspace, logger: silentLogger, transcriptWorker: TRANSCRIPT_WORKER });
     return history;
@@ -98,7 +98,7 @@ describe('SessionHistory: the workspace a remote agent with path mappings is see
       candidates: () => candidateRoots([folders.app, folders.lib, folders.docs].map((fsPath) => ({ name: path.basename(fsPath), uri: `file://${fsPath}`, scheme: 'file', fsPath })), (p) => p),
     };
     const agents = new AgentRegistry({ isTrusted: () => true, createProcess: () => assert.fail('no agent starts here') });
-    const memory: KeyValueStore = { get: () => undefined, update: () => Promise.resolve() };
+    const memory: GlobalStateStore = { get: () => undefined, update: () => Promise.resolve() };
     history = new SessionHistory({
       storageDir: path.join(storage.dir, 'history'),
       memory,
