@@ -9,7 +9,7 @@
  *   {@link InvalidResponseError}s.
  */
 import * as path from 'node:path';
-import type { CancellationToken } from 'vscode-jsonrpc/node';
+import type { CancellationToken, Disposable } from 'vscode-jsonrpc/node';
 import { buildClientCapabilities, readAgentCaps, type AgentCaps, type ClientFeatureOptions } from './capabilities';
 import { AgentRequestError, CapabilityError, ErrorCodes, InvalidResponseError, ProtocolVersionError, SessionNotFoundError, toAcpError } from './errors';
 import { RpcPeer, type RpcPeerOptions } from './rpcPeer';
@@ -33,6 +33,7 @@ import {
   SessionSetModeMethod,
   SessionSetModelMethod,
   SessionSetTitleMethod,
+  SessionUpdateNotification,
   TerminalCreateMethod,
   TerminalKillMethod,
   TerminalOutputMethod,
@@ -47,6 +48,9 @@ import {
   InvalidModels,
   type SessionModelState,
 } from './schema';
+
+import type { TranscriptEvent } from './port/events';
+import { transcriptEvent } from './v1/transcriptEvents';
 
 export { HandlerError, type CancellationToken, type NotificationHandler, type RequestHandler } from './rpcPeer';
 
@@ -102,6 +106,14 @@ export class AcpConnection extends RpcPeer {
   get caps(): AgentCaps {
     if (!this.agentCaps) throw new Error(`The connection to ${this.agentName} is not initialized yet.`);
     return this.agentCaps;
+  }
+
+  /**
+   * What the agent streams about its sessions (v1: the `session/update` notifications), as the transcript's
+   * domain events. One handler per connection.
+   */
+  onTranscriptEvent(handler: (sessionId: string, event: TranscriptEvent) => void): Disposable {
+    return this.onNotification(SessionUpdateNotification, (notification) => handler(notification.sessionId, transcriptEvent(notification.update)));
   }
 
   // ---- client → agent -----------------------------------------------------------------------------
