@@ -11,8 +11,8 @@
 import * as path from 'node:path';
 import type { CancellationToken, Disposable } from 'vscode-jsonrpc/node';
 import { buildClientCapabilities, readAgentCaps, type AgentCaps, type ClientFeatureOptions } from './capabilities';
-import { AgentRequestError, CapabilityError, ErrorCodes, InvalidResponseError, ProtocolVersionError, SessionNotFoundError, toAcpError } from './errors';
-import { RpcPeer, type RpcPeerOptions } from './rpcPeer';
+import { AgentRequestError, CapabilityError, ConnectionClosedError, ErrorCodes, InvalidResponseError, ProtocolVersionError, SessionNotFoundError, toAcpError } from './errors';
+import { RpcPeer, type RequestHandler, type RpcPeerOptions } from './rpcPeer';
 import {
   AuthenticateMethod,
   ElicitationCreateMethod,
@@ -20,6 +20,7 @@ import {
   LogoutMethod,
   PROTOCOL_VERSION,
   ReadTextFileMethod,
+  RequestPermissionMethod,
   SessionCancelNotification,
   SessionCloseMethod,
   SessionDeleteMethod,
@@ -50,6 +51,7 @@ import {
 } from './schema';
 
 import type { TranscriptEvent } from './port/events';
+import { TurnRecord, type Turn } from './port/turn';
 import { transcriptEvent } from './v1/transcriptEvents';
 
 export { HandlerError, type CancellationToken, type NotificationHandler, type RequestHandler } from './rpcPeer';
@@ -82,6 +84,8 @@ type Params<D extends RequestDefinition> = ParamsOf<D>;
 export class AcpConnection extends RpcPeer {
   private readonly sessionSetup = new Map<string, SessionSetupFlags>();
   private agentCaps: AgentCaps | undefined;
+  /** The turn running in each session (see {@link startTurn}). */
+  private readonly turns = new Map<string, TurnRecord>();
 
   constructor(private readonly connectionOptions: AcpConnectionOptions) {
     super(connectionOptions);
@@ -113,7 +117,26 @@ export class AcpConnection extends RpcPeer {
    * domain events. One handler per connection.
    */
   onTranscriptEvent(handler: (sessionId: string, event: TranscriptEvent) => void): Disposable {
-    return this.onNotification(SessionUpdateNotification, (notification) => handler(notification.sessionId, transcriptEvent(notification.update)));
+    return this.onNotification(SessionUpdateNotification, (notification) => {
+      this.turns.get(notification.sessionId)?.heard();
+      handler(notification.sessionId, transcriptEvent(notification.update));
+    });
+  }
+
+  /** A permission request keeps its session's turn {@link Turn waiting} until it is answered. */
+  override onRequest<D extends RequestDefinition>(definition: D, handler: RequestHandler<D>, options: { readonly advertise?: boolean } = {}): Disposable {
+    if (definition.method !== RequestPermissionMethod.method) return super.onRequest(definition, handler, options);
+    const waiting: RequestHandler<D> = async (params, token) => {
+      const sessionId = (params as { readonly sessionId?: unknown }).sessionId;
+      const turn = typeof sessionId === 'string' ? this.turns.get(sessionId) : undefined;
+      turn?.waitStarted();
+      try {
+        return await handler(params, token);
+      } finally {
+        turn?.waitEnded();
+      }
+    };
+    return super.onRequest(definition, waiting, options);
   }
 
   // ---- client → agent -----------------------------------------------------------------------------
@@ -263,6 +286,29 @@ export class AcpConnection extends RpcPeer {
       if (block.type === 'resource') this.require(caps.prompt.embeddedContext, 'embedded file contents in prompts', 'promptCapabilities.embeddedContext');
     }
     return this.send(SessionPromptMethod, params, token);
+  }
+
+  /**
+   * Starts a prompt turn (v1: `session/prompt`; its answer ends the turn). The turn never rejects: a refused
+   * prompt or an agent error ends it `failed`, a closed connection `agentGone`.
+   */
+  startTurn(params: Params<typeof SessionPromptMethod>, token?: CancellationToken): Turn {
+    const turn = new TurnRecord(params.sessionId);
+    this.turns.set(params.sessionId, turn);
+    const forget = () => {
+      if (this.turns.get(params.sessionId) === turn) this.turns.delete(params.sessionId);
+    };
+    this.prompt(params, token).then(
+      (answer) => {
+        forget();
+        turn.finish({ reason: 'stopped', stopReason: answer.stopReason });
+      },
+      (error: unknown) => {
+        forget();
+        turn.finish(error instanceof ConnectionClosedError ? { reason: 'agentGone', error } : { reason: 'failed', error });
+      },
+    );
+    return turn;
   }
 
   /** `session/cancel`: ask the agent to end the running turn (it answers the prompt with `cancelled`). */

@@ -15,6 +15,7 @@ import type {
 } from '../../acp/schema/index';
 import type { CancellationToken } from '../../acp/connection';
 import type { TranscriptEvent } from '../../acp/port/events';
+import type { TurnEnd } from '../../acp/port/turn';
 import { configOptions as configOptionsFromV1, toolCallChange } from '../../acp/v1/transcriptEvents';
 import type { OpenDocuments } from '../../roots/guardedFs';
 import type { ErrorAction, ViewContent, ViewSessionState } from '../../shared/chatModel';
@@ -232,7 +233,9 @@ export class SessionController implements SessionSink {
       const before = hooks ? await hooks.before(this) : undefined;
       let outcome: { stopReason: string } | { error: unknown };
       try {
-        outcome = this.stopRequested ? { stopReason: 'cancelled' } : await session.connection.prompt({ sessionId: session.sessionId, prompt: blocks });
+        // The end of the turn comes from the turn the protocol adapter runs (acp/port/turn.ts).
+        const end: TurnEnd = this.stopRequested ? { reason: 'stopped', stopReason: 'cancelled' } : await session.connection.startTurn({ sessionId: session.sessionId, prompt: blocks }).ended;
+        outcome = end.reason === 'stopped' ? { stopReason: end.stopReason } : { error: end.error };
       } catch (error) {
         outcome = { error };
       }
