@@ -51,7 +51,6 @@ const V1_NOT_YET_ON_THE_PORT = [
   'src/mcp/mcpServers.ts',
   'src/process/agentProcess.ts',
   'src/process/agentRuntime.ts',
-  'src/process/initializeAgent.ts',
   'src/remote/remoteAgent.ts',
   'src/sessions/agents/agentConfinement.ts',
   'src/sessions/agents/remoteAgentEntry.ts',

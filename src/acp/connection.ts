@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import type { CancellationToken, Disposable } from 'vscode-jsonrpc/node';
 import { buildClientCapabilities, readAgentCaps, type AgentCaps, type ClientFeatureOptions } from './capabilities';
 import { AgentRequestError, CapabilityError, ConnectionClosedError, ErrorCodes, InvalidResponseError, ProtocolVersionError, SessionNotFoundError, toAcpError } from './errors';
+import { chooseProtocolVersion } from './protocolVersion';
 import { RpcPeer, type RequestHandler, type RpcPeerOptions } from './rpcPeer';
 import {
   AuthenticateMethod,
@@ -166,7 +167,8 @@ export class AcpConnection extends RpcPeer {
       { protocolVersion: PROTOCOL_VERSION, clientCapabilities, clientInfo: options.clientInfo },
       token,
     );
-    if (result.protocolVersion !== PROTOCOL_VERSION) {
+    // The version is chosen here, from the answer (only v1 exists yet; v2 plugs in at chooseProtocolVersion).
+    if (chooseProtocolVersion(result.protocolVersion) === undefined) {
       const error = new ProtocolVersionError(this.agentName, result.protocolVersion, PROTOCOL_VERSION);
       this.dispose(error.message);
       throw error;
