@@ -34,6 +34,7 @@ import { Thread } from '../src/thread/thread';
 import { TranscriptFeed } from '../src/thread/transcriptFeed';
 import { median, parseArgs, printTable } from './util';
 import { bundleChatPage } from './webview/bundlePage';
+import { transcriptEvent } from '../src/acp/v1/transcriptEvents';
 
 const { chunks: ONE_SIZE, runs: RUNS, rate: PACED_RATE } = parseArgs({ chunks: 0, runs: 3, rate: 5000 });
 /** The transcript sizes measured, in chunks. */
@@ -134,7 +135,7 @@ async function feed(steps: readonly Step[], thread: Thread, changed: () => void,
   for (const step of steps) {
     if (step.kind === 'prompt') thread.addUserPrompt([{ type: 'text', text: step.text }]);
     else if (step.kind === 'end') thread.endTurn('end_turn');
-    else thread.apply(step.update);
+    else thread.apply(transcriptEvent(step.update));
     changed();
     if (++inBurst === burst) {
       inBurst = 0;

@@ -24,7 +24,6 @@ import { stdioTransport } from '../src/acp/transport/stdio';
 import { streamableHttpLink } from '../src/acp/transport/streamableHttp';
 import { webSocketLink } from '../src/acp/transport/ws';
 import { AcpConnection } from '../src/acp/connection';
-import { SessionUpdateNotification } from '../src/acp/schema';
 import { median, parseArgs, printTable } from './util';
 
 const { updates: UPDATES, runs: RUNS } = parseArgs({ updates: 100_000, runs: 5 });
@@ -88,8 +87,9 @@ function ours(chunks: Buffer[]): Promise<number> {
     let count = 0;
     let started = 0;
     connection.onProtocolError(reject);
-    connection.onNotification(SessionUpdateNotification, (n) => {
-      if (n.update.sessionUpdate === '$unknown') reject(new Error('unexpected unknown update'));
+    // What the application gets: the v1 update validated and mapped to a transcript event (acp/port/events.ts).
+    connection.onTranscriptEvent((_sessionId, event) => {
+      if (event.type === 'unknown') reject(new Error('unexpected unknown update'));
       if (++count === UPDATES) {
         const elapsed = performance.now() - started;
         connection.dispose();
@@ -132,7 +132,7 @@ function receiveAll(link: RemoteLink, started: number, initialize: boolean): Pro
     const connection = new AcpConnection({ transport: link });
     let count = 0;
     connection.onProtocolError(reject);
-    connection.onNotification(SessionUpdateNotification, () => {
+    connection.onTranscriptEvent(() => {
       if (++count === UPDATES) {
         const elapsed = performance.now() - started;
         void link.close().then(() => connection.dispose());

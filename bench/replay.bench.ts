@@ -41,6 +41,7 @@ import { TranscriptFeed } from '../src/thread/transcriptFeed';
 import { seedStore } from '../test/fixtures/referenceAgent/store';
 import { median, parseArgs, printTable } from './util';
 import { bundleChatPage } from './webview/bundlePage';
+import { transcriptEvent } from '../src/acp/v1/transcriptEvents';
 
 const { turns: TURNS, updates: UPDATES, runs: RUNS } = parseArgs({ turns: 2000, updates: 100_000, runs: 2 });
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -264,7 +265,7 @@ async function replayRun(pages: () => Promise<Page>, agentBundle: string, store:
 function hostBaseline(history: readonly SessionUpdate[]): { foldMs: number; serializeMs: number; entries: ViewEntry[] } {
   const thread = new Thread({ agentName: AGENT, roots: [{ name: 'w', path: '/w', primary: true }], prompt: { image: true, audio: false, embeddedContext: true }, status: 'idle' });
   const started = performance.now();
-  for (const update of history) thread.apply(update);
+  for (const update of history) thread.apply(transcriptEvent(update));
   const foldMs = performance.now() - started;
   const snapshot = thread.snapshot();
   const serializing = performance.now();

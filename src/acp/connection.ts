@@ -9,10 +9,11 @@
  *   {@link InvalidResponseError}s.
  */
 import * as path from 'node:path';
-import type { CancellationToken } from 'vscode-jsonrpc/node';
+import type { CancellationToken, Disposable } from 'vscode-jsonrpc/node';
 import { buildClientCapabilities, readAgentCaps, type AgentCaps, type ClientFeatureOptions } from './capabilities';
-import { AgentRequestError, CapabilityError, ErrorCodes, InvalidResponseError, ProtocolVersionError, SessionNotFoundError, toAcpError } from './errors';
-import { RpcPeer, type RpcPeerOptions } from './rpcPeer';
+import { AgentRequestError, CapabilityError, ConnectionClosedError, ErrorCodes, InvalidResponseError, ProtocolVersionError, SessionNotFoundError, toAcpError } from './errors';
+import { chooseProtocolVersion } from './protocolVersion';
+import { RpcPeer, type RequestHandler, type RpcPeerOptions } from './rpcPeer';
 import {
   AuthenticateMethod,
   ElicitationCreateMethod,
@@ -20,6 +21,7 @@ import {
   LogoutMethod,
   PROTOCOL_VERSION,
   ReadTextFileMethod,
+  RequestPermissionMethod,
   SessionCancelNotification,
   SessionCloseMethod,
   SessionDeleteMethod,
@@ -33,6 +35,7 @@ import {
   SessionSetModeMethod,
   SessionSetModelMethod,
   SessionSetTitleMethod,
+  SessionUpdateNotification,
   TerminalCreateMethod,
   TerminalKillMethod,
   TerminalOutputMethod,
@@ -47,6 +50,10 @@ import {
   InvalidModels,
   type SessionModelState,
 } from './schema';
+
+import type { TranscriptEvent } from './port/events';
+import { TurnRecord, type Turn } from './port/turn';
+import { transcriptEvent } from './v1/transcriptEvents';
 
 export { HandlerError, type CancellationToken, type NotificationHandler, type RequestHandler } from './rpcPeer';
 
@@ -78,6 +85,8 @@ type Params<D extends RequestDefinition> = ParamsOf<D>;
 export class AcpConnection extends RpcPeer {
   private readonly sessionSetup = new Map<string, SessionSetupFlags>();
   private agentCaps: AgentCaps | undefined;
+  /** The turn running in each session (see {@link startTurn}). */
+  private readonly turns = new Map<string, TurnRecord>();
 
   constructor(private readonly connectionOptions: AcpConnectionOptions) {
     super(connectionOptions);
@@ -102,6 +111,33 @@ export class AcpConnection extends RpcPeer {
   get caps(): AgentCaps {
     if (!this.agentCaps) throw new Error(`The connection to ${this.agentName} is not initialized yet.`);
     return this.agentCaps;
+  }
+
+  /**
+   * What the agent streams about its sessions (v1: the `session/update` notifications), as the transcript's
+   * domain events. One handler per connection.
+   */
+  onTranscriptEvent(handler: (sessionId: string, event: TranscriptEvent) => void): Disposable {
+    return this.onNotification(SessionUpdateNotification, (notification) => {
+      this.turns.get(notification.sessionId)?.heard();
+      handler(notification.sessionId, transcriptEvent(notification.update));
+    });
+  }
+
+  /** A permission request keeps its session's turn {@link Turn waiting} until it is answered. */
+  override onRequest<D extends RequestDefinition>(definition: D, handler: RequestHandler<D>, options: { readonly advertise?: boolean } = {}): Disposable {
+    if (definition.method !== RequestPermissionMethod.method) return super.onRequest(definition, handler, options);
+    const waiting: RequestHandler<D> = async (params, token) => {
+      const sessionId = (params as { readonly sessionId?: unknown }).sessionId;
+      const turn = typeof sessionId === 'string' ? this.turns.get(sessionId) : undefined;
+      turn?.waitStarted();
+      try {
+        return await handler(params, token);
+      } finally {
+        turn?.waitEnded();
+      }
+    };
+    return super.onRequest(definition, waiting, options);
   }
 
   // ---- client → agent -----------------------------------------------------------------------------
@@ -131,7 +167,8 @@ export class AcpConnection extends RpcPeer {
       { protocolVersion: PROTOCOL_VERSION, clientCapabilities, clientInfo: options.clientInfo },
       token,
     );
-    if (result.protocolVersion !== PROTOCOL_VERSION) {
+    // The version is chosen here, from the answer (only v1 exists yet; v2 plugs in at chooseProtocolVersion).
+    if (chooseProtocolVersion(result.protocolVersion) === undefined) {
       const error = new ProtocolVersionError(this.agentName, result.protocolVersion, PROTOCOL_VERSION);
       this.dispose(error.message);
       throw error;
@@ -251,6 +288,29 @@ export class AcpConnection extends RpcPeer {
       if (block.type === 'resource') this.require(caps.prompt.embeddedContext, 'embedded file contents in prompts', 'promptCapabilities.embeddedContext');
     }
     return this.send(SessionPromptMethod, params, token);
+  }
+
+  /**
+   * Starts a prompt turn (v1: `session/prompt`; its answer ends the turn). The turn never rejects: a refused
+   * prompt or an agent error ends it `failed`, a closed connection `agentGone`.
+   */
+  startTurn(params: Params<typeof SessionPromptMethod>, token?: CancellationToken): Turn {
+    const turn = new TurnRecord(params.sessionId);
+    this.turns.set(params.sessionId, turn);
+    const forget = () => {
+      if (this.turns.get(params.sessionId) === turn) this.turns.delete(params.sessionId);
+    };
+    this.prompt(params, token).then(
+      (answer) => {
+        forget();
+        turn.finish({ reason: 'stopped', stopReason: answer.stopReason });
+      },
+      (error: unknown) => {
+        forget();
+        turn.finish(error instanceof ConnectionClosedError ? { reason: 'agentGone', error } : { reason: 'failed', error });
+      },
+    );
+    return turn;
   }
 
   /** `session/cancel`: ask the agent to end the running turn (it answers the prompt with `cancelled`). */

@@ -15,7 +15,7 @@ import type { AgentCommand } from './command';
 import { silentLogger, type Logger } from '../common/logger';
 import { mergeEnv, withoutEnv } from './environment';
 import { describeExit, describeSpawnError, exitSummary } from './exitReasons';
-import { initializeFailureMessage, initializeWithin } from './initializeAgent';
+import { initializeFailureMessage, initializeWithin } from '../acp/initialize';
 import { groupGone, killTree, processRunning } from './processTree';
 import { RestartPolicy, type RestartPolicyOptions } from './restartPolicy';
 import { executableProblem, spawnGroup } from './spawnGroup';

@@ -27,7 +27,7 @@ import type { AcpTransport, MessageTap } from '../acp/transport/transport';
 import { systemClock, type Clock, type TimerHandle } from '../common/clock';
 import { silentLogger, type Logger } from '../common/logger';
 import type { AgentRuntime, AgentState, AgentStateChange, RemoteAgentInfo } from '../process/agentRuntime';
-import { initializeFailureMessage, initializeWithin, InitializeTimeoutError } from '../process/initializeAgent';
+import { initializeFailureMessage, initializeWithin, InitializeTimeoutError } from '../acp/initialize';
 import { AgentStartError } from '../process/startFailure';
 import { Backoff, type BackoffOptions } from './backoff';
 import { errorMessage } from '../common/errors';

@@ -1,5 +1,6 @@
 /**
- * The transcript of one session, folded from `session/update` notifications and the client's own events
+ * The transcript of one session, folded from the agent's transcript events (acp/port/events.ts, whatever the
+ * protocol version) and the client's own events
  * (prompts, turn ends, permission requests, errors, refusals) into view entries, with the changes since
  * the last {@link Thread.takeOps} kept as a coalesced list of ops for the webview.
  *
@@ -7,7 +8,7 @@
  * without one) form one entry; tool calls are patched by id (`content` and `locations` replace).
  */
 import * as l10n from '@vscode/l10n';
-import { agentTerminalReports, type SessionUpdate, type ToolCall, type ToolCallUpdate } from '../acp/schema';
+import type { ToolCallChange, TranscriptEvent } from '../acp/port/events';
 import { Emitter, type Event } from '../common/events';
 import { compactionText } from './compactionText';
 import { type ChatOp, type ErrorAction, type ViewChangedFile, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState } from '../shared/chatModel';
@@ -121,63 +122,56 @@ export class Thread {
     return this.entries.hasOps || this.sessionDirty;
   }
 
-  // ---- session/update ---------------------------------------------------------------------------
+  // ---- the agent's transcript events -------------------------------------------------------------
 
-  apply(update: SessionUpdate): void {
-    switch (update.sessionUpdate) {
-      case 'user_message_chunk':
-        return this.addChunk('user', update.messageId ?? undefined, contentToView(update.content));
-      case 'agent_message_chunk':
-        return this.addChunk('agent', update.messageId ?? undefined, contentToView(update.content));
-      case 'agent_thought_chunk': {
-        const view = contentToView(update.content);
-        return this.addChunk('thought', update.messageId ?? undefined, view.type === 'text' ? view : { type: 'text', text: `[${view.type}]` });
+  apply(event: TranscriptEvent): void {
+    switch (event.type) {
+      case 'message': {
+        const view = contentToView(event.content);
+        if (event.role !== 'thought') return this.addChunk(event.role, event.messageId, view);
+        return this.addChunk('thought', event.messageId, view.type === 'text' ? view : { type: 'text', text: `[${view.type}]` });
       }
-      case 'tool_call':
-        return this.upsertTool(update, true);
-      case 'tool_call_update':
-        return this.upsertTool(update, false);
+      case 'toolCall':
+        return this.upsertTool(event.call, event.isNew);
       case 'plan': {
-        const entries = update.entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status }));
+        const entries = event.entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status }));
         const existing = this.planEntryId;
         if (existing) this.entries.put({ kind: 'plan', id: existing, entries });
         else this.planEntryId = this.entries.add({ kind: 'plan', id: this.newId('plan'), entries });
         return;
       }
-      case 'available_commands_update':
-        return this.setSession({
-          commands: update.availableCommands.map((c) => ({ name: c.name, description: c.description, hint: c.input?.hint })),
-        });
-      case 'current_mode_update':
-        if (this.agentModes) this.setSession({ modes: { ...this.agentModes, currentModeId: update.currentModeId } });
+      case 'commands':
+        return this.setSession({ commands: event.commands.map((c) => ({ name: c.name, description: c.description, hint: c.hint })) });
+      case 'currentMode':
+        if (this.agentModes) this.setSession({ modes: { ...this.agentModes, currentModeId: event.modeId } });
         return;
-      case 'config_option_update':
-        return this.setSession({ configOptions: configOptionsToView(update.configOptions) });
-      case 'session_info_update':
-        if (update.title !== undefined && (update.title ?? undefined) !== this.agentTitleValue) {
-          this.agentTitleValue = update.title ?? undefined;
+      case 'configOptions':
+        return this.setSession({ configOptions: configOptionsToView(event.options) });
+      case 'sessionInfo':
+        if (event.title !== undefined && (event.title ?? undefined) !== this.agentTitleValue) {
+          this.agentTitleValue = event.title ?? undefined;
           this.changed();
         }
         return;
-      case 'usage_update':
+      case 'usage':
         return this.setSession({
-          usage: { used: update.used, size: update.size, cost: update.cost ? { amount: update.cost.amount, currency: update.cost.currency } : undefined },
+          usage: { used: event.used, size: event.size, cost: event.cost ? { amount: event.cost.amount, currency: event.cost.currency } : undefined },
         });
       case 'notice':
         this.closeMessage();
-        this.entries.add({ kind: 'notice', id: this.newId('notice'), severity: update.severity, title: update.title, description: update.description ?? undefined });
+        this.entries.add({ kind: 'notice', id: this.newId('notice'), severity: event.severity, title: event.title, description: event.description });
         return;
-      case 'compaction_update':
+      case 'compaction':
         this.closeMessage();
-        this.entries.add({ kind: 'info', id: this.newId('info'), text: compactionText(update.status, update.error) });
+        this.entries.add({ kind: 'info', id: this.newId('info'), text: compactionText(event.status, event.error) });
         return;
-      case 'compaction_summary_chunk': {
-        const view = contentToView(update.content);
-        return this.addChunk('thought', `compaction:${update.compactionId}`, view.type === 'text' ? view : { type: 'text', text: '' });
+      case 'compactionSummary': {
+        const view = contentToView(event.content);
+        return this.addChunk('thought', `compaction:${event.compactionId}`, view.type === 'text' ? view : { type: 'text', text: '' });
       }
-      case '$unknown':
+      case 'unknown':
         this.closeMessage();
-        this.entries.add({ kind: 'unknown', id: this.newId('unknown'), tag: update.tag, raw: preview(update.raw), error: update.error });
+        this.entries.add({ kind: 'unknown', id: this.newId('unknown'), tag: event.tag, raw: preview(event.raw), error: event.error });
         return;
     }
   }
@@ -440,11 +434,11 @@ export class Thread {
    * The tool call a permission request is about. An id last seen in an earlier turn is a new call (agents
    * that number calls per turn reuse ids), so the request never lands on an old call's card.
    */
-  applyPermissionToolCall(toolCall: ToolCallUpdate): void {
+  applyPermissionToolCall(toolCall: ToolCallChange): void {
     this.upsertTool(toolCall, false, true);
   }
 
-  private upsertTool(update: ToolCall | ToolCallUpdate, isNew: boolean, newInLaterTurn = isNew): void {
+  private upsertTool(update: ToolCallChange, isNew: boolean, newInLaterTurn = isNew): void {
     this.closeMessage();
     const existingId = this.toolEntries.get(update.toolCallId);
     // Ids are unique within a session, but some agents (the ACP SDK's example agent) number tool calls per
@@ -470,7 +464,7 @@ export class Thread {
       toolKind: update.kind ?? base.toolKind,
       status: update.status ?? base.status,
       content: update.content ? this.terminals.keepAgentOwned(base.content, update.content.map((c) => this.terminals.withLive(toolContentToView(c)))) : base.content,
-      locations: update.locations ? update.locations.map((l) => ({ path: l.path, line: l.line ?? undefined })) : base.locations,
+      locations: update.locations ? update.locations.map((l) => ({ path: l.path, line: l.line })) : base.locations,
       rawInput: update.rawInput !== undefined ? preview(update.rawInput) : base.rawInput,
     };
     if (existing) this.entries.put(next);
@@ -480,8 +474,8 @@ export class Thread {
       this.toolTurns.set(update.toolCallId, this.turn);
     }
     for (const content of next.content) if (content.type === 'terminal') this.terminals.shownInTool(content.terminalId);
-    // A command the agent runs itself reports in `_meta` (pi-acp, codex-acp): this tool call shows it.
-    for (const report of agentTerminalReports(update._meta)) this.terminals.agentReport(report, next.id);
+    // A command the agent runs itself (pi-acp's and codex-acp's `_meta`, ACP v2's agent terminals): this tool call shows it.
+    for (const report of update.agentTerminals) this.terminals.agentReport(report, next.id);
   }
 
   /** The next chunk starts a new message even if its kind matches (another entry came between). */

@@ -7,7 +7,7 @@
  * `_meta`; ACP v2's agent-owned terminals) is shown by the tool call that reports it, its output appended
  * as it comes and kept to the last {@link MAX_AGENT_OUTPUT_CHARS} characters.
  */
-import type { AgentTerminalReport } from '../acp/schema';
+import type { AgentTerminalReport } from '../acp/port/events';
 import type { ViewEntry, ViewToolContent } from '../shared/chatModel';
 import type { EntryLog } from './entryLog';
 import { terminalFields, type ThreadTerminal } from './toView';

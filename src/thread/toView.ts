@@ -1,5 +1,5 @@
-/** ACP data (as validated by src/acp/schema), and a terminal's live state, to the chat's plain view model (src/shared/chatModel). */
-import type { ContentBlock, SessionConfigOption, SessionConfigSelectGroup, SessionConfigSelectOption, ToolCallContent } from '../acp/schema';
+/** The transcript's domain events' data (acp/port/events.ts), and a terminal's live state, to the chat's plain view model (src/shared/chatModel). */
+import type { ConfigOption, ContentPart, ToolContent } from '../acp/port/events';
 import type { ViewConfigOption, ViewContent, ViewEntryOf, ViewToolContent } from '../shared/chatModel';
 import { jsonText } from '../common/jsonText';
 
@@ -11,27 +11,20 @@ export function preview(value: unknown): string {
   return jsonText(value, { indent: 2, maxChars: RAW_PREVIEW });
 }
 
-export function contentToView(block: ContentBlock): ViewContent {
-  switch (block.type) {
+export function contentToView(part: ContentPart): ViewContent {
+  switch (part.type) {
     case 'text':
-      return { type: 'text', text: block.text };
+      return { type: 'text', text: part.text };
     case 'image':
-      return { type: 'image', mimeType: block.mimeType, dataUrl: `data:${block.mimeType};base64,${block.data}`, uri: block.uri ?? undefined };
+      return { type: 'image', mimeType: part.mimeType, dataUrl: `data:${part.mimeType};base64,${part.data}`, uri: part.uri };
     case 'audio':
-      return { type: 'audio', mimeType: block.mimeType };
-    case 'resource_link':
-      return { type: 'link', uri: block.uri, name: block.name, title: block.title ?? undefined };
-    case 'resource': {
-      const resource = block.resource;
-      return {
-        type: 'resource',
-        uri: resource.uri,
-        text: typeof resource['text'] === 'string' ? resource['text'] : undefined,
-        mimeType: resource.mimeType ?? undefined,
-      };
-    }
-    case '$unknown':
-      return { type: 'unknown', tag: block.tag, raw: preview(block.raw) };
+      return { type: 'audio', mimeType: part.mimeType };
+    case 'link':
+      return { type: 'link', uri: part.uri, name: part.name, title: part.title };
+    case 'resource':
+      return { type: 'resource', uri: part.uri, text: part.text, mimeType: part.mimeType };
+    case 'unknown':
+      return { type: 'unknown', tag: part.tag, raw: preview(part.raw) };
   }
 }
 
@@ -52,7 +45,7 @@ export function diffStats(oldText: string | null | undefined, newText: string): 
   return { added: after.length - common, removed: before.length - common };
 }
 
-export function toolContentToView(content: ToolCallContent): ViewToolContent {
+export function toolContentToView(content: ToolContent): ViewToolContent {
   switch (content.type) {
     case 'content':
       return { type: 'content', content: contentToView(content.content) };
@@ -60,27 +53,21 @@ export function toolContentToView(content: ToolCallContent): ViewToolContent {
       return { type: 'diff', path: content.path, oldText: content.oldText ?? null, newText: content.newText, ...diffStats(content.oldText, content.newText) };
     case 'terminal':
       return { type: 'terminal', terminalId: content.terminalId };
-    case '$unknown':
+    case 'unknown':
       return { type: 'unknown', tag: content.tag, raw: preview(content.raw) };
   }
 }
 
-/** Config options the client renders (select and boolean); others are left out. Groups are flattened. */
-export function configOptionsToView(options: readonly SessionConfigOption[]): ViewConfigOption[] {
-  const view: ViewConfigOption[] = [];
-  for (const option of options) {
-    if (option.type === 'select') {
-      const flat = option.options.flatMap((entry: SessionConfigSelectOption | SessionConfigSelectGroup) =>
-        isGroup(entry)
-          ? entry.options.map((o) => ({ value: o.value, name: o.name, description: o.description ?? undefined, group: entry.name }))
-          : [{ value: entry.value, name: entry.name, description: entry.description ?? undefined }],
-      );
-      view.push({ type: 'select', ...optionBase(option), currentValue: option.currentValue, options: flat });
-    } else if (option.type === 'boolean') {
-      view.push({ type: 'boolean', ...optionBase(option), currentValue: option.currentValue });
-    }
-  }
-  return view;
+/** The config options as the chat shows them. */
+export function configOptionsToView(options: readonly ConfigOption[]): ViewConfigOption[] {
+  return options.map((option) => {
+    const base = { id: option.id, name: option.name, category: option.category, description: option.description };
+    if (option.type === 'boolean') return { type: 'boolean', ...base, currentValue: option.currentValue };
+    const choices = option.options.map((o) =>
+      o.group === undefined ? { value: o.value, name: o.name, description: o.description } : { value: o.value, name: o.name, description: o.description, group: o.group },
+    );
+    return { type: 'select', ...base, currentValue: option.currentValue, options: choices };
+  });
 }
 
 /**
@@ -97,15 +84,6 @@ export function modesSuperseded(modes: { readonly available: readonly { readonly
       option.category === 'mode' ||
       (option.type === 'select' && option.options.length === ids.size && ids.size > 0 && option.options.every((o) => ids.has(o.value))),
   );
-}
-
-/** What every kind of option shows. */
-function optionBase(option: { id: string; name: string; category?: string | null; description?: string | null }) {
-  return { id: option.id, name: option.name, category: option.category ?? undefined, description: option.description ?? undefined };
-}
-
-function isGroup(entry: SessionConfigSelectOption | SessionConfigSelectGroup): entry is SessionConfigSelectGroup {
-  return typeof entry['group'] === 'string' && Array.isArray(entry['options']);
 }
 
 /** Live state of a terminal the agent started (shown on its own, and in the tool calls that show it). */

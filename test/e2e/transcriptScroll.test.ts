@@ -16,6 +16,7 @@ import type { FeedMessage } from '../../src/thread/transcriptFeed';
 import { TranscriptFeed } from '../../src/thread/transcriptFeed';
 import { Thread } from '../../src/thread/thread';
 import { REPO_ROOT, tooling } from './workbench';
+import { transcriptEvent } from '../../src/acp/v1/transcriptEvents';
 
 /** Turns in the conversation: well beyond the 200 entries a transcript renders whole. */
 const TURNS = 600;
@@ -109,7 +110,7 @@ describe('the chat transcript keeps a scroll made at any moment around a streame
     });
   const chunk = () => {
     chunks++;
-    thread.apply(SessionUpdate.parse({ sessionUpdate: 'agent_message_chunk', messageId: 'streamed', content: { type: 'text', text: `\n- item ${chunks}: a few more words of the answer` } }));
+    thread.apply(transcriptEvent(SessionUpdate.parse({ sessionUpdate: 'agent_message_chunk', messageId: 'streamed', content: { type: 'text', text: `\n- item ${chunks}: a few more words of the answer` } })));
     feed.changed();
   };
 
@@ -129,8 +130,8 @@ describe('the chat transcript keeps a scroll made at any moment around a streame
     thread = new Thread({ agentName: 'Reference Agent', sessionId: 'long', roots: [{ name: 'lib', path: '/w/lib', primary: true }], prompt: { image: false, audio: false, embeddedContext: false }, status: 'idle' });
     for (let turn = 0; turn < TURNS; turn++) {
       thread.addUserPrompt([{ type: 'text', text: `Question ${turn}: what does part ${turn} of the library do?` }]);
-      thread.apply(SessionUpdate.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Answer ${turn}: part ${turn} greets **everyone**.\n\n- it reads \`greet.ts\`\n- it writes the greeting\n\nThat is all for part ${turn}.` } }));
-      thread.apply(SessionUpdate.parse({ sessionUpdate: 'tool_call', toolCallId: `read_${turn}`, title: `Read greet.ts (${turn})`, kind: 'read', status: 'completed', locations: [{ path: '/w/lib/src/greet.ts', line: 1 }] }));
+      thread.apply(transcriptEvent(SessionUpdate.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Answer ${turn}: part ${turn} greets **everyone**.\n\n- it reads \`greet.ts\`\n- it writes the greeting\n\nThat is all for part ${turn}.` } })));
+      thread.apply(transcriptEvent(SessionUpdate.parse({ sessionUpdate: 'tool_call', toolCallId: `read_${turn}`, title: `Read greet.ts (${turn})`, kind: 'read', status: 'completed', locations: [{ path: '/w/lib/src/greet.ts', line: 1 }] })));
       thread.endTurn('end_turn');
     }
     thread.takeOps();

@@ -28,6 +28,7 @@ import { Thread } from '../../src/thread/thread';
 import { conformance } from '../helpers/conformance';
 import { recordingLogger, type RecordingLogger } from '../helpers/memoryPeer';
 import type { InteropAgent } from './agents';
+import { transcriptEvent } from '../../src/acp/v1/transcriptEvents';
 
 /** One message on the wire, as the client sent or received it. */
 export interface WireMessage {
@@ -205,8 +206,8 @@ export class InteropClient {
       list.push(update);
       this.updates.set(sessionId, list);
       const controller = this.controllers.get(sessionId);
-      if (controller && controller.session.connection === connection) controller.onUpdate(update);
-      else this.threadFor(sessionId).apply(update);
+      if (controller && controller.session.connection === connection) controller.onEvent(transcriptEvent(update));
+      else this.threadFor(sessionId).apply(transcriptEvent(update));
     });
     connection.onRequest(acp.RequestPermissionMethod, (params, token) => {
       const controller = this.controllers.get(params.sessionId);

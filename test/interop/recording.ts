@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import * as acp from '../../src/acp/schema';
 import { Thread } from '../../src/thread/thread';
 import type { InteropClient } from './harness';
+import { transcriptEvent } from '../../src/acp/v1/transcriptEvents';
 
 export const UPDATES_DIR = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'updates');
 const RECORD = process.env['ACP_INTEROP_RECORD'] === '1';
@@ -47,7 +48,7 @@ export function transcriptShape(lines: readonly string[]): string[] {
   for (const line of lines) {
     const raw = JSON.parse(line) as Record<string, unknown>;
     if ('$stopReason' in raw) thread.endTurn(String(raw['$stopReason']));
-    else thread.apply(acp.SessionNotification.parse({ sessionId: 'recorded', update: raw }).update);
+    else thread.apply(transcriptEvent(acp.SessionNotification.parse({ sessionId: 'recorded', update: raw }).update));
   }
   return thread.snapshot().entries.map((entry) => {
     switch (entry.kind) {

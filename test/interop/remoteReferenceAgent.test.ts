@@ -219,8 +219,8 @@ for (const kind of ['websocket', 'http'] as const) {
       sessions.add(session);
       // What the agent says in the session, as its chat would get it.
       await router.route(connection, session.sessionId, {
-        onUpdate: (update) => {
-          if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') said.push(update.content.text);
+        onEvent: (event) => {
+          if (event.type === 'message' && event.role === 'agent' && event.content.type === 'text') said.push(event.content.text);
         },
         requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }),
         noteRefusal: () => undefined,

@@ -1,6 +1,7 @@
 /** Tool calls reported by the agent. https://agentclientprotocol.com/protocol/tool-calls */
 import * as z from 'zod';
 import { ContentBlock } from './content';
+import type { AgentTerminalReport } from '../port/events';
 import { Meta, TerminalId, ToolCallId, lenient, openEnum, skipInvalidItems, tolerantUnion } from './primitives';
 
 export const ToolKind = openEnum(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
@@ -96,16 +97,6 @@ export const AgentTerminalMeta = z.looseObject({
   terminal_output_delta: lenient(TerminalOutputMeta),
   terminal_exit: lenient(TerminalExitMeta),
 });
-
-/** What one tool call update says about a terminal the agent runs itself (see {@link AgentTerminalMeta}). */
-export interface AgentTerminalReport {
-  readonly terminalId: string;
-  /** The absolute folder it runs in. */
-  readonly cwd?: string;
-  /** Output to append. */
-  readonly output?: string;
-  readonly exitStatus?: { readonly exitCode: number | null; readonly signal: string | null };
-}
 
 /** The agent-owned terminals a tool call update's `_meta` reports (usually none; at most one per terminal id). */
 export function agentTerminalReports(meta: Record<string, unknown> | null | undefined): AgentTerminalReport[] {

@@ -13,13 +13,8 @@
 import * as l10n from '@vscode/l10n';
 import type { AcpConnection, CancellationToken } from '../../acp/connection';
 import { FramingError, formatSize, type OversizeLine } from '../../acp/transport/ndjson';
-import {
-  RequestPermissionMethod,
-  SessionUpdateNotification,
-  type RequestPermissionRequest,
-  type RequestPermissionResponse,
-  type SessionUpdate,
-} from '../../acp/schema/index';
+import type { TranscriptEvent } from '../../acp/port/events';
+import { RequestPermissionMethod, type RequestPermissionRequest, type RequestPermissionResponse } from '../../acp/schema/index';
 import { Emitter, type Event } from '../../common/events';
 import type { Logger } from '../../common/logger';
 import type { OpenDocuments } from '../../roots/guardedFs';
@@ -36,7 +31,8 @@ import { errorMessage } from '../../common/errors';
 
 /** What a session's traffic goes to: its chat. */
 export interface SessionSink {
-  onUpdate(update: SessionUpdate): void;
+  /** What the agent did in the session (a message chunk, a tool call, a plan…). */
+  onEvent(event: TranscriptEvent): void;
   requestPermission(params: RequestPermissionRequest, token: CancellationToken): Promise<RequestPermissionResponse>;
   noteRefusal(refusal: Refusal): void;
   /** A terminal the agent started: created, new output, exited. */
@@ -101,7 +97,7 @@ const SLICE_MS = 8;
 /** Updates being handed over to a chat that just opened: in order, the ones arriving meanwhile at the end. */
 interface Handover {
   sink: SessionSink;
-  readonly queue: SessionUpdate[];
+  readonly queue: TranscriptEvent[];
   at: number;
   readonly done: Promise<void>;
   readonly finish: () => void;
@@ -109,7 +105,7 @@ interface Handover {
 
 interface Routes {
   readonly sinks: Map<string, SessionSink>;
-  readonly buffered: Map<string, SessionUpdate[]>;
+  readonly buffered: Map<string, TranscriptEvent[]>;
   /** Sessions whose `session/load` replay is expected (kept in the large buffer). */
   readonly replaying: Set<string>;
   /** Sessions whose buffer overflowed (said once). */
@@ -150,7 +146,7 @@ export class SessionRouter {
     const routes: Routes = { sinks: new Map(), buffered: new Map(), replaying: new Set(), overflowed: new Set(), forks: new Set(), handovers: new Map(), terminals };
     this.routes.set(connection, routes);
     registerFsHandlers(connection, { sessions, documents, logger, onRefusal: (session, refusal) => this.refused(routes, session, refusal) });
-    connection.onNotification(SessionUpdateNotification, (notification) => this.deliver(connection, routes, notification.sessionId, notification.update));
+    connection.onTranscriptEvent((sessionId, event) => this.deliver(connection, routes, sessionId, event));
     connection.onRequest(RequestPermissionMethod, (params, token) => this.requestPermission(connection, routes, params, token));
     registerTerminalHandlers(
       connection,
@@ -384,10 +380,10 @@ export class SessionRouter {
     const started = performance.now();
     const { queue } = handover;
     while (handover.at < queue.length) {
-      const update = queue[handover.at]!;
+      const event = queue[handover.at]!;
       // Let go of what was handed over (a long replay holds its updates only until they are folded).
-      (queue as Array<SessionUpdate | undefined>)[handover.at++] = undefined;
-      handover.sink.onUpdate(update);
+      (queue as Array<TranscriptEvent | undefined>)[handover.at++] = undefined;
+      handover.sink.onEvent(event);
       if (performance.now() - started >= (this.options.sliceMs ?? SLICE_MS)) break;
     }
     if (handover.at < queue.length) {
@@ -404,15 +400,15 @@ export class SessionRouter {
     handover.finish();
   }
 
-  private deliver(connection: AcpConnection, routes: Routes, sessionId: string, update: SessionUpdate): void {
+  private deliver(connection: AcpConnection, routes: Routes, sessionId: string, event: TranscriptEvent): void {
     const handover = routes.handovers.get(sessionId);
     if (handover) {
-      handover.queue.push(update);
+      handover.queue.push(event);
       return;
     }
     const sink = routes.sinks.get(sessionId);
     if (sink) {
-      sink.onUpdate(update);
+      sink.onEvent(event);
       return;
     }
     let list = routes.buffered.get(sessionId);
@@ -423,7 +419,7 @@ export class SessionRouter {
     }
     const limit = routes.replaying.has(sessionId) || heardDuringFork(routes, sessionId) ? MAX_REPLAYED_UPDATES : MAX_BUFFERED_UPDATES;
     if (list.length < limit) {
-      list.push(update);
+      list.push(event);
     } else if (!routes.overflowed.has(sessionId)) {
       routes.overflowed.add(sessionId);
       this.options.logger.warn(`${connection.agentName}: too many updates for session ${sessionId} before its chat opened; dropping more.`);

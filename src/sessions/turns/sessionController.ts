@@ -12,9 +12,11 @@ import type {
   PermissionOption,
   RequestPermissionRequest,
   RequestPermissionResponse,
-  SessionUpdate,
 } from '../../acp/schema/index';
 import type { CancellationToken } from '../../acp/connection';
+import type { TranscriptEvent } from '../../acp/port/events';
+import type { TurnEnd } from '../../acp/port/turn';
+import { configOptions as configOptionsFromV1, toolCallChange } from '../../acp/v1/transcriptEvents';
 import type { OpenDocuments } from '../../roots/guardedFs';
 import type { ErrorAction, ViewContent, ViewSessionState } from '../../shared/chatModel';
 import type { Attachment, QueueAction } from '../../shared/chatProtocol';
@@ -137,9 +139,9 @@ export class SessionController implements SessionSink {
     this.adopt(session);
   }
 
-  /** A `session/update` for this session. */
-  onUpdate(update: SessionUpdate): void {
-    this.thread.apply(update);
+  /** What the agent did in this session. */
+  onEvent(event: TranscriptEvent): void {
+    this.thread.apply(event);
   }
 
   /** A replay that waited for this chat is being handed over in slices (the header says how far). */
@@ -232,7 +234,9 @@ export class SessionController implements SessionSink {
       const before = hooks ? await hooks.before(this) : undefined;
       let outcome: { stopReason: string } | { error: unknown };
       try {
-        outcome = this.stopRequested ? { stopReason: 'cancelled' } : await session.connection.prompt({ sessionId: session.sessionId, prompt: blocks });
+        // The end of the turn comes from the turn the protocol adapter runs (acp/port/turn.ts).
+        const end: TurnEnd = this.stopRequested ? { reason: 'stopped', stopReason: 'cancelled' } : await session.connection.startTurn({ sessionId: session.sessionId, prompt: blocks }).ended;
+        outcome = end.reason === 'stopped' ? { stopReason: end.stopReason } : { error: end.error };
       } catch (error) {
         outcome = { error };
       }
@@ -277,7 +281,7 @@ export class SessionController implements SessionSink {
   requestPermission(params: RequestPermissionRequest, token?: CancellationToken): Promise<RequestPermissionResponse> {
     const options = [...params.options].sort((a, b) => rank(a.kind) - rank(b.kind));
     const title = params.toolCall.title ?? this.toolTitle(params.toolCall.toolCallId) ?? l10n.t('The agent wants to run a tool');
-    if (params.toolCall.title || params.toolCall.status || params.toolCall.content) this.thread.applyPermissionToolCall(params.toolCall);
+    if (params.toolCall.title || params.toolCall.status || params.toolCall.content) this.thread.applyPermissionToolCall(toolCallChange(params.toolCall));
     const entryId = this.thread.addPermission(
       title,
       params.toolCall.toolCallId,
@@ -342,7 +346,7 @@ export class SessionController implements SessionSink {
 
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
     const result = await this.current.connection.setConfigOption(this.current.sessionId, configId, value);
-    this.thread.setSession({ configOptions: configOptionsToView(result.configOptions) });
+    this.thread.setSession({ configOptions: configOptionsToView(configOptionsFromV1(result.configOptions)) });
   }
 
   /**
@@ -401,7 +405,7 @@ export class SessionController implements SessionSink {
             available: models.availableModels.map((m) => ({ id: m.modelId, name: m.name, description: m.description ?? undefined })),
           }
         : undefined,
-      configOptions: configOptions ? configOptionsToView(configOptions) : [],
+      configOptions: configOptions ? configOptionsToView(configOptionsFromV1(configOptions)) : [],
       prompt: session.connection.caps.prompt,
     });
     this.dispose();

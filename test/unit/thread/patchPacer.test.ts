@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatOp } from '../../../src/shared/chatModel';
 import { PatchPacer } from '../../../src/thread/patchPacer';
 import { Thread } from '../../../src/thread/thread';
+import { transcriptEvent } from '../../../src/acp/v1/transcriptEvents';
 
 function setup(ackTimeoutMs = 1000) {
   const thread = new Thread({ agentName: 'Agent', roots: [], prompt: { image: false, audio: false, embeddedContext: false } });
@@ -16,7 +17,7 @@ function setup(ackTimeoutMs = 1000) {
     ackTimeoutMs,
   });
   const chunk = (text: string) => {
-    thread.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+    thread.apply(transcriptEvent({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }));
     pacer.schedule();
   };
   return { thread, pacer, sent, chunk, late: () => late };

@@ -5,6 +5,7 @@ import * as acp from '../../../src/acp/schema';
 import { applyOps, type ViewEntry, type ViewSessionState } from '../../../src/shared/chatModel';
 import { Thread } from '../../../src/thread/thread';
 import { MAX_AGENT_OUTPUT_CHARS } from '../../../src/thread/threadTerminals';
+import { transcriptEvent } from '../../../src/acp/v1/transcriptEvents';
 
 const FIXTURES = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'updates');
 
@@ -44,21 +45,21 @@ function loadFixture(name: string): { updates: acp.SessionUpdate[]; stopReason: 
 describe('Thread (the transcript reducer)', () => {
   it('joins chunks with the same messageId into one entry, and starts a new one for another id', () => {
     const thread = newThread();
-    thread.apply(text('Hel', 'm1'));
-    thread.apply(text('lo', 'm1'));
-    thread.apply(text('Next', 'm2'));
+    thread.apply(transcriptEvent(text('Hel', 'm1')));
+    thread.apply(transcriptEvent(text('lo', 'm1')));
+    thread.apply(transcriptEvent(text('Next', 'm2')));
     const entries = thread.snapshot().entries;
     assert.deepEqual(entries.map((e) => e.kind === 'agent' && e.blocks), [[{ type: 'text', text: 'Hello' }], [{ type: 'text', text: 'Next' }]]);
   });
 
   it('joins consecutive chunks without ids, and splits messages around other entries', () => {
     const thread = newThread();
-    thread.apply(text('a'));
-    thread.apply(text('b'));
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read' }));
-    thread.apply(text('c'));
-    thread.apply(text('thinking', undefined, 'agent_thought_chunk'));
-    thread.apply(text('d'));
+    thread.apply(transcriptEvent(text('a')));
+    thread.apply(transcriptEvent(text('b')));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read' })));
+    thread.apply(transcriptEvent(text('c')));
+    thread.apply(transcriptEvent(text('thinking', undefined, 'agent_thought_chunk')));
+    thread.apply(transcriptEvent(text('d')));
     assert.deepEqual(
       thread.snapshot().entries.map((e) => e.kind),
       ['agent', 'tool', 'agent', 'thought', 'agent'],
@@ -67,9 +68,9 @@ describe('Thread (the transcript reducer)', () => {
 
   it('keeps images and links of a message as blocks next to its text', () => {
     const thread = newThread();
-    thread.apply(text('See '));
-    thread.apply(update({ sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'AAA', mimeType: 'image/png' } }));
-    thread.apply(text(' and '));
+    thread.apply(transcriptEvent(text('See ')));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'AAA', mimeType: 'image/png' } })));
+    thread.apply(transcriptEvent(text(' and ')));
     const [entry] = thread.snapshot().entries;
     assert.ok(entry?.kind === 'agent');
     assert.deepEqual(entry.blocks.map((b) => b.type), ['text', 'image', 'text']);
@@ -78,9 +79,9 @@ describe('Thread (the transcript reducer)', () => {
 
   it('patches tool calls by id: fields present change, content and locations replace', () => {
     const thread = newThread();
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit a.ts', kind: 'edit', status: 'pending', locations: [{ path: '/w/a.ts', line: 3 }] }));
-    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'in_progress' }));
-    thread.apply(
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit a.ts', kind: 'edit', status: 'pending', locations: [{ path: '/w/a.ts', line: 3 }] })));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'in_progress' })));
+    thread.apply(transcriptEvent(
       update({
         sessionUpdate: 'tool_call_update',
         toolCallId: 't1',
@@ -88,7 +89,7 @@ describe('Thread (the transcript reducer)', () => {
         content: [{ type: 'diff', path: '/w/a.ts', oldText: 'a\nb\n', newText: 'a\nc\nd\n' }],
         locations: [],
       }),
-    );
+    ));
     const [tool] = thread.snapshot().entries;
     assert.ok(tool?.kind === 'tool');
     assert.equal(tool.title, 'Edit a.ts');
@@ -100,7 +101,7 @@ describe('Thread (the transcript reducer)', () => {
 
   it('creates an entry for an update to a tool call it never saw, instead of losing it', () => {
     const thread = newThread();
-    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'ghost', status: 'failed' }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'ghost', status: 'failed' })));
     const [tool] = thread.snapshot().entries;
     assert.ok(tool?.kind === 'tool' && tool.status === 'failed' && tool.title === 'Tool call');
   });
@@ -109,15 +110,15 @@ describe('Thread (the transcript reducer)', () => {
     const thread = newThread();
     const call = (title: string) => update({ sessionUpdate: 'tool_call', toolCallId: 'call_1', title, kind: 'read', status: 'pending' });
     thread.addUserPrompt([{ type: 'text', text: 'one' }]);
-    thread.apply(call('Read a'));
-    thread.apply(call('Read a (again)'));
-    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed' }));
+    thread.apply(transcriptEvent(call('Read a')));
+    thread.apply(transcriptEvent(call('Read a (again)')));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed' })));
     thread.endTurn('end_turn');
-    thread.apply(update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'two (replayed)' } }));
-    thread.apply(call('Read b'));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'two (replayed)' } })));
+    thread.apply(transcriptEvent(call('Read b')));
     thread.addUserPrompt([{ type: 'text', text: 'three' }]);
-    thread.apply(call('Read c'));
-    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'failed' }));
+    thread.apply(transcriptEvent(call('Read c')));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'failed' })));
     const tools = thread.snapshot().entries.flatMap((e) => (e.kind === 'tool' ? [[e.title, e.status]] : []));
     assert.deepEqual(tools, [
       ['Read a (again)', 'completed'],
@@ -131,8 +132,8 @@ describe('Thread (the transcript reducer)', () => {
     const thread = newThread();
     const depth = 100_000;
     const deep = JSON.parse(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`) as unknown;
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'deep', title: 'Deep', rawInput: deep }));
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'flat', title: 'Flat', rawInput: { path: '/w/a', lines: [1, 2] } }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 'deep', title: 'Deep', rawInput: deep })));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 'flat', title: 'Flat', rawInput: { path: '/w/a', lines: [1, 2] } })));
     const [first, second] = thread.snapshot().entries;
     assert.ok(first?.kind === 'tool' && first.rawInput);
     assert.ok(first.rawInput.startsWith('{\n  "a": {\n    "a": {'), first.rawInput.slice(0, 40));
@@ -145,12 +146,12 @@ describe('Thread (the transcript reducer)', () => {
     const thread = newThread();
     thread.addUserPrompt([{ type: 'text', text: 'go' }]);
     const plan = (status: string) => update({ sessionUpdate: 'plan', entries: [{ content: 'step', priority: 'high', status }] });
-    thread.apply(plan('pending'));
-    thread.apply(text('working'));
-    thread.apply(plan('completed'));
+    thread.apply(transcriptEvent(plan('pending')));
+    thread.apply(transcriptEvent(text('working')));
+    thread.apply(transcriptEvent(plan('completed')));
     thread.endTurn('end_turn');
     thread.addUserPrompt([{ type: 'text', text: 'again' }]);
-    thread.apply(plan('pending'));
+    thread.apply(transcriptEvent(plan('pending')));
     const plans = thread.snapshot().entries.filter((e) => e.kind === 'plan');
     assert.equal(plans.length, 2);
     assert.equal(plans[0]?.kind === 'plan' && plans[0].entries[0]?.status, 'completed');
@@ -159,9 +160,9 @@ describe('Thread (the transcript reducer)', () => {
   it('keeps session-level state: commands, mode, config options, the agent’s title (null clears; what is shown is set by the title rule), usage', () => {
     const thread = newThread();
     thread.setSession({ modes: { currentModeId: 'code', available: [{ id: 'code', name: 'Code' }, { id: 'ask', name: 'Ask' }] } });
-    thread.apply(update({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'plan', description: 'Plan', input: { hint: 'what' } }] }));
-    thread.apply(update({ sessionUpdate: 'current_mode_update', currentModeId: 'ask' }));
-    thread.apply(
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'plan', description: 'Plan', input: { hint: 'what' } }] })));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'current_mode_update', currentModeId: 'ask' })));
+    thread.apply(transcriptEvent(
       update({
         sessionUpdate: 'config_option_update',
         configOptions: [
@@ -170,9 +171,9 @@ describe('Thread (the transcript reducer)', () => {
           { id: 'weird', name: 'Weird', type: 'slider', min: 0 },
         ],
       }),
-    );
-    thread.apply(update({ sessionUpdate: 'session_info_update', title: 'Fix the build' }));
-    thread.apply(update({ sessionUpdate: 'usage_update', used: 10, size: 100, cost: { amount: 0.5, currency: 'EUR' } }));
+    ));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'session_info_update', title: 'Fix the build' })));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'usage_update', used: 10, size: 100, cost: { amount: 0.5, currency: 'EUR' } })));
     const s = thread.session;
     assert.deepEqual(s.commands, [{ name: 'plan', description: 'Plan', hint: 'what' }]);
     assert.equal(s.modes?.currentModeId, 'ask');
@@ -181,16 +182,16 @@ describe('Thread (the transcript reducer)', () => {
     assert.equal(thread.agentTitle, 'Fix the build');
     assert.equal(s.title, undefined, 'the agent’s title is not what is shown by itself (a rename wins over it)');
     assert.deepEqual(s.usage, { used: 10, size: 100, cost: { amount: 0.5, currency: 'EUR' } });
-    thread.apply(update({ sessionUpdate: 'session_info_update', title: null }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'session_info_update', title: null })));
     assert.equal(thread.agentTitle, undefined);
   });
 
   it('shows notices, compaction and unknown variants as entries (never drops them)', () => {
     const thread = newThread();
-    thread.apply(update({ sessionUpdate: 'notice', severity: 'warning', title: 'Rate limited' }));
-    thread.apply(update({ sessionUpdate: 'compaction_update', compactionId: 'k', status: 'in_progress' }));
-    thread.apply(update({ sessionUpdate: 'future_variant_xyz', payload: { x: 1 } }));
-    thread.apply(update({ sessionUpdate: 'tool_call', title: 'missing id' }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'notice', severity: 'warning', title: 'Rate limited' })));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'compaction_update', compactionId: 'k', status: 'in_progress' })));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'future_variant_xyz', payload: { x: 1 } })));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', title: 'missing id' })));
     const entries = thread.snapshot().entries;
     assert.deepEqual(entries.map((e) => e.kind), ['notice', 'info', 'unknown', 'unknown']);
     const unknown = entries[2];
@@ -203,7 +204,7 @@ describe('Thread (the transcript reducer)', () => {
     const thread = newThread();
     thread.addUserPrompt([{ type: 'text', text: 'go' }]);
     assert.equal(thread.session.status, 'running');
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Run', status: 'in_progress' }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Run', status: 'in_progress' })));
     thread.endTurn('cancelled');
     const entries = thread.snapshot().entries;
     assert.equal(entries[1]?.kind === 'tool' && entries[1].status, 'cancelled');
@@ -214,9 +215,9 @@ describe('Thread (the transcript reducer)', () => {
   it('ends the tool calls of a turn that ended without an answer (the agent went away): interrupted, never left running', () => {
     const thread = newThread();
     thread.addUserPrompt([{ type: 'text', text: 'go' }]);
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'Running', status: 'in_progress' }));
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'b', title: 'Waiting', status: 'pending' }));
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'Done', status: 'completed' }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'Running', status: 'in_progress' })));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 'b', title: 'Waiting', status: 'pending' })));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'Done', status: 'completed' })));
     thread.interruptUnfinishedTools();
     assert.deepEqual(
       thread.snapshot().entries.flatMap((e) => (e.kind === 'tool' ? [`${e.toolCallId}:${e.status}`] : [])),
@@ -246,13 +247,13 @@ describe('Thread (the transcript reducer)', () => {
     const view = new WebviewModel();
     // The chat: one finished turn, then a turn that crashed in the middle of two tool calls.
     thread.addUserPrompt([{ type: 'text', text: 'hello' }]);
-    thread.apply(text('Echo: hello', 'm1'));
+    thread.apply(transcriptEvent(text('Echo: hello', 'm1')));
     thread.endTurn('end_turn');
     thread.addUserPrompt([{ type: 'text', text: 'crash' }]);
-    thread.apply(text('This turn ', 'm2'));
-    thread.apply(text('crashes', 'm2'));
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Recorded step', status: 'in_progress' }));
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Step the agent did not record', status: 'in_progress' }));
+    thread.apply(transcriptEvent(text('This turn ', 'm2')));
+    thread.apply(transcriptEvent(text('crashes', 'm2')));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Recorded step', status: 'in_progress' })));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 't2', title: 'Step the agent did not record', status: 'in_progress' })));
     thread.interruptUnfinishedTools();
     thread.addError('Agent exited (exit code 42).', ['restart', 'reopen']);
     view.receive(thread);
@@ -267,7 +268,7 @@ describe('Thread (the transcript reducer)', () => {
       text('crashes', 'r2'),
       update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Recorded step', status: 'in_progress' }),
     ])
-      thread.apply(u);
+      thread.apply(transcriptEvent(u));
     view.receive(thread);
     assert.deepEqual(view.entries, before, 'while the history replays, the chat keeps showing what it showed');
     thread.endReplay();
@@ -290,7 +291,7 @@ describe('Thread (the transcript reducer)', () => {
   it('a load replay that left a tool call unfinished (the agent stopped in it) shows it interrupted once the load answered', () => {
     const thread = newThread();
     thread.reset();
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Step', status: 'in_progress' }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Step', status: 'in_progress' })));
     thread.endReplay();
     assert.equal(thread.toolEntry('t1')?.status, 'interrupted');
   });
@@ -303,7 +304,7 @@ describe('Thread (the transcript reducer)', () => {
     view.receive(thread);
     const before = thread.snapshot().entries;
     thread.beginReplay();
-    thread.apply(text('half a replay'));
+    thread.apply(transcriptEvent(text('half a replay')));
     thread.abortReplay();
     view.receive(thread);
     assert.deepEqual(thread.snapshot().entries, before);
@@ -314,9 +315,9 @@ describe('Thread (the transcript reducer)', () => {
     const thread = newThread();
     const view = new WebviewModel();
     thread.addUserPrompt([{ type: 'text', text: 'go' }]);
-    thread.apply(text('Running it. '));
+    thread.apply(transcriptEvent(text('Running it. ')));
     thread.updateTerminal('term-1', { command: 'npm test', cwd: '/w/app', output: '' });
-    thread.apply(text('Still here.'));
+    thread.apply(transcriptEvent(text('Still here.')));
     thread.updateTerminal('term-1', { command: 'npm test', cwd: '/w/app', output: 'ok\n', exitStatus: { exitCode: 0, signal: null } });
     view.receive(thread);
     assert.deepEqual(
@@ -329,7 +330,7 @@ describe('Thread (the transcript reducer)', () => {
 
     // A tool call showing the same terminal takes over: one place shows a command.
     thread.updateTerminal('term-2', { command: 'ls', cwd: '/w/app', output: '' });
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Run ls', kind: 'execute', content: [{ type: 'terminal', terminalId: 'term-2' }] }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Run ls', kind: 'execute', content: [{ type: 'terminal', terminalId: 'term-2' }] })));
     thread.updateTerminal('term-2', { command: 'ls', cwd: '/w/app', output: 'a b\n', exitStatus: { exitCode: 0, signal: null } });
     const entries = thread.snapshot().entries;
     const second = entries.find((e) => e.kind === 'terminal' && e.terminalId === 'term-2');
@@ -350,11 +351,11 @@ describe('Thread (the transcript reducer)', () => {
     const view = new WebviewModel();
     thread.addUserPrompt([{ type: 'text', text: 'list the files' }]);
     // pi-acp 0.0.34 (src/acp/session.ts emitBashToolCall / emitBashOutputUpdate), as it sends them.
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'call_1', title: 'ls -1', kind: 'execute', status: 'pending', content: [{ type: 'terminal', terminalId: 'call_1' }], _meta: { terminal_info: { terminal_id: 'call_1', cwd: '/w/app' } } }));
-    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'in_progress', _meta: { terminal_output: { terminal_id: 'call_1', data: 'a.txt\n' } } }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 'call_1', title: 'ls -1', kind: 'execute', status: 'pending', content: [{ type: 'terminal', terminalId: 'call_1' }], _meta: { terminal_info: { terminal_id: 'call_1', cwd: '/w/app' } } })));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'in_progress', _meta: { terminal_output: { terminal_id: 'call_1', data: 'a.txt\n' } } })));
     let tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
     assert.deepEqual(tool?.kind === 'tool' && tool.content, [{ type: 'terminal', terminalId: 'call_1', agentOwned: true, cwd: '/w/app', output: 'a.txt\n' }], 'its output so far, while it runs');
-    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed', _meta: { terminal_output: { terminal_id: 'call_1', data: 'b.txt\n' }, terminal_exit: { terminal_id: 'call_1', exit_code: 0, signal: null } } }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed', _meta: { terminal_output: { terminal_id: 'call_1', data: 'b.txt\n' }, terminal_exit: { terminal_id: 'call_1', exit_code: 0, signal: null } } })));
     view.receive(thread);
     tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
     assert.deepEqual(tool?.kind === 'tool' && [tool.status, tool.content], [
@@ -372,12 +373,12 @@ describe('Thread (the transcript reducer)', () => {
   it('shows a command codex-acp runs (its output in `_meta.terminal_output_delta`), also when an update names no terminal in its content', () => {
     const thread = newThread();
     thread.addUserPrompt([{ type: 'text', text: 'bash printf hi' }]);
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'call_x', title: 'printf hi', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'call_x' }], _meta: { terminal_info: { cwd: '/w/app', terminal_id: 'call_x' } } }));
-    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', _meta: { terminal_output_delta: { data: 'hi', terminal_id: 'call_x' } } }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 'call_x', title: 'printf hi', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'call_x' }], _meta: { terminal_info: { cwd: '/w/app', terminal_id: 'call_x' } } })));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', _meta: { terminal_output_delta: { data: 'hi', terminal_id: 'call_x' } } })));
     // A later report replacing the content without the terminal keeps it: its state is the `_meta`'s.
-    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'done' } }], _meta: { terminal_exit: { exit_code: 0, signal: null, terminal_id: 'call_x' } } }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'done' } }], _meta: { terminal_exit: { exit_code: 0, signal: null, terminal_id: 'call_x' } } })));
     // Keys that do not read are ignored, never the update.
-    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', title: 'printf hi (done)', _meta: { terminal_output_delta: { data: 42 }, terminal_exit: 'soon' } }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', title: 'printf hi (done)', _meta: { terminal_output_delta: { data: 42 }, terminal_exit: 'soon' } })));
     const tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
     assert.deepEqual(tool?.kind === 'tool' && [tool.title, tool.status, tool.content], [
       'printf hi (done)',
@@ -391,10 +392,10 @@ describe('Thread (the transcript reducer)', () => {
 
   it('keeps the end of an agent-owned terminal’s output when it grows past the bound, and says earlier output was cut', () => {
     const thread = newThread();
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'yes', kind: 'execute', content: [{ type: 'terminal', terminalId: 'c' }] }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'yes', kind: 'execute', content: [{ type: 'terminal', terminalId: 'c' }] })));
     const chunk = 'y\n'.repeat(300_000);
-    for (let i = 0; i < 3; i++) thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c', _meta: { terminal_output: { terminal_id: 'c', data: chunk } } }));
-    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c', _meta: { terminal_output: { terminal_id: 'c', data: 'end\n' } } }));
+    for (let i = 0; i < 3; i++) thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c', _meta: { terminal_output: { terminal_id: 'c', data: chunk } } })));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c', _meta: { terminal_output: { terminal_id: 'c', data: 'end\n' } } })));
     const tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
     const terminal = tool?.kind === 'tool' ? tool.content[0] : undefined;
     assert.ok(terminal?.type === 'terminal');
@@ -418,11 +419,11 @@ describe('Thread (the transcript reducer)', () => {
     const view = new WebviewModel();
     thread.setSession({ modes, configOptions: [] });
     assert.deepEqual(thread.session.modes, modes, 'modes alone: their picker');
-    thread.apply(pi);
+    thread.apply(transcriptEvent(pi));
     assert.equal(thread.session.modes, undefined, 'the thought_level option offers the same choices: one picker');
     assert.deepEqual(thread.session.configOptions.map((o) => o.id), ['model', 'thought_level']);
     // What pi-acp sends when the level changes: both updates; the option's picker follows.
-    thread.apply(update({ sessionUpdate: 'current_mode_update', currentModeId: 'high' }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'current_mode_update', currentModeId: 'high' })));
     assert.equal(thread.session.modes, undefined);
     view.receive(thread);
     assert.equal(view.session?.modes, undefined, 'the webview gets no second picker');
@@ -437,7 +438,7 @@ describe('Thread (the transcript reducer)', () => {
     other.setSession({ modes, configOptions: [{ type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: 'a', options: [{ value: 'a', name: 'A' }] }, { type: 'boolean', id: 'x', name: 'X', currentValue: false }] });
     assert.deepEqual(other.session.modes, modes);
     // …and the modes come back when an agent drops the option that stood for them.
-    thread.apply(update({ sessionUpdate: 'config_option_update', configOptions: [] }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'config_option_update', configOptions: [] })));
     assert.deepEqual(thread.session.modes, { ...modes, currentModeId: 'high' });
   });
 
@@ -461,14 +462,14 @@ describe('Thread (the transcript reducer)', () => {
   it('coalesces changes into few ops: appends merge, a later full entry replaces them, creation order is kept', () => {
     const thread = newThread();
     thread.takeOps();
-    thread.apply(text('a', 'm1'));
+    thread.apply(transcriptEvent(text('a', 'm1')));
     thread.takeOps();
-    for (const t of ['b', 'c', 'd']) thread.apply(text(t, 'm1'));
+    for (const t of ['b', 'c', 'd']) thread.apply(transcriptEvent(text(t, 'm1')));
     assert.deepEqual(thread.takeOps(), [{ op: 'append', id: 'agent-1', text: 'bcd' }]);
 
-    thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'One' }));
-    thread.apply(text('between'));
-    thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'One' })));
+    thread.apply(transcriptEvent(text('between')));
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' })));
     const ops = thread.takeOps();
     assert.deepEqual(ops.map((op) => (op.op === 'entry' ? `${op.entry.kind}:${op.entry.kind === 'tool' ? op.entry.status : ''}` : op.op)), [
       'tool:completed',
@@ -484,11 +485,11 @@ describe('Thread (the transcript reducer)', () => {
       const view = new WebviewModel();
       for (let step = 0; step < 200; step++) {
         const r = random();
-        if (r < 0.35) thread.apply(text(`t${step} `, random() < 0.5 ? 'm1' : `m${step % 3}`));
-        else if (r < 0.45) thread.apply(text(`th${step}`, undefined, 'agent_thought_chunk'));
-        else if (r < 0.6) thread.apply(update({ sessionUpdate: 'tool_call', toolCallId: `t${step % 4}`, title: `tool ${step}` }));
-        else if (r < 0.7) thread.apply(update({ sessionUpdate: 'tool_call_update', toolCallId: `t${step % 4}`, status: 'completed' }));
-        else if (r < 0.75) thread.apply(update({ sessionUpdate: 'plan', entries: [{ content: `p${step}`, priority: 'low', status: 'pending' }] }));
+        if (r < 0.35) thread.apply(transcriptEvent(text(`t${step} `, random() < 0.5 ? 'm1' : `m${step % 3}`)));
+        else if (r < 0.45) thread.apply(transcriptEvent(text(`th${step}`, undefined, 'agent_thought_chunk')));
+        else if (r < 0.6) thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: `t${step % 4}`, title: `tool ${step}` })));
+        else if (r < 0.7) thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: `t${step % 4}`, status: 'completed' })));
+        else if (r < 0.75) thread.apply(transcriptEvent(update({ sessionUpdate: 'plan', entries: [{ content: `p${step}`, priority: 'low', status: 'pending' }] })));
         else if (r < 0.8) thread.addUserPrompt([{ type: 'text', text: `u${step}` }]);
         else if (r < 0.83) thread.endTurn('end_turn');
         else if (r < 0.85) thread.reset();
@@ -496,7 +497,7 @@ describe('Thread (the transcript reducer)', () => {
         else if (r < 0.87) thread.endReplay();
         else if (r < 0.875) thread.abortReplay();
         else if (r < 0.88) thread.interruptUnfinishedTools();
-        else if (r < 0.9) thread.apply(update({ sessionUpdate: 'session_info_update', title: `title ${step}` }));
+        else if (r < 0.9) thread.apply(transcriptEvent(update({ sessionUpdate: 'session_info_update', title: `title ${step}` })));
         if (random() < 0.3) view.receive(thread);
       }
       view.receive(thread);
@@ -510,7 +511,7 @@ describe('Thread (the transcript reducer)', () => {
     const { updates, stopReason } = loadFixture('reference-agent.jsonl');
     const thread = newThread();
     thread.addUserPrompt([{ type: 'text', text: 'think stream diff permission plan usage title Recorded turn' }]);
-    for (const u of updates) thread.apply(u);
+    for (const u of updates) thread.apply(transcriptEvent(u));
     thread.endTurn(stopReason ?? 'end_turn');
     const kinds = thread.snapshot().entries.map((e) => e.kind);
     assert.deepEqual(kinds.slice(0, 3), ['user', 'thought', 'agent']);
@@ -524,7 +525,7 @@ describe('Thread (the transcript reducer)', () => {
   it('folds a recorded codex-acp 2.6.0 command: its card shows what the command printed and its exit, from `_meta`', () => {
     const { updates } = loadFixture('codex-acp-2.6.0.jsonl');
     const thread = newThread();
-    for (const u of updates) thread.apply(u);
+    for (const u of updates) thread.apply(transcriptEvent(u));
     const command = thread.snapshot().entries.find((e) => e.kind === 'tool' && e.title.startsWith("printf 'written by codex"));
     assert.ok(command?.kind === 'tool');
     assert.deepEqual(command.content.find((c) => c.type === 'terminal'), {
@@ -565,7 +566,7 @@ describe('Thread (the transcript reducer)', () => {
         } else {
           const u = update(line);
           updates.push(u);
-          thread.apply(u);
+          thread.apply(transcriptEvent(u));
           if (u.sessionUpdate === 'user_message_chunk') current.clear();
           if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
             let call = current.get(u.toolCallId);

@@ -4,6 +4,7 @@ import { HostToChat } from '../../../src/shared/chatProtocol';
 import { cutOps, cutSnapshot, sizeOf } from '../../../src/thread/patchPieces';
 import { Thread } from '../../../src/thread/thread';
 import { TranscriptFeed, type FeedMessage } from '../../../src/thread/transcriptFeed';
+import { transcriptEvent } from '../../../src/acp/v1/transcriptEvents';
 
 const agent = (id: string, text: string): ViewEntry => ({ kind: 'agent', id, blocks: [{ type: 'text', text }] });
 
@@ -95,7 +96,7 @@ describe('a transcript too large for one message goes in pieces', () => {
     const thread = new Thread({ agentName: 'Agent', roots: [], prompt: { image: false, audio: false, embeddedContext: false }, status: 'idle' });
     for (let i = 0; i < 300; i++) {
       thread.addUserPrompt([{ type: 'text', text: `prompt ${i}` }]);
-      thread.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `answer ${i} `.repeat(40) } });
+      thread.apply(transcriptEvent({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `answer ${i} `.repeat(40) } }));
       thread.endTurn('end_turn');
     }
     const view = new View();
@@ -130,7 +131,7 @@ describe('a transcript too large for one message goes in pieces', () => {
     feed.start();
     view.receive(sent[0]!);
     thread.beginReplay();
-    for (let i = 0; i < 200; i++) thread.apply({ sessionUpdate: 'agent_message_chunk', messageId: `m${i}`, content: { type: 'text', text: `replayed ${i} `.repeat(30) } });
+    for (let i = 0; i < 200; i++) thread.apply(transcriptEvent({ sessionUpdate: 'agent_message_chunk', messageId: `m${i}`, content: { type: 'text', text: `replayed ${i} `.repeat(30) } }));
     thread.endReplay();
     feed.changed();
     let at = 1;

@@ -10,6 +10,7 @@ import { startSession } from '../../../../src/sessions/routing/sessionLifecycle'
 import type { Attachment } from '../../../../src/shared/chatProtocol';
 import { Thread } from '../../../../src/thread/thread';
 import { FULL_AGENT_CAPABILITIES, connectToMemoryAgent, type MemoryAgent } from '../../../helpers/memoryPeer';
+import { transcriptEvent } from '../../../../src/acp/v1/transcriptEvents';
 
 const selection: Attachment = { kind: 'selection', path: '/w/app/a.ts', label: 'a.ts:1-1', startLine: 1, endLine: 1, text: 'const a = 1;' };
 
@@ -32,7 +33,7 @@ describe('PromptEdits: edit an earlier prompt, retry the last one', () => {
     });
     await client.initialize({ clientInfo: { name: 'acp-workspace', version: '0' } });
     const chat = await newChat();
-    client.onNotification(acp.SessionUpdateNotification, (n) => chat.onUpdate(n.update));
+    client.onNotification(acp.SessionUpdateNotification, (n) => chat.onEvent(transcriptEvent(n.update)));
     return chat;
   }
 
@@ -128,7 +129,7 @@ describe('PromptEdits: edit an earlier prompt, retry the last one', () => {
 
   it('retries a prompt replayed from the agent’s history by its text', async () => {
     const chat = await setup(false);
-    chat.thread.apply({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'from history' } });
+    chat.thread.apply(transcriptEvent({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'from history' } }));
     await edits(() => Promise.resolve(undefined)).promptEdits.retry(chat);
     assert.deepEqual(prompts.map((p) => p.prompt), [[{ type: 'text', text: 'from history' }]]);
   });

@@ -17,6 +17,7 @@ import type { ViewEntry, ViewEntryOf } from '../../../../src/shared/chatModel';
 import { Thread } from '../../../../src/thread/thread';
 import { connectToMemoryAgent, type MemoryAgent, recordingLogger } from '../../../helpers/memoryPeer';
 import { waitFor } from '../../../helpers/referenceAgent';
+import { transcriptEvent } from '../../../../src/acp/v1/transcriptEvents';
 
 const MiB = 1024 * 1024;
 
@@ -77,7 +78,7 @@ describe('Checkpoints around a chat’s turns (real git)', function () {
   it('a chat reopened after a reload shows each turn’s changes entry again, after its turn, and it still undoes', async () => {
     const live = checkpoints();
     const chat = chatOf(live);
-    client.onNotification(acp.SessionUpdateNotification, (n) => chat.onUpdate(n.update));
+    client.onNotification(acp.SessionUpdateNotification, (n) => chat.onEvent(transcriptEvent(n.update)));
     live.warmUp(chat);
     work = async () => {
       fs.writeFileSync(path.join(app, 'a.txt'), 'A\n');
@@ -97,7 +98,7 @@ describe('Checkpoints around a chat’s turns (real git)', function () {
     const restored = chatOf(reloaded);
     restored.thread.beginReplay();
     for (const [kind, words] of [['user', 'first change'], ['agent', 'Changed a.txt.'], ['user', 'just talk'], ['agent', 'Talked.'], ['user', 'second change'], ['agent', 'Added b.txt.']] as const) {
-      restored.onUpdate({ sessionUpdate: kind === 'user' ? 'user_message_chunk' : 'agent_message_chunk', content: { type: 'text', text: words } });
+      restored.onEvent(transcriptEvent({ sessionUpdate: kind === 'user' ? 'user_message_chunk' : 'agent_message_chunk', content: { type: 'text', text: words } }));
     }
     reloaded.warmUp(restored);
     restored.thread.endReplay();
@@ -150,7 +151,7 @@ describe('Checkpoints around a chat’s turns (real git)', function () {
   it('puts the entries back once a replay ends that was still under way when the review opened; a chat without the turn’s prompt gets none', async () => {
     const live = checkpoints();
     const chat = chatOf(live);
-    client.onNotification(acp.SessionUpdateNotification, (n) => chat.onUpdate(n.update));
+    client.onNotification(acp.SessionUpdateNotification, (n) => chat.onEvent(transcriptEvent(n.update)));
     live.warmUp(chat);
     work = async () => fs.writeFileSync(path.join(app, 'a.txt'), 'A\n');
     await chat.prompt(text('change a'), text('change a'));
@@ -164,8 +165,8 @@ describe('Checkpoints around a chat’s turns (real git)', function () {
     assert.ok(!('unavailable' in opened));
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(changesOf(restored).length, 0, 'nothing while the replay is built');
-    restored.onUpdate({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'change a' } });
-    restored.onUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Changed.' } });
+    restored.onEvent(transcriptEvent({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'change a' } }));
+    restored.onEvent(transcriptEvent({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Changed.' } }));
     restored.thread.endReplay();
     assert.deepEqual(entries(restored).map((e) => e.kind), ['user', 'agent', 'changes']);
 
@@ -180,7 +181,7 @@ describe('Checkpoints around a chat’s turns (real git)', function () {
   it('a folder taken back while a turn runs stays in that turn’s capture: what the agent wrote there is listed, nothing claimed deleted', async () => {
     const live = checkpoints();
     const chat = chatOf(live);
-    client.onNotification(acp.SessionUpdateNotification, (n) => chat.onUpdate(n.update));
+    client.onNotification(acp.SessionUpdateNotification, (n) => chat.onEvent(transcriptEvent(n.update)));
     live.warmUp(chat);
     work = async () => {
       session.withdraw([lib], 'The user took lib back.');

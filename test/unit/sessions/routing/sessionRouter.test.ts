@@ -13,6 +13,7 @@ import { Thread } from '../../../../src/thread/thread';
 import { SessionUpdate } from '../../../../src/acp/schema/index';
 import { connectToMemoryAgent, flush, type MemoryAgent, type RecordingLogger } from '../../../helpers/memoryPeer';
 import { tempDir, waitFor } from '../../../helpers/referenceAgent';
+import { transcriptEvent } from '../../../../src/acp/v1/transcriptEvents';
 
 /** One text chunk for a session. */
 const chunk = (sessionId: string, text: string) => ({ sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
@@ -385,7 +386,7 @@ describe('SessionRouter: the agent → client surface, routed to each session’
       const received: string[] = [];
       const progress: Array<[number, number]> = [];
       const sink: SessionSink = {
-        onUpdate: (update) => received.push(update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' ? update.content.text : update.sessionUpdate),
+        onEvent: (event) => received.push(event.type === 'message' && event.role === 'agent' && event.content.type === 'text' ? event.content.text : event.type),
         replayProgress: (done, total) => progress.push([done, total]),
         requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }),
         noteRefusal: () => undefined,
@@ -461,7 +462,7 @@ describe('SessionRouter: the agent → client surface, routed to each session’
 
         const direct = new Thread({ agentName: own.client.agentName, roots: [], prompt: own.client.caps.prompt });
         direct.beginReplay();
-        for (const update of updates) direct.apply(SessionUpdate.parse(update));
+        for (const update of updates) direct.apply(transcriptEvent(SessionUpdate.parse(update)));
         direct.endReplay();
         assert.ok(direct.length > 500);
         assert.deepEqual(chat.thread.snapshot().entries, direct.snapshot().entries);

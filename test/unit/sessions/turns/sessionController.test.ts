@@ -13,6 +13,7 @@ import { startSession } from '../../../../src/sessions/routing/sessionLifecycle'
 import { Thread } from '../../../../src/thread/thread';
 import { FULL_AGENT_CAPABILITIES, connectToMemoryAgent, flush, type MemoryAgent } from '../../../helpers/memoryPeer';
 import { tempDir } from '../../../helpers/referenceAgent';
+import { transcriptEvent } from '../../../../src/acp/v1/transcriptEvents';
 
 const options = [
   { optionId: 'r2', name: 'Never', kind: 'reject_always' },
@@ -37,7 +38,7 @@ describe('SessionController: turns, permissions, cancellation', () => {
     const thread = new Thread({ agentName: 'Memory Agent', roots: [], prompt: session.connection.caps.prompt });
     thread.onDidChange(() => changes++);
     controller = new SessionController(session, thread);
-    client.onNotification(acp.SessionUpdateNotification, (n) => controller.onUpdate(n.update));
+    client.onNotification(acp.SessionUpdateNotification, (n) => controller.onEvent(transcriptEvent(n.update)));
     client.onRequest(acp.RequestPermissionMethod, (params, token) => controller.requestPermission(params, token));
   });
   afterEach(() => {
@@ -214,7 +215,7 @@ describe('SessionController: turns, permissions, cancellation', () => {
   it('asks permission for a tool call id reused in a later turn in a new card, not in the old call’s', async () => {
     const options = [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }];
     controller.thread.addUserPrompt([{ type: 'text', text: 'one' }]);
-    controller.onUpdate(acp.SessionNotification.parse({ sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 'call_1', title: 'Edit a', status: 'completed' } }).update);
+    controller.onEvent(transcriptEvent(acp.SessionNotification.parse({ sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 'call_1', title: 'Edit a', status: 'completed' } }).update));
     controller.thread.endTurn('end_turn');
     controller.thread.addUserPrompt([{ type: 'text', text: 'two' }]);
     const answer = controller.requestPermission(acp.RequestPermissionRequest.parse({ sessionId: 's1', toolCall: { toolCallId: 'call_1', title: 'Edit b', status: 'pending' }, options }));

@@ -1,11 +1,13 @@
 /**
  * `initialize` with a time limit, and the words for its failure: the same for an agent process of ours and for
- * an agent behind a URL, so both say the same thing when an agent does not finish starting.
+ * an agent behind a URL, so both say the same thing when an agent does not finish starting. The request itself
+ * is built by the connection (`AcpConnection.initialize`), which chooses the protocol version from the answer
+ * (`protocolVersion.ts`).
  */
 import * as l10n from '@vscode/l10n';
-import type { AgentCaps } from '../acp/capabilities';
-import type { AcpConnection, InitializeOptions } from '../acp/connection';
-import { ConnectionClosedError } from '../acp/errors';
+import type { AgentCaps } from './capabilities';
+import type { AcpConnection, InitializeOptions } from './connection';
+import { ConnectionClosedError } from './errors';
 import { systemClock, type Clock, type TimerHandle } from '../common/clock';
 import { errorMessage } from '../common/errors';
 
