@@ -53,6 +53,7 @@ const V1_NOT_YET_ON_THE_PORT = [
   'src/process/agentRuntime.ts',
   'src/remote/remoteAgent.ts',
   'src/sessions/agents/agentConfinement.ts',
+  'src/sessions/agents/agentRuntimes.ts',
   'src/sessions/agents/remoteAgentEntry.ts',
   'src/sessions/chats/chats.ts',
   'src/sessions/opening/reopenRoots.ts',
@@ -69,7 +70,6 @@ const V1_NOT_YET_ON_THE_PORT = [
   'src/terminal/handlers.ts',
   'src/terminal/terminalError.ts',
   'src/terminal/terminals.ts',
-  'src/vscode/agents.ts',
   'src/vscode/signIn.ts',
 ];
 

@@ -156,7 +156,7 @@ async function byTyping(all: readonly SessionInfo[], index: LocalSessionIndex): 
   const paging: BackgroundPaging = new BackgroundPaging({ onDidChange: () => schedule() });
   const model = newModel(catalog, index, paging);
   computeFinds(model, targetId);
-  // SessionsView.computeNow and schedule, as they are.
+  // SessionsFeed.computeNow and schedule (sessions/opening/sessionsFeed.ts), as they are.
   const computeNow = () => {
     clearTimeout(timer);
     timer = undefined;

@@ -41,7 +41,7 @@ import type { AgentInstaller, Availability, InstalledAgent, InstallOptions, Regi
 import { isNewer } from '../src/agents/registry/version';
 import { Emitter } from '../src/common/events';
 import { RegistryAgents } from '../src/sessions/agents/registryAgents';
-import { galleryView } from '../src/vscode/agentGalleryView';
+import { galleryView } from '../src/sessions/agents/galleryView';
 import { median, parseArgs, printTable } from './util';
 
 const REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';

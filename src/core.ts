@@ -23,7 +23,7 @@ import { SandboxAgentServer } from './remote/sandboxAgentServer';
 import { sandboxAgentLink } from './acp/transport/sandboxAgentLink';
 import { registerRemoteCommands, vscodeRemoteAgentUi, vscodeRemoteTokenUi, type RemoteTokenUi } from './vscode/remoteCommands';
 import { RemoteSecrets } from './vscode/remoteSecrets';
-import { defaultLinkFactory, RemoteAgents } from './vscode/remoteAgents';
+import { defaultLinkFactory, RemoteAgents } from './sessions/agents/remoteAgents';
 import { reopenChatsOnReconnect, tellChatsWhenReconnectFails } from './sessions/opening/reconnectedChats';
 import { RegistryUpdates } from './vscode/registryUpdates';
 import { McpServers } from './mcp/mcpServers';

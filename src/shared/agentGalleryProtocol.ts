@@ -7,7 +7,7 @@
  * doing), so a message only ever asks, never decides.
  *
  * Everything in the state came from a registry: the webview shows it as text only, never as markup. The host
- * cuts texts to the bounds below before sending (see vscode/agentGalleryView.ts), so one long description
+ * cuts texts to the bounds below before sending (see sessions/agents/galleryView.ts), so one long description
  * cannot make the whole state fail validation.
  */
 import * as z from 'zod/mini';

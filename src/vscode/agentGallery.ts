@@ -11,7 +11,7 @@ import { Disposable } from '../common/lifecycle';
 import type { Logger } from '../common/logger';
 import type { AgentGallerySource, GalleryAgent } from '../sessions/agents/agentGallery';
 import { GalleryToHost, HostToGallery } from '../shared/agentGalleryProtocol';
-import { agentLinks, galleryView, sessionAgentName, StatePacer } from './agentGalleryView';
+import { agentLinks, galleryView, sessionAgentName, StatePacer } from '../sessions/agents/galleryView';
 import { AGENT_GALLERY_VIEW_TYPE } from './contributionIds';
 import { SessionCommandIds } from './sessionCommands';
 import { webviewHtml, webviewOptions } from './webviewHtml';

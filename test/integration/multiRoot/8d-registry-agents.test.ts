@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import * as tar from 'tar';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
-import { galleryView } from '../../../src/vscode/agentGalleryView';
+import { galleryView } from '../../../src/sessions/agents/galleryView';
 import { activate, waitFor } from '../shared/extension';
 import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
 

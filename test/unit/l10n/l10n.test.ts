@@ -24,7 +24,7 @@ const MANIFEST_CONVERTED = true;
 const ALLOWED: ReadonlyArray<{ file: string; message: string; why: string }> = [
   { file: 'src/acp/schema/primitives.ts', message: 'expected an object with a string "{0}"', why: 'a zod issue: the -32602 answer to the agent and the log' },
   { file: 'src/sessions/turns/promptBuilder.ts', message: '{0}, lines {1}:\n```\n{2}\n```', why: 'part of the prompt the agent reads, not the UI' },
-  { file: 'src/vscode/agents.ts', message: 'ACP Workspace', why: 'clientInfo.title of initialize: the product name the agent is told' },
+  { file: 'src/sessions/agents/agentRuntimes.ts', message: 'ACP Workspace', why: 'clientInfo.title of initialize: the product name the agent is told' },
   { file: 'src/common/errors.ts', message: 'Unexpected {0}: {1}', why: 'assertNever: a value the type-check rules out, for the log and the bug report' },
 ];
 

@@ -3,8 +3,8 @@
  * as the webview gets it (registry texts cut to the protocol's bounds, links kept only when they are http(s)),
  * which link a webview may open, and the pacing of state messages while installs report progress.
  */
-import type { GalleryAgent, GalleryState } from '../sessions/agents/agentGallery';
-import { GALLERY_LIMITS, type GalleryAgentView, type GalleryView } from '../shared/agentGalleryProtocol';
+import type { GalleryAgent, GalleryState } from './agentGallery';
+import { GALLERY_LIMITS, type GalleryAgentView, type GalleryView } from '../../shared/agentGalleryProtocol';
 
 /** The official index (agents/registry/types.ts has it too; the webview says "the ACP Registry" for it). */
 const OFFICIAL_HOST = 'cdn.agentclientprotocol.com';

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { RegistryAgent } from '../../../src/agents/registry/types';
-import type { GalleryAgent, GalleryState } from '../../../src/sessions/agents/agentGallery';
-import { GALLERY_LIMITS, HostToGallery } from '../../../src/shared/agentGalleryProtocol';
-import { agentLinks, galleryView, sessionAgentName, StatePacer, webLink, type PacerClock } from '../../../src/vscode/agentGalleryView';
+import type { RegistryAgent } from '../../../../src/agents/registry/types';
+import type { GalleryAgent, GalleryState } from '../../../../src/sessions/agents/agentGallery';
+import { GALLERY_LIMITS, HostToGallery } from '../../../../src/shared/agentGalleryProtocol';
+import { agentLinks, galleryView, sessionAgentName, StatePacer, webLink, type PacerClock } from '../../../../src/sessions/agents/galleryView';
 
 const registryAgent: RegistryAgent = {
   id: 'opencode',

@@ -6,15 +6,15 @@
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { createPathMapper, type PathMapper } from '../acp/pathMapping';
-import { mappedTransport, type PathRefusal } from '../acp/pathMappingTransport';
-import type { RemoteCredentials, RemoteKind, RemoteLinkFactory } from '../acp/transport/remote';
-import { streamableHttpLink } from '../acp/transport/streamableHttp';
-import { webSocketLink } from '../acp/transport/ws';
-import { remoteAgentConfig, type RemoteAgentDefinition } from '../agents/agentConfig';
-import type { AgentRuntime } from '../process/agentRuntime';
-import { RemoteAgent } from '../remote/remoteAgent';
-import type { SharedRuntimeOptions } from './agents';
+import { createPathMapper, type PathMapper } from '../../acp/pathMapping';
+import { mappedTransport, type PathRefusal } from '../../acp/pathMappingTransport';
+import type { RemoteCredentials, RemoteKind, RemoteLinkFactory } from '../../acp/transport/remote';
+import { streamableHttpLink } from '../../acp/transport/streamableHttp';
+import { webSocketLink } from '../../acp/transport/ws';
+import { remoteAgentConfig, type RemoteAgentDefinition } from '../../agents/agentConfig';
+import type { AgentRuntime } from '../../process/agentRuntime';
+import { RemoteAgent } from '../../remote/remoteAgent';
+import type { SharedRuntimeOptions } from './agentRuntimes';
 
 export interface RemoteAgentsOptions {
   /** The credentials for an endpoint URL (the secret storage), read at every connect. */
