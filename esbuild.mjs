@@ -39,6 +39,8 @@ if (check) {
     run('type-check (webviews)', 'node_modules/typescript/bin/tsc', ['-p', 'tsconfig.webview.json']);
   }
   run('lint', 'node_modules/eslint/bin/eslint.js', ['--max-warnings', '0', '.']);
+  // One format (.prettierrc.json: lines up to 160 characters); `npm run format` writes it.
+  run('format', 'node_modules/prettier/bin/prettier.cjs', ['--check', '--log-level', 'warn', '{src,test,bench}/**/*.{ts,tsx}']);
   // The layer table and no import cycles (.dependency-cruiser.cjs).
   run('imports', 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs', ['src', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']);
 }

@@ -134,7 +134,10 @@ async function prepare(scratch: string): Promise<Record<Variant, string>> {
   for (const variant of ['lazy', 'eager'] as const) {
     const target = path.join(dirs[variant], `${ACP_ID}-0.1.0`);
     for (const item of ['package.json', 'package.nls.json', 'l10n', 'media', 'dist']) {
-      fs.cpSync(path.join(REPO_ROOT, item), path.join(target, item), { recursive: true, filter: (source) => !source.endsWith('.map') && !source.includes('reference-agent') });
+      fs.cpSync(path.join(REPO_ROOT, item), path.join(target, item), {
+        recursive: true,
+        filter: (source) => !source.endsWith('.map') && !source.includes('reference-agent'),
+      });
     }
   }
   await esbuild.build({
@@ -198,7 +201,8 @@ function activationOf(marks: Mark[], id: string, started: number | undefined, si
   const didLoad = at('didLoadExtensionCode');
   const willActivate = at('willActivateExtension');
   const didActivate = at('didActivateExtension');
-  if (willLoad === undefined || didLoad === undefined || willActivate === undefined || didActivate === undefined) throw new Error(`incomplete activation marks for ${id}`);
+  if (willLoad === undefined || didLoad === undefined || willActivate === undefined || didActivate === undefined)
+    throw new Error(`incomplete activation marks for ${id}`);
   // The log line comes just before the code loads; without it, the load's start is the closest mark.
   const start = started ?? willLoad;
   return { total: didActivate - start, before: willLoad - start, load: didLoad - willLoad, context: willActivate - didLoad, call: didActivate - willActivate };
@@ -264,13 +268,21 @@ async function runCommand(page: Page, title: string, row: string): Promise<numbe
 
 /** Shows the Explorer, so the reloaded window starts without our container (the next activation is ours to cause). */
 async function showExplorer(page: Page): Promise<void> {
-  await page.locator('.activitybar').getByRole('tab', { name: /^Explorer/ }).click();
+  await page
+    .locator('.activitybar')
+    .getByRole('tab', { name: /^Explorer/ })
+    .click();
   await page.locator('#workbench\\.parts\\.sidebar .composite.title').getByText('Explorer', { exact: false }).waitFor({ timeout: 10_000 });
   // VS Code saves the view state on a timer and on unload; give it the timer.
   await page.waitForTimeout(1000);
 }
 
-async function measure(variant: Variant, extensionsDir: string, scratch: string, tools: { codeServer: typeof CodeServer; browser: typeof Browser }): Promise<RunResult> {
+async function measure(
+  variant: Variant,
+  extensionsDir: string,
+  scratch: string,
+  tools: { codeServer: typeof CodeServer; browser: typeof Browser },
+): Promise<RunResult> {
   const marksFile = path.join(scratch, 'marks.json');
   const folder = path.join(scratch, 'workspace');
   fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', 'workspaces', 'single'), folder, { recursive: true });
@@ -358,7 +370,9 @@ function report(results: Record<Variant, RunResult[]>): void {
   };
   const steps = (variant: Variant, pick: (r: RunResult) => Activation) =>
     (['before', 'load', 'context', 'call'] as const).map((step) => ms(med(variant, (r) => pick(r)[step]))).join(' + ');
-  console.log(`\nactivation in the extension host, _doActivateExtension → activated (ms, median of ${RUNS}; in brackets the host's steps: before loading, loading the code, making the context, the activate() call)`);
+  console.log(
+    `\nactivation in the extension host, _doActivateExtension → activated (ms, median of ${RUNS}; in brackets the host's steps: before loading, loading the code, making the context, the activate() call)`,
+  );
   const rows = VARIANTS.map((variant) => {
     const cold = med(variant, (r) => r.cold.total)!;
     const warm = med(variant, (r) => r.warm.total)!;
@@ -368,7 +382,9 @@ function report(results: Record<Variant, RunResult[]>): void {
       `${ms(cold)} (${steps(variant, (r) => r.cold)})`,
       `${ms(warm)} (${steps(variant, (r) => r.warm)})`,
       `${ms(command)} (${steps(variant, (r) => r.byCommand)})`,
-      [cold / med('empty', (r) => r.cold.total)!, warm / med('empty', (r) => r.warm.total)!, command / med('empty', (r) => r.byCommand.total)!].map((x) => `${x.toFixed(2)}×`).join(' / '),
+      [cold / med('empty', (r) => r.cold.total)!, warm / med('empty', (r) => r.warm.total)!, command / med('empty', (r) => r.byCommand.total)!]
+        .map((x) => `${x.toFixed(2)}×`)
+        .join(' / '),
     ];
   });
   printTable(['extension', 'container, cold', 'container, warm', 'command, warm', '÷ empty'], rows);

@@ -51,7 +51,10 @@ type Step = { readonly kind: 'prompt'; readonly text: string } | { readonly kind
 
 // ---- the stream --------------------------------------------------------------------------------------
 
-const WORDS = 'the client sends every folder of the workspace to the agent which reads files writes edits and runs commands in a terminal while the user watches the answer stream'.split(' ');
+const WORDS =
+  'the client sends every folder of the workspace to the agent which reads files writes edits and runs commands in a terminal while the user watches the answer stream'.split(
+    ' ',
+  );
 
 /** A markdown answer of about `chars` characters: paragraphs, a list, inline code and a fenced block. */
 function markdown(random: () => number, chars: number): string {
@@ -75,7 +78,7 @@ function markdown(random: () => number, chars: number): string {
 /** Splits text like a model's tokens: mostly 1–8 characters, sometimes a longer run. */
 function tokens(random: () => number, text: string): string[] {
   const out: string[] = [];
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const size = random() < 0.95 ? 1 + Math.floor(random() * 8) : 20 + Math.floor(random() * 60);
     out.push(text.slice(at, at + size));
     at += size;
@@ -103,13 +106,22 @@ function makeStream(count: number): Step[] {
     for (let round = 0; round < 3 && chunks < count; round++) {
       say('agent_message_chunk', `a${turn}.${round}`, markdown(random, 900));
       const toolCallId = `call_${turn}_${round}`;
-      update({ sessionUpdate: 'tool_call', toolCallId, title: `Edit lib/src/greet.ts (${round + 1})`, kind: 'edit', status: 'pending', locations: [{ path: '/w/lib/src/greet.ts', line: 2 }] });
+      update({
+        sessionUpdate: 'tool_call',
+        toolCallId,
+        title: `Edit lib/src/greet.ts (${round + 1})`,
+        kind: 'edit',
+        status: 'pending',
+        locations: [{ path: '/w/lib/src/greet.ts', line: 2 }],
+      });
       update({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' });
       update({
         sessionUpdate: 'tool_call_update',
         toolCallId,
         status: 'completed',
-        content: [{ type: 'diff', path: '/w/lib/src/greet.ts', oldText: 'return `Hello, ${who}`;\n', newText: `return \`Hello from round ${round}, \${who}\`;\n` }],
+        content: [
+          { type: 'diff', path: '/w/lib/src/greet.ts', oldText: 'return `Hello, ${who}`;\n', newText: `return \`Hello from round ${round}, \${who}\`;\n` },
+        ],
       });
     }
     say('agent_message_chunk', `s${turn}`, markdown(random, 600));
@@ -119,7 +131,12 @@ function makeStream(count: number): Step[] {
 }
 
 function newThread(): Thread {
-  return new Thread({ agentName: 'Bench Agent', roots: [{ name: 'w', path: '/w', primary: true }], prompt: { image: true, audio: false, embeddedContext: true }, status: 'idle' });
+  return new Thread({
+    agentName: 'Bench Agent',
+    roots: [{ name: 'w', path: '/w', primary: true }],
+    prompt: { image: true, audio: false, embeddedContext: true },
+    status: 'idle',
+  });
 }
 
 /**
@@ -282,8 +299,15 @@ async function webviewCoalesced(page: Page, steps: readonly Step[], pageUrl: str
   transcript.dispose();
   const probe = await page.evaluate(() => {
     const bench = (globalThis as unknown as { acpBench: { frameTimes: number[]; entries(): number } }).acpBench;
-    const document = (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number }; getElementsByTagName(s: string): { length: number } } }).document;
-    return { frameTimes: bench.frameTimes.slice(), entries: bench.entries(), elements: document.getElementsByTagName('*').length, rendered: document.querySelectorAll('.slot').length };
+    const document = (
+      globalThis as unknown as { document: { querySelectorAll(s: string): { length: number }; getElementsByTagName(s: string): { length: number } } }
+    ).document;
+    return {
+      frameTimes: bench.frameTimes.slice(),
+      entries: bench.entries(),
+      elements: document.getElementsByTagName('*').length,
+      rendered: document.querySelectorAll('.slot').length,
+    };
   });
   if (probe.entries !== thread.length) throw new Error(`the webview holds ${probe.entries} entries, the thread has ${thread.length}`);
   return { ms, posts, frameTimes: probe.frameTimes, appended, elements: probe.elements, rendered: probe.rendered, entries: probe.entries };
@@ -304,7 +328,9 @@ function appendedText(ops: readonly ChatOp[]): string {
 async function webviewBare(page: Page, batches: readonly string[], pageUrl: string): Promise<{ frameTimes: number[]; elements: number }> {
   await page.goto(pageUrl);
   const frameTimes = await page.evaluate((b) => (globalThis as unknown as { bare(b: readonly string[]): Promise<number[]> }).bare(b), batches);
-  const elements = await page.evaluate(() => (globalThis as unknown as { document: { getElementsByTagName(s: string): { length: number } } }).document.getElementsByTagName('*').length);
+  const elements = await page.evaluate(
+    () => (globalThis as unknown as { document: { getElementsByTagName(s: string): { length: number } } }).document.getElementsByTagName('*').length,
+  );
   return { frameTimes, elements };
 }
 
@@ -338,8 +364,20 @@ async function hostRuns(steps: readonly Step[], chunks: number): Promise<void> {
   printTable(
     ['path', 'chunks/s', 'posts', 'posts/s', 'KiB posted'],
     [
-      ['one post per chunk (baseline)', rate(chunks, perChunk.ms), perChunk.posts.toLocaleString('en'), rate(perChunk.posts, perChunk.ms), Math.round(perChunk.bytes / 1024).toLocaleString('en')],
-      ['Thread + PatchPacer (ours)', rate(chunks, ours.ms), ours.posts.toLocaleString('en'), rate(ours.posts, ours.ms), Math.round(ours.bytes / 1024).toLocaleString('en')],
+      [
+        'one post per chunk (baseline)',
+        rate(chunks, perChunk.ms),
+        perChunk.posts.toLocaleString('en'),
+        rate(perChunk.posts, perChunk.ms),
+        Math.round(perChunk.bytes / 1024).toLocaleString('en'),
+      ],
+      [
+        'Thread + PatchPacer (ours)',
+        rate(chunks, ours.ms),
+        ours.posts.toLocaleString('en'),
+        rate(ours.posts, ours.ms),
+        Math.round(ours.bytes / 1024).toLocaleString('en'),
+      ],
     ],
   );
   console.log(
@@ -359,7 +397,9 @@ async function main(): Promise<void> {
   fs.writeFileSync(chatPage, PAGE.replace('CHAT_CSS', pathToFileURL(path.join(bundle, 'chat.css')).href).replace('CHAT_JS', pathToFileURL(chatScript).href));
   fs.writeFileSync(barePage, BARE_PAGE);
   const { launchBrowser } = (await import(pathToFileURL(path.join(REPO_ROOT, 'scripts', 'vscode-web', 'browser.mjs')).href)) as typeof Browser;
-  const { ensureSystemPackages, findChromium } = (await import(pathToFileURL(path.join(REPO_ROOT, 'scripts', 'vscode-web', 'install.mjs')).href)) as typeof Install;
+  const { ensureSystemPackages, findChromium } = (await import(
+    pathToFileURL(path.join(REPO_ROOT, 'scripts', 'vscode-web', 'install.mjs')).href
+  )) as typeof Install;
   if (!findChromium()) ensureSystemPackages();
   const browser = await launchBrowser({ viewport: { width: 1000, height: 800 } });
   const inPage = async <T>(work: (page: Page) => Promise<T>): Promise<T> => {
@@ -383,11 +423,29 @@ async function main(): Promise<void> {
 
       const row = (name: string, result: WebviewResult) => {
         const frames = result.frameTimes;
-        return [name, rate(chunks, result.ms), fixed(result.posts / (result.ms / 1000), 1), frames.length.toLocaleString('en'), fixed(median(frames)), fixed(percentile(frames, 95)), fixed(Math.max(...frames)), result.elements.toLocaleString('en')];
+        return [
+          name,
+          rate(chunks, result.ms),
+          fixed(result.posts / (result.ms / 1000), 1),
+          frames.length.toLocaleString('en'),
+          fixed(median(frames)),
+          fixed(percentile(frames, 95)),
+          fixed(Math.max(...frames)),
+          result.elements.toLocaleString('en'),
+        ];
       };
       const bareRow = (name: string, bare: { frameTimes: number[]; elements: number }) => {
         const frames = bare.frameTimes;
-        return [name, '', '', frames.length.toLocaleString('en'), fixed(median(frames)), fixed(percentile(frames, 95)), fixed(Math.max(...frames)), bare.elements.toLocaleString('en')];
+        return [
+          name,
+          '',
+          '',
+          frames.length.toLocaleString('en'),
+          fixed(median(frames)),
+          fixed(percentile(frames, 95)),
+          fixed(Math.max(...frames)),
+          bare.elements.toLocaleString('en'),
+        ];
       };
       // Full speed: the agent's updates arrive as fast as the host takes them (throughput; few, big frames).
       const fast: WebviewResult[] = [];
@@ -405,7 +463,9 @@ async function main(): Promise<void> {
           bareRow('paced batches as plain <div>s (floor)', bare),
         ],
       );
-      console.log(`ours: ${paced.rendered.toLocaleString('en')} of ${paced.entries.toLocaleString('en')} entries rendered at the end (the others stand behind spacers)`);
+      console.log(
+        `ours: ${paced.rendered.toLocaleString('en')} of ${paced.entries.toLocaleString('en')} entries rendered at the end (the others stand behind spacers)`,
+      );
       // How frame time grows with the transcript: each tenth of the paced run, ours and the floor.
       const ours = deciles(paced.frameTimes);
       const floor = deciles(bare.frameTimes);

@@ -19,7 +19,15 @@ import { median, parseArgs, printTable } from './util';
 
 const { files, runs } = parseArgs({ files: 20_000, runs: 15 });
 
-const userEnv: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: os.devNull, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@x', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@x' };
+const userEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: os.devNull,
+  GIT_AUTHOR_NAME: 'b',
+  GIT_AUTHOR_EMAIL: 'b@x',
+  GIT_COMMITTER_NAME: 'b',
+  GIT_COMMITTER_EMAIL: 'b@x',
+};
 const userGit = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, env: userEnv, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
 
 function fileOf(dir: string, i: number): string {
@@ -56,8 +64,15 @@ async function main(): Promise<void> {
     const shares = [Math.floor(files / 2), Math.floor(files / 3), files - Math.floor(files / 2) - Math.floor(files / 3)];
     roots.forEach((root, i) => makeRoot(root.path, shares[i]!));
     const git = await Git.find();
-    console.log(`checkpoint bench: ${files} files in 3 roots (${shares.join(' + ')}), ${runs} runs, git ${git.version.join('.')}, ${os.cpus().length} cores, Node ${process.version}`);
-    const store = await GitCheckpointStore.open({ storageDir: path.join(base, 'storage'), sessionKey: GitCheckpointStore.sessionKey('bench', 's'), roots, git });
+    console.log(
+      `checkpoint bench: ${files} files in 3 roots (${shares.join(' + ')}), ${runs} runs, git ${git.version.join('.')}, ${os.cpus().length} cores, Node ${process.version}`,
+    );
+    const store = await GitCheckpointStore.open({
+      storageDir: path.join(base, 'storage'),
+      sessionKey: GitCheckpointStore.sessionKey('bench', 's'),
+      roots,
+      git,
+    });
 
     gitStatus(roots); // warm the file system cache like the store's first take will find it
     const coldStatus = gitStatus(roots);

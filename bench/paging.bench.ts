@@ -38,7 +38,10 @@ const COMPUTE_DELAY_MS = 16;
 const WINDOW = 60;
 const PLAN: SourcePlan = [undefined];
 const TARGET_WORD = 'zebra';
-const WORDS = 'refactor auth flow parser greeting docs build tests cache login token session history folder workspace agent review fix bug feature migrate api client server schema'.split(' ');
+const WORDS =
+  'refactor auth flow parser greeting docs build tests cache login token session history folder workspace agent review fix bug feature migrate api client server schema'.split(
+    ' ',
+  );
 const workspace: WorkspaceShape = { folders: ['/w/app', '/w/lib', '/w/docs'], rootSetFor: () => ['/w/app', '/w/lib', '/w/docs'], exists: () => true };
 
 /** `count` sessions, newest first; only the oldest (on the last page) has the target word in its title. */
@@ -66,7 +69,10 @@ function listerOver(all: readonly SessionInfo[]): { lister: Lister; pages: () =>
         pages++;
         const start = params.cursor === undefined ? 0 : Number(Buffer.from(params.cursor, 'base64url').toString('utf8').slice(2));
         const page = all.slice(start, start + PAGE);
-        const text = JSON.stringify({ sessions: page, ...(start + PAGE < all.length ? { nextCursor: Buffer.from(`k:${start + PAGE}`).toString('base64url') } : {}) });
+        const text = JSON.stringify({
+          sessions: page,
+          ...(start + PAGE < all.length ? { nextCursor: Buffer.from(`k:${start + PAGE}`).toString('base64url') } : {}),
+        });
         // What the connection does with an answer: parse the line, validate it.
         const parsed = SessionListMethod.result.safeParse(JSON.parse(text));
         if (parsed.success) resolve({ sessions: parsed.data.sessions, nextCursor: parsed.data.nextCursor ?? null });
@@ -83,7 +89,16 @@ function newModel(catalog: AgentCatalog, index: LocalSessionIndex, paging: Backg
     caps: { loadSession: true, sessions: { list: true, resume: true, close: true, delete: true, additionalDirectories: true, fork: true, setTitle: false } },
     catalog,
   };
-  const model = new SessionsModel({ index, transcripts: undefined, agents: () => [agent], workspace: () => workspace, isOpen: () => false, now: () => Date.now(), trusted: () => true, ...(paging ? { paging } : {}) });
+  const model = new SessionsModel({
+    index,
+    transcripts: undefined,
+    agents: () => [agent],
+    workspace: () => workspace,
+    isOpen: () => false,
+    now: () => Date.now(),
+    trusted: () => true,
+    ...(paging ? { paging } : {}),
+  });
   model.setSettings({ agent: 'Bench', scope: 'all', query: '', showHidden: false });
   return model;
 }
@@ -252,7 +267,7 @@ async function main(): Promise<void> {
   }
   console.log(`Finding the oldest session (on the last page of ${PAGE}) by typing "${TARGET_WORD}", ${RUNS} interleaved runs each (first run cold)\n`);
   printTable(['sessions', 'how', 'pages', 'cold ms', 'median ms', 'vs bare', 'computes', 'max compute ms', 'max other task ms', 'p99 other task ms'], rows);
-  console.log('\ncomputes: list recomputations (the view\'s pace while paging), the longest of all runs; other task: the longest turn of the');
+  console.log("\ncomputes: list recomputations (the view's pace while paging), the longest of all runs; other task: the longest turn of the");
   console.log('event loop that held no recomputation (a page parsed, validated and merged; the paging loop), of all runs; p99: median of runs.');
 }
 

@@ -32,7 +32,7 @@ const CHUNK_BYTES = 64 * 1024;
 /** Deterministic mix: mostly short streamed tokens, some paragraphs, a few large blocks and tool calls. */
 function makeStream(count: number): Buffer[] {
   let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const sizes = [4, 12, 30, 80, 400, 4000];
   const weights = [0.35, 0.3, 0.2, 0.1, 0.04, 0.01];
   const lines: string[] = [];
@@ -40,7 +40,12 @@ function makeStream(count: number): Buffer[] {
     let update: Record<string, unknown>;
     const r = random();
     if (i % 50 === 49) {
-      update = { sessionUpdate: 'tool_call_update', toolCallId: `call_${i}`, status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text: 'ok' } }] };
+      update = {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: `call_${i}`,
+        status: 'in_progress',
+        content: [{ type: 'content', content: { type: 'text', text: 'ok' } }],
+      };
     } else {
       let acc = 0;
       let size = sizes[0]!;
@@ -123,7 +128,10 @@ async function sdk(chunks: Buffer[]): Promise<number> {
 
 /** The updates as single messages (one per frame or event). */
 function messagesOf(chunks: Buffer[]): string[] {
-  return Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line !== '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line !== '');
 }
 
 /** Receives every update through an AcpConnection on `link`; resolves with the time from `started` to the last one. */
@@ -179,10 +187,11 @@ async function httpServer(messages: string[]): Promise<{ url: string; close(): P
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/acp`,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -197,7 +206,9 @@ async function main(): Promise<void> {
   const wsServer = await webSocketServer(messages);
   const sseServer = await httpServer(messages);
   const bytes = chunks.reduce((n, c) => n + c.length, 0);
-  console.log(`protocol bench: ${UPDATES.toLocaleString('en')} session/update notifications, ${(bytes / 1024 / 1024).toFixed(1)} MiB, ${RUNS} runs each (median)`);
+  console.log(
+    `protocol bench: ${UPDATES.toLocaleString('en')} session/update notifications, ${(bytes / 1024 / 1024).toFixed(1)} MiB, ${RUNS} runs each (median)`,
+  );
   // Warm-up: JIT, zod's compiled parsers, module loading.
   await bare(chunks);
   await ours(chunks);

@@ -34,7 +34,7 @@ interface SafeParser {
 /** Deterministic mix of v1 updates, the tolerance cases about 1 % each. */
 export function makeLines(count: number): string[] {
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const text = (size: number) => 'lorem ipsum dolor sit amet '.repeat(Math.ceil(size / 27)).slice(0, size);
   const sizes = [4, 12, 30, 80, 400, 4000];
   const weights = [0.35, 0.3, 0.2, 0.1, 0.04, 0.01];
@@ -50,7 +50,11 @@ export function makeLines(count: number): string[] {
     let update: Record<string, unknown>;
     if (r < 0.01) update = { sessionUpdate: 'future_update', detail: { n: i } };
     else if (r < 0.02) update = { sessionUpdate: 'tool_call', toolCallId: `c${i}`, title: 'Teleport', kind: 'teleport', status: 'queued' };
-    else if (r < 0.03) update = { sessionUpdate: 'plan', entries: [{ content: 'Read', priority: 'high', status: 'completed' }, { content: 5 }, { content: 'Write', priority: 'low', status: 'pending' }] };
+    else if (r < 0.03)
+      update = {
+        sessionUpdate: 'plan',
+        entries: [{ content: 'Read', priority: 'high', status: 'completed' }, { content: 5 }, { content: 'Write', priority: 'low', status: 'pending' }],
+      };
     else if (r < 0.04) update = { sessionUpdate: 'agent_message_chunk', content: { type: 'hologram', data: 'x' } };
     else if (r < 0.1) {
       update = {
@@ -63,13 +67,38 @@ export function makeLines(count: number): string[] {
         locations: [{ path: `/w/app/src/file${i % 97}.ts`, line: i % 400 }],
         rawInput: { file_path: `/w/app/src/file${i % 97}.ts` },
       };
-    } else if (r < 0.16) update = { sessionUpdate: 'tool_call_update', toolCallId: `c${i - 3}`, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: text(chunkSize()) } }] };
-    else if (r < 0.18) update = { sessionUpdate: 'plan', entries: [{ content: 'Read the code', priority: 'high', status: 'completed' }, { content: 'Change it', priority: 'medium', status: 'in_progress' }] };
-    else if (r < 0.19) update = { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: 'Review the changes', input: { hint: 'what' } }, { name: 'init', description: 'Write AGENTS.md' }] };
+    } else if (r < 0.16)
+      update = {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: `c${i - 3}`,
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: text(chunkSize()) } }],
+      };
+    else if (r < 0.18)
+      update = {
+        sessionUpdate: 'plan',
+        entries: [
+          { content: 'Read the code', priority: 'high', status: 'completed' },
+          { content: 'Change it', priority: 'medium', status: 'in_progress' },
+        ],
+      };
+    else if (r < 0.19)
+      update = {
+        sessionUpdate: 'available_commands_update',
+        availableCommands: [
+          { name: 'review', description: 'Review the changes', input: { hint: 'what' } },
+          { name: 'init', description: 'Write AGENTS.md' },
+        ],
+      };
     else if (r < 0.2) update = { sessionUpdate: 'current_mode_update', currentModeId: 'code' };
     else if (r < 0.21) update = { sessionUpdate: 'session_info_update', title: `Session ${i}`, updatedAt: '2026-11-29T08:00:00Z' };
     else if (r < 0.22) update = { sessionUpdate: 'usage_update', used: i, size: 200_000 };
-    else update = { sessionUpdate: i % 7 === 0 ? 'agent_thought_chunk' : 'agent_message_chunk', messageId: `m${i >> 6}`, content: { type: 'text', text: text(chunkSize()) } };
+    else
+      update = {
+        sessionUpdate: i % 7 === 0 ? 'agent_thought_chunk' : 'agent_message_chunk',
+        messageId: `m${i >> 6}`,
+        content: { type: 'text', text: text(chunkSize()) },
+      };
     lines.push(JSON.stringify({ sessionId: 'sess_bench', update }));
   }
   return lines;
@@ -89,18 +118,40 @@ interface Variant {
 }
 
 const root = path.resolve(__dirname, '..', '..');
-const generated = (file: string) => import(pathToFileURL(path.join(root, 'node_modules', '@agentclientprotocol', file)).href) as Promise<Record<string, z.ZodType>>;
+const generated = (file: string) =>
+  import(pathToFileURL(path.join(root, 'node_modules', '@agentclientprotocol', file)).href) as Promise<Record<string, z.ZodType>>;
 
 /** The generated v1 union with an unknown variant kept as `$unknown` (our tolerance, as a wrapper). */
 function withUnknownVariants(schemas: Record<string, z.ZodType>): SafeParser {
-  const known = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan', 'available_commands_update', 'current_mode_update', 'config_option_update', 'session_info_update', 'usage_update', 'notice', 'compaction_update', 'compaction_summary_chunk']);
-  const unknownVariant = z.looseObject({ sessionUpdate: z.string().refine((tag) => !known.has(tag)) }).transform((raw) => ({ sessionUpdate: '$unknown' as const, tag: raw.sessionUpdate, raw }));
+  const known = new Set([
+    'user_message_chunk',
+    'agent_message_chunk',
+    'agent_thought_chunk',
+    'tool_call',
+    'tool_call_update',
+    'plan',
+    'available_commands_update',
+    'current_mode_update',
+    'config_option_update',
+    'session_info_update',
+    'usage_update',
+    'notice',
+    'compaction_update',
+    'compaction_summary_chunk',
+  ]);
+  const unknownVariant = z
+    .looseObject({ sessionUpdate: z.string().refine((tag) => !known.has(tag)) })
+    .transform((raw) => ({ sessionUpdate: '$unknown' as const, tag: raw.sessionUpdate, raw }));
   return z.object({ sessionId: schemas.zSessionId!, update: z.union([schemas.zSessionUpdate!, unknownVariant]), _meta: z.optional(z.unknown()) });
 }
 
 const VARIANTS: readonly Variant[] = [
   // Loaded here, not at the top, so its load is timed like the others'.
-  { name: 'ours', load: async () => ((await import(pathToFileURL(path.join(__dirname, '..', 'src', 'acp', 'schema', 'updates.js')).href)) as typeof Updates).SessionNotification },
+  {
+    name: 'ours',
+    load: async () =>
+      ((await import(pathToFileURL(path.join(__dirname, '..', 'src', 'acp', 'schema', 'updates.js')).href)) as typeof Updates).SessionNotification,
+  },
   { name: 'sdk 2.4 v1', load: async () => (await generated('sdk/dist/v1/schema/zod.gen.js')).zSessionNotification! },
   { name: 'sdk 2.4 v1 + $unknown', load: async () => withUnknownVariants(await generated('sdk/dist/v1/schema/zod.gen.js')) },
   { name: 'sdk-v1 1.9', load: async () => (await generated('sdk-v1/dist/schema/zod.gen.js')).zSessionNotification! },
@@ -118,7 +169,9 @@ const CASES: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
 async function main(): Promise<void> {
   const lines = makeLines(UPDATES);
   const bytes = lines.reduce((sum, line) => sum + line.length + 1, 0);
-  console.log(`${UPDATES.toLocaleString('en')} session/update params (${(bytes / 1024 / 1024).toFixed(1)} MB), ${RUNS} runs each, interleaved; node ${process.version}`);
+  console.log(
+    `${UPDATES.toLocaleString('en')} session/update params (${(bytes / 1024 / 1024).toFixed(1)} MB), ${RUNS} runs each, interleaved; node ${process.version}`,
+  );
   const loaded: Array<{ variant: Variant; schema: SafeParser; loadMs: number; firstMs: number; times: number[]; accepted: number }> = [];
   for (const variant of VARIANTS) {
     const started = performance.now();
@@ -140,7 +193,15 @@ async function main(): Promise<void> {
     ['schemas', 'load ms', 'first parse ms', 'stream ms (median)', 'µs/update', 'vs ours', 'accepted'],
     loaded.map((e) => {
       const m = median(e.times);
-      return [e.variant.name, e.loadMs.toFixed(1), e.firstMs.toFixed(2), m.toFixed(0), ((m * 1000) / UPDATES).toFixed(2), `${(m / ours).toFixed(2)}×`, `${e.accepted.toLocaleString('en')} of ${UPDATES.toLocaleString('en')}`];
+      return [
+        e.variant.name,
+        e.loadMs.toFixed(1),
+        e.firstMs.toFixed(2),
+        m.toFixed(0),
+        ((m * 1000) / UPDATES).toFixed(2),
+        `${(m / ours).toFixed(2)}×`,
+        `${e.accepted.toLocaleString('en')} of ${UPDATES.toLocaleString('en')}`,
+      ];
     }),
   );
   console.log('');

@@ -37,7 +37,15 @@ import * as yazl from 'yazl';
 import { download } from '../src/agents/registry/install/download';
 import { extractArchive, type ArchiveKind } from '../src/agents/registry/install/extract';
 import { parseRegistry } from '../src/agents/registry/schema';
-import type { AgentInstaller, Availability, InstalledAgent, InstallOptions, RegistryAgent, RegistryCatalog, RegistrySource } from '../src/agents/registry/types';
+import type {
+  AgentInstaller,
+  Availability,
+  InstalledAgent,
+  InstallOptions,
+  RegistryAgent,
+  RegistryCatalog,
+  RegistrySource,
+} from '../src/agents/registry/types';
 import { isNewer } from '../src/agents/registry/version';
 import { Emitter } from '../src/common/events';
 import { RegistryAgents } from '../src/sessions/agents/registryAgents';
@@ -62,7 +70,11 @@ const ms = (value: number) => value.toFixed(value < 1 ? 3 : value < 10 ? 2 : 1);
 const ratio = (ours: number, base: number) => `${(ours / base).toFixed(2)}×`;
 
 /** Runs `work` for each method in turn, `runs` + 1 times (run 0 is the cold one), the order rotated each run. */
-async function interleaved(methods: readonly string[], runs: number, work: (method: string, run: number) => Promise<number>): Promise<Map<string, { cold: number; warm: number[] }>> {
+async function interleaved(
+  methods: readonly string[],
+  runs: number,
+  work: (method: string, run: number) => Promise<number>,
+): Promise<Map<string, { cold: number; warm: number[] }>> {
   const results = new Map(methods.map((m) => [m, { cold: 0, warm: [] as number[] }]));
   for (let run = 0; run <= runs; run++) {
     for (let i = 0; i < methods.length; i++) {
@@ -119,7 +131,8 @@ function benchCatalog(parseRuns: number): void {
       const t1 = performance.now();
       const parsed = parseRegistry(JSON.parse(text), REGISTRY_URL);
       const t2 = performance.now();
-      if (parsed.agents.length !== bare.agents.length || parsed.problems.length > 0) throw new Error(`${count} agents: ${parsed.agents.length} read, ${parsed.problems.length} problems`);
+      if (parsed.agents.length !== bare.agents.length || parsed.problems.length > 0)
+        throw new Error(`${count} agents: ${parsed.agents.length} read, ${parsed.problems.length} problems`);
       if (run === 0) continue; // the first of each size apart: the cold one is the row above
       base.push(t1 - t0);
       ours.push(t2 - t1);
@@ -164,7 +177,8 @@ function writeSmallTree(root: string, count: number): Tree {
     for (let b = 0; b < 10 && files < count; b++) {
       const dir = path.join(root, 'small', `pkg${a}`, `mod${b}`);
       fs.mkdirSync(dir, { recursive: true });
-      for (let c = 0; c < 10 && files < count; c++, files++) fs.writeFileSync(path.join(dir, `file${c}.js`), randomBytes(768).toString('base64').slice(0, 1024));
+      for (let c = 0; c < 10 && files < count; c++, files++)
+        fs.writeFileSync(path.join(dir, `file${c}.js`), randomBytes(768).toString('base64').slice(0, 1024));
     }
   }
   return { name: `${count.toLocaleString('en')} × 1 KiB`, root: path.join(root, 'small'), files: count, bytes: count * 1024 };
@@ -200,7 +214,8 @@ async function makeZip(tree: Tree, file: string): Promise<void> {
 function verify(tree: Tree, target: string, method: string): void {
   const files = listFiles(target);
   const bytes = files.reduce((sum, name) => sum + fs.statSync(path.join(target, name)).size, 0);
-  if (files.length !== tree.files || bytes !== tree.bytes) throw new Error(`${method} wrote ${files.length} files, ${bytes} bytes; expected ${tree.files}, ${tree.bytes}`);
+  if (files.length !== tree.files || bytes !== tree.bytes)
+    throw new Error(`${method} wrote ${files.length} files, ${bytes} bytes; expected ${tree.files}, ${tree.bytes}`);
 }
 
 function systemTar(file: string, target: string): Promise<void> {
@@ -221,7 +236,9 @@ function hasSystemTar(): Promise<boolean> {
 
 /** The plain way with yauzl: every entry streamed to its file, folders made as named, nothing checked. */
 async function yauzlUnchecked(file: string, target: string): Promise<void> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.open(file, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))));
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))),
+  );
   const made = new Set<string>();
   await new Promise<void>((resolve, reject) => {
     zip.on('entry', (entry: yauzl.Entry) => {
@@ -263,7 +280,10 @@ async function benchExtraction(dir: string, runs: number, smallFiles: number, la
   const rows: string[][] = [];
   let counter = 0;
   for (const { tree, kind, file } of archives) {
-    const methods = kind === 'tar.gz' ? ['extractArchive (ours)', 'node-tar tar.x', ...(withSystemTar ? ['system tar -xzf'] : [])] : ['extractArchive (ours)', 'yauzl unchecked'];
+    const methods =
+      kind === 'tar.gz'
+        ? ['extractArchive (ours)', 'node-tar tar.x', ...(withSystemTar ? ['system tar -xzf'] : [])]
+        : ['extractArchive (ours)', 'yauzl unchecked'];
     const results = await interleaved(methods, runs, async (method, run) => {
       const target = path.join(dir, `out-${counter++}`);
       const started = performance.now();
@@ -297,7 +317,7 @@ async function benchExtraction(dir: string, runs: number, smallFiles: number, la
         `${kind} ${tree.name} (${(fs.statSync(file).size / MiB).toFixed(0)} MiB): ${method}`,
         ms(cold),
         ms(m),
-        ((tree.bytes / MiB) / (m / 1000)).toFixed(0),
+        (tree.bytes / MiB / (m / 1000)).toFixed(0),
         Math.round(tree.files / (m / 1000)).toLocaleString('en'),
         ratio(m, base),
       ]);
@@ -367,12 +387,16 @@ async function benchDownload(dir: string, runs: number, mib: number): Promise<vo
         else {
           // The same pipeline hashing each chunk on its way: what the checksum alone costs.
           const hashing = createHash('sha256');
-          await pipeline(body, async function* (chunks: AsyncIterable<Buffer>) {
-            for await (const chunk of chunks) {
-              hashing.update(chunk);
-              yield chunk;
-            }
-          }, fs.createWriteStream(file));
+          await pipeline(
+            body,
+            async function* (chunks: AsyncIterable<Buffer>) {
+              for await (const chunk of chunks) {
+                hashing.update(chunk);
+                yield chunk;
+              }
+            },
+            fs.createWriteStream(file),
+          );
           if (hashing.digest('hex') !== sha256) throw new Error('the hashing baseline got other bytes');
         }
       }
@@ -502,7 +526,13 @@ async function benchState(snapshotJson: { agents: Array<Record<string, unknown>>
         }
       }
       if (first.agents.length !== agents.length || length === 0) throw new Error('no state');
-      const row = (what: string, list: number[], coldMs: string, base: number[]) => [`${count.toLocaleString('en')} agents: ${what}`, coldMs, ms(median(list)), ms(p95(list)), ratio(median(list), median(base))];
+      const row = (what: string, list: number[], coldMs: string, base: number[]) => [
+        `${count.toLocaleString('en')} agents: ${what}`,
+        coldMs,
+        ms(median(list)),
+        ms(p95(list)),
+        ratio(median(list), median(base)),
+      ];
       rows.push(row('bare map (baseline)', bare, '', bare));
       rows.push(row('RegistryAgents.state() (ours)', ours, ms(cold), bare));
       rows.push(row('bare map + galleryView + JSON (baseline)', barePosted, '', barePosted));

@@ -50,7 +50,10 @@ const LONG_TASK_MS = 50;
 
 // ---- the history -------------------------------------------------------------------------------------
 
-const WORDS = 'the client sends every folder of the workspace to the agent which reads files writes edits and runs commands in a terminal while the user watches'.split(' ');
+const WORDS =
+  'the client sends every folder of the workspace to the agent which reads files writes edits and runs commands in a terminal while the user watches'.split(
+    ' ',
+  );
 
 /**
  * Deterministic turns of about `updates / turns` updates each, as agents replay them (whole messages, not
@@ -93,7 +96,8 @@ function makeHistory(turns: number, updates: number): unknown[] {
           : [{ type: 'content', content: { type: 'text', text: words(30) } }],
       });
     }
-    for (let extra = 3 + rounds * 3; extra < perTurn; extra++) history.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: markdown(4) } });
+    for (let extra = 3 + rounds * 3; extra < perTurn; extra++)
+      history.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: markdown(4) } });
   }
   return history.slice(0, updates);
 }
@@ -140,7 +144,10 @@ interface RunResult {
  */
 async function showInPage(page: Page, chat: SessionController, onShown: (entries: number, status: string) => void): Promise<{ dispose(): void }> {
   const thread = chat.thread;
-  const post = (message: unknown) => void page.evaluate((text) => (globalThis as unknown as { postMessage(m: unknown, o: string): void }).postMessage(JSON.parse(text), '*'), JSON.stringify(message)).catch(() => undefined);
+  const post = (message: unknown) =>
+    void page
+      .evaluate((text) => (globalThis as unknown as { postMessage(m: unknown, o: string): void }).postMessage(JSON.parse(text), '*'), JSON.stringify(message))
+      .catch(() => undefined);
   const transcript = new TranscriptFeed(thread, post);
   const changes = thread.onDidChange(() => transcript.changed());
   await page.exposeBinding('hostReceive', (_source, message: { type: string; seq?: number }) => {
@@ -233,10 +240,18 @@ async function replayRun(pages: () => Promise<Page>, agentBundle: string, store:
     let timer: ReturnType<typeof setTimeout> | undefined;
     const end = await Promise.race([
       shownAt,
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the replay was not shown in 10 minutes: the page shows ${last.entries} of ${expected} entries, ${last.status}`)), 600_000))),
+      new Promise<never>(
+        (_, reject) =>
+          (timer = setTimeout(
+            () => reject(new Error(`the replay was not shown in 10 minutes: the page shows ${last.entries} of ${expected} entries, ${last.status}`)),
+            600_000,
+          )),
+      ),
     ]).finally(() => clearTimeout(timer));
     const host = watch.stop();
-    const probe = await page.evaluate(() => (globalThis as unknown as { acpBench: { longTasks: Array<{ start: number; duration: number }>; readyAt: number } }).acpBench);
+    const probe = await page.evaluate(
+      () => (globalThis as unknown as { acpBench: { longTasks: Array<{ start: number; duration: number }>; readyAt: number } }).acpBench,
+    );
     const replayTasks = probe.longTasks.filter((task) => task.start >= probe.readyAt);
     const startupTasks = probe.longTasks.filter((task) => task.start < probe.readyAt);
     return {
@@ -263,7 +278,12 @@ async function replayRun(pages: () => Promise<Page>, agentBundle: string, store:
 
 /** One synchronous fold of the same updates into a Thread, and the whole transcript as one snapshot message. */
 function hostBaseline(history: readonly SessionUpdate[]): { foldMs: number; serializeMs: number; entries: ViewEntry[] } {
-  const thread = new Thread({ agentName: AGENT, roots: [{ name: 'w', path: '/w', primary: true }], prompt: { image: true, audio: false, embeddedContext: true }, status: 'idle' });
+  const thread = new Thread({
+    agentName: AGENT,
+    roots: [{ name: 'w', path: '/w', primary: true }],
+    prompt: { image: true, audio: false, embeddedContext: true },
+    status: 'idle',
+  });
   const started = performance.now();
   for (const update of history) thread.apply(transcriptEvent(update));
   const foldMs = performance.now() - started;
@@ -319,7 +339,9 @@ async function main(): Promise<void> {
   const raw = makeHistory(TURNS, UPDATES);
   const history = raw.map((update) => SessionUpdate.parse(update));
   const textBytes = Buffer.byteLength(JSON.stringify(raw));
-  console.log(`replay bench: a session of ${TURNS.toLocaleString('en')} turns, ${history.length.toLocaleString('en')} updates (${(textBytes / 1024 / 1024).toFixed(1)} MiB as JSON), opened with session/load; ${RUNS} runs`);
+  console.log(
+    `replay bench: a session of ${TURNS.toLocaleString('en')} turns, ${history.length.toLocaleString('en')} updates (${(textBytes / 1024 / 1024).toFixed(1)} MiB as JSON), opened with session/load; ${RUNS} runs`,
+  );
 
   const bundle = path.join(REPO_ROOT, 'dist', 'webview');
   const agentBundle = path.join(REPO_ROOT, 'dist', 'reference-agent.js');
@@ -334,11 +356,16 @@ async function main(): Promise<void> {
   await bundleChatPage('replayPage.tsx', pageScript, !process.env['BENCH_PROFILE']);
   const chatPage = path.join(dir, 'chat.html');
   const barePage = path.join(dir, 'bare.html');
-  fs.writeFileSync(chatPage, CHAT_PAGE.replace('CHAT_CSS', pathToFileURL(path.join(bundle, 'chat.css')).href).replace('CHAT_JS', pathToFileURL(pageScript).href));
+  fs.writeFileSync(
+    chatPage,
+    CHAT_PAGE.replace('CHAT_CSS', pathToFileURL(path.join(bundle, 'chat.css')).href).replace('CHAT_JS', pathToFileURL(pageScript).href),
+  );
   fs.writeFileSync(barePage, BARE_PAGE);
 
   const { launchBrowser } = (await import(pathToFileURL(path.join(REPO_ROOT, 'scripts', 'vscode-web', 'browser.mjs')).href)) as typeof Browser;
-  const { ensureSystemPackages, findChromium } = (await import(pathToFileURL(path.join(REPO_ROOT, 'scripts', 'vscode-web', 'install.mjs')).href)) as typeof Install;
+  const { ensureSystemPackages, findChromium } = (await import(
+    pathToFileURL(path.join(REPO_ROOT, 'scripts', 'vscode-web', 'install.mjs')).href
+  )) as typeof Install;
   if (!findChromium()) ensureSystemPackages();
   const browser = await launchBrowser({ viewport: { width: 1000, height: 800 } });
   const newPage = async () => {
@@ -366,7 +393,15 @@ async function main(): Promise<void> {
     console.log(`\n${entries.toLocaleString('en')} entries shown; times in ms, per run (cold first)`);
     printTable(
       ['run', 'shown after', 'host longest task', 'host tasks > 50', 'webview longest task', 'webview tasks > 50', 'webview start-up task'],
-      ours.map((r, i) => [`ours #${i + 1}`, fixed(r.shownMs), fixed(r.hostLongest), String(r.hostOver), fixed(r.webviewLongest), String(r.webviewOver), fixed(r.startupLongest)]),
+      ours.map((r, i) => [
+        `ours #${i + 1}`,
+        fixed(r.shownMs),
+        fixed(r.hostLongest),
+        String(r.hostOver),
+        fixed(r.webviewLongest),
+        String(r.webviewOver),
+        fixed(r.startupLongest),
+      ]),
     );
     console.log('');
     printTable(

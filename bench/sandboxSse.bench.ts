@@ -26,7 +26,7 @@ const CHUNK_BYTES = 64 * 1024;
 
 function messages(count: number): string[] {
   let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const sizes = [4, 12, 30, 80, 400, 4000];
   const weights = [0.35, 0.3, 0.2, 0.1, 0.04, 0.01];
   const out: string[] = [];
@@ -102,7 +102,9 @@ async function main(): Promise<void> {
   const sseChunks = chunked(list.map((m, i) => `event: message\nid: ${i + 1}\ndata: ${m}\n\n`).join(''));
   const lineChunks = chunked(list.join('\n') + '\n');
   const mib = (chunks: Buffer[]) => (chunks.reduce((n, c) => n + c.length, 0) / 1024 / 1024).toFixed(1);
-  console.log(`sandbox SSE bench: ${UPDATES.toLocaleString('en')} session/update notifications, ${mib(sseChunks)} MiB as events (${mib(lineChunks)} MiB as lines), ${RUNS} runs each (median, cold run included)`);
+  console.log(
+    `sandbox SSE bench: ${UPDATES.toLocaleString('en')} session/update notifications, ${mib(sseChunks)} MiB as events (${mib(lineChunks)} MiB as lines), ${RUNS} runs each (median, cold run included)`,
+  );
   const times = { sse: [] as number[], ndjson: [] as number[], bare: [] as number[] };
   for (let run = 0; run < RUNS; run++) {
     times.sse.push(sse(sseChunks));

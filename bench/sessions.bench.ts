@@ -45,7 +45,8 @@ const KEY_INTERVAL_MS = 120;
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const FOLDERS = ['/w/app', '/w/lib', '/w/docs'];
 
-const VERBS = 'Fix Refactor Add Remove Update Migrate Investigate Debug Implement Review Document Test Speed-up Clean-up Rename Split Merge Move Explain Port'.split(' ');
+const VERBS =
+  'Fix Refactor Add Remove Update Migrate Investigate Debug Implement Review Document Test Speed-up Clean-up Rename Split Merge Move Explain Port'.split(' ');
 const WORDS = (
   'the auth flow parser greeting docs build tests cache login token session history folder workspace agent review bug feature api client server ' +
   'schema database query index router middleware config settings logger error handling retry timeout upload download image preview editor terminal ' +
@@ -144,7 +145,8 @@ function newModel(catalog: AgentCatalog, index: LocalSessionIndex, transcripts: 
   return model;
 }
 
-const percentile = (values: readonly number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? 0;
+const percentile = (values: readonly number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? 0;
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
 const mb = (bytes: number) => fixed(bytes / 1_048_576, 1);
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
@@ -257,7 +259,13 @@ async function measureSize(total: number, runs: number, browser: boolean): Promi
     const step = Math.max(1, Math.floor((served * PAGE) / TEXTS));
     for (let k = 0; k < Math.min(TEXTS, total); k++) {
       const s = session(Math.min(k * step, served * PAGE - 1), now);
-      index.record({ agentName: 'Bench', sessionId: s.sessionId, cwd: s.cwd, additionalDirectories: s.additionalDirectories ?? [], at: now - k * step * 37_000 });
+      index.record({
+        agentName: 'Bench',
+        sessionId: s.sessionId,
+        cwd: s.cwd,
+        additionalDirectories: s.additionalDirectories ?? [],
+        at: now - k * step * 37_000,
+      });
       const text = `User: ${s.title ?? 'hello'} please\n\nAgent: done, the ${WORDS[k % WORDS.length]} works`;
       index.setText('Bench', s.sessionId, text);
       texts.set(recordKey('Bench', s.sessionId), text);
@@ -419,7 +427,15 @@ async function openSessionsPage(page: Page, url: string, model: SessionsModel): 
   const post = () => {
     const state = model.compute();
     version++;
-    void send({ type: 'state', version, settings: model.currentSettings, settingsSeq, agents: [{ name: 'Bench', running: true }], ...state, notices: state.notices });
+    void send({
+      type: 'state',
+      version,
+      settings: model.currentSettings,
+      settingsSeq,
+      agents: [{ name: 'Bench', running: true }],
+      ...state,
+      notices: state.notices,
+    });
   };
   await page.exposeBinding('hostReceive', (_source, raw: unknown) => {
     const message = SessionsToHost.parse(raw);
@@ -429,21 +445,36 @@ async function openSessionsPage(page: Page, url: string, model: SessionsModel): 
       model.setSettings(message.settings);
       post();
     } else if (message.type === 'request') {
-      void answer(HistoryRequests, { rows: async (w) => ({ version, rows: w.version === version ? await model.rowsWithSnippets(w.from, w.to) : [] }) }, message).then(send);
+      void answer(
+        HistoryRequests,
+        { rows: async (w) => ({ version, rows: w.version === version ? await model.rowsWithSnippets(w.from, w.to) : [] }) },
+        message,
+      ).then(send);
     }
   });
   await page.goto(url);
 }
 
-async function inChromium(catalog: AgentCatalog, index: LocalSessionIndex, dir: string, runs: number, total: number): Promise<NonNullable<SizeResult['chromium']>> {
+async function inChromium(
+  catalog: AgentCatalog,
+  index: LocalSessionIndex,
+  dir: string,
+  runs: number,
+  total: number,
+): Promise<NonNullable<SizeResult['chromium']>> {
   const bundle = path.join(REPO_ROOT, 'dist', 'webview');
   if (!fs.existsSync(path.join(bundle, 'history.js'))) throw new Error('dist/webview/history.js is missing: run `node esbuild.mjs` first');
   const pageFile = path.join(dir, 'sessions.html');
   const emptyFile = path.join(dir, 'empty.html');
-  fs.writeFileSync(pageFile, PAGE_HTML.replace('CSS', pathToFileURL(path.join(bundle, 'history.css')).href).replace('JS', pathToFileURL(path.join(bundle, 'history.js')).href));
+  fs.writeFileSync(
+    pageFile,
+    PAGE_HTML.replace('CSS', pathToFileURL(path.join(bundle, 'history.css')).href).replace('JS', pathToFileURL(path.join(bundle, 'history.js')).href),
+  );
   fs.writeFileSync(emptyFile, EMPTY_SCROLL_HTML.replace('<div id="spacer"></div>', `<div id="spacer" style="height:${46 * total}px"></div>`));
   const { launchBrowser } = (await import(pathToFileURL(path.join(REPO_ROOT, 'scripts', 'vscode-web', 'browser.mjs')).href)) as typeof Browser;
-  const { ensureSystemPackages, findChromium } = (await import(pathToFileURL(path.join(REPO_ROOT, 'scripts', 'vscode-web', 'install.mjs')).href)) as typeof Install;
+  const { ensureSystemPackages, findChromium } = (await import(
+    pathToFileURL(path.join(REPO_ROOT, 'scripts', 'vscode-web', 'install.mjs')).href
+  )) as typeof Install;
   if (!findChromium()) ensureSystemPackages();
   const browser = await launchBrowser({ viewport: { width: 320, height: 900 } });
   try {
@@ -462,7 +493,9 @@ async function inChromium(catalog: AgentCatalog, index: LocalSessionIndex, dir: 
       firstPaint.push(await page.evaluate(() => (globalThis as unknown as { rowsShown: Promise<number> }).rowsShown));
       if (run === 0) {
         await page.waitForTimeout(300);
-        scroll = await page.evaluate(() => (globalThis as unknown as { scrollThrough(s: string, step: number): Promise<{ intervals: number[]; nodes: number }> }).scrollThrough('.list', 920));
+        scroll = await page.evaluate(() =>
+          (globalThis as unknown as { scrollThrough(s: string, step: number): Promise<{ intervals: number[]; nodes: number }> }).scrollThrough('.list', 920),
+        );
       }
       await page.close();
       model.dispose();
@@ -475,7 +508,9 @@ async function inChromium(catalog: AgentCatalog, index: LocalSessionIndex, dir: 
     }
     const plain = await browser.context.newPage();
     await plain.goto(pathToFileURL(emptyFile).href);
-    const emptyScroll = await plain.evaluate(() => (globalThis as unknown as { scrollThrough(s: string, step: number): Promise<{ intervals: number[]; nodes: number }> }).scrollThrough('#list', 920));
+    const emptyScroll = await plain.evaluate(() =>
+      (globalThis as unknown as { scrollThrough(s: string, step: number): Promise<{ intervals: number[]; nodes: number }> }).scrollThrough('#list', 920),
+    );
     await plain.close();
     return {
       emptyPaint: median(emptyPaint),
@@ -496,7 +531,17 @@ function report(results: readonly SizeResult[]): void {
   const n = (r: SizeResult) => r.sessions.toLocaleString('en');
   console.log('\nhost: merging the pages (AgentCatalog, the live model computing the list after each page), and memory after everything below (GC first)');
   printTable(
-    ['sessions', 'bare Map merge ms', 'catalog merge ms', 'ratio', 'list per page median/p95/max ms', 'bare Map MB', 'ours heap MB', '+ typed arrays MB', 'RSS MB'],
+    [
+      'sessions',
+      'bare Map merge ms',
+      'catalog merge ms',
+      'ratio',
+      'list per page median/p95/max ms',
+      'bare Map MB',
+      'ours heap MB',
+      '+ typed arrays MB',
+      'RSS MB',
+    ],
     results.map((r) => [
       n(r),
       fixed(r.merge.bare),
@@ -511,12 +556,41 @@ function report(results: readonly SizeResult[]): void {
   );
   console.log('\nhost: the first list per scope on a fresh model (its sessions taken from the full catalog), and the first keystroke');
   printTable(
-    ['sessions', 'This workspace ms', 'These folders ms', 'All ms', 'cold 1st key ms', 'page while searching ms', '1st key after it ms', 'title change ms', '1st key after it ms'],
-    results.map((r) => [n(r), fixed(r.firstList.workspace), fixed(r.firstList.folders), fixed(r.firstList.all), fixed(r.cold.keystroke), fixed(r.cold.pageWhileSearching), fixed(r.cold.afterPage), fixed(r.cold.titleWhileSearching), fixed(r.cold.afterTitle)]),
+    [
+      'sessions',
+      'This workspace ms',
+      'These folders ms',
+      'All ms',
+      'cold 1st key ms',
+      'page while searching ms',
+      '1st key after it ms',
+      'title change ms',
+      '1st key after it ms',
+    ],
+    results.map((r) => [
+      n(r),
+      fixed(r.firstList.workspace),
+      fixed(r.firstList.folders),
+      fixed(r.firstList.all),
+      fixed(r.cold.keystroke),
+      fixed(r.cold.pageWhileSearching),
+      fixed(r.cold.afterPage),
+      fixed(r.cold.titleWhileSearching),
+      fixed(r.cold.afterTitle),
+    ]),
   );
-  console.log(`\nsearch: "${QUERY}" typed one key every ${KEY_INTERVAL_MS} ms (host time of compute + rows per keystroke; "final" = until the search finished, background slices included)`);
+  console.log(
+    `\nsearch: "${QUERY}" typed one key every ${KEY_INTERVAL_MS} ms (host time of compute + rows per keystroke; "final" = until the search finished, background slices included)`,
+  );
   printTable(
-    ['sessions', 'substring loop median/p95/max ms (baseline)', 'ours median/p95/max ms', 'ours / baseline (median)', 'final median/p95 ms', 'not final within the pause'],
+    [
+      'sessions',
+      'substring loop median/p95/max ms (baseline)',
+      'ours median/p95/max ms',
+      'ours / baseline (median)',
+      'final median/p95 ms',
+      'not final within the pause',
+    ],
     results.map((r) => {
       const final = r.typing.untilFinal.filter((v) => !Number.isNaN(v));
       return [
@@ -532,13 +606,29 @@ function report(results: readonly SizeResult[]): void {
   console.log('\na running chat while a search is shown: host time per transcript update (compute + rows, the text side asked again and merged)');
   printTable(
     ['sessions', 'median ms', 'p95 ms', 'max ms', 'titles tested again', 'title searches started'],
-    results.map((r) => [n(r), fixed(median(r.chat.perUpdate)), fixed(percentile(r.chat.perUpdate, 95)), fixed(Math.max(...r.chat.perUpdate)), String(r.chat.titleTests), String(r.chat.titleSearches)]),
+    results.map((r) => [
+      n(r),
+      fixed(median(r.chat.perUpdate)),
+      fixed(percentile(r.chat.perUpdate, 95)),
+      fixed(Math.max(...r.chat.perUpdate)),
+      String(r.chat.titleTests),
+      String(r.chat.titleSearches),
+    ]),
   );
   const browsed = results.filter((r) => r.chromium);
   if (browsed.length > 0) {
     console.log('\nChromium (the Sessions bundle, 320 px wide sidebar): first paint after navigation, and frame intervals scrolling the list');
     printTable(
-      ['sessions', 'empty list paint ms (baseline)', 'first paint ms', 'ratio', 'empty element frame median/p95 ms (baseline)', 'frame median/p95 ms', 'ratio (p95)', 'DOM elements'],
+      [
+        'sessions',
+        'empty list paint ms (baseline)',
+        'first paint ms',
+        'ratio',
+        'empty element frame median/p95 ms (baseline)',
+        'frame median/p95 ms',
+        'ratio (p95)',
+        'DOM elements',
+      ],
       browsed.map((r) => {
         const c = r.chromium!;
         return [
@@ -573,11 +663,17 @@ async function main(): Promise<void> {
   }
   const sizes = option('sizes', '1000,10000,100000,1000000').split(',').map(Number);
   const browserSizes = new Set(option('browser', '100000,1000000').split(',').map(Number));
-  console.log(`sessions bench: ${sizes.map((s) => s.toLocaleString('en')).join(' / ')} sessions in pages of ${PAGE}, transcript text for ${TEXTS.toLocaleString('en')}, ${runs} runs; each size in its own process`);
+  console.log(
+    `sessions bench: ${sizes.map((s) => s.toLocaleString('en')).join(' / ')} sessions in pages of ${PAGE}, transcript text for ${TEXTS.toLocaleString('en')}, ${runs} runs; each size in its own process`,
+  );
   const results: SizeResult[] = [];
   for (const size of sizes) {
     const started = performance.now();
-    const run = spawnSync(process.execPath, ['--expose-gc', __filename, '--child', String(size), '--runs', String(runs), '--browser', browserSizes.has(size) ? 'yes' : 'no'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const run = spawnSync(
+      process.execPath,
+      ['--expose-gc', __filename, '--child', String(size), '--runs', String(runs), '--browser', browserSizes.has(size) ? 'yes' : 'no'],
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
     const line = run.stdout.split('\n').find((l) => l.startsWith('RESULT '));
     if (run.status !== 0 || !line) throw new Error(`the run with ${size} sessions failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
     results.push(JSON.parse(line.slice('RESULT '.length)) as SizeResult);

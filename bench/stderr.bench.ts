@@ -97,7 +97,12 @@ async function main(): Promise<void> {
     }
     for (const name of ['bare', 'ours'] as const) {
       const r = results[name];
-      rows.push([`${mb} MB, ${name === 'bare' ? 'read and count (baseline)' : 'AgentProcess (ours)'}`, median(r.map((c) => c.cpuMs)).toFixed(0), median(r.map((c) => c.heapMb)).toFixed(1), median(r.map((c) => c.rssMb)).toFixed(1)]);
+      rows.push([
+        `${mb} MB, ${name === 'bare' ? 'read and count (baseline)' : 'AgentProcess (ours)'}`,
+        median(r.map((c) => c.cpuMs)).toFixed(0),
+        median(r.map((c) => c.heapMb)).toFixed(1),
+        median(r.map((c) => c.rssMb)).toFixed(1),
+      ]);
     }
     const ratio = median(results.ours.map((c) => c.cpuMs)) / median(results.bare.map((c) => c.cpuMs));
     rows.push([`${mb} MB: ours / baseline CPU ${ratio.toFixed(2)}×`, '', '', '']);

@@ -92,7 +92,8 @@ function indexEngine(history: string): Engine {
       if (c.state.complete && c.state.pending === 0) return resolve();
       const subscription = c.onDidChangeState((state) => state.complete && (subscription.dispose(), resolve()));
     });
-  const start = () => (client = new TranscriptIndexClient({ workerFile: WORKER, historyDir: history, documents: () => keys, logger: silentLogger, saveDelayMs: 600_000 }));
+  const start = () =>
+    (client = new TranscriptIndexClient({ workerFile: WORKER, historyDir: history, documents: () => keys, logger: silentLogger, saveDelayMs: 600_000 }));
   return {
     name: 'index (worker)',
     async build(all) {
@@ -351,7 +352,9 @@ async function main(): Promise<void> {
     const history = path.join(root, 'history');
     const started = performance.now();
     const all = await storeHistory(history, SIZES[SIZES.length - 1]!);
-    console.log(`transcripts: ${all.length} × 32 KiB written through LocalSessionIndex in ${((performance.now() - started) / 1000).toFixed(0)} s; queries typed: ${QUERIES.map((q) => `"${q}"`).join(', ')}`);
+    console.log(
+      `transcripts: ${all.length} × 32 KiB written through LocalSessionIndex in ${((performance.now() - started) / 1000).toFixed(0)} s; queries typed: ${QUERIES.map((q) => `"${q}"`).join(', ')}`,
+    );
     for (const size of SIZES) {
       const keys = all.slice(0, size);
       const engines = [indexEngine(history), includesEngine(history)];
@@ -390,7 +393,10 @@ async function main(): Promise<void> {
           figures.counts.join('/'),
         ]);
       }
-      printTable(['engine', 'build', 'cold 1st keystroke', 'key median', 'key p95', 'key max', 'host/key med/max', 'host heap +', 'RSS +', 'update one', 'hits'], rows);
+      printTable(
+        ['engine', 'build', 'cold 1st keystroke', 'key median', 'key p95', 'key max', 'host/key med/max', 'host heap +', 'RSS +', 'update one', 'hits'],
+        rows,
+      );
     }
   } finally {
     fs.rmSync(root, { recursive: true, force: true });

@@ -171,10 +171,16 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     remoteCommands: new LocalCommandConfinement({ mode: readSandbox, findConfiner: (env) => findConfiner(process.platform, env), home: os.homedir() }),
   });
   // The open chats (they need nothing of the agents): the confinement's launches serve them.
-  const checkpoints = new Checkpoints({ storageDir: path.join(context.globalStorageUri.fsPath, 'checkpoints'), settings: readCheckpointSettings, isDirty: isDirtyFile, logger });
+  const checkpoints = new Checkpoints({
+    storageDir: path.join(context.globalStorageUri.fsPath, 'checkpoints'),
+    settings: readCheckpointSettings,
+    isDirty: isDirtyFile,
+    logger,
+  });
   const chats = new Chats({ router, sessions, documents: vscodeOpenDocuments, checkpoints, logger });
   // Restarting to widen a confinement reopens the agent's chats: the Reopener is built below.
-  let restartAgent: (name: string, options?: RestartOptions) => Promise<AcpConnection> = () => Promise.reject(new Error(vscode.l10n.t('ACP Workspace is still starting.')));
+  let restartAgent: (name: string, options?: RestartOptions) => Promise<AcpConnection> = () =>
+    Promise.reject(new Error(vscode.l10n.t('ACP Workspace is still starting.')));
   const late: { registry?: AgentRegistry } = {};
   const confinement = new AgentConfinement({
     mode: readSandbox,
@@ -248,7 +254,11 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   // Every start and restart of an agent by a session: a refusal to run unconfined is asked about (fail closed).
   const pool = confinement.guardPool(registry);
   const mcp = new McpServers(
-    { folders: localFolders, setting: () => vscode.workspace.getConfiguration('acpWorkspace').get<unknown>('mcpServers'), trusted: () => vscode.workspace.isTrusted },
+    {
+      folders: localFolders,
+      setting: () => vscode.workspace.getConfiguration('acpWorkspace').get<unknown>('mcpServers'),
+      trusted: () => vscode.workspace.isTrusted,
+    },
     logger,
   );
   const review = new ChangeReview(checkpoints, chats, () => reviewUi);
@@ -310,7 +320,18 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     confinement,
     remember: (session, roots) => void history.index.setKeptRoots(session.agentName, session.sessionId, roots),
   });
-  const historyActions = new HistoryActions({ history, agents: pool, chats, reopener, grants, workspace, rootsUi: () => rootsUi, historyUi: () => historyUi, notices, logger });
+  const historyActions = new HistoryActions({
+    history,
+    agents: pool,
+    chats,
+    reopener,
+    grants,
+    workspace,
+    rootsUi: () => rootsUi,
+    historyUi: () => historyUi,
+    notices,
+    logger,
+  });
 
   // The VS Code adapters.
   // Whoever restarts an agent (a command, a chat, a sign-in) gets its open chats reopened.
@@ -322,7 +343,17 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     onDidChange: (listener) => history.onDidChange(listener),
   });
   const changeActions = new ChangeActions(review, reviewPanels);
-  const chatActions = new ChatActions({ reopener, starter, router, signIn, ui: () => chatUi, log: channel, logger, changes: changeActions, edits: new PromptEdits({ history, historyActions, logger }) });
+  const chatActions = new ChatActions({
+    reopener,
+    starter,
+    router,
+    signIn,
+    ui: () => chatUi,
+    log: channel,
+    logger,
+    changes: changeActions,
+    edits: new PromptEdits({ history, historyActions, logger }),
+  });
   const tabRecords = new ChatTabRecords(context.workspaceState);
   const tabs = new ChatTabs(context.extensionUri, chats, chatActions, logger, tabRecords);
   const sessionsView = new SessionsView(context, history, registry, chats, historyActions, logger);
@@ -385,7 +416,17 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     agentsView,
     notifications,
     ...registerAgentCommands(registry, channel, restartAgent),
-    ...registerSessionCommands(starter, registry, grants, folderChanges, channel, tabs, signIn, (name) => restartAgent(name), () => startFailureUi),
+    ...registerSessionCommands(
+      starter,
+      registry,
+      grants,
+      folderChanges,
+      channel,
+      tabs,
+      signIn,
+      (name) => restartAgent(name),
+      () => startFailureUi,
+    ),
     ...changeActions.register(tabs),
     ...transcripts.register(),
     chatRestorer.register(),
@@ -437,4 +478,3 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     },
   };
 }
-

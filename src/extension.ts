@@ -60,9 +60,18 @@ export function activateWith(context: vscode.ExtensionContext, load: () => typeo
     vscode.window.registerWebviewViewProvider(SESSIONS_VIEW_ID, new LazyWebviewViewProvider(() => core.get('the Sessions view').sessionsView), {
       webviewOptions: { retainContextWhenHidden: false },
     }),
-    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, new LazyWebviewPanelSerializer(() => core.get('a chat tab restored after a reload').chatRestorer)),
-    vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, new LazyWebviewPanelSerializer(() => core.get('a Review Changes tab restored after a reload').reviewPanels)),
-    vscode.window.registerWebviewPanelSerializer(AGENT_GALLERY_VIEW_TYPE, new LazyWebviewPanelSerializer(() => core.get('the Add Agent tab restored after a reload').galleryRestorer)),
+    vscode.window.registerWebviewPanelSerializer(
+      CHAT_VIEW_TYPE,
+      new LazyWebviewPanelSerializer(() => core.get('a chat tab restored after a reload').chatRestorer),
+    ),
+    vscode.window.registerWebviewPanelSerializer(
+      REVIEW_VIEW_TYPE,
+      new LazyWebviewPanelSerializer(() => core.get('a Review Changes tab restored after a reload').reviewPanels),
+    ),
+    vscode.window.registerWebviewPanelSerializer(
+      AGENT_GALLERY_VIEW_TYPE,
+      new LazyWebviewPanelSerializer(() => core.get('the Add Agent tab restored after a reload').galleryRestorer),
+    ),
     ...DOCUMENT_SCHEMES.flatMap((scheme) => {
       const provider = new LazyTextDocumentContentProvider(() => core.get(`a document of ${scheme}:`).documents[scheme]);
       return [provider, vscode.workspace.registerTextDocumentContentProvider(scheme, provider)];

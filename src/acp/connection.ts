@@ -11,7 +11,16 @@
 import * as path from 'node:path';
 import type { CancellationToken, Disposable } from 'vscode-jsonrpc/node';
 import { buildClientCapabilities, readAgentCaps, type AgentCaps, type ClientFeatureOptions } from './capabilities';
-import { AgentRequestError, CapabilityError, ConnectionClosedError, ErrorCodes, InvalidResponseError, ProtocolVersionError, SessionNotFoundError, toAcpError } from './errors';
+import {
+  AgentRequestError,
+  CapabilityError,
+  ConnectionClosedError,
+  ErrorCodes,
+  InvalidResponseError,
+  ProtocolVersionError,
+  SessionNotFoundError,
+  toAcpError,
+} from './errors';
 import { chooseProtocolVersion } from './protocolVersion';
 import { RpcPeer, type RequestHandler, type RpcPeerOptions } from './rpcPeer';
 import {
@@ -162,11 +171,7 @@ export class AcpConnection extends RpcPeer {
       },
       options.features ?? {},
     );
-    const result = await this.send(
-      InitializeMethod,
-      { protocolVersion: PROTOCOL_VERSION, clientCapabilities, clientInfo: options.clientInfo },
-      token,
-    );
+    const result = await this.send(InitializeMethod, { protocolVersion: PROTOCOL_VERSION, clientCapabilities, clientInfo: options.clientInfo }, token);
     // The version is chosen here, from the answer (only v1 exists yet; v2 plugs in at chooseProtocolVersion).
     if (chooseProtocolVersion(result.protocolVersion) === undefined) {
       const error = new ProtocolVersionError(this.agentName, result.protocolVersion, PROTOCOL_VERSION);
@@ -268,8 +273,7 @@ export class AcpConnection extends RpcPeer {
       `config options for session ${sessionId}`,
       'configOptions in its session setup answer',
     );
-    const params =
-      typeof value === 'boolean' ? { sessionId, configId, type: 'boolean' as const, value } : { sessionId, configId, value };
+    const params = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean' as const, value } : { sessionId, configId, value };
     return this.send(SessionSetConfigOptionMethod, params, token);
   }
 
@@ -343,11 +347,7 @@ export class AcpConnection extends RpcPeer {
     const caps = this.ready(method);
     this.requireAbsolute(method, 'cwd', params.cwd);
     if (params.additionalDirectories !== undefined) {
-      this.require(
-        caps.sessions.additionalDirectories,
-        'additional workspace folders (additionalDirectories)',
-        'sessionCapabilities.additionalDirectories',
-      );
+      this.require(caps.sessions.additionalDirectories, 'additional workspace folders (additionalDirectories)', 'sessionCapabilities.additionalDirectories');
       for (const entry of params.additionalDirectories) this.requireAbsolute(method, 'additionalDirectories entry', entry);
     }
     for (const server of params.mcpServers ?? []) {

@@ -48,7 +48,13 @@ export function withDetails(message: string, data: unknown): string {
 /** `-32000`: the agent wants the user to sign in first. Carries the methods it offered at initialize. */
 export class AuthRequiredError extends AgentRequestError {
   override name = 'AuthRequiredError';
-  constructor(agent: string, method: string, agentMessage: string, data: unknown, readonly authMethods: readonly AuthMethod[]) {
+  constructor(
+    agent: string,
+    method: string,
+    agentMessage: string,
+    data: unknown,
+    readonly authMethods: readonly AuthMethod[],
+  ) {
     super(agent, method, ErrorCodes.AuthRequired, agentMessage, data);
     this.message = l10n.t('{0} needs you to sign in before {1}: {2}', agent, method, agentMessage);
   }
@@ -57,7 +63,13 @@ export class AuthRequiredError extends AgentRequestError {
 /** `-32002`: the session does not exist (any more) on the agent's side. */
 export class SessionNotFoundError extends AgentRequestError {
   override name = 'SessionNotFoundError';
-  constructor(agent: string, method: string, agentMessage: string, data: unknown, readonly sessionId: string | undefined) {
+  constructor(
+    agent: string,
+    method: string,
+    agentMessage: string,
+    data: unknown,
+    readonly sessionId: string | undefined,
+  ) {
     super(agent, method, ErrorCodes.ResourceNotFound, agentMessage, data);
     this.message =
       sessionId === undefined
@@ -78,7 +90,11 @@ export class RequestCancelledError extends AgentRequestError {
 /** The agent answered, but not with what the protocol says. Nothing is guessed from such an answer. */
 export class InvalidResponseError extends Error {
   override name = 'InvalidResponseError';
-  constructor(readonly agent: string, readonly method: string, readonly details: string) {
+  constructor(
+    readonly agent: string,
+    readonly method: string,
+    readonly details: string,
+  ) {
     super(`${agent} sent an invalid answer to ${method}: ${details}`);
   }
 }
@@ -86,7 +102,11 @@ export class InvalidResponseError extends Error {
 /** A method or field the agent did not advertise. Thrown before anything is sent. */
 export class CapabilityError extends Error {
   override name = 'CapabilityError';
-  constructor(readonly agent: string, readonly what: string, readonly capability: string) {
+  constructor(
+    readonly agent: string,
+    readonly what: string,
+    readonly capability: string,
+  ) {
     super(`${agent} does not support ${what} (it did not advertise ${capability}).`);
   }
 }
@@ -94,7 +114,11 @@ export class CapabilityError extends Error {
 /** The agent speaks another protocol version; the connection was closed. */
 export class ProtocolVersionError extends Error {
   override name = 'ProtocolVersionError';
-  constructor(readonly agent: string, readonly agentVersion: unknown, readonly clientVersion: number) {
+  constructor(
+    readonly agent: string,
+    readonly agentVersion: unknown,
+    readonly clientVersion: number,
+  ) {
     super(
       `${agent} speaks ACP protocol version ${JSON.stringify(agentVersion)}, but ACP Workspace speaks version ${clientVersion}. ` +
         'Update the agent or ACP Workspace so both use the same version.',
@@ -105,7 +129,11 @@ export class ProtocolVersionError extends Error {
 /** The connection ended (agent exited, stopped, or disposed) while a request was outstanding. */
 export class ConnectionClosedError extends Error {
   override name = 'ConnectionClosedError';
-  constructor(readonly agent: string, readonly method: string | undefined, readonly reason: string) {
+  constructor(
+    readonly agent: string,
+    readonly method: string | undefined,
+    readonly reason: string,
+  ) {
     super(method ? `${method} to ${agent} failed: ${reason}` : `${agent}: ${reason}`);
   }
 }
@@ -118,12 +146,7 @@ interface WireError {
 }
 
 function isWireError(error: unknown): error is WireError {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    typeof (error as WireError).code === 'number' &&
-    typeof (error as WireError).message === 'string'
-  );
+  return typeof error === 'object' && error !== null && typeof (error as WireError).code === 'number' && typeof (error as WireError).message === 'string';
 }
 
 /**

@@ -236,7 +236,10 @@ interface FileUris {
 }
 
 /** Splits a `file:` URI (`file:///p`, `file://localhost/p`, `file://host/p` for UNC). */
-function splitFileUri(uri: string, separators: RegExp): { authority: string; path: string; encoded: readonly string[] | undefined; suffix: string } | undefined {
+function splitFileUri(
+  uri: string,
+  separators: RegExp,
+): { authority: string; path: string; encoded: readonly string[] | undefined; suffix: string } | undefined {
   if (uri.slice(0, 7).toLowerCase() !== 'file://') return undefined;
   const rest = uri.slice(7);
   const end = rest.search(/[?#]/);

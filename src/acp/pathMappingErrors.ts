@@ -77,7 +77,12 @@ function agentData(data: Record<string, unknown>, request: AnsweredRequest, root
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     if (PATH_FIELDS.has(key)) {
-      const remote = typeof value === 'string' ? (request.agentPath !== undefined && mapper.toLocal(request.agentPath) === value ? request.agentPath : mapper.toRemote(value)) : undefined;
+      const remote =
+        typeof value === 'string'
+          ? request.agentPath !== undefined && mapper.toLocal(request.agentPath) === value
+            ? request.agentPath
+            : mapper.toRemote(value)
+          : undefined;
       if (remote !== undefined) out[key] = remote;
     } else if (key === 'roots') {
       if (roots !== undefined) out[key] = [...roots];

@@ -249,7 +249,10 @@ function toolContentToLocal(item: unknown, mapper: PathMapper): unknown {
       const local = mapper.toLocal(path);
       if (local === undefined) {
         // Never offered as a change to a local file: the user sees which of the agent's files it touched.
-        return { type: 'content', content: { type: 'text', text: l10n.t('A change to {0}, a file on the agent\'s side outside the folders shared with it.', path) } };
+        return {
+          type: 'content',
+          content: { type: 'text', text: l10n.t("A change to {0}, a file on the agent's side outside the folders shared with it.", path) },
+        };
       }
       return local === path ? item : { ...item, path: local };
     }
@@ -261,7 +264,7 @@ function toolContentToLocal(item: unknown, mapper: PathMapper): unknown {
 }
 
 function unsharedText(name: string, text?: string): Json {
-  const label = l10n.t('{0} (a file on the agent\'s side, outside the folders shared with it)', name);
+  const label = l10n.t("{0} (a file on the agent's side, outside the folders shared with it)", name);
   return { type: 'text', text: text === undefined ? label : `${label}\n\n${text}` };
 }
 

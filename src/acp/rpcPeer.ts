@@ -141,7 +141,8 @@ export abstract class RpcPeer implements Disposable {
    * handler that only refuses, in words the user sees, what this agent is not offered).
    */
   onRequest<D extends RequestDefinition>(definition: D, handler: RequestHandler<D>, options: { readonly advertise?: boolean } = {}): Disposable {
-    if (this.registered.has(definition.method) || this.unadvertised.has(definition.method)) throw new Error(`A handler for ${definition.method} is already registered.`);
+    if (this.registered.has(definition.method) || this.unadvertised.has(definition.method))
+      throw new Error(`A handler for ${definition.method} is already registered.`);
     const registered = options.advertise === false ? this.unadvertised : this.registered;
     registered.add(definition.method);
     const registration = this.connection.onRequest(definition.method, async (raw: unknown, token: CancellationToken) => {

@@ -58,7 +58,9 @@ export function traceTap(agentName: string, level: () => TraceLevel, logger: Log
     const line = `${arrow}: ${describeMessage(message)}`;
     const m = message as { params?: unknown };
     if (current === 'verbose') {
-      logger.info(`${line} ${jsonText({ ...message, ...(m.params !== undefined ? { params: redactMcpSecrets(m.params) } : {}) }, { maxChars: VERBOSE_CHARS })}`);
+      logger.info(
+        `${line} ${jsonText({ ...message, ...(m.params !== undefined ? { params: redactMcpSecrets(m.params) } : {}) }, { maxChars: VERBOSE_CHARS })}`,
+      );
     } else {
       logger.info(m.params !== undefined ? `${line} ${jsonText(redactMcpSecrets(m.params), { maxChars: MESSAGES_CHARS })}` : line);
     }

@@ -20,8 +20,14 @@ const ABSOLUTE_OR_VARIABLE = /^(\/|~(\/|$)|\$\{|[A-Za-z]:[\\/]|\\\\)/;
 
 /** One configured agent that runs here as a child process, as the user writes it in settings. */
 export const AgentSetting = z.object({
-  name: z.string().trim().min(1, { error: () => l10n.t('name must not be empty') }),
-  command: z.string().trim().min(1, { error: () => l10n.t('command must not be empty') }),
+  name: z
+    .string()
+    .trim()
+    .min(1, { error: () => l10n.t('name must not be empty') }),
+  command: z
+    .string()
+    .trim()
+    .min(1, { error: () => l10n.t('command must not be empty') }),
   args: z.array(z.string()).default([]),
   /** Set over the inherited environment; `null` removes a variable the agent must not inherit. */
   env: z.record(z.string(), z.string().nullable()).default({}),
@@ -59,17 +65,21 @@ export const PathMappingSetting = z.object({
   local: z
     .string()
     .trim()
-    .refine((p) => /^(\/|~(\/|$)|[A-Za-z]:[\\/]|\\\\)/.test(p), { error: () => l10n.t('a mapping\'s local path must be absolute (or start with ~)') }),
+    .refine((p) => /^(\/|~(\/|$)|[A-Za-z]:[\\/]|\\\\)/.test(p), { error: () => l10n.t("a mapping's local path must be absolute (or start with ~)") }),
   remote: z
     .string()
     .trim()
-    .refine((p) => p.startsWith('/'), { error: () => l10n.t('a mapping\'s remote path must be an absolute POSIX path (starting with /)') }),
+    .refine((p) => p.startsWith('/'), { error: () => l10n.t("a mapping's remote path must be an absolute POSIX path (starting with /)") }),
 });
 
 /** Where a remote agent is and how its folders map. */
 export const RemoteSetting = z.strictObject({
   /** `ws(s)://…` (WebSocket), `http(s)://…` (Streamable HTTP), or a Sandbox Agent server's base URL with `sandboxAgent`. */
-  url: z.string().trim().min(1, { error: () => l10n.t('url must not be empty') }).max(2000),
+  url: z
+    .string()
+    .trim()
+    .min(1, { error: () => l10n.t('url must not be empty') })
+    .max(2000),
   /** Inferred from the URL (and `sandboxAgent`) when left out. */
   transport: z.enum(['websocket', 'http', 'sandbox-agent']).optional(),
   /** The agent's id on a Sandbox Agent server (`GET /v1/agents`), e.g. `opencode`. */
@@ -92,7 +102,10 @@ export type RemoteSetting = z.output<typeof RemoteSetting>;
 
 /** One configured agent that runs elsewhere, reached over the network. */
 export const RemoteAgentSetting = z.object({
-  name: z.string().trim().min(1, { error: () => l10n.t('name must not be empty') }),
+  name: z
+    .string()
+    .trim()
+    .min(1, { error: () => l10n.t('name must not be empty') }),
   remote: RemoteSetting,
 });
 export type RemoteAgentSetting = z.output<typeof RemoteAgentSetting>;
@@ -115,7 +128,12 @@ export function remoteKindOf(remote: Pick<RemoteSetting, 'url' | 'transport' | '
 export function remoteAgentConfig(remote: RemoteSetting, home: string): RemoteAgentConfig {
   const kind = remoteKindOf(remote);
   return {
-    endpoint: { url: remote.url, kind, ...(remote.sandboxAgent !== undefined ? { sandboxAgent: remote.sandboxAgent } : {}), allowInsecure: remote.allowInsecure },
+    endpoint: {
+      url: remote.url,
+      kind,
+      ...(remote.sandboxAgent !== undefined ? { sandboxAgent: remote.sandboxAgent } : {}),
+      allowInsecure: remote.allowInsecure,
+    },
     pathMappings: remote.pathMappings.map((m) => ({ local: m.local === '~' || /^~[\\/]/.test(m.local) ? home + m.local.slice(1) : m.local, remote: m.remote })),
   };
 }
@@ -264,7 +282,7 @@ export function resolveAgentList(setting: unknown, registry: RegistryAgentsInput
     const installed = id === undefined ? undefined : installedById.get(id);
     const listed = id === undefined ? undefined : catalogById.get(id);
     if (id !== undefined) backing.add(id);
-    byName.set(preset.name, installed ? presetFromInstalled(preset, installed) : (listed && presetFromCatalog(preset, listed)) ?? preset);
+    byName.set(preset.name, installed ? presetFromInstalled(preset, installed) : ((listed && presetFromCatalog(preset, listed)) ?? preset));
   }
   for (const agent of [...registry.installed].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))) {
     if (backing.has(agent.id)) continue;
@@ -426,7 +444,11 @@ export function resolveAgentWritablePaths(
     for (const raw of list) {
       // An unset variable would leave a different, wider path (`${env:X}/state` → `/state`): left out.
       const unset = [...raw.matchAll(VARIABLE)].some((m) => m[2] !== undefined && !env[m[2]]);
-      let text = expandVariables(raw.replace(XDG_VARIABLE, (_match, name: keyof typeof XDG) => xdgFolder(name, env, agentHome)), variables, env);
+      let text = expandVariables(
+        raw.replace(XDG_VARIABLE, (_match, name: keyof typeof XDG) => xdgFolder(name, env, agentHome)),
+        variables,
+        env,
+      );
       if (text === '~' || text.startsWith('~/') || text.startsWith('~\\')) text = agentHome + text.slice(1);
       if (!unset && /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(text)) {
         if (!paths.includes(text)) paths.push(text);

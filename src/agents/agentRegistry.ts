@@ -45,7 +45,9 @@ export interface AgentRegistryOptions {
 
 /** Why no agent starts in Restricted Mode. */
 export function restrictedModeMessage(): string {
-  return l10n.t('Agents are not started in Restricted Mode: an agent runs programs and reads and writes files in this workspace. Trust the workspace to use agents.');
+  return l10n.t(
+    'Agents are not started in Restricted Mode: an agent runs programs and reads and writes files in this workspace. Trust the workspace to use agents.',
+  );
 }
 
 export class AgentRegistry {
@@ -105,7 +107,13 @@ export class AgentRegistry {
     if (!this.options.isTrusted()) throw new Error(restrictedModeMessage());
     const entry = this.entries.get(name);
     if (!entry) throw new Error(l10n.t('There is no agent named "{0}". Check the acpWorkspace.agents setting.', name));
-    if (entry.process && entry.startedWith && !sameLaunch(entry.startedWith, entry.definition) && entry.process.state !== 'running' && entry.process.state !== 'starting') {
+    if (
+      entry.process &&
+      entry.startedWith &&
+      !sameLaunch(entry.startedWith, entry.definition) &&
+      entry.process.state !== 'running' &&
+      entry.process.state !== 'starting'
+    ) {
       // The definition changed while it was stopped: start from the new one.
       void entry.process.dispose();
       entry.process = undefined;
@@ -177,5 +185,7 @@ function sameLaunch(a: AgentDefinition, b: AgentDefinition): boolean {
 }
 
 function launchOf(definition: AgentDefinition): unknown {
-  return isRemoteAgent(definition) ? [definition.remote] : [definition.command, definition.args, definition.env, definition.writablePaths, definition.readablePaths, definition.writableEditorSettings];
+  return isRemoteAgent(definition)
+    ? [definition.remote]
+    : [definition.command, definition.args, definition.env, definition.writablePaths, definition.readablePaths, definition.writableEditorSettings];
 }

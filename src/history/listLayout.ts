@@ -51,7 +51,7 @@ export class ListLayout {
     const out: LaidOut[] = [];
     const end = Math.min(to, this.count);
     let b = this.blockAt(from);
-    for (let index = Math.max(0, from); index < end; ) {
+    for (let index = Math.max(0, from); index < end;) {
       const block = this.blocks[b]!;
       const start = this.starts[b]!;
       const stop = Math.min(end, start + sizeOf(block));
@@ -64,7 +64,8 @@ export class ListLayout {
           break;
         case 'range': {
           const scoped = block.sessions.scoped;
-          for (let i = index; i < stop; i++) out.push({ kind: 'session', session: { sessions: block.sessions, slot: scoped.at(positionIn(block, i - start)) } });
+          for (let i = index; i < stop; i++)
+            out.push({ kind: 'session', session: { sessions: block.sessions, slot: scoped.at(positionIn(block, i - start)) } });
           break;
         }
       }

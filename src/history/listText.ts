@@ -50,7 +50,11 @@ export function coverageLine(c: Coverage): string {
       scope =
         c.searched === 1
           ? l10n.t('Titles of 1 session searched; transcript text of {0} of them (only sessions opened in this client have text here).', c.withText)
-          : l10n.t('Titles of {0} sessions searched; transcript text of {1} of them (only sessions opened in this client have text here).', searched, c.withText);
+          : l10n.t(
+              'Titles of {0} sessions searched; transcript text of {1} of them (only sessions opened in this client have text here).',
+              searched,
+              c.withText,
+            );
       break;
   }
   const indexing = c.text.kind === 'answered' && !c.text.matches.complete && c.text.matches.unavailable === undefined;
@@ -96,7 +100,11 @@ export function statusRowOf(agent: AgentEntry, plan: SourcePlan, paging: boolean
     return { ...base, state: 'info', message: l10n.t('{0} is not running: these are the sessions opened in this client.', agent.name), action: 'startAgent' };
   }
   if (!agent.catalog) {
-    return { ...base, state: 'info', message: l10n.t('{0} does not list its sessions: this is the local history of sessions opened in this client.', agent.name) };
+    return {
+      ...base,
+      state: 'info',
+      message: l10n.t('{0} does not list its sessions: this is the local history of sessions opened in this client.', agent.name),
+    };
   }
   const error = agent.catalog.errorFor(plan);
   if (error !== undefined) return { ...base, state: 'error', message: l10n.t('Could not load more sessions: {0}', error), action: 'retry' };

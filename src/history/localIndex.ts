@@ -339,7 +339,11 @@ export class LocalSessionIndex {
       raw = fs.readFileSync(this.indexFile, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      return l10n.t('The local session history ({0}) could not be read: {1}. Sessions opened from now on are recorded in memory only until it can be written.', this.indexFile, (error as Error).message);
+      return l10n.t(
+        'The local session history ({0}) could not be read: {1}. Sessions opened from now on are recorded in memory only until it can be written.',
+        this.indexFile,
+        (error as Error).message,
+      );
     }
     let parsed: z.output<typeof FileSchema>;
     try {
@@ -350,7 +354,11 @@ export class LocalSessionIndex {
       try {
         fs.renameSync(this.indexFile, kept);
       } catch (renameError) {
-        return l10n.t('The local session history could not be read ({0}); it could not be moved aside either ({1}), and a new history was started.', reason, (renameError as Error).message);
+        return l10n.t(
+          'The local session history could not be read ({0}); it could not be moved aside either ({1}), and a new history was started.',
+          reason,
+          (renameError as Error).message,
+        );
       }
       return l10n.t('The local session history could not be read ({0}); it was kept as {1}, and a new history was started.', reason, kept);
     }
@@ -364,7 +372,9 @@ export class LocalSessionIndex {
       this.records.set(recordKey(record.data.agentName, record.data.sessionId), record.data);
     }
     if (skipped === 0) return undefined;
-    return skipped === 1 ? l10n.t('One unreadable entry of the local session history was skipped.') : l10n.t('{0} unreadable entries of the local session history were skipped.', skipped);
+    return skipped === 1
+      ? l10n.t('One unreadable entry of the local session history was skipped.')
+      : l10n.t('{0} unreadable entries of the local session history were skipped.', skipped);
   }
 
   private changed(): void {
@@ -379,9 +389,11 @@ export class LocalSessionIndex {
   }
 
   private write(): Promise<void> {
-    this.writing = this.writing.then(() => this.writeNow()).catch((error: unknown) => {
-      this.options.onProblem?.(l10n.t('The local session history could not be saved in {0}: {1}', this.dir, (error as Error).message));
-    });
+    this.writing = this.writing
+      .then(() => this.writeNow())
+      .catch((error: unknown) => {
+        this.options.onProblem?.(l10n.t('The local session history could not be saved in {0}: {1}', this.dir, (error as Error).message));
+      });
     return this.writing;
   }
 

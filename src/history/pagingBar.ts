@@ -15,7 +15,10 @@ export function pagingBar(progress: PagingProgress): PagingBar | undefined {
     return {
       state: 'loading',
       action: 'stop',
-      message: loaded === 1 ? l10n.t('Searching… 1 session loaded so far, more are loading.') : l10n.t('Searching… {0} sessions loaded so far, more are loading.', count),
+      message:
+        loaded === 1
+          ? l10n.t('Searching… 1 session loaded so far, more are loading.')
+          : l10n.t('Searching… {0} sessions loaded so far, more are loading.', count),
     };
   }
   if (progress.capped) {
@@ -25,7 +28,10 @@ export function pagingBar(progress: PagingProgress): PagingBar | undefined {
     return {
       state: 'stopped',
       action: 'resume',
-      message: loaded === 1 ? l10n.t('Stopped: 1 session loaded; older sessions are not searched.') : l10n.t('Stopped: {0} sessions loaded; older sessions are not searched.', count),
+      message:
+        loaded === 1
+          ? l10n.t('Stopped: 1 session loaded; older sessions are not searched.')
+          : l10n.t('Stopped: {0} sessions loaded; older sessions are not searched.', count),
     };
   }
   return undefined;

@@ -87,11 +87,17 @@ export function describeRootChange(plan: ReopenPlan, name: (folder: string) => s
   if (plan.workspaceRoots.length > 0) lines.push(l10n.t("This workspace's folders: {0}.", plan.workspaceRoots.map(name).join(', ')));
   if (plan.added.length > 0) {
     const added = listInWords(plan.added.map(name));
-    lines.push(plan.added.length === 1 ? l10n.t("With the workspace's folders, {0} is added.", added) : l10n.t("With the workspace's folders, {0} are added.", added));
+    lines.push(
+      plan.added.length === 1 ? l10n.t("With the workspace's folders, {0} is added.", added) : l10n.t("With the workspace's folders, {0} are added.", added),
+    );
   }
   if (plan.removed.length > 0) {
     const removed = listInWords(plan.removed.map(name));
-    lines.push(plan.removed.length === 1 ? l10n.t("With the workspace's folders, {0} is left out.", removed) : l10n.t("With the workspace's folders, {0} are left out.", removed));
+    lines.push(
+      plan.removed.length === 1
+        ? l10n.t("With the workspace's folders, {0} is left out.", removed)
+        : l10n.t("With the workspace's folders, {0} are left out.", removed),
+    );
   }
   if (plan.notGranted.length > 0) lines.push(l10n.t('Not shared with agents yet: {0}.', listInWords(plan.notGranted.map(name))));
   if (plan.missing.length > 0) lines.push(l10n.t('No longer on this machine (never sent): {0}.', listInWords(plan.missing.map(name))));

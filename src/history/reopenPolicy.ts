@@ -59,7 +59,12 @@ export function chooseReopenMethod(verb: ReopenVerb, caps: ReopenCaps, agentName
   const method = methods.find((m) => supportsMethod(m, caps));
   if (method) return { method };
   if (methods.length > 1) return { reason: l10n.t('{0} can neither load nor resume sessions.', agentName) };
-  return { reason: (methods[0] === 'fork' ? l10n.t('{0} does not support forking sessions (session/fork).', agentName) : l10n.t('{0} does not support resuming sessions (session/resume).', agentName)) };
+  return {
+    reason:
+      methods[0] === 'fork'
+        ? l10n.t('{0} does not support forking sessions (session/fork).', agentName)
+        : l10n.t('{0} does not support resuming sessions (session/resume).', agentName),
+  };
 }
 
 /** Thrown when the agent offers no request for what the user asked; the message says why. */

@@ -65,7 +65,11 @@ export function cleanTitle(raw: string | undefined | null): string | undefined {
   // are cleaned when an agent lists a million sessions).
   if (isClean(raw)) return raw;
   // Bounded work on a huge input: only the start can be shown.
-  const text = raw.slice(0, MAX_TITLE_CHARS * 8).replace(INVISIBLE, ' ').replace(/\s+/g, ' ').trim();
+  const text = raw
+    .slice(0, MAX_TITLE_CHARS * 8)
+    .replace(INVISIBLE, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!text) return undefined;
   return cut(text, MAX_TITLE_CHARS);
 }
@@ -107,7 +111,13 @@ export function datedTitle(startedAt: number, now = Date.now(), folder?: string)
   const started = new Date(startedAt);
   const today = new Date(now).toDateString() === started.toDateString();
   const time = started.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  const day = today ? undefined : started.toLocaleDateString(undefined, { month: 'short', day: 'numeric', ...(started.getFullYear() !== new Date(now).getFullYear() ? { year: 'numeric' } : {}) });
+  const day = today
+    ? undefined
+    : started.toLocaleDateString(undefined, {
+        month: 'short',
+        day: 'numeric',
+        ...(started.getFullYear() !== new Date(now).getFullYear() ? { year: 'numeric' } : {}),
+      });
   const when = day ? `${day}, ${time}` : time;
   const where = cleanTitle(folder);
   return where ? l10n.t('Session in {0} from {1}', cut(where, 40), when) : l10n.t('Session from {0}', when);
@@ -124,7 +134,8 @@ export function resolveTitle(sources: TitleSources, now = Date.now()): ResolvedT
   if (fork) return { text: forkTitle(fork.title), source: 'fork' };
   const prompt = promptTitle(sources.firstPrompt);
   if (prompt) return { text: prompt, source: 'prompt' };
-  if (sources.startedAt !== undefined && Number.isFinite(sources.startedAt) && sources.startedAt > 0) return { text: datedTitle(sources.startedAt, now, sources.folder), source: 'date' };
+  if (sources.startedAt !== undefined && Number.isFinite(sources.startedAt) && sources.startedAt > 0)
+    return { text: datedTitle(sources.startedAt, now, sources.folder), source: 'date' };
   return { text: untitled(), source: 'none' };
 }
 

@@ -108,5 +108,10 @@ export function viewOf(agentName: string, entry: CatalogEntry | undefined, recor
 
 /** The last part of a path, whichever separator it uses. */
 function folderName(folder: string): string {
-  return folder.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? folder;
+  return (
+    folder
+      .replace(/[\\/]+$/, '')
+      .split(/[\\/]/)
+      .pop() ?? folder
+  );
 }

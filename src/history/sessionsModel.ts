@@ -153,7 +153,13 @@ export class SessionsModel {
       const rootSet = workspace.rootSetFor(agent);
       const key = [scope, showHidden, workspace.folders.join('\u0000'), rootSet.join('\u0000')].join('|');
       sessions.setScope(key, (roots) => inScope(roots, scope, workspace, agent), showHidden);
-      return { agent, sessions, status: this.deps.trusted() ? statusRowOf(agent, sourcePlan(this.settings.scope, workspace, agent), this.deps.paging?.isPaging(agent.name) === true) : undefined };
+      return {
+        agent,
+        sessions,
+        status: this.deps.trusted()
+          ? statusRowOf(agent, sourcePlan(this.settings.scope, workspace, agent), this.deps.paging?.isPaging(agent.name) === true)
+          : undefined,
+      };
     });
     if (this.settings.agent === null) {
       // All agents: an agent that is not running and has nothing here gets one line, not a section.
@@ -185,13 +191,24 @@ export class SessionsModel {
       this.endSearch();
       const byAgent = agents.length > 1 || this.settings.agent === null;
       for (const section of sections) {
-        if (byAgent) blocks.push({ kind: 'row', row: { kind: 'group', key: `agent:${section.agent.name}`, label: section.agent.name, level: 1, count: section.sessions.scoped.length } });
+        if (byAgent)
+          blocks.push({
+            kind: 'row',
+            row: { kind: 'group', key: `agent:${section.agent.name}`, label: section.agent.name, level: 1, count: section.sessions.scoped.length },
+          });
         this.group(section, blocks);
         if (section.status) blocks.push({ kind: 'row', row: section.status });
       }
     }
     this.layout = new ListLayout(blocks);
-    return { count: this.layout.count, specials: this.layout.specials(), searching, coverage, notices, empty: emptyText({ configured: this.deps.agents().length, shown: agents.length, searching, scope: this.settings.scope }) };
+    return {
+      count: this.layout.count,
+      specials: this.layout.specials(),
+      searching,
+      coverage,
+      notices,
+      empty: emptyText({ configured: this.deps.agents().length, shown: agents.length, searching, scope: this.settings.scope }),
+    };
   }
 
   /**
@@ -424,7 +441,9 @@ export class SessionsModel {
       if (!sessions || slot === undefined || !sessions.inScope(slot) || runs.get(sessions)?.matches(slot)) continue;
       found.push({ sessions, slot, byTitle: false });
     }
-    found.sort((a, b) => (AgentSessions.before(a.sessions, a.slot, b.sessions, b.slot) ? -1 : AgentSessions.before(b.sessions, b.slot, a.sessions, a.slot) ? 1 : 0));
+    found.sort((a, b) =>
+      AgentSessions.before(a.sessions, a.slot, b.sessions, b.slot) ? -1 : AgentSessions.before(b.sessions, b.slot, a.sessions, a.slot) ? 1 : 0,
+    );
     this.textOnly = { keys, versions, sessions: found };
     return found;
   }
@@ -443,5 +462,4 @@ export class SessionsModel {
       notLoaded: sections.some((s) => s.agent.catalog?.hasMore(sourcePlan(this.settings.scope, this.deps.workspace(), s.agent))) && !this.pagingTold(),
     });
   }
-
 }

@@ -28,7 +28,13 @@ export class TranscriptMatches {
   private asked: Question | undefined;
   private answer: { readonly query: string; readonly state: TextState } | undefined;
   private snippetCache:
-    | { readonly query: string; readonly version: number; readonly byKey: Map<string, Snippet | null>; readonly asking: Set<string>; readonly controller: AbortController }
+    | {
+        readonly query: string;
+        readonly version: number;
+        readonly byKey: Map<string, Snippet | null>;
+        readonly asking: Set<string>;
+        readonly controller: AbortController;
+      }
     | undefined;
   /** Questions asked so far (tests and benchmarks read them). */
   readonly work = { searches: 0, snippetRequests: 0 };

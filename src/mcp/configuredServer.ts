@@ -49,13 +49,16 @@ export function mcpJsonPath(folderPath: string): string {
 // Schemas
 
 /** A required string: "is missing" / "must be a string" instead of zod's generic wording. */
-const requiredString = () =>
-  z.string({ error: (issue) => (issue.input === undefined ? l10n.t('is missing') : l10n.t('must be a string')) });
-const nonEmpty = () => requiredString().trim().min(1, { error: () => l10n.t('must not be empty') });
+const requiredString = () => z.string({ error: (issue) => (issue.input === undefined ? l10n.t('is missing') : l10n.t('must be a string')) });
+const nonEmpty = () =>
+  requiredString()
+    .trim()
+    .min(1, { error: () => l10n.t('must not be empty') });
 const stringList = () => z.array(z.string({ error: () => l10n.t('must be a string') }), { error: () => l10n.t('must be a list of strings') });
 const stringMap = (what: 'variables' | 'headers') =>
   z.record(z.string(), z.string({ error: () => l10n.t('must be a string') }), {
-    error: () => (what === 'variables' ? l10n.t('must be an object mapping variable names to values') : l10n.t('must be an object mapping header names to values')),
+    error: () =>
+      what === 'variables' ? l10n.t('must be an object mapping variable names to values') : l10n.t('must be an object mapping header names to values'),
   });
 
 /** `acpWorkspace.mcpServers` entry, stdio: `{ name, command, args?, env? }` (`type: "stdio"` allowed). */

@@ -74,13 +74,15 @@ export function parseJsonc(text: string): JsoncResult {
     const inside = open.at(-1)?.kind;
     switch (name) {
       case 'InvalidSymbol':
-        if (source[offset] === "'") return fail(expecting === 'property' ? l10n.t('property names must use double quotes') : l10n.t('strings must use double quotes'));
+        if (source[offset] === "'")
+          return fail(expecting === 'property' ? l10n.t('property names must use double quotes') : l10n.t('strings must use double quotes'));
         return fail(expected(expecting, inside));
       case 'ValueExpected':
       case 'PropertyNameExpected':
       case 'ColonExpected':
       case 'CommaExpected':
-        if (atEnd) return fail(inside === 'object' ? endsInsideObject() : inside === 'array' ? endsInsideList() : l10n.t('the JSON ends where a value was expected'));
+        if (atEnd)
+          return fail(inside === 'object' ? endsInsideObject() : inside === 'array' ? endsInsideList() : l10n.t('the JSON ends where a value was expected'));
         return fail(expected(expecting, inside));
       case 'CloseBraceExpected':
         return fail(endsInsideObject());

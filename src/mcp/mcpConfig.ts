@@ -87,7 +87,12 @@ function checkVariables(texts: readonly string[], context: VariableContext): { e
   }
   if (inputs.size > 0) {
     return {
-      error: l10n.t("it uses {0}, which only VS Code's own prompt can fill in. Use {1} instead, or add the server to {2}.", [...inputs].join(', '), '${env:NAME}', MCP_SERVERS_SETTING),
+      error: l10n.t(
+        "it uses {0}, which only VS Code's own prompt can fill in. Use {1} instead, or add the server to {2}.",
+        [...inputs].join(', '),
+        '${env:NAME}',
+        MCP_SERVERS_SETTING,
+      ),
       unset: [],
     };
   }
@@ -204,7 +209,8 @@ export function parseMcpJson(text: string, folderPath: string, env: McpEnv, opti
     return { servers, problems };
   }
   if (file.data.servers === undefined) {
-    if ('mcpServers' in file.data) problems.push(l10n.t('{0}: VS Code\'s mcp.json lists servers under "servers", not "mcpServers"; none of its servers were used.', filePath));
+    if ('mcpServers' in file.data)
+      problems.push(l10n.t('{0}: VS Code\'s mcp.json lists servers under "servers", not "mcpServers"; none of its servers were used.', filePath));
     return { servers, problems };
   }
   const userHome = options.userHome ?? os.homedir();
@@ -254,7 +260,13 @@ export function parseMcpJson(text: string, folderPath: string, env: McpEnv, opti
         continue;
       }
       const envTexts = Object.values(server.env).filter((v): v is string => typeof v === 'string');
-      const texts = [server.command, ...server.args, ...envTexts, ...(server.envFile !== undefined ? [server.envFile] : []), ...(server.cwd !== undefined ? [server.cwd] : [])];
+      const texts = [
+        server.command,
+        ...server.args,
+        ...envTexts,
+        ...(server.envFile !== undefined ? [server.envFile] : []),
+        ...(server.cwd !== undefined ? [server.cwd] : []),
+      ];
       const variables = checkVariables(texts, context);
       if (variables.error !== undefined) {
         skip(variables.error);
@@ -268,7 +280,11 @@ export function parseMcpJson(text: string, folderPath: string, env: McpEnv, opti
           content = readFile(envFilePath);
         } catch (error) {
           const code = (error as { code?: unknown }).code;
-          skip(typeof code === 'string' ? l10n.t('its envFile {0} could not be read ({1}).', envFilePath, code) : l10n.t('its envFile {0} could not be read.', envFilePath));
+          skip(
+            typeof code === 'string'
+              ? l10n.t('its envFile {0} could not be read ({1}).', envFilePath, code)
+              : l10n.t('its envFile {0} could not be read.', envFilePath),
+          );
           continue;
         }
         for (const [key, value] of parseEnvFile(content)) vars.set(key, value);
@@ -343,11 +359,20 @@ export function readConfiguredServers(input: McpConfigInput): McpConfigResult {
   const problems = [...fromSetting.problems];
   const present = input.files.filter((file) => file.text !== undefined);
   if (!input.trusted) {
-    if (present.length > 0) problems.push(l10n.t('The workspace is not trusted, so its .vscode/mcp.json files were not read ({0}).', present.map((f) => f.filePath ?? mcpJsonPath(f.folderPath)).join(', ')));
+    if (present.length > 0)
+      problems.push(
+        l10n.t(
+          'The workspace is not trusted, so its .vscode/mcp.json files were not read ({0}).',
+          present.map((f) => f.filePath ?? mcpJsonPath(f.folderPath)).join(', '),
+        ),
+      );
     return { servers, problems };
   }
   for (const file of present) {
-    const result = parseMcpJson(file.text!, file.folderPath, input.env, { ...input.options, ...(file.filePath !== undefined ? { filePath: file.filePath } : {}) });
+    const result = parseMcpJson(file.text!, file.folderPath, input.env, {
+      ...input.options,
+      ...(file.filePath !== undefined ? { filePath: file.filePath } : {}),
+    });
     servers.push(...result.servers);
     problems.push(...result.problems);
   }

@@ -55,7 +55,12 @@ export function selectMcpServers(configured: readonly ConfiguredMcpServer[], cap
     const winner = winners.get(name);
     if (reason !== undefined) notPassed.push({ name, source: entry.source, reason });
     else if (winner === entry) passed.push(entry.server);
-    else notPassed.push({ name, source: entry.source, reason: l10n.t('another server named "{0}" ({1}) is used instead', name, describeMcpSource(winner!.source)) });
+    else
+      notPassed.push({
+        name,
+        source: entry.source,
+        reason: l10n.t('another server named "{0}" ({1}) is used instead', name, describeMcpSource(winner!.source)),
+      });
   }
   return { passed, notPassed };
 }

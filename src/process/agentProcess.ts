@@ -181,9 +181,13 @@ export class AgentProcess implements Disposable, AgentRuntime {
     if (launchConfinement && 'confiner' in launchConfinement) {
       const { confiner, policy } = launchConfinement;
       const readable = policy.mode === 'strict' ? `; readable besides the system: ${policy.readable.join(', ') || 'nothing'}` : '';
-      this.logger.info(`Starting ${command.name} confined by ${confiner.mechanism} (${policy.mode}): writable ${policy.writable.join(', ') || 'nothing'} and a private TMPDIR${readable}: ${line}`);
+      this.logger.info(
+        `Starting ${command.name} confined by ${confiner.mechanism} (${policy.mode}): writable ${policy.writable.join(', ') || 'nothing'} and a private TMPDIR${readable}: ${line}`,
+      );
     } else if (launchConfinement) {
-      this.logger.info(`Starting ${command.name} unconfined (${launchConfinement.unconfined === 'off' ? 'acpWorkspace.sandbox is off' : 'unconfined this once'}): ${line}`);
+      this.logger.info(
+        `Starting ${command.name} unconfined (${launchConfinement.unconfined === 'off' ? 'acpWorkspace.sandbox is off' : 'unconfined this once'}): ${line}`,
+      );
     } else {
       this.logger.info(`Starting ${command.name}: ${line}`);
     }
@@ -221,10 +225,7 @@ export class AgentProcess implements Disposable, AgentRuntime {
     }
 
     const spawnFailure = new Promise<Error>((resolve) => child.once('error', (error) => resolve(error)));
-    const spawned = await Promise.race([
-      new Promise<true>((resolve) => child.once('spawn', () => resolve(true))),
-      spawnFailure,
-    ]);
+    const spawned = await Promise.race([new Promise<true>((resolve) => child.once('spawn', () => resolve(true))), spawnFailure]);
     if (spawned !== true) {
       this.child = undefined;
       throw this.fail(describeSpawnError(command, spawned), false);

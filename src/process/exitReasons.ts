@@ -7,7 +7,11 @@ import { errorMessage } from '../common/errors';
 export function describeSpawnError(command: AgentCommand, error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOENT') {
-    return l10n.t('Could not start {0}: the command "{1}" was not found. Install it, or set its full path in the acpWorkspace.agents setting.', command.name, command.command);
+    return l10n.t(
+      'Could not start {0}: the command "{1}" was not found. Install it, or set its full path in the acpWorkspace.agents setting.',
+      command.name,
+      command.command,
+    );
   }
   if (code === 'EACCES') {
     return l10n.t('Could not start {0}: "{1}" is not executable (permission denied).', command.name, command.command);

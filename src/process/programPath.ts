@@ -23,7 +23,12 @@ export const isRegularFile: IsFile = (p) => {
  * `command` (Windows: `command` plus each PATHEXT extension, `.EXE;.CMD;.BAT` when unset) in a PATH folder;
  * undefined when there is none.
  */
-export function findProgram(command: string, env: NodeJS.ProcessEnv, isFile: IsFile = isRegularFile, platform: NodeJS.Platform = process.platform): string | undefined {
+export function findProgram(
+  command: string,
+  env: NodeJS.ProcessEnv,
+  isFile: IsFile = isRegularFile,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
   if (command.includes('/') || command.includes('\\')) return path.resolve(command);
   const exts = platform === 'win32' ? ['', ...(envValue(env, 'PATHEXT', platform) ?? '.EXE;.CMD;.BAT').split(';').filter((ext) => ext !== '')] : [''];
   const delimiter = platform === 'win32' ? ';' : ':';

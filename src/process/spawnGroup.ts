@@ -46,7 +46,13 @@ export interface GroupSpawnOptions {
 /** Spawns `file` with `args` in its own process group, watched (see the module note). */
 export function spawnGroup(file: string, args: readonly string[], options: GroupSpawnOptions, platform: NodeJS.Platform = process.platform): ChildProcess {
   if (platform === 'win32') {
-    const windowsOptions = { cwd: options.cwd, env: options.env, stdio: [...options.stdio], windowsHide: true, windowsVerbatimArguments: options.windowsVerbatimArguments };
+    const windowsOptions = {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: [...options.stdio],
+      windowsHide: true,
+      windowsVerbatimArguments: options.windowsVerbatimArguments,
+    };
     // cross-spawn finds Windows .cmd/.bat shims; a shell line is already cmd.exe's own command line.
     return options.shell ? spawn(file, [...args], windowsOptions) : crossSpawn(file, [...args], windowsOptions);
   }
@@ -81,7 +87,12 @@ function releaseWatchdogWhenDone(child: ChildProcess): void {
  * found on the PATH or at its path, `EACCES` when it is not executable), or undefined when it can be. A
  * watched program is started by a shell, which would only exit 127; callers check first to say it in words.
  */
-export function executableProblem(file: string, env: NodeJS.ProcessEnv, cwd: string | undefined, platform: NodeJS.Platform = process.platform): NodeJS.ErrnoException | undefined {
+export function executableProblem(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string | undefined,
+  platform: NodeJS.Platform = process.platform,
+): NodeJS.ErrnoException | undefined {
   if (platform === 'win32') return undefined; // cross-spawn and Windows report it themselves
   const problem = (code: 'ENOENT' | 'EACCES') => Object.assign(new Error(`spawn ${file} ${code}`), { code, path: file });
   const candidates = file.includes('/')

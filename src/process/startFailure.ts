@@ -69,9 +69,12 @@ export const SHOWN_LINES = 6;
 /** Characters of the error's data shown. */
 const DATA_CHARS = 600;
 
-const AUTH = /\b(401|403)\b|unauthori[sz]ed|not (signed|logged) in|\blog ?in\b|\/login|sign ?in|api[ _-]?key|authenticat|credential|oauth|forbidden|invalid x-api-key/i;
-const NETWORK = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|ENETUNREACH|EHOSTUNREACH|fetch failed|socket hang up|getaddrinfo|network|proxy|self[- ]signed certificate|unable to (get|verify) (local )?(issuer )?certificate|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_|timed? ?out/i;
-const NODE = /SyntaxError|Unexpected token|requires? Node|Node\.?js (version|v?\d+)|unsupported engine|EBADENGINE|engines?\b.*node|is not a function.*(structuredClone|fetch)|ERR_REQUIRE_ESM|ERR_UNKNOWN_FILE_EXTENSION|ERR_UNSUPPORTED_DIR_IMPORT|ERR_MODULE_NOT_FOUND/i;
+const AUTH =
+  /\b(401|403)\b|unauthori[sz]ed|not (signed|logged) in|\blog ?in\b|\/login|sign ?in|api[ _-]?key|authenticat|credential|oauth|forbidden|invalid x-api-key/i;
+const NETWORK =
+  /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|ENETUNREACH|EHOSTUNREACH|fetch failed|socket hang up|getaddrinfo|network|proxy|self[- ]signed certificate|unable to (get|verify) (local )?(issuer )?certificate|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_|timed? ?out/i;
+const NODE =
+  /SyntaxError|Unexpected token|requires? Node|Node\.?js (version|v?\d+)|unsupported engine|EBADENGINE|engines?\b.*node|is not a function.*(structuredClone|fetch)|ERR_REQUIRE_ESM|ERR_UNKNOWN_FILE_EXTENSION|ERR_UNSUPPORTED_DIR_IMPORT|ERR_MODULE_NOT_FOUND/i;
 /** A write refused by a read-only file system: what a confined agent meets outside what it may write. */
 const READ_ONLY = /\bEROFS\b|read-only file system/i;
 /**
@@ -85,7 +88,8 @@ const ROOT_REFUSED = /dangerously-skip-permissions cannot be used with root|cann
  * cause (Claude Code's debug log names every missing optional folder with ENOENT). The log keeps them.
  */
 const DEBUG_LINE = /^\s*(?:\[?\d{4}-\d\d-\d\d[T ][^\s\]]*\]?\s+)?(?:\[(?:DEBUG|TRACE|VERBOSE)\]|(?:DEBUG|TRACE|VERBOSE):)/i;
-const NOT_FOUND = /ENOENT|command not found|command "[^"]*" was not found|not found on PATH|No such file or directory|is not recognized as an internal or external command|could not determine executable|404 Not Found.*registry|E404/i;
+const NOT_FOUND =
+  /ENOENT|command not found|command "[^"]*" was not found|not found on PATH|No such file or directory|is not recognized as an internal or external command|could not determine executable|404 Not Found.*registry|E404/i;
 
 /** The likely cause, the next step, and the actions, from everything known about the failure. */
 export function describeStartFailure(input: StartFailureInput): StartFailure {
@@ -119,11 +123,19 @@ export function describeStartFailure(input: StartFailureInput): StartFailure {
       actions.push('signIn', 'showLog');
       break;
     case 'network':
-      advice = l10n.t("{0} could not reach its service. Check the network connection, or the proxy (HTTPS_PROXY in the agent's env in acpWorkspace.agents), then restart the agent.", agent);
+      advice = l10n.t(
+        "{0} could not reach its service. Check the network connection, or the proxy (HTTPS_PROXY in the agent's env in acpWorkspace.agents), then restart the agent.",
+        agent,
+      );
       actions.push('restart', 'showLog', 'openSettings');
       break;
     case 'node':
-      advice = l10n.t("{0} seems to need a newer Node.js than the one that runs it (the `node` found on the PATH of {1}; this window's extension host runs Node {2}). Install a newer Node.js, or point the agent's command (or PATH in its env) in acpWorkspace.agents at one.", agent, program, process.versions.node);
+      advice = l10n.t(
+        "{0} seems to need a newer Node.js than the one that runs it (the `node` found on the PATH of {1}; this window's extension host runs Node {2}). Install a newer Node.js, or point the agent's command (or PATH in its env) in acpWorkspace.agents at one.",
+        agent,
+        program,
+        process.versions.node,
+      );
       actions.push('openSettings', 'showLog', 'restart');
       break;
     case 'notFound':
@@ -148,7 +160,10 @@ export function describeStartFailure(input: StartFailureInput): StartFailure {
     case 'unknown':
       advice = helperExit(evidence)
         ? [
-            l10n.t("A program {0} starts exited at once, without saying why. Common causes: not signed in (sign in with the agent's own login, e.g. `claude /login`, or set its API key in its env), no network or a proxy, or an old Node.js.", agent),
+            l10n.t(
+              "A program {0} starts exited at once, without saying why. Common causes: not signed in (sign in with the agent's own login, e.g. `claude /login`, or set its API key in its env), no network or a proxy, or an old Node.js.",
+              agent,
+            ),
             words,
           ]
             .filter(Boolean)
@@ -181,7 +196,14 @@ function describeRemoteFailure(agent: string, error: unknown, summary: string, a
   }
   // The agent's own authentication (ACP auth_required) is its sign-in, wherever it runs.
   if (error instanceof AuthRequiredError || (error instanceof AgentRequestError && error.code === ErrorCodes.AuthRequired)) {
-    return { agent, cause: 'auth', summary, agentWords, advice: l10n.t('{0} needs you to sign in. Sign in, then start the session again.', agent), actions: ['signIn', 'showLog'] };
+    return {
+      agent,
+      cause: 'auth',
+      summary,
+      agentWords,
+      advice: l10n.t('{0} needs you to sign in. Sign in, then start the session again.', agent),
+      actions: ['signIn', 'showLog'],
+    };
   }
   const network = error instanceof AgentStartError && NETWORK.test(evidence);
   return {
@@ -189,7 +211,9 @@ function describeRemoteFailure(agent: string, error: unknown, summary: string, a
     cause: network ? 'network' : 'unknown',
     summary,
     agentWords,
-    advice: network ? l10n.t('Check that its server runs and that the address in its entry in acpWorkspace.agents is right, then restart {0}.', agent) : undefined,
+    advice: network
+      ? l10n.t('Check that its server runs and that the address in its entry in acpWorkspace.agents is right, then restart {0}.', agent)
+      : undefined,
     actions: ['restart', 'showLog', 'openSettings'],
   };
 }
@@ -240,8 +264,10 @@ function dataText(data: unknown): string | undefined {
   if (data === undefined || data === null) return undefined;
   let text: string;
   if (typeof data === 'string') text = data;
-  else if (typeof data === 'object' && Object.keys(data).length === 1 && typeof (data as { details?: unknown }).details === 'string') text = (data as { details: string }).details;
-  else if (typeof data === 'object' && Object.keys(data).length === 1 && typeof (data as { message?: unknown }).message === 'string') text = (data as { message: string }).message;
+  else if (typeof data === 'object' && Object.keys(data).length === 1 && typeof (data as { details?: unknown }).details === 'string')
+    text = (data as { details: string }).details;
+  else if (typeof data === 'object' && Object.keys(data).length === 1 && typeof (data as { message?: unknown }).message === 'string')
+    text = (data as { message: string }).message;
   else {
     try {
       text = JSON.stringify(data) ?? '';

@@ -39,7 +39,10 @@ export function probeAddress(url: string, signal: AbortSignal, timeoutMs = DEFAU
       else resolve();
     };
     const onAbort = () => done(signal.reason instanceof Error ? signal.reason : new DOMException('Aborted', 'AbortError'));
-    const timer = setTimeout(() => done(new ServerUnreachableError(l10n.t('Nothing answered at {0} within {1} seconds.', where, Math.round(timeoutMs / 1000)))), timeoutMs);
+    const timer = setTimeout(
+      () => done(new ServerUnreachableError(l10n.t('Nothing answered at {0} within {1} seconds.', where, Math.round(timeoutMs / 1000)))),
+      timeoutMs,
+    );
     signal.addEventListener('abort', onAbort, { once: true });
     socket.once('connect', () => done());
     socket.once('error', (error) => done(new ServerUnreachableError(l10n.t('Cannot reach {0}: {1}', where, networkCause(error)))));

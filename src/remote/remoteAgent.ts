@@ -243,7 +243,13 @@ export class RemoteAgent implements Disposable, AgentRuntime {
       this.credentialsRefused = failure.linkCause === 'auth';
       const message =
         mode === 'reconnect'
-          ? l10n.t('Could not reconnect to {0} ({1}): {2}. {3}', this.name, this.where, withoutStop(failure.message), this.nextStep(failure.linkCause, failure.message))
+          ? l10n.t(
+              'Could not reconnect to {0} ({1}): {2}. {3}',
+              this.name,
+              this.where,
+              withoutStop(failure.message),
+              this.nextStep(failure.linkCause, failure.message),
+            )
           : failure.linkCause === 'auth'
             ? `${sentence(failure.message)} ${this.nextStep('auth', failure.message)}`
             : failure.message;
@@ -336,7 +342,10 @@ export class RemoteAgent implements Disposable, AgentRuntime {
     this.logger.warn(`The link to ${this.name} at ${this.where} ended (${end.cause}): ${end.reason}`);
     if (!end.retry) {
       this.credentialsRefused = end.cause === 'auth';
-      this.setState({ state: 'failed', message: l10n.t('Lost the connection to {0} ({1}): {2}. {3}', this.name, this.where, withoutStop(end.reason), this.nextStep(end.cause, end.reason)) });
+      this.setState({
+        state: 'failed',
+        message: l10n.t('Lost the connection to {0} ({1}): {2}. {3}', this.name, this.where, withoutStop(end.reason), this.nextStep(end.cause, end.reason)),
+      });
       return;
     }
     this.backoff.begin(this.clock.now());
@@ -351,7 +360,13 @@ export class RemoteAgent implements Disposable, AgentRuntime {
       this.backoff.reset();
       this.setState({
         state: 'failed',
-        message: l10n.t('Lost the connection to {0} ({1}): {2}. Gave up after {3} attempts to reconnect. Restart {0} to try again.', this.name, this.where, withoutStop(reason), attempts),
+        message: l10n.t(
+          'Lost the connection to {0} ({1}): {2}. Gave up after {3} attempts to reconnect. Restart {0} to try again.',
+          this.name,
+          this.where,
+          withoutStop(reason),
+          attempts,
+        ),
       });
       return;
     }
@@ -367,7 +382,15 @@ export class RemoteAgent implements Disposable, AgentRuntime {
       message:
         after === 'drop'
           ? l10n.t('Lost the connection to {0} ({1}): {2}. Reconnecting in {3} s…', this.name, this.where, withoutStop(reason), seconds)
-          : l10n.t('Could not reconnect to {0} ({1}): {2}. Reconnecting in {3} s (attempt {4} of {5})…', this.name, this.where, withoutStop(reason), seconds, this.backoff.attempts, this.backoff.maxAttempts),
+          : l10n.t(
+              'Could not reconnect to {0} ({1}): {2}. Reconnecting in {3} s (attempt {4} of {5})…',
+              this.name,
+              this.where,
+              withoutStop(reason),
+              seconds,
+              this.backoff.attempts,
+              this.backoff.maxAttempts,
+            ),
     });
   }
 

@@ -43,7 +43,11 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 
 const AgentEntry = z.looseObject({
-  id: z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/),
+  id: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9._-]+$/),
   installed: z.boolean().catch(false),
   credentialsAvailable: z.boolean().catch(false),
   version: z.string().max(200).optional().catch(undefined),
@@ -115,7 +119,8 @@ export class SandboxAgentServer {
   private async getJson(path: string, what: string, signal: AbortSignal | undefined): Promise<unknown> {
     const response = await this.request(path, what, signal, { method: 'GET' });
     const text = await readBounded(response, MAX_ANSWER_BYTES + 1);
-    if (Buffer.byteLength(text) > MAX_ANSWER_BYTES) throw new Error(l10n.t('The Sandbox Agent server at {0} sent more than {1} MiB for {2}.', this.where, MAX_ANSWER_BYTES / (1024 * 1024), what));
+    if (Buffer.byteLength(text) > MAX_ANSWER_BYTES)
+      throw new Error(l10n.t('The Sandbox Agent server at {0} sent more than {1} MiB for {2}.', this.where, MAX_ANSWER_BYTES / (1024 * 1024), what));
     try {
       return JSON.parse(text) as unknown;
     } catch {
@@ -150,7 +155,9 @@ export class SandboxAgentServer {
     } catch (error) {
       if (signal?.aborted) throw error;
       if ((error as Error).name === 'TimeoutError') {
-        throw new ServerUnreachableError(l10n.t('The Sandbox Agent server at {0} did not answer {1} within {2} seconds.', this.where, what, Math.round(timeoutMs / 1000)));
+        throw new ServerUnreachableError(
+          l10n.t('The Sandbox Agent server at {0} did not answer {1} within {2} seconds.', this.where, what, Math.round(timeoutMs / 1000)),
+        );
       }
       throw new ServerUnreachableError(l10n.t('Cannot reach the Sandbox Agent server at {0} for {1}: {2}', this.where, what, networkCause(error)));
     }

@@ -21,9 +21,18 @@ export interface SandboxExtensions {
   readonly sessionEventsPoll: boolean;
 }
 
-export const NO_SANDBOX_EXTENSIONS: SandboxExtensions = Object.freeze({ sessionMetadata: false, requestQuestion: false, sessionTerminate: false, sessionEventsPoll: false });
+export const NO_SANDBOX_EXTENSIONS: SandboxExtensions = Object.freeze({
+  sessionMetadata: false,
+  requestQuestion: false,
+  sessionTerminate: false,
+  sessionEventsPoll: false,
+});
 
-const flag = z.boolean().catch(false).optional().transform((value) => value === true);
+const flag = z
+  .boolean()
+  .catch(false)
+  .optional()
+  .transform((value) => value === true);
 const Advertised = z.object({
   _meta: z.object({
     [SANDBOX_META_KEY]: z.object({

@@ -204,7 +204,14 @@ async function sortBySize(workTree: string, paths: readonly string[], maxFileByt
 }
 
 /** `base` with each nested repository's tree at its path (a temporary index; skipped when nothing changed). */
-async function graft(repo: ShadowRepo, workTree: string, indexFile: string, base: string, nested: Readonly<Record<string, TreeState>>, previous: TreeState | undefined): Promise<string> {
+async function graft(
+  repo: ShadowRepo,
+  workTree: string,
+  indexFile: string,
+  base: string,
+  nested: Readonly<Record<string, TreeState>>,
+  previous: TreeState | undefined,
+): Promise<string> {
   const dirs = Object.keys(nested);
   if (dirs.length === 0) return base;
   if (previous && previous.base === base && sameNested(previous.nested, nested)) return previous.tree;

@@ -154,7 +154,14 @@ export class GitCheckpointStore implements CheckpointStore {
       if (result.tree) trees[root.path] = result.tree;
       if (result.large && result.large.length > 0) large[root.path] = result.large;
     });
-    const checkpoint: Checkpoint = { id, label, takenAt: Date.now(), trees, skipped: sortSkipped(skipped), ...(Object.keys(large).length > 0 ? { large } : {}) };
+    const checkpoint: Checkpoint = {
+      id,
+      label,
+      takenAt: Date.now(),
+      trees,
+      skipped: sortSkipped(skipped),
+      ...(Object.keys(large).length > 0 ? { large } : {}),
+    };
     const before = this.record.checkpoints;
     this.record.nextId++;
     this.record.checkpoints = [...before, checkpoint];
@@ -224,7 +231,9 @@ export class GitCheckpointStore implements CheckpointStore {
     this.assertOpen();
     // Only roots both captured: a root missing on one side (not captured, or not in the list then) is unknown
     // there, and comparing it with nothing would claim every file of it added or deleted.
-    const roots = Object.keys(from.trees).filter((root) => to.trees[root] !== undefined).sort();
+    const roots = Object.keys(from.trees)
+      .filter((root) => to.trees[root] !== undefined)
+      .sort();
     const all = await Promise.all(
       roots.map(async (root) => {
         const a = from.trees[root]!;
@@ -287,9 +296,13 @@ export class GitCheckpointStore implements CheckpointStore {
       const files = { ours: path.join(dir, 'ours'), base: path.join(dir, 'base'), theirs: path.join(dir, 'theirs') };
       await Promise.all([fs.promises.writeFile(files.ours, ours), fs.promises.writeFile(files.base, base), fs.promises.writeFile(files.theirs, theirs)]);
       // Exit code: 0 clean, 1..127 the number of conflicts; git reports an error as a negative code (≥ 128 here).
-      const result = await this.git.run({ gitDir: dir }, ['merge-file', '-p', '-L', 'ours', '-L', 'base', '-L', 'theirs', files.ours, files.base, files.theirs], {
-        okCodes: (code) => code >= 0 && code < 128,
-      });
+      const result = await this.git.run(
+        { gitDir: dir },
+        ['merge-file', '-p', '-L', 'ours', '-L', 'base', '-L', 'theirs', files.ours, files.base, files.theirs],
+        {
+          okCodes: (code) => code >= 0 && code < 128,
+        },
+      );
       return { clean: result.exitCode === 0, bytes: new Uint8Array(result.stdout.buffer, result.stdout.byteOffset, result.stdout.length) };
     } finally {
       await fs.promises.rm(dir, { recursive: true, force: true });

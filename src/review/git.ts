@@ -140,7 +140,12 @@ export class Git {
       output = result.stdout.toString('utf8');
     } catch (error) {
       throw new GitUnavailableError(
-        l10n.t('Checkpoints need Git {0} or later, and Git could not be started ({1}: {2}). Install Git from https://git-scm.com/downloads, or set its path, then reload the window.', MIN_GIT_VERSION.join('.'), executable, (error as Error).message),
+        l10n.t(
+          'Checkpoints need Git {0} or later, and Git could not be started ({1}: {2}). Install Git from https://git-scm.com/downloads, or set its path, then reload the window.',
+          MIN_GIT_VERSION.join('.'),
+          executable,
+          (error as Error).message,
+        ),
       );
     }
     const match = /git version (\d+)\.(\d+)(?:\.(\d+))?/.exec(output);
@@ -148,7 +153,12 @@ export class Git {
     const [major = 0, minor = 0] = version;
     if (major < MIN_GIT_VERSION[0] || (major === MIN_GIT_VERSION[0] && minor < MIN_GIT_VERSION[1])) {
       throw new GitUnavailableError(
-        l10n.t('Checkpoints need Git {0} or later; {1} is {2}. Install a newer Git from https://git-scm.com/downloads, then reload the window.', MIN_GIT_VERSION.join('.'), executable, match ? version.join('.') : JSON.stringify(output.trim())),
+        l10n.t(
+          'Checkpoints need Git {0} or later; {1} is {2}. Install a newer Git from https://git-scm.com/downloads, then reload the window.',
+          MIN_GIT_VERSION.join('.'),
+          executable,
+          match ? version.join('.') : JSON.stringify(output.trim()),
+        ),
       );
     }
     return new Git(executable, version);
@@ -168,7 +178,11 @@ export class Git {
     const ok = options.okCodes ?? ((code: number) => code === 0);
     if (!ok(result.exitCode)) {
       const command = args.find((a) => !a.startsWith('-')) ?? args[0] ?? '';
-      throw new GitCommandError(l10n.t('git {0} failed (exit code {1}): {2}', command, result.exitCode, result.stderr.trim().slice(0, 2000)), result.exitCode, result.stderr);
+      throw new GitCommandError(
+        l10n.t('git {0} failed (exit code {1}): {2}', command, result.exitCode, result.stderr.trim().slice(0, 2000)),
+        result.exitCode,
+        result.stderr,
+      );
     }
     return result;
   }

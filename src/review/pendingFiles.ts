@@ -50,7 +50,8 @@ export interface Inspection {
   readonly atBase: boolean;
 }
 
-const lostNote = (): string => l10n.t('Its content before the agent changed it is no longer kept (old checkpoints were removed to save space); it can only be accepted.');
+const lostNote = (): string =>
+  l10n.t('Its content before the agent changed it is no longer kept (old checkpoints were removed to save space); it can only be accepted.');
 
 /** Reads a base; `lost` when the checkpoint or kept content it refers to is gone. */
 export async function readBase(store: CheckpointStore, ref: BaseRef): Promise<{ state: FileState | undefined; lost: boolean }> {
@@ -84,7 +85,8 @@ export async function inspect(store: CheckpointStore, fs: ReviewFs, entry: Pendi
   // Without what the agent left (an older record, or its checkpoint removed), the disk counts as the agent's.
   const userEdited = !lost && agent !== undefined && !agent.lost && !sameState(current, agent.state);
   if (userEdited && entry.oldPath === undefined) {
-    if (sameState(base, agent.state)) without = current; // nothing of the agent's is left
+    if (sameState(base, agent.state))
+      without = current; // nothing of the agent's is left
     else {
       const moved = await threeWay(store, agent.state, current, base);
       if (moved !== undefined) without = moved;
@@ -101,7 +103,15 @@ export function toPendingFile(inspection: Inspection): PendingFile {
   const key = keyOf(entry.root, entry.path);
   const renamedAway = entry.oldPath !== undefined && current === undefined;
   const status: ChangeStatus =
-    entry.oldPath !== undefined ? (renamedAway ? 'deleted' : 'renamed') : without === undefined && !lost ? 'added' : current === undefined ? 'deleted' : 'modified';
+    entry.oldPath !== undefined
+      ? renamedAway
+        ? 'deleted'
+        : 'renamed'
+      : without === undefined && !lost
+        ? 'added'
+        : current === undefined
+          ? 'deleted'
+          : 'modified';
   const where = renamedAway ? { path: entry.oldPath! } : { path: entry.path, ...(entry.oldPath === undefined ? {} : { oldPath: entry.oldPath }) };
   if (lost) return { key, root: entry.root, ...where, status, added: 0, removed: 0, binary: false, noHunks: lostNote(), shown: inspection.shown };
   const hunks = fileHunks(without, current);
@@ -144,7 +154,13 @@ export async function addTurnToPending(store: CheckpointStore, entries: Map<stri
         const folded = await withUserEdits(store, earlier, before, change.root, change.oldPath);
         entries.set(key, { root: change.root, path: change.path, ...(oldPath === undefined ? {} : { oldPath }), ...folded, agent });
       } else {
-        entries.set(key, { root: change.root, path: change.path, oldPath: change.oldPath, base: { kind: 'checkpoint', checkpoint: turn.before, root: change.root, path: change.oldPath }, agent });
+        entries.set(key, {
+          root: change.root,
+          path: change.path,
+          oldPath: change.oldPath,
+          base: { kind: 'checkpoint', checkpoint: turn.before, root: change.root, path: change.oldPath },
+          agent,
+        });
       }
       continue;
     }
@@ -153,7 +169,10 @@ export async function addTurnToPending(store: CheckpointStore, entries: Map<stri
       entries.set(key, { ...earlier, ...(await withUserEdits(store, earlier, before, change.root, change.path)), agent });
       continue;
     }
-    const base = change.status === 'added' ? ({ kind: 'absent' } as const) : ({ kind: 'checkpoint', checkpoint: turn.before, root: change.root, path: change.path } as const);
+    const base =
+      change.status === 'added'
+        ? ({ kind: 'absent' } as const)
+        : ({ kind: 'checkpoint', checkpoint: turn.before, root: change.root, path: change.path } as const);
     entries.set(key, { root: change.root, path: change.path, base, agent });
   }
 }
@@ -162,7 +181,13 @@ export async function addTurnToPending(store: CheckpointStore, entries: Map<stri
  * The base of a file pending from an earlier turn, with what the user changed between that turn and this one
  * (what the agent left ↔ this turn's "Before", at `path`) moved onto it; `mixed` when that cannot be told apart.
  */
-async function withUserEdits(store: CheckpointStore, earlier: PendingEntry, before: Checkpoint | undefined, root: string, path: string): Promise<Pick<PendingEntry, 'base' | 'mixed'>> {
+async function withUserEdits(
+  store: CheckpointStore,
+  earlier: PendingEntry,
+  before: Checkpoint | undefined,
+  root: string,
+  path: string,
+): Promise<Pick<PendingEntry, 'base' | 'mixed'>> {
   const kept = { base: earlier.base, ...(earlier.mixed ? { mixed: true as const } : {}) };
   if (earlier.agent === undefined || before === undefined) return kept;
   const [agent, base, now] = await Promise.all([readBase(store, earlier.agent), readBase(store, earlier.base), store.read(before, root, path)]);

@@ -80,7 +80,12 @@ export function changedPaths(changes: readonly FileChange[]): { root: string; pa
 }
 
 /** Works out what taking `steps` back (in order: the latest change first) writes, given the disk now. Writes nothing. */
-export async function computeRestore(store: CheckpointStore, fs: ReviewFs, steps: readonly RestoreStep[], skipped: readonly SkippedFile[]): Promise<ComputedRestore> {
+export async function computeRestore(
+  store: CheckpointStore,
+  fs: ReviewFs,
+  steps: readonly RestoreStep[],
+  skipped: readonly SkippedFile[],
+): Promise<ComputedRestore> {
   const result: ComputedRestore = { files: [], conflicts: [], cannotRestore: [], writes: [] };
   const key = (root: string, path: string) => `${root}\u0000${path}`;
   const notCaptured = new Map<string, SkippedFile>();
@@ -155,8 +160,10 @@ function notCapturedReason(skip: SkippedFile): string {
 export async function applyRestore(fs: ReviewFs, writes: readonly PlannedWrite[]): Promise<{ conflicts: RestoreProblem[]; failed: RestoreProblem[] }> {
   const conflicts: RestoreProblem[] = [];
   for (const w of writes) {
-    if (fs.isDirty(w.root, w.path)) conflicts.push({ root: w.root, path: w.path, reason: l10n.t('It has unsaved changes in an editor; save or revert them first.') });
-    else if (stateHash(await fs.read(w.root, w.path)) !== w.actualHash) conflicts.push({ root: w.root, path: w.path, reason: l10n.t('It changed since the restore was planned.') });
+    if (fs.isDirty(w.root, w.path))
+      conflicts.push({ root: w.root, path: w.path, reason: l10n.t('It has unsaved changes in an editor; save or revert them first.') });
+    else if (stateHash(await fs.read(w.root, w.path)) !== w.actualHash)
+      conflicts.push({ root: w.root, path: w.path, reason: l10n.t('It changed since the restore was planned.') });
   }
   if (conflicts.length > 0) return { conflicts, failed: [] };
   const failed: RestoreProblem[] = [];
@@ -173,6 +180,7 @@ export async function applyRestore(fs: ReviewFs, writes: readonly PlannedWrite[]
 function conflictReason(base: FileState | undefined, ours: FileState | undefined, theirs: FileState | undefined): string {
   if (ours === undefined) return l10n.t('You deleted it after the agent changed it.');
   if (theirs === undefined || base === undefined) return l10n.t('You changed it after the agent did, and restoring would remove or replace your version.');
-  if (!mergeable(base) || !mergeable(ours) || !mergeable(theirs)) return l10n.t('You changed it after the agent did, and it cannot be merged (binary, a link or not UTF-8 text).');
+  if (!mergeable(base) || !mergeable(ours) || !mergeable(theirs))
+    return l10n.t('You changed it after the agent did, and it cannot be merged (binary, a link or not UTF-8 text).');
   return l10n.t('You changed the same lines after the agent did.');
 }

@@ -121,7 +121,10 @@ export class GuardedReviewFs implements ReviewFs {
   /** Creates the missing folders from `root` down to `folder`, each checked to be a real folder, not a link. */
   private async makeFolders(root: string, folder: string, relative: string): Promise<void> {
     let dir = root;
-    for (const name of path.relative(root, folder).split(path.sep).filter((s) => s !== '')) {
+    for (const name of path
+      .relative(root, folder)
+      .split(path.sep)
+      .filter((s) => s !== '')) {
       dir = path.join(dir, name);
       try {
         await fs.promises.mkdir(dir);

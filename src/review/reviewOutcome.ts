@@ -9,8 +9,7 @@
 export type ReviewProblemReason = 'not-pending' | 'changed' | 'dirty' | 'no-such-hunk' | 'unavailable' | 'mixed' | 'failed';
 
 export type ReviewOutcome =
-  | { readonly ok: true; readonly key: string }
-  | { readonly ok: false; readonly key: string; readonly reason: ReviewProblemReason; readonly message: string };
+  { readonly ok: true; readonly key: string } | { readonly ok: false; readonly key: string; readonly reason: ReviewProblemReason; readonly message: string };
 
 export function reviewProblem(key: string, reason: ReviewProblemReason, message: string): ReviewOutcome {
   return { ok: false, key, reason, message };

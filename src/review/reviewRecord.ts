@@ -126,7 +126,9 @@ const RecordSchema = z.object({
       after: z.string().min(1),
       files: z.array(FileChangeSchema),
       // Every reason a checkpoint gives (a turn with a folder that was gone must read back like any other).
-      skipped: z.array(z.object({ root: z.string().min(1), path: z.string(), reason: z.enum(['too-large', 'nested-repository', 'too-many-files', 'root-unavailable']) })),
+      skipped: z.array(
+        z.object({ root: z.string().min(1), path: z.string(), reason: z.enum(['too-large', 'nested-repository', 'too-many-files', 'root-unavailable']) }),
+      ),
       state: z.enum(['done', 'undone', 'unavailable']),
       prompt: z.object({ key: z.string().min(1).max(200), occurrence: z.number().int().nonnegative(), ordinal: z.number().int().nonnegative() }).optional(),
     }),

@@ -227,7 +227,10 @@ export class SessionReview {
       const outcome = await this.restorer.undo(plan, this.head);
       if (!outcome.ok) return outcome;
       this.turnList = this.turnList.map((t) => (plan.turns.includes(t.n) ? { ...t, state: 'undone' } : t));
-      this.undos = [...this.undos, { checkpoint: outcome.beforeUndo, ...(outcome.afterUndo === undefined ? {} : { after: outcome.afterUndo }), turns: plan.turns }];
+      this.undos = [
+        ...this.undos,
+        { checkpoint: outcome.beforeUndo, ...(outcome.afterUndo === undefined ? {} : { after: outcome.afterUndo }), turns: plan.turns },
+      ];
       this.head = outcome.head;
       await this.pendingNow();
       await this.changedAndSaved();
@@ -289,7 +292,17 @@ export class SessionReview {
       return await inspect(this.options.store, this.options.fs, entry);
     } catch (error) {
       this.logger.warn(`Review: ${entry.path} could not be read: ${errorMessage(error)}`);
-      return { entry, base: undefined, lost: true, current: undefined, atOldPath: undefined, without: undefined, mixed: false, shown: 'unreadable', atBase: false };
+      return {
+        entry,
+        base: undefined,
+        lost: true,
+        current: undefined,
+        atOldPath: undefined,
+        without: undefined,
+        mixed: false,
+        shown: 'unreadable',
+        atBase: false,
+      };
     }
   }
 
@@ -321,7 +334,14 @@ export class SessionReview {
         const id = await store.keep({ bytes: encodeText(base), mode });
         const agent = inspection.current === undefined ? ({ kind: 'absent' } as const) : ({ kind: 'kept', id: await store.keep(inspection.current) } as const);
         const { root, path, oldPath } = inspection.entry;
-        this.entries.set(key, { root, path, ...(oldPath === undefined ? {} : { oldPath }), base: { kind: 'kept', id }, agent, ...(inspection.mixed ? { mixed: true as const } : {}) });
+        this.entries.set(key, {
+          root,
+          path,
+          ...(oldPath === undefined ? {} : { oldPath }),
+          base: { kind: 'kept', id },
+          agent,
+          ...(inspection.mixed ? { mixed: true as const } : {}),
+        });
         await this.changedAndSaved();
         return { ok: true, key };
       }
@@ -345,7 +365,10 @@ export class SessionReview {
       return reviewProblem(
         key,
         'mixed',
-        l10n.t('{0}: you changed it where the agent did too, so rejecting it whole would undo your edits as well; nothing was done. Reject its hunks one by one, or edit it by hand.', entry.path),
+        l10n.t(
+          '{0}: you changed it where the agent did too, so rejecting it whole would undo your edits as well; nothing was done. Reject its hunks one by one, or edit it by hand.',
+          entry.path,
+        ),
       );
     }
     let write: { path: string; state: FileState | undefined }[];
@@ -360,7 +383,13 @@ export class SessionReview {
         return reviewProblem(key, 'changed', `${entry.oldPath} exists again; ${entry.path} was not renamed back.`);
       }
       // The file without the agent's changes: the user's edits since stay.
-      write = entry.oldPath === undefined ? [{ path: entry.path, state: without }] : [{ path: entry.oldPath, state: base }, { path: entry.path, state: undefined }];
+      write =
+        entry.oldPath === undefined
+          ? [{ path: entry.path, state: without }]
+          : [
+              { path: entry.oldPath, state: base },
+              { path: entry.path, state: undefined },
+            ];
     }
     try {
       for (const w of write) await this.options.fs.write(entry.root, w.path, w.state);

@@ -14,7 +14,12 @@ export function mergeable(state: FileState | undefined): state is FileState {
  * `ours` with the change from `base` to `theirs` applied, when both sides merge cleanly; `undefined` when
  * they cannot (a conflict, or a side that cannot be merged). The mode is `theirs`' where it changed it, else `ours`'.
  */
-export async function threeWay(store: CheckpointStore, base: FileState | undefined, ours: FileState | undefined, theirs: FileState | undefined): Promise<FileState | undefined> {
+export async function threeWay(
+  store: CheckpointStore,
+  base: FileState | undefined,
+  ours: FileState | undefined,
+  theirs: FileState | undefined,
+): Promise<FileState | undefined> {
   if (!mergeable(base) || !mergeable(ours) || !mergeable(theirs)) return undefined;
   const merged = await store.merge(base.bytes, ours.bytes, theirs.bytes);
   if (!merged.clean) return undefined;

@@ -5,7 +5,16 @@
  * session moved on meanwhile (another turn, undo or redo), or a planned file changed on disk, nothing is written.
  */
 import * as l10n from '@vscode/l10n';
-import { applyRestore, changedPaths, computeRestore, type PlannedWrite, type RestoreFile, type RestorePlan, type RestoreProblem, type RestoreStep } from './restorePlan';
+import {
+  applyRestore,
+  changedPaths,
+  computeRestore,
+  type PlannedWrite,
+  type RestoreFile,
+  type RestorePlan,
+  type RestoreProblem,
+  type RestoreStep,
+} from './restorePlan';
 import type { TurnRecord, UndoRecord } from './reviewRecord';
 import type { CheckpointStore, ReviewFs, SkippedFile } from './types';
 
@@ -67,7 +76,15 @@ export class TurnRestorer {
     const steps: RestoreStep[] = [...undone]
       .sort((a, b) => b.n - a.n)
       .map((t) => ({ from: this.store.get(t.after)!, to: this.store.get(t.before)!, paths: changedPaths(t.files) }));
-    return this.plan('undo', n, numbers, steps, undone.flatMap((t) => t.skipped), head, turn.before);
+    return this.plan(
+      'undo',
+      n,
+      numbers,
+      steps,
+      undone.flatMap((t) => t.skipped),
+      head,
+      turn.before,
+    );
   }
 
   async planRedo(n: number, turns: readonly TurnRecord[], undos: readonly UndoRecord[], head: string | undefined): Promise<RestorePlan> {
@@ -102,7 +119,10 @@ export class TurnRestorer {
       const to = this.store.get(undo.checkpoint)!;
       steps = [{ from, to, paths: changedPaths(await this.store.changes(from, to)) }];
     }
-    const skipped = [...redone.flatMap((t) => t.skipped), ...steps.flatMap((s) => [...s.from.skipped, ...s.to.skipped].filter((x) => x.reason === 'too-large'))];
+    const skipped = [
+      ...redone.flatMap((t) => t.skipped),
+      ...steps.flatMap((s) => [...s.from.skipped, ...s.to.skipped].filter((x) => x.reason === 'too-large')),
+    ];
     return this.plan('redo', n, numbers, steps, skipped, head, undo.checkpoint);
   }
 
@@ -140,7 +160,8 @@ export class TurnRestorer {
   }
 
   private headProblem(head: string | undefined): string | undefined {
-    if (head === undefined || this.store.get(head) === undefined) return l10n.t('The state the agent left is no longer kept (its checkpoint was removed to save space).');
+    if (head === undefined || this.store.get(head) === undefined)
+      return l10n.t('The state the agent left is no longer kept (its checkpoint was removed to save space).');
     return undefined;
   }
 
@@ -148,9 +169,14 @@ export class TurnRestorer {
     const internals = this.plans.get(plan);
     if (plan.blocked !== undefined) return { ok: false, conflicts: [], message: plan.blocked };
     if (internals === undefined || plan.kind !== kind) {
-      return { ok: false, conflicts: [], message: kind === 'undo' ? l10n.t('This is not an undo plan of this session.') : l10n.t('This is not a redo plan of this session.') };
+      return {
+        ok: false,
+        conflicts: [],
+        message: kind === 'undo' ? l10n.t('This is not an undo plan of this session.') : l10n.t('This is not a redo plan of this session.'),
+      };
     }
-    if (internals.head !== head) return { ok: false, conflicts: [], message: l10n.t('The session changed since this was planned; nothing was written. Try again.') };
+    if (internals.head !== head)
+      return { ok: false, conflicts: [], message: l10n.t('The session changed since this was planned; nothing was written. Try again.') };
     if (plan.conflicts.length > 0) return { ok: false, conflicts: plan.conflicts, message: conflictMessage(kind, plan.turn, plan.conflicts) };
     return internals;
   }
@@ -169,5 +195,11 @@ function refused(kind: 'undo' | 'redo', n: number, turns: readonly number[], blo
 
 function conflictMessage(kind: 'undo' | 'redo', n: number, conflicts: readonly RestoreProblem[]): string {
   const names = conflicts.map((c) => c.path).join(', ');
-  return (kind === 'undo' ? (conflicts.length === 1 ? l10n.t('Turn {0} was not undone: this file conflicts with your edits: {1}. Nothing was written.', n, names) : l10n.t('Turn {0} was not undone: these files conflict with your edits: {1}. Nothing was written.', n, names)) : (conflicts.length === 1 ? l10n.t('Turn {0} was not redone: this file conflicts with your edits: {1}. Nothing was written.', n, names) : l10n.t('Turn {0} was not redone: these files conflict with your edits: {1}. Nothing was written.', n, names)));
+  return kind === 'undo'
+    ? conflicts.length === 1
+      ? l10n.t('Turn {0} was not undone: this file conflicts with your edits: {1}. Nothing was written.', n, names)
+      : l10n.t('Turn {0} was not undone: these files conflict with your edits: {1}. Nothing was written.', n, names)
+    : conflicts.length === 1
+      ? l10n.t('Turn {0} was not redone: this file conflicts with your edits: {1}. Nothing was written.', n, names)
+      : l10n.t('Turn {0} was not redone: these files conflict with your edits: {1}. Nothing was written.', n, names);
 }

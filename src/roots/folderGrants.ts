@@ -88,7 +88,10 @@ export class FolderGrants {
     for (const raw of stored.data) {
       const entry = Entry.safeParse(raw);
       if (!entry.success || result.has(entry.data.agent)) continue;
-      result.set(entry.data.agent, entry.data.folders.filter((f): f is string => typeof f === 'string'));
+      result.set(
+        entry.data.agent,
+        entry.data.folders.filter((f): f is string => typeof f === 'string'),
+      );
     }
     return result;
   }

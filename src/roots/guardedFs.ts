@@ -123,7 +123,8 @@ export async function readTextFile(guard: RootGuard, request: TextFileRead, docu
 export async function writeTextFile(guard: RootGuard, request: TextFileWrite, documents?: OpenDocuments): Promise<void> {
   if (typeof request.content !== 'string') throw new TypeError(l10n.t('The content to write must be a string'));
   const decision = await allow(guard, request.path);
-  if (/[\\/]$/.test(request.path)) throw new FileOperationError('is-a-directory', request.path, l10n.t('{0} names a folder, not a file', quotePath(request.path)));
+  if (/[\\/]$/.test(request.path))
+    throw new FileOperationError('is-a-directory', request.path, l10n.t('{0} names a folder, not a file', quotePath(request.path)));
   if (documents && (await documents.replace(request.path, decision.realPath, request.content))) return;
 
   if (!decision.exists) await makeParents(guard, request.path, decision.realPath, decision.root);
@@ -155,7 +156,16 @@ const NEWLINE = 0x0a;
 const MIB = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
 
 function tooLarge(request: TextFileRead, why: string): FileOperationError {
-  return new FileOperationError('too-large', request.path, l10n.t('{0} was not read: {1}; ACP Workspace answers at most {2} at a time. Read it in parts with line and limit.', quotePath(request.path), why, MIB(MAX_ANSWER_BYTES)));
+  return new FileOperationError(
+    'too-large',
+    request.path,
+    l10n.t(
+      '{0} was not read: {1}; ACP Workspace answers at most {2} at a time. Read it in parts with line and limit.',
+      quotePath(request.path),
+      why,
+      MIB(MAX_ANSWER_BYTES),
+    ),
+  );
 }
 
 /**
@@ -167,7 +177,16 @@ async function readLines(handle: fs.promises.FileHandle, size: number, request: 
   const first = request.line !== null && request.line !== undefined && Number.isFinite(request.line) ? Math.max(1, Math.floor(request.line)) : 1;
   const count = request.limit !== null && request.limit !== undefined && !Number.isNaN(request.limit) ? Math.max(0, Math.floor(request.limit)) : Infinity;
   if (count === Infinity && first === 1 && size > MAX_ANSWER_BYTES) {
-    throw new FileOperationError('too-large', request.path, l10n.t('{0} is {1}; ACP Workspace answers at most {2} at a time. Read it in parts with line and limit.', quotePath(request.path), MIB(size), MIB(MAX_ANSWER_BYTES)));
+    throw new FileOperationError(
+      'too-large',
+      request.path,
+      l10n.t(
+        '{0} is {1}; ACP Workspace answers at most {2} at a time. Read it in parts with line and limit.',
+        quotePath(request.path),
+        MIB(size),
+        MIB(MAX_ANSWER_BYTES),
+      ),
+    );
   }
   if (count === 0) return '';
   const buffer = Buffer.allocUnsafe(READ_CHUNK);
@@ -274,7 +293,10 @@ function openError(error: unknown, guard: RootGuard, requested: string): Error {
  */
 async function makeParents(guard: RootGuard, requested: string, realPath: string, root: string): Promise<void> {
   const parent = path.dirname(realPath);
-  const relative = parent.slice(root.length).split(path.sep).filter((s) => s !== '');
+  const relative = parent
+    .slice(root.length)
+    .split(path.sep)
+    .filter((s) => s !== '');
   let dir = root;
   for (const name of relative) {
     dir = dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;

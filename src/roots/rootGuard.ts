@@ -213,7 +213,7 @@ async function resolvePhysically(original: string): Promise<Resolution> {
   let current = original;
   let viaSymlink = false;
   let hops = 0;
-  for (let retries = 0; retries <= MAX_RETRIES; ) {
+  for (let retries = 0; retries <= MAX_RETRIES;) {
     try {
       return { realPath: await realpathNative(current), exists: true, viaSymlink };
     } catch (error) {
@@ -254,7 +254,8 @@ async function resolvePhysically(original: string): Promise<Resolution> {
       retries++; // created meanwhile: resolve again
       continue;
     }
-    if (++hops > MAX_SYMLINK_HOPS) return { reason: 'symlink-loop', message: l10n.t('{0} leads through more than {1} symbolic links (a loop?)', shown, MAX_SYMLINK_HOPS) };
+    if (++hops > MAX_SYMLINK_HOPS)
+      return { reason: 'symlink-loop', message: l10n.t('{0} leads through more than {1} symbolic links (a loop?)', shown, MAX_SYMLINK_HOPS) };
 
     // A dangling symlink (or one whose target's path is partly missing): continue at its target.
     let target: string;
@@ -285,10 +286,14 @@ function appendMissing(base: string, rest: readonly string[], viaSymlink: boolea
   for (const segment of rest) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
-      return { reason: 'dotdot-after-missing', message: l10n.t('{0} uses ".." after a folder that does not exist ({1})', shown, joinReal(base, names.join(path.sep))) };
+      return {
+        reason: 'dotdot-after-missing',
+        message: l10n.t('{0} uses ".." after a folder that does not exist ({1})', shown, joinReal(base, names.join(path.sep))),
+      };
     }
     if (pathLength(segment) > NAME_MAX) return { reason: 'too-long', message: l10n.t('{0} has a name longer than this system allows', shown) };
-    if (IS_WINDOWS && windowsNameProblem(segment)) return { reason: 'unsupported-form', message: l10n.t('{0} has a name Windows would rewrite ({1})', shown, segment) };
+    if (IS_WINDOWS && windowsNameProblem(segment))
+      return { reason: 'unsupported-form', message: l10n.t('{0} has a name Windows would rewrite ({1})', shown, segment) };
     names.push(segment);
   }
   return { realPath: names.length === 0 ? base : joinReal(base, names.join(path.sep)), exists: false, viaSymlink };
@@ -301,19 +306,32 @@ function fromErrno(error: unknown, at: string, original: string): Resolution {
   const here = at === original;
   switch (code) {
     case 'ELOOP':
-      return { reason: 'symlink-loop', message: here ? l10n.t('{0} leads through a loop of symbolic links', shown) : l10n.t('{0} leads through a loop of symbolic links (at {1})', shown, at) };
+      return {
+        reason: 'symlink-loop',
+        message: here ? l10n.t('{0} leads through a loop of symbolic links', shown) : l10n.t('{0} leads through a loop of symbolic links (at {1})', shown, at),
+      };
     case 'ENOTDIR':
-      return { reason: 'not-a-directory', message: here ? l10n.t('{0} uses a file as a folder', shown) : l10n.t('{0} uses a file as a folder (at {1})', shown, at) };
+      return {
+        reason: 'not-a-directory',
+        message: here ? l10n.t('{0} uses a file as a folder', shown) : l10n.t('{0} uses a file as a folder (at {1})', shown, at),
+      };
     case 'ENAMETOOLONG':
       return { reason: 'too-long', message: l10n.t('{0} is longer than this system allows', shown) };
     case 'EACCES':
     case 'EPERM':
-      return { reason: 'unresolvable', message: here ? l10n.t('{0} could not be resolved: permission denied', shown) : l10n.t('{0} could not be resolved: permission denied (at {1})', shown, at) };
+      return {
+        reason: 'unresolvable',
+        message: here
+          ? l10n.t('{0} could not be resolved: permission denied', shown)
+          : l10n.t('{0} could not be resolved: permission denied (at {1})', shown, at),
+      };
     case undefined:
     default:
       return {
         reason: 'unresolvable',
-        message: here ? l10n.t('{0} could not be resolved: {1}', shown, errorText(error)) : l10n.t('{0} could not be resolved: {1} (at {2})', shown, errorText(error), at),
+        message: here
+          ? l10n.t('{0} could not be resolved: {1}', shown, errorText(error))
+          : l10n.t('{0} could not be resolved: {1} (at {2})', shown, errorText(error), at),
       };
   }
 }
@@ -342,7 +360,8 @@ function syntaxProblem(candidate: unknown): GuardDecision | undefined {
   if (candidate === '') return refuse('empty', 'The path is empty');
   if (candidate.includes('\0')) return refuse('nul-byte', `${quotePath(candidate)} contains a NUL character`);
   if (IS_WINDOWS) {
-    if (/^[\\/]{2}[?.][\\/]/.test(candidate)) return refuse('unsupported-form', `${quotePath(candidate)} uses a Windows device or verbatim path (\\\\?\\ or \\\\.\\), which is not supported`);
+    if (/^[\\/]{2}[?.][\\/]/.test(candidate))
+      return refuse('unsupported-form', `${quotePath(candidate)} uses a Windows device or verbatim path (\\\\?\\ or \\\\.\\), which is not supported`);
     if (!/^[A-Za-z]:[\\/]/.test(candidate) && !/^[\\/]{2}[^\\/]+[\\/][^\\/]+/.test(candidate)) {
       return refuse('not-absolute', `${quotePath(candidate)} is not an absolute path (it needs a drive letter or a \\\\server\\share)`);
     }
@@ -351,7 +370,8 @@ function syntaxProblem(candidate: unknown): GuardDecision | undefined {
   }
   if (pathLength(candidate) > PATH_MAX) return refuse('too-long', `${quotePath(candidate)} is longer than this system allows (${PATH_MAX})`);
   const segments = splitPath(candidate).segments;
-  if (segments.some((s) => pathLength(s) > NAME_MAX)) return refuse('too-long', `${quotePath(candidate)} has a name longer than this system allows (${NAME_MAX})`);
+  if (segments.some((s) => pathLength(s) > NAME_MAX))
+    return refuse('too-long', `${quotePath(candidate)} has a name longer than this system allows (${NAME_MAX})`);
   if (IS_WINDOWS) {
     if (candidate.indexOf(':', 2) !== -1) return refuse('unsupported-form', `${quotePath(candidate)} names an alternate data stream (":" after the drive)`);
     const odd = segments.find((s) => s !== '.' && s !== '..' && windowsNameProblem(s));

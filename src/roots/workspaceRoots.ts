@@ -78,7 +78,9 @@ export function candidateRoots(folders: readonly FolderInfo[], realpath: (p: str
 export function restrictToMapped(candidates: Candidates, isMapped: (path: string) => boolean): Candidates {
   const roots = candidates.roots.filter((root) => isMapped(root.path));
   if (roots.length === candidates.roots.length) return candidates;
-  const unmapped = candidates.roots.filter((root) => !isMapped(root.path)).map((root): NotShared => ({ name: root.name, location: root.path, reason: 'not-mapped' }));
+  const unmapped = candidates.roots
+    .filter((root) => !isMapped(root.path))
+    .map((root): NotShared => ({ name: root.name, location: root.path, reason: 'not-mapped' }));
   return { roots, notShared: [...candidates.notShared, ...unmapped] };
 }
 

@@ -107,7 +107,12 @@ export function actionAnnouncements(previous: readonly GalleryAgentView[], next:
     if (!busy || agent.busy) continue;
     if (agent.error !== undefined) out.push(l10n.t('{0}: {1}', agent.name, agent.error));
     else if (busy.action === 'uninstall') out.push(agent.installed ? l10n.t('{0} was not removed.', agent.name) : l10n.t('{0} was removed.', agent.name));
-    else if (agent.installed) out.push(busy.action === 'update' ? l10n.t('{0} was updated to {1}.', agent.name, agent.installed.version) : l10n.t('{0} {1} was installed.', agent.name, agent.installed.version));
+    else if (agent.installed)
+      out.push(
+        busy.action === 'update'
+          ? l10n.t('{0} was updated to {1}.', agent.name, agent.installed.version)
+          : l10n.t('{0} {1} was installed.', agent.name, agent.installed.version),
+      );
     else out.push(l10n.t('{0} was not installed.', agent.name));
   }
   return out;

@@ -52,11 +52,7 @@ export const ViewLocation = z.object({ path: z.string(), line: z.optional(z.numb
 
 export const PermissionOptionView = z.object({ optionId: z.string(), name: z.string(), kind: z.string() });
 
-export const PermissionState = z.union([
-  z.literal('pending'),
-  z.literal('cancelled'),
-  z.object({ chosen: z.string(), name: z.string(), kind: z.string() }),
-]);
+export const PermissionState = z.union([z.literal('pending'), z.literal('cancelled'), z.object({ chosen: z.string(), name: z.string(), kind: z.string() })]);
 
 /** A file a turn changed (see the `changes` entry). */
 export const ViewChangedFile = z.object({
@@ -111,7 +107,14 @@ export const ViewEntry = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('turnEnd'), id, stopReason: z.string(), durationMs: z.optional(z.number()) }),
   /** `said`: the agent's own words (its last stderr lines, its error's details); `advice`: the likely cause and next step. */
-  z.object({ kind: z.literal('error'), id, message: z.string(), actions: z.array(ErrorAction), said: z.optional(z.array(z.string())), advice: z.optional(z.string()) }),
+  z.object({
+    kind: z.literal('error'),
+    id,
+    message: z.string(),
+    actions: z.array(ErrorAction),
+    said: z.optional(z.array(z.string())),
+    advice: z.optional(z.string()),
+  }),
   /** A request of the agent the client refused (see refusalText.ts); `command` for a terminal. */
   z.object({
     kind: z.literal('refusal'),
@@ -197,9 +200,13 @@ export const ViewSessionState = z.object({
   rootsStale: z.optional(z.string()),
   /** How the agent's process is confined (`acpWorkspace.sandbox`): a short label, every path in `detail`. */
   confinement: z.optional(z.object({ confined: z.boolean(), label: z.string(), detail: z.string(), pending: z.optional(z.string()) })),
-  modes: z.optional(z.object({ currentModeId: z.string(), available: z.array(z.object({ id: z.string(), name: z.string(), description: z.optional(z.string()) })) })),
+  modes: z.optional(
+    z.object({ currentModeId: z.string(), available: z.array(z.object({ id: z.string(), name: z.string(), description: z.optional(z.string()) })) }),
+  ),
   /** The unstable `models` of the setup answer; the picker only when no config option has category `model`. */
-  models: z.optional(z.object({ currentModelId: z.string(), available: z.array(z.object({ id: z.string(), name: z.string(), description: z.optional(z.string()) })) })),
+  models: z.optional(
+    z.object({ currentModelId: z.string(), available: z.array(z.object({ id: z.string(), name: z.string(), description: z.optional(z.string()) })) }),
+  ),
   configOptions: z.array(ViewConfigOption),
   commands: z.array(z.object({ name: z.string(), description: z.string(), hint: z.optional(z.string()) })),
   usage: z.optional(z.object({ used: z.number(), size: z.number(), cost: z.optional(z.object({ amount: z.number(), currency: z.string() })) })),

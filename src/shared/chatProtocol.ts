@@ -33,7 +33,11 @@ export const ChatRequests = {
    * leaves the view running, talking to no one; see src/webview/chat/hostLink.ts).
    */
   ping: defineRequest('ping', z.object({}), z.object({})),
-  loadImage: defineRequest('loadImage', z.object({ url: z.string().check(z.maxLength(8192)) }), z.object({ dataUrl: z.string().check(z.regex(/^data:image\/[\w.+-]+;base64,/)) })),
+  loadImage: defineRequest(
+    'loadImage',
+    z.object({ url: z.string().check(z.maxLength(8192)) }),
+    z.object({ dataUrl: z.string().check(z.regex(/^data:image\/[\w.+-]+;base64,/)) }),
+  ),
 } as const;
 
 /**
@@ -45,7 +49,14 @@ const more = z.optional(z.int().check(z.positive()));
 
 export const HostToChat = z.discriminatedUnion('type', [
   /** The whole state: after `ready`, and whenever the webview was recreated (`more`: its entries continue in patches). */
-  z.object({ type: z.literal('snapshot'), session: ViewSessionState, entries: z.array(ViewEntry), draft: z.optional(z.lazy(() => Draft)), queue: z.optional(z.lazy(() => QueueView)), more }),
+  z.object({
+    type: z.literal('snapshot'),
+    session: ViewSessionState,
+    entries: z.array(ViewEntry),
+    draft: z.optional(z.lazy(() => Draft)),
+    queue: z.optional(z.lazy(() => QueueView)),
+    more,
+  }),
   /** Changes since the last patch; the webview answers `rendered` with the same `seq`. */
   z.object({ type: z.literal('patch'), seq: z.number(), ops: z.array(ChatOp), more }),
   ResponseMessage,
@@ -183,7 +194,15 @@ const SavedChatState = z.catch(
     title: z.catch(ChatViewState.shape.title, undefined),
     roots: z.catch(ChatViewState.shape.roots, undefined),
     draft: z.catch(ChatViewState.shape.draft, undefined),
-    images: z.catch(z.optional(z.pipe(z.array(z.unknown()), z.transform((urls) => urls.filter((url): url is string => typeof url === 'string')))), undefined),
+    images: z.catch(
+      z.optional(
+        z.pipe(
+          z.array(z.unknown()),
+          z.transform((urls) => urls.filter((url): url is string => typeof url === 'string')),
+        ),
+      ),
+      undefined,
+    ),
     queue: ChatViewState.shape.queue,
   }),
   {},

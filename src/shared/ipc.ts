@@ -52,7 +52,8 @@ export async function answer<T extends IpcRequests>(requests: T, handlers: IpcHa
   const name = Object.keys(requests).find((key) => requests[key]!.method === message.method);
   if (name === undefined) return { type: 'response', id: message.id, error: `Unknown request ${message.method}.` };
   const parsed = requests[name]!.params.safeParse(message.params);
-  if (!parsed.success) return { type: 'response', id: message.id, error: `Invalid params for ${message.method}: ${parsed.error.issues.map((i) => i.message).join('; ')}` };
+  if (!parsed.success)
+    return { type: 'response', id: message.id, error: `Invalid params for ${message.method}: ${parsed.error.issues.map((i) => i.message).join('; ')}` };
   try {
     const handler = handlers[name] as (params: unknown) => Promise<unknown>;
     return { type: 'response', id: message.id, result: await handler(parsed.data) };

@@ -18,7 +18,7 @@ export function markdownBlocks(source: string): string[] {
   let blockStart = 0;
   let previousBlank = false;
   let fence: { char: string; length: number } | undefined;
-  for (let lineStart = 0; lineStart < source.length; ) {
+  for (let lineStart = 0; lineStart < source.length;) {
     const newline = source.indexOf('\n', lineStart);
     const lineEnd = newline === -1 ? source.length : newline + 1;
     const line = source.slice(lineStart, newline === -1 ? source.length : newline);

@@ -35,18 +35,29 @@ export function refusedRequestText(refusal: RefusedRequest, agentName = l10n.t('
  * ACP Workspace refused its request to write it (fs/write_text_file), which did not stop it."
  */
 export function writtenAnywayText(refusal: RefusedRequest, agentName = l10n.t('The agent')): string {
-  return l10n.t('{0} wrote {1} with its own tools: ACP Workspace refused its request to write it ({2}), which did not stop it.', agentName, refusal.path, 'fs/write_text_file');
+  return l10n.t(
+    '{0} wrote {1} with its own tools: ACP Workspace refused its request to write it ({2}), which did not stop it.',
+    agentName,
+    refusal.path,
+    'fs/write_text_file',
+  );
 }
 
 /** What the refusal does not cover: the agent's own tools. */
 export function refusalScopeText(operation: string): string {
   switch (operation) {
     case 'read':
-      return l10n.t('Only reads through ACP Workspace are checked: an agent that reads files with its own tools is not confined by this (there is no sandbox yet).');
+      return l10n.t(
+        'Only reads through ACP Workspace are checked: an agent that reads files with its own tools is not confined by this (there is no sandbox yet).',
+      );
     case 'write':
-      return l10n.t('Only writes through ACP Workspace are checked: an agent that writes files with its own tools is not confined by this, and may have written the file anyway (there is no sandbox yet).');
+      return l10n.t(
+        'Only writes through ACP Workspace are checked: an agent that writes files with its own tools is not confined by this, and may have written the file anyway (there is no sandbox yet).',
+      );
     case 'terminal':
-      return l10n.t('Only commands run through ACP Workspace are checked: an agent that runs commands with its own tools is not confined by this (there is no sandbox yet).');
+      return l10n.t(
+        'Only commands run through ACP Workspace are checked: an agent that runs commands with its own tools is not confined by this (there is no sandbox yet).',
+      );
     default:
       return l10n.t('Only requests to ACP Workspace are checked: an agent with its own tools is not confined by this (there is no sandbox yet).');
   }

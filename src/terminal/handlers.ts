@@ -52,7 +52,9 @@ export function registerTerminalHandlers(
     async (params, token) => {
       const session = sessionOf(params.sessionId);
       if (!session) {
-        throw new TerminalError(TerminalErrorCodes.UnknownTerminal, l10n.t('No open session {0} on this connection.', params.sessionId), { sessionId: params.sessionId });
+        throw new TerminalError(TerminalErrorCodes.UnknownTerminal, l10n.t('No open session {0} on this connection.', params.sessionId), {
+          sessionId: params.sessionId,
+        });
       }
       try {
         const refused = session.refuse?.(params);

@@ -147,7 +147,18 @@ export class Terminal {
       // group holds the mechanism's process and everything inside.
       child = confined
         ? spawnGroup(confined.file, confined.args, { cwd: options.cwd, env: confined.env, stdio: ['ignore', 'pipe', 'pipe'] }, platform)
-        : spawnGroup(plan.file, plan.args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], shell: plan.shell, windowsVerbatimArguments: plan.windowsVerbatimArguments }, platform);
+        : spawnGroup(
+            plan.file,
+            plan.args,
+            {
+              cwd: options.cwd,
+              env: options.env,
+              stdio: ['ignore', 'pipe', 'pipe'],
+              shell: plan.shell,
+              windowsVerbatimArguments: plan.windowsVerbatimArguments,
+            },
+            platform,
+          );
     } catch (error) {
       confined?.dispose();
       throw new TerminalError(TerminalErrorCodes.InvalidParams, l10n.t('Cannot run {0}: {1}', quotePath(plan.display), errorMessage(error)), {

@@ -18,11 +18,15 @@ import { TerminalCwdRefusedError, TerminalError, TerminalErrorCodes } from './te
 export async function resolveTerminalCwd(requested: string | null | undefined, guard: RootGuard, sessionCwd: string): Promise<string> {
   if (requested === undefined || requested === null) {
     if (!(await isDirectory(sessionCwd))) {
-      throw new TerminalError(TerminalErrorCodes.InvalidParams, l10n.t('Cannot run a command: the session\'s folder {0} is not an existing folder.', quotePath(sessionCwd)), {
-        cwd: sessionCwd,
-        roots: guard.roots,
-        reason: 'missing',
-      });
+      throw new TerminalError(
+        TerminalErrorCodes.InvalidParams,
+        l10n.t("Cannot run a command: the session's folder {0} is not an existing folder.", quotePath(sessionCwd)),
+        {
+          cwd: sessionCwd,
+          roots: guard.roots,
+          reason: 'missing',
+        },
+      );
     }
     return sessionCwd;
   }
@@ -33,7 +37,9 @@ export async function resolveTerminalCwd(requested: string | null | undefined, g
     throw new TerminalCwdRefusedError(message, { cwd: requested, roots: guard.roots, reason: decision.reason }, reason);
   }
   if (!decision.exists || !(await isDirectory(decision.realPath))) {
-    const message = decision.exists ? l10n.t('Refused terminal cwd: {0} is not a folder.', quotePath(requested)) : l10n.t('Refused terminal cwd: {0} does not exist.', quotePath(requested));
+    const message = decision.exists
+      ? l10n.t('Refused terminal cwd: {0} is not a folder.', quotePath(requested))
+      : l10n.t('Refused terminal cwd: {0} does not exist.', quotePath(requested));
     throw new TerminalError(TerminalErrorCodes.InvalidParams, message, {
       cwd: requested,
       roots: guard.roots,

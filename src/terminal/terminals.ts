@@ -107,10 +107,14 @@ export class Terminals {
     if (command.trim() === '') throw new TerminalError(TerminalErrorCodes.InvalidParams, l10n.t('Cannot run an empty command.'), { sessionId });
     const badEnv = entries.find((e) => e.name === '' || e.name.includes('=') || e.name.includes('\0') || e.value.includes('\0'));
     if (badEnv) {
-      throw new TerminalError(TerminalErrorCodes.InvalidParams, l10n.t('Invalid environment variable {0}: a name must be non-empty without "=", and neither may contain NUL.', JSON.stringify(badEnv.name)), {
-        sessionId,
-        command,
-      });
+      throw new TerminalError(
+        TerminalErrorCodes.InvalidParams,
+        l10n.t('Invalid environment variable {0}: a name must be non-empty without "=", and neither may contain NUL.', JSON.stringify(badEnv.name)),
+        {
+          sessionId,
+          command,
+        },
+      );
     }
 
     const cwd = await resolveTerminalCwd(params.cwd, guard, sessionCwd);

@@ -43,7 +43,10 @@ export function transcriptMarkdown(header: MarkdownHeader, entries: readonly Vie
     parts.push(part);
     length += part.length + 2;
   }
-  if (left > 0) parts.push(`*${left === 1 ? l10n.t('The transcript is cut here: 1 more entry is not included (the export is limited to {0} characters).', limits.total) : l10n.t('The transcript is cut here: {0} more entries are not included (the export is limited to {1} characters).', left, limits.total)}*`);
+  if (left > 0)
+    parts.push(
+      `*${left === 1 ? l10n.t('The transcript is cut here: 1 more entry is not included (the export is limited to {0} characters).', limits.total) : l10n.t('The transcript is cut here: {0} more entries are not included (the export is limited to {1} characters).', left, limits.total)}*`,
+    );
   return `${parts.join('\n\n')}\n`;
 }
 
@@ -68,11 +71,19 @@ function entryMarkdown(entry: ViewEntry, limit: number): string | undefined {
     case 'agent':
       return `## ${l10n.t('Agent')}\n\n${blocksMarkdown(entry.blocks, limit)}`;
     case 'thought':
-      return entry.text.trim() ? `<details>\n<summary>${l10n.t('Thought')}</summary>\n\n${fenced(bounded(entry.text, limit), 'text')}\n\n</details>` : undefined;
+      return entry.text.trim()
+        ? `<details>\n<summary>${l10n.t('Thought')}</summary>\n\n${fenced(bounded(entry.text, limit), 'text')}\n\n</details>`
+        : undefined;
     case 'tool':
       return toolMarkdown(entry, limit);
     case 'plan':
-      return [`**${l10n.t('Plan')}**`, '', ...entry.entries.map((step) => `- [${step.status === 'completed' ? 'x' : ' '}] ${inline(step.content)} (${l10n.t('{0}, {1} priority', step.status, step.priority)})`)].join('\n');
+      return [
+        `**${l10n.t('Plan')}**`,
+        '',
+        ...entry.entries.map(
+          (step) => `- [${step.status === 'completed' ? 'x' : ' '}] ${inline(step.content)} (${l10n.t('{0}, {1} priority', step.status, step.priority)})`,
+        ),
+      ].join('\n');
     case 'notice':
       return quote(`**${capitalize(entry.severity)}:** ${inline(entry.title)}${entry.description ? `\n${entry.description}` : ''}`, limit);
     case 'permission':
@@ -82,8 +93,15 @@ function entryMarkdown(entry: ViewEntry, limit: number): string | undefined {
     case 'error':
       return quote(`**${l10n.t('Error:')}** ${entry.message}`, limit);
     case 'refusal':
-      if (entry.writtenAnyway) return quote(`**${l10n.t('Written anyway')}** ${code(entry.path)}: ${l10n.t('the agent wrote it with its own tools after ACP Workspace refused its request ({0}).', entry.message)}`, limit);
-      return quote(`**${l10n.t('Refused')}** ${inline(entry.operation)} ${code(entry.path)}${entry.command ? ` (${code(entry.command)})` : ''}: ${entry.message}`, limit);
+      if (entry.writtenAnyway)
+        return quote(
+          `**${l10n.t('Written anyway')}** ${code(entry.path)}: ${l10n.t('the agent wrote it with its own tools after ACP Workspace refused its request ({0}).', entry.message)}`,
+          limit,
+        );
+      return quote(
+        `**${l10n.t('Refused')}** ${inline(entry.operation)} ${code(entry.path)}${entry.command ? ` (${code(entry.command)})` : ''}: ${entry.message}`,
+        limit,
+      );
     case 'info':
       return `*${inline(entry.text)}*`;
     case 'terminal':
@@ -127,8 +145,14 @@ function blocksMarkdown(blocks: readonly ViewContent[], limit: number): string {
 }
 
 function toolMarkdown(entry: ViewEntryOf<'tool'>, limit: number): string {
-  const lines = [`### ${l10n.t('Tool: {0}', inline(entry.title || entry.toolCallId))}`, '', `- **${l10n.t('Kind:')}** ${inline(entry.toolKind)}`, `- **${l10n.t('Status:')}** ${inline(entry.status)}`];
-  for (const location of entry.locations) lines.push(`- **${l10n.t('Location:')}** ${code(location.line !== undefined ? `${location.path}:${location.line}` : location.path)}`);
+  const lines = [
+    `### ${l10n.t('Tool: {0}', inline(entry.title || entry.toolCallId))}`,
+    '',
+    `- **${l10n.t('Kind:')}** ${inline(entry.toolKind)}`,
+    `- **${l10n.t('Status:')}** ${inline(entry.status)}`,
+  ];
+  for (const location of entry.locations)
+    lines.push(`- **${l10n.t('Location:')}** ${code(location.line !== undefined ? `${location.path}:${location.line}` : location.path)}`);
   const parts = [lines.join('\n')];
   if (entry.rawInput) parts.push(`${l10n.t('Input:')}\n\n${fenced(bounded(entry.rawInput, limit), 'json')}`);
   for (const content of entry.content) parts.push(toolContentMarkdown(content, limit));
@@ -140,7 +164,13 @@ function toolContentMarkdown(content: ViewToolContent, limit: number): string {
     case 'content':
       return content.content.type === 'text' ? fenced(bounded(content.content.text, limit), 'text') : blocksMarkdown([content.content], limit);
     case 'diff':
-      return l10n.t('Diff of {0} (+{1} −{2}):\n\n{3}', code(content.path), content.added, content.removed, fenced(bounded(unifiedDiff(content.path, content.oldText, content.newText), limit), 'diff'));
+      return l10n.t(
+        'Diff of {0} (+{1} −{2}):\n\n{3}',
+        code(content.path),
+        content.added,
+        content.removed,
+        fenced(bounded(unifiedDiff(content.path, content.oldText, content.newText), limit), 'diff'),
+      );
     case 'terminal':
       return terminalMarkdown(content, limit);
     case 'unknown':
@@ -162,12 +192,25 @@ function terminalMarkdown(terminal: TerminalLike, limit: number): string {
   const command = terminal.command ? code(terminal.command) : undefined;
   const cwd = terminal.cwd ? code(terminal.cwd) : undefined;
   const head =
-    command && cwd ? l10n.t('Terminal {0} in {1}', command, cwd) : command ? l10n.t('Terminal {0}', command) : cwd ? l10n.t('Terminal in {0}', cwd) : l10n.t('Terminal');
+    command && cwd
+      ? l10n.t('Terminal {0} in {1}', command, cwd)
+      : command
+        ? l10n.t('Terminal {0}', command)
+        : cwd
+          ? l10n.t('Terminal in {0}', cwd)
+          : l10n.t('Terminal');
   const parts = [terminal.error ? l10n.t('{0}: could not start: {1}', head, terminal.error) : `${head}:`];
   if (terminal.output) parts.push(fenced(bounded(terminal.output, limit), 'text'));
   if (terminal.truncated) parts.push(`*${l10n.t('(earlier output was dropped by the client’s output limit)')}*`);
   const exit = terminal.exitStatus;
-  if (exit) parts.push(exit.signal ? l10n.t('Killed by {0}.', exit.signal) : exit.exitCode === undefined || exit.exitCode === null ? l10n.t('Exit code unknown.') : l10n.t('Exit code {0}.', exit.exitCode));
+  if (exit)
+    parts.push(
+      exit.signal
+        ? l10n.t('Killed by {0}.', exit.signal)
+        : exit.exitCode === undefined || exit.exitCode === null
+          ? l10n.t('Exit code unknown.')
+          : l10n.t('Exit code {0}.', exit.exitCode),
+    );
   return parts.join('\n\n');
 }
 
@@ -186,7 +229,8 @@ function changesMarkdown(entry: ViewEntryOf<'changes'>): string {
         : l10n.t('Files changed in this turn:');
   const lines = [`**${heading}**`, ''];
   for (const file of entry.files) lines.push(`- ${changedFileLine(file)}`);
-  if (entry.skipped) lines.push(`- ${entry.skipped === 1 ? l10n.t('1 more file too large to capture') : l10n.t('{0} more files too large to capture', entry.skipped)}`);
+  if (entry.skipped)
+    lines.push(`- ${entry.skipped === 1 ? l10n.t('1 more file too large to capture') : l10n.t('{0} more files too large to capture', entry.skipped)}`);
   return lines.join('\n');
 }
 
@@ -207,17 +251,27 @@ export function unifiedDiff(path: string, oldText: string | null | undefined, ne
   const [a, b] = path.startsWith('/') ? [path, path] : [`a/${path}`, `b/${path}`];
   const from = oldText === null || oldText === undefined ? '/dev/null' : a;
   const small = (oldText?.length ?? 0) + newText.length <= MAX_DIFFED_CHARS;
-  const patch = small && createTwoFilesPatch(from, b, oldText ?? '', newText, undefined, undefined, {
-    context: 3,
-    headerOptions: FILE_HEADERS_ONLY,
-    maxEditLength: MAX_EDIT_LENGTH,
-  }) as string | undefined;
+  const patch =
+    small &&
+    (createTwoFilesPatch(from, b, oldText ?? '', newText, undefined, undefined, {
+      context: 3,
+      headerOptions: FILE_HEADERS_ONLY,
+      maxEditLength: MAX_EDIT_LENGTH,
+    }) as string | undefined);
   if (typeof patch === 'string') return patch.trimEnd();
   // Too many edits to compute in bounded time: the whole file is replaced, which is still a valid diff.
-  const lines = (text: string, sign: string) => (text ? text.replace(/\n$/, '').split('\n').map((line) => `${sign}${line}`) : []);
+  const lines = (text: string, sign: string) =>
+    text
+      ? text
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((line) => `${sign}${line}`)
+      : [];
   const removed = lines(oldText ?? '', '-');
   const added = lines(newText, '+');
-  return [`--- ${from}`, `+++ ${b}`, `@@ -${removed.length ? 1 : 0},${removed.length} +${added.length ? 1 : 0},${added.length} @@`, ...removed, ...added].join('\n');
+  return [`--- ${from}`, `+++ ${b}`, `@@ -${removed.length ? 1 : 0},${removed.length} +${added.length ? 1 : 0},${added.length} @@`, ...removed, ...added].join(
+    '\n',
+  );
 }
 
 /** `text` in a fence longer than any backtick run in it (CommonMark: a fence closes only with one as long). */

@@ -86,7 +86,7 @@ function withText(entry: ViewEntry, text: string): ViewEntry {
 /** `text` in parts of at most `size` characters, never between the two halves of a surrogate pair. */
 function parts(text: string, size: number): string[] {
   const out: string[] = [];
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     let end = Math.min(text.length, at + size);
     const code = text.charCodeAt(end - 1);
     if (end < text.length && code >= 0xd800 && code <= 0xdbff) end--;

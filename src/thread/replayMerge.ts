@@ -113,7 +113,10 @@ const CONVERSATION = new Set<ViewEntry['kind']>(['user', 'agent', 'thought', 'to
  * found by its text (the `occurrence`th prompt with it), else by its position when the chat shows as many
  * prompts; an addition whose prompt is not shown is left out. Returns the entries and the additions placed.
  */
-export function placeAfterTurns(entries: readonly ViewEntry[], additions: readonly { readonly anchor: TurnAnchor; readonly entry: ViewEntry }[]): { entries: ViewEntry[]; placed: ViewEntry[] } {
+export function placeAfterTurns(
+  entries: readonly ViewEntry[],
+  additions: readonly { readonly anchor: TurnAnchor; readonly entry: ViewEntry }[],
+): { entries: ViewEntry[]; placed: ViewEntry[] } {
   const prompts: number[] = [];
   const byKey = new Map<string, number[]>();
   entries.forEach((entry, at) => {

@@ -11,7 +11,15 @@ import * as l10n from '@vscode/l10n';
 import type { ToolCallChange, TranscriptEvent } from '../acp/port/events';
 import { Emitter, type Event } from '../common/events';
 import { compactionText } from './compactionText';
-import { type ChatOp, type ErrorAction, type ViewChangedFile, type ViewContent, type ViewEntry, type ViewEntryOf, type ViewSessionState } from '../shared/chatModel';
+import {
+  type ChatOp,
+  type ErrorAction,
+  type ViewChangedFile,
+  type ViewContent,
+  type ViewEntry,
+  type ViewEntryOf,
+  type ViewSessionState,
+} from '../shared/chatModel';
 import { EntryLog } from './entryLog';
 import { isUnfinished, keepAcrossReplay, placeAfterTurns, type TurnAnchor } from './replayMerge';
 import { ThreadTerminals } from './threadTerminals';
@@ -318,7 +326,9 @@ export class Thread {
    * which brings back only the agent's record: see `placeAfterTurns`). Returns the new entries' ids, in the
    * order given (`undefined` for a turn whose prompt the chat does not show).
    */
-  addChangesAfterTurns(additions: readonly { readonly anchor: TurnAnchor; readonly changes: Omit<ViewEntryOf<'changes'>, 'kind' | 'id'> }[]): (string | undefined)[] {
+  addChangesAfterTurns(
+    additions: readonly { readonly anchor: TurnAnchor; readonly changes: Omit<ViewEntryOf<'changes'>, 'kind' | 'id'> }[],
+  ): (string | undefined)[] {
     if (additions.length === 0) return [];
     const made = additions.map(({ anchor, changes }) => ({ anchor, entry: { kind: 'changes' as const, id: this.newId('changes'), ...changes } }));
     const { entries, placed } = placeAfterTurns(this.entries.view(), made);
@@ -463,7 +473,12 @@ export class Thread {
       title: update.title ?? base.title,
       toolKind: update.kind ?? base.toolKind,
       status: update.status ?? base.status,
-      content: update.content ? this.terminals.keepAgentOwned(base.content, update.content.map((c) => this.terminals.withLive(toolContentToView(c)))) : base.content,
+      content: update.content
+        ? this.terminals.keepAgentOwned(
+            base.content,
+            update.content.map((c) => this.terminals.withLive(toolContentToView(c))),
+          )
+        : base.content,
       locations: update.locations ? update.locations.map((l) => ({ path: l.path, line: l.line })) : base.locations,
       rawInput: update.rawInput !== undefined ? preview(update.rawInput) : base.rawInput,
     };

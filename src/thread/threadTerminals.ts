@@ -41,7 +41,14 @@ export class ThreadTerminals {
     if (own) {
       this.entries.put({ ...own, ...terminalFields(view) });
     } else if (!inToolCall) {
-      const id = this.addEntry({ kind: 'terminal', id: this.newId('terminal'), terminalId, command: view.command ?? '', ...terminalFields(view), inToolCall: false });
+      const id = this.addEntry({
+        kind: 'terminal',
+        id: this.newId('terminal'),
+        terminalId,
+        command: view.command ?? '',
+        ...terminalFields(view),
+        inToolCall: false,
+      });
       this.ownEntries.set(terminalId, id);
     }
   }
@@ -82,7 +89,9 @@ export class ThreadTerminals {
    * from `content`, which an agent may send again without it).
    */
   keepAgentOwned(previous: readonly ViewToolContent[], next: ViewToolContent[]): ViewToolContent[] {
-    const kept = previous.filter((c) => c.type === 'terminal' && c.agentOwned === true && !next.some((n) => n.type === 'terminal' && n.terminalId === c.terminalId));
+    const kept = previous.filter(
+      (c) => c.type === 'terminal' && c.agentOwned === true && !next.some((n) => n.type === 'terminal' && n.terminalId === c.terminalId),
+    );
     return kept.length === 0 ? next : [...kept, ...next];
   }
 

@@ -64,7 +64,9 @@ export function configOptionsToView(options: readonly ConfigOption[]): ViewConfi
     const base = { id: option.id, name: option.name, category: option.category, description: option.description };
     if (option.type === 'boolean') return { type: 'boolean', ...base, currentValue: option.currentValue };
     const choices = option.options.map((o) =>
-      o.group === undefined ? { value: o.value, name: o.name, description: o.description } : { value: o.value, name: o.name, description: o.description, group: o.group },
+      o.group === undefined
+        ? { value: o.value, name: o.name, description: o.description }
+        : { value: o.value, name: o.name, description: o.description, group: o.group },
     );
     return { type: 'select', ...base, currentValue: option.currentValue, options: choices };
   });

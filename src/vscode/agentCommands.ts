@@ -33,7 +33,11 @@ export function registerAgentCommands(agents: AgentRegistry, log: vscode.LogOutp
       if (name) await startWithProgress(agents, name, log);
     }),
     vscode.commands.registerCommand(AgentCommandIds.stop, async (argument: AgentArgument) => {
-      const name = await resolve(argument, { title: vscode.l10n.t('Stop Agent'), placeHolder: vscode.l10n.t('Stop which agent?') }, (s) => s.state === 'running' || s.state === 'starting');
+      const name = await resolve(
+        argument,
+        { title: vscode.l10n.t('Stop Agent'), placeHolder: vscode.l10n.t('Stop which agent?') },
+        (s) => s.state === 'running' || s.state === 'starting',
+      );
       if (name) await agents.stop(name);
     }),
     vscode.commands.registerCommand(AgentCommandIds.restart, async (argument: AgentArgument) => {
@@ -41,12 +45,13 @@ export function registerAgentCommands(agents: AgentRegistry, log: vscode.LogOutp
       if (name) await startWithProgress(agents, name, log, restart);
     }),
     vscode.commands.registerCommand(AgentCommandIds.selectDefault, async () => {
-      const name = await pickAgent(agents, { title: vscode.l10n.t('Select Default Agent'), placeHolder: vscode.l10n.t('Which agent should new sessions use?') });
+      const name = await pickAgent(agents, {
+        title: vscode.l10n.t('Select Default Agent'),
+        placeHolder: vscode.l10n.t('Which agent should new sessions use?'),
+      });
       if (name) await writeDefaultAgent(name);
     }),
-    vscode.commands.registerCommand(AgentCommandIds.configure, () =>
-      vscode.commands.executeCommand('workbench.action.openSettings', 'acpWorkspace.agents'),
-    ),
+    vscode.commands.registerCommand(AgentCommandIds.configure, () => vscode.commands.executeCommand('workbench.action.openSettings', 'acpWorkspace.agents')),
     vscode.commands.registerCommand(AgentCommandIds.showLog, () => log.show(true)),
   ];
 }
@@ -59,9 +64,8 @@ export async function startWithProgress(
   restart?: (name: string) => Promise<unknown>,
 ): Promise<boolean> {
   try {
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `${restart ? 'Restarting' : 'Starting'} ${name}…` },
-      () => (restart ? restart(name) : agents.start(name)),
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${restart ? 'Restarting' : 'Starting'} ${name}…` }, () =>
+      restart ? restart(name) : agents.start(name),
     );
     return true;
   } catch (error) {

@@ -48,7 +48,12 @@ export class AgentGalleryPanel extends Disposable {
    * The Add Agent tab VS Code restored after a window reload: it shows the gallery again, and the registry is asked
    * again. A second one (there is one at a time) is closed.
    */
-  static restore(restored: vscode.WebviewPanel, extensionUri: vscode.Uri, source: AgentGallerySource, options: AgentGalleryOptions): AgentGalleryPanel | undefined {
+  static restore(
+    restored: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    source: AgentGallerySource,
+    options: AgentGalleryOptions,
+  ): AgentGalleryPanel | undefined {
     if (AgentGalleryPanel.current) {
       restored.dispose();
       return undefined;
@@ -168,8 +173,13 @@ export class AgentGalleryPanel extends Disposable {
         modal: true,
         detail:
           agent.installed.dir === undefined
-            ? vscode.l10n.t('ACP Workspace forgets the agent it installed from the registry. Sessions with it that are running keep going until the agent stops.')
-            : vscode.l10n.t('ACP Workspace removes the agent it installed from the registry, and its files in {0}. Sessions with it that are running keep going until the agent stops.', agent.installed.dir),
+            ? vscode.l10n.t(
+                'ACP Workspace forgets the agent it installed from the registry. Sessions with it that are running keep going until the agent stops.',
+              )
+            : vscode.l10n.t(
+                'ACP Workspace removes the agent it installed from the registry, and its files in {0}. Sessions with it that are running keep going until the agent stops.',
+                agent.installed.dir,
+              ),
       },
       remove,
     );

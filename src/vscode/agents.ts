@@ -42,7 +42,9 @@ export class AgentsFromSettings extends Disposable {
       trace: () => this.trace,
       cwd: () => vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath,
     });
-    this.registry = this._register(new AgentRegistry({ isTrusted: () => vscode.workspace.isTrusted, createProcess: (definition) => this.runtimes.create(definition) }));
+    this.registry = this._register(
+      new AgentRegistry({ isTrusted: () => vscode.workspace.isTrusted, createProcess: (definition) => this.runtimes.create(definition) }),
+    );
     this.reload();
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
@@ -71,7 +73,9 @@ export class AgentsFromSettings extends Disposable {
     const openSettings = vscode.l10n.t('Open Settings');
     void vscode.window
       .showWarningMessage(
-        problems.length > 1 ? vscode.l10n.t('ACP Workspace: {0} (and {1} more, see the log)', problems[0]!, problems.length - 1) : vscode.l10n.t('ACP Workspace: {0}', problems[0]!),
+        problems.length > 1
+          ? vscode.l10n.t('ACP Workspace: {0} (and {1} more, see the log)', problems[0]!, problems.length - 1)
+          : vscode.l10n.t('ACP Workspace: {0}', problems[0]!),
         openSettings,
       )
       .then((choice) => {

@@ -117,7 +117,17 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     item.contextValue = `agent.${state}${installed ? '.registry' : ''}${update ? '.update' : ''}${remote ? '.remote' : ''}`;
     item.id = `agent:${definition.name}`;
     item.accessibilityInformation = {
-      label: [definition.name, remote ? vscode.l10n.t('remote agent') : undefined, reconnect ?? stateLabel()[state], isDefault ? vscode.l10n.t('default agent') : undefined, ...registryLine, confinement?.summary, confinement?.pending].filter(Boolean).join(', '),
+      label: [
+        definition.name,
+        remote ? vscode.l10n.t('remote agent') : undefined,
+        reconnect ?? stateLabel()[state],
+        isDefault ? vscode.l10n.t('default agent') : undefined,
+        ...registryLine,
+        confinement?.summary,
+        confinement?.pending,
+      ]
+        .filter(Boolean)
+        .join(', '),
     };
     item.tooltip = tooltipFor(status, caps, confinement, update);
     return item;
@@ -171,15 +181,21 @@ function sessionItem(session: AgentSession, title: string): vscode.TreeItem {
       .join(', '),
   };
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escape(title)}**\n\n${vscode.l10n.t('Session {0} with {1}', `\`${session.sessionId}\``, escape(session.agentName))}\n\n**${vscode.l10n.t('Shared folders')}**\n\n`);
+  md.appendMarkdown(
+    `**${escape(title)}**\n\n${vscode.l10n.t('Session {0} with {1}', `\`${session.sessionId}\``, escape(session.agentName))}\n\n**${vscode.l10n.t('Shared folders')}**\n\n`,
+  );
   const gone = (root: { path: string }) => (withdrawn.has(root.path) ? ` — ${vscode.l10n.t('no longer shared: refused from now on')}` : '');
   md.appendMarkdown(`- ${vscode.l10n.t('{0} (primary): {1}', escape(rootSet.cwd.name), `\`${rootSet.cwd.path}\``)}${gone(rootSet.cwd)}\n`);
   for (const root of rootSet.additionalDirectories) md.appendMarkdown(`- ${escape(root.name)}: \`${root.path}\`${gone(root)}\n`);
   if (stale) md.appendMarkdown(`\n$(warning) ${escape(stale.reason)}\n`);
   if (refusals.length > 0) {
-    md.appendMarkdown(`\n${vscode.l10n.t("**Refused requests** (latest {0} of {1}; the agent's own tools are not confined by this)", Math.min(5, refusals.length), refusals.length)}\n\n`);
+    md.appendMarkdown(
+      `\n${vscode.l10n.t("**Refused requests** (latest {0} of {1}; the agent's own tools are not confined by this)", Math.min(5, refusals.length), refusals.length)}\n\n`,
+    );
     for (const refusal of refusals.slice(-5)) {
-      md.appendMarkdown(`- ${refusal.command ? vscode.l10n.t('{0} {1} in {2}', refusal.operation, `\`${refusal.command}\``, `\`${refusal.path}\``) : `${refusal.operation} \`${refusal.path}\``}\n`);
+      md.appendMarkdown(
+        `- ${refusal.command ? vscode.l10n.t('{0} {1} in {2}', refusal.operation, `\`${refusal.command}\``, `\`${refusal.path}\``) : `${refusal.operation} \`${refusal.path}\``}\n`,
+      );
     }
   }
   item.tooltip = md;
@@ -213,7 +229,12 @@ function busyLabel(busy: NonNullable<ReturnType<RegistryAgents['busy']>>): strin
   }
 }
 
-function tooltipFor(status: AgentStatus, caps: AgentCaps | undefined, confinement: ConfinementView | undefined, update: string | undefined): vscode.MarkdownString {
+function tooltipFor(
+  status: AgentStatus,
+  caps: AgentCaps | undefined,
+  confinement: ConfinementView | undefined,
+  update: string | undefined,
+): vscode.MarkdownString {
   const { definition } = status;
   const md = new vscode.MarkdownString(undefined, true);
   // An agent from the settings is described by its command line, which the code block shows.
@@ -260,8 +281,14 @@ function appendRemote(md: vscode.MarkdownString, definition: RemoteAgentDefiniti
   const { remote } = definition;
   const kind = remoteKindOf(remote);
   const transport =
-    kind === 'websocket' ? vscode.l10n.t('WebSocket') : kind === 'http' ? vscode.l10n.t('Streamable HTTP') : vscode.l10n.t('Sandbox Agent server, agent {0}', remote.sandboxAgent ?? '?');
-  md.appendMarkdown(`$(remote) \`${displayUrl(remote.url)}\` · ${escape(transport)}${remote.allowInsecure ? ` · $(unlock) ${escape(vscode.l10n.t('unencrypted (allowInsecure)'))}` : ''}\n\n`);
+    kind === 'websocket'
+      ? vscode.l10n.t('WebSocket')
+      : kind === 'http'
+        ? vscode.l10n.t('Streamable HTTP')
+        : vscode.l10n.t('Sandbox Agent server, agent {0}', remote.sandboxAgent ?? '?');
+  md.appendMarkdown(
+    `$(remote) \`${displayUrl(remote.url)}\` · ${escape(transport)}${remote.allowInsecure ? ` · $(unlock) ${escape(vscode.l10n.t('unencrypted (allowInsecure)'))}` : ''}\n\n`,
+  );
   const { pathMappings } = remoteAgentConfig(remote, os.homedir());
   if (pathMappings.length === 0) {
     md.appendMarkdown(`${escape(vscode.l10n.t('It sees the workspace folders at the same paths as this machine.'))}\n\n`);

@@ -8,7 +8,10 @@ export const vscodeConfinementUi: ConfinementUi = {
     const settings = vscode.l10n.t('Open Settings');
     const choice = await vscode.window.showErrorMessage(
       vscode.l10n.t('{0} was not started: it is to run confined (acpWorkspace.sandbox), but confinement cannot be set up here.', agentName),
-      { modal: true, detail: vscode.l10n.t('{0}\n\n{1}\n\nStarting it unconfined lets its own tools read and write anything your account can, this once.', reason, fix) },
+      {
+        modal: true,
+        detail: vscode.l10n.t('{0}\n\n{1}\n\nStarting it unconfined lets its own tools read and write anything your account can, this once.', reason, fix),
+      },
       once,
       settings,
     );

@@ -50,20 +50,34 @@ export function registerRegistryCommands(options: RegistryCommandsOptions): vsco
         return;
       }
       const restart = vscode.l10n.t('Restart Agent');
-      const choice = await vscode.window.showInformationMessage(vscode.l10n.t('{0} was updated to {1}. Its running sessions keep the old version until the agent restarts.', installed.name, available), restart);
+      const choice = await vscode.window.showInformationMessage(
+        vscode.l10n.t('{0} was updated to {1}. Its running sessions keep the old version until the agent restarts.', installed.name, available),
+        restart,
+      );
       if (choice === restart) await options.restart(name);
     }),
     vscode.commands.registerCommand(RegistryCommandIds.uninstallAgent, async (argument: RegistryArgument) => {
-      const installed = await resolveInstalled(options, argument, { title: vscode.l10n.t('Uninstall Agent'), placeHolder: vscode.l10n.t('Uninstall which agent?') });
+      const installed = await resolveInstalled(options, argument, {
+        title: vscode.l10n.t('Uninstall Agent'),
+        placeHolder: vscode.l10n.t('Uninstall which agent?'),
+      });
       if (!installed) return;
       if (!(await confirmUninstall(options.agents, installed))) return;
-      report(await withProgress(registryAgents, installed.id, vscode.l10n.t('Uninstalling {0}', installed.name), (signal) => registryAgents.perform(installed.id, 'uninstall', undefined, signal)));
+      report(
+        await withProgress(registryAgents, installed.id, vscode.l10n.t('Uninstalling {0}', installed.name), (signal) =>
+          registryAgents.perform(installed.id, 'uninstall', undefined, signal),
+        ),
+      );
     }),
   ];
 }
 
 /** The installed agent an argument names, or the one the user picks. */
-async function resolveInstalled(options: RegistryCommandsOptions, argument: RegistryArgument, question: { title: string; placeHolder: string }): Promise<InstalledAgent | undefined> {
+async function resolveInstalled(
+  options: RegistryCommandsOptions,
+  argument: RegistryArgument,
+  question: { title: string; placeHolder: string },
+): Promise<InstalledAgent | undefined> {
   const all = options.registryAgents.listInput().installed;
   const id = typeof argument === 'string' ? argument : argument?.definition.registry?.id;
   if (id !== undefined) {
@@ -101,12 +115,21 @@ async function confirmUninstall(agents: AgentRegistry, installed: InstalledAgent
   const stays = vscode.l10n.t('What the agent keeps in your home folder (sign-ins, settings, its sessions) stays.');
   const detail = [removed, running ? vscode.l10n.t('It is running: its sessions end.') : undefined, stays].filter(Boolean).join('\n\n');
   const uninstall = vscode.l10n.t('Uninstall');
-  const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Uninstall {0} {1}?', installed.name, installed.version), { modal: true, detail }, uninstall);
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Uninstall {0} {1}?', installed.name, installed.version),
+    { modal: true, detail },
+    uninstall,
+  );
   return choice === uninstall;
 }
 
 /** Runs an action on a registry agent with a cancellable notification that follows its progress. */
-function withProgress(registryAgents: RegistryAgents, id: string, title: string, action: (signal: AbortSignal) => Promise<ActionOutcome>): Thenable<ActionOutcome> {
+function withProgress(
+  registryAgents: RegistryAgents,
+  id: string,
+  title: string,
+  action: (signal: AbortSignal) => Promise<ActionOutcome>,
+): Thenable<ActionOutcome> {
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
     const controller = new AbortController();
     const cancelled = token.onCancellationRequested(() => controller.abort());

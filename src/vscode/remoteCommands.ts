@@ -93,7 +93,12 @@ async function setToken(options: RemoteCommandsOptions, argument: AgentStatus | 
   const waiting = removed ? [] : using.filter((s) => s.state === 'failed' || s.process?.remote?.reconnectAt !== undefined).map((s) => s.definition.name);
   const running = using.filter((s) => (s.state === 'running' || s.state === 'starting') && !waiting.includes(s.definition.name)).map((s) => s.definition.name);
   for (const name of waiting) await vscode.commands.executeCommand(AgentCommandIds.restart, name);
-  const reconnected = waiting.length === 0 ? said : waiting.length === 1 ? vscode.l10n.t('{0} {1} connects again with them.', said, waiting[0]!) : vscode.l10n.t('{0} {1} agents connect again with them.', said, waiting.length);
+  const reconnected =
+    waiting.length === 0
+      ? said
+      : waiting.length === 1
+        ? vscode.l10n.t('{0} {1} connects again with them.', said, waiting[0]!)
+        : vscode.l10n.t('{0} {1} agents connect again with them.', said, waiting.length);
   if (running.length === 0) {
     await ui.done(reconnected, undefined);
     return true;
@@ -117,7 +122,11 @@ export const vscodeRemoteTokenUi: RemoteTokenUi = {
   async pickAction(agentName, where, current) {
     const items = [
       { label: vscode.l10n.t('Bearer token'), description: current.token ? vscode.l10n.t('set') : vscode.l10n.t('not set'), action: 'token' as const },
-      { label: vscode.l10n.t('Headers…'), description: current.headers.length > 0 ? vscode.l10n.t('{0} set', current.headers.join(', ')) : vscode.l10n.t('none'), action: 'headers' as const },
+      {
+        label: vscode.l10n.t('Headers…'),
+        description: current.headers.length > 0 ? vscode.l10n.t('{0} set', current.headers.join(', ')) : vscode.l10n.t('none'),
+        action: 'headers' as const,
+      },
       { label: vscode.l10n.t('Clear'), description: vscode.l10n.t('forget the token and headers for {0}', where), action: 'clear' as const },
     ];
     const picked = await vscode.window.showQuickPick(items, {
@@ -156,7 +165,8 @@ export const vscodeRemoteTokenUi: RemoteTokenUi = {
 async function resolveRemoteAgent(agents: AgentRegistry, argument: AgentStatus | string | undefined): Promise<AgentStatus | undefined> {
   if (argument !== undefined) {
     const found = agents.find(typeof argument === 'string' ? argument : argument.definition.name);
-    if (!found || !isRemoteAgent(found.definition)) void vscode.window.showWarningMessage(vscode.l10n.t('"{0}" is not a remote agent.', typeof argument === 'string' ? argument : argument.definition.name));
+    if (!found || !isRemoteAgent(found.definition))
+      void vscode.window.showWarningMessage(vscode.l10n.t('"{0}" is not a remote agent.', typeof argument === 'string' ? argument : argument.definition.name));
     return found;
   }
   const remote = agents.list().filter((s) => isRemoteAgent(s.definition));
@@ -178,7 +188,7 @@ export const vscodeRemoteAgentUi: RemoteAgentUi = {
   askUrl: async (validate) =>
     vscode.window.showInputBox({
       title: vscode.l10n.t('Add Remote Agent'),
-      prompt: vscode.l10n.t('The agent\'s URL (wss://… for WebSocket, https://… for Streamable HTTP) or a Sandbox Agent server\'s base URL (https://host:port).'),
+      prompt: vscode.l10n.t("The agent's URL (wss://… for WebSocket, https://… for Streamable HTTP) or a Sandbox Agent server's base URL (https://host:port)."),
       placeHolder: 'https://sandbox.example.com:2468',
       ignoreFocusOut: true,
       validateInput: validate,
@@ -190,7 +200,9 @@ export const vscodeRemoteAgentUi: RemoteAgentUi = {
       vscode.l10n.t('{0} is not encrypted', displayUrl(url)),
       {
         modal: true,
-        detail: vscode.l10n.t('Plain ws:// and http:// are used only to this machine unless you allow them. Your code, the agent\'s answers and the token cross the network readable by anyone on the way. Allow it only on a network you trust ("allowInsecure": true is written in the entry).'),
+        detail: vscode.l10n.t(
+          'Plain ws:// and http:// are used only to this machine unless you allow them. Your code, the agent\'s answers and the token cross the network readable by anyone on the way. Allow it only on a network you trust ("allowInsecure": true is written in the entry).',
+        ),
       },
       allow,
     );
@@ -219,7 +231,12 @@ export const vscodeRemoteAgentUi: RemoteAgentUi = {
   async pickSandboxAgent(server, agents) {
     const picked = await vscode.window.showQuickPick(
       agents.map((agent) => ({ label: agent.id, description: agentLine(agent), detail: capabilityLine(agent), agent })),
-      { title: vscode.l10n.t('Agents on {0}', displayUrl(server)), placeHolder: vscode.l10n.t('Which agent of the Sandbox Agent server?'), matchOnDescription: true, ignoreFocusOut: true },
+      {
+        title: vscode.l10n.t('Agents on {0}', displayUrl(server)),
+        placeHolder: vscode.l10n.t('Which agent of the Sandbox Agent server?'),
+        matchOnDescription: true,
+        ignoreFocusOut: true,
+      },
     );
     return picked?.agent;
   },
@@ -248,12 +265,21 @@ export const vscodeRemoteAgentUi: RemoteAgentUi = {
     ),
 
   askName: async (suggested, validate) =>
-    vscode.window.showInputBox({ title: vscode.l10n.t('Add Remote Agent'), prompt: vscode.l10n.t('A name for the agent (in pickers and the Agents view).'), value: suggested, ignoreFocusOut: true, validateInput: validate }),
+    vscode.window.showInputBox({
+      title: vscode.l10n.t('Add Remote Agent'),
+      prompt: vscode.l10n.t('A name for the agent (in pickers and the Agents view).'),
+      value: suggested,
+      ignoreFocusOut: true,
+      validateInput: validate,
+    }),
 
   askMapping: async (agentName, folder, suggested, validate) =>
     vscode.window.showInputBox({
       title: vscode.l10n.t('Path {0} sees for {1}', agentName, folder.name),
-      prompt: vscode.l10n.t('The folder {0} as the agent sees it (an absolute path). Leave it empty not to share this folder; leave every folder empty if the agent sees the same paths as this machine.', folder.path),
+      prompt: vscode.l10n.t(
+        'The folder {0} as the agent sees it (an absolute path). Leave it empty not to share this folder; leave every folder empty if the agent sees the same paths as this machine.',
+        folder.path,
+      ),
       value: suggested,
       ignoreFocusOut: true,
       validateInput: validate,
@@ -272,7 +298,11 @@ export const vscodeRemoteAgentUi: RemoteAgentUi = {
 function agentLine(agent: SandboxAgentSummary): string {
   return [
     agent.installed ? (agent.version ? vscode.l10n.t('installed {0}', agent.version) : vscode.l10n.t('installed')) : vscode.l10n.t('not installed'),
-    agent.credentialsAvailable === true ? vscode.l10n.t('credentials available') : agent.credentialsAvailable === false ? vscode.l10n.t('no credentials on the server') : undefined,
+    agent.credentialsAvailable === true
+      ? vscode.l10n.t('credentials available')
+      : agent.credentialsAvailable === false
+        ? vscode.l10n.t('no credentials on the server')
+        : undefined,
   ]
     .filter(Boolean)
     .join(' · ');

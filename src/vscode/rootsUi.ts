@@ -63,8 +63,8 @@ export const vscodeRootsUi: RootsUi = {
   },
 
   async chooseReopenRoots(question) {
-    const useSession = vscode.l10n.t('Use the Session\'s Folders');
-    const useWorkspace = vscode.l10n.t('Use This Workspace\'s Folders');
+    const useSession = vscode.l10n.t("Use the Session's Folders");
+    const useWorkspace = vscode.l10n.t("Use This Workspace's Folders");
     const answer = await vscode.window.showWarningMessage(
       vscode.l10n.t('{0} “{1}” with which folders?', question.verb, question.title),
       { modal: true, detail: vscode.l10n.t('{0}\n\n{1} gets the complete list you choose.', question.lines.join('\n'), question.agentName) },
@@ -82,7 +82,11 @@ export const vscodeRootsUi: RootsUi = {
       vscode.l10n.t('The session worked in a folder that is not part of this workspace'),
       {
         modal: true,
-        detail: vscode.l10n.t('{0}\n\nAdd it to this workspace, open it in a new window, or continue: {1} still gets the session\'s folders.', folder, agentName),
+        detail: vscode.l10n.t(
+          "{0}\n\nAdd it to this workspace, open it in a new window, or continue: {1} still gets the session's folders.",
+          folder,
+          agentName,
+        ),
       },
       add,
       open,

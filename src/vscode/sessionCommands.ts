@@ -48,7 +48,8 @@ export function registerSessionCommands(
       if (!failure) {
         const message = errorMessage(error);
         log.error(message);
-        const actions = error instanceof SessionStartError && !vscode.workspace.isTrusted ? [vscode.l10n.t('Manage Workspace Trust')] : [vscode.l10n.t('Show Log')];
+        const actions =
+          error instanceof SessionStartError && !vscode.workspace.isTrusted ? [vscode.l10n.t('Manage Workspace Trust')] : [vscode.l10n.t('Show Log')];
         const choice = await vscode.window.showErrorMessage(message, ...actions);
         if (choice === vscode.l10n.t('Manage Workspace Trust')) await vscode.commands.executeCommand('workbench.trust.manage');
         if (choice === vscode.l10n.t('Show Log')) log.show(true);
@@ -60,9 +61,11 @@ export function registerSessionCommands(
       const choice = await failureUi().show(offered);
       if (choice === 'signIn' && (await signIn.run(failure.agent))) return newSession(failure.agent, true);
       // Set Remote Agent Token… says whether a token was saved; then the session is started again with it.
-      if (choice === 'setToken' && (await vscode.commands.executeCommand<boolean>(RemoteCommandIds.setRemoteAgentToken, failure.agent)) === true) return newSession(failure.agent, true);
+      if (choice === 'setToken' && (await vscode.commands.executeCommand<boolean>(RemoteCommandIds.setRemoteAgentToken, failure.agent)) === true)
+        return newSession(failure.agent, true);
       if (choice === 'showLog') log.show(true);
-      if (choice === 'restart') await restartAgent(failure.agent).catch((restartError: unknown) => log.error(`Restarting ${failure.agent} failed: ${errorMessage(restartError)}`));
+      if (choice === 'restart')
+        await restartAgent(failure.agent).catch((restartError: unknown) => log.error(`Restarting ${failure.agent} failed: ${errorMessage(restartError)}`));
       if (choice === 'openSettings') await vscode.commands.executeCommand('workbench.action.openSettings', 'acpWorkspace.agents');
       return [];
     }
@@ -103,16 +106,30 @@ async function manageSharedFolders(grants: FolderGrants, agents: AgentRegistry):
       : await vscode.window.showQuickPick(
           names.map((agent) => {
             const count = countOf(agent);
-            return { label: agent, description: count === 0 ? vscode.l10n.t('no folders shared') : count === 1 ? vscode.l10n.t('1 folder shared') : vscode.l10n.t('{0} folders shared', count), agent };
+            return {
+              label: agent,
+              description:
+                count === 0 ? vscode.l10n.t('no folders shared') : count === 1 ? vscode.l10n.t('1 folder shared') : vscode.l10n.t('{0} folders shared', count),
+              agent,
+            };
           }),
           { title: vscode.l10n.t('Shared Folders'), placeHolder: vscode.l10n.t('Which agent’s shared folders?') },
         );
   if (!agentPick) return;
   const { agent } = agentPick;
   type Item = vscode.QuickPickItem & { path?: string };
-  const items: Item[] = candidates.roots.map((root) => ({ label: root.name, description: root.path, picked: grants.isGranted(agent, root.path), path: root.path }));
+  const items: Item[] = candidates.roots.map((root) => ({
+    label: root.name,
+    description: root.path,
+    picked: grants.isGranted(agent, root.path),
+    path: root.path,
+  }));
   for (const folder of candidates.notShared) {
-    items.push({ label: `$(circle-slash) ${folder.name}`, description: folder.location, detail: vscode.l10n.t('Cannot be shared: {0}', describeNotShared(folder.reason)) });
+    items.push({
+      label: `$(circle-slash) ${folder.name}`,
+      description: folder.location,
+      detail: vscode.l10n.t('Cannot be shared: {0}', describeNotShared(folder.reason)),
+    });
   }
   const picked = await vscode.window.showQuickPick(items, {
     title: vscode.l10n.t('Folders shared with {0}', agent),

@@ -75,7 +75,12 @@ export function readCheckpointSettings(): CheckpointSettings {
     return (typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max ? value : fallback) * 1024 * 1024;
   };
   const gitPath = vscode.workspace.getConfiguration('git').get<unknown>('path');
-  const git = typeof gitPath === 'string' && gitPath.trim() !== '' ? gitPath.trim() : Array.isArray(gitPath) ? gitPath.find((p): p is string => typeof p === 'string') : undefined;
+  const git =
+    typeof gitPath === 'string' && gitPath.trim() !== ''
+      ? gitPath.trim()
+      : Array.isArray(gitPath)
+        ? gitPath.find((p): p is string => typeof p === 'string')
+        : undefined;
   return {
     enabled: config().get<unknown>('checkpoints.enabled') !== false,
     maxFileBytes: Math.round(mib('checkpoints.maxFileSizeMiB', 5, 1, 1024)),

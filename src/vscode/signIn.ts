@@ -23,7 +23,12 @@ export class SignIn {
     const connection = await this.agents.registry.start(agentName);
     const methods = connection.caps.authMethods.filter((m): m is KnownMethod => m.type !== '$unknown');
     if (methods.length === 0) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('{0} asked to sign in but offers no sign-in method ACP Workspace can run. Sign in with the agent\'s own tools, then restart it.', agentName));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          "{0} asked to sign in but offers no sign-in method ACP Workspace can run. Sign in with the agent's own tools, then restart it.",
+          agentName,
+        ),
+      );
       return false;
     }
     const method =
@@ -32,7 +37,12 @@ export class SignIn {
         ? methods[0]
         : (
             await vscode.window.showQuickPick(
-              methods.map((m) => ({ label: m.name, description: m.type === 'terminal' ? 'in a terminal' : undefined, detail: m.description ?? undefined, method: m })),
+              methods.map((m) => ({
+                label: m.name,
+                description: m.type === 'terminal' ? 'in a terminal' : undefined,
+                detail: m.description ?? undefined,
+                method: m,
+              })),
               { title: vscode.l10n.t('Sign in to {0}', agentName), placeHolder: vscode.l10n.t('How do you want to sign in?') },
             )
           )?.method);
@@ -63,7 +73,9 @@ export class SignIn {
     });
     if (code !== 0) {
       void vscode.window.showWarningMessage(
-        code === undefined ? vscode.l10n.t('Signing in to {0} did not finish.', agentName) : vscode.l10n.t('Signing in to {0} did not finish (exit code {1}).', agentName, code),
+        code === undefined
+          ? vscode.l10n.t('Signing in to {0} did not finish.', agentName)
+          : vscode.l10n.t('Signing in to {0} did not finish (exit code {1}).', agentName, code),
       );
       return false;
     }

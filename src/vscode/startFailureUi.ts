@@ -43,7 +43,13 @@ export function startFailureOf(agents: AgentRegistry, error: unknown, fallbackAg
   const status = agents.find(agent);
   const stderr = status?.process?.recentStderr ?? stderrOf(error);
   const remote = status !== undefined && isRemoteAgent(status.definition);
-  const failure = describeStartFailure({ agent, error, stderr, remote, command: status && !isRemoteAgent(status.definition) ? status.definition.command : undefined });
+  const failure = describeStartFailure({
+    agent,
+    error,
+    stderr,
+    remote,
+    command: status && !isRemoteAgent(status.definition) ? status.definition.command : undefined,
+  });
   // A guess at signing in is offered only when the agent offers a way to (an agent that asked for it says so itself).
   const canSignIn = failure.cause === 'auth' || (status?.process?.caps?.authMethods.length ?? 0) > 0;
   return canSignIn ? failure : { ...failure, actions: failure.actions.filter((action) => action !== 'signIn') };

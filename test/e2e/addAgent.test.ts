@@ -11,7 +11,12 @@ import type { FrameLocator } from 'playwright-core';
 import { serveTestRegistry, type TestRegistry } from './testRegistry';
 import { REPO_ROOT, useWorkbench } from './workbench';
 
-const AGENT = { id: 'registry-reference', name: 'Registry Reference Agent', version: '1.0.0', description: 'The offline reference agent, installed from a registry served by the test' };
+const AGENT = {
+  id: 'registry-reference',
+  name: 'Registry Reference Agent',
+  version: '1.0.0',
+  description: 'The offline reference agent, installed from a registry served by the test',
+};
 
 describe('Add Agent: install an agent from the ACP Registry (real workbench, Chromium)', function () {
   this.timeout(180_000);
@@ -60,11 +65,17 @@ describe('Add Agent: install an agent from the ACP Registry (real workbench, Chr
 
   it('installs it: progress while the archive downloads, then "Installed" and the announcement', async () => {
     const before = registry!.downloads();
-    await card().getByRole('button', { name: `Install ${AGENT.name}` }).click();
+    await card()
+      .getByRole('button', { name: `Install ${AGENT.name}` })
+      .click();
     await card().getByRole('progressbar').waitFor({ timeout: 30_000 });
-    await card().getByRole('button', { name: `Cancel installing ${AGENT.name}` }).waitFor();
+    await card()
+      .getByRole('button', { name: `Cancel installing ${AGENT.name}` })
+      .waitFor();
     await bench().screenshot('add-agent-progress', gallery.locator('main.gallery'));
-    await card().locator('.installed-version', { hasText: `Installed ${AGENT.version}` }).waitFor({ timeout: 90_000 });
+    await card()
+      .locator('.installed-version', { hasText: `Installed ${AGENT.version}` })
+      .waitFor({ timeout: 90_000 });
     assert.equal(registry!.downloads(), before + 1, 'the archive was downloaded once');
     assert.equal(await card().locator('.agent-error').count(), 0);
     await gallery.locator('[role=status][aria-live=polite]', { hasText: `${AGENT.name} ${AGENT.version} was installed.` }).waitFor({ timeout: 10_000 });
@@ -82,12 +93,18 @@ describe('Add Agent: install an agent from the ACP Registry (real workbench, Chr
   it('starts a session with it from its card; the agent answers in the chat', async () => {
     await bench().runCommand('ACP: Add Agent');
     gallery = await bench().webview('.gallery-header', 60_000);
-    await card().getByRole('button', { name: `New session with ${AGENT.name}` }).click();
+    await card()
+      .getByRole('button', { name: `New session with ${AGENT.name}` })
+      .click();
     await bench().page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click({ timeout: 30_000 });
     const chat = await bench().webview('.prompt-input', 60_000);
     await chat.locator('.agent-name', { hasText: AGENT.name }).waitFor({ timeout: 60_000 });
     await chat.locator('.roots .chip').first().waitFor();
-    assert.deepEqual((await chat.locator('.roots .chip').allInnerTexts()).map((r) => r.trim()), ['app', 'lib', 'docs'], 'the session has the workspace’s three folders');
+    assert.deepEqual(
+      (await chat.locator('.roots .chip').allInnerTexts()).map((r) => r.trim()),
+      ['app', 'lib', 'docs'],
+      'the session has the workspace’s three folders',
+    );
     await chat.locator('.prompt-input').fill('hello from the registry');
     await chat.locator('.prompt-input').press('Enter');
     await chat.locator('.entry.agent', { hasText: 'Echo: hello from the registry' }).waitFor({ timeout: 60_000 });
@@ -97,12 +114,16 @@ describe('Add Agent: install an agent from the ACP Registry (real workbench, Chr
   it('uninstalls it after a confirmation: the card offers Install again and the Agents view no longer lists it', async () => {
     await bench().runCommand('ACP: Add Agent');
     gallery = await bench().webview('.gallery-header', 60_000);
-    await card().getByRole('button', { name: `Uninstall ${AGENT.name}` }).click();
+    await card()
+      .getByRole('button', { name: `Uninstall ${AGENT.name}` })
+      .click();
     const dialog = bench().page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 30_000 });
     assert.match(await dialog.innerText(), new RegExp(`Uninstall ${AGENT.name} ${AGENT.version}\\?`));
     await dialog.getByRole('button', { name: 'Uninstall' }).click();
-    await card().getByRole('button', { name: `Install ${AGENT.name}` }).waitFor({ timeout: 60_000 });
+    await card()
+      .getByRole('button', { name: `Install ${AGENT.name}` })
+      .waitFor({ timeout: 60_000 });
     const sidebar = await bench().openAcpContainer();
     const rows = bench().viewTree(sidebar, 'Agents').locator('.monaco-list-row', { hasText: AGENT.name });
     for (let i = 0; i < 100 && (await rows.count()) > 0; i++) await bench().page.waitForTimeout(100);

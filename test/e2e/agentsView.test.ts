@@ -13,7 +13,10 @@ describe('ACP in the real workbench (code-server + Chromium)', function () {
     const labels = await rows.locator('.label-name').allInnerTexts();
     assert.deepEqual(labels, ['Claude Code', 'Codex', 'Gemini CLI', 'opencode', 'Reference Agent (offline)']);
     const descriptions = await rows.locator('.label-description').allInnerTexts();
-    assert.ok(descriptions.every((d) => d.includes('not running')), descriptions.join(' | '));
+    assert.ok(
+      descriptions.every((d) => d.includes('not running')),
+      descriptions.join(' | '),
+    );
     assert.equal(await rows.first().getAttribute('aria-label'), 'Claude Code, not running');
     await bench().screenshot('agents-view', sidebar);
   });
@@ -37,8 +40,14 @@ describe('ACP in the real workbench (code-server + Chromium)', function () {
     await output.waitFor({ timeout: 30_000 });
     // Monaco renders a line as token spans, with non-breaking spaces: match whole lines, spaces as \s.
     const lines = panel.locator('.view-line');
-    await lines.filter({ hasText: /\[info\]\sACP\sWorkspace\s\S+\sactivated\./ }).first().waitFor({ timeout: 30_000 });
-    await lines.filter({ hasText: /Starting\sReference\sAgent\s\(offline\)/ }).first().waitFor({ timeout: 30_000 });
+    await lines
+      .filter({ hasText: /\[info\]\sACP\sWorkspace\s\S+\sactivated\./ })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await lines
+      .filter({ hasText: /Starting\sReference\sAgent\s\(offline\)/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
     await bench().screenshot('log', panel);
   });
 

@@ -25,7 +25,8 @@ describe('the chat (real workbench, Chromium)', function () {
 
   it('puts the cursor in the prompt box when a new session opens: typing goes there at once', async () => {
     await chat.locator('.prompt-input').waitFor();
-    for (let i = 0; i < 100 && !(await chat.locator('.prompt-input').evaluate((el) => el === el.ownerDocument.activeElement)); i++) await bench().page.waitForTimeout(100);
+    for (let i = 0; i < 100 && !(await chat.locator('.prompt-input').evaluate((el) => el === el.ownerDocument.activeElement)); i++)
+      await bench().page.waitForTimeout(100);
     await bench().page.keyboard.type('typed at once');
     assert.equal(await chat.locator('.prompt-input').inputValue(), 'typed at once');
     await chat.locator('.prompt-input').fill('');
@@ -34,7 +35,10 @@ describe('the chat (real workbench, Chromium)', function () {
   it('shows the agent, its folders and an empty conversation', async () => {
     await chat.locator('.agent-name', { hasText: 'Reference Agent (offline)' }).waitFor();
     const roots = await chat.locator('.roots .chip').allInnerTexts();
-    assert.deepEqual(roots.map((r) => r.trim()), ['app', 'lib', 'docs']);
+    assert.deepEqual(
+      roots.map((r) => r.trim()),
+      ['app', 'lib', 'docs'],
+    );
     await bench().screenshot('chat-empty');
   });
 
@@ -81,12 +85,15 @@ describe('the chat (real workbench, Chromium)', function () {
     assert.equal(await chat.locator('.attachments .chip').count(), 0, 'the context is cleared once sent');
   });
 
-  it('completes the agent\'s slash commands, and /title renames the chat tab', async () => {
+  it("completes the agent's slash commands, and /title renames the chat tab", async () => {
     const input = chat.locator('.prompt-input');
     await input.pressSequentially('/ti');
     const commands = chat.locator('.completion[aria-label="Slash commands"] li');
     await commands.first().waitFor({ timeout: 10_000 });
-    assert.deepEqual((await commands.allInnerTexts()).map((t) => t.split(/\s/)[0]), ['/title']);
+    assert.deepEqual(
+      (await commands.allInnerTexts()).map((t) => t.split(/\s/)[0]),
+      ['/title'],
+    );
     await input.press('Tab');
     assert.equal(await input.inputValue(), '/title ');
     await input.pressSequentially('Greeting work');
@@ -106,7 +113,11 @@ describe('the chat (real workbench, Chromium)', function () {
     await input.fill('');
     await input.pressSequentially('/plan');
     await commands.first().waitFor({ timeout: 10_000 });
-    assert.deepEqual((await commands.allInnerTexts()).map((t) => t.split(/\s/)[0]), ['/plan'], 'the popup is open');
+    assert.deepEqual(
+      (await commands.allInnerTexts()).map((t) => t.split(/\s/)[0]),
+      ['/plan'],
+      'the popup is open',
+    );
     const users = await chat.locator('.entry.user').count();
     const before = await turnEnds();
     await input.press('Enter');
@@ -127,7 +138,10 @@ describe('the chat (real workbench, Chromium)', function () {
     await bench().runCommand('ACP: Add Selection to Chat');
     chat = await bench().webview('.prompt-input');
     await chat.locator('.attachments .chip').first().waitFor({ timeout: 30_000 });
-    assert.deepEqual((await chat.locator('.attachments .chip').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()), ['greet.ts:1-3 · lib']);
+    assert.deepEqual(
+      (await chat.locator('.attachments .chip').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
+      ['greet.ts:1-3 · lib'],
+    );
     const before = await turnEnds();
     await chat.locator('.prompt-input').fill('What does this do?');
     await chat.locator('.prompt-input').press('Enter');
@@ -181,7 +195,7 @@ describe('the chat (real workbench, Chromium)', function () {
       for (let i = 0; i < 100 && !(await shown()); i++) await bench().page.waitForTimeout(100);
       assert.ok(await shown(), 'the diagram shows');
       assert.deepEqual(served, ['/diagram.png'], 'the diagram was fetched once, after the click');
-      assert.deepEqual(tracked, [], 'nothing was ever requested from the tracker\'s host');
+      assert.deepEqual(tracked, [], "nothing was ever requested from the tracker's host");
       assert.equal(await answer.locator('button.remote-image').count(), 1, 'the other image is still a placeholder');
       await bench().screenshot('chat-remote-image-loaded');
       // Another tab shown and this one again: VS Code recreates the chat's webview, which shows the image again
@@ -251,7 +265,11 @@ describe('the chat (real workbench, Chromium)', function () {
     const refusal = chat.locator('.entry.refusal', { hasText: 'written-anyway.txt' }).last();
     await refusal.waitFor();
     const lead = await refusal.locator('.refusal-request').innerText();
-    assert.match(lead, /wrote .*written-anyway\.txt with its own tools: ACP Workspace refused its request to write it \(fs\/write_text_file\), which did not stop it/, lead);
+    assert.match(
+      lead,
+      /wrote .*written-anyway\.txt with its own tools: ACP Workspace refused its request to write it \(fs\/write_text_file\), which did not stop it/,
+      lead,
+    );
     assert.doesNotMatch(lead, /^ACP Workspace refused/, 'it does not lead with the refusal');
     await bench().screenshot('chat-refusal-written-anyway', refusal);
   });
@@ -261,12 +279,11 @@ describe('the chat (real workbench, Chromium)', function () {
     await send('permission');
     const card = chat.locator('.entry.permission.pending');
     await card.waitFor({ timeout: 30_000 });
-    assert.deepEqual(await card.locator('button').evaluateAll((b) => b.map((x) => x.getAttribute('data-kind'))), [
-      'allow_once',
-      'allow_always',
-      'reject_once',
-      'reject_always',
-    ], 'options are ordered by kind, whatever order the agent sent');
+    assert.deepEqual(
+      await card.locator('button').evaluateAll((b) => b.map((x) => x.getAttribute('data-kind'))),
+      ['allow_once', 'allow_always', 'reject_once', 'reject_always'],
+      'options are ordered by kind, whatever order the agent sent',
+    );
     await bench().screenshot('chat-permission');
     await card.locator('button[data-kind=allow_once]').click();
     await untilTurnEnds(before);
@@ -292,7 +309,10 @@ describe('the chat (real workbench, Chromium)', function () {
     const toast = bench().page.locator('.notifications-toasts .notification-toast', { hasText: 'asks:' });
     await toast.waitFor({ timeout: 30_000 });
     await bench().screenshot('permission-notification', toast);
-    await toast.locator('.monaco-button', { hasText: /^Allow/ }).first().click();
+    await toast
+      .locator('.monaco-button', { hasText: /^Allow/ })
+      .first()
+      .click();
     await bench().runCommand('View: Revert and Close Editor');
     // The chat is in front again, in a new webview (VS Code tore the hidden one down).
     chat = await bench().webview('.prompt-input');
@@ -302,7 +322,7 @@ describe('the chat (real workbench, Chromium)', function () {
     await bench().runCommand('Notifications: Clear All Notifications');
   });
 
-  it('opens a diff in VS Code\'s diff editor', async () => {
+  it("opens a diff in VS Code's diff editor", async () => {
     await chat.locator('.diff-summary button', { hasText: 'Open Diff' }).first().click();
     await bench().page.locator('.monaco-diff-editor').first().waitFor({ timeout: 30_000 });
     await bench().page.locator('.tab', { hasText: 'hello.txt' }).first().waitFor();
@@ -384,7 +404,10 @@ describe('the chat (real workbench, Chromium)', function () {
     assert.ok((await chat.locator('.entry.user', { hasText: 'hello again' }).count()) >= 1, 'earlier prompts are back');
     assert.equal(await lastAgentText(), 'Echo: hello again');
     assert.equal(await chat.locator('.prompt-input').inputValue(), 'half-written question');
-    assert.deepEqual((await chat.locator('.roots .chip').allInnerTexts()).map((r) => r.trim()), ['app', 'lib', 'docs']);
+    assert.deepEqual(
+      (await chat.locator('.roots .chip').allInnerTexts()).map((r) => r.trim()),
+      ['app', 'lib', 'docs'],
+    );
     // The replayed terminal tool call names a terminal of the agent process before the reload.
     await chat.locator('.entry.tool .terminal', { hasText: 'no longer available' }).first().waitFor();
     await bench().screenshot('chat-restored');
@@ -401,7 +424,8 @@ describe('the chat (real workbench, Chromium)', function () {
     await bench().pick('Reference Agent (offline)');
     chat = await bench().webview('.prompt-input');
     await chat.locator('.entry.info', { hasText: 'Restarting Reference Agent (offline)…' }).waitFor({ timeout: 60_000 });
-    for (let i = 0; i < 600 && (await chat.locator('.entry.info', { hasText: 'Session resumed.' }).count()) <= resumed; i++) await bench().page.waitForTimeout(100);
+    for (let i = 0; i < 600 && (await chat.locator('.entry.info', { hasText: 'Session resumed.' }).count()) <= resumed; i++)
+      await bench().page.waitForTimeout(100);
     assert.ok((await chat.locator('.entry.info', { hasText: 'Session resumed.' }).count()) > resumed, 'the chat was reopened');
     await bench().screenshot('chat-restarted');
     assert.equal(await chat.locator('.entry.error').count(), errors, 'no error');

@@ -19,7 +19,13 @@ describe('chat tabs never shown before Reload Window come back (real workbench, 
   this.timeout(240_000);
   const bench = useWorkbench('multi-root', undefined, () => ({
     userSettings: {
-      'acpWorkspace.agents': [{ name: AGENT, command: '${node}', args: ['${extensionPath}/dist/reference-agent.js', '--disable', 'additionalDirectories', '--store', '${globalStorage}/single-folder-agent'] }],
+      'acpWorkspace.agents': [
+        {
+          name: AGENT,
+          command: '${node}',
+          args: ['${extensionPath}/dist/reference-agent.js', '--disable', 'additionalDirectories', '--store', '${globalStorage}/single-folder-agent'],
+        },
+      ],
     },
   }));
   // Titled by when they started ("Session in app from 04:41 AM · Single-Folder Agent").

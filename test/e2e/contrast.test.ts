@@ -64,7 +64,10 @@ describe('contrast in the four kinds of theme (real workbench, Chromium)', funct
   async function setTheme(label: string) {
     const page = bench().page;
     const input = page.locator('.quick-input-widget .quick-input-box input');
-    await page.locator('.monaco-workbench').click({ position: { x: 700, y: 5 } }).catch(() => undefined);
+    await page
+      .locator('.monaco-workbench')
+      .click({ position: { x: 700, y: 5 } })
+      .catch(() => undefined);
     await page.keyboard.press('F1');
     await input.fill('>Preferences: Color Theme');
     await page.locator('.quick-input-widget .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click({ timeout: 30_000 });
@@ -102,7 +105,8 @@ describe('contrast in the four kinds of theme (real workbench, Chromium)', funct
       const readable = async (what: string, locator: Locator) => {
         const look = await lookOf(locator);
         const ratio = contrastOf(look.foreground, look.backgrounds);
-        if (ratio < AA) problems.push(`${what}: ${ratio.toFixed(2)}:1 (${look.foreground} on ${look.backgrounds.filter((b) => parseColour(b)[3] > 0).join(' / ')})`);
+        if (ratio < AA)
+          problems.push(`${what}: ${ratio.toFixed(2)}:1 (${look.foreground} on ${look.backgrounds.filter((b) => parseColour(b)[3] > 0).join(' / ')})`);
       };
 
       // The Review Changes tab.
@@ -114,7 +118,8 @@ describe('contrast in the four kinds of theme (real workbench, Chromium)', funct
       await readable('review: a file name', review.locator('.file-card .path-name').first());
       const row = await lookOf(added);
       const cell = await lookOf(added.locator('.line-text'));
-      if (!standsOut(row) && !standsOut(cell)) problems.push(`review: an added line has no highlight (row ${JSON.stringify(row)}, text ${JSON.stringify(cell)})`);
+      if (!standsOut(row) && !standsOut(cell))
+        problems.push(`review: an added line has no highlight (row ${JSON.stringify(row)}, text ${JSON.stringify(cell)})`);
 
       // The chat.
       await bench().page.locator('.tab', { hasText: 'Reference Agent (offline)', hasNotText: 'Review:' }).first().click();

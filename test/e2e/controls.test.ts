@@ -22,7 +22,10 @@ describe('controls and accessibility (real workbench, Chromium)', function () {
   async function setTheme(label: string) {
     const page = bench().page;
     const input = page.locator('.quick-input-widget .quick-input-box input');
-    await page.locator('.monaco-workbench').click({ position: { x: 700, y: 5 } }).catch(() => undefined);
+    await page
+      .locator('.monaco-workbench')
+      .click({ position: { x: 700, y: 5 } })
+      .catch(() => undefined);
     await page.keyboard.press('F1');
     await input.fill('>Preferences: Color Theme');
     await page.locator('.quick-input-widget .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click({ timeout: 30_000 });
@@ -70,7 +73,12 @@ describe('controls and accessibility (real workbench, Chromium)', function () {
     const spoken = said.map((s) => s.replace(/\s+/g, ' ').trim()).filter(Boolean);
     assert.match(spoken[0] ?? '', /Reference Agent \(offline\) is working/);
     const last = spoken[spoken.length - 1] ?? '';
-    for (const part of ['This answer arrives in fifty small chunks.', 'item 1: value_1 is streamed', 'item 45: value_45 is streamed', 'const streamed = true;']) {
+    for (const part of [
+      'This answer arrives in fifty small chunks.',
+      'item 1: value_1 is streamed',
+      'item 45: value_45 is streamed',
+      'const streamed = true;',
+    ]) {
       assert.ok(last.includes(part), `the finished answer is announced whole (${part}): ${last}`);
     }
     assert.match(last, /Reference Agent \(offline\) finished\.$/);
@@ -92,7 +100,10 @@ describe('controls and accessibility (real workbench, Chromium)', function () {
       if (now === 'button:Stop') break;
     }
     assert.ok(forward.includes('button:Mention a file'), forward.join(' → '));
-    assert.ok(forward.some((f) => f.startsWith('select:')), `a select (mode or model) is reached: ${forward.join(' → ')}`);
+    assert.ok(
+      forward.some((f) => f.startsWith('select:')),
+      `a select (mode or model) is reached: ${forward.join(' → ')}`,
+    );
     assert.equal(forward[forward.length - 1], 'button:Stop', forward.join(' → '));
     const ring = await chat.locator('.button.stop').evaluate((element) => {
       const style = (element as unknown as ProbeElement).ownerDocument.defaultView!.getComputedStyle(element as unknown as ProbeElement);
@@ -109,7 +120,10 @@ describe('controls and accessibility (real workbench, Chromium)', function () {
       backward.push(now);
       if (now.startsWith('button[allow_once]')) break;
     }
-    assert.ok(backward.some((f) => f.startsWith('button[reject_once]')), backward.join(' ← '));
+    assert.ok(
+      backward.some((f) => f.startsWith('button[reject_once]')),
+      backward.join(' ← '),
+    );
     assert.ok(backward[backward.length - 1]!.startsWith('button[allow_once]'), `the permission's buttons are reached: ${backward.join(' ← ')}`);
     await bench().screenshot('keyboard-focus-permission', card);
     await bench().page.keyboard.press('Shift+Tab');

@@ -10,9 +10,15 @@ const NO_FORK_AGENT = 'Reference Agent without fork';
 describe('edit and retry a prompt (real workbench, Chromium)', function () {
   this.timeout(240_000);
   let workspaces = '';
-  const bench = useWorkbench('multi-root', (paths) => (workspaces = paths.workspaces), () => ({ userSettings: {
-    'acpWorkspace.agents': [{ name: NO_FORK_AGENT, command: '${node}', args: ['${extensionPath}/dist/reference-agent.js', '--disable', 'fork'] }],
-  } }));
+  const bench = useWorkbench(
+    'multi-root',
+    (paths) => (workspaces = paths.workspaces),
+    () => ({
+      userSettings: {
+        'acpWorkspace.agents': [{ name: NO_FORK_AGENT, command: '${node}', args: ['${extensionPath}/dist/reference-agent.js', '--disable', 'fork'] }],
+      },
+    }),
+  );
 
   async function newSession(agentName: string): Promise<FrameLocator> {
     const workbench = bench();
@@ -82,7 +88,9 @@ describe('edit and retry a prompt (real workbench, Chromium)', function () {
     await edit.press('Enter');
     await box.fill('Echo draft two');
     await box.press('Enter');
-    await chat.locator('.entry.info', { hasText: 'Sent as a new prompt: this agent cannot fork, so it still sees the earlier turns' }).waitFor({ timeout: 30_000 });
+    await chat
+      .locator('.entry.info', { hasText: 'Sent as a new prompt: this agent cannot fork, so it still sees the earlier turns' })
+      .waitFor({ timeout: 30_000 });
     await chat.locator('.entry.user', { hasText: 'Echo draft two' }).waitFor({ timeout: 30_000 });
     await until(async () => (await chat.locator('.entry.turn-end').count()) >= 2, 'the edited prompt’s turn to end');
     assert.equal(await chat.locator('.entry.user', { hasText: 'Echo draft one' }).count(), 1, 'the earlier prompt stays as it was');

@@ -32,7 +32,10 @@ describe('a chat tab after its extension host was killed and restarted (real wor
 
     const [hostPid, ...others] = extensionHosts(userData);
     assert.ok(hostPid !== undefined && others.length === 0, `one extension host of this code-server: ${[hostPid, ...others].join(', ')}`);
-    const restarted = workbench.page.waitForEvent('console', { predicate: (message) => message.text().includes('Automatically restarting the remote extension host'), timeout: 60_000 });
+    const restarted = workbench.page.waitForEvent('console', {
+      predicate: (message) => message.text().includes('Automatically restarting the remote extension host'),
+      timeout: 60_000,
+    });
     process.kill(hostPid, 'SIGKILL');
     await restarted;
     for (let i = 0; i < 600 && extensionHosts(userData).filter((pid) => pid !== hostPid).length === 0; i++) await workbench.page.waitForTimeout(100);
@@ -93,5 +96,7 @@ function extensionHosts(userData: string): number[] {
 }
 
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
 }

@@ -17,12 +17,16 @@ const pseudo = (message: string): string => `⟦${message}⟧`;
 /** A copy of the built extension with the pseudo-locale bundle and manifest strings next to the English ones. */
 function extensionWithPseudoLocale(scratch: string): string {
   const dir = path.join(scratch, 'extension');
-  for (const entry of ['package.json', 'package.nls.json', 'dist', 'media', 'l10n']) fs.cpSync(path.join(REPO_ROOT, entry), path.join(dir, entry), { recursive: true });
+  for (const entry of ['package.json', 'package.nls.json', 'dist', 'media', 'l10n'])
+    fs.cpSync(path.join(REPO_ROOT, entry), path.join(dir, entry), { recursive: true });
   const english = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
   const translated = Object.fromEntries(Object.keys(english).map((key) => [key, pseudo(key)]));
   fs.writeFileSync(path.join(dir, 'l10n', `bundle.l10n.${LOCALE}.json`), JSON.stringify(translated, null, 2));
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
-  fs.writeFileSync(path.join(dir, `package.nls.${LOCALE}.json`), JSON.stringify(Object.fromEntries(Object.entries(manifest).map(([key, text]) => [key, pseudo(text)])), null, 2));
+  fs.writeFileSync(
+    path.join(dir, `package.nls.${LOCALE}.json`),
+    JSON.stringify(Object.fromEntries(Object.entries(manifest).map(([key, text]) => [key, pseudo(text)])), null, 2),
+  );
   return dir;
 }
 
@@ -37,12 +41,26 @@ function pseudoLanguagePack(userData: string): void {
   fs.mkdirSync(userData, { recursive: true });
   const translations = path.join(userData, 'pseudo-language-pack.i18n.json');
   fs.writeFileSync(translations, JSON.stringify({ contents: {} }));
-  fs.writeFileSync(path.join(userData, 'languagepacks.json'), JSON.stringify({ [LOCALE]: { hash: 'pseudo', label: 'Pseudo', extensions: [{ extensionIdentifier: { id: 'test.pseudo-language-pack' }, version: '0.0.1' }], translations: { vscode: translations } } }));
+  fs.writeFileSync(
+    path.join(userData, 'languagepacks.json'),
+    JSON.stringify({
+      [LOCALE]: {
+        hash: 'pseudo',
+        label: 'Pseudo',
+        extensions: [{ extensionIdentifier: { id: 'test.pseudo-language-pack' }, version: '0.0.1' }],
+        translations: { vscode: translations },
+      },
+    }),
+  );
 }
 
 describe('localization: a pseudo-locale shows in the host, a plain-Node layer and a webview (real workbench, Chromium)', function () {
   this.timeout(180_000);
-  const bench = useWorkbench('multi-root', (paths) => pseudoLanguagePack(paths.userData), (scratch) => ({ locale: LOCALE, extensionPath: extensionWithPseudoLocale(scratch) }));
+  const bench = useWorkbench(
+    'multi-root',
+    (paths) => pseudoLanguagePack(paths.userData),
+    (scratch) => ({ locale: LOCALE, extensionPath: extensionWithPseudoLocale(scratch) }),
+  );
 
   it('a command title, a chat notice and the Review Changes tab of a new session are in the pseudo-locale', async () => {
     const workbench = bench();

@@ -37,7 +37,9 @@ describe('layout: nothing cut off, clipped or split (real workbench, Chromium)',
       const titleBox = root.querySelector('.quick-input-title')!;
       const input = root.querySelector('.quick-input-box input')!;
       const style = input.ownerDocument.defaultView!.getComputedStyle(input);
-      const canvas = root.ownerDocument.createElement('canvas') as unknown as { getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } } };
+      const canvas = root.ownerDocument.createElement('canvas') as unknown as {
+        getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } };
+      };
       const context = canvas.getContext('2d');
       context.font = `${style['fontSize']} ${style['fontFamily']}`;
       const placeholder = input.getAttribute('placeholder') ?? '';
@@ -60,7 +62,10 @@ describe('layout: nothing cut off, clipped or split (real workbench, Chromium)',
     await quickInput().locator('.quick-input-action .monaco-button', { hasText: 'OK' }).click();
     chat = await bench().webview('.prompt-input', 60_000);
     assert.equal(fits.titleCut, false, `the title is cut off: ${fits.title}`);
-    assert.ok(fits.placeholderWidth <= fits.room, `the question is cut off (${Math.round(fits.placeholderWidth)} px of text in ${Math.round(fits.room)} px): ${fits.placeholder}`);
+    assert.ok(
+      fits.placeholderWidth <= fits.room,
+      `the question is cut off (${Math.round(fits.placeholderWidth)} px of text in ${Math.round(fits.room)} px): ${fits.placeholder}`,
+    );
     assert.match(fits.title + fits.placeholder, /read and change/, 'the prompt still says what sharing means');
   });
 
@@ -72,7 +77,9 @@ describe('layout: nothing cut off, clipped or split (real workbench, Chromium)',
     const overflow = await notice.evaluate((element) => {
       const entry = element as unknown as ProbeElement;
       const transcript = entry.closest('.transcript')!.getBoundingClientRect();
-      const cut = [entry, ...Array.from(entry.querySelectorAll('*'))].filter((e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > transcript.right + 1);
+      const cut = [entry, ...Array.from(entry.querySelectorAll('*'))].filter(
+        (e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > transcript.right + 1,
+      );
       return cut.map((e) => `${e.className}: ${e.scrollWidth} > ${e.clientWidth}`);
     });
     assert.deepEqual(overflow, [], 'no part of the notice is wider than the chat');
@@ -130,7 +137,15 @@ describe('layout: nothing cut off, clipped or split (real workbench, Chromium)',
       const view = button.ownerDocument.defaultView!;
       const box = icon.getBoundingClientRect();
       const style = view.getComputedStyle(icon);
-      return { width: box.width, height: box.height, color: style['color']!, font: style['fontFamily']!, content: view.getComputedStyle(icon).getPropertyValue('content'), visibility: style['visibility']!, opacity: style['opacity']! };
+      return {
+        width: box.width,
+        height: box.height,
+        color: style['color']!,
+        font: style['fontFamily']!,
+        content: view.getComputedStyle(icon).getPropertyValue('content'),
+        visibility: style['visibility']!,
+        opacity: style['opacity']!,
+      };
     });
     assert.ok(glyph.width >= 10 && glyph.height >= 10 && glyph.visibility === 'visible' && glyph.opacity === '1', `the × shows: ${JSON.stringify(glyph)}`);
     await bench().screenshot('chat-mention-chip', chat.locator('.composer'));
@@ -143,7 +158,8 @@ describe('layout: nothing cut off, clipped or split (real workbench, Chromium)',
     const link = await sent.locator('.location', { hasText: 'greet.ts' }).evaluate((element) => {
       const view = (element as unknown as ProbeElement).ownerDocument.defaultView!;
       const backgrounds: string[] = [];
-      for (let e: ProbeElement | null = element as unknown as ProbeElement; e; e = e.parentElement) backgrounds.push(view.getComputedStyle(e)['backgroundColor']!);
+      for (let e: ProbeElement | null = element as unknown as ProbeElement; e; e = e.parentElement)
+        backgrounds.push(view.getComputedStyle(e)['backgroundColor']!);
       return { foreground: view.getComputedStyle(element as unknown as ProbeElement)['color']!, backgrounds };
     });
     const linkContrast = contrastOf(link.foreground, link.backgrounds);
@@ -165,7 +181,10 @@ describe('layout: nothing cut off, clipped or split (real workbench, Chromium)',
         // A highlight past the ellipsis of a clipped line (a later hit in a long snippet) is not shown.
         const clip = mark.parentElement?.getBoundingClientRect();
         if (clip && box.right > clip.right) continue;
-        for (const [side, node] of [['before', mark.previousSibling], ['after', mark.nextSibling]] as const) {
+        for (const [side, node] of [
+          ['before', mark.previousSibling],
+          ['after', mark.nextSibling],
+        ] as const) {
           if (!node || !node.textContent) continue;
           const range = mark.ownerDocument.createRange();
           range.selectNodeContents(node);
@@ -209,7 +228,9 @@ describe('layout: nothing cut off, clipped or split (real workbench, Chromium)',
         const cut = button.scrollWidth > button.clientWidth + 1;
         return inside && onScreen && !cut
           ? []
-          : [`${button.textContent}: ${Math.round(b.left)},${Math.round(b.top)}–${Math.round(b.right)},${Math.round(b.bottom)} in ${Math.round(outer.left)},${Math.round(outer.top)}–${Math.round(outer.right)},${Math.round(outer.bottom)} (page ${Math.round(frame.right)}×${Math.round(frame.bottom)}, text ${button.scrollWidth}/${button.clientWidth})`];
+          : [
+              `${button.textContent}: ${Math.round(b.left)},${Math.round(b.top)}–${Math.round(b.right)},${Math.round(b.bottom)} in ${Math.round(outer.left)},${Math.round(outer.top)}–${Math.round(outer.right)},${Math.round(outer.bottom)} (page ${Math.round(frame.right)}×${Math.round(frame.bottom)}, text ${button.scrollWidth}/${button.clientWidth})`,
+            ];
       });
     });
     assert.deepEqual(clipped, [], 'every action of the details pane shows whole');
@@ -218,7 +239,10 @@ describe('layout: nothing cut off, clipped or split (real workbench, Chromium)',
     for (const button of await details.locator('button').all()) {
       const b = (await button.boundingBox())!;
       const name = (await button.innerText()).trim();
-      assert.ok(b.y >= visible.y - 0.5 && b.y + b.height <= visible.y + visible.height + 0.5, `${name} is cut off at the bottom of the sidebar (${Math.round(b.y + b.height)} > ${Math.round(visible.y + visible.height)})`);
+      assert.ok(
+        b.y >= visible.y - 0.5 && b.y + b.height <= visible.y + visible.height + 0.5,
+        `${name} is cut off at the bottom of the sidebar (${Math.round(b.y + b.height)} > ${Math.round(visible.y + visible.height)})`,
+      );
       assert.ok(b.x >= visible.x - 0.5 && b.x + b.width <= visible.x + visible.width + 0.5, `${name} is cut off at the side of the sidebar`);
     }
     assert.ok((await details.locator('button').count()) >= 8);

@@ -26,9 +26,19 @@ function seed(paths: WorkbenchPaths): void {
     history.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: `Question ${turn}: what does part ${turn} of the library do?` } });
     history.push({
       sessionUpdate: 'agent_message_chunk',
-      content: { type: 'text', text: `Answer ${turn}: part ${turn} greets **everyone**.\n\n- it reads \`greet.ts\`\n- it writes the greeting\n\nThat is all for part ${turn}.` },
+      content: {
+        type: 'text',
+        text: `Answer ${turn}: part ${turn} greets **everyone**.\n\n- it reads \`greet.ts\`\n- it writes the greeting\n\nThat is all for part ${turn}.`,
+      },
     });
-    history.push({ sessionUpdate: 'tool_call', toolCallId: `read_${turn}`, title: `Read greet.ts (${turn})`, kind: 'read', status: 'pending', locations: [{ path: path.join(lib, 'src', 'greet.ts'), line: 1 }] });
+    history.push({
+      sessionUpdate: 'tool_call',
+      toolCallId: `read_${turn}`,
+      title: `Read greet.ts (${turn})`,
+      kind: 'read',
+      status: 'pending',
+      locations: [{ path: path.join(lib, 'src', 'greet.ts'), line: 1 }],
+    });
     history.push({ sessionUpdate: 'tool_call_update', toolCallId: `read_${turn}`, status: 'completed' });
   }
   seedStore(store, [{ sessionId: 'ui_long', cwd: app, additionalDirectories: [lib, docs], title: 'A long session', history: history as never[] }]);
@@ -51,10 +61,13 @@ describe('a long chat (real workbench, Chromium)', function () {
       return { top: e.scrollTop, height: e.scrollHeight, client: e.clientHeight };
     });
   const topOf = (text: string) =>
-    chat.locator('.slot', { hasText: text }).first().evaluate((slot) => {
-      const transcript = (slot as unknown as ProbeElement).closest('.transcript')!;
-      return (slot as unknown as ProbeElement).getBoundingClientRect().top - transcript.getBoundingClientRect().top;
-    });
+    chat
+      .locator('.slot', { hasText: text })
+      .first()
+      .evaluate((slot) => {
+        const transcript = (slot as unknown as ProbeElement).closest('.transcript')!;
+        return (slot as unknown as ProbeElement).getBoundingClientRect().top - transcript.getBoundingClientRect().top;
+      });
   const scrollTo = (where: 'top' | 'bottom' | number) =>
     chat.locator('.transcript').evaluate((element, to) => {
       const e = element as unknown as { scrollTop: number; scrollHeight: number };
@@ -81,19 +94,21 @@ describe('a long chat (real workbench, Chromium)', function () {
     // Every document of the page (the webviews' too) records the loading progress it shows, from its start.
     // A webview's document is written into its frame after the frame was created (which drops observers and
     // listeners on the document): its window's timer is what stays.
-    await bench().page.context().addInitScript(() => {
-      const view = globalThis as unknown as Recorder & {
-        document: { querySelectorAll(selector: string): Iterable<{ textContent: string | null }> };
-        setInterval(f: () => void, ms: number): unknown;
-      };
-      view.__loading = [];
-      view.setInterval(() => {
-        for (const element of view.document.querySelectorAll('#root .loading, #root .status, #root .empty')) {
-          const match = /Loading history… \d+%/.exec(element.textContent ?? '');
-          if (match && view.__loading!.at(-1) !== match[0]) view.__loading!.push(match[0]);
-        }
-      }, 4);
-    });
+    await bench()
+      .page.context()
+      .addInitScript(() => {
+        const view = globalThis as unknown as Recorder & {
+          document: { querySelectorAll(selector: string): Iterable<{ textContent: string | null }> };
+          setInterval(f: () => void, ms: number): unknown;
+        };
+        view.__loading = [];
+        view.setInterval(() => {
+          for (const element of view.document.querySelectorAll('#root .loading, #root .status, #root .empty')) {
+            const match = /Loading history… \d+%/.exec(element.textContent ?? '');
+            if (match && view.__loading!.at(-1) !== match[0]) view.__loading!.push(match[0]);
+          }
+        }, 4);
+      });
   });
 
   it('replays a session of 3,000 turns: says how far the loading is, then shows the whole transcript at its end', async () => {
@@ -111,9 +126,20 @@ describe('a long chat (real workbench, Chromium)', function () {
     chat = await workbench.webview('.prompt-input', 120_000);
     await chat.locator('.entry.info', { hasText: 'the agent replayed its history' }).waitFor({ timeout: 120_000 });
     await chat.locator('.entry.agent', { hasText: `That is all for part ${TURNS - 1}.` }).waitFor();
-    const said = await chat.locator('body').evaluate((body) => ((body as unknown as ProbeElement).ownerDocument.defaultView as unknown as Recorder).__loading ?? ['(no recorder)']);
-    assert.ok(said.some((text) => !text.endsWith('100%')), `the chat said how far the loading was: ${JSON.stringify(said)}`);
-    assert.equal(await chat.locator('.status').innerText().then((t) => t.trim()), 'Ready');
+    const said = await chat
+      .locator('body')
+      .evaluate((body) => ((body as unknown as ProbeElement).ownerDocument.defaultView as unknown as Recorder).__loading ?? ['(no recorder)']);
+    assert.ok(
+      said.some((text) => !text.endsWith('100%')),
+      `the chat said how far the loading was: ${JSON.stringify(said)}`,
+    );
+    assert.equal(
+      await chat
+        .locator('.status')
+        .innerText()
+        .then((t) => t.trim()),
+      'Ready',
+    );
     const { top, height, client } = await scroll();
     assert.ok(height - top - client < 2, 'the view is at the end of the conversation');
     await workbench.screenshot('long-chat-replayed');
@@ -132,7 +158,8 @@ describe('a long chat (real workbench, Chromium)', function () {
   });
 
   it('moves the keyboard focus through the entries of an early turn, edits its prompt, and keeps the focus when its entry scrolls away', async () => {
-    const edit = (turn: number) => chat.locator('.entry.user', { hasText: `Question ${turn}:` }).locator('button[aria-label="Edit this prompt and send it again"]');
+    const edit = (turn: number) =>
+      chat.locator('.entry.user', { hasText: `Question ${turn}:` }).locator('button[aria-label="Edit this prompt and send it again"]');
     const focused = () =>
       chat.locator('body').evaluate((body) => {
         const active = (body as unknown as ProbeElement).ownerDocument.activeElement;
@@ -146,8 +173,14 @@ describe('a long chat (real workbench, Chromium)', function () {
       await bench().page.keyboard.press('Tab');
       walk.push(await focused());
     }
-    assert.ok(walk.some((f) => f.startsWith('button:greet.ts:1 in Read greet.ts')), `a tool call's location is reached: ${walk.join(' → ')}`);
-    assert.ok(walk.some((f) => f.includes('Question 1')) && walk.some((f) => f.includes('Question 2')), `Tab goes on to the next turns' prompts: ${walk.join(' → ')}`);
+    assert.ok(
+      walk.some((f) => f.startsWith('button:greet.ts:1 in Read greet.ts')),
+      `a tool call's location is reached: ${walk.join(' → ')}`,
+    );
+    assert.ok(
+      walk.some((f) => f.includes('Question 1')) && walk.some((f) => f.includes('Question 2')),
+      `Tab goes on to the next turns' prompts: ${walk.join(' → ')}`,
+    );
     for (let i = 0; i < 30 && !(await focused()).includes('Question 0'); i++) await bench().page.keyboard.press('Shift+Tab');
     assert.equal(await focused(), 'button:Edit this prompt and send it again in Question 0: wh', 'Shift+Tab comes back');
 

@@ -47,7 +47,8 @@ describe('notifications and the badge for a chat out of view (real workbench, Ch
     await hideChat();
     const asks = toast('asks:');
     await asks.waitFor({ timeout: 30_000 });
-    for (const name of ['Allow once', 'Always allow', 'Reject', 'Always reject', 'Show']) await asks.locator('.monaco-button', { hasText: name }).first().waitFor();
+    for (const name of ['Allow once', 'Always allow', 'Reject', 'Always reject', 'Show'])
+      await asks.locator('.monaco-button', { hasText: name }).first().waitFor();
     await untilBadge('1');
     await asks.locator('.monaco-button', { hasText: 'Allow once' }).first().click();
   });
@@ -81,7 +82,8 @@ describe('notifications and the badge for a chat out of view (real workbench, Ch
     await failed.locator('.monaco-button', { hasText: 'Restart Agent' }).click();
     await bench().runCommand('ACP: Focus Chat');
     chat = await bench().webview('.prompt-input');
-    for (let i = 0; i < 600 && (await chat.locator('.entry.info', { hasText: 'Session resumed.' }).count()) <= resumed; i++) await bench().page.waitForTimeout(100);
+    for (let i = 0; i < 600 && (await chat.locator('.entry.info', { hasText: 'Session resumed.' }).count()) <= resumed; i++)
+      await bench().page.waitForTimeout(100);
     assert.ok((await chat.locator('.entry.info', { hasText: 'Session resumed.' }).count()) > resumed, 'the chat was reopened');
     await untilBadge('');
   });
@@ -102,7 +104,15 @@ describe('notifications and the badge for a chat out of view (real workbench, Ch
     const stale = bench().page.locator('.notifications-center .notification-list-item', { hasText: 'asks:' });
     await stale.locator('.monaco-button', { hasText: /^Reject$/ }).click({ timeout: 30_000 });
     await bench().page.locator('.notification-list-item', { hasText: 'no longer waits: it was already answered' }).first().waitFor({ timeout: 30_000 });
-    assert.equal(await chat.locator('.entry.permission.resolved').last().innerText().then((t) => /Allowed once/.test(t)), true, 'the answer in the chat stands');
+    assert.equal(
+      await chat
+        .locator('.entry.permission.resolved')
+        .last()
+        .innerText()
+        .then((t) => /Allowed once/.test(t)),
+      true,
+      'the answer in the chat stands',
+    );
     await bench().runCommand('Notifications: Clear All Notifications');
   });
 

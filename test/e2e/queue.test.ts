@@ -67,7 +67,10 @@ describe('the message queue (real workbench, Chromium)', function () {
     await chat.locator('.attachments .chip[title$="/lib/src/greet.ts"]').waitFor();
     await input().press('Enter');
     await until(async () => (await queued().count()) === 3, 'three queued');
-    assert.deepEqual((await queued().locator('.queued-text').allInnerTexts()).map((t) => t.trim()), ['Echo one', 'Echo two', 'Echo three @greet.ts']);
+    assert.deepEqual(
+      (await queued().locator('.queued-text').allInnerTexts()).map((t) => t.trim()),
+      ['Echo one', 'Echo two', 'Echo three @greet.ts'],
+    );
     assert.equal((await queued().nth(2).locator('.chip').innerText()).replace(/\s+/g, ' ').trim(), 'greet.ts · lib', 'a queued file chip says its folder');
     assert.equal(await chat.locator('.attachments .chip').count(), 0, 'the context went with the queued message');
     // Remove the second one.
@@ -96,11 +99,17 @@ describe('the message queue (real workbench, Chromium)', function () {
     await page.locator('.editor-instance .monaco-editor', { hasText: 'Hello from lib' }).first().waitFor({ timeout: 30_000 });
     // The palette left the pointer over the title bar: its hover would take the click.
     await page.mouse.move(700, 500);
-    await page.locator('.context-view .hover-contents').waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+    await page
+      .locator('.context-view .hover-contents')
+      .waitFor({ state: 'detached', timeout: 10_000 })
+      .catch(() => undefined);
     await page.locator('.tab', { hasText: 'Reference Agent (offline)' }).click();
     chat = await bench().webview('.prompt-input');
     await chat.locator('.queue-held', { hasText: '2 queued messages held after Stop' }).waitFor({ timeout: 30_000 });
-    assert.deepEqual((await queued().locator('.queued-text').allInnerTexts()).map((t) => t.trim()), ['Echo one', 'Echo three, edited']);
+    assert.deepEqual(
+      (await queued().locator('.queued-text').allInnerTexts()).map((t) => t.trim()),
+      ['Echo one', 'Echo three, edited'],
+    );
     assert.ok(!(await userTexts()).some((t) => t.includes('Echo one')), 'not sent after Stop');
     await chat.locator('.queue-held button', { hasText: 'Send next' }).click();
     await chat.locator('.entry.agent', { hasText: 'Echo: Echo three, edited' }).waitFor({ timeout: 60_000 });

@@ -38,7 +38,9 @@ describe('undo after Reload Window keeps what the user did (real workbench, Chro
 
   it('a turn in which the agent changes files itself ends with its changes entry; then the user edits a line of it and creates a file', async () => {
     const input = chat.locator('.prompt-input');
-    await input.fill([`prepend-direct ${lines} // agent top`, `append-direct ${lines} // agent end`, `write-direct ${agentFile} export const agent = 1;`].join('\n'));
+    await input.fill(
+      [`prepend-direct ${lines} // agent top`, `append-direct ${lines} // agent end`, `write-direct ${agentFile} export const agent = 1;`].join('\n'),
+    );
     await input.press('Enter');
     const changes = chat.locator('.entry.changes');
     await changes.waitFor({ timeout: 60_000 });
@@ -55,11 +57,27 @@ describe('undo after Reload Window keeps what the user did (real workbench, Chro
     const changes = chat.locator('.entry.changes');
     await changes.waitFor({ timeout: 60_000 });
     assert.equal(await changes.count(), 1);
-    assert.equal((await changes.locator('.changes-summary').innerText()).trim(), '2 files changed in 2 folders, +3 −0', 'what the agent changed, as before the reload');
-    assert.deepEqual((await changes.locator('.changed-path').allInnerTexts()).map((t) => t.trim()), ['app/src/lines.ts', 'lib/src/agent.ts']);
+    assert.equal(
+      (await changes.locator('.changes-summary').innerText()).trim(),
+      '2 files changed in 2 folders, +3 −0',
+      'what the agent changed, as before the reload',
+    );
+    assert.deepEqual(
+      (await changes.locator('.changed-path').allInnerTexts()).map((t) => t.trim()),
+      ['app/src/lines.ts', 'lib/src/agent.ts'],
+    );
     // In its place: after the agent's answer, before the note the reopen added.
-    const kinds = await chat.locator('.entry').evaluateAll((nodes) => nodes.map((n) => (n.classList.contains('changes') ? 'changes' : n.classList.contains('info') ? 'info' : n.classList.contains('user') ? 'user' : 'other')));
-    assert.ok(kinds.indexOf('changes') > kinds.indexOf('user') && kinds.indexOf('changes') < kinds.lastIndexOf('info'), `changes entry in place: ${kinds.join(', ')}`);
+    const kinds = await chat
+      .locator('.entry')
+      .evaluateAll((nodes) =>
+        nodes.map((n) =>
+          n.classList.contains('changes') ? 'changes' : n.classList.contains('info') ? 'info' : n.classList.contains('user') ? 'user' : 'other',
+        ),
+      );
+    assert.ok(
+      kinds.indexOf('changes') > kinds.indexOf('user') && kinds.indexOf('changes') < kinds.lastIndexOf('info'),
+      `changes entry in place: ${kinds.join(', ')}`,
+    );
     await bench().screenshot('review-reload-chat', changes);
   });
 
@@ -86,7 +104,11 @@ describe('undo after Reload Window keeps what the user did (real workbench, Chro
     await input.press('Enter');
     const second = chat.locator('.entry.changes').nth(1);
     await second.waitFor({ timeout: 60_000 });
-    assert.deepEqual((await second.locator('.changed-path').allInnerTexts()).map((t) => t.trim()), ['src/greet.ts'], 'the user’s file and line are not the agent’s');
+    assert.deepEqual(
+      (await second.locator('.changed-path').allInnerTexts()).map((t) => t.trim()),
+      ['src/greet.ts'],
+      'the user’s file and line are not the agent’s',
+    );
   });
 
   it('Undo of turn 1 (from the chat, after the confirmation) keeps the user’s line and file, and the confirmation does not name them', async () => {

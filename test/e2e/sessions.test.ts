@@ -33,7 +33,8 @@ function seed(paths: WorkbenchPaths): void {
     { sessionId: 'ui_docs', cwd: docs, additionalDirectories: [], title: 'Docs pass', updatedAt: at(50) },
     { sessionId: 'ui_elsewhere', cwd: '/srv/elsewhere', additionalDirectories: [], title: 'Somewhere else', updatedAt: at(24 * 20) },
   ];
-  for (let i = 0; i < 40; i++) sessions.push({ sessionId: `ui_bulk_${i}`, cwd: lib, additionalDirectories: [], title: `Library task ${i}`, updatedAt: at(100 + i) });
+  for (let i = 0; i < 40; i++)
+    sessions.push({ sessionId: `ui_bulk_${i}`, cwd: lib, additionalDirectories: [], title: `Library task ${i}`, updatedAt: at(100 + i) });
   seedStore(store, sessions);
 }
 
@@ -67,9 +68,18 @@ describe('the session history browser (real workbench, Chromium)', function () {
     await row('Fix the greeting').waitFor({ timeout: 60_000 });
     assert.deepEqual(await rowTitles(), ['Fix the greeting', '<img src=x onerror="document.title=1"><b>Bold?</b>', 'Obsolete experiment']);
     const groups = [...new Set([1, 3, 30].map((hours) => dateGroup(Date.now() - hours * 3_600_000, Date.now())))];
-    assert.deepEqual(await view.locator('.row.group').allInnerTexts().then((t) => t.map((x) => x.split('\n')[0]!.trim().toLowerCase())), groups.map((g) => dateGroupLabel(g).toLowerCase()));
+    assert.deepEqual(
+      await view
+        .locator('.row.group')
+        .allInnerTexts()
+        .then((t) => t.map((x) => x.split('\n')[0]!.trim().toLowerCase())),
+      groups.map((g) => dateGroupLabel(g).toLowerCase()),
+    );
     const chips = await row('Fix the greeting').locator('.chip').allInnerTexts();
-    assert.deepEqual(chips.map((c) => c.trim()), ['app', 'lib', 'docs']);
+    assert.deepEqual(
+      chips.map((c) => c.trim()),
+      ['app', 'lib', 'docs'],
+    );
     await bench().screenshot('sessions-view');
   });
 
@@ -103,17 +113,28 @@ describe('the session history browser (real workbench, Chromium)', function () {
     assert.ok(marked.join('').replace(/\s/g, '').toLowerCase().includes('libtask'), marked.join('|'));
     // Transcript text is searched when the window has a transcript index, else the line says it is not (once
     // that search is over: until then the line says it is searching).
-    await view.locator('.coverage', { hasText: /Titles of \d+ sessions searched; (transcript text of \d+ of them|transcript text is not searched here)/ }).waitFor({ timeout: 30_000 });
+    await view
+      .locator('.coverage', { hasText: /Titles of \d+ sessions searched; (transcript text of \d+ of them|transcript text is not searched here)/ })
+      .waitFor({ timeout: 30_000 });
     await bench().screenshot('sessions-search');
     // Clear the search and pick a scope at once, before the host can answer the first change: the second
     // change builds on the first, so the old search does not come back.
-    interface Button { textContent: string | null; click(): void }
-    interface Input { value: string; dispatchEvent(event: Event): void; ownerDocument: { querySelectorAll(selector: string): ArrayLike<Button> } }
+    interface Button {
+      textContent: string | null;
+      click(): void;
+    }
+    interface Input {
+      value: string;
+      dispatchEvent(event: Event): void;
+      ownerDocument: { querySelectorAll(selector: string): ArrayLike<Button> };
+    }
     await view.locator('.search-input').evaluate((element) => {
       const input = element as unknown as Input;
       input.value = '';
       input.dispatchEvent(new Event('input', { bubbles: true }));
-      Array.from(input.ownerDocument.querySelectorAll('.scope')).find((button) => button.textContent?.includes('This workspace'))?.click();
+      Array.from(input.ownerDocument.querySelectorAll('.scope'))
+        .find((button) => button.textContent?.includes('This workspace'))
+        ?.click();
     });
     await row('Obsolete experiment').waitFor();
     assert.equal(await view.locator('.coverage').count(), 0, 'no search any more');

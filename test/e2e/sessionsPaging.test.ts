@@ -78,7 +78,11 @@ describe('the Sessions view pages in the background while searching (real workbe
     // Every loaded session matches; `grown` counted the agent's status row too (loading, while pages arrived).
     assert.ok(loaded >= grown - 1 && loaded < SESSIONS, `stopped with ${loaded} of ${SESSIONS} loaded (${grown} rows before)`);
     assert.equal(await barText(), `Stopped: ${loaded.toLocaleString('en-US')} sessions loaded; older sessions are not searched.`);
-    assert.match(await view.locator('.coverage').innerText(), new RegExp(`^Titles of ${loaded.toLocaleString('en-US')} sessions searched;`), 'the search covers what was loaded');
+    assert.match(
+      await view.locator('.coverage').innerText(),
+      new RegExp(`^Titles of ${loaded.toLocaleString('en-US')} sessions searched;`),
+      'the search covers what was loaded',
+    );
     const resume = bar().getByRole('button', { name: 'Search All Sessions' });
     assert.equal(await resume.count(), 1);
     assert.equal(await view.locator('.row.session', { hasText: 'the zebra at the end' }).count(), 0);
@@ -101,11 +105,17 @@ describe('the Sessions view pages in the background while searching (real workbe
     await stop.waitFor({ timeout: 30_000 });
     await view.locator('.search-input').focus();
     await view.locator('.search-input').press('Tab');
-    for (let i = 0; i < 10 && !(await stop.evaluate((element) => element === element.ownerDocument.activeElement)); i++) await view.locator(':focus').press('Tab');
+    for (let i = 0; i < 10 && !(await stop.evaluate((element) => element === element.ownerDocument.activeElement)); i++)
+      await view.locator(':focus').press('Tab');
     assert.ok(await stop.evaluate((element) => element === element.ownerDocument.activeElement), 'Tab reaches Stop');
     await view.locator(':focus').press('Enter');
     await bar().locator('.paging-text', { hasText: 'Stopped:' }).waitFor({ timeout: 30_000 });
-    assert.ok(await bar().getByRole('button', { name: 'Search All Sessions' }).evaluate((element) => element === element.ownerDocument.activeElement), 'focus stays on the control');
+    assert.ok(
+      await bar()
+        .getByRole('button', { name: 'Search All Sessions' })
+        .evaluate((element) => element === element.ownerDocument.activeElement),
+      'focus stays on the control',
+    );
   });
 
   it('keeps the selected row where it is on screen while better results arrive above it', async () => {

@@ -37,7 +37,13 @@ describe('sharing workspace folders with an agent (real prompts, Chromium)', fun
     await quickInput().locator('.quick-input-title', { hasText: 'Share workspace folders with Reference Agent (offline)?' }).waitFor({ timeout: 30_000 });
     assert.deepEqual(await labels(), ['lib', 'docs']);
     assert.match((await rows().first().getAttribute('aria-label')) ?? '', /^lib, \/.*multi-root\/lib$/, 'each folder is listed with its path');
-    assert.equal(await rows().filter({ has: bench().page.locator('.monaco-checkbox.checked') }).count(), 2, 'both are proposed');
+    assert.equal(
+      await rows()
+        .filter({ has: bench().page.locator('.monaco-checkbox.checked') })
+        .count(),
+      2,
+      'both are proposed',
+    );
     await bench().screenshot('consent-prompt', quickInput());
     await bench().page.keyboard.press('Enter');
     const { sidebar, row } = await sessionRow('app, lib, docs');

@@ -51,7 +51,11 @@ describe('the Review Changes and Add Agent tabs: a rename, a reload (real workbe
     await bench().reloadWindow();
     await tab('Review:').waitFor({ timeout: 60_000 });
     await tab('Add Agent').waitFor({ timeout: 60_000 });
-    assert.equal((await tab('Review:').innerText()).trim().split('\n')[0], `Review: Tabs that come back · ${AGENT}`, 'the review tab keeps the session’s title');
+    assert.equal(
+      (await tab('Review:').innerText()).trim().split('\n')[0],
+      `Review: Tabs that come back · ${AGENT}`,
+      'the review tab keeps the session’s title',
+    );
     // The Add Agent tab was the active one: it shows the gallery again.
     await bench().webview('.gallery-header', 60_000);
     // VS Code revives a hidden tab when it is shown. The review reads the session's checkpoints once its chat has

@@ -34,7 +34,8 @@ function platformKey(): string {
   return `${os}-${arch}`;
 }
 
-const ICON = '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16"><rect x="1" y="1" width="14" height="14" rx="3" fill="#3794ff"/><path d="M4 11l4-6 4 6z" fill="#fff"/></svg>';
+const ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16"><rect x="1" y="1" width="14" height="14" rx="3" fill="#3794ff"/><path d="M4 11l4-6 4 6z" fill="#fff"/></svg>';
 
 /** Builds `<folder>/agent.tar.gz`: `reference-agent` (a launcher running the reference agent with this Node) and the agent's bundle. */
 async function buildArchive(folder: string, referenceAgentJs: string): Promise<Buffer> {

@@ -56,7 +56,9 @@ describe('one title everywhere: the chat tab, the Agents view and the Sessions v
   async function showsEverywhere(title: string): Promise<void> {
     await tab(title).waitFor({ timeout: 60_000 });
     await tab(title).click();
-    await bench().page.locator('.tabs-container .tab.active', { hasText: `${title} · ${AGENT}` }).waitFor({ timeout: 60_000 });
+    await bench()
+      .page.locator('.tabs-container .tab.active', { hasText: `${title} · ${AGENT}` })
+      .waitFor({ timeout: 60_000 });
     const chat = await bench().webview(`.chat-header .session-title:text-is("${title}")`, 60_000);
     await chat.locator('.chat-header .status.status-idle').waitFor({ timeout: 60_000 });
     const tree = await agentsViewSessions();

@@ -110,7 +110,15 @@ describe('the chat transcript keeps a scroll made at any moment around a streame
     });
   const chunk = () => {
     chunks++;
-    thread.apply(transcriptEvent(SessionUpdate.parse({ sessionUpdate: 'agent_message_chunk', messageId: 'streamed', content: { type: 'text', text: `\n- item ${chunks}: a few more words of the answer` } })));
+    thread.apply(
+      transcriptEvent(
+        SessionUpdate.parse({
+          sessionUpdate: 'agent_message_chunk',
+          messageId: 'streamed',
+          content: { type: 'text', text: `\n- item ${chunks}: a few more words of the answer` },
+        }),
+      ),
+    );
     feed.changed();
   };
 
@@ -127,11 +135,38 @@ describe('the chat transcript keeps a scroll made at any moment around a streame
 <script src="${pathToFileURL(path.join(bundle, 'chat.js')).href}"></script></body></html>`,
     );
 
-    thread = new Thread({ agentName: 'Reference Agent', sessionId: 'long', roots: [{ name: 'lib', path: '/w/lib', primary: true }], prompt: { image: false, audio: false, embeddedContext: false }, status: 'idle' });
+    thread = new Thread({
+      agentName: 'Reference Agent',
+      sessionId: 'long',
+      roots: [{ name: 'lib', path: '/w/lib', primary: true }],
+      prompt: { image: false, audio: false, embeddedContext: false },
+      status: 'idle',
+    });
     for (let turn = 0; turn < TURNS; turn++) {
       thread.addUserPrompt([{ type: 'text', text: `Question ${turn}: what does part ${turn} of the library do?` }]);
-      thread.apply(transcriptEvent(SessionUpdate.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Answer ${turn}: part ${turn} greets **everyone**.\n\n- it reads \`greet.ts\`\n- it writes the greeting\n\nThat is all for part ${turn}.` } })));
-      thread.apply(transcriptEvent(SessionUpdate.parse({ sessionUpdate: 'tool_call', toolCallId: `read_${turn}`, title: `Read greet.ts (${turn})`, kind: 'read', status: 'completed', locations: [{ path: '/w/lib/src/greet.ts', line: 1 }] })));
+      thread.apply(
+        transcriptEvent(
+          SessionUpdate.parse({
+            sessionUpdate: 'agent_message_chunk',
+            content: {
+              type: 'text',
+              text: `Answer ${turn}: part ${turn} greets **everyone**.\n\n- it reads \`greet.ts\`\n- it writes the greeting\n\nThat is all for part ${turn}.`,
+            },
+          }),
+        ),
+      );
+      thread.apply(
+        transcriptEvent(
+          SessionUpdate.parse({
+            sessionUpdate: 'tool_call',
+            toolCallId: `read_${turn}`,
+            title: `Read greet.ts (${turn})`,
+            kind: 'read',
+            status: 'completed',
+            locations: [{ path: '/w/lib/src/greet.ts', line: 1 }],
+          }),
+        ),
+      );
       thread.endTurn('end_turn');
     }
     thread.takeOps();
@@ -214,8 +249,16 @@ describe('the chat transcript keeps a scroll made at any moment around a streame
     /** The first line of the first agent entry whose top is in or below the view. */
     const read = (scrollFirst: boolean) =>
       page.evaluate((scrollFirst) => {
-        interface Box { top: number }
-        interface Element { scrollTop: number; scrollHeight: number; innerText: string; getBoundingClientRect(): Box; querySelectorAll(s: string): ArrayLike<Element> }
+        interface Box {
+          top: number;
+        }
+        interface Element {
+          scrollTop: number;
+          scrollHeight: number;
+          innerText: string;
+          getBoundingClientRect(): Box;
+          querySelectorAll(s: string): ArrayLike<Element>;
+        }
         const transcript = (globalThis as unknown as { document: { querySelector(s: string): Element } }).document.querySelector('.transcript');
         if (scrollFirst) transcript.scrollTop = Math.round(transcript.scrollHeight / 2);
         const top = transcript.getBoundingClientRect().top;

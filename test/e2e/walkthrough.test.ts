@@ -12,9 +12,15 @@ describe('the Get Started walkthrough (real workbench, Chromium)', function () {
     await workbench.pick('Get started with ACP Workspace');
     const page = workbench.page;
     const container = page.locator('.gettingStartedContainer');
-    await container.locator('.getting-started-category .category-title, h2', { hasText: 'Get started with ACP Workspace' }).first().waitFor({ timeout: 60_000 });
+    await container
+      .locator('.getting-started-category .category-title, h2', { hasText: 'Get started with ACP Workspace' })
+      .first()
+      .waitFor({ timeout: 60_000 });
     const titles = await container.locator('.getting-started-step .step-title').allInnerTexts();
-    assert.deepEqual(titles.map((t) => t.trim()), STEPS);
+    assert.deepEqual(
+      titles.map((t) => t.trim()),
+      STEPS,
+    );
     // The first step is open, with its page of media (a markdown file of ours).
     await container.locator('.getting-started-step.expanded .step-title', { hasText: 'Pick an agent' }).waitFor({ timeout: 30_000 });
     await workbench.screenshot('walkthrough', container);
@@ -34,7 +40,9 @@ describe('the Get Started walkthrough (real workbench, Chromium)', function () {
     await chat.locator('.agent-name', { hasText: 'Reference Agent (offline)' }).waitFor({ timeout: 60_000 });
     // Back to the walkthrough tab: the step's completion event (onCommand:acpWorkspace.newSession) checked it.
     await page.locator('.tabs-container .tab', { hasText: 'Walkthrough: ACP Workspace' }).click();
-    await page.locator('.gettingStartedContainer .getting-started-step[aria-checked="true"] .step-title', { hasText: 'Start a session' }).waitFor({ timeout: 30_000 });
+    await page
+      .locator('.gettingStartedContainer .getting-started-step[aria-checked="true"] .step-title', { hasText: 'Start a session' })
+      .waitFor({ timeout: 30_000 });
   });
 
   it('runs Find a past session → Show Sessions; a search that finds nothing says so, with Clear Search', async () => {

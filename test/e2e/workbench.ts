@@ -80,10 +80,12 @@ export class Workbench {
       // webview worker, that webview can wait for its worker forever and stay blank. It is not VS Code's; the
       // workbench and its webviews work without it (desktop VS Code has none).
       await launched.context.addInitScript(() => {
-        const container = (globalThis as unknown as { navigator?: { serviceWorker?: { register(url: string | URL, options?: unknown): Promise<unknown> } } }).navigator?.serviceWorker;
+        const container = (globalThis as unknown as { navigator?: { serviceWorker?: { register(url: string | URL, options?: unknown): Promise<unknown> } } })
+          .navigator?.serviceWorker;
         if (!container) return;
         const register = container.register.bind(container);
-        container.register = (url, options) => (String(url).includes('/_static/out/browser/serviceWorker.js') ? new Promise(() => undefined) : register(url, options));
+        container.register = (url, options) =>
+          String(url).includes('/_static/out/browser/serviceWorker.js') ? new Promise(() => undefined) : register(url, options);
       });
       const page = await launched.context.newPage();
       const target = options.target.endsWith('.code-workspace') ? { workspace: options.target } : { folder: options.target };
@@ -94,10 +96,14 @@ export class Workbench {
       await page.goto(url);
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       const close = launched.close;
-      return new Workbench(page, async () => {
-        await close();
-        await server.stop();
-      }, url);
+      return new Workbench(
+        page,
+        async () => {
+          await close();
+          await server.stop();
+        },
+        url,
+      );
     } catch (error) {
       await launched?.close();
       await server.stop();
@@ -144,11 +150,22 @@ export class Workbench {
         if (!(await frame.isVisible())) continue;
         const document = frame.contentFrame().locator('#active-frame').contentFrame();
         if ((await document.locator(selector).count()) > 0) return document;
-        shown.push((await document.locator('body').innerText({ timeout: 1_000 }).catch(() => '(unreadable)')).replace(/\s+/g, ' ').slice(0, 80));
+        shown.push(
+          (
+            await document
+              .locator('body')
+              .innerText({ timeout: 1_000 })
+              .catch(() => '(unreadable)')
+          )
+            .replace(/\s+/g, ' ')
+            .slice(0, 80),
+        );
       }
       if (Date.now() > deadline) {
         const all = await this.page.locator('iframe.webview').count();
-        throw new Error(`no visible webview shows ${selector} (${all} webview iframes, ${names.length} ready; the visible ones show: ${JSON.stringify(shown)})`);
+        throw new Error(
+          `no visible webview shows ${selector} (${all} webview iframes, ${names.length} ready; the visible ones show: ${JSON.stringify(shown)})`,
+        );
       }
       await this.page.waitForTimeout(200);
     }
@@ -162,7 +179,10 @@ export class Workbench {
     // close the palette and look again, for up to a minute.
     const deadline = Date.now() + 60_000;
     for (;;) {
-      await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 5 } }).catch(() => undefined);
+      await this.page
+        .locator('.monaco-workbench')
+        .click({ position: { x: 700, y: 5 } })
+        .catch(() => undefined);
       await this.page.keyboard.press('F1');
       await input.waitFor({ timeout: 10_000 });
       await input.fill(`>${title}`);
@@ -189,7 +209,9 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
     const rows = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
     const row = rows.filter({ hasText: label }).first();
-    const exact = rows.filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) }) }).first();
+    const exact = rows
+      .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) }) })
+      .first();
     const started = Date.now();
     const deadline = started + timeoutMs;
     let lastError: unknown;
@@ -211,7 +233,10 @@ export class Workbench {
       if (Date.now() > deadline) {
         const shown = await rows.allInnerTexts().catch(() => ['(no quick input)']);
         const cause = lastError instanceof Error ? lastError.message.split('\n')[0] : String(lastError);
-        throw new Error(`no quick pick row "${label}"; the rows: ${JSON.stringify(shown)}; the input last held ${JSON.stringify(lastValue)}; last error: ${cause}`, { cause: lastError });
+        throw new Error(
+          `no quick pick row "${label}"; the rows: ${JSON.stringify(shown)}; the input last held ${JSON.stringify(lastValue)}; last error: ${cause}`,
+          { cause: lastError },
+        );
       }
     }
     await input.press('Enter');
@@ -319,7 +344,10 @@ export function useWorkbench(
     // What the window showed when a test failed (not checked for blankness: it is evidence, not a test).
     if (this.currentTest?.state !== 'failed' || !workbench) return;
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    const name = `failed-${this.currentTest.fullTitle().replace(/[^\w-]+/g, '-').slice(0, 120)}.png`;
+    const name = `failed-${this.currentTest
+      .fullTitle()
+      .replace(/[^\w-]+/g, '-')
+      .slice(0, 120)}.png`;
     await workbench.page.screenshot({ path: path.join(SCREENSHOT_DIR, name) }).catch(() => undefined);
   });
 

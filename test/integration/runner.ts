@@ -32,7 +32,10 @@ export function runSuite(suiteDir: string): Promise<void> {
     // ACP_TEST_GREP=<text> runs only the tests whose full title contains it (while working on one).
     ...(process.env.ACP_TEST_GREP ? { grep: process.env.ACP_TEST_GREP } : {}),
   });
-  for (const file of fs.readdirSync(suiteDir).filter((f) => f.endsWith('.test.js')).sort()) {
+  for (const file of fs
+    .readdirSync(suiteDir)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort()) {
     mocha.addFile(path.join(suiteDir, file));
   }
   return new Promise((resolve, reject) => {

@@ -26,7 +26,9 @@ export function printCapabilities(agent: InteropAgent, caps: AgentCaps): void {
   const on = Object.keys(table).filter((k) => table[k]);
   const off = Object.keys(table).filter((k) => !table[k]);
   const auth = caps.authMethods.map((m) => (m.type === '$unknown' ? m.tag : `${m.id}${m.type === 'terminal' ? ' (terminal)' : ''}`));
-  console.log(`      ${agent.command.name} ${agent.version} (protocol ${caps.protocolVersion}, agentInfo ${caps.agentInfo ? `${caps.agentInfo.name} ${caps.agentInfo.version}` : 'none'})`);
+  console.log(
+    `      ${agent.command.name} ${agent.version} (protocol ${caps.protocolVersion}, agentInfo ${caps.agentInfo ? `${caps.agentInfo.name} ${caps.agentInfo.version}` : 'none'})`,
+  );
   console.log(`        advertised: ${on.join(', ') || 'nothing optional'}`);
   console.log(`        not advertised: ${off.join(', ') || 'none'}`);
   console.log(`        authMethods: ${auth.join(', ') || 'none'}`);

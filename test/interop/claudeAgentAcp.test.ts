@@ -120,7 +120,11 @@ describe('interop: claude-agent-acp', function () {
   it('starts a session with three roots; a file in an additional root is read without a permission prompt', async () => {
     const mark = client.mark();
     const session = await within(60_000, 'session/new', startSession(connection, threeRoots));
-    assert.deepEqual(params(client.sentSince(mark, 'session/new')[0]!), { cwd: scratch.app, additionalDirectories: [scratch.lib, scratch.docs], mcpServers: [] });
+    assert.deepEqual(params(client.sentSince(mark, 'session/new')[0]!), {
+      cwd: scratch.app,
+      additionalDirectories: [scratch.lib, scratch.docs],
+      mcpServers: [],
+    });
     main = { session, controller: client.open(session) };
 
     const file = path.join(scratch.lib, 'src', 'greet.ts');
@@ -130,7 +134,10 @@ describe('interop: claude-agent-acp', function () {
     assert.ok(tool?.kind === 'tool');
     assert.equal(tool.toolKind, 'read');
     assert.equal(tool.status, 'completed');
-    assert.deepEqual(tool.locations.map((l) => l.path), [file]);
+    assert.deepEqual(
+      tool.locations.map((l) => l.path),
+      [file],
+    );
     assert.match(agentText(main.controller.thread), /It says:[\s\S]*Hello from lib/);
     const afterTool = modelRequests(session.sessionId).filter((r) => r.scenario === 'read:result');
     assert.equal(afterTool.length, 1, 'the model got the tool result once');
@@ -151,7 +158,9 @@ describe('interop: claude-agent-acp', function () {
     assert.equal(asked.sessionId, session.sessionId);
     assert.equal(asked.chosen, 'reject_once');
     assert.ok(asked.options.some((o) => o.kind === 'allow_once'));
-    const answer = client.wire.find((w) => w.direction === 'send' && w.message.method === undefined && JSON.stringify(w.message.result ?? '').includes('selected'));
+    const answer = client.wire.find(
+      (w) => w.direction === 'send' && w.message.method === undefined && JSON.stringify(w.message.result ?? '').includes('selected'),
+    );
     const rejectId = asked.options.find((o) => o.kind === 'reject_once')!.optionId;
     assert.deepEqual(answer?.message.result, { outcome: { outcome: 'selected', optionId: rejectId } }, 'answered with the option id of the kind');
     const tool = single.controller.thread.snapshot().entries.find((e) => e.kind === 'tool');
@@ -192,7 +201,13 @@ describe('interop: claude-agent-acp', function () {
     assert.equal(client.permissions.length, asked + 2);
     assert.equal(client.permissions.at(-1)!.chosen, 'reject_once');
     const tools = main.controller.thread.snapshot().entries.filter((e) => e.kind === 'tool');
-    assert.deepEqual(tools.slice(-2).map((t) => t.kind === 'tool' && [t.toolKind, t.status]), [['edit', 'completed'], ['edit', 'failed']]);
+    assert.deepEqual(
+      tools.slice(-2).map((t) => t.kind === 'tool' && [t.toolKind, t.status]),
+      [
+        ['edit', 'completed'],
+        ['edit', 'failed'],
+      ],
+    );
   });
 
   it('asks before following a symlink out of the roots; runs a read-only command inside them without asking', async () => {
@@ -204,12 +219,19 @@ describe('interop: claude-agent-acp', function () {
     await turn(chat, `read ${link}`);
     assert.equal(client.permissions.length, asked + 1, 'the link points outside every root: it asks');
     assert.equal(client.permissions.at(-1)!.title, `Read ${link}`);
-    assert.doesNotMatch(JSON.stringify(modelRequests(chat.session.sessionId).map((r) => r.body)), /must not be able to read it/, 'the target never reached the model');
+    assert.doesNotMatch(
+      JSON.stringify(modelRequests(chat.session.sessionId).map((r) => r.body)),
+      /must not be able to read it/,
+      'the target never reached the model',
+    );
 
     await turn(chat, `bash cat ${path.join(scratch.docs, 'guide.md')}`);
     assert.equal(client.permissions.length, asked + 1, 'no permission for a read-only command inside the roots');
     assert.match(agentText(chat.controller.thread), /The command printed:[\s\S]*The docs folder of the multi-root fixture/);
-    const tool = chat.controller.thread.snapshot().entries.filter((e) => e.kind === 'tool').at(-1);
+    const tool = chat.controller.thread
+      .snapshot()
+      .entries.filter((e) => e.kind === 'tool')
+      .at(-1);
     assert.deepEqual(tool?.kind === 'tool' && [tool.toolKind, tool.status], ['execute', 'completed']);
   });
 
@@ -229,12 +251,19 @@ describe('interop: claude-agent-acp', function () {
     const mine = listed.sessions.find((s) => s.sessionId === main.session.sessionId);
     assert.ok(mine, 'the three-root session is listed');
     assert.equal(mine.cwd, scratch.app);
-    assert.ok(listed.sessions.some((s) => s.sessionId === single.session.sessionId), 'the single-root session is listed');
+    assert.ok(
+      listed.sessions.some((s) => s.sessionId === single.session.sessionId),
+      'the single-root session is listed',
+    );
     // Deviation (docs/interop.md): the agent advertises additionalDirectories but does not report them in
     // SessionInfo, so the client reopens with the roots it remembers.
     assert.equal(mine.additionalDirectories, undefined);
     const elsewhere = await within(30_000, 'session/list', connection.listSessions({ cwd: scratch.lib }));
-    assert.equal(elsewhere.sessions.some((s) => s.sessionId === main.session.sessionId), false, 'cwd filters by exact match');
+    assert.equal(
+      elsewhere.sessions.some((s) => s.sessionId === main.session.sessionId),
+      false,
+      'cwd filters by exact match',
+    );
   });
 
   it('session/load with the complete root list replays the history into a fresh thread', async () => {
@@ -242,7 +271,12 @@ describe('interop: claude-agent-acp', function () {
     const thread = client.freshThread(id);
     const mark = client.mark();
     const session = await within(60_000, 'session/load', reopenSession(connection, id, main.session.rootSet, { mode: 'load' }));
-    assert.deepEqual(params(client.sentSince(mark, 'session/load')[0]!), { sessionId: id, cwd: scratch.app, additionalDirectories: [scratch.lib, scratch.docs], mcpServers: [] });
+    assert.deepEqual(params(client.sentSince(mark, 'session/load')[0]!), {
+      sessionId: id,
+      cwd: scratch.app,
+      additionalDirectories: [scratch.lib, scratch.docs],
+      mcpServers: [],
+    });
     const entries = thread.snapshot().entries;
     const users = entries.flatMap((e) => (e.kind === 'user' ? [e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('')] : []));
     assert.deepEqual(users, [
@@ -262,8 +296,17 @@ describe('interop: claude-agent-acp', function () {
     const id = main.session.sessionId;
     const mark = client.mark();
     const session = await within(60_000, 'session/resume', reopenSession(connection, id, main.session.rootSet, { mode: 'resume' }));
-    assert.deepEqual(params(client.sentSince(mark, 'session/resume')[0]!), { sessionId: id, cwd: scratch.app, additionalDirectories: [scratch.lib, scratch.docs], mcpServers: [] });
-    assert.equal(rawUpdates(client, id, mark).filter((u) => (u as { sessionUpdate: string }).sessionUpdate === 'user_message_chunk').length, 0, 'resume does not replay');
+    assert.deepEqual(params(client.sentSince(mark, 'session/resume')[0]!), {
+      sessionId: id,
+      cwd: scratch.app,
+      additionalDirectories: [scratch.lib, scratch.docs],
+      mcpServers: [],
+    });
+    assert.equal(
+      rawUpdates(client, id, mark).filter((u) => (u as { sessionUpdate: string }).sessionUpdate === 'user_message_chunk').length,
+      0,
+      'resume does not replay',
+    );
     main = { session, controller: client.open(session) };
     assert.equal(main.controller.thread.session.status, 'idle');
 
@@ -279,7 +322,12 @@ describe('interop: claude-agent-acp', function () {
     const source = main.session.sessionId;
     const mark = client.mark();
     const fork = await within(60_000, 'session/fork', forkSession(connection, source, main.session.rootSet));
-    assert.deepEqual(params(client.sentSince(mark, 'session/fork')[0]!), { sessionId: source, cwd: scratch.app, additionalDirectories: [scratch.lib, scratch.docs], mcpServers: [] });
+    assert.deepEqual(params(client.sentSince(mark, 'session/fork')[0]!), {
+      sessionId: source,
+      cwd: scratch.app,
+      additionalDirectories: [scratch.lib, scratch.docs],
+      mcpServers: [],
+    });
     assert.notEqual(fork.sessionId, source);
     forkedId = fork.sessionId;
     const chat = { session: fork, controller: client.open(fork) };
@@ -304,7 +352,10 @@ describe('interop: claude-agent-acp', function () {
       return true;
     });
     const listed = await within(30_000, 'session/list', connection.listSessions({ cwd: scratch.app }));
-    assert.ok(listed.sessions.some((s) => s.sessionId === forkedId), 'close keeps the history');
+    assert.ok(
+      listed.sessions.some((s) => s.sessionId === forkedId),
+      'close keeps the history',
+    );
   });
 
   it('session/delete removes a session from the list', async () => {
@@ -312,8 +363,14 @@ describe('interop: claude-agent-acp', function () {
     await within(30_000, 'session/delete', connection.deleteSession(single.session.sessionId));
     assert.deepEqual(params(client.sentSince(mark, 'session/delete')[0]!), { sessionId: single.session.sessionId });
     const listed = await within(30_000, 'session/list', connection.listSessions({ cwd: scratch.app }));
-    assert.equal(listed.sessions.some((s) => s.sessionId === single.session.sessionId), false);
-    assert.ok(listed.sessions.some((s) => s.sessionId === main.session.sessionId), 'the other sessions stay');
+    assert.equal(
+      listed.sessions.some((s) => s.sessionId === single.session.sessionId),
+      false,
+    );
+    assert.ok(
+      listed.sessions.some((s) => s.sessionId === main.session.sessionId),
+      'the other sessions stay',
+    );
     // Deviation (docs/interop.md): deleting it again is an error, not the idempotent success the spec asks for.
     await assert.rejects(connection.deleteSession(single.session.sessionId), /Internal error: Session \S+ not found in any project directory \(error -32603\)/);
   });

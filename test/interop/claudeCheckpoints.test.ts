@@ -80,7 +80,11 @@ describe('interop: claude-agent-acp with checkpoints', function () {
     const before = chat.thread.length;
     await within(TURN_MS, `the turn "${text}"`, chat.prompt([{ type: 'text', text }], [{ type: 'text', text }]));
     const entries = chat.thread.snapshot().entries.slice(before);
-    assert.deepEqual(entries.filter((e) => e.kind === 'error' || e.kind === 'info'), [], `the turn "${text}" ended without errors or notes`);
+    assert.deepEqual(
+      entries.filter((e) => e.kind === 'error' || e.kind === 'info'),
+      [],
+      `the turn "${text}" ended without errors or notes`,
+    );
     const end = entries.at(-1);
     assert.ok(end?.kind === 'turnEnd', `the turn "${text}" ended (last entry: ${end?.kind})`);
     return { entries, mark };
@@ -100,7 +104,10 @@ describe('interop: claude-agent-acp with checkpoints', function () {
     assert.equal(client.permissions.at(-1)!.chosen, 'allow_once');
     assert.deepEqual(client.receivedSince(mark, 'fs/write_text_file'), [], 'no fs/write_text_file on the wire: the agent wrote the file itself');
     const tools = entries.filter((e) => e.kind === 'tool');
-    assert.deepEqual(tools.map((t) => t.kind === 'tool' && [t.toolKind, t.status]), [['edit', 'completed']]);
+    assert.deepEqual(
+      tools.map((t) => t.kind === 'tool' && [t.toolKind, t.status]),
+      [['edit', 'completed']],
+    );
     const changes = entries.filter((e) => e.kind === 'changes');
     assert.equal(changes.length, 1, 'one changes entry');
     assert.equal(entries.at(-2)?.kind, 'changes', 'shown just before the end of the turn');
@@ -137,9 +144,16 @@ describe('interop: claude-agent-acp with checkpoints', function () {
   it('a turn that only reads changes nothing: no changes entry, nothing pending', async () => {
     // Claude Code overwrites only a file it has read in the session.
     const { entries } = await turn(`read ${mainFile()}`);
-    assert.equal(entries.some((e) => e.kind === 'changes'), false);
+    assert.equal(
+      entries.some((e) => e.kind === 'changes'),
+      false,
+    );
     assert.deepEqual(await review.pending(), []);
-    assert.deepEqual(review.turns().map((t) => [t.n, t.files.length, t.state]), [[1, 0, 'done']], 'the turn is recorded, with no files');
+    assert.deepEqual(
+      review.turns().map((t) => [t.n, t.files.length, t.state]),
+      [[1, 0, 'done']],
+      'the turn is recorded, with no files',
+    );
   });
 
   it('Claude Code overwrites a file in app with its Write tool: the chat lists it as modified in app', async () => {
@@ -157,10 +171,13 @@ describe('interop: claude-agent-acp with checkpoints', function () {
 
   it('the review lists both files; rejecting restores the modified file exactly and removes the created one', async () => {
     const pending = await review.pending();
-    assert.deepEqual(pending.map((p) => [p.root, p.path, p.status]), [
-      [scratch.app, 'src/main.ts', 'modified'],
-      [scratch.lib, 'src/added.ts', 'added'],
-    ]);
+    assert.deepEqual(
+      pending.map((p) => [p.root, p.path, p.status]),
+      [
+        [scratch.app, 'src/main.ts', 'modified'],
+        [scratch.lib, 'src/added.ts', 'added'],
+      ],
+    );
 
     const main = keyOf(scratch.app, 'src/main.ts');
     assert.deepEqual(await review.reject(main), { ok: true, key: main });
@@ -173,7 +190,10 @@ describe('interop: claude-agent-acp with checkpoints', function () {
 
     assert.deepEqual(await review.pending(), []);
     // Rejecting files leaves the turns as they were.
-    assert.deepEqual(changesEntries().map((e) => e.state), ['done', 'done']);
+    assert.deepEqual(
+      changesEntries().map((e) => e.state),
+      ['done', 'done'],
+    );
   });
 
   it('undo of a turn restores every folder to before it (later turns included); redo brings them back', async () => {
@@ -181,7 +201,10 @@ describe('interop: claude-agent-acp with checkpoints', function () {
     await turn(`read ${mainFile()}`);
     const rewrite = await writeTurn(mainFile(), 'console.log("second version");');
     const notes = await writeTurn(notesFile(), '# Notes written by Claude Code');
-    assert.deepEqual(notes.files.map((f) => [f.root, f.path, f.status]), [['docs', 'notes.md', 'added']]);
+    assert.deepEqual(
+      notes.files.map((f) => [f.root, f.path, f.status]),
+      [['docs', 'notes.md', 'added']],
+    );
     const n = checkpoints.turnOf(chat, rewrite.id)!;
     assert.equal(n, 5);
 
@@ -201,7 +224,11 @@ describe('interop: claude-agent-acp with checkpoints', function () {
     assert.deepEqual(undone.failed, []);
     assert.ok(fs.readFileSync(mainFile()).equals(mainBefore), 'main.ts is back to its content before turn 5');
     assert.equal(fs.existsSync(notesFile()), false, 'notes.md is gone');
-    assert.deepEqual(changesEntries().map((e) => e.state), ['done', 'done', 'undone', 'undone'], 'the chat shows the two turns undone');
+    assert.deepEqual(
+      changesEntries().map((e) => e.state),
+      ['done', 'done', 'undone', 'undone'],
+      'the chat shows the two turns undone',
+    );
     assert.deepEqual(await review.pending(), []);
 
     const redoPlan = await review.planRedo(n);
@@ -211,17 +238,26 @@ describe('interop: claude-agent-acp with checkpoints', function () {
     assert.ok(redone.ok, `redone (${redone.ok ? '' : redone.message})`);
     assert.equal(fs.readFileSync(mainFile(), 'utf8'), 'console.log("second version");\n');
     assert.equal(fs.readFileSync(notesFile(), 'utf8'), '# Notes written by Claude Code\n');
-    assert.deepEqual(changesEntries().map((e) => e.state), ['done', 'done', 'done', 'done']);
-    assert.deepEqual((await review.pending()).map((p) => [p.root, p.path, p.status]), [
-      [scratch.app, 'src/main.ts', 'modified'],
-      [scratch.docs, 'notes.md', 'added'],
-    ]);
+    assert.deepEqual(
+      changesEntries().map((e) => e.state),
+      ['done', 'done', 'done', 'done'],
+    );
+    assert.deepEqual(
+      (await review.pending()).map((p) => [p.root, p.path, p.status]),
+      [
+        [scratch.app, 'src/main.ts', 'modified'],
+        [scratch.docs, 'notes.md', 'added'],
+      ],
+    );
   });
 
   it('left the folders without a repository of their own, and nothing went wrong on the way', () => {
     for (const root of [scratch.app, scratch.lib, scratch.docs]) assert.equal(fs.existsSync(path.join(root, '.git')), false, `no .git in ${root}`);
     assert.ok(fs.readdirSync(path.join(scratch.dir, 'checkpoints')).length > 0, 'the checkpoints are under the storage folder');
-    assert.deepEqual(checkpointLog.lines.filter((l) => l.level === 'warn' || l.level === 'error'), []);
+    assert.deepEqual(
+      checkpointLog.lines.filter((l) => l.level === 'warn' || l.level === 'error'),
+      [],
+    );
     assert.deepEqual(client.receivedSince(0, 'fs/write_text_file'), [], 'no fs/write_text_file in the whole run');
     assert.deepEqual(client.protocolErrors, []);
     assert.deepEqual(server.problems, []);

@@ -35,7 +35,14 @@ const TURN_MS = 60_000;
 /** git outside the sandbox as the user's (or VS Code's git extension) runs it. */
 /** The policy the extension builds for this agent and these folders (its HOME is its state folder here). */
 function policyFor(mode: ConfinementPolicy['mode'], scratch: Scratch, agent: InteropAgent): ConfinementPolicy {
-  return buildPolicy({ mode, folders: [scratch.app, scratch.lib, scratch.docs], statePaths: [scratch.home], command: agent.command, home: scratch.home, env: agent.env });
+  return buildPolicy({
+    mode,
+    folders: [scratch.app, scratch.lib, scratch.docs],
+    statePaths: [scratch.home],
+    command: agent.command,
+    home: scratch.home,
+    env: agent.env,
+  });
 }
 
 /** A chat's turns against the scripted model server, and what the model was told a tool did. */
@@ -140,7 +147,11 @@ describe('interop: claude-agent-acp confined by bubblewrap (writes)', function (
     git(scratch.app, 'status');
     assert.equal(fs.readFileSync(path.join(scratch.app, '.git', 'config'), 'utf8'), config);
     assert.ok(!fs.existsSync(path.join(scratch.lib, '.vscode', 'tasks.json')));
-    assert.deepEqual(fs.readdirSync(scratch.outside).filter((name) => name.endsWith('-ran')), [], 'nothing the agent planted ran outside');
+    assert.deepEqual(
+      fs.readdirSync(scratch.outside).filter((name) => name.endsWith('-ran')),
+      [],
+      'nothing the agent planted ran outside',
+    );
   });
 
   it('its shell cannot git init a folder that is not a repository, nor reach a host process: /proc/<pid>/root, nsenter, remount, SIGSTOP', async () => {
@@ -155,7 +166,11 @@ describe('interop: claude-agent-acp confined by bubblewrap (writes)', function (
     assert.match(said, /CapEff:\\t0000000000000000/, said);
     assert.match(said, /attacks-done/);
     git(scratch.docs, 'status');
-    assert.deepEqual(fs.readdirSync(scratch.outside).filter((name) => /-ran$|^via-/.test(name)), [], 'nothing changed outside');
+    assert.deepEqual(
+      fs.readdirSync(scratch.outside).filter((name) => /-ran$|^via-/.test(name)),
+      [],
+      'nothing changed outside',
+    );
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     assert.notEqual(stat[stat.lastIndexOf(')') + 2], 'T', 'the host process was not stopped');
   });
@@ -186,7 +201,11 @@ describe('interop: claude-agent-acp confined by bubblewrap (writes)', function (
     chat = client.open(session);
     const entries = await script.turn('history');
     const answer = entries.filter((e) => e.kind === 'agent').at(-1);
-    assert.match(answer?.kind === 'agent' ? answer.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '', /written inside/, 'the resumed conversation remembers the earlier turns');
+    assert.match(
+      answer?.kind === 'agent' ? answer.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '',
+      /written inside/,
+      'the resumed conversation remembers the earlier turns',
+    );
   });
 
   it('once it is stopped nothing is left in the folders: no placeholder .git, .vscode, .idea or .git/commondir', async () => {

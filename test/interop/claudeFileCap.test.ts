@@ -70,13 +70,26 @@ describe('interop: claude-agent-acp shrinks a folder that was over the checkpoin
     assert.equal(fs.readdirSync(userDir()).length, USER_FILES - 150, 'Claude Code’s shell ran the command');
 
     const changes = entries.filter((e): e is ViewEntryOf<'changes'> => e.kind === 'changes');
-    assert.deepEqual(changes.map((e) => e.files.map((f) => `${f.root}/${f.path} ${f.status}`)), [['app/src/main.ts modified']], 'nothing claimed for lib');
+    assert.deepEqual(
+      changes.map((e) => e.files.map((f) => `${f.root}/${f.path} ${f.status}`)),
+      [['app/src/main.ts modified']],
+      'nothing claimed for lib',
+    );
     const notes = entries.filter((e): e is ViewEntryOf<'info'> => e.kind === 'info').map((e) => e.text);
-    assert.ok(notes.some((t) => t.includes(scratch.lib) && /more files than checkpoints keep \(500\)/.test(t)), `the chat says lib was not covered: ${notes.join(' | ')}`);
+    assert.ok(
+      notes.some((t) => t.includes(scratch.lib) && /more files than checkpoints keep \(500\)/.test(t)),
+      `the chat says lib was not covered: ${notes.join(' | ')}`,
+    );
 
     const plan = await opened.review.planUndo(1);
-    assert.deepEqual(plan.files.map((f) => [path.basename(f.root), f.path, f.change]), [['app', 'src/main.ts', 'restore']]);
-    assert.deepEqual(plan.cannotRestore.map((p) => [path.basename(p.root), p.path, p.skipped]), [['lib', '', 'too-many-files']]);
+    assert.deepEqual(
+      plan.files.map((f) => [path.basename(f.root), f.path, f.change]),
+      [['app', 'src/main.ts', 'restore']],
+    );
+    assert.deepEqual(
+      plan.cannotRestore.map((p) => [path.basename(p.root), p.path, p.skipped]),
+      [['lib', '', 'too-many-files']],
+    );
     const undone = await opened.review.undo(plan);
     assert.ok(undone.ok, undone.ok ? '' : undone.message);
     assert.equal(fs.readdirSync(userDir()).length, USER_FILES - 150, 'every file of the user’s left is still there');

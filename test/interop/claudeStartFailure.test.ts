@@ -73,10 +73,14 @@ describe('interop: claude-agent-acp without sign-in or network says why', functi
     const agent = withoutCredentials(claudeAgentAcp(scratch.home, `http://127.0.0.1:${await closedPort()}`), { CLAUDE_CODE_EXECUTABLE: broken });
     client = new InteropClient({ agent, cwd: scratch.app });
     const connection = await within(60_000, 'initialize', client.start());
-    const error = await within(60_000, 'session/new', startSession(connection, rootSetFromPaths(scratch.app, [])).then(
-      () => assert.fail('session/new failed'),
-      (e: unknown) => e,
-    ));
+    const error = await within(
+      60_000,
+      'session/new',
+      startSession(connection, rootSetFromPaths(scratch.app, [])).then(
+        () => assert.fail('session/new failed'),
+        (e: unknown) => e,
+      ),
+    );
     assert.ok(error instanceof AgentRequestError && !(error instanceof AuthRequiredError), `session/new failed with an agent error: ${String(error)}`);
     assert.equal(error.code, ErrorCodes.InternalError);
     assert.deepEqual(error.data, { details: 'Claude Code process exited with code 1' });

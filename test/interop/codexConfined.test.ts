@@ -90,7 +90,8 @@ for (const mode of ['writes', 'off'] as const) {
       scratch?.cleanup();
     });
     afterEach(function () {
-      if (this.currentTest?.state === 'failed' && server.problems.length > 0) console.log(`      model server problems:\n        ${server.problems.join('\n        ')}`);
+      if (this.currentTest?.state === 'failed' && server.problems.length > 0)
+        console.log(`      model server problems:\n        ${server.problems.join('\n        ')}`);
     });
 
     /** The turns as they came over the wire, for the recording (`test/fixtures/updates/codex-acp-<version>.jsonl`). */

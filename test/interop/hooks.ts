@@ -47,7 +47,9 @@ export const mochaHooks = {
     }
     console.log(`\n  processes: ${left.length} left behind by the agents`);
     if (left.length > 0) {
-      throw new Error(`Processes started by the agents were still running after the tests (killed now):\n  ${left.map((p) => `${p.pid} ${p.command}`).join('\n  ')}`);
+      throw new Error(
+        `Processes started by the agents were still running after the tests (killed now):\n  ${left.map((p) => `${p.pid} ${p.command}`).join('\n  ')}`,
+      );
     }
   },
 };

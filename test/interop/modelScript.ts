@@ -182,15 +182,18 @@ export function chooseTool(tools: readonly ToolParam[], purpose: ToolPurpose): C
     if (purpose !== 'shell' && !keys.path) continue;
     if (purpose === 'write' && !keys.content) continue;
     if (purpose === 'shell' && !keys.command) continue;
-    const filled = new Set(
-      purpose === 'read' ? [keys.path] : purpose === 'write' ? [keys.path, keys.content] : [keys.command, keys.description],
-    );
+    const filled = new Set(purpose === 'read' ? [keys.path] : purpose === 'write' ? [keys.path, keys.content] : [keys.command, keys.description]);
     const required = tool.input_schema?.required ?? [];
     if (!required.every((r) => filled.has(r))) continue;
     const plain = new RegExp(`^(${NAMES[purpose].source})(_?file)?$`, 'i').test(tool.name) ? 0 : 1;
     candidates.push({
       name: tool.name,
-      keys: purpose === 'read' ? { path: keys.path } : purpose === 'write' ? { path: keys.path, content: keys.content } : { command: keys.command, description: keys.description },
+      keys:
+        purpose === 'read'
+          ? { path: keys.path }
+          : purpose === 'write'
+            ? { path: keys.path, content: keys.content }
+            : { command: keys.command, description: keys.description },
       score: plain * 100 + required.length,
     });
   }
@@ -232,7 +235,10 @@ export function scriptReply(request: MessagesRequest, toolUseId: () => string): 
   const verb = VERBS.exec(turn.prompt);
   if (!verb) {
     if (/^history$/i.test(turn.prompt)) {
-      return text('history', turn.earlierPrompts.length > 0 ? `Earlier prompts: ${turn.earlierPrompts.map((p) => `"${p}"`).join(', ')}.` : 'There are no earlier prompts.');
+      return text(
+        'history',
+        turn.earlierPrompts.length > 0 ? `Earlier prompts: ${turn.earlierPrompts.map((p) => `"${p}"`).join(', ')}.` : 'There are no earlier prompts.',
+      );
     }
     return text('text', plainAnswer(turn.prompt));
   }

@@ -4,20 +4,46 @@ import { ModelServer } from './modelServer';
 
 /** Claude Code's own tool shapes (abridged), as it offers them. */
 const CLAUDE_TOOLS: ToolParam[] = [
-  { name: 'Bash', input_schema: { properties: { command: { type: 'string' }, timeout: { type: 'number' }, description: { type: 'string' } }, required: ['command'] } },
-  { name: 'Edit', input_schema: { properties: { file_path: { type: 'string' }, old_string: { type: 'string' }, new_string: { type: 'string' } }, required: ['file_path', 'old_string', 'new_string'] } },
-  { name: 'NotebookEdit', input_schema: { properties: { notebook_path: { type: 'string' }, new_source: { type: 'string' } }, required: ['notebook_path', 'new_source'] } },
-  { name: 'Read', input_schema: { properties: { file_path: { type: 'string' }, offset: { type: 'integer' }, limit: { type: 'integer' } }, required: ['file_path'] } },
+  {
+    name: 'Bash',
+    input_schema: { properties: { command: { type: 'string' }, timeout: { type: 'number' }, description: { type: 'string' } }, required: ['command'] },
+  },
+  {
+    name: 'Edit',
+    input_schema: {
+      properties: { file_path: { type: 'string' }, old_string: { type: 'string' }, new_string: { type: 'string' } },
+      required: ['file_path', 'old_string', 'new_string'],
+    },
+  },
+  {
+    name: 'NotebookEdit',
+    input_schema: { properties: { notebook_path: { type: 'string' }, new_source: { type: 'string' } }, required: ['notebook_path', 'new_source'] },
+  },
+  {
+    name: 'Read',
+    input_schema: { properties: { file_path: { type: 'string' }, offset: { type: 'integer' }, limit: { type: 'integer' } }, required: ['file_path'] },
+  },
   { name: 'TaskOutput', input_schema: { properties: { task_id: { type: 'string' } }, required: ['task_id'] } },
   { name: 'Write', input_schema: { properties: { file_path: { type: 'string' }, content: { type: 'string' } }, required: ['file_path', 'content'] } },
 ];
 
-const user = (text: string): MessageParam => ({ role: 'user', content: [{ type: 'text', text: '<system-reminder>\nToday is a day.\n</system-reminder>\n' }, { type: 'text', text }] });
+const user = (text: string): MessageParam => ({
+  role: 'user',
+  content: [
+    { type: 'text', text: '<system-reminder>\nToday is a day.\n</system-reminder>\n' },
+    { type: 'text', text },
+  ],
+});
 
 /** One parsed server-sent event. */
 interface SseEvent {
   event: string;
-  data: { type: string; index?: number; delta?: { type: string; text?: string; partial_json?: string; stop_reason?: string }; content_block?: { type: string; id?: string; name?: string } } & Record<string, unknown>;
+  data: {
+    type: string;
+    index?: number;
+    delta?: { type: string; text?: string; partial_json?: string; stop_reason?: string };
+    content_block?: { type: string; id?: string; name?: string };
+  } & Record<string, unknown>;
 }
 
 /** Parses an SSE body strictly: every event has one `event:` and one `data:` line and ends with a blank line. */
@@ -38,7 +64,11 @@ function parseSse(body: string): SseEvent[] {
 }
 
 /** Checks the Messages streaming grammar and rebuilds the content blocks from the deltas. */
-function assemble(events: SseEvent[]): { blocks: Array<{ type: string; text?: string; name?: string; input?: unknown }>; stopReason: string; textDeltas: number } {
+function assemble(events: SseEvent[]): {
+  blocks: Array<{ type: string; text?: string; name?: string; input?: unknown }>;
+  stopReason: string;
+  textDeltas: number;
+} {
   const types = events.map((e) => e.event).filter((t) => t !== 'ping');
   assert.equal(types[0], 'message_start');
   assert.deepEqual(types.slice(-2), ['message_delta', 'message_stop']);
@@ -101,7 +131,13 @@ describe('the scripted model server', () => {
   });
 
   it('streams a plain answer as valid server-sent events, in several text deltas', async () => {
-    const response = await post('/v1/messages?beta=true', { model: 'm', max_tokens: 100, stream: true, tools: CLAUDE_TOOLS, messages: [user('tell me something')] });
+    const response = await post('/v1/messages?beta=true', {
+      model: 'm',
+      max_tokens: 100,
+      stream: true,
+      tools: CLAUDE_TOOLS,
+      messages: [user('tell me something')],
+    });
     assert.equal(response.status, 200);
     assert.match(response.type, /^text\/event-stream/);
     const { blocks, stopReason, textDeltas } = assemble(parseSse(response.text));
@@ -148,7 +184,9 @@ describe('the scripted model server', () => {
     assert.deepEqual(chooseTool(tools, 'shell'), { name: 'run_in_terminal', keys: { command: 'cmd', description: undefined } });
     assert.deepEqual(chooseTool(CLAUDE_TOOLS, 'write'), { name: 'Write', keys: { path: 'file_path', content: 'content' } });
     assert.deepEqual(chooseTool(CLAUDE_TOOLS, 'shell'), { name: 'Bash', keys: { command: 'command', description: 'description' } });
-    const required = [{ name: 'read_file', input_schema: { properties: { path: { type: 'string' }, encoding: { type: 'string' } }, required: ['path', 'encoding'] } }];
+    const required = [
+      { name: 'read_file', input_schema: { properties: { path: { type: 'string' }, encoding: { type: 'string' } }, required: ['path', 'encoding'] } },
+    ];
     assert.equal(chooseTool(required, 'read'), undefined, 'a tool with a required property the script cannot fill is not used');
   });
 
@@ -156,7 +194,12 @@ describe('the scripted model server', () => {
     const response = await post('/v1/messages', { stream: false, tools: CLAUDE_TOOLS, messages: [user('write /w/app/new.txt two words')] });
     assert.equal(response.status, 200);
     assert.match(response.type, /^application\/json/);
-    const message = JSON.parse(response.text) as { type: string; role: string; stop_reason: string; content: Array<{ type: string; name?: string; input?: unknown }> };
+    const message = JSON.parse(response.text) as {
+      type: string;
+      role: string;
+      stop_reason: string;
+      content: Array<{ type: string; name?: string; input?: unknown }>;
+    };
     assert.equal(message.type, 'message');
     assert.equal(message.role, 'assistant');
     assert.equal(message.stop_reason, 'tool_use');
@@ -169,24 +212,40 @@ describe('the scripted model server', () => {
       { role: 'assistant', content: 'an answer' },
       { role: 'user', content: 'bash ls -la' },
       { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls -la' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'a\nb', is_error: true }, { type: 'text', text: '<system-reminder>x</system-reminder>' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 't1', content: 'a\nb', is_error: true },
+          { type: 'text', text: '<system-reminder>x</system-reminder>' },
+        ],
+      },
       { role: 'system', content: 'Available agent types: …' },
     ]);
     assert.deepEqual(turn, { prompt: 'bash ls -la', results: [{ toolUseId: 't1', text: 'a\nb', isError: true }], earlierPrompts: ['first question'] });
   });
 
   it('lists earlier prompts for "history" (so resumed and forked conversations can be checked)', async () => {
-    const response = await post('/v1/messages', { stream: false, tools: CLAUDE_TOOLS, messages: [user('one'), { role: 'assistant', content: 'ok' }, user('history')] });
+    const response = await post('/v1/messages', {
+      stream: false,
+      tools: CLAUDE_TOOLS,
+      messages: [user('one'), { role: 'assistant', content: 'ok' }, user('history')],
+    });
     const message = JSON.parse(response.text) as { content: Array<{ text: string }> };
     assert.equal(message.content[0]!.text, 'Earlier prompts: "one".');
   });
 
   it('answers side requests (no tools offered) briefly: titles, quota checks, anything else', async () => {
-    const title = JSON.parse((await post('/v1/messages', { max_tokens: 512, system: [{ type: 'text', text: 'Generate a session title. Answer in JSON.' }], messages: [user('hi')] })).text) as { content: Array<{ text: string }> };
+    const title = JSON.parse(
+      (await post('/v1/messages', { max_tokens: 512, system: [{ type: 'text', text: 'Generate a session title. Answer in JSON.' }], messages: [user('hi')] }))
+        .text,
+    ) as { content: Array<{ text: string }> };
     assert.equal(title.content[0]!.text, '{"title": "Scripted session"}');
     const quota = JSON.parse((await post('/v1/messages', { max_tokens: 1, messages: [{ role: 'user', content: 'quota' }] })).text) as { stop_reason: string };
     assert.equal(quota.stop_reason, 'max_tokens');
-    assert.deepEqual(server.requests.slice(-2).map((r) => r.scenario), ['side:title', 'side:quota']);
+    assert.deepEqual(
+      server.requests.slice(-2).map((r) => r.scenario),
+      ['side:title', 'side:quota'],
+    );
   });
 
   it('counts tokens', async () => {

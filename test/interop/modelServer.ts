@@ -147,7 +147,11 @@ export class ModelServer {
     return sendError(response, 404, 'not_found_error', error);
   }
 
-  private async messages(response: http.ServerResponse, base: Pick<RecordedRequest, 'method' | 'path' | 'query' | 'headers'>, body: MessagesRequest): Promise<void> {
+  private async messages(
+    response: http.ServerResponse,
+    base: Pick<RecordedRequest, 'method' | 'path' | 'query' | 'headers'>,
+    body: MessagesRequest,
+  ): Promise<void> {
     let reply: Reply;
     let prompt: string | undefined;
     try {
@@ -169,7 +173,13 @@ export class ModelServer {
     else sendJson(response, 200, messageJson(message, reply, inputTokens));
   }
 
-  private async stream(response: http.ServerResponse, message: { id: string; model: string }, reply: Reply, inputTokens: number, hold?: Promise<void>): Promise<void> {
+  private async stream(
+    response: http.ServerResponse,
+    message: { id: string; model: string },
+    reply: Reply,
+    inputTokens: number,
+    hold?: Promise<void>,
+  ): Promise<void> {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const gone = new Promise<void>((resolve) => response.once('close', () => resolve()));
     for (const event of streamEvents(message, reply, inputTokens)) {

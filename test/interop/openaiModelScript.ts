@@ -134,7 +134,10 @@ export function scriptResponse(request: ResponsesRequest, callId: () => string):
   const bash = BASH.exec(turn.prompt);
   if (!bash) {
     if (/^history$/i.test(turn.prompt)) {
-      return text('history', turn.earlierPrompts.length > 0 ? `Earlier prompts: ${turn.earlierPrompts.map((p) => `"${p}"`).join(', ')}.` : 'There are no earlier prompts.');
+      return text(
+        'history',
+        turn.earlierPrompts.length > 0 ? `Earlier prompts: ${turn.earlierPrompts.map((p) => `"${p}"`).join(', ')}.` : 'There are no earlier prompts.',
+      );
     }
     return text('text', plainAnswer(turn.prompt));
   }

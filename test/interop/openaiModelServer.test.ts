@@ -4,7 +4,11 @@ import { OpenAiModelServer, SCRIPTED_MODEL } from './openaiModelServer';
 
 /** Codex 0.166's shell tool as it offers it (abridged), and its stdin tool, which must not be chosen. */
 const CODEX_TOOLS: ResponsesTool[] = [
-  { type: 'function', name: 'write_stdin', parameters: { properties: { session_id: { type: 'number' }, chars: { type: 'string' } }, required: ['session_id'] } },
+  {
+    type: 'function',
+    name: 'write_stdin',
+    parameters: { properties: { session_id: { type: 'number' }, chars: { type: 'string' } }, required: ['session_id'] },
+  },
   {
     type: 'function',
     name: 'exec_command',
@@ -44,7 +48,10 @@ function parseSse(body: string): ParsedEvent[] {
 
 /** Checks the Responses streaming grammar and returns the output items and the message text deltas. */
 function assemble(events: ParsedEvent[]): { items: NonNullable<ParsedEvent['item']>[]; deltas: string[] } {
-  assert.deepEqual(events.slice(0, 2).map((e) => e.type), ['response.created', 'response.in_progress']);
+  assert.deepEqual(
+    events.slice(0, 2).map((e) => e.type),
+    ['response.created', 'response.in_progress'],
+  );
   const last = events.at(-1)!;
   assert.equal(last.type, 'response.completed');
   assert.equal(last.response?.status, 'completed');
@@ -72,7 +79,10 @@ describe('the scripted Responses API server', () => {
   it('listens on 127.0.0.1 and lists its model', async () => {
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     const models = (await (await fetch(`${server.url}/models`)).json()) as { data: Array<{ id: string }> };
-    assert.deepEqual(models.data.map((m) => m.id), [SCRIPTED_MODEL]);
+    assert.deepEqual(
+      models.data.map((m) => m.id),
+      [SCRIPTED_MODEL],
+    );
   });
 
   it('streams a plain answer as valid server-sent events, in several text deltas', async () => {
@@ -96,7 +106,12 @@ describe('the scripted Responses API server', () => {
     const second = await post({
       stream: true,
       tools: CODEX_TOOLS,
-      input: [context, user('bash ls -la /w'), { type: 'function_call', name: 'exec_command', arguments: call!.arguments, call_id: call!.call_id }, { type: 'function_call_output', call_id: call!.call_id, output: 'Process exited with code 0\nOutput:\na\nb' }],
+      input: [
+        context,
+        user('bash ls -la /w'),
+        { type: 'function_call', name: 'exec_command', arguments: call!.arguments, call_id: call!.call_id },
+        { type: 'function_call_output', call_id: call!.call_id, output: 'Process exited with code 0\nOutput:\na\nb' },
+      ],
     });
     const answer = assemble(parseSse(second.text));
     assert.equal(answer.deltas.join(''), 'The command printed:\n\nProcess exited with code 0\nOutput:\na\nb');
@@ -105,21 +120,39 @@ describe('the scripted Responses API server', () => {
 
   it('takes the shell tool and its command parameter from whatever is offered (an argv array too)', () => {
     assert.deepEqual(chooseShell(CODEX_TOOLS), { name: 'exec_command', key: 'cmd', argv: false });
-    const shell: ResponsesTool = { type: 'function', name: 'shell', parameters: { properties: { command: { type: 'array' }, timeout_ms: { type: 'number' } }, required: ['command'] } };
+    const shell: ResponsesTool = {
+      type: 'function',
+      name: 'shell',
+      parameters: { properties: { command: { type: 'array' }, timeout_ms: { type: 'number' } }, required: ['command'] },
+    };
     assert.deepEqual(chooseShell([shell]), { name: 'shell', key: 'command', argv: true });
-    const needsMore: ResponsesTool = { type: 'function', name: 'run_command', parameters: { properties: { command: { type: 'string' }, cwd: { type: 'string' } }, required: ['command', 'cwd'] } };
+    const needsMore: ResponsesTool = {
+      type: 'function',
+      name: 'run_command',
+      parameters: { properties: { command: { type: 'string' }, cwd: { type: 'string' } }, required: ['command', 'cwd'] },
+    };
     assert.equal(chooseShell([needsMore]), undefined, 'a tool with a required parameter the script cannot fill is not used');
   });
 
   it('finds the last prompt past the agent’s context messages, and lists earlier ones for "history"', async () => {
-    const turn = lastPrompt([developer, context, user('one'), { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok' }] }, context, user('# AGENTS.md instructions for /w\n\nbe nice'), user('history')]);
+    const turn = lastPrompt([
+      developer,
+      context,
+      user('one'),
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok' }] },
+      context,
+      user('# AGENTS.md instructions for /w\n\nbe nice'),
+      user('history'),
+    ]);
     assert.deepEqual(turn, { prompt: 'history', results: [], earlierPrompts: ['one'] });
     const { deltas } = assemble(parseSse((await post({ stream: true, tools: CODEX_TOOLS, input: [context, user('one'), user('history')] })).text));
     assert.equal(deltas.join(''), 'Earlier prompts: "one".');
   });
 
   it('answers side requests (no tools): a title in JSON, anything else briefly; they are not the conversation', async () => {
-    const title = assemble(parseSse((await post({ stream: true, input: [context, user('Generate a very short title. Return exactly one JSON object: {"title": "…"}')] })).text));
+    const title = assemble(
+      parseSse((await post({ stream: true, input: [context, user('Generate a very short title. Return exactly one JSON object: {"title": "…"}')] })).text),
+    );
     assert.equal(title.deltas.join(''), '{"title": "Scripted session"}');
     assert.equal(server.requests.at(-1)?.scenario, 'side:title');
     assert.equal(server.conversation('side:title').length, 0);
@@ -130,7 +163,12 @@ describe('the scripted Responses API server', () => {
     const noShell = await post({ stream: true, tools: [CODEX_TOOLS[0]!], input: [user('bash ls')] });
     assert.equal(noShell.status, 400);
     assert.deepEqual(JSON.parse(noShell.text), {
-      error: { message: 'scripted model server: "bash ls" needs a shell tool, but none of the offered tools fits: write_stdin', type: 'invalid_request_error', param: null, code: null },
+      error: {
+        message: 'scripted model server: "bash ls" needs a shell tool, but none of the offered tools fits: write_stdin',
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      },
     });
     assert.equal((await post({ stream: false, tools: CODEX_TOOLS, input: [user('hi')] })).status, 400);
     assert.equal((await fetch(`${server.url}/chat/completions`, { method: 'POST', body: '{}' })).status, 404);

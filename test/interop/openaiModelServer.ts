@@ -66,7 +66,9 @@ export class OpenAiModelServer {
    * `function_call_output` of the request that answered it).
    */
   commandOutput(prompt: string): string | undefined {
-    const request = this.conversation('bash:result').filter((r) => r.prompt === prompt).at(-1);
+    const request = this.conversation('bash:result')
+      .filter((r) => r.prompt === prompt)
+      .at(-1);
     return request && lastPrompt((request.body as ResponsesRequest).input ?? []).results.at(-1);
   }
 
@@ -129,7 +131,13 @@ export class OpenAiModelServer {
     this.requests.push({ ...base, body, kind: 'responses', prompt, scenario: reply.scenario, status: 200 });
     const id = `resp_scripted_${this.nextId++}`;
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    for (const event of responseEvents(id, body.model ?? SCRIPTED_MODEL, reply, Math.max(1, Math.ceil(JSON.stringify(body.input ?? []).length / 4)), () => `item_scripted_${this.nextId++}`)) {
+    for (const event of responseEvents(
+      id,
+      body.model ?? SCRIPTED_MODEL,
+      reply,
+      Math.max(1, Math.ceil(JSON.stringify(body.input ?? []).length / 4)),
+      () => `item_scripted_${this.nextId++}`,
+    )) {
       response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
     }
     response.end();
@@ -162,7 +170,10 @@ export function responseEvents(id: string, model: string, reply: ResponseReply, 
     } else {
       const json = JSON.stringify(item.arguments);
       const half = Math.ceil(json.length / 2);
-      emit('response.output_item.added', { output_index, item: { id: item_id, type: 'function_call', status: 'in_progress', call_id: item.callId, name: item.name, arguments: '' } });
+      emit('response.output_item.added', {
+        output_index,
+        item: { id: item_id, type: 'function_call', status: 'in_progress', call_id: item.callId, name: item.name, arguments: '' },
+      });
       for (const delta of [json.slice(0, half), json.slice(half)]) emit('response.function_call_arguments.delta', { item_id, output_index, delta });
       emit('response.function_call_arguments.done', { item_id, output_index, arguments: json });
       const done = { id: item_id, type: 'function_call', status: 'completed', call_id: item.callId, name: item.name, arguments: json };

@@ -89,7 +89,10 @@ export function checkRecording(
     console.log(`      recorded ${lines.length} lines to test/fixtures/updates/${file}`);
   } else {
     assert.ok(fs.existsSync(target), `test/fixtures/updates/${file} is missing: run the interop tier with ACP_INTEROP_RECORD=1 to record it`);
-    const recorded = fs.readFileSync(target, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const recorded = fs
+      .readFileSync(target, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     const steady = (shape: string[]): string[] =>
       shape
         .filter((line) => !(unsteady.optional ?? []).some((pattern) => pattern.test(line)))

@@ -67,7 +67,12 @@ describe('interop: agents installed from a registry on 127.0.0.1', function () {
   }
 
   function client(record: InstalledAgent, env: NodeJS.ProcessEnv): InteropClient {
-    const interop: InteropAgent = { id: record.id, version: record.version, command: { name: record.name, command: record.command, args: record.args, env: record.env }, env };
+    const interop: InteropAgent = {
+      id: record.id,
+      version: record.version,
+      command: { name: record.name, command: record.command, args: record.args, env: record.env },
+      env,
+    };
     const made = new InteropClient({ agent: interop, cwd: scratch.app, initializeTimeoutMs: 120_000 });
     clients.push(made);
     return made;
@@ -89,7 +94,13 @@ describe('interop: agents installed from a registry on 127.0.0.1', function () {
     const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
     server.file('/downloads/reference-1.0.0.tar.gz', good);
     server.file('/downloads/corrupt-1.0.0.tar.gz', corrupt);
-    const target = (file: string, sha256: string) => ({ archive: `${server.url}/downloads/${file}`, cmd: './reference/bin/reference-agent', args: ['--store', path.join(scratch.dir, 'ref-store')], env: {}, sha256 });
+    const target = (file: string, sha256: string) => ({
+      archive: `${server.url}/downloads/${file}`,
+      cmd: './reference/bin/reference-agent',
+      args: ['--store', path.join(scratch.dir, 'ref-store')],
+      env: {},
+      sha256,
+    });
     const binary = (id: string, file: string, sha256: string) => ({
       id,
       name: id,
@@ -98,7 +109,12 @@ describe('interop: agents installed from a registry on 127.0.0.1', function () {
       authors: ['ACP Workspace tests'],
       distribution: {
         // The launcher is a shell script: every POSIX platform.
-        binary: { 'linux-x86_64': target(file, sha256), 'linux-aarch64': target(file, sha256), 'darwin-aarch64': target(file, sha256), 'darwin-x86_64': target(file, sha256) },
+        binary: {
+          'linux-x86_64': target(file, sha256),
+          'linux-aarch64': target(file, sha256),
+          'darwin-aarch64': target(file, sha256),
+          'darwin-x86_64': target(file, sha256),
+        },
       },
     });
     server.file(

@@ -115,10 +115,13 @@ for (const kind of ['websocket', 'http'] as const) {
       await connection.prompt({ sessionId, prompt: [{ type: 'text', text: `read ${path.join(docs, 'secret.md')}` }] });
       await connection.prompt({ sessionId, prompt: [{ type: 'text', text: 'read /etc/hostname' }] });
       assert.equal(reads.length, before, 'no handler saw either path');
-      assert.deepEqual(refusals.slice(-2).map((r) => [r.method, r.path, r.sessionId]), [
-        ['fs/read_text_file', path.join(docs, 'secret.md'), sessionId],
-        ['fs/read_text_file', '/etc/hostname', sessionId],
-      ]);
+      assert.deepEqual(
+        refusals.slice(-2).map((r) => [r.method, r.path, r.sessionId]),
+        [
+          ['fs/read_text_file', path.join(docs, 'secret.md'), sessionId],
+          ['fs/read_text_file', '/etc/hostname', sessionId],
+        ],
+      );
     });
 
     it('lists sessions in local paths, loads one with its root list replayed, and forks it with the complete root list', async () => {
@@ -130,7 +133,10 @@ for (const kind of ['websocket', 'http'] as const) {
       assert.ok(mine, 'the session is listed under the local folder');
       assert.equal(mine.cwd, app);
       assert.deepEqual(mine.additionalDirectories, [lib]);
-      assert.ok(listed.sessions.every((s) => s.cwd === app), 'every listed session in local paths');
+      assert.ok(
+        listed.sessions.every((s) => s.cwd === app),
+        'every listed session in local paths',
+      );
 
       const replayedBefore = updates.filter((u) => u.sessionId === sessionId).length;
       await connection.loadSession({ sessionId, cwd: app, additionalDirectories: [lib], mcpServers: [] });
@@ -207,7 +213,8 @@ for (const kind of ['websocket', 'http'] as const) {
         endpoint: { url: kind === 'websocket' ? served.wsUrl : served.httpUrl, kind, allowInsecure: false },
         credentials: () => Promise.resolve({ token: TOKEN }),
         linkFactory: (k) => links[k]!,
-        wrapTransport: (link) => mappedTransport(recording(link, toAgent), mapper, { onRefused: (refusal) => router.refusedUnmapped('Served Reference Agent', refusal) }),
+        wrapTransport: (link) =>
+          mappedTransport(recording(link, toAgent), mapper, { onRefused: (refusal) => router.refusedUnmapped('Served Reference Agent', refusal) }),
         clientInfo: { name: 'acp-workspace-interop', version: '0' },
         // The real agent → client handlers (fs through the session's RootGuard), as the extension registers them
         // for a remote entry without "localTerminal".
@@ -255,7 +262,8 @@ for (const kind of ['websocket', 'http'] as const) {
       const [otherFolder, link, unshared, missing, terminal] = errors;
       assert.deepEqual(terminal, {
         code: -32601,
-        message: 'Served Reference Agent runs on another machine: ACP Workspace does not run its commands on this one (the client terminal is not offered to remote agents).',
+        message:
+          'Served Reference Agent runs on another machine: ACP Workspace does not run its commands on this one (the client terminal is not offered to remote agents).',
         data: { command: 'ls', reason: 'not-offered' },
       });
       assert.equal(otherFolder!.message, '"/srv/lib/notes.md" is outside this session’s folder (/srv/app)');
@@ -267,8 +275,14 @@ for (const kind of ['websocket', 'http'] as const) {
       assert.match(missing!.message, /^"\/srv\/app\/missing\.md"/);
       // What the agent was sent, and what it then said, never names this machine's folders.
       assert.doesNotMatch(JSON.stringify(toAgent), new RegExp(home.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-      assert.ok(said.some((text) => text.includes('/srv/lib/notes.md')), 'the agent reported the refusal');
-      assert.ok(said.every((text) => !text.includes(home)), said.join('\n'));
+      assert.ok(
+        said.some((text) => text.includes('/srv/lib/notes.md')),
+        'the agent reported the refusal',
+      );
+      assert.ok(
+        said.every((text) => !text.includes(home)),
+        said.join('\n'),
+      );
     });
   });
 }

@@ -93,7 +93,10 @@ describe('Sandbox Agent server 0.4.2 (real binary, opencode from npm, scripted m
     assert.equal(opencode.installed, false);
     await api.install('opencode');
     assert.equal((await api.agents()).find((a) => a.id === 'opencode')?.installed, true);
-    await assert.rejects(api.install('nope'), /The Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+ answered HTTP 400 for installing nope: Unsupported Agent: unsupported agent: nope/);
+    await assert.rejects(
+      api.install('nope'),
+      /The Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+ answered HTTP 400 for installing nope: Unsupported Agent: unsupported agent: nope/,
+    );
 
     const { link, connection, received } = open(server);
     const chunks = new Map<string, string[]>();
@@ -111,7 +114,9 @@ describe('Sandbox Agent server 0.4.2 (real binary, opencode from npm, scripted m
     assert.equal(caps.sessions.fork, true);
     assert.equal(caps.sessions.resume, true);
     // opencode advertises none of Sandbox Agent's extensions: the client uses ACP's own methods only.
-    const initialized = received.find((m) => (m as { result?: { agentCapabilities?: unknown } }).result?.agentCapabilities !== undefined) as { result: { agentCapabilities: unknown } };
+    const initialized = received.find((m) => (m as { result?: { agentCapabilities?: unknown } }).result?.agentCapabilities !== undefined) as {
+      result: { agentCapabilities: unknown };
+    };
     assert.deepEqual(Object.values(sandboxExtensions(initialized.result.agentCapabilities)), [false, false, false, false]);
 
     const cwd = fs.mkdtempSync(path.join(scratch, 'project-'));
@@ -125,7 +130,10 @@ describe('Sandbox Agent server 0.4.2 (real binary, opencode from npm, scripted m
     assert.deepEqual(model.problems, []);
 
     const listed = await connection.listSessions({ cwd });
-    assert.ok(listed.sessions.some((s) => s.sessionId === sessionId && s.cwd === cwd), JSON.stringify(listed.sessions));
+    assert.ok(
+      listed.sessions.some((s) => s.sessionId === sessionId && s.cwd === cwd),
+      JSON.stringify(listed.sessions),
+    );
 
     // Cancel once the next answer has started streaming (the model holds it after its first words, so the cancel
     // lands mid-turn however loaded the machine is): the turn ends as cancelled.
@@ -145,7 +153,7 @@ describe('Sandbox Agent server 0.4.2 (real binary, opencode from npm, scripted m
     assert.equal((await link.ended).cause, 'stopped');
   });
 
-  it('an agent the server does not know ends the link in the server\'s words', async () => {
+  it("an agent the server does not know ends the link in the server's words", async () => {
     const server = await startServer('unknown');
     const link = sandboxAgentLink({
       peer: 'Sandbox nope',
@@ -177,7 +185,10 @@ describe('Sandbox Agent server 0.4.2 (real binary, opencode from npm, scripted m
     assert.ok(end.cause === 'network' || end.cause === 'closed', end.cause);
     assert.equal(end.retry, true);
     // Whichever noticed first: the prompt's POST or the event stream.
-    assert.match(end.reason, /^(The connection to Sandbox opencode at http:\/\/127\.0\.0\.1:\d+ broke: |Sandbox opencode at http:\/\/127\.0\.0\.1:\d+ ended the connection\.)/);
+    assert.match(
+      end.reason,
+      /^(The connection to Sandbox opencode at http:\/\/127\.0\.0\.1:\d+ broke: |Sandbox opencode at http:\/\/127\.0\.0\.1:\d+ ended the connection\.)/,
+    );
   });
 
   it('the agent killed inside a server that stays up: the link ends worth a retry, the remote agent reconnects, the session goes on', async () => {
@@ -213,7 +224,10 @@ describe('Sandbox Agent server 0.4.2 (real binary, opencode from npm, scripted m
       assert.equal((await fetch(`${server.url}/v1/health`)).status, 200);
       const reason = await within(20_000, 'the connection closing after the agent was killed (the view would still say running)', lost);
       assert.match(reason, /^opencode stopped on the Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+\.$|answered HTTP 502/);
-      assert.ok(states.some((s) => /^stopped: Lost the connection to Sandbox opencode \(http:\/\/127\.0\.0\.1:\d+\): .+\. Reconnecting in \d+ s…$/.test(s)), states.join('\n'));
+      assert.ok(
+        states.some((s) => /^stopped: Lost the connection to Sandbox opencode \(http:\/\/127\.0\.0\.1:\d+\): .+\. Reconnecting in \d+ s…$/.test(s)),
+        states.join('\n'),
+      );
       const second = await within(30_000, 'the reconnect', reconnected);
       assert.notEqual(second, first);
       assert.equal(agent.state, 'running');
@@ -232,7 +246,10 @@ describe('Sandbox Agent server 0.4.2 (real binary, opencode from npm, scripted m
     for (const token of [undefined, 'wrong-token']) {
       const api = new SandboxAgentServer({ baseUrl: server.url, credentials: token ? { token } : {}, allowInsecure: false });
       await assert.rejects(api.agents(), (error: Error) => {
-        assert.match(error.message, /The Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+ refused the credentials for the agent list \(HTTP 401: Token Invalid: token invalid\)/);
+        assert.match(
+          error.message,
+          /The Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+ refused the credentials for the agent list \(HTTP 401: Token Invalid: token invalid\)/,
+        );
         assert.doesNotMatch(error.message, /wrong-token|T0ken/);
         return true;
       });

@@ -191,7 +191,10 @@ export class SandboxServerProcess {
   /** Kills the server's whole process group (the agents it started included) and waits for the server to exit. */
   async stop(): Promise<void> {
     if (!running.delete(this.child)) return;
-    const exited = this.child.exitCode !== null || this.child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    const exited =
+      this.child.exitCode !== null || this.child.signalCode !== null
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     try {
       process.kill(-this.child.pid!, 'SIGKILL');
     } catch {

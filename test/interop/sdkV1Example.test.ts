@@ -44,7 +44,11 @@ describe('interop: @agentclientprotocol/sdk@1 example agent', function () {
     const before = chat.controller.thread.length;
     await within(TURN_MS, `the turn "${text}"`, chat.controller.prompt([{ type: 'text', text }], [{ type: 'text', text }]));
     const entries = chat.controller.thread.snapshot().entries.slice(before);
-    assert.deepEqual(entries.filter((e) => e.kind === 'error'), [], `the turn "${text}" ended with an error`);
+    assert.deepEqual(
+      entries.filter((e) => e.kind === 'error'),
+      [],
+      `the turn "${text}" ended with an error`,
+    );
     const end = entries.at(-1);
     assert.ok(end?.kind === 'turnEnd', `the turn "${text}" ended (last entry: ${end?.kind})`);
     return { updates: rawUpdates(client, chat.session.sessionId, from), stopReason: end.stopReason };
@@ -88,9 +92,17 @@ describe('interop: @agentclientprotocol/sdk@1 example agent', function () {
     const mark = client.mark();
     assert.throws(() => rootParams(connection, three), /can only see one folder, but app, lib and docs were chosen/);
     await assert.rejects(startSession(connection, three), /can only see one folder/);
-    await refused('session/new with additionalDirectories', () => connection.newSession({ cwd: scratch.app, additionalDirectories: [scratch.lib], mcpServers: [] }), /additionalDirectories/);
+    await refused(
+      'session/new with additionalDirectories',
+      () => connection.newSession({ cwd: scratch.app, additionalDirectories: [scratch.lib], mcpServers: [] }),
+      /additionalDirectories/,
+    );
     // Even an empty list is a field the agent did not advertise.
-    await refused('session/new with an empty additionalDirectories', () => connection.newSession({ cwd: scratch.app, additionalDirectories: [], mcpServers: [] }), /additionalDirectories/);
+    await refused(
+      'session/new with an empty additionalDirectories',
+      () => connection.newSession({ cwd: scratch.app, additionalDirectories: [], mcpServers: [] }),
+      /additionalDirectories/,
+    );
     assert.deepEqual(client.sentSince(mark), []);
 
     const session = await within(30_000, 'session/new', startSession(connection, rootSetFromPaths(scratch.app)));
@@ -107,7 +119,10 @@ describe('interop: @agentclientprotocol/sdk@1 example agent', function () {
     const chunks = recorded.updates.filter((u) => (u as { sessionUpdate: string }).sessionUpdate === 'agent_message_chunk');
     assert.ok(chunks.length >= 3, `${chunks.length} agent_message_chunk updates`);
     const asked = client.permissions.at(-1)!;
-    assert.deepEqual(asked.options.map((o) => o.kind), ['allow_once', 'reject_once']);
+    assert.deepEqual(
+      asked.options.map((o) => o.kind),
+      ['allow_once', 'reject_once'],
+    );
     assert.equal(asked.chosen, 'allow_once');
     const answer = client.sentSince(0).find((m) => m.method === undefined && JSON.stringify(m.result ?? '').includes('selected'));
     assert.deepEqual(answer?.result, { outcome: { outcome: 'selected', optionId: 'allow' } });
@@ -148,7 +163,10 @@ describe('interop: @agentclientprotocol/sdk@1 example agent', function () {
     await chat.controller.cancel();
     await within(TURN_MS, 'the cancelled turn', turnDone);
     const sent = client.sentSince(mark);
-    assert.deepEqual(sent.map((m) => m.method ?? 'response'), ['response', 'session/cancel']);
+    assert.deepEqual(
+      sent.map((m) => m.method ?? 'response'),
+      ['response', 'session/cancel'],
+    );
     assert.deepEqual(sent[0]!.result, { outcome: { outcome: 'cancelled' } });
     const entries = chat.controller.thread.snapshot().entries;
     // Deviation (docs/interop.md): the agent ends a cancelled turn with end_turn, not cancelled.

@@ -37,7 +37,9 @@ describe('the packaged .vsix', function () {
     const kib = (name: string) => `${(result.sizes[name]! / 1024).toFixed(1)} KiB`;
     console.log(`      ${path.basename(result.vsix)}: ${kib('vsix')}; extension.js (activation) ${kib('dist/extension.js')}, core.js ${kib('dist/core.js')}`);
     assert.ok(result.sizes['vsix']! < 2 * 1024 * 1024, 'the package stays small');
-    console.log(`      webviews: ${['history', 'review', 'chat'].map((view) => `${view}.js ${kib(`dist/webview/${view}.js`)} + .css ${kib(`dist/webview/${view}.css`)}`).join(', ')}`);
+    console.log(
+      `      webviews: ${['history', 'review', 'chat'].map((view) => `${view}.js ${kib(`dist/webview/${view}.js`)} + .css ${kib(`dist/webview/${view}.css`)}`).join(', ')}`,
+    );
     // Activation parses only dist/extension.js (the core loads on first use); each webview only its own files.
     assert.deepEqual(packaging.overBudget(result.sizes), [], 'every bundle within its budget');
   });
@@ -99,7 +101,8 @@ describe('the packaged .vsix', function () {
     const server = path.join(scratch, 'server-stubborn');
     const installed = codeServer.installExtension({ scratch: server, vsix: result.vsix });
     const workspace = path.join(scratch, 'workspaces', 'single');
-    if (!fs.existsSync(workspace)) fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', 'workspaces'), path.join(scratch, 'workspaces'), { recursive: true, verbatimSymlinks: true });
+    if (!fs.existsSync(workspace))
+      fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', 'workspaces'), path.join(scratch, 'workspaces'), { recursive: true, verbatimSymlinks: true });
     const workbench = await Workbench.open({
       target: workspace,
       scratch: server,
@@ -120,11 +123,16 @@ describe('the packaged .vsix', function () {
       // "running", not "not running" (the row shows before the agent starts).
       await row.locator('.label-description', { hasText: /(^|· )running/ }).waitFor({ timeout: 60_000 });
       // The agent itself, not its watchdog (a shell whose command line names the agent too).
-      const agentPid = (await tooling()).processes.markedProcesses(RUN_MARKER, runId).find((p) => p.command.includes('ignore-sigterm') && !p.command.startsWith('/bin/sh'))?.pid;
+      const agentPid = (await tooling()).processes
+        .markedProcesses(RUN_MARKER, runId)
+        .find((p) => p.command.includes('ignore-sigterm') && !p.command.startsWith('/bin/sh'))?.pid;
       assert.ok(agentPid, 'the stubborn agent runs');
       // The extension host (the agent's parent) dies without a chance to clean up, as in a crash or kill -9.
       const hostPid = parentOf(agentPid);
-      assert.ok(hostPid && /extensionHost|bootstrap-fork/.test(commandOf(hostPid)), `the agent's parent is the extension host: ${hostPid && commandOf(hostPid)}`);
+      assert.ok(
+        hostPid && /extensionHost|bootstrap-fork/.test(commandOf(hostPid)),
+        `the agent's parent is the extension host: ${hostPid && commandOf(hostPid)}`,
+      );
       process.kill(hostPid, 'SIGKILL');
       const deadline = Date.now() + 20_000;
       while (running(agentPid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));

@@ -19,8 +19,14 @@ function compare(a: Version, b: Version): number {
 
 /** `20`, `20.19`, `v20.19.0`, `20.x` as a version and how many of its parts were given. */
 function partial(text: string): { version: Version; parts: number } {
-  const parts = text.replace(/^v/, '').split('.').filter((p) => p !== '' && p !== 'x' && p !== '*');
-  assert.ok(parts.every((p) => /^\d+$/.test(p)), `a version: ${text}`);
+  const parts = text
+    .replace(/^v/, '')
+    .split('.')
+    .filter((p) => p !== '' && p !== 'x' && p !== '*');
+  assert.ok(
+    parts.every((p) => /^\d+$/.test(p)),
+    `a version: ${text}`,
+  );
   const [major = 0, minor = 0, patch = 0] = parts.map(Number);
   return { version: [major, minor, patch], parts: parts.length };
 }
@@ -52,7 +58,11 @@ function satisfiesComparator(version: Version, comparator: string): boolean {
 
 export function satisfies(version: Version, range: string): boolean {
   return range.split('||').some((set) => {
-    const comparators = set.replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1').trim().split(/\s+/).filter(Boolean);
+    const comparators = set
+      .replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
     return comparators.length === 0 || comparators.every((c) => satisfiesComparator(version, c));
   });
 }

@@ -25,13 +25,28 @@ interface DefaultKeybinding {
  * VS Code's default keybindings per OS, dumped from the real VS Code by scripts/vscode-web/default-keybindings.mjs,
  * plus the desktop-only chords the web workbench does not register (written by hand, see the fixture's note).
  */
-const defaults = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'unit', 'fixtures', 'vscodeDefaultKeybindings.json'), 'utf8')) as Record<Os, DefaultKeybinding[]> & {
+const defaults = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'unit', 'fixtures', 'vscodeDefaultKeybindings.json'), 'utf8')) as Record<
+  Os,
+  DefaultKeybinding[]
+> & {
   desktopOnly: Array<DefaultKeybinding & { os: Os }>;
 };
 
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { contributes: { keybindings?: Contributed[] } };
 
-const MODIFIERS: Record<string, string> = { ctrl: 'ctrl', control: 'ctrl', shift: 'shift', alt: 'alt', option: 'alt', opt: 'alt', cmd: 'meta', command: 'meta', meta: 'meta', win: 'meta', super: 'meta' };
+const MODIFIERS: Record<string, string> = {
+  ctrl: 'ctrl',
+  control: 'ctrl',
+  shift: 'shift',
+  alt: 'alt',
+  option: 'alt',
+  opt: 'alt',
+  cmd: 'meta',
+  command: 'meta',
+  meta: 'meta',
+  win: 'meta',
+  super: 'meta',
+};
 const ORDER = ['ctrl', 'shift', 'alt', 'meta'];
 
 /**
@@ -48,7 +63,10 @@ function normaliseChord(chord: string): string {
       // "ctrl++" is the + key.
       const key = tokens.at(-1) === '' && tokens.length > 1 ? '+' : tokens.at(-1)!;
       const modifiers = tokens.slice(0, tokens.at(-1) === '' ? -2 : -1).map((m) => MODIFIERS[m] ?? `?${m}`);
-      return [...new Set(modifiers)].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b)).concat(key).join('+');
+      return [...new Set(modifiers)]
+        .sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b))
+        .concat(key)
+        .join('+');
     })
     .join(' ');
 }
@@ -107,7 +125,11 @@ describe('contributed keybindings', () => {
   });
 
   it('counts a chord that starts a default sequence, or a sequence that starts with a default chord, as a clash', () => {
-    const byChord = new Map([['ctrl+k ctrl+c', ['comment']], ['ctrl+l', ['expandLineSelection']], ['ctrl+k', ['deleteAllRight']]]);
+    const byChord = new Map([
+      ['ctrl+k ctrl+c', ['comment']],
+      ['ctrl+l', ['expandLineSelection']],
+      ['ctrl+k', ['deleteAllRight']],
+    ]);
     assert.equal(clashes('ctrl+k', byChord).length, 2);
     assert.equal(clashes('ctrl+l a', byChord).length, 1);
     assert.deepEqual(clashes('ctrl+k a', byChord), [], 'ctrl+k already starts sequences: one more takes nothing away');

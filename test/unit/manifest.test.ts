@@ -62,7 +62,13 @@ interface Contributes {
   walkthroughs?: Array<{
     id: string;
     title: string;
-    steps: Array<{ id: string; title: string; description: string; media: { markdown?: string; image?: string; altText?: string }; completionEvents?: string[] }>;
+    steps: Array<{
+      id: string;
+      title: string;
+      description: string;
+      media: { markdown?: string; image?: string; altText?: string };
+      completionEvents?: string[];
+    }>;
   }>;
 }
 
@@ -70,7 +76,12 @@ interface Contributes {
  * VS Code's own commands our welcome content and walkthrough link to (the multiRoot integration suite checks that
  * the real VS Code registers each of them).
  */
-const VSCODE_COMMANDS_LINKED = ['workbench.trust.manage', 'workbench.action.files.openFolder', 'workbench.action.addRootFolder', 'workbench.action.openWalkthrough'];
+const VSCODE_COMMANDS_LINKED = [
+  'workbench.trust.manage',
+  'workbench.action.files.openFolder',
+  'workbench.action.addRootFolder',
+  'workbench.action.openWalkthrough',
+];
 
 /** The command of every `command:` link in a markdown text. */
 function linkedCommands(markdown: string): string[] {
@@ -79,19 +90,32 @@ function linkedCommands(markdown: string): string[] {
 
 describe('welcome content and the walkthrough', () => {
   const contributes = (manifest as unknown as { contributes: Contributes }).contributes;
-  const viewIds = Object.values(contributes.views).flat().map((v) => v.id);
+  const viewIds = Object.values(contributes.views)
+    .flat()
+    .map((v) => v.id);
   const known = new Set([...contributes.commands.map((c) => c.command), ...viewIds.map((id) => `${id}.focus`), ...VSCODE_COMMANDS_LINKED]);
   const walkthrough = contributes.walkthroughs?.find((w) => w.id === 'gettingStarted');
 
   it('has welcome content for an Agents view that is empty in Restricted Mode and without a folder', () => {
     const welcome = contributes.viewsWelcome ?? [];
-    assert.ok(welcome.every((w) => viewIds.includes(w.view)), 'each welcome belongs to one of our views');
+    assert.ok(
+      welcome.every((w) => viewIds.includes(w.view)),
+      'each welcome belongs to one of our views',
+    );
     const restricted = welcome.find((w) => w.view === 'acpWorkspace.agents' && w.when === '!isWorkspaceTrusted');
     assert.match(restricted?.contents ?? '', /Agents do not run in Restricted Mode/);
     assert.deepEqual(linkedCommands(restricted?.contents ?? ''), ['workbench.trust.manage']);
     const noFolder = welcome.find((w) => w.view === 'acpWorkspace.agents' && w.when === 'isWorkspaceTrusted && workspaceFolderCount == 0');
-    assert.deepEqual(linkedCommands(noFolder?.contents ?? ''), ['workbench.action.files.openFolder', 'workbench.action.addRootFolder', 'workbench.action.openWalkthrough']);
-    assert.match(noFolder?.contents ?? '', /command:workbench\.action\.openWalkthrough\?%22acp-workspace\.acp-workspace%23gettingStarted%22/, 'the link opens our walkthrough');
+    assert.deepEqual(linkedCommands(noFolder?.contents ?? ''), [
+      'workbench.action.files.openFolder',
+      'workbench.action.addRootFolder',
+      'workbench.action.openWalkthrough',
+    ]);
+    assert.match(
+      noFolder?.contents ?? '',
+      /command:workbench\.action\.openWalkthrough\?%22acp-workspace\.acp-workspace%23gettingStarted%22/,
+      'the link opens our walkthrough',
+    );
   });
 
   it('links only to commands that exist, in the welcome content and every walkthrough step', () => {
@@ -102,7 +126,10 @@ describe('welcome content and the walkthrough', () => {
 
   it('walks through picking an agent, sharing folders, a session, finding a past one and reviewing changes', () => {
     assert.equal(walkthrough?.title, 'Get started with ACP Workspace');
-    assert.deepEqual(walkthrough?.steps.map((s) => s.id), ['pickAgent', 'shareFolders', 'startSession', 'findSession', 'reviewChanges']);
+    assert.deepEqual(
+      walkthrough?.steps.map((s) => s.id),
+      ['pickAgent', 'shareFolders', 'startSession', 'findSession', 'reviewChanges'],
+    );
     const commandsOf = (id: string) => linkedCommands(walkthrough?.steps.find((s) => s.id === id)?.description ?? '');
     assert.ok(commandsOf('pickAgent').includes('acpWorkspace.agents.focus'));
     assert.ok(commandsOf('shareFolders').includes('acpWorkspace.manageSharedFolders'));
@@ -118,7 +145,11 @@ describe('welcome content and the walkthrough', () => {
       const media = step.media.markdown ?? step.media.image;
       assert.ok(media && fs.existsSync(path.join(root, media)), `${step.id}: ${media} exists`);
       assert.ok(step.media.markdown || step.media.altText, `${step.id}: an image has alt text`);
-      assert.match(shipped, new RegExp(`^!${path.dirname(media).replace(/[.]/g, '\\.')}/\\*\\.${path.extname(media).slice(1)}$`, 'm'), `${step.id}: ${media} ships`);
+      assert.match(
+        shipped,
+        new RegExp(`^!${path.dirname(media).replace(/[.]/g, '\\.')}/\\*\\.${path.extname(media).slice(1)}$`, 'm'),
+        `${step.id}: ${media} ships`,
+      );
       assert.ok((step.completionEvents ?? []).length > 0, `${step.id} has completion events`);
       for (const event of step.completionEvents ?? []) {
         const [kind, target] = event.split(':') as [string, string];

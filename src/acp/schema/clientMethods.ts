@@ -50,8 +50,14 @@ export const RequestPermissionResponse = z.looseObject({ outcome: RequestPermiss
 export const CreateTerminalRequest = z.looseObject({
   sessionId: SessionId,
   command: z.string(),
-  args: z.array(z.string()).nullish().transform((v) => v ?? []),
-  env: z.array(EnvVariable).nullish().transform((v) => v ?? []),
+  args: z
+    .array(z.string())
+    .nullish()
+    .transform((v) => v ?? []),
+  env: z
+    .array(EnvVariable)
+    .nullish()
+    .transform((v) => v ?? []),
   cwd: z.string().nullish(),
   outputByteLimit: z.number().int().min(0).nullish(),
   _meta: Meta,
@@ -137,17 +143,21 @@ const elicitationScope = {
   requestId: RequestId.optional(),
 };
 
-export const CreateElicitationRequest = tolerantUnion('mode', {
-  form: z.looseObject({ mode: z.literal('form'), message: z.string(), requestedSchema: ElicitationSchema, ...elicitationScope, _meta: Meta }),
-  url: z.looseObject({
-    mode: z.literal('url'),
-    message: z.string(),
-    elicitationId: z.string(),
-    url: z.string(),
-    ...elicitationScope,
-    _meta: Meta,
-  }),
-}, { strictKnownVariants: true });
+export const CreateElicitationRequest = tolerantUnion(
+  'mode',
+  {
+    form: z.looseObject({ mode: z.literal('form'), message: z.string(), requestedSchema: ElicitationSchema, ...elicitationScope, _meta: Meta }),
+    url: z.looseObject({
+      mode: z.literal('url'),
+      message: z.string(),
+      elicitationId: z.string(),
+      url: z.string(),
+      ...elicitationScope,
+      _meta: Meta,
+    }),
+  },
+  { strictKnownVariants: true },
+);
 
 export const ElicitationContentValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
 

@@ -101,12 +101,7 @@ export const SessionCancelNotification = notification('session/cancel', 'client�
 /** Agent → client (notification). https://agentclientprotocol.com/protocol/prompt-turn */
 export const SessionUpdateNotification = notification('session/update', 'agent→client', SessionNotification);
 /** Agent → client. Ask the user to approve a tool call; options are matched by `kind`. */
-export const RequestPermissionMethod = request(
-  'session/request_permission',
-  'agent→client',
-  client.RequestPermissionRequest,
-  client.RequestPermissionResponse,
-);
+export const RequestPermissionMethod = request('session/request_permission', 'agent→client', client.RequestPermissionRequest, client.RequestPermissionResponse);
 /** Agent → client. Gated by `clientCapabilities.fs.readTextFile`. */
 export const ReadTextFileMethod = request('fs/read_text_file', 'agent→client', client.ReadTextFileRequest, client.ReadTextFileResponse);
 /** Agent → client. Gated by `clientCapabilities.fs.writeTextFile`. */
@@ -114,21 +109,11 @@ export const WriteTextFileMethod = request('fs/write_text_file', 'agent→client
 /** Agent → client. Gated by `clientCapabilities.terminal` (as are the four below). */
 export const TerminalCreateMethod = request('terminal/create', 'agent→client', client.CreateTerminalRequest, client.CreateTerminalResponse);
 export const TerminalOutputMethod = request('terminal/output', 'agent→client', client.TerminalRequest, client.TerminalOutputResponse);
-export const TerminalWaitForExitMethod = request(
-  'terminal/wait_for_exit',
-  'agent→client',
-  client.TerminalRequest,
-  client.WaitForTerminalExitResponse,
-);
+export const TerminalWaitForExitMethod = request('terminal/wait_for_exit', 'agent→client', client.TerminalRequest, client.WaitForTerminalExitResponse);
 export const TerminalKillMethod = request('terminal/kill', 'agent→client', client.TerminalRequest, life.EmptyResult);
 export const TerminalReleaseMethod = request('terminal/release', 'agent→client', client.TerminalRequest, life.EmptyResult);
 /** Agent → client. Gated by `clientCapabilities.elicitation.form` / `.url`. */
-export const ElicitationCreateMethod = request(
-  'elicitation/create',
-  'agent→client',
-  client.CreateElicitationRequest,
-  client.CreateElicitationResponse,
-);
+export const ElicitationCreateMethod = request('elicitation/create', 'agent→client', client.CreateElicitationRequest, client.CreateElicitationResponse);
 /** Agent → client (notification). A URL elicitation finished out of band. */
 export const ElicitationCompleteNotification = notification('elicitation/complete', 'agent→client', client.CompleteElicitationNotification);
 

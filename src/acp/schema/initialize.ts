@@ -87,8 +87,14 @@ export const AuthMethodAgent = z.looseObject({ ...authMethodFields, type: z.lite
 export const AuthMethodTerminal = z.looseObject({
   ...authMethodFields,
   type: z.literal('terminal'),
-  args: z.array(z.string()).nullish().transform((v) => v ?? []),
-  env: z.record(z.string(), z.string()).nullish().transform((v) => v ?? {}),
+  args: z
+    .array(z.string())
+    .nullish()
+    .transform((v) => v ?? []),
+  env: z
+    .record(z.string(), z.string())
+    .nullish()
+    .transform((v) => v ?? {}),
 });
 
 /** An auth method; a method without `type` is an `agent` method. */

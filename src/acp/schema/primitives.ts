@@ -36,15 +36,18 @@ export function lenient<T extends z.ZodType>(schema: T) {
  */
 export function skipInvalidItems<T extends z.ZodType>(item: T): z.ZodType<Array<z.output<T>>, unknown> {
   // optional(): an absent key also becomes [] (the schema's default) rather than an error.
-  return z.unknown().optional().transform((value) => {
-    if (!Array.isArray(value)) return [];
-    const items: Array<z.output<T>> = [];
-    for (const candidate of value) {
-      const parsed = item.safeParse(candidate);
-      if (parsed.success) items.push(parsed.data);
-    }
-    return items;
-  });
+  return z
+    .unknown()
+    .optional()
+    .transform((value) => {
+      if (!Array.isArray(value)) return [];
+      const items: Array<z.output<T>> = [];
+      for (const candidate of value) {
+        const parsed = item.safeParse(candidate);
+        if (parsed.success) items.push(parsed.data);
+      }
+      return items;
+    });
 }
 
 /** The shape a variant takes when its discriminator is one this client does not know (or cannot read). */

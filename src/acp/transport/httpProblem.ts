@@ -73,7 +73,15 @@ export async function readHttpError(response: Response, peer: string, what: stri
  * The same as {@link readHttpError} for a status, content type and body already read (a WebSocket upgrade refusal);
  * `location` and `requestUrl` say where a redirect pointed.
  */
-export function httpError(status: number, contentType: string, body: string, peer: string, what: string, location?: string, requestUrl?: string): RemoteHttpError {
+export function httpError(
+  status: number,
+  contentType: string,
+  body: string,
+  peer: string,
+  what: string,
+  location?: string,
+  requestUrl?: string,
+): RemoteHttpError {
   if (isRedirect(status)) return redirectError(status, location, requestUrl, peer, what);
   let title: string | undefined;
   let detail: string | undefined;
@@ -92,10 +100,14 @@ export function httpError(status: number, contentType: string, body: string, pee
   }
   const words = [title, detail && detail !== title ? detail : undefined].filter((w): w is string => !!w).join(': ') || oneLine(body) || '';
   if (status === 401 || status === 403) {
-    const statement = words ? l10n.t('{0} refused the credentials for {1} (HTTP {2}: {3}).', peer, what, status, words) : l10n.t('{0} refused the credentials for {1} (HTTP {2}).', peer, what, status);
+    const statement = words
+      ? l10n.t('{0} refused the credentials for {1} (HTTP {2}: {3}).', peer, what, status, words)
+      : l10n.t('{0} refused the credentials for {1} (HTTP {2}).', peer, what, status);
     return new RemoteHttpError(l10n.t('{0} Set the token with "ACP: Set Remote Agent Token…".', statement), status, title, detail, type, statement);
   }
-  const message = words ? l10n.t('{0} answered HTTP {1} for {2}: {3}', peer, status, what, words) : l10n.t('{0} answered HTTP {1} for {2}.', peer, status, what);
+  const message = words
+    ? l10n.t('{0} answered HTTP {1} for {2}: {3}', peer, status, what, words)
+    : l10n.t('{0} answered HTTP {1} for {2}.', peer, status, what);
   return new RemoteHttpError(message, status, title, detail, type);
 }
 
@@ -115,13 +127,18 @@ function redirectError(status: number, location: string | undefined, requestUrl:
   }
   const message = target
     ? l10n.t(
-        '{0} answered {1} with a redirect (HTTP {2}) to {3}. ACP Workspace does not follow redirects for remote agents, so the token, the headers and the message went nowhere else. If that address is the agent\'s, put it in the agent\'s entry.',
+        "{0} answered {1} with a redirect (HTTP {2}) to {3}. ACP Workspace does not follow redirects for remote agents, so the token, the headers and the message went nowhere else. If that address is the agent's, put it in the agent's entry.",
         peer,
         what,
         status,
         target,
       )
-    : l10n.t('{0} answered {1} with a redirect (HTTP {2}). ACP Workspace does not follow redirects for remote agents, so the token, the headers and the message went nowhere else.', peer, what, status);
+    : l10n.t(
+        '{0} answered {1} with a redirect (HTTP {2}). ACP Workspace does not follow redirects for remote agents, so the token, the headers and the message went nowhere else.',
+        peer,
+        what,
+        status,
+      );
   return new RemoteHttpError(message, status, undefined, undefined);
 }
 
@@ -147,7 +164,10 @@ export async function readBounded(response: Response, limit: number): Promise<st
 
 function oneLine(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (flat === '') return undefined;
   return flat.length > QUOTED_CHARS ? `${flat.slice(0, QUOTED_CHARS)}…` : flat;
 }

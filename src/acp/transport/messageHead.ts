@@ -42,7 +42,7 @@ export function readMessageHead(prefix: string): MessageHead {
     top.member = undefined;
   };
 
-  for (let i = 0; i < prefix.length; ) {
+  for (let i = 0; i < prefix.length;) {
     const c = prefix[i]!;
     const top = stack[stack.length - 1];
     if (c === '{' || c === '[') {
@@ -71,8 +71,7 @@ export function readMessageHead(prefix: string): MessageHead {
       if (top?.kind === 'object' && top.expectKey) {
         top.member = text;
         if (stack.length === 1 && (text === 'result' || text === 'error')) head.answer = true;
-      }
-      else valueEnded({ value: text });
+      } else valueEnded({ value: text });
     } else if (c === ' ' || c === '\t' || c === '\r' || c === '\n') {
       i++;
     } else {

@@ -31,10 +31,20 @@ export function parseMessage(text: string, peer: string): Intake {
  * A message over the limit that was skipped: the error to report and, when its start shows it was an answer,
  * the error answer that fails the request it answered (with the limit setting named).
  */
-export function oversizeMessage(peer: string, bytes: number, limitBytes: number, headText: string): { readonly error: FramingError; readonly answer?: Message } {
+export function oversizeMessage(
+  peer: string,
+  bytes: number,
+  limitBytes: number,
+  headText: string,
+): { readonly error: FramingError; readonly answer?: Message } {
   const line: OversizeLine = { bytes, limitBytes, head: readMessageHead(headText) };
   const what = line.head.method === undefined ? '' : `, ${line.head.method}${line.head.sessionId === undefined ? '' : ` for session ${line.head.sessionId}`}`;
-  const error = new FramingError(`${peer} sent a message longer than ${formatSize(limitBytes)} (${formatSize(bytes)}${what}); it was discarded.`, peer, 'oversize', line);
+  const error = new FramingError(
+    `${peer} sent a message longer than ${formatSize(limitBytes)} (${formatSize(bytes)}${what}); it was discarded.`,
+    peer,
+    'oversize',
+    line,
+  );
   const { id, method, answer } = line.head;
   if (!answer || method !== undefined || id === undefined) return { error };
   return {
@@ -44,7 +54,12 @@ export function oversizeMessage(peer: string, bytes: number, limitBytes: number,
       id,
       error: {
         code: ErrorCodes.InternalError,
-        message: l10n.t('{0}\'s answer was {1}, over the limit of {2} (setting acpWorkspace.maxMessageSizeMiB); it was discarded.', peer, formatSize(bytes), formatSize(limitBytes)),
+        message: l10n.t(
+          "{0}'s answer was {1}, over the limit of {2} (setting acpWorkspace.maxMessageSizeMiB); it was discarded.",
+          peer,
+          formatSize(bytes),
+          formatSize(limitBytes),
+        ),
       },
     } as Message,
   };
@@ -79,7 +94,13 @@ export function messageKind(message: Message): string {
 
 /** Why a message was not sent: over the limit. */
 export function unsentMessage(peer: string, what: string, bytes: number, limitBytes: number): string {
-  return l10n.t('The {0} message to {1} was {2}, over the limit of {3} (setting acpWorkspace.maxMessageSizeMiB); it was not sent.', what, peer, formatSize(bytes), formatSize(limitBytes));
+  return l10n.t(
+    'The {0} message to {1} was {2}, over the limit of {3} (setting acpWorkspace.maxMessageSizeMiB); it was not sent.',
+    what,
+    peer,
+    formatSize(bytes),
+    formatSize(limitBytes),
+  );
 }
 
 function preview(text: string): string {

@@ -144,7 +144,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
         from = newline + 1;
       }
     }
-    for (let from = start; ; ) {
+    for (let from = start; ;) {
       let newline = chunk.indexOf(NEWLINE, from);
       if (newline === -1 || newline > end) newline = end;
       this.emitLine(chunk.subarray(from, newline));
@@ -199,7 +199,12 @@ export class NdjsonMessageReader extends AbstractMessageReader {
         id,
         error: {
           code: ErrorCodes.InternalError,
-          message: l10n.t('{0}\'s answer was {1}, over the limit of {2} (setting acpWorkspace.maxMessageSizeMiB); it was discarded.', this.options.peer, formatSize(bytes), formatBytes(this.maxLineBytes)),
+          message: l10n.t(
+            "{0}'s answer was {1}, over the limit of {2} (setting acpWorkspace.maxMessageSizeMiB); it was discarded.",
+            this.options.peer,
+            formatSize(bytes),
+            formatBytes(this.maxLineBytes),
+          ),
         },
       } as Message);
     }
@@ -231,18 +236,12 @@ export class NdjsonMessageReader extends AbstractMessageReader {
       message = JSON.parse(text);
     } catch (error) {
       this.fireError(
-        new FramingError(
-          `${this.options.peer} wrote a line that is not JSON (${(error as Error).message}): ${preview(text)}`,
-          this.options.peer,
-          'json',
-        ),
+        new FramingError(`${this.options.peer} wrote a line that is not JSON (${(error as Error).message}): ${preview(text)}`, this.options.peer, 'json'),
       );
       return;
     }
     if (!isJsonRpcMessage(message)) {
-      this.fireError(
-        new FramingError(`${this.options.peer} wrote JSON that is not a JSON-RPC 2.0 message: ${preview(text)}`, this.options.peer, 'shape'),
-      );
+      this.fireError(new FramingError(`${this.options.peer} wrote JSON that is not a JSON-RPC 2.0 message: ${preview(text)}`, this.options.peer, 'shape'));
       return;
     }
     this.options.tap?.('receive', message);

@@ -117,7 +117,8 @@ export function checkRemoteEndpoint(endpoint: RemoteEndpoint): URL | Error {
   } catch {
     return new Error(l10n.t('"{0}" is not a valid URL.', clip(endpoint.url)));
   }
-  if (url.username || url.password) return new Error(l10n.t('{0} carries a user name or password: set a token with "ACP: Set Remote Agent Token…" instead.', url.host));
+  if (url.username || url.password)
+    return new Error(l10n.t('{0} carries a user name or password: set a token with "ACP: Set Remote Agent Token…" instead.', url.host));
   const secure = endpoint.kind === 'websocket' ? 'wss:' : 'https:';
   const plain = endpoint.kind === 'websocket' ? 'ws:' : 'http:';
   if (url.protocol !== secure && url.protocol !== plain) {
@@ -137,7 +138,8 @@ export function checkRemoteEndpoint(endpoint: RemoteEndpoint): URL | Error {
       ),
     );
   }
-  if (endpoint.kind === 'sandbox-agent' && !endpoint.sandboxAgent) return new Error(l10n.t('A Sandbox Agent server entry needs the agent\'s id ("sandboxAgent").'));
+  if (endpoint.kind === 'sandbox-agent' && !endpoint.sandboxAgent)
+    return new Error(l10n.t('A Sandbox Agent server entry needs the agent\'s id ("sandboxAgent").'));
   return url;
 }
 

@@ -104,7 +104,12 @@ class SandboxAgentLink implements RemoteLink {
     if (!this.posted || this.deleted || !this.url) return;
     this.deleted = true;
     // The server stops the agent on DELETE; its answer may be slow, so the wait is bounded.
-    await fetch(sandboxAcpUrl(this.url, this.serverId, undefined), { method: 'DELETE', headers: this.headers(), redirect: 'manual', signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) })
+    await fetch(sandboxAcpUrl(this.url, this.serverId, undefined), {
+      method: 'DELETE',
+      headers: this.headers(),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
+    })
       .then((response) => response.body?.cancel())
       .catch(() => undefined);
   }
@@ -198,7 +203,8 @@ class SandboxAgentLink implements RemoteLink {
     else if (error.status === 404 && !first) this.finish({ cause: 'closed', reason: error.message, retry: true });
     // The server is up but its agent is gone (its stdin broke): every later message would fail the same way, and
     // a new link starts the agent again.
-    else if (!first && (error.status === 502 || (error.type !== undefined && AGENT_GONE_TYPES.has(error.type)))) this.finish({ cause: 'closed', reason: error.message, retry: true });
+    else if (!first && (error.status === 502 || (error.type !== undefined && AGENT_GONE_TYPES.has(error.type))))
+      this.finish({ cause: 'closed', reason: error.message, retry: true });
     else if (first) this.finish({ cause: 'http', reason: error.message, retry: retryableStatus(error.status) });
     if (id === undefined) throw error;
     if (this.unanswered.delete(id) && !this.ending.done) this.channel!.reader.answer(failedRequestAnswer(id, error.message));

@@ -141,8 +141,13 @@ export function streamableHttpLink(options: StreamableHttpLinkOptions): RemoteLi
             throw failed(error);
           }
           if (!response.ok || !response.body) {
-            const error = await readHttpError(response, peer, sessionId === undefined ? l10n.t('the event stream') : l10n.t('the event stream of session {0}', sessionId));
-            const end = fatal(error) ?? (sessionId === undefined ? { cause: 'http' as const, reason: error.message, retry: retryableStatus(error.status) } : undefined);
+            const error = await readHttpError(
+              response,
+              peer,
+              sessionId === undefined ? l10n.t('the event stream') : l10n.t('the event stream of session {0}', sessionId),
+            );
+            const end =
+              fatal(error) ?? (sessionId === undefined ? { cause: 'http' as const, reason: error.message, retry: retryableStatus(error.status) } : undefined);
             if (end) finish?.(end);
             else reader.report(error);
             throw error;
@@ -165,7 +170,11 @@ export function streamableHttpLink(options: StreamableHttpLinkOptions): RemoteLi
           }
         } catch (error) {
           if (ending.done || abort.signal.aborted) return;
-          finish?.({ cause: 'network', reason: l10n.t('The connection to {0} at {1} was lost: {2}', peer, where, networkWords(peer, where, error)), retry: true });
+          finish?.({
+            cause: 'network',
+            reason: l10n.t('The connection to {0} at {1} was lost: {2}', peer, where, networkWords(peer, where, error)),
+            retry: true,
+          });
           return;
         }
         if (ending.done) return;
@@ -211,19 +220,31 @@ export function streamableHttpLink(options: StreamableHttpLinkOptions): RemoteLi
         }
         let response: Response;
         try {
-          response = await request({ method: 'POST', headers: { ...baseHeaders(), 'Content-Type': 'application/json', Accept: 'application/json' }, body: text }, connectTimeoutMs);
+          response = await request(
+            { method: 'POST', headers: { ...baseHeaders(), 'Content-Type': 'application/json', Accept: 'application/json' }, body: text },
+            connectTimeoutMs,
+          );
         } catch (error) {
           throw failed(error);
         }
         if (!response.ok) {
           const error = await readHttpError(response, peer, 'initialize');
-          finish?.(error.auth ? { cause: 'auth', reason: error.message, retry: false } : { cause: 'http', reason: error.message, retry: retryableStatus(error.status) });
+          finish?.(
+            error.auth
+              ? { cause: 'auth', reason: error.message, retry: false }
+              : { cause: 'http', reason: error.message, retry: retryableStatus(error.status) },
+          );
           throw error;
         }
         const id = response.headers.get(CONNECTION_ID_HEADER);
         if (!id) {
           void response.body?.cancel().catch(() => undefined);
-          const reason = l10n.t('{0} at {1} answered initialize without an {2} header: it is not an ACP Streamable HTTP endpoint.', peer, where, CONNECTION_ID_HEADER);
+          const reason = l10n.t(
+            '{0} at {1} answered initialize without an {2} header: it is not an ACP Streamable HTTP endpoint.',
+            peer,
+            where,
+            CONNECTION_ID_HEADER,
+          );
           finish?.({ cause: 'protocol', reason, retry: false });
           throw new Error(reason);
         }

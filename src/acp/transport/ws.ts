@@ -57,13 +57,17 @@ export function webSocketLink(options: WebSocketLinkOptions): RemoteLink {
       const reader = new LinkReader(hooks);
       /** Writes made before the socket is open, in order. */
       const waiting: { readonly text: string; readonly resolve: () => void; readonly reject: (error: Error) => void }[] = [];
-      const sendNow = (text: string, resolve: () => void, reject: (error: Error) => void) =>
-        socket!.send(text, (error) => (error ? reject(error) : resolve()));
-      const writer = new LinkWriter(peer, hooks, maxMessageBytes, reader, (_message: Message, text: string) =>
-        new Promise<void>((resolve, reject) => {
-          if (socket?.readyState === WebSocket.OPEN) sendNow(text, resolve, reject);
-          else waiting.push({ text, resolve, reject });
-        }),
+      const sendNow = (text: string, resolve: () => void, reject: (error: Error) => void) => socket!.send(text, (error) => (error ? reject(error) : resolve()));
+      const writer = new LinkWriter(
+        peer,
+        hooks,
+        maxMessageBytes,
+        reader,
+        (_message: Message, text: string) =>
+          new Promise<void>((resolve, reject) => {
+            if (socket?.readyState === WebSocket.OPEN) sendNow(text, resolve, reject);
+            else waiting.push({ text, resolve, reject });
+          }),
       );
       let keepAlive: NodeJS.Timeout | undefined;
       finish = (end: LinkEnd) => {
@@ -99,7 +103,16 @@ export function webSocketLink(options: WebSocketLinkOptions): RemoteLink {
         keepAlive = setInterval(() => {
           if (awaitingPong) {
             ws.terminate();
-            finish?.({ cause: 'network', reason: l10n.t('{0} at {1} did not answer a ping within {2} seconds; the connection is considered lost.', peer, where, Math.round((options.keepAliveMs ?? KEEPALIVE_MS) / 1000)), retry: true });
+            finish?.({
+              cause: 'network',
+              reason: l10n.t(
+                '{0} at {1} did not answer a ping within {2} seconds; the connection is considered lost.',
+                peer,
+                where,
+                Math.round((options.keepAliveMs ?? KEEPALIVE_MS) / 1000),
+              ),
+              retry: true,
+            });
             return;
           }
           awaitingPong = true;
@@ -110,7 +123,13 @@ export function webSocketLink(options: WebSocketLinkOptions): RemoteLink {
       });
       ws.on('message', (data: RawData, isBinary: boolean) => {
         if (isBinary) {
-          reader.report(new FramingError(`${peer} sent a binary WebSocket frame (${formatSize(byteLength(data))}); ACP messages are text frames. It was discarded.`, peer, 'shape'));
+          reader.report(
+            new FramingError(
+              `${peer} sent a binary WebSocket frame (${formatSize(byteLength(data))}); ACP messages are text frames. It was discarded.`,
+              peer,
+              'shape',
+            ),
+          );
           return;
         }
         const intake = parseMessage(text(data), peer);
@@ -120,7 +139,15 @@ export function webSocketLink(options: WebSocketLinkOptions): RemoteLink {
       ws.on('unexpected-response', (_request, response: IncomingMessage) => {
         void readRefusal(response).then((body) => {
           const location = typeof response.headers.location === 'string' ? response.headers.location : undefined;
-          const error = httpError(response.statusCode ?? 0, String(response.headers['content-type'] ?? ''), body, peer, l10n.t('the WebSocket connection to {0}', where), location, url.href);
+          const error = httpError(
+            response.statusCode ?? 0,
+            String(response.headers['content-type'] ?? ''),
+            body,
+            peer,
+            l10n.t('the WebSocket connection to {0}', where),
+            location,
+            url.href,
+          );
           ws.terminate();
           finish?.({ cause: error.auth ? 'auth' : 'http', reason: error.message, retry: !error.auth && retryableStatus(error.status) });
         });
@@ -129,7 +156,11 @@ export function webSocketLink(options: WebSocketLinkOptions): RemoteLink {
         if (stopping) return;
         if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
           oversize = true;
-          const message = l10n.t('{0} sent a message longer than {1}; a WebSocket message cannot be skipped, so the connection was closed. Raise the limit with the setting acpWorkspace.maxMessageSizeMiB if the agent needs it.', peer, formatSize(maxMessageBytes));
+          const message = l10n.t(
+            '{0} sent a message longer than {1}; a WebSocket message cannot be skipped, so the connection was closed. Raise the limit with the setting acpWorkspace.maxMessageSizeMiB if the agent needs it.',
+            peer,
+            formatSize(maxMessageBytes),
+          );
           reader.report(new FramingError(message, peer, 'oversize'));
           finish?.({ cause: 'protocol', reason: message, retry: false });
           return;
@@ -145,7 +176,9 @@ export function webSocketLink(options: WebSocketLinkOptions): RemoteLink {
         }
         finish?.({
           cause: 'closed',
-          reason: said ? l10n.t('{0} at {1} closed the connection (code {2}: {3}).', peer, where, code, said) : l10n.t('{0} at {1} closed the connection (code {2}).', peer, where, code),
+          reason: said
+            ? l10n.t('{0} at {1} closed the connection (code {2}: {3}).', peer, where, code, said)
+            : l10n.t('{0} at {1} closed the connection (code {2}).', peer, where, code),
           retry: true,
         });
       });

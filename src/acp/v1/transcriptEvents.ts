@@ -31,7 +31,10 @@ export function transcriptEvent(update: SessionUpdate): TranscriptEvent {
     case 'plan':
       return { type: 'plan', entries: update.entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status })) };
     case 'available_commands_update':
-      return { type: 'commands', commands: update.availableCommands.map((c) => ({ name: c.name, description: c.description, ...optional('hint', c.input?.hint) })) };
+      return {
+        type: 'commands',
+        commands: update.availableCommands.map((c) => ({ name: c.name, description: c.description, ...optional('hint', c.input?.hint) })),
+      };
     case 'current_mode_update':
       return { type: 'currentMode', modeId: update.currentModeId };
     case 'config_option_update':
@@ -39,7 +42,12 @@ export function transcriptEvent(update: SessionUpdate): TranscriptEvent {
     case 'session_info_update':
       return update.title === undefined ? { type: 'sessionInfo' } : { type: 'sessionInfo', title: update.title };
     case 'usage_update':
-      return { type: 'usage', used: update.used, size: update.size, ...(update.cost ? { cost: { amount: update.cost.amount, currency: update.cost.currency } } : {}) };
+      return {
+        type: 'usage',
+        used: update.used,
+        size: update.size,
+        ...(update.cost ? { cost: { amount: update.cost.amount, currency: update.cost.currency } } : {}),
+      };
     case 'notice':
       return { type: 'notice', severity: update.severity, title: update.title, ...optional('description', update.description) };
     case 'compaction_update':
@@ -53,7 +61,10 @@ export function transcriptEvent(update: SessionUpdate): TranscriptEvent {
 
 /** A v1 tool call or tool call update (also the `toolCall` of a permission request) as a domain change. */
 export function toolCallChange(update: ToolCallUpdate): ToolCallChange {
-  const change: { -readonly [K in keyof ToolCallChange]: ToolCallChange[K] } = { toolCallId: update.toolCallId, agentTerminals: agentTerminalReports(update._meta) };
+  const change: { -readonly [K in keyof ToolCallChange]: ToolCallChange[K] } = {
+    toolCallId: update.toolCallId,
+    agentTerminals: agentTerminalReports(update._meta),
+  };
   if (update.title !== undefined && update.title !== null) change.title = update.title;
   if (update.kind !== undefined && update.kind !== null) change.kind = update.kind;
   if (update.status !== undefined && update.status !== null) change.status = update.status;
@@ -76,7 +87,12 @@ export function contentPart(block: ContentBlock): ContentPart {
     case 'resource': {
       const resource = block.resource;
       const text = resource['text'];
-      return { type: 'resource', uri: resource.uri, ...optional('text', typeof text === 'string' ? text : undefined), ...optional('mimeType', resource.mimeType) };
+      return {
+        type: 'resource',
+        uri: resource.uri,
+        ...optional('text', typeof text === 'string' ? text : undefined),
+        ...optional('mimeType', resource.mimeType),
+      };
     }
     case '$unknown':
       return { type: 'unknown', tag: block.tag, raw: block.raw };
@@ -117,7 +133,9 @@ export function configOptions(options: readonly SessionConfigOption[]): ConfigOp
 }
 
 function message(role: 'user' | 'agent' | 'thought', messageId: string | null | undefined, content: ContentBlock): TranscriptEvent {
-  return messageId === undefined || messageId === null ? { type: 'message', role, content: contentPart(content) } : { type: 'message', role, messageId, content: contentPart(content) };
+  return messageId === undefined || messageId === null
+    ? { type: 'message', role, content: contentPart(content) }
+    : { type: 'message', role, messageId, content: contentPart(content) };
 }
 
 function isGroup(entry: SessionConfigSelectOption | SessionConfigSelectGroup): entry is SessionConfigSelectGroup {

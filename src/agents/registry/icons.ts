@@ -86,7 +86,12 @@ export class IconCache {
   }
 
   private async fetchIcon(url: string): Promise<string | undefined> {
-    const answer = await fetchBounded(url, { maxBytes: MAX_ICON_BYTES, timeoutMs: ICON_TIMEOUT_MS, fetch: this.options.fetch, headers: { Accept: 'image/svg+xml, image/png' } });
+    const answer = await fetchBounded(url, {
+      maxBytes: MAX_ICON_BYTES,
+      timeoutMs: ICON_TIMEOUT_MS,
+      fetch: this.options.fetch,
+      headers: { Accept: 'image/svg+xml, image/png' },
+    });
     if (answer.status !== 200) {
       this.logger.warn(`ACP Registry icon ${url}: answered ${answer.status}`);
       return undefined;

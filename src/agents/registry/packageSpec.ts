@@ -30,7 +30,8 @@ const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[
 /** A PEP 508 name with optional extras, then what follows it. */
 const PYPI_NAME = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)(\[[A-Za-z0-9._-]+(?:,[A-Za-z0-9._-]+)*\])?(.*)$/s;
 /** An exact PEP 440 version (public, with an optional local part). */
-const PEP440 = /^(?:[0-9]+!)?[0-9]+(?:\.[0-9]+)*(?:[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview)[-_.]?[0-9]*)?(?:[-_.]?(?:post|rev|r)[-_.]?[0-9]*|-[0-9]+)?(?:[-_.]?dev[-_.]?[0-9]*)?(?:\+[a-z0-9]+(?:[-_.][a-z0-9]+)*)?$/i;
+const PEP440 =
+  /^(?:[0-9]+!)?[0-9]+(?:\.[0-9]+)*(?:[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview)[-_.]?[0-9]*)?(?:[-_.]?(?:post|rev|r)[-_.]?[0-9]*|-[0-9]+)?(?:[-_.]?dev[-_.]?[0-9]*)?(?:\+[a-z0-9]+(?:[-_.][a-z0-9]+)*)?$/i;
 /** A version specifier that is not an exact pin (a range, a wildcard, arbitrary equality). */
 const PYPI_LOOSE = /^(?:===|~=|!=|<=|>=|<|>|==)[0-9A-Za-z.*+!_-]+(?:,(?:===|~=|!=|<=|>=|<|>|==)[0-9A-Za-z.*+!_-]+)*$/;
 /** Specs that fetch code from somewhere else than the index: git, hosted git, files, URLs, paths. */
@@ -69,11 +70,13 @@ const REFUSED_VARIABLES: readonly { readonly pattern: RegExp; readonly why: () =
     why: () => l10n.t('configures the package manager (where packages come from, which shell runs scripts)'),
   },
   {
-    pattern: /^(?:NODE_EXTRA_CA_CERTS|NODE_TLS_REJECT_UNAUTHORIZED|NODE_USE_SYSTEM_CA|SSL_CERT_FILE|SSL_CERT_DIR|REQUESTS_CA_BUNDLE|CURL_CA_BUNDLE|GIT_SSL_NO_VERIFY|GIT_SSL_CAINFO|GIT_SSL_CAPATH)$/i,
+    pattern:
+      /^(?:NODE_EXTRA_CA_CERTS|NODE_TLS_REJECT_UNAUTHORIZED|NODE_USE_SYSTEM_CA|SSL_CERT_FILE|SSL_CERT_DIR|REQUESTS_CA_BUNDLE|CURL_CA_BUNDLE|GIT_SSL_NO_VERIFY|GIT_SSL_CAINFO|GIT_SSL_CAPATH)$/i,
     why: () => l10n.t('changes which TLS certificates are trusted'),
   },
   {
-    pattern: /^(?:GIT_SSH|GIT_SSH_COMMAND|GIT_SSH_VARIANT|GIT_PROXY_COMMAND|GIT_ASKPASS|SSH_ASKPASS|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|GIT_EXTERNAL_DIFF|GIT_PAGER|GIT_EDITOR|GIT_CONFIG|GIT_CONFIG_.+|GIT_DIR|GIT_WORK_TREE)$/i,
+    pattern:
+      /^(?:GIT_SSH|GIT_SSH_COMMAND|GIT_SSH_VARIANT|GIT_PROXY_COMMAND|GIT_ASKPASS|SSH_ASKPASS|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|GIT_EXTERNAL_DIFF|GIT_PAGER|GIT_EDITOR|GIT_CONFIG|GIT_CONFIG_.+|GIT_DIR|GIT_WORK_TREE)$/i,
     why: () => l10n.t('makes git run a command or read other configuration'),
   },
   {
@@ -128,7 +131,10 @@ function npmProblem(spec: string): string | undefined {
   const name = at === -1 ? spec : spec.slice(0, at);
   const version = at === -1 ? undefined : spec.slice(at + 1);
   if (name.length > MAX_NPM_NAME || !NPM_NAME.test(name)) {
-    return l10n.t('"{0}" is not a valid npm package name (lower-case letters, digits, "-", ".", "_" and "~", not starting with "-", "." or "_", at most 214 characters)', spec);
+    return l10n.t(
+      '"{0}" is not a valid npm package name (lower-case letters, digits, "-", ".", "_" and "~", not starting with "-", "." or "_", at most 214 characters)',
+      spec,
+    );
   }
   // A version that is itself a spec (`name@github:x/y`, `name@file:../x`); an alias (`npm:other@1`) is only not exact.
   if (version !== undefined && !version.startsWith('npm:') && (/^[a-z][a-z0-9+.-]*:/i.test(version) || version.includes('/'))) return outside('npx', spec);

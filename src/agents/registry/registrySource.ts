@@ -230,7 +230,9 @@ function httpFailure(url: string, status: number): string {
     case 429:
       return l10n.t('{0} answered {1}: too many requests; try again later.', url, status);
     default:
-      return status >= 500 ? l10n.t('{0} answered {1}: a server error; try again later.', url, status) : l10n.t('{0} answered {1}, not a registry document.', url, status);
+      return status >= 500
+        ? l10n.t('{0} answered {1}: a server error; try again later.', url, status)
+        : l10n.t('{0} answered {1}, not a registry document.', url, status);
   }
 }
 

@@ -26,7 +26,10 @@ const Url = z
   .max(MAX_URL_LENGTH, { error: () => l10n.t('longer than {0} characters', MAX_URL_LENGTH) })
   .refine(isAbsoluteHttpUrl, { error: () => l10n.t('must be an absolute http(s) URL') });
 
-const Args = z.array(text()).max(MAX_ARGS, { error: () => l10n.t('more than {0} arguments', MAX_ARGS) }).default([]);
+const Args = z
+  .array(text())
+  .max(MAX_ARGS, { error: () => l10n.t('more than {0} arguments', MAX_ARGS) })
+  .default([]);
 /**
  * Variables that decide which code a program loads (the dynamic loader, Node, Python, shells): a registry entry
  * has no business setting them, and one that does is refused rather than run with them.
@@ -40,7 +43,9 @@ const Env = z
     error: (issue) =>
       l10n.t(
         'sets {0}, which decides what code a program loads: not accepted from a registry',
-        Object.keys(issue.input as Record<string, string>).filter((name) => LOADER_VARIABLES.test(name)).join(', '),
+        Object.keys(issue.input as Record<string, string>)
+          .filter((name) => LOADER_VARIABLES.test(name))
+          .join(', '),
       ),
   })
   // Package manager configuration, git's commands, proxies and trusted certificates (packageSpec.ts says why).
@@ -105,7 +110,10 @@ const AgentFields = z.object({
   description: text(MAX_DESCRIPTION_LENGTH),
   repository: Url.optional(),
   website: Url.optional(),
-  authors: z.array(text(MAX_NAME_LENGTH)).max(MAX_ARGS, { error: () => l10n.t('more than {0} authors', MAX_ARGS) }).default([]),
+  authors: z
+    .array(text(MAX_NAME_LENGTH))
+    .max(MAX_ARGS, { error: () => l10n.t('more than {0} authors', MAX_ARGS) })
+    .default([]),
   license: text(MAX_NAME_LENGTH).optional(),
   license_url: Url.optional(),
   // A registry's own `agent.json` says "./icon.svg" (its build makes it a URL): an agent is not lost for its icon.
@@ -130,7 +138,8 @@ export interface ParsedRegistry {
  * line in `problems`, a duplicate id after the first skipped too, a bad `binary` platform left out of its entry.
  */
 export function parseRegistry(json: unknown, url: string): ParsedRegistry {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error(l10n.t('{0} is not an ACP registry: the document is not a JSON object.', url));
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new Error(l10n.t('{0} is not an ACP registry: the document is not a JSON object.', url));
   const list = (json as { agents?: unknown }).agents;
   if (!Array.isArray(list)) throw new Error(l10n.t('{0} is not an ACP registry: it has no "agents" list.', url));
   const agents: RegistryAgent[] = [];

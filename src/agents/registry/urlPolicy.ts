@@ -19,7 +19,8 @@ export function checkFetchUrl(text: string): URL | Error {
   if (url.username || url.password) return new Error(l10n.t('{0} carries a user name or password: put credentials elsewhere, never in the URL.', url.host));
   if (url.protocol === 'https:') return url;
   if (url.protocol === 'http:' && isLoopback(url.hostname)) return url;
-  if (url.protocol === 'http:') return new Error(l10n.t('{0} uses plain HTTP: only HTTPS is used, except for this machine (127.0.0.1, localhost).', clip(text)));
+  if (url.protocol === 'http:')
+    return new Error(l10n.t('{0} uses plain HTTP: only HTTPS is used, except for this machine (127.0.0.1, localhost).', clip(text)));
   return new Error(l10n.t('{0} is not an HTTPS address.', clip(text)));
 }
 

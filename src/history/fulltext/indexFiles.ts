@@ -299,7 +299,13 @@ function readManifest(bytes: Buffer): { nextId: number; parts: SavedPart[]; docu
   need(at, PART_ENTRY * count);
   const parts: SavedPart[] = [];
   for (let i = 0; i < count; i++, at += PART_ENTRY) {
-    const part = { file: view.getUint32(at, true), prefixLength: view.getUint32(at + 4, true), prefixCrc: view.getUint32(at + 8, true), wordsLength: view.getUint32(at + 12, true), wordsCrc: view.getUint32(at + 16, true) };
+    const part = {
+      file: view.getUint32(at, true),
+      prefixLength: view.getUint32(at + 4, true),
+      prefixCrc: view.getUint32(at + 8, true),
+      wordsLength: view.getUint32(at + 12, true),
+      wordsCrc: view.getUint32(at + 16, true),
+    };
     if (part.prefixLength % 4 !== 0 || part.wordsLength % 4 !== 0) throw fail(l10n.t('the saved index has a misaligned part'));
     parts.push(part);
   }

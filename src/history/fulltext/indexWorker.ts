@@ -95,7 +95,8 @@ export class IndexWorker {
     const parsed = ToWorker.safeParse(raw);
     if (!parsed.success) {
       this.send({ type: 'problem', message: l10n.t('The transcript index received a message it cannot read: {0}', parsed.error.message.slice(0, 1000)) });
-      const id = typeof raw === 'object' && raw !== null && 'id' in raw && typeof raw.id === 'number' && Number.isInteger(raw.id) && raw.id >= 1 ? raw.id : undefined;
+      const id =
+        typeof raw === 'object' && raw !== null && 'id' in raw && typeof raw.id === 'number' && Number.isInteger(raw.id) && raw.id >= 1 ? raw.id : undefined;
       if (id !== undefined) this.send({ type: 'failed', id, message: l10n.t('The request was not valid.') });
       return;
     }
@@ -129,7 +130,8 @@ export class IndexWorker {
   /** The saved index cannot be used: an empty one, rebuilt from the text files once the host's list is known. */
   private async startAfresh(error: unknown): Promise<void> {
     const reason = errorMessage(error);
-    if (!(error instanceof IndexFileError && error.missing)) this.send({ type: 'problem', message: l10n.t('The transcript index is rebuilt from the text files: {0}.', reason) });
+    if (!(error instanceof IndexFileError && error.missing))
+      this.send({ type: 'problem', message: l10n.t('The transcript index is rebuilt from the text files: {0}.', reason) });
     await this.files.clear().catch(() => undefined);
     this.index = new TextIndex();
     this.savedVersion = this.index.version; // nothing worth saving yet
@@ -380,7 +382,13 @@ export class IndexWorker {
     if (this.closed) return;
     const send = () => {
       this.stateTimer = undefined;
-      const state = { type: 'state' as const, version: this.index.version, indexed: this.index.documentCount, pending: this.pending.length + this.reading, complete: this.complete };
+      const state = {
+        type: 'state' as const,
+        version: this.index.version,
+        indexed: this.index.documentCount,
+        pending: this.pending.length + this.reading,
+        complete: this.complete,
+      };
       const text = JSON.stringify(state);
       if (text === this.lastState) return;
       this.lastState = text;

@@ -86,7 +86,7 @@ export class Segment {
     const end = this.postingStarts[i + 1]!;
     const limit = bits.length << 5;
     let doc = 0;
-    for (let at = this.postingStarts[i]!; at < end; ) {
+    for (let at = this.postingStarts[i]!; at < end;) {
       let byte = postings[at++]!;
       let gap = byte & 0x7f;
       for (let shift = 7; byte & 0x80 && at < end; shift += 7) {
@@ -103,7 +103,7 @@ export class Segment {
     const postings = this.postings;
     const end = this.postingStarts[i + 1]!;
     let doc = 0;
-    for (let at = this.postingStarts[i]!; at < end; ) {
+    for (let at = this.postingStarts[i]!; at < end;) {
       let byte = postings[at++]!;
       let gap = byte & 0x7f;
       for (let shift = 7; byte & 0x80 && at < end; shift += 7) {

@@ -24,7 +24,6 @@ export const PREFIX_MARK = '\u0001';
 
 const IDEOGRAPH = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
-
 function isUpper(c: number): boolean {
   return c >= 65 && c <= 90;
 }

@@ -101,7 +101,12 @@ export class TranscriptIndexClient implements TranscriptSearch {
 
   snippets(query: string, keys: readonly string[], signal?: AbortSignal): Promise<ReadonlyMap<string, Snippet>> {
     if (this.failure !== undefined || keys.length === 0) return Promise.resolve(new Map());
-    return this.request<ReadonlyMap<string, Snippet>>('snippets', signal, (id) => ({ type: 'snippets', id, query: query.slice(0, 1000), keys: keys.slice(0, MAX_SNIPPET_KEYS) }));
+    return this.request<ReadonlyMap<string, Snippet>>('snippets', signal, (id) => ({
+      type: 'snippets',
+      id,
+      query: query.slice(0, 1000),
+      keys: keys.slice(0, MAX_SNIPPET_KEYS),
+    }));
   }
 
   /** Has the worker save the index now (resolves once it is written). */

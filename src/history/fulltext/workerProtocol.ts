@@ -54,7 +54,12 @@ export const ToWorker = z.discriminatedUnion('type', [
   /** A session's text is gone. */
   z.object({ type: z.literal('remove'), key: Key }),
   z.object({ type: z.literal('search'), id: RequestId, query: z.string().check(z.maxLength(MAX_QUERY_CHARS)) }),
-  z.object({ type: z.literal('snippets'), id: RequestId, query: z.string().check(z.maxLength(MAX_QUERY_CHARS)), keys: z.array(Key).check(z.maxLength(MAX_SNIPPET_KEYS)) }),
+  z.object({
+    type: z.literal('snippets'),
+    id: RequestId,
+    query: z.string().check(z.maxLength(MAX_QUERY_CHARS)),
+    keys: z.array(Key).check(z.maxLength(MAX_SNIPPET_KEYS)),
+  }),
   /** Save now and answer `saved` (before closing; tests). */
   z.object({ type: z.literal('save'), id: RequestId }),
 ]);
@@ -71,7 +76,9 @@ export const FromWorker = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('snippets'),
     id: RequestId,
-    snippets: z.array(z.object({ key: Key, text: z.string().check(z.maxLength(4096)), highlights: z.array(Range).check(z.maxLength(64)) })).check(z.maxLength(MAX_SNIPPET_KEYS)),
+    snippets: z
+      .array(z.object({ key: Key, text: z.string().check(z.maxLength(4096)), highlights: z.array(Range).check(z.maxLength(64)) }))
+      .check(z.maxLength(MAX_SNIPPET_KEYS)),
   }),
   z.object({ type: z.literal('cancelled'), id: RequestId }),
   z.object({ type: z.literal('failed'), id: RequestId, message: z.string().check(z.maxLength(4096)) }),

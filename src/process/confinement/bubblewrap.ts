@@ -150,7 +150,10 @@ export function bubblewrapArgs(
   }
   result.push('--dev', '/dev', '--proc', '/proc');
   // In strict mode the program and the cwd must be there to start at all (read-only unless the policy opens them).
-  const reachable = policy.mode === 'strict' ? [...programPaths(file, env, cwd), ...nodePreloads(env), ...(cwd ? [cwd] : [])].filter((p) => !STRICT_SYSTEM_PATHS.some((s) => isInside(p, s))) : [];
+  const reachable =
+    policy.mode === 'strict'
+      ? [...programPaths(file, env, cwd), ...nodePreloads(env), ...(cwd ? [cwd] : [])].filter((p) => !STRICT_SYSTEM_PATHS.some((s) => isInside(p, s)))
+      : [];
   const opened = openedPaths(policy, reachable);
   for (const path of [...opened, { path: temp, writable: true }]) {
     result.push(path.writable ? '--bind' : '--ro-bind', path.path, path.path);
@@ -173,7 +176,11 @@ function protectedMounts(policy: ConfinementPolicy, placeholders: PlaceholderLea
   const link = protection.links[0];
   if (link) {
     throw new ConfinementUnavailableError(
-      l10n.t('{0} is a symbolic link (to {1}), which confinement cannot hold in place: the agent could replace it with something of its own that other programs then obey.', link.path, link.target),
+      l10n.t(
+        '{0} is a symbolic link (to {1}), which confinement cannot hold in place: the agent could replace it with something of its own that other programs then obey.',
+        link.path,
+        link.target,
+      ),
       l10n.t('Replace the link with what it points to, or set acpWorkspace.sandbox to "off" to run agents unconfined.'),
     );
   }

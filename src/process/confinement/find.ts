@@ -48,11 +48,17 @@ async function detect(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): Promis
       return detectBubblewrap(env);
     case 'darwin':
       if (!fs.existsSync(SANDBOX_EXEC)) {
-        throw new ConfinementUnavailableError(l10n.t('{0} (Seatbelt) was not found, so agents cannot be confined on this Mac.', SANDBOX_EXEC), l10n.t('Use a macOS that has it, or set acpWorkspace.sandbox to "off" to run agents unconfined.'));
+        throw new ConfinementUnavailableError(
+          l10n.t('{0} (Seatbelt) was not found, so agents cannot be confined on this Mac.', SANDBOX_EXEC),
+          l10n.t('Use a macOS that has it, or set acpWorkspace.sandbox to "off" to run agents unconfined.'),
+        );
       }
       return new Seatbelt();
     case 'win32':
-      throw new ConfinementUnavailableError(l10n.t('Windows has no mechanism ACP Workspace can use to confine agents.'), l10n.t('Set acpWorkspace.sandbox to "off" (or run VS Code in WSL, where bubblewrap works).'));
+      throw new ConfinementUnavailableError(
+        l10n.t('Windows has no mechanism ACP Workspace can use to confine agents.'),
+        l10n.t('Set acpWorkspace.sandbox to "off" (or run VS Code in WSL, where bubblewrap works).'),
+      );
     default:
       throw new ConfinementUnavailableError(l10n.t('ACP Workspace cannot confine agents on {0}.', platform), l10n.t('Set acpWorkspace.sandbox to "off".'));
   }
@@ -63,13 +69,35 @@ async function detectBubblewrap(env: NodeJS.ProcessEnv): Promise<Confiner> {
   if (!bwrapDir) {
     throw new ConfinementUnavailableError(
       l10n.t('bubblewrap (bwrap), which confines agents on Linux, was not found on the PATH.'),
-      l10n.t('Install it (Debian, Ubuntu: sudo apt install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap), or set acpWorkspace.sandbox to "off" to run agents unconfined.'),
+      l10n.t(
+        'Install it (Debian, Ubuntu: sudo apt install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap), or set acpWorkspace.sandbox to "off" to run agents unconfined.',
+      ),
     );
   }
   const bwrap = `${bwrapDir}/bwrap`;
   const setsid = findSetsid();
   if (!setsid) throw setsidMissing();
-  const probe = await run(bwrap, [...NAMESPACE_ARGS, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', '/bin/sh', '-c', SUPERVISOR, 'acp-workspace-sandbox', setsid, '/bin/true'], env);
+  const probe = await run(
+    bwrap,
+    [
+      ...NAMESPACE_ARGS,
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--',
+      '/bin/sh',
+      '-c',
+      SUPERVISOR,
+      'acp-workspace-sandbox',
+      setsid,
+      '/bin/true',
+    ],
+    env,
+  );
   if (probe.error) {
     const said = probe.stderr.trim() || probe.error;
     throw new ConfinementUnavailableError(
@@ -87,7 +115,11 @@ function run(file: string, args: readonly string[], env: NodeJS.ProcessEnv): Pro
   return new Promise((resolve) => {
     execFile(file, [...args], { env, timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL', encoding: 'utf8' }, (error, stdout, stderr) => {
       if (!error) return resolve({ stdout, stderr });
-      const reason = error.killed ? l10n.t('it did not finish within {0} s', PROBE_TIMEOUT_MS / 1000) : typeof error.code === 'number' ? l10n.t('it exited with code {0}', error.code) : error.message;
+      const reason = error.killed
+        ? l10n.t('it did not finish within {0} s', PROBE_TIMEOUT_MS / 1000)
+        : typeof error.code === 'number'
+          ? l10n.t('it exited with code {0}', error.code)
+          : error.message;
       resolve({ stdout, stderr, error: reason });
     });
   });

@@ -211,7 +211,12 @@ function shebang(file: string): { program: string; argument?: string } | undefin
     return undefined;
   }
   if (!head.startsWith('#!')) return undefined;
-  const words = head.slice(2).split('\n', 1)[0]!.trim().split(/\s+/).filter((word) => word !== '' && word !== '-S');
+  const words = head
+    .slice(2)
+    .split('\n', 1)[0]!
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== '' && word !== '-S');
   const [program, argument] = words;
   if (!program || !path.isAbsolute(program)) return undefined;
   return { program, argument };

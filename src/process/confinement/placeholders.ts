@@ -58,7 +58,8 @@ export function placeholderLease(): PlaceholderLease {
       // Listed before any is made, so that another command letting go meanwhile sees this one holds them.
       fs.writeFileSync(path.join(registry, 'leases', leaseName(process.pid, id)), JSON.stringify(held));
       for (const { path: target, placeholder } of holding) {
-        if (placeholder && make(target, placeholder)) fs.writeFileSync(madeFile(registry, target), JSON.stringify({ path: target, placeholder } satisfies Made));
+        if (placeholder && make(target, placeholder))
+          fs.writeFileSync(madeFile(registry, target), JSON.stringify({ path: target, placeholder } satisfies Made));
       }
     },
     release: () => {
@@ -155,7 +156,10 @@ function registryFolder(create = true): string | undefined {
   }
   if (!stats.isDirectory() || stats.uid !== uid || (stats.mode & 0o077) !== 0) {
     throw new ConfinementUnavailableError(
-      l10n.t('{0} is not a private folder of this user (another user’s, a link, or open to others), so the folders of a confined agent cannot be protected safely.', dir),
+      l10n.t(
+        '{0} is not a private folder of this user (another user’s, a link, or open to others), so the folders of a confined agent cannot be protected safely.',
+        dir,
+      ),
       l10n.t('Remove it (or set acpWorkspace.sandbox to "off").'),
     );
   }
@@ -176,7 +180,8 @@ function readMade(file: string): Made | undefined {
     const placeholder = made.placeholder as Partial<Placeholder> | undefined;
     if (typeof made.path !== 'string' || !path.isAbsolute(made.path)) return undefined;
     if (placeholder?.kind === 'folder') return { path: made.path, placeholder: { kind: 'folder' } };
-    if (placeholder?.kind === 'file' && typeof placeholder.content === 'string') return { path: made.path, placeholder: { kind: 'file', content: placeholder.content } };
+    if (placeholder?.kind === 'file' && typeof placeholder.content === 'string')
+      return { path: made.path, placeholder: { kind: 'file', content: placeholder.content } };
     return undefined;
   } catch {
     return undefined;
@@ -202,8 +207,15 @@ function make(target: string, placeholder: Placeholder): boolean {
 function removeIfUnchanged(target: string, placeholder: Placeholder): void {
   try {
     const stats = fs.lstatSync(target);
-    if (placeholder.kind === 'folder' && stats.isDirectory()) fs.rmdirSync(target); // only when still empty
-    else if (placeholder.kind === 'file' && stats.isFile() && stats.size === Buffer.byteLength(placeholder.content) && fs.readFileSync(target, 'utf8') === placeholder.content) fs.unlinkSync(target);
+    if (placeholder.kind === 'folder' && stats.isDirectory())
+      fs.rmdirSync(target); // only when still empty
+    else if (
+      placeholder.kind === 'file' &&
+      stats.isFile() &&
+      stats.size === Buffer.byteLength(placeholder.content) &&
+      fs.readFileSync(target, 'utf8') === placeholder.content
+    )
+      fs.unlinkSync(target);
   } catch {
     // Gone, not empty, changed, or unreadable: it is the user's now.
   }

@@ -45,7 +45,17 @@ export interface Protection {
 /** Editor settings: VS Code's and JetBrains'. */
 export const EDITOR_FOLDERS: readonly string[] = ['.vscode', '.idea'];
 /** Read by git or a shell that starts in the folder when it is a home folder. */
-export const STARTUP_FILES: readonly string[] = ['.gitconfig', '.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin'];
+export const STARTUP_FILES: readonly string[] = [
+  '.gitconfig',
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+];
 /** How deep below a folder nested repositories are looked for, and how many folders at most. */
 export const NESTED_DEPTH = 3;
 export const NESTED_VISITS = 5000;

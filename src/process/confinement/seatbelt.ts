@@ -61,7 +61,8 @@ export function protectedNameRules(policy: Pick<ConfinementPolicy, 'editorSettin
 }
 
 /** Devices any program writes: the null device, terminals, its own descriptors. */
-const DEVICE_WRITES = '(literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (literal "/dev/dtracehelper") (literal "/dev/ptmx") (regex #"^/dev/ttys[0-9]+$") (subpath "/dev/fd")';
+const DEVICE_WRITES =
+  '(literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (literal "/dev/dtracehelper") (literal "/dev/ptmx") (regex #"^/dev/ttys[0-9]+$") (subpath "/dev/fd")';
 
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
@@ -96,7 +97,11 @@ export function seatbeltProfile(
     return `(subpath (param ${sbplString(key)}))`;
   };
   const reachable =
-    policy.mode === 'strict' ? [...programPaths(file, env, cwd), ...nodePreloads(env), ...(cwd ? [cwd] : [])].filter((p) => !SEATBELT_SYSTEM_PATHS.some((system) => isInside(p, system))) : [];
+    policy.mode === 'strict'
+      ? [...programPaths(file, env, cwd), ...nodePreloads(env), ...(cwd ? [cwd] : [])].filter(
+          (p) => !SEATBELT_SYSTEM_PATHS.some((system) => isInside(p, system)),
+        )
+      : [];
   const opened = openedPaths(policy, reachable);
   const writable = [...opened.filter((p) => p.writable).map((p) => p.path), temp].map((p) => name('WRITABLE', p));
   const lines = ['(version 1)', '(allow default)'];
@@ -112,7 +117,9 @@ export function seatbeltProfile(
   }
   lines.push('(deny file-write*)', `(allow file-write* ${writable.join(' ')} ${DEVICE_WRITES})`);
   const protection = folderProtection(policy);
-  const kept = [...new Set([...protection.readOnly.map((p) => p.path), ...protection.links.flatMap((l) => [l.path, l.target]), ...protectedPaths(policy)])].map((p) => name('READ_ONLY', p));
+  const kept = [...new Set([...protection.readOnly.map((p) => p.path), ...protection.links.flatMap((l) => [l.path, l.target]), ...protectedPaths(policy)])].map(
+    (p) => name('READ_ONLY', p),
+  );
   if (kept.length > 0) lines.push(`(deny file-write* ${kept.join(' ')})`);
   const folders = [...new Set((policy.folders ?? []).map(realPathOr))].map((p) => name('FOLDER', p));
   if (folders.length > 0) {

@@ -114,7 +114,8 @@ export interface AddRemoteAgentOptions {
 }
 
 /** What became of one run. */
-export type AddRemoteAgentOutcome = { readonly kind: 'added'; readonly entry: RemoteAgentEntry } | { readonly kind: 'cancelled' } | { readonly kind: 'failed'; readonly message: string };
+export type AddRemoteAgentOutcome =
+  { readonly kind: 'added'; readonly entry: RemoteAgentEntry } | { readonly kind: 'cancelled' } | { readonly kind: 'failed'; readonly message: string };
 
 /** Sandbox Agent's own test double (`mock`): listed by every server, not an agent to work with (0.4.2 cannot start it). */
 const SANDBOX_TEST_AGENTS = new Set(['mock']);
@@ -157,7 +158,10 @@ export class AddRemoteAgent {
       credentials = probe.credentials;
       newToken = probe.newToken;
       if (probe.agents) {
-        const picked = await ui.pickSandboxAgent(url, probe.agents.filter((agent) => !SANDBOX_TEST_AGENTS.has(agent.id)));
+        const picked = await ui.pickSandboxAgent(
+          url,
+          probe.agents.filter((agent) => !SANDBOX_TEST_AGENTS.has(agent.id)),
+        );
         if (!picked) return { kind: 'cancelled' };
         if (!picked.installed) {
           const installed = await this.install(ui, url, credentials, allowInsecure, picked.id);
@@ -244,7 +248,11 @@ export class AddRemoteAgent {
     url: string,
     initial: RemoteCredentials,
     allowInsecure: boolean,
-  ): Promise<{ kind: 'done'; credentials: RemoteCredentials; newToken: boolean; agents: readonly SandboxAgentSummary[] | undefined } | { kind: 'cancelled' } | { kind: 'failed'; message: string }> {
+  ): Promise<
+    | { kind: 'done'; credentials: RemoteCredentials; newToken: boolean; agents: readonly SandboxAgentSummary[] | undefined }
+    | { kind: 'cancelled' }
+    | { kind: 'failed'; message: string }
+  > {
     let credentials = initial;
     let newToken = false;
     for (let attempt = 0; ; attempt++) {
@@ -278,11 +286,21 @@ export class AddRemoteAgent {
   }
 
   /** Installs an agent on the server after the user agreed; never without Workspace Trust. */
-  private async install(ui: RemoteAgentUi, url: string, credentials: RemoteCredentials, allowInsecure: boolean, id: string): Promise<{ kind: 'done' } | { kind: 'cancelled' } | { kind: 'failed'; message: string }> {
+  private async install(
+    ui: RemoteAgentUi,
+    url: string,
+    credentials: RemoteCredentials,
+    allowInsecure: boolean,
+    id: string,
+  ): Promise<{ kind: 'done' } | { kind: 'cancelled' } | { kind: 'failed'; message: string }> {
     if (!this.options.isTrusted()) {
       return {
         kind: 'failed',
-        message: l10n.t('{0} is not installed on {1}, and installing it is refused in Restricted Mode: it makes the server download and run a program. Trust the workspace, or install it on the server yourself.', id, url),
+        message: l10n.t(
+          '{0} is not installed on {1}, and installing it is refused in Restricted Mode: it makes the server download and run a program. Trust the workspace, or install it on the server yourself.',
+          id,
+          url,
+        ),
       };
     }
     if (!(await ui.confirmInstall(url, id))) return { kind: 'cancelled' };

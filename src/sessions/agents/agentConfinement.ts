@@ -17,13 +17,7 @@ import { describeOwnSandboxOff, ownSandboxOff, realProgram } from '../../agents/
 import { Emitter, type Event } from '../../common/events';
 import type { Logger } from '../../common/logger';
 import type { AgentCommand } from '../../process/command';
-import {
-  ConfinementUnavailableError,
-  type ConfinementPolicy,
-  type Confiner,
-  type LaunchConfinement,
-  type SandboxMode,
-} from '../../process/confinement/types';
+import { ConfinementUnavailableError, type ConfinementPolicy, type Confiner, type LaunchConfinement, type SandboxMode } from '../../process/confinement/types';
 import type { FolderGrants } from '../../roots/folderGrants';
 import type { ActiveSessions } from '../routing/activeSessions';
 import type { AgentSession } from '../routing/agentSession';
@@ -141,9 +135,7 @@ export class AgentConfinement {
     // A folder shared with the agent widens it; one taken back narrows it (FolderChanges, once the sessions let it go).
     this.subscription = options.grants.onDidChange(({ agent, granted }) => {
       if (granted.length === 0) return;
-      void this.ensureCovers(agent, granted).catch((error: unknown) =>
-        options.logger.warn(`Widening the confinement of ${agent}: ${errorMessage(error)}`),
-      );
+      void this.ensureCovers(agent, granted).catch((error: unknown) => options.logger.warn(`Widening the confinement of ${agent}: ${errorMessage(error)}`));
     });
   }
 
@@ -184,10 +176,22 @@ export class AgentConfinement {
         editorSettings: input.editorSettings,
       });
     const policy = policyFor(this.folders(agentName));
-    const own = ownSandboxOff(input.command, { ...(input.registryId !== undefined ? { registryId: input.registryId } : {}), programPath: (program) => realProgram(program, env) });
+    const own = ownSandboxOff(input.command, {
+      ...(input.registryId !== undefined ? { registryId: input.registryId } : {}),
+      programPath: (program) => realProgram(program, env),
+    });
     this.record(agentName, { confined: true, description: confiner.description, policy, policyFor, ...(own ? { ownSandboxOff: own.agent.name } : {}) });
-    this.options.logger.info(`${agentName} runs confined by ${confiner.description} (${mode}): writes in ${policy.writable.join(', ')}${policy.readable.length > 0 ? `; reads also ${policy.readable.join(', ')}` : ''}.`);
-    if (own) this.options.logger.info(`${agentName}: ${own.agent.name}'s own sandbox is turned off (${Object.entries(own.env).map(([k, v]) => `${k}=${v}`).join(' ') || 'as its entry sets it'}); ACP Workspace confines it.`);
+    this.options.logger.info(
+      `${agentName} runs confined by ${confiner.description} (${mode}): writes in ${policy.writable.join(', ')}${policy.readable.length > 0 ? `; reads also ${policy.readable.join(', ')}` : ''}.`,
+    );
+    if (own)
+      this.options.logger.info(
+        `${agentName}: ${own.agent.name}'s own sandbox is turned off (${
+          Object.entries(own.env)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ') || 'as its entry sets it'
+        }); ACP Workspace confines it.`,
+      );
     return { confiner, policy, ...(own ? { env: own.env } : {}) };
   }
 
@@ -202,7 +206,10 @@ export class AgentConfinement {
    */
   folders(agentName: string): string[] {
     const takenBack = this.takenBack.get(agentName);
-    const folders = new Set<string>([...this.options.grants.granted(agentName).filter((folder) => !takenBack?.has(folder)), ...(this.needed.get(agentName) ?? [])]);
+    const folders = new Set<string>([
+      ...this.options.grants.granted(agentName).filter((folder) => !takenBack?.has(folder)),
+      ...(this.needed.get(agentName) ?? []),
+    ]);
     for (const session of [...this.options.sessions.forAgent(agentName), ...(this.options.serving?.(agentName) ?? [])]) {
       const withdrawn = new Set(session.withdrawn);
       for (const root of [session.rootSet.cwd, ...session.rootSet.additionalDirectories]) if (!withdrawn.has(root.path)) folders.add(root.path);
@@ -254,7 +261,8 @@ export class AgentConfinement {
     const covered = folders.map((folder) => realPath(folder)).filter((folder) => uncoveredFolders(launched.policy, [folder]).length === 0);
     const gone = covered.filter((folder) => uncoveredFolders(next, [folder]).length > 0);
     const kept = covered.filter((folder) => !gone.includes(folder));
-    if (kept.length > 0) this.options.logger.info(`${agentName} may still write in ${kept.join(', ')}: another of its sessions works there, or a folder still shared holds it.`);
+    if (kept.length > 0)
+      this.options.logger.info(`${agentName} may still write in ${kept.join(', ')}: another of its sessions works there, or a folder still shared holds it.`);
     if (gone.length === 0) return false;
     this.options.logger.info(`Restarting ${agentName}: its confinement must no longer include ${gone.join(', ')}.`);
     const names = listInWords(gone.map(baseName));
@@ -284,7 +292,10 @@ export class AgentConfinement {
   widens(agentName: string, folders: readonly string[]): string[] {
     const launched = this.launched.get(agentName);
     if (!launched?.confined || !this.options.isRunning(agentName)) return [];
-    return uncoveredFolders(launched.policy, folders.map((folder) => realPath(folder)));
+    return uncoveredFolders(
+      launched.policy,
+      folders.map((folder) => realPath(folder)),
+    );
   }
 
   /**
@@ -368,7 +379,12 @@ export class AgentConfinement {
 export function describeConfinement(launched: LaunchView, home: string): ConfinementView {
   if (!launched.confined) {
     const why = launched.why === 'off' ? l10n.t('acpWorkspace.sandbox is off') : l10n.t('started unconfined this once');
-    return { confined: false, label: l10n.t('Not confined'), summary: l10n.t('not confined ({0})', why), detail: l10n.t('Not confined: {0}. Its own tools can read and write anything your account can.', why) };
+    return {
+      confined: false,
+      label: l10n.t('Not confined'),
+      summary: l10n.t('not confined ({0})', why),
+      detail: l10n.t('Not confined: {0}. Its own tools can read and write anything your account can.', why),
+    };
   }
   const { policy } = launched;
   const short = (p: string) => homeAbbreviated(p, home);
@@ -380,7 +396,11 @@ export function describeConfinement(launched: LaunchView, home: string): Confine
     `  ${l10n.t('a private temporary folder')}`,
     ...(policy.mode === 'strict' ? [l10n.t('Reads only those, the system, and:'), ...policy.readable.map((p) => `  ${short(p)}`)] : []),
     ...((policy.folders ?? []).length > 0
-      ? [policy.editorSettings ? l10n.t("In its folders git's configuration and hooks stay read-only.") : l10n.t("In its folders git's configuration and hooks, .vscode and .idea stay read-only.")]
+      ? [
+          policy.editorSettings
+            ? l10n.t("In its folders git's configuration and hooks stay read-only.")
+            : l10n.t("In its folders git's configuration and hooks, .vscode and .idea stay read-only."),
+        ]
       : []),
   ];
   const summary = l10n.t('confined: {0} in {1}', policy.mode, policy.writable.map(label).join(', '));
@@ -402,10 +422,15 @@ function listInWords(items: readonly string[]): string {
 }
 
 /** Keeps every chat's header saying how its agent runs: when a chat opens and when its agent launches. */
-export function showConfinementInChats(confinement: Pick<AgentConfinement, 'view' | 'onDidChange'>, chats: Pick<Chats, 'all' | 'onDidOpen'>): { dispose(): void } {
+export function showConfinementInChats(
+  confinement: Pick<AgentConfinement, 'view' | 'onDidChange'>,
+  chats: Pick<Chats, 'all' | 'onDidOpen'>,
+): { dispose(): void } {
   const show = (chat: SessionController) => {
     const view = confinement.view(chat.session.agentName);
-    chat.thread.setSession({ confinement: view && { confined: view.confined, label: view.label, detail: view.detail, ...(view.pending ? { pending: view.pending } : {}) } });
+    chat.thread.setSession({
+      confinement: view && { confined: view.confined, label: view.label, detail: view.detail, ...(view.pending ? { pending: view.pending } : {}) },
+    });
   };
   const subscriptions = [
     confinement.onDidChange((agentName) => {

@@ -43,14 +43,19 @@ function agentView(entry: GalleryAgent): GalleryAgentView {
     repository: webLink(agent.repository),
     website: webLink(agent.website),
     hasIcon: agent.icon !== undefined,
-    availability: entry.availability.slice(0, 3).map((a) => ({ kind: a.kind, available: a.available, reason: a.reason === undefined ? undefined : words(a.reason) })),
+    availability: entry.availability
+      .slice(0, 3)
+      .map((a) => ({ kind: a.kind, available: a.available, reason: a.reason === undefined ? undefined : words(a.reason) })),
     installed: entry.installed ? { version: cut(entry.installed.version, GALLERY_LIMITS.version), distribution: entry.installed.distribution } : undefined,
     update: entry.update === undefined ? undefined : cut(entry.update, GALLERY_LIMITS.version),
     busy: entry.busy
       ? {
           action: entry.busy.action,
           message: words(entry.busy.progress.message),
-          fraction: entry.busy.progress.fraction === undefined || !Number.isFinite(entry.busy.progress.fraction) ? undefined : Math.min(1, Math.max(0, entry.busy.progress.fraction)),
+          fraction:
+            entry.busy.progress.fraction === undefined || !Number.isFinite(entry.busy.progress.fraction)
+              ? undefined
+              : Math.min(1, Math.max(0, entry.busy.progress.fraction)),
         }
       : undefined,
     error: entry.error === undefined ? undefined : words(entry.error),

@@ -6,7 +6,15 @@
  * the extension's own files and is allowed).
  */
 import * as l10n from '@vscode/l10n';
-import type { Availability, DistributionKind, InstalledAgent, InstallProgress, RegistryAgent, RegistrySource, AgentInstaller } from '../../agents/registry/types';
+import type {
+  Availability,
+  DistributionKind,
+  InstalledAgent,
+  InstallProgress,
+  RegistryAgent,
+  RegistrySource,
+  AgentInstaller,
+} from '../../agents/registry/types';
 import { Disposable } from '../../common/lifecycle';
 import { Emitter, type Event } from '../../common/events';
 import { silentLogger, type Logger } from '../../common/logger';
@@ -16,7 +24,9 @@ import { errorMessage } from '../../common/errors';
 
 /** Why nothing is installed or updated in Restricted Mode. */
 export function restrictedInstallMessage(): string {
-  return l10n.t('Agents are not installed in Restricted Mode: installing downloads and runs programs from the ACP Registry. Trust the workspace to install or update agents.');
+  return l10n.t(
+    'Agents are not installed in Restricted Mode: installing downloads and runs programs from the ACP Registry. Trust the workspace to install or update agents.',
+  );
 }
 
 export interface RegistryAgentsOptions {
@@ -126,7 +136,8 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
     const updates: AgentUpdate[] = [];
     for (const agent of this.listed()) {
       const installed = this.options.installer.find(agent.id);
-      if (installed && this.options.isNewer(agent.version, installed.version)) updates.push({ id: agent.id, name: agent.name, installed: installed.version, available: agent.version });
+      if (installed && this.options.isNewer(agent.version, installed.version))
+        updates.push({ id: agent.id, name: agent.name, installed: installed.version, available: agent.version });
     }
     return updates;
   }
@@ -270,7 +281,13 @@ export class RegistryAgents extends Disposable implements AgentGallerySource {
     const url = this.options.registryUrl();
     if (url === '') return { url, source: 'snapshot', problems: [] };
     const { source, fetchedAt, error, problems } = this.options.source.current();
-    return { url: this.options.source.current().url, source, problems, ...(fetchedAt !== undefined ? { fetchedAt } : {}), ...(error !== undefined ? { error } : {}) };
+    return {
+      url: this.options.source.current().url,
+      source,
+      problems,
+      ...(fetchedAt !== undefined ? { fetchedAt } : {}),
+      ...(error !== undefined ? { error } : {}),
+    };
   }
 
   private agentsChanged(): void {

@@ -36,9 +36,20 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const RESERVED_HEADERS = /^(host|content-length|content-type|accept|connection|keep-alive|transfer-encoding|te|upgrade|sec-websocket-.*)$/i;
 
 const StoredCredentials = z.strictObject({
-  token: z.string().min(1).max(MAX_SECRET_CHARS).refine((t) => !/[\r\n]/.test(t)).optional(),
+  token: z
+    .string()
+    .min(1)
+    .max(MAX_SECRET_CHARS)
+    .refine((t) => !/[\r\n]/.test(t))
+    .optional(),
   headers: z
-    .record(z.string().regex(HEADER_NAME).max(200), z.string().max(MAX_SECRET_CHARS).refine((v) => !/[\r\n]/.test(v)))
+    .record(
+      z.string().regex(HEADER_NAME).max(200),
+      z
+        .string()
+        .max(MAX_SECRET_CHARS)
+        .refine((v) => !/[\r\n]/.test(v)),
+    )
     .refine((h) => Object.keys(h).length <= MAX_HEADERS)
     .optional(),
 });
@@ -56,7 +67,11 @@ export function parseStoredCredentials(value: string | undefined): { readonly cr
     return { credentials: {}, problem: l10n.t('the stored credentials are not JSON') };
   }
   const parsed = StoredCredentials.safeParse(json);
-  if (!parsed.success) return { credentials: {}, problem: l10n.t('the stored credentials have an unexpected shape ({0})', parsed.error.issues.map((i) => i.path.join('.') || '(root)').join(', ')) };
+  if (!parsed.success)
+    return {
+      credentials: {},
+      problem: l10n.t('the stored credentials have an unexpected shape ({0})', parsed.error.issues.map((i) => i.path.join('.') || '(root)').join(', ')),
+    };
   return { credentials: withoutEmpty(parsed.data) };
 }
 
@@ -148,7 +163,8 @@ export function checkRemoteUrl(text: string): string | undefined {
   if (!/^(wss?|https?):/i.test(url)) return l10n.t('Use a ws://, wss://, http:// or https:// URL.');
   const checked = checkRemoteEndpoint({ url, kind: /^wss?:/i.test(url) ? 'websocket' : 'http', allowInsecure: true });
   if (checked instanceof Error) return checked.message;
-  if (checked.search !== '' || checked.hash !== '') return l10n.t('Leave out the query and fragment: a token goes to secret storage with "ACP: Set Remote Agent Token…".');
+  if (checked.search !== '' || checked.hash !== '')
+    return l10n.t('Leave out the query and fragment: a token goes to secret storage with "ACP: Set Remote Agent Token…".');
   return undefined;
 }
 
@@ -239,7 +255,12 @@ export function buildRemoteAgentEntry(choice: RemoteAgentChoice): RemoteAgentEnt
   const parsed = RemoteAgentSetting.strict().safeParse(entry);
   if (!parsed.success) return new Error(formatIssues(parsed.error.issues));
   const remote = parsed.data.remote;
-  const endpoint = checkRemoteEndpoint({ url: remote.url, kind: remoteKindOf(remote), allowInsecure: remote.allowInsecure, ...(remote.sandboxAgent !== undefined ? { sandboxAgent: remote.sandboxAgent } : {}) });
+  const endpoint = checkRemoteEndpoint({
+    url: remote.url,
+    kind: remoteKindOf(remote),
+    allowInsecure: remote.allowInsecure,
+    ...(remote.sandboxAgent !== undefined ? { sandboxAgent: remote.sandboxAgent } : {}),
+  });
   return endpoint instanceof Error ? endpoint : entry;
 }
 
@@ -248,7 +269,8 @@ export function buildRemoteAgentEntry(choice: RemoteAgentChoice): RemoteAgentEnt
  * when the setting is not a list (writing would lose it) or already has an entry with that name.
  */
 export function withRemoteAgentEntry(current: unknown, entry: RemoteAgentEntry): unknown[] | Error {
-  if (current !== undefined && current !== null && !Array.isArray(current)) return new Error(l10n.t('acpWorkspace.agents in your user settings is not a list: fix it first, so that nothing of it is lost.'));
+  if (current !== undefined && current !== null && !Array.isArray(current))
+    return new Error(l10n.t('acpWorkspace.agents in your user settings is not a list: fix it first, so that nothing of it is lost.'));
   const list: unknown[] = Array.isArray(current) ? [...(current as unknown[])] : [];
   if (list.some((e) => typeof e === 'object' && e !== null && (e as { name?: unknown }).name === entry.name)) {
     return new Error(l10n.t('An agent named "{0}" exists already.', entry.name));
@@ -259,5 +281,7 @@ export function withRemoteAgentEntry(current: unknown, entry: RemoteAgentEntry):
 /** The names of the entries in a value of `acpWorkspace.agents` (whatever their shape). */
 export function entryNames(current: unknown): string[] {
   if (!Array.isArray(current)) return [];
-  return current.flatMap((e: unknown) => (typeof e === 'object' && e !== null && typeof (e as { name?: unknown }).name === 'string' ? [((e as { name: string }).name).trim()] : []));
+  return current.flatMap((e: unknown) =>
+    typeof e === 'object' && e !== null && typeof (e as { name?: unknown }).name === 'string' ? [(e as { name: string }).name.trim()] : [],
+  );
 }

@@ -52,7 +52,9 @@ export class RemoteAgents {
       endpoint: config.endpoint,
       credentials: () => this.options.credentials(config.endpoint.url),
       linkFactory: this.options.linkFactory,
-      ...(mapper ? { wrapTransport: (link) => mappedTransport(link, mapper, { onRefused: (refusal) => this.options.onRefused(definition.name, refusal) }) } : {}),
+      ...(mapper
+        ? { wrapTransport: (link) => mappedTransport(link, mapper, { onRefused: (refusal) => this.options.onRefused(definition.name, refusal) }) }
+        : {}),
       logger: shared.logger,
       clientInfo: shared.clientInfo,
       features: shared.features,

@@ -122,7 +122,10 @@ export class Chats {
     });
     self.chat = chat;
     this.chats.add(chat);
-    this.changeSubscriptions.set(chat, thread.onDidChange(() => this.changeEmitter.fire(chat)));
+    this.changeSubscriptions.set(
+      chat,
+      thread.onDidChange(() => this.changeEmitter.fire(chat)),
+    );
     this.options.sessions.add(session);
     if (options.replay) thread.beginReplay();
     void this.options.router.route(session.connection, session.sessionId, chat);
@@ -220,7 +223,17 @@ export class Chats {
 
   dispose(): void {
     for (const chat of this.all()) this.close(chat);
-    for (const emitter of [this.openEmitter, this.closeEmitter, this.changeEmitter, this.revealEmitter, this.permissionEmitter, this.turnEndEmitter, this.failEmitter, this.recoverEmitter]) emitter.dispose();
+    for (const emitter of [
+      this.openEmitter,
+      this.closeEmitter,
+      this.changeEmitter,
+      this.revealEmitter,
+      this.permissionEmitter,
+      this.turnEndEmitter,
+      this.failEmitter,
+      this.recoverEmitter,
+    ])
+      emitter.dispose();
   }
 }
 

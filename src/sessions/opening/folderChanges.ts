@@ -80,8 +80,16 @@ export class FolderChanges {
     await this.offerReopen(
       affected,
       affected.length === 1
-        ? l10n.t('Workspace folders changed ({0}). The {1} session still has its old folders: reopen it with the current folders?', change, affected[0]!.agentName)
-        : l10n.t('Workspace folders changed ({0}). {1} open sessions still have their old folders: reopen them with the current folders?', change, affected.length),
+        ? l10n.t(
+            'Workspace folders changed ({0}). The {1} session still has its old folders: reopen it with the current folders?',
+            change,
+            affected[0]!.agentName,
+          )
+        : l10n.t(
+            'Workspace folders changed ({0}). {1} open sessions still have their old folders: reopen them with the current folders?',
+            change,
+            affected.length,
+          ),
     );
   }
 
@@ -101,7 +109,11 @@ export class FolderChanges {
       const reason =
         taken.length === 1
           ? l10n.t('{0} is no longer shared with {1}: the session can no longer reach it. Reopen it to give the agent the folders shared now.', names, agent)
-          : l10n.t('{0} are no longer shared with {1}: the session can no longer reach them. Reopen it to give the agent the folders shared now.', names, agent);
+          : l10n.t(
+              '{0} are no longer shared with {1}: the session can no longer reach them. Reopen it to give the agent the folders shared now.',
+              names,
+              agent,
+            );
       if (this.withdraw(session, taken, reason).length > 0) withdrawnFrom.push(session);
     }
     await this.narrow(agent, revoked);
@@ -116,8 +128,18 @@ export class FolderChanges {
           ? l10n.t('{0} is no longer shared with {1}; its open session can no longer reach it. Reopen it with the folders shared now?', folders, agent)
           : l10n.t('{0} are no longer shared with {1}; its open session can no longer reach them. Reopen it with the folders shared now?', folders, agent)
         : revoked.length === 1
-          ? l10n.t('{0} is no longer shared with {1}; {2} open sessions can no longer reach it. Reopen them with the folders shared now?', folders, agent, affected.length)
-          : l10n.t('{0} are no longer shared with {1}; {2} open sessions can no longer reach them. Reopen them with the folders shared now?', folders, agent, affected.length),
+          ? l10n.t(
+              '{0} is no longer shared with {1}; {2} open sessions can no longer reach it. Reopen them with the folders shared now?',
+              folders,
+              agent,
+              affected.length,
+            )
+          : l10n.t(
+              '{0} are no longer shared with {1}; {2} open sessions can no longer reach them. Reopen them with the folders shared now?',
+              folders,
+              agent,
+              affected.length,
+            ),
     );
   }
 
@@ -139,7 +161,10 @@ export class FolderChanges {
     for (const session of sessions) {
       session.markStale(undefined);
       const withdrawn = new Set(session.withdrawn);
-      this.options.remember?.(session, rootPaths(session.rootSet).filter((root) => !withdrawn.has(root)));
+      this.options.remember?.(
+        session,
+        rootPaths(session.rootSet).filter((root) => !withdrawn.has(root)),
+      );
     }
   }
 
@@ -192,7 +217,8 @@ export class FolderChanges {
     const terminals = this.options.router.terminals(session.connection);
     const inside = (cwd: string) => withdrawn.some((root) => cwd === root || cwd.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`));
     for (const terminal of terminals?.list(session.sessionId) ?? []) {
-      if (!terminal.exitStatus && inside(terminal.cwd)) void terminals?.kill({ sessionId: session.sessionId, terminalId: terminal.terminalId }).catch(() => undefined);
+      if (!terminal.exitStatus && inside(terminal.cwd))
+        void terminals?.kill({ sessionId: session.sessionId, terminalId: terminal.terminalId }).catch(() => undefined);
     }
     return withdrawn;
   }

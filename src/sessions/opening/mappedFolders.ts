@@ -26,7 +26,10 @@ export function mappedCandidates(agentName: string, all: Candidates, isMapped: I
   const candidates = restrictToMapped(all, isMapped);
   if (candidates.roots.length === 0) {
     throw new SessionStartError(
-      l10n.t('None of this workspace\'s folders has a path mapping for {0}, so there is no folder to share with it: add the folders to remote.pathMappings of its entry in acpWorkspace.agents.', agentName),
+      l10n.t(
+        "None of this workspace's folders has a path mapping for {0}, so there is no folder to share with it: add the folders to remote.pathMappings of its entry in acpWorkspace.agents.",
+        agentName,
+      ),
     );
   }
   return candidates;
@@ -41,10 +44,21 @@ export function mappedRootSet(agentName: string, roots: RootSet, isMapped: IsMap
   if (!isMapped) return { roots, unmapped: [] };
   if (!isMapped(roots.cwd.path)) {
     throw new Error(
-      l10n.t('{0} cannot work in “{1}” ({2}): that folder has no path mapping for this remote agent. Add it to remote.pathMappings of its entry in acpWorkspace.agents.', agentName, roots.cwd.name, roots.cwd.path),
+      l10n.t(
+        '{0} cannot work in “{1}” ({2}): that folder has no path mapping for this remote agent. Add it to remote.pathMappings of its entry in acpWorkspace.agents.',
+        agentName,
+        roots.cwd.name,
+        roots.cwd.path,
+      ),
     );
   }
   const unmapped = roots.additionalDirectories.filter((root) => !isMapped(root.path));
   if (unmapped.length === 0) return { roots, unmapped };
-  return { roots: createRootSet(roots.cwd, roots.additionalDirectories.filter((root) => isMapped(root.path))), unmapped };
+  return {
+    roots: createRootSet(
+      roots.cwd,
+      roots.additionalDirectories.filter((root) => isMapped(root.path)),
+    ),
+    unmapped,
+  };
 }

@@ -62,9 +62,16 @@ export class PromptEdits {
       return 'notSent';
     }
     const forkTitle = forked.thread.session.title;
-    chat.thread.addInfo(forkTitle ? l10n.t('Your edited prompt was sent in a fork of this session, “{0}”, in its own tab.', forkTitle) : l10n.t('Your edited prompt was sent in a fork of this session, in its own tab.'));
+    chat.thread.addInfo(
+      forkTitle
+        ? l10n.t('Your edited prompt was sent in a fork of this session, “{0}”, in its own tab.', forkTitle)
+        : l10n.t('Your edited prompt was sent in a fork of this session, in its own tab.'),
+    );
     forked.thread.addInfo(
-      l10n.t('Forked from “{0}” to send your edited prompt; the fork keeps the conversation up to now, including later turns — ACP cannot fork at a message yet.', title),
+      l10n.t(
+        'Forked from “{0}” to send your edited prompt; the fork keeps the conversation up to now, including later turns — ACP cannot fork at a message yet.',
+        title,
+      ),
     );
     await forked.send(text, attachments);
     return { forked };

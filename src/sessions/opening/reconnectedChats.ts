@@ -35,7 +35,11 @@ export function reopenChatsOnReconnect(
  * Tells the chats of a remote agent that stopped reconnecting (`failed` after its connection was lost) why, once per
  * failure: before, only the Agents view said it. Chats being restarted by the user are told by the restart itself.
  */
-export function tellChatsWhenReconnectFails(agents: Pick<AgentRegistry, 'onDidChange' | 'list'>, chats: Pick<Chats, 'all'>, logger: Logger): { dispose(): void } {
+export function tellChatsWhenReconnectFails(
+  agents: Pick<AgentRegistry, 'onDidChange' | 'list'>,
+  chats: Pick<Chats, 'all'>,
+  logger: Logger,
+): { dispose(): void } {
   /** Remote agents whose current failure was told already. */
   const told = new Set<string>();
   return agents.onDidChange(() => {
@@ -49,7 +53,9 @@ export function tellChatsWhenReconnectFails(agents: Pick<AgentRegistry, 'onDidCh
       if (told.has(name) || status.message === undefined) continue;
       told.add(name);
       // A chat that showed the lost connection (one the user is restarting says "Restarting…" and hears from the restart).
-      const lost = chats.all().filter((chat) => chat.session.agentName === name && chat.session.connection.isClosed && chat.thread.session.status === 'disconnected');
+      const lost = chats
+        .all()
+        .filter((chat) => chat.session.agentName === name && chat.session.connection.isClosed && chat.thread.session.status === 'disconnected');
       if (lost.length === 0) continue;
       const actions: ErrorAction[] = remote.credentialsRefused ? ['setToken', 'reopen'] : ['restart', 'reopen'];
       logger.info(`${name} stopped reconnecting: telling ${lost.length} chat(s).`);

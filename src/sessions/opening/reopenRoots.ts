@@ -28,7 +28,12 @@ export interface ReopenRootsContext {
 }
 
 /** The roots to send, after the user's choice where one is needed; undefined when cancelled. */
-export async function chooseReopenRoots(view: SessionView, connection: AcpConnection, verbLabel: string, context: ReopenRootsContext): Promise<RootSet | undefined> {
+export async function chooseReopenRoots(
+  view: SessionView,
+  connection: AcpConnection,
+  verbLabel: string,
+  context: ReopenRootsContext,
+): Promise<RootSet | undefined> {
   const { workspace, shape, grants, ui } = context;
   const shareAll = workspace.shareAllFolders();
   const agent = { name: view.agentName, running: true, caps: connection.caps, catalog: undefined };

@@ -149,12 +149,16 @@ function reopenedNote(verb: ReopenVerb, method: ReopenMethod, title: string | un
     case 'recover':
       return method === 'load' ? l10n.t('Session reopened: the agent replayed its history.') : l10n.t('Session resumed.');
     case 'refolder':
-      return method === 'load' ? l10n.t('Session reopened with the current folders: the agent replayed its history.') : l10n.t('Session reopened with the current folders.');
+      return method === 'load'
+        ? l10n.t('Session reopened with the current folders: the agent replayed its history.')
+        : l10n.t('Session reopened with the current folders.');
     case 'open':
     case 'restore':
     case 'resume':
     case 'fork':
-      return method === 'load' ? l10n.t('Session opened: the agent replayed its history.') : l10n.t('Session resumed: earlier messages are not shown (resuming does not replay them).');
+      return method === 'load'
+        ? l10n.t('Session opened: the agent replayed its history.')
+        : l10n.t('Session resumed: earlier messages are not shown (resuming does not replay them).');
   }
 }
 
@@ -179,7 +183,8 @@ export class Reopener {
     // Every path but a recovery (which a restart runs, and which a launch covers through the open chats):
     // a confined agent is launched, or restarted, with the folders the session is expected to work in.
     const declares = this.options.confinement !== undefined && verb !== 'recover';
-    if (declares && request.expectedFolders && request.expectedFolders.length > 0) await this.options.confinement!.ensureCovers(agentName, request.expectedFolders);
+    if (declares && request.expectedFolders && request.expectedFolders.length > 0)
+      await this.options.confinement!.ensureCovers(agentName, request.expectedFolders);
     let connection = await agents.start(agentName);
     const method = methodFor(verb, connection.caps, agentName);
     const chosen = await request.roots(connection);
@@ -222,7 +227,8 @@ export class Reopener {
     // Recorded before its chat opens, so the chat has its title from the start.
     if (method === 'fork') {
       const { title, parentAgentTitle } = request;
-      const forkOf: ForkOrigin | undefined = title === undefined ? undefined : { sessionId, title, ...(parentAgentTitle ? { agentTitle: parentAgentTitle } : {}) };
+      const forkOf: ForkOrigin | undefined =
+        title === undefined ? undefined : { sessionId, title, ...(parentAgentTitle ? { agentTitle: parentAgentTitle } : {}) };
       this.options.record?.(session, undefined, forkOf);
     } else {
       this.options.record?.(session, request.title);
@@ -360,7 +366,15 @@ function stillShared(session: AgentSession): RootSet {
   const withdrawn = new Set(session.withdrawn);
   const { cwd, additionalDirectories } = session.rootSet;
   if (withdrawn.has(cwd.path)) {
-    throw new Error(l10n.t('The session\'s folder “{0}” is no longer in the workspace, so it cannot be reopened there. Start a new session, or open it from the Sessions view.', cwd.name));
+    throw new Error(
+      l10n.t(
+        "The session's folder “{0}” is no longer in the workspace, so it cannot be reopened there. Start a new session, or open it from the Sessions view.",
+        cwd.name,
+      ),
+    );
   }
-  return createRootSet(cwd, additionalDirectories.filter((root) => !withdrawn.has(root.path)));
+  return createRootSet(
+    cwd,
+    additionalDirectories.filter((root) => !withdrawn.has(root.path)),
+  );
 }

@@ -9,7 +9,15 @@ import type { Logger } from '../../common/logger';
 import type { FolderGrants } from '../../roots/folderGrants';
 import { describeRoots, rootPaths, sameRootPaths, type Root } from '../../roots/rootSet';
 import { mappedCandidates, SessionStartError } from './mappedFolders';
-import { choosePrimary, describeNotShared, foldersNeedingConsent, planRoots, type CandidateRoot, type Candidates, type RootPlan } from '../../roots/workspaceRoots';
+import {
+  choosePrimary,
+  describeNotShared,
+  foldersNeedingConsent,
+  planRoots,
+  type CandidateRoot,
+  type Candidates,
+  type RootPlan,
+} from '../../roots/workspaceRoots';
 import type { ActiveSessions } from '../routing/activeSessions';
 import type { AgentSession } from '../routing/agentSession';
 import type { Chats } from '../chats/chats';
@@ -29,7 +37,6 @@ export interface NewSessionOptions {
   /** Index of the workspace folder to use as primary (skips the primary-folder setting). */
   readonly primaryIndex?: number;
 }
-
 
 export interface SessionStarterOptions {
   readonly agents: AgentPool;
@@ -66,14 +73,19 @@ export class SessionStarter {
     const { workspace, agents, ui } = this.options;
     if (!workspace.isTrusted()) {
       throw new SessionStartError(
-        l10n.t('Agents are not started in Restricted Mode: an agent runs programs and reads and writes files in this workspace. Trust the workspace to use agents.'),
+        l10n.t(
+          'Agents are not started in Restricted Mode: an agent runs programs and reads and writes files in this workspace. Trust the workspace to use agents.',
+        ),
       );
     }
     const all = workspace.candidates();
     if (all.roots.length === 0) {
       throw new SessionStartError(
         all.notShared.length > 0
-          ? l10n.t('None of this workspace\'s folders is on this machine\'s file system, so there is no folder to share with an agent ({0}).', all.notShared.map((f) => f.name).join(', '))
+          ? l10n.t(
+              "None of this workspace's folders is on this machine's file system, so there is no folder to share with an agent ({0}).",
+              all.notShared.map((f) => f.name).join(', '),
+            )
           : l10n.t('Open a folder or workspace first: a session works in a folder.'),
       );
     }
@@ -100,7 +112,12 @@ export class SessionStarter {
       if (decision === 'one-per-folder') {
         const started: StartedSession[] = [];
         for (const root of candidates.roots) {
-          started.push(await this.start(connection, planRoots(candidates, root, () => true, false, false)));
+          started.push(
+            await this.start(
+              connection,
+              planRoots(candidates, root, () => true, false, false),
+            ),
+          );
         }
         return started;
       }
@@ -190,7 +207,10 @@ export class SessionStarter {
       if (ask.length > 0) {
         const allowed = await ui().askConsent(agentName, primary, ask);
         if (!allowed) return 'cancel';
-        await grants.grant(agentName, allowed.map((root) => root.path));
+        await grants.grant(
+          agentName,
+          allowed.map((root) => root.path),
+        );
         const refused = ask.filter((root) => !allowed.some((a) => a.path === root.path));
         if (refused.length > 0) logger.info(`Not shared with ${agentName} (not allowed): ${refused.map((r) => r.path).join(', ')}`);
       }

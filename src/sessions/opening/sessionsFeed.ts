@@ -18,7 +18,16 @@ import { BackgroundPaging, pagingRefreshDelay, type PagingTarget } from '../../h
 import { pagingBar } from '../../history/pagingBar';
 import { DEFAULT_SETTINGS, SessionsModel } from '../../history/sessionsModel';
 import { sourcePlan, type AgentEntry } from '../../history/sessionView';
-import { HistoryRequests, SessionsToHost, ViewSettings, type HostToSessions, type PagingBar, type Row, type SessionAction, type StatusAction } from '../../shared/historyProtocol';
+import {
+  HistoryRequests,
+  SessionsToHost,
+  ViewSettings,
+  type HostToSessions,
+  type PagingBar,
+  type Row,
+  type SessionAction,
+  type StatusAction,
+} from '../../shared/historyProtocol';
 import { answer } from '../../shared/ipc';
 import type { HistoryActions } from './historyActions';
 import type { SessionHistory } from './sessionHistory';

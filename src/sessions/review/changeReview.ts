@@ -23,7 +23,6 @@ export interface ReviewTarget {
   readonly title: string;
 }
 
-
 /** A diff to open: the left side, and the file on disk (or nothing when it does not exist). */
 export interface DiffSides {
   readonly before: ContentSource;
@@ -61,7 +60,8 @@ export class ChangeReview {
     const opened = await this.checkpoints.find(target.agentName, target.sessionId);
     const base = { version, title: target.title, files: [], turns: [], checkpoints: 0, evicted: 0, ...(message ? { message } : {}) };
     // Its checkpoints are read when its chat opens the session (a review tab restored after a reload can come first).
-    if (!opened) return { ...base, unavailable: l10n.t('The changes of this session show once it is open: open its chat, or reopen it from the Sessions view.') };
+    if (!opened)
+      return { ...base, unavailable: l10n.t('The changes of this session show once it is open: open its chat, or reopen it from the Sessions view.') };
     if ('unavailable' in opened) return { ...base, unavailable: l10n.t('Checkpoints are off for this session: {0}', opened.unavailable) };
     const { review, store, roots, evicted } = opened;
     const files = await review.pending();
@@ -76,7 +76,10 @@ export class ChangeReview {
   }
 
   /** An accept or reject from the tab; what happened, in words, when it was not simply done. */
-  async perform(target: ReviewTarget, message: Extract<ReviewToHost, { type: 'accept' | 'reject' | 'acceptAll' | 'rejectAll' | 'undo' | 'redo' }>): Promise<Message> {
+  async perform(
+    target: ReviewTarget,
+    message: Extract<ReviewToHost, { type: 'accept' | 'reject' | 'acceptAll' | 'rejectAll' | 'undo' | 'redo' }>,
+  ): Promise<Message> {
     const opened = await this.checkpoints.find(target.agentName, target.sessionId);
     if (!opened || 'unavailable' in opened) return { severity: 'error', text: l10n.t('This session has no checkpoints.') };
     const { review } = opened;
@@ -136,7 +139,8 @@ export class ChangeReview {
     if (source.kind === 'absent') return '';
     const opened = await this.checkpoints.find(source.agentName, source.sessionId);
     if (!opened || 'unavailable' in opened) return '';
-    const state = source.kind === 'base' ? await opened.review.baseOf(source.key) : await opened.review.contentAt(source.checkpointId, source.root, source.path);
+    const state =
+      source.kind === 'base' ? await opened.review.baseOf(source.key) : await opened.review.contentAt(source.checkpointId, source.root, source.path);
     return describe(state);
   }
 
@@ -183,14 +187,27 @@ export class ChangeReview {
   private async restore(target: ReviewTarget, review: SessionReview, kind: 'undo' | 'redo', n: number): Promise<Message> {
     const Verb = kind === 'undo' ? l10n.t('Undo') : l10n.t('Redo');
     if (this.chats.find(target.agentName, target.sessionId)?.isRunning) {
-      return { severity: 'warning', text: kind === 'undo' ? l10n.t('Undo waits until the agent\'s turn has ended: stop it or wait.') : l10n.t('Redo waits until the agent\'s turn has ended: stop it or wait.') };
+      return {
+        severity: 'warning',
+        text:
+          kind === 'undo'
+            ? l10n.t("Undo waits until the agent's turn has ended: stop it or wait.")
+            : l10n.t("Redo waits until the agent's turn has ended: stop it or wait."),
+      };
     }
     const plan = kind === 'undo' ? await review.planUndo(n) : await review.planRedo(n);
     const what = turnsText(plan);
-    if (plan.blocked) return { severity: 'warning', text: (kind === 'undo' ? l10n.t('{0} cannot be undone: {1}', what, plan.blocked) : l10n.t('{0} cannot be redone: {1}', what, plan.blocked)) };
+    if (plan.blocked)
+      return {
+        severity: 'warning',
+        text: kind === 'undo' ? l10n.t('{0} cannot be undone: {1}', what, plan.blocked) : l10n.t('{0} cannot be redone: {1}', what, plan.blocked),
+      };
     if (plan.conflicts.length > 0) return { severity: 'error', text: conflictText(plan, kind) };
     if (plan.files.length === 0) {
-      const text = kind === 'undo' ? l10n.t('Undo of {0}: the files are already as they would be; nothing to write.', what) : l10n.t('Redo of {0}: the files are already as they would be; nothing to write.', what);
+      const text =
+        kind === 'undo'
+          ? l10n.t('Undo of {0}: the files are already as they would be; nothing to write.', what)
+          : l10n.t('Redo of {0}: the files are already as they would be; nothing to write.', what);
       return { severity: 'info', text };
     }
     const merged = plan.files.filter((f) => f.merged).length;
@@ -198,9 +215,15 @@ export class ChangeReview {
     const folders = plan.cannotRestore.filter((p) => !tooLarge.includes(p));
     const where = (p: { root: string; path: string }) => (p.path === '' ? path.basename(p.root) : `${path.basename(p.root)}/${p.path}`);
     const notes = [
-      merged === 1 ? l10n.t('1 file you edited since will keep your edits (merged).') : merged > 1 ? l10n.t('{0} files you edited since will keep your edits (merged).', merged) : '',
+      merged === 1
+        ? l10n.t('1 file you edited since will keep your edits (merged).')
+        : merged > 1
+          ? l10n.t('{0} files you edited since will keep your edits (merged).', merged)
+          : '',
       tooLarge.length > 0 ? l10n.t('Not restored (too large to keep in a checkpoint): {0}.', tooLarge.map((p) => p.path).join(', ')) : '',
-      folders.length > 0 ? l10n.t('Not restored (checkpoints could not capture it, so what changed there is not known): {0}.', folders.map(where).join(', ')) : '',
+      folders.length > 0
+        ? l10n.t('Not restored (checkpoints could not capture it, so what changed there is not known): {0}.', folders.map(where).join(', '))
+        : '',
     ].filter(Boolean);
     const confirmed = await this.ui().confirmRestore({
       title: restoreTitle(kind, what, plan.files.length),
@@ -210,13 +233,21 @@ export class ChangeReview {
     });
     if (!confirmed) return undefined;
     const outcome = kind === 'undo' ? await review.undo(plan) : await review.redo(plan);
-    if (!outcome.ok) return { severity: 'error', text: outcome.conflicts.length > 0 ? conflictText({ ...plan, conflicts: outcome.conflicts }, kind) : outcome.message };
+    if (!outcome.ok)
+      return { severity: 'error', text: outcome.conflicts.length > 0 ? conflictText({ ...plan, conflicts: outcome.conflicts }, kind) : outcome.message };
     const written = outcome.written.length;
-    if (outcome.failed.length === 0) return { severity: 'info', text: kind === 'undo' ? l10n.t('Undid {0}: files written: {1}.', what, written) : l10n.t('Redid {0}: files written: {1}.', what, written) };
+    if (outcome.failed.length === 0)
+      return {
+        severity: 'info',
+        text: kind === 'undo' ? l10n.t('Undid {0}: files written: {1}.', what, written) : l10n.t('Redid {0}: files written: {1}.', what, written),
+      };
     const failed = outcome.failed.map((f) => `${f.path} (${f.reason})`).join(', ');
     return {
       severity: 'warning',
-      text: kind === 'undo' ? l10n.t('Undid {0}: files written: {1}. Not written: {2}.', what, written, failed) : l10n.t('Redid {0}: files written: {1}. Not written: {2}.', what, written, failed),
+      text:
+        kind === 'undo'
+          ? l10n.t('Undid {0}: files written: {1}. Not written: {2}.', what, written, failed)
+          : l10n.t('Redid {0}: files written: {1}. Not written: {2}.', what, written, failed),
     };
   }
 
@@ -259,12 +290,26 @@ function conflictText(plan: Pick<RestorePlan, 'conflicts' | 'turn' | 'turns'>, k
   const one = plan.conflicts.length === 1;
   if (kind === 'undo') {
     return one
-      ? l10n.t('Nothing was undone: 1 file changed since the agent wrote it in a way that cannot be merged: {0}. Resolve or revert those edits, then try again.', files)
-      : l10n.t('Nothing was undone: {0} files changed since the agent wrote them in a way that cannot be merged: {1}. Resolve or revert those edits, then try again.', plan.conflicts.length, files);
+      ? l10n.t(
+          'Nothing was undone: 1 file changed since the agent wrote it in a way that cannot be merged: {0}. Resolve or revert those edits, then try again.',
+          files,
+        )
+      : l10n.t(
+          'Nothing was undone: {0} files changed since the agent wrote them in a way that cannot be merged: {1}. Resolve or revert those edits, then try again.',
+          plan.conflicts.length,
+          files,
+        );
   }
   return one
-    ? l10n.t('Nothing was redone: 1 file changed since the agent wrote it in a way that cannot be merged: {0}. Resolve or revert those edits, then try again.', files)
-    : l10n.t('Nothing was redone: {0} files changed since the agent wrote them in a way that cannot be merged: {1}. Resolve or revert those edits, then try again.', plan.conflicts.length, files);
+    ? l10n.t(
+        'Nothing was redone: 1 file changed since the agent wrote it in a way that cannot be merged: {0}. Resolve or revert those edits, then try again.',
+        files,
+      )
+    : l10n.t(
+        'Nothing was redone: {0} files changed since the agent wrote them in a way that cannot be merged: {1}. Resolve or revert those edits, then try again.',
+        plan.conflicts.length,
+        files,
+      );
 }
 
 function describe(state: FileState | undefined): string {

@@ -107,14 +107,16 @@ export class Checkpoints implements TurnHooks {
   warmUp(chat: SessionController): void {
     this.chats.add(chat);
     if (!this.options.settings().enabled) return;
-    void this.review(chat.session).then(async (opened) => {
-      if ('unavailable' in opened) return;
-      this.showTurns(chat, opened.review);
-      // The roots later checkpoints take by default (a turn under way keeps its own).
-      opened.store.setRoots(rootsOf(chat.session));
-      // The first capture of a folder is the costly one (every file is read once); later ones are incremental.
-      await opened.store.take('Session opened');
-    }).catch((error: unknown) => this.options.logger.warn(`Checkpoints of ${chat.session.sessionId}: ${String(error)}`));
+    void this.review(chat.session)
+      .then(async (opened) => {
+        if ('unavailable' in opened) return;
+        this.showTurns(chat, opened.review);
+        // The roots later checkpoints take by default (a turn under way keeps its own).
+        opened.store.setRoots(rootsOf(chat.session));
+        // The first capture of a folder is the costly one (every file is read once); later ones are incremental.
+        await opened.store.take('Session opened');
+      })
+      .catch((error: unknown) => this.options.logger.warn(`Checkpoints of ${chat.session.sessionId}: ${String(error)}`));
   }
 
   /**
@@ -225,7 +227,13 @@ export class Checkpoints implements TurnHooks {
       if (told.has(key)) continue;
       told.add(key);
       const where = skip.path ? `${path.join(skip.root, skip.path)}` : skip.root;
-      chat.thread.addInfo(l10n.t('Checkpoints do not cover {0}: {1} What the agent changes there is not listed and cannot be undone.', where, uncovered(skip.reason, this.options.settings().maxFiles ?? DEFAULT_MAX_FILES)));
+      chat.thread.addInfo(
+        l10n.t(
+          'Checkpoints do not cover {0}: {1} What the agent changes there is not listed and cannot be undone.',
+          where,
+          uncovered(skip.reason, this.options.settings().maxFiles ?? DEFAULT_MAX_FILES),
+        ),
+      );
     }
   }
 
@@ -268,13 +276,19 @@ export class Checkpoints implements TurnHooks {
     });
     const key = reviewKey(session.agentName, session.sessionId);
     // Every write is checked against the session's folders as they are at that moment.
-    const guarded = () => new GuardedReviewFs(this.sessions.get(key)?.guard ?? session.guard, (root, file) => this.options.isDirty(path.join(root, ...file.split('/'))));
+    const guarded = () =>
+      new GuardedReviewFs(this.sessions.get(key)?.guard ?? session.guard, (root, file) => this.options.isDirty(path.join(root, ...file.split('/'))));
     const fs: ReviewFs = {
       read: (root, file) => guarded().read(root, file),
       write: (root, file, state: FileState | undefined) => guarded().write(root, file, state),
       isDirty: (root, file) => guarded().isDirty(root, file),
     };
-    const review = await SessionReview.open({ store, fs, file: path.join(this.options.storageDir, 'reviews', `${sessionKey}.json`), logger: this.options.logger });
+    const review = await SessionReview.open({
+      store,
+      fs,
+      file: path.join(this.options.storageDir, 'reviews', `${sessionKey}.json`),
+      logger: this.options.logger,
+    });
     let evicted = 0;
     store.onDidEvict((ids: readonly string[]) => (evicted += ids.length));
     review.onDidChange(() => {
@@ -358,7 +372,9 @@ export function reviewKey(agentName: string, sessionId: string): string {
 /** The folders a session's checkpoints capture: those it was given and still has. */
 export function rootsOf(session: AgentSession): CheckpointRoot[] {
   const withdrawn = new Set(session.withdrawn);
-  return [session.rootSet.cwd, ...session.rootSet.additionalDirectories].filter((root) => !withdrawn.has(root.path)).map((root) => ({ name: root.name, path: root.path }));
+  return [session.rootSet.cwd, ...session.rootSet.additionalDirectories]
+    .filter((root) => !withdrawn.has(root.path))
+    .map((root) => ({ name: root.name, path: root.path }));
 }
 
 /** A turn's files for the chat, folders in the session's order, paths sorted within each. */

@@ -18,7 +18,13 @@ export function rootParams(connection: AcpConnection, rootSet: RootSet): { cwd: 
   const additional = additionalPaths(rootSet);
   if (connection.caps.sessions.additionalDirectories) return { cwd: rootSet.cwd.path, additionalDirectories: additional };
   if (additional.length > 0) {
-    throw new Error(l10n.t('{0} can only see one folder, but {1} were chosen. Choose one primary folder, or start one session per folder.', connection.agentName, describeRoots(rootSet)));
+    throw new Error(
+      l10n.t(
+        '{0} can only see one folder, but {1} were chosen. Choose one primary folder, or start one session per folder.',
+        connection.agentName,
+        describeRoots(rootSet),
+      ),
+    );
   }
   return { cwd: rootSet.cwd.path };
 }
@@ -56,10 +62,6 @@ export async function forkSession(connection: AcpConnection, sessionId: string, 
   return new AgentSession(connection.agentName, result.sessionId, connection, rootSet, setupOf(result));
 }
 
-function setupOf(result: {
-  modes?: SessionModeState | null;
-  models?: SessionModelState;
-  configOptions?: SessionConfigOption[] | null;
-}): SessionSetup {
+function setupOf(result: { modes?: SessionModeState | null; models?: SessionModelState; configOptions?: SessionConfigOption[] | null }): SessionSetup {
   return { modes: result.modes ?? undefined, models: result.models, configOptions: result.configOptions ?? undefined };
 }

@@ -21,7 +21,14 @@ import type { OpenDocuments } from '../../roots/guardedFs';
 import { displayLine } from '../../terminal/commandLine';
 import { registerTerminalHandlers, type TerminalSession } from '../../terminal/handlers';
 import { TerminalCommandRefusedError, TerminalCwdRefusedError, TerminalErrorCodes, type TerminalError } from '../../terminal/terminalError';
-import { Terminals, type CreateTerminalParams, type TerminalChange, type TerminalConfine, type TerminalStartRequest, type TerminalView } from '../../terminal/terminals';
+import {
+  Terminals,
+  type CreateTerminalParams,
+  type TerminalChange,
+  type TerminalConfine,
+  type TerminalStartRequest,
+  type TerminalView,
+} from '../../terminal/terminals';
 import { ConfinementUnavailableError, type Confinement, type ConfinementPolicy, type Confiner } from '../../process/confinement/types';
 import type { ThreadTerminal } from '../../thread/thread';
 import type { ActiveSessions } from './activeSessions';
@@ -56,7 +63,11 @@ export interface RemoteCommandConfinement {
    * For `command args` of a session whose folders (real paths, withdrawn ones left out) are `folders`: the
    * mechanism and the policy, or a rejection (a ConfinementUnavailableError: why, and the fix).
    */
-  forCommand(folders: readonly string[], command: string, args: readonly string[]): Promise<{ readonly confiner: Confiner; readonly policy: ConfinementPolicy }>;
+  forCommand(
+    folders: readonly string[],
+    command: string,
+    args: readonly string[],
+  ): Promise<{ readonly confiner: Confiner; readonly policy: ConfinementPolicy }>;
 }
 
 /** What a remote agent's entry says about the agent → client surface (see {@link SessionRouter.connect}). */
@@ -143,7 +154,15 @@ export class SessionRouter {
       ? (file, args, env, cwd) => confinement.confiner.wrap(file, args, env, cwd, confinement.policy)
       : undefined;
     const terminals = new Terminals({ logger, confine });
-    const routes: Routes = { sinks: new Map(), buffered: new Map(), replaying: new Set(), overflowed: new Set(), forks: new Set(), handovers: new Map(), terminals };
+    const routes: Routes = {
+      sinks: new Map(),
+      buffered: new Map(),
+      replaying: new Set(),
+      overflowed: new Set(),
+      forks: new Set(),
+      handovers: new Map(),
+      terminals,
+    };
     this.routes.set(connection, routes);
     registerFsHandlers(connection, { sessions, documents, logger, onRefusal: (session, refusal) => this.refused(routes, session, refusal) });
     connection.onTranscriptEvent((sessionId, event) => this.deliver(connection, routes, sessionId, event));
@@ -270,7 +289,7 @@ export class SessionRouter {
 
   private routesOf(connection: AcpConnection): Routes {
     const routes = this.routes.get(connection);
-    if (!routes) throw new Error(l10n.t('{0}\'s connection is not connected to the session router.', connection.agentName));
+    if (!routes) throw new Error(l10n.t("{0}'s connection is not connected to the session router.", connection.agentName));
     return routes;
   }
 
@@ -298,10 +317,17 @@ export class SessionRouter {
    * A remote agent's command (its entry opts in): confined to the session's folders as they are now, or refused
    * when that cannot be set up (before anyone is asked); then asked in the session's chat; refused unless allowed.
    */
-  private async admitRemoteCommand(connection: AcpConnection, routes: Routes, session: AgentSession, request: TerminalStartRequest, token: CancellationToken): Promise<TerminalConfine> {
+  private async admitRemoteCommand(
+    connection: AcpConnection,
+    routes: Routes,
+    session: AgentSession,
+    request: TerminalStartRequest,
+    token: CancellationToken,
+  ): Promise<TerminalConfine> {
     const agent = connection.agentName;
     const data = { command: request.display, cwd: request.cwd };
-    const refused = (reason: string, message: string, chat: string) => new TerminalCommandRefusedError(TerminalErrorCodes.Refused, message, { ...data, reason }, chat);
+    const refused = (reason: string, message: string, chat: string) =>
+      new TerminalCommandRefusedError(TerminalErrorCodes.Refused, message, { ...data, reason }, chat);
     /** The confinement for the session's folders as they are now, or the refusal saying why there is none. */
     const confined = async () => {
       try {
@@ -320,20 +346,31 @@ export class SessionRouter {
     // Nobody is asked about a command that could not run anyway.
     const { confiner } = await confined();
     const sink = routes.sinks.get(session.sessionId);
-    if (!sink) throw refused('no-chat', l10n.t('The command was not run on this machine: this session has no open chat to ask the user in.'), l10n.t('This session had no open chat to ask you in.'));
+    if (!sink)
+      throw refused(
+        'no-chat',
+        l10n.t('The command was not run on this machine: this session has no open chat to ask the user in.'),
+        l10n.t('This session had no open chat to ask you in.'),
+      );
     const question = l10n.t(
-      '{0}, a remote agent, wants to run {1} in {2} on this machine. If you allow it, it runs confined by {3}: it can write only in this session\'s folders.',
+      "{0}, a remote agent, wants to run {1} in {2} on this machine. If you allow it, it runs confined by {3}: it can write only in this session's folders.",
       agent,
       `"${request.display}"`,
       request.cwd,
       confiner.description,
     );
     if (!(await sink.confirmCommand(question, token))) {
-      throw refused('not-allowed', l10n.t('The user did not allow the command to run on this machine.'), l10n.t('You did not allow it to run on this machine.'));
+      throw refused(
+        'not-allowed',
+        l10n.t('The user did not allow the command to run on this machine.'),
+        l10n.t('You did not allow it to run on this machine.'),
+      );
     }
     // The folders may have changed while the user was asked (a folder taken back): the policy is the one of now.
     const { confiner: now, policy } = await confined();
-    this.options.logger.info(`${agent} (remote) runs ${request.display} in ${request.cwd}, allowed by the user, confined by ${now.description} (${policy.mode}).`);
+    this.options.logger.info(
+      `${agent} (remote) runs ${request.display} in ${request.cwd}, allowed by the user, confined by ${now.description} (${policy.mode}).`,
+    );
     return (file, args, env, cwd) => now.wrap(file, args, env, cwd, policy);
   }
 
@@ -426,7 +463,12 @@ export class SessionRouter {
     }
   }
 
-  private requestPermission(connection: AcpConnection, routes: Routes, params: RequestPermissionRequest, token: CancellationToken): Promise<RequestPermissionResponse> {
+  private requestPermission(
+    connection: AcpConnection,
+    routes: Routes,
+    params: RequestPermissionRequest,
+    token: CancellationToken,
+  ): Promise<RequestPermissionResponse> {
     const sink = routes.sinks.get(params.sessionId);
     if (!sink) {
       this.options.logger.warn(`${connection.agentName} asked for permission in session ${params.sessionId}, which has no open chat; answered cancelled.`);
@@ -470,7 +512,10 @@ export class SessionRouter {
 function notOffered(agentName: string, params: CreateTerminalParams): TerminalError {
   return new TerminalCommandRefusedError(
     TerminalErrorCodes.NotOffered,
-    l10n.t('{0} runs on another machine: ACP Workspace does not run its commands on this one (the client terminal is not offered to remote agents).', agentName),
+    l10n.t(
+      '{0} runs on another machine: ACP Workspace does not run its commands on this one (the client terminal is not offered to remote agents).',
+      agentName,
+    ),
     { command: params.command, reason: 'not-offered' },
     l10n.t(
       '{0} runs on another machine and asked to run this command on yours. It was not run: a remote agent may run commands here only if its entry in acpWorkspace.agents says "localTerminal": true, and then each one is asked first and runs confined.',
@@ -488,10 +533,25 @@ function heardDuringFork(routes: Routes, sessionId: string): boolean {
 function oversizeText(agentName: string, line: OversizeLine, forThisChat: boolean): string {
   const size =
     line.head.method === undefined
-      ? l10n.t('a message of {0}, over the limit of {1} (setting acpWorkspace.maxMessageSizeMiB, applied when the agent starts)', formatSize(line.bytes), formatSize(line.limitBytes))
-      : l10n.t('a message ({0}) of {1}, over the limit of {2} (setting acpWorkspace.maxMessageSizeMiB, applied when the agent starts)', line.head.method, formatSize(line.bytes), formatSize(line.limitBytes));
+      ? l10n.t(
+          'a message of {0}, over the limit of {1} (setting acpWorkspace.maxMessageSizeMiB, applied when the agent starts)',
+          formatSize(line.bytes),
+          formatSize(line.limitBytes),
+        )
+      : l10n.t(
+          'a message ({0}) of {1}, over the limit of {2} (setting acpWorkspace.maxMessageSizeMiB, applied when the agent starts)',
+          line.head.method,
+          formatSize(line.bytes),
+          formatSize(line.limitBytes),
+        );
   const text = forThisChat
     ? l10n.t('{0} sent {1} for this session. ACP Workspace discarded it, so something {0} sent is missing here.', agentName, size)
-    : l10n.t("{0} sent {1}. ACP Workspace discarded it without being able to tell which of {0}'s sessions it was for: something may be missing here or in another chat with {0}.", agentName, size);
-  return line.head.method !== undefined && line.head.id !== undefined ? l10n.t('{0} It was a request: ACP Workspace answered it with an error saying so.', text) : text;
+    : l10n.t(
+        "{0} sent {1}. ACP Workspace discarded it without being able to tell which of {0}'s sessions it was for: something may be missing here or in another chat with {0}.",
+        agentName,
+        size,
+      );
+  return line.head.method !== undefined && line.head.id !== undefined
+    ? l10n.t('{0} It was a request: ACP Workspace answered it with an error saying so.', text)
+    : text;
 }

@@ -34,7 +34,11 @@ export function staleAfterFolderChange(
   const added = takesMoreFolders ? after.filter((root) => !beforePaths.has(root.path) && !sessionPaths.has(root.path)) : [];
   if (removed.length === 0 && added.length === 0) return undefined;
   const addedText =
-    added.length === 0 ? undefined : added.length === 1 ? l10n.t('{0} was added to the workspace', added[0]!.name) : l10n.t('{0} were added to the workspace', listInWords(added.map((r) => r.name)));
+    added.length === 0
+      ? undefined
+      : added.length === 1
+        ? l10n.t('{0} was added to the workspace', added[0]!.name)
+        : l10n.t('{0} were added to the workspace', listInWords(added.map((r) => r.name)));
   const removedText =
     removed.length === 0
       ? undefined

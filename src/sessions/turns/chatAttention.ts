@@ -123,9 +123,9 @@ export class ChatAttention<Chat> {
 export function finishedText(title: string, stopReason: string, answer: string | undefined): string {
   switch (stopReason) {
     case 'max_tokens':
-      return l10n.t('“{0}” stopped: the answer reached the agent\'s length limit.', title);
+      return l10n.t("“{0}” stopped: the answer reached the agent's length limit.", title);
     case 'max_turn_requests':
-      return l10n.t('“{0}” stopped: the turn reached the agent\'s limit of requests.', title);
+      return l10n.t("“{0}” stopped: the turn reached the agent's limit of requests.", title);
     case 'refusal':
       return l10n.t('“{0}” stopped: the agent refused to continue.', title);
     case 'cancelled':
@@ -152,7 +152,12 @@ export function answerFirstLine(entries: readonly ViewEntry[]): string | undefin
     const text = entry.blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
     const line = text
       .split(/\r?\n/)
-      .map((l) => l.replace(/^\s*(?:#{1,6}\s+|[-*+]\s+|>\s*|\d+[.)]\s+)*/, '').replace(/\s+/g, ' ').trim())
+      .map((l) =>
+        l
+          .replace(/^\s*(?:#{1,6}\s+|[-*+]\s+|>\s*|\d+[.)]\s+)*/, '')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      )
       .find((l) => l !== '' && !/^(?:```|~~~|---+|\*\*\*+)/.test(l));
     if (line) return bounded(line, ANSWER_LENGTH);
   }

@@ -12,9 +12,7 @@ import type { AgentSession } from '../routing/agentSession';
 
 /** Where a link points. */
 export type LinkTarget =
-  | { readonly kind: 'web'; readonly uri: string }
-  | { readonly kind: 'file'; readonly path: string; readonly line?: number }
-  | { readonly kind: 'none' };
+  { readonly kind: 'web'; readonly uri: string } | { readonly kind: 'file'; readonly path: string; readonly line?: number } | { readonly kind: 'none' };
 
 /** What opening needs from the editor (the VS Code layer implements it; tests replace it). */
 export interface LinkOpener {

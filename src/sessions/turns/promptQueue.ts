@@ -176,7 +176,12 @@ export class PromptQueue {
   /** What the chat view shows. */
   view(): QueueView {
     return {
-      items: this.items.map((item) => ({ id: item.id, text: item.text, attachments: [...item.attachments], ...(item.id === this.editingId ? { editing: true } : {}) })),
+      items: this.items.map((item) => ({
+        id: item.id,
+        text: item.text,
+        attachments: [...item.attachments],
+        ...(item.id === this.editingId ? { editing: true } : {}),
+      })),
       ...(this.holdReason ? { held: this.holdReason } : {}),
       limit: QUEUE_LIMIT,
     };

@@ -25,7 +25,8 @@ export async function fetchRemoteImage(address: string, options: FetchImageOptio
   } catch {
     throw new Error(l10n.t('{0} is not a web address.', address));
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(l10n.t('Only web images (http, https) can be loaded, not {0} ones.', url.protocol));
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(l10n.t('Only web images (http, https) can be loaded, not {0} ones.', url.protocol));
   let response: Response;
   try {
     response = await fetch(url, {
@@ -40,14 +41,19 @@ export async function fetchRemoteImage(address: string, options: FetchImageOptio
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
-    throw new Error(response.statusText ? l10n.t('{0} answered {1} {2}.', url.host, response.status, response.statusText) : l10n.t('{0} answered {1}.', url.host, response.status));
+    throw new Error(
+      response.statusText
+        ? l10n.t('{0} answered {1} {2}.', url.host, response.status, response.statusText)
+        : l10n.t('{0} answered {1}.', url.host, response.status),
+    );
   }
   const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (!/^image\/[\w.+-]+$/.test(type)) {
     await response.body?.cancel().catch(() => undefined);
     throw new Error(type ? l10n.t('{0} sent {1}, not an image.', url.host, type) : l10n.t('{0} sent something without a type, not an image.', url.host));
   }
-  const tooLarge = maxBytes >= 1024 * 1024 ? l10n.t('The image is larger than {0} MiB.', maxBytes / (1024 * 1024)) : l10n.t('The image is larger than {0} bytes.', maxBytes);
+  const tooLarge =
+    maxBytes >= 1024 * 1024 ? l10n.t('The image is larger than {0} MiB.', maxBytes / (1024 * 1024)) : l10n.t('The image is larger than {0} bytes.', maxBytes);
   if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
     throw new Error(tooLarge);
@@ -76,7 +82,7 @@ export async function fetchRemoteImage(address: string, options: FetchImageOptio
 function reason(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
   if (error instanceof Error && error.name === 'TimeoutError') return l10n.t('it took too long');
-  return cause ?? (errorMessage(error));
+  return cause ?? errorMessage(error);
 }
 
 export interface RemoteImageCacheLimits {

@@ -7,12 +7,7 @@
 import * as fs from 'node:fs';
 import * as l10n from '@vscode/l10n';
 import { ConnectionClosedError, AuthRequiredError, RequestCancelledError } from '../../acp/errors';
-import type {
-  OutgoingContentBlock,
-  PermissionOption,
-  RequestPermissionRequest,
-  RequestPermissionResponse,
-} from '../../acp/schema/index';
+import type { OutgoingContentBlock, PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from '../../acp/schema/index';
 import type { CancellationToken } from '../../acp/connection';
 import type { TranscriptEvent } from '../../acp/port/events';
 import type { TurnEnd } from '../../acp/port/turn';
@@ -235,7 +230,9 @@ export class SessionController implements SessionSink {
       let outcome: { stopReason: string } | { error: unknown };
       try {
         // The end of the turn comes from the turn the protocol adapter runs (acp/port/turn.ts).
-        const end: TurnEnd = this.stopRequested ? { reason: 'stopped', stopReason: 'cancelled' } : await session.connection.startTurn({ sessionId: session.sessionId, prompt: blocks }).ended;
+        const end: TurnEnd = this.stopRequested
+          ? { reason: 'stopped', stopReason: 'cancelled' }
+          : await session.connection.startTurn({ sessionId: session.sessionId, prompt: blocks }).ended;
         outcome = end.reason === 'stopped' ? { stopReason: end.stopReason } : { error: end.error };
       } catch (error) {
         outcome = { error };
@@ -304,7 +301,11 @@ export class SessionController implements SessionSink {
       { optionId: 'run-here', name: l10n.t('Run it, confined'), kind: 'allow_once' },
       { optionId: 'do-not-run', name: l10n.t('Do not run it'), kind: 'reject_once' },
     ];
-    const entryId = this.thread.addPermission(question, undefined, options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })));
+    const entryId = this.thread.addPermission(
+      question,
+      undefined,
+      options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+    );
     this.options.onPermissionRequested?.(entryId, question, options);
     return new Promise((resolve) => {
       this.pending.set(entryId, {
@@ -428,9 +429,16 @@ export class SessionController implements SessionSink {
       this.thread.addInfo(l10n.t('The turn was stopped: {0} restarted.', session.agentName));
     } else if (error instanceof ConnectionClosedError) {
       this.thread.setSession({ status: 'disconnected', statusDetail: shortReason(error.reason) });
-      this.failed(l10n.t('{0} Everything up to here is kept; restart the agent, or reopen this session to continue.', sentence(error.reason)), ['restart', 'reopen']);
+      this.failed(l10n.t('{0} Everything up to here is kept; restart the agent, or reopen this session to continue.', sentence(error.reason)), [
+        'restart',
+        'reopen',
+      ]);
     } else if (error instanceof AuthRequiredError) {
-      this.failed(error.message, ['signIn'], explainFailure(session.agentName, error, session.connection.recentStderr, ['signIn'], session.connection.isRemote));
+      this.failed(
+        error.message,
+        ['signIn'],
+        explainFailure(session.agentName, error, session.connection.recentStderr, ['signIn'], session.connection.isRemote),
+      );
       this.thread.setSession({ status: 'idle', statusDetail: undefined });
     } else if (isExplainable(error)) {
       const explained = explainFailure(session.agentName, error, session.connection.recentStderr, ['showLog'], session.connection.isRemote);
@@ -463,7 +471,6 @@ export class SessionController implements SessionSink {
   private toolTitle(toolCallId: string): string | undefined {
     return this.thread.toolEntry(toolCallId)?.title || undefined;
   }
-
 }
 
 /** The session's folders for the chat header, the primary first, the withdrawn ones marked. */

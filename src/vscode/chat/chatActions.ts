@@ -86,7 +86,13 @@ export class ChatActions {
       case 'openDiff': {
         const entry = controller.thread.entry(message.entryId);
         const content = entry?.kind === 'tool' ? entry.content[message.index] : undefined;
-        if (content?.type === 'diff') await this.diffs.open(content.path, content.oldText, content.newText, `${path.basename(content.path)} (${entry?.kind === 'tool' ? entry.title : 'diff'})`);
+        if (content?.type === 'diff')
+          await this.diffs.open(
+            content.path,
+            content.oldText,
+            content.newText,
+            `${path.basename(content.path)} (${entry?.kind === 'tool' ? entry.title : 'diff'})`,
+          );
         return;
       }
       case 'openChange':
@@ -101,7 +107,17 @@ export class ChatActions {
         return;
       }
       case 'request':
-        tab.panel.post(await answer(ChatRequests, { mentions: ({ query }) => this.mentions(controller, query), ping: () => Promise.resolve({}), loadImage: ({ url }) => this.loadImage(controller, url) }, message));
+        tab.panel.post(
+          await answer(
+            ChatRequests,
+            {
+              mentions: ({ query }) => this.mentions(controller, query),
+              ping: () => Promise.resolve({}),
+              loadImage: ({ url }) => this.loadImage(controller, url),
+            },
+            message,
+          ),
+        );
         return;
       case 'attachSelection':
         return attachSelection(tab);
@@ -130,7 +146,8 @@ export class ChatActions {
       confirmOutside: (question) => this.options.ui().confirmOpenOutside(question),
     };
     const outcome = await openChatTarget(controller.session, target, opener);
-    if (outcome === 'declined' && target.kind === 'file') this.options.logger.info(`Did not open ${target.path}: it is outside the session's folders and the user declined.`);
+    if (outcome === 'declined' && target.kind === 'file')
+      this.options.logger.info(`Did not open ${target.path}: it is outside the session's folders and the user declined.`);
   }
 
   private async action(tab: ChatTab, action: ChatAction, methodId: string | undefined): Promise<void> {
@@ -248,7 +265,14 @@ export function attachSelection(tab: ChatTab): void {
   } else {
     const startLine = selection.start.line + 1;
     const endLine = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line : selection.end.line + 1;
-    tab.panel.addAttachment({ kind: 'selection', path: file, label: `${relative}:${startLine}-${endLine}`, startLine, endLine, text: document.getText(selection) });
+    tab.panel.addAttachment({
+      kind: 'selection',
+      path: file,
+      label: `${relative}:${startLine}-${endLine}`,
+      startLine,
+      endLine,
+      text: document.getText(selection),
+    });
   }
   tab.panel.reveal();
   tab.panel.focusInput();
@@ -265,4 +289,3 @@ async function openFile(file: string, line?: number): Promise<void> {
     selection: position ? new vscode.Range(position, position) : undefined,
   });
 }
-

@@ -120,7 +120,10 @@ export class ChatNotifications extends Disposable {
   }
 
   private notifyPermission(tab: ChatTab, { chat, entryId, title, options }: PermissionAsked): void {
-    this.attention.prune(chat, chat.waitingPermissions().map((waiting) => waiting.entryId));
+    this.attention.prune(
+      chat,
+      chat.waitingPermissions().map((waiting) => waiting.entryId),
+    );
     if (!this.should(tab, { kind: 'permission', entryId })) return;
     const actions: Array<Action<string | 'show'>> = [
       ...options.map((option) => ({ title: option.name, run: option.optionId })),
@@ -134,7 +137,9 @@ export class ChatNotifications extends Disposable {
       }
       if (!chat.waitingPermissions().some((waiting) => waiting.entryId === entryId)) {
         // The notification outlived its request: answered in the chat, cancelled with the turn or the chat.
-        void vscode.window.showInformationMessage(vscode.l10n.t('That permission request in “{0}” no longer waits: it was already answered or cancelled.', this.title(tab)));
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('That permission request in “{0}” no longer waits: it was already answered or cancelled.', this.title(tab)),
+        );
         return;
       }
       chat.choosePermission(entryId, choice.run);
@@ -180,7 +185,7 @@ export class ChatNotifications extends Disposable {
 
   /** The chat's title as its tab shows it. */
   private title(tab: ChatTab): string {
-    return tab.panel.isClosed ? tab.controller.thread.session.title ?? tab.controller.session.agentName : tab.panel.panel.title;
+    return tab.panel.isClosed ? (tab.controller.thread.session.title ?? tab.controller.session.agentName) : tab.panel.panel.title;
   }
 
   private updateBadge(): void {

@@ -8,7 +8,17 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
 import { chatTitle } from '../../shared/chatModel';
-import { ChatRequests, ChatToHost, REOPEN_INTERRUPTED_CHAT_COMMAND, withAttachment, type Attachment, type Draft, type HostToChat, type QueuedMessage, type QueueView } from '../../shared/chatProtocol';
+import {
+  ChatRequests,
+  ChatToHost,
+  REOPEN_INTERRUPTED_CHAT_COMMAND,
+  withAttachment,
+  type Attachment,
+  type Draft,
+  type HostToChat,
+  type QueuedMessage,
+  type QueueView,
+} from '../../shared/chatProtocol';
 import { QUEUE_LIMIT } from '../../sessions/turns/promptQueue';
 import type { Thread } from '../../thread/thread';
 import { TranscriptFeed } from '../../thread/transcriptFeed';
@@ -246,7 +256,6 @@ export class ChatPanel extends Disposable {
     return chatTitle(this.options.thread.session);
   }
 }
-
 
 /**
  * A chat webview's options: its files, scripts, and the one command its Reopen link may run once the extension

@@ -97,9 +97,23 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
    */
   private nothingToReopen(panel: vscode.WebviewPanel, state: unknown): ChatPanel {
     this.logger.warn(`A chat tab restored after the window reload has no session to reopen (its saved state: ${JSON.stringify(state) ?? 'none'}).`);
-    const agentName = typeof state === 'object' && state !== null && 'agentName' in state && typeof state.agentName === 'string' && state.agentName ? state.agentName : vscode.l10n.t('ACP');
-    const thread = new Thread({ agentName, roots: [], prompt: { image: false, audio: false, embeddedContext: false }, status: 'disconnected', statusDetail: vscode.l10n.t('Nothing to reopen') });
-    thread.addError(vscode.l10n.t('This chat tab was open before the window reloaded, but it had no session that can be reopened. Start a new session from the Agents view, or find the session in the Sessions view.'), ['showLog']);
+    const agentName =
+      typeof state === 'object' && state !== null && 'agentName' in state && typeof state.agentName === 'string' && state.agentName
+        ? state.agentName
+        : vscode.l10n.t('ACP');
+    const thread = new Thread({
+      agentName,
+      roots: [],
+      prompt: { image: false, audio: false, embeddedContext: false },
+      status: 'disconnected',
+      statusDetail: vscode.l10n.t('Nothing to reopen'),
+    });
+    thread.addError(
+      vscode.l10n.t(
+        'This chat tab was open before the window reloaded, but it had no session that can be reopened. Start a new session from the Agents view, or find the session in the Sessions view.',
+      ),
+      ['showLog'],
+    );
     return new ChatPanel({
       extensionUri: this.extensionUri,
       thread,
@@ -132,12 +146,20 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
     // The link was clicked in the old tab: it is the active one.
     const group = vscode.window.tabGroups.activeTabGroup;
     const old = group.activeTab;
-    const orphan = old?.input instanceof vscode.TabInputWebview && old.input.viewType.endsWith(CHAT_VIEW_TYPE) && !this.tabs.all().some((tab) => tab.panel.active) ? old : undefined;
+    const orphan =
+      old?.input instanceof vscode.TabInputWebview && old.input.viewType.endsWith(CHAT_VIEW_TYPE) && !this.tabs.all().some((tab) => tab.panel.active)
+        ? old
+        : undefined;
     this.logger.info(`Reopening ${parsed.data.agentName} session ${parsed.data.sessionId}: its tab was left by an extension host that stopped.`);
-    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, parsed.data.title ?? parsed.data.agentName, { viewColumn: group.viewColumn, preserveFocus: false }, {
-      ...chatWebviewOptions(this.extensionUri),
-      enableFindWidget: true,
-    });
+    const panel = vscode.window.createWebviewPanel(
+      CHAT_VIEW_TYPE,
+      parsed.data.title ?? parsed.data.agentName,
+      { viewColumn: group.viewColumn, preserveFocus: false },
+      {
+        ...chatWebviewOptions(this.extensionUri),
+        enableFindWidget: true,
+      },
+    );
     const chat = this.restore(panel, parsed.data);
     if (orphan) void vscode.window.tabGroups.close(orphan, true);
     return chat;
@@ -171,7 +193,11 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
     panel.thread.setSession({ status: 'loading', statusDetail: vscode.l10n.t('Reopening the session…') });
     try {
       const [cwd, ...others] = saved.roots ?? [];
-      const view = this.history.view(saved.agentName, saved.sessionId, cwd === undefined ? undefined : { cwd, additionalDirectories: others, title: saved.title });
+      const view = this.history.view(
+        saved.agentName,
+        saved.sessionId,
+        cwd === undefined ? undefined : { cwd, additionalDirectories: others, title: saved.title },
+      );
       if (!view) throw new Error(vscode.l10n.t('ACP Workspace has no record of its folders. Find it in the Sessions view to open it again.'));
       const chat = await this.actions.reopen(view, 'restore', { thread: panel.thread, isClosed: () => panel.isClosed });
       if (panel.isClosed) return;

@@ -47,7 +47,8 @@ export class ChatTabRecords {
     if (!stored.success) return;
     for (const [id, value] of stored.data) {
       const record = ChatViewState.safeParse(value);
-      if (record.success) this.records.set(id, { agentName: record.data.agentName, sessionId: record.data.sessionId, title: record.data.title, roots: record.data.roots });
+      if (record.success)
+        this.records.set(id, { agentName: record.data.agentName, sessionId: record.data.sessionId, title: record.data.title, roots: record.data.roots });
     }
   }
 

@@ -123,7 +123,12 @@ export class ChatTabs extends Disposable {
   private remember({ controller, panel }: ChatTab): void {
     if (panel.isClosed) return;
     const { session } = controller;
-    this.records?.set(panel.tabId, { agentName: session.agentName, sessionId: session.sessionId, title: controller.thread.session.title, roots: rootPaths(session.rootSet) });
+    this.records?.set(panel.tabId, {
+      agentName: session.agentName,
+      sessionId: session.sessionId,
+      title: controller.thread.session.title,
+      roots: rootPaths(session.rootSet),
+    });
   }
 
   private closed(tab: ChatTab): void {

@@ -21,7 +21,9 @@ export function showAgentTerminal(terminals: Terminals, terminalId: string, agen
     shown = output.length;
     if (next) writeEmitter.fire(crlf(next));
     if (current.exitStatus) {
-      const status = current.exitStatus.signal ? vscode.l10n.t('killed by {0}', current.exitStatus.signal) : vscode.l10n.t('exited with code {0}', current.exitStatus.exitCode ?? '?');
+      const status = current.exitStatus.signal
+        ? vscode.l10n.t('killed by {0}', current.exitStatus.signal)
+        : vscode.l10n.t('exited with code {0}', current.exitStatus.exitCode ?? '?');
       writeEmitter.fire(`\r\n\x1b[2m[${status}]\x1b[0m\r\n`);
       subscription?.dispose();
       subscription = undefined;

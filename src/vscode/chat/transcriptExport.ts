@@ -94,7 +94,13 @@ export class TranscriptExport implements vscode.TextDocumentContentProvider, vsc
   markdown(tab: ChatTab, date = new Date()): string {
     const { session, entries } = tab.controller.thread.snapshot();
     return transcriptMarkdown(
-      { title: session.title ?? chatTitle(session), agentName: session.agentName, sessionId: session.sessionId, roots: session.roots, date: date.toISOString() },
+      {
+        title: session.title ?? chatTitle(session),
+        agentName: session.agentName,
+        sessionId: session.sessionId,
+        roots: session.roots,
+        date: date.toISOString(),
+      },
       entries,
     );
   }
@@ -123,9 +129,11 @@ export class TranscriptExport implements vscode.TextDocumentContentProvider, vsc
       void vscode.window.showErrorMessage(vscode.l10n.t('Could not save the session to {0}: {1}', target.fsPath, errorMessage(error)));
       return undefined;
     }
-    void vscode.window.showInformationMessage(vscode.l10n.t('Saved “{0}” to {1}.', title, vscode.workspace.asRelativePath(target)), vscode.l10n.t('Open')).then((choice) => {
-      if (choice === vscode.l10n.t('Open')) void vscode.window.showTextDocument(target);
-    });
+    void vscode.window
+      .showInformationMessage(vscode.l10n.t('Saved “{0}” to {1}.', title, vscode.workspace.asRelativePath(target)), vscode.l10n.t('Open'))
+      .then((choice) => {
+        if (choice === vscode.l10n.t('Open')) void vscode.window.showTextDocument(target);
+      });
     return target;
   }
 

@@ -53,7 +53,11 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
       }),
     );
     for (const action of SessionAction.options) {
-      this._register(vscode.commands.registerCommand(`acpWorkspace.history.${action}`, (row?: RowContext) => this.feed.runAction(action, typeof row?.key === 'string' ? row.key : undefined)));
+      this._register(
+        vscode.commands.registerCommand(`acpWorkspace.history.${action}`, (row?: RowContext) =>
+          this.feed.runAction(action, typeof row?.key === 'string' ? row.key : undefined),
+        ),
+      );
     }
     this._register(vscode.commands.registerCommand('acpWorkspace.history.refresh', () => this.feed.refresh()));
   }
@@ -68,7 +72,10 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
       post: (message) => void view.webview.postMessage(message),
     };
     this.feed.attach(screen);
-    const subscriptions = [view.webview.onDidReceiveMessage((raw: unknown) => void this.feed.receive(raw)), view.onDidChangeVisibility(() => this.feed.visibilityChanged())];
+    const subscriptions = [
+      view.webview.onDidReceiveMessage((raw: unknown) => void this.feed.receive(raw)),
+      view.onDidChangeVisibility(() => this.feed.visibilityChanged()),
+    ];
     view.onDidDispose(() => {
       for (const s of subscriptions) s.dispose();
       this.feed.detach(screen);

@@ -32,9 +32,15 @@ export class ChangeActions implements ChatChangeActions {
   async openChange(controller: SessionController, entryId: string, index: number): Promise<void> {
     const diff = await this.review.turnDiff(controller, entryId, index);
     if (!diff) return;
-    await vscode.commands.executeCommand('vscode.diff', CheckpointDocuments.uri(diff.before), currentUri(diff.root, diff.path, diff.exists), vscode.l10n.t('{0} ({1} ↔ now)', diff.path, diff.label), {
-      preview: true,
-    });
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      CheckpointDocuments.uri(diff.before),
+      currentUri(diff.root, diff.path, diff.exists),
+      vscode.l10n.t('{0} ({1} ↔ now)', diff.path, diff.label),
+      {
+        preview: true,
+      },
+    );
   }
 
   async act(controller: SessionController, entryId: string, action: 'review' | 'undo' | 'redo'): Promise<void> {
@@ -50,7 +56,11 @@ export class ChangeActions implements ChatChangeActions {
 
   /** Opens the Review Changes tab of a chat's session. */
   async show(controller: SessionController): Promise<void> {
-    const panel = this.panels.show({ agentName: controller.session.agentName, sessionId: controller.session.sessionId, title: chatTitle(controller.thread.session) });
+    const panel = this.panels.show({
+      agentName: controller.session.agentName,
+      sessionId: controller.session.sessionId,
+      title: chatTitle(controller.thread.session),
+    });
     await panel.refresh();
   }
 

@@ -24,5 +24,7 @@ export class CheckpointDocuments implements vscode.TextDocumentContentProvider {
 
 /** The file on disk, or an empty document when it does not exist (a deleted file's right side). */
 export function currentUri(root: string, file: string, exists: boolean): vscode.Uri {
-  return exists ? vscode.Uri.file(path.join(root, ...file.split('/'))) : CheckpointDocuments.uri({ kind: 'absent', agentName: '', sessionId: '', root, path: file });
+  return exists
+    ? vscode.Uri.file(path.join(root, ...file.split('/')))
+    : CheckpointDocuments.uri({ kind: 'absent', agentName: '', sessionId: '', root, path: file });
 }

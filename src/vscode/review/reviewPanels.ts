@@ -18,7 +18,6 @@ import { errorMessage } from '../../common/errors';
 
 export { REVIEW_VIEW_TYPE };
 
-
 /** A session's title as its review tab names it (the chat's title: "<title> · <agent>"), and when titles change. */
 export interface ReviewTitles {
   titleOf(target: Pick<ReviewTarget, 'agentName' | 'sessionId'>): string | undefined;
@@ -53,7 +52,11 @@ export class ReviewPanel extends Disposable {
       restored.webview.options = webviewOptions(extensionUri);
     }
     this.panel = this._register(
-      restored ?? vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, tabTitle(target.title), vscode.ViewColumn.Active, { ...webviewOptions(extensionUri), retainContextWhenHidden: false }),
+      restored ??
+        vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, tabTitle(target.title), vscode.ViewColumn.Active, {
+          ...webviewOptions(extensionUri),
+          retainContextWhenHidden: false,
+        }),
     );
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'activitybar.svg');
     this.panel.webview.html = webviewHtml(this.panel.webview, extensionUri, 'review', `Review: ${target.title}`);
@@ -107,7 +110,10 @@ export class ReviewPanel extends Disposable {
         // state is done when what it acts on is as the user saw it, and not done (and said) when that changed.
         const seen = this.recent.get(message.version);
         if (message.version !== this.version && !(seen && this.last && sameTarget(seen, this.last, message))) {
-          this.message = { severity: 'warning', text: vscode.l10n.t('The review changed before your action reached it: nothing was done. Look at it again and choose.') };
+          this.message = {
+            severity: 'warning',
+            text: vscode.l10n.t('The review changed before your action reached it: nothing was done. Look at it again and choose.'),
+          };
           return this.refresh();
         }
         this.message = await this.review.perform(this.target, message);

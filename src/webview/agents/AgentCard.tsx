@@ -30,7 +30,10 @@ function kindLabel(kind: DistributionKind): string {
 function AgentIcon(props: { agent: GalleryAgentView; store: GalleryStore; dataUri: string | undefined }) {
   const { agent, store, dataUri } = props;
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => (agent.hasIcon && !dataUri && ref.current ? store.watchIcon(ref.current, agent.id) : undefined), [agent.id, agent.hasIcon, dataUri === undefined]);
+  useEffect(
+    () => (agent.hasIcon && !dataUri && ref.current ? store.watchIcon(ref.current, agent.id) : undefined),
+    [agent.id, agent.hasIcon, dataUri === undefined],
+  );
   return (
     <div class="agent-icon" ref={ref} aria-hidden="true">
       {dataUri ? <img src={dataUri} alt="" width={32} height={32} /> : <Icon name="extensions" />}
@@ -93,7 +96,14 @@ function Actions(props: CardProps) {
   const action = cardAction(agent);
   const [kind, setKind] = useState<DistributionKind | undefined>(undefined);
   const uninstall = (
-    <Button small icon="trash" unavailable={locked} disabled={waiting} aria-label={l10n.t('Uninstall {0}', agent.name)} onClick={() => store.act({ type: 'uninstall', id: agent.id })}>
+    <Button
+      small
+      icon="trash"
+      unavailable={locked}
+      disabled={waiting}
+      aria-label={l10n.t('Uninstall {0}', agent.name)}
+      onClick={() => store.act({ type: 'uninstall', id: agent.id })}
+    >
       {l10n.t('Uninstall')}
     </Button>
   );
@@ -103,7 +113,13 @@ function Actions(props: CardProps) {
         <div class="agent-actions busy">
           <Progress message={action.message} fraction={action.fraction} label={l10n.t('Progress of {0}', agent.name)} />
           {action.action !== 'uninstall' ? (
-            <Button small icon="close" disabled={waiting} aria-label={l10n.t('Cancel installing {0}', agent.name)} onClick={() => store.act({ type: 'cancel', id: agent.id })}>
+            <Button
+              small
+              icon="close"
+              disabled={waiting}
+              aria-label={l10n.t('Cancel installing {0}', agent.name)}
+              onClick={() => store.act({ type: 'cancel', id: agent.id })}
+            >
               {l10n.t('Cancel')}
             </Button>
           ) : null}
@@ -114,7 +130,12 @@ function Actions(props: CardProps) {
       return (
         <div class="agent-actions">
           {action.kinds.length > 1 ? (
-            <Select label={l10n.t('How to install {0}', agent.name)} value={chosen} onChange={(value) => setKind(value as DistributionKind)} disabled={waiting || locked !== undefined}>
+            <Select
+              label={l10n.t('How to install {0}', agent.name)}
+              value={chosen}
+              onChange={(value) => setKind(value as DistributionKind)}
+              disabled={waiting || locked !== undefined}
+            >
               {action.kinds.map((k) => (
                 <option key={k} value={k}>
                   {kindLabel(k)}
@@ -122,7 +143,15 @@ function Actions(props: CardProps) {
               ))}
             </Select>
           ) : null}
-          <Button primary small icon="cloud-download" unavailable={locked} disabled={waiting} aria-label={l10n.t('Install {0}', agent.name)} onClick={() => store.install(agent.id, chosen)}>
+          <Button
+            primary
+            small
+            icon="cloud-download"
+            unavailable={locked}
+            disabled={waiting}
+            aria-label={l10n.t('Install {0}', agent.name)}
+            onClick={() => store.install(agent.id, chosen)}
+          >
             {l10n.t('Install')}
           </Button>
         </div>
@@ -132,7 +161,15 @@ function Actions(props: CardProps) {
       return (
         <div class="agent-actions">
           <span class="installed-version">{l10n.t('Installed {0}', action.from)}</span>
-          <Button primary small icon="cloud-download" unavailable={locked} disabled={waiting} aria-label={l10n.t('Update {0} to {1}', agent.name, action.to)} onClick={() => store.install(agent.id)}>
+          <Button
+            primary
+            small
+            icon="cloud-download"
+            unavailable={locked}
+            disabled={waiting}
+            aria-label={l10n.t('Update {0} to {1}', agent.name, action.to)}
+            onClick={() => store.install(agent.id)}
+          >
             {l10n.t('Update to {0}', action.to)}
           </Button>
           {uninstall}
@@ -145,7 +182,13 @@ function Actions(props: CardProps) {
             <Icon name="check" /> {l10n.t('Installed {0}', action.version)}
           </span>
           {agent.sessionAgent !== undefined ? (
-            <Button small icon="comment-discussion" unavailable={locked} aria-label={l10n.t('New session with {0}', agent.sessionAgent)} onClick={() => host.post({ type: 'startSession', id: agent.id })}>
+            <Button
+              small
+              icon="comment-discussion"
+              unavailable={locked}
+              aria-label={l10n.t('New session with {0}', agent.sessionAgent)}
+              onClick={() => host.post({ type: 'startSession', id: agent.id })}
+            >
               {l10n.t('New Session')}
             </Button>
           ) : null}
@@ -243,7 +286,14 @@ function Card(props: CardProps) {
             <Icon name="error" />
             <span class="agent-error-text">{agent.error}</span>
             {retry ? (
-              <Button small icon="refresh" unavailable={locked} disabled={waiting} aria-label={l10n.t('Retry {0}', agent.name)} onClick={() => store.install(agent.id)}>
+              <Button
+                small
+                icon="refresh"
+                unavailable={locked}
+                disabled={waiting}
+                aria-label={l10n.t('Retry {0}', agent.name)}
+                onClick={() => store.install(agent.id)}
+              >
                 {l10n.t('Retry')}
               </Button>
             ) : null}

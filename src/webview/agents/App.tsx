@@ -59,7 +59,10 @@ function Skipped(props: { state: GalleryView }) {
   return (
     <details class="skipped">
       <summary>
-        <Icon name="warning" /> {skipped === 1 ? l10n.t('1 entry of the registry was skipped: it is not valid.') : l10n.t('{0} entries of the registry were skipped: they are not valid.', skipped)}
+        <Icon name="warning" />{' '}
+        {skipped === 1
+          ? l10n.t('1 entry of the registry was skipped: it is not valid.')
+          : l10n.t('{0} entries of the registry were skipped: they are not valid.', skipped)}
       </summary>
       <ul>
         {problems.map((problem, i) => (
@@ -120,7 +123,13 @@ export function App(props: { store: GalleryStore }) {
             />
           </div>
           <Segmented class="filters" label={l10n.t('Show')} value={store.filter} options={filters} onChange={(filter) => store.setFilter(filter)} />
-          <IconButton icon="refresh" label={l10n.t('Check the registry again')} spin={state.refreshing} unavailable={state.refreshing ? l10n.t('Checking the registry…') : false} onClick={() => host.post({ type: 'refresh' })} />
+          <IconButton
+            icon="refresh"
+            label={l10n.t('Check the registry again')}
+            spin={state.refreshing}
+            unavailable={state.refreshing ? l10n.t('Checking the registry…') : false}
+            onClick={() => host.post({ type: 'refresh' })}
+          />
         </div>
         <CatalogLine state={state} />
         <Skipped state={state} />

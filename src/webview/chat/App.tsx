@@ -60,7 +60,12 @@ function Header(props: { session: ViewSessionState }) {
           <span
             key={root.path}
             class={`chip root ${root.primary ? 'primary' : ''} ${root.withdrawn ? 'withdrawn' : ''}`}
-            title={[root.primary ? l10n.t('{0} (primary folder)', root.path) : root.path, root.withdrawn ? l10n.t('no longer shared: the agent cannot reach it') : undefined].filter(Boolean).join(' — ')}
+            title={[
+              root.primary ? l10n.t('{0} (primary folder)', root.path) : root.path,
+              root.withdrawn ? l10n.t('no longer shared: the agent cannot reach it') : undefined,
+            ]
+              .filter(Boolean)
+              .join(' — ')}
           >
             <Icon name={root.withdrawn ? 'circle-slash' : root.primary ? 'home' : 'folder'} />
             {root.name}
@@ -128,7 +133,10 @@ function useHostLost(): boolean {
 
 export function App(props: { store: ChatStore }) {
   const { store } = props;
-  const state = useSyncExternalStore((listener) => store.subscribe(listener), () => store.state);
+  const state = useSyncExternalStore(
+    (listener) => store.subscribe(listener),
+    () => store.state,
+  );
   const [attachments, setAttachments] = useState<Attachment[]>([]);
 
   useEffect(
@@ -139,7 +147,8 @@ export function App(props: { store: ChatStore }) {
         else if (message.type === 'addAttachment') setAttachments((current) => withAttachment(current, message.attachment));
         // A focus asked for before this view was up is taken only while the tab has the keyboard: not from what the
         // user went to meanwhile (a quick pick opened then would close).
-        else if (message.type === 'focusInput' && (!message.deferred || document.hasFocus())) document.querySelector<HTMLTextAreaElement>('.prompt-input')?.focus();
+        else if (message.type === 'focusInput' && (!message.deferred || document.hasFocus()))
+          document.querySelector<HTMLTextAreaElement>('.prompt-input')?.focus();
       }),
     [store],
   );
@@ -200,7 +209,11 @@ export function App(props: { store: ChatStore }) {
           empty={
             <div class="empty">
               {/* While the history loads, the conversation is not empty: it is not here yet. */}
-              <p>{header.status === 'loading' ? (header.statusDetail ?? l10n.t('Loading history…')) : l10n.t('Ask {0} anything about the shared folders.', state.session.agentName)}</p>
+              <p>
+                {header.status === 'loading'
+                  ? (header.statusDetail ?? l10n.t('Loading history…'))
+                  : l10n.t('Ask {0} anything about the shared folders.', state.session.agentName)}
+              </p>
             </div>
           }
         >

@@ -118,7 +118,12 @@ export function Composer(props: {
       const query = token.slice(1).toLowerCase();
       const items = session.commands
         .filter((c) => c.name.toLowerCase().startsWith(query))
-        .map((c) => ({ key: c.name, label: `/${c.name}`, detail: c.hint ? `${c.description} — ${c.hint}` : c.description, apply: () => replaceToken('/', `/${c.name} `) }));
+        .map((c) => ({
+          key: c.name,
+          label: `/${c.name}`,
+          detail: c.hint ? `${c.description} — ${c.hint}` : c.description,
+          apply: () => replaceToken('/', `/${c.name} `),
+        }));
       setSelected(0);
       setCompletion(items.length > 0 ? { kind: 'command', items } : undefined);
     } else if (token.startsWith('@')) {
@@ -244,7 +249,12 @@ export function Composer(props: {
       {attachments.length > 0 ? (
         <div class="attachments" aria-label={l10n.t('Context')}>
           {attachments.map((attachment, i) => (
-            <AttachmentChip key={i} attachment={attachment} roots={session.roots} onRemove={() => setAttachments((current) => current.filter((_, j) => j !== i))} />
+            <AttachmentChip
+              key={i}
+              attachment={attachment}
+              roots={session.roots}
+              onRemove={() => setAttachments((current) => current.filter((_, j) => j !== i))}
+            />
           ))}
         </div>
       ) : null}
@@ -274,34 +284,69 @@ export function Composer(props: {
       />
       {hint ? <div class="hint">{hint}</div> : null}
       <div class="composer-bar">
-        <IconButton icon="mention" label={l10n.t('Mention a file')} title={l10n.t('Mention a file (@)')} onClick={() => {
-          setText((t) => `${t}${t && !t.endsWith(' ') ? ' ' : ''}@`);
-          input.current?.focus();
-          askMentions('');
-        }} />
+        <IconButton
+          icon="mention"
+          label={l10n.t('Mention a file')}
+          title={l10n.t('Mention a file (@)')}
+          onClick={() => {
+            setText((t) => `${t}${t && !t.endsWith(' ') ? ' ' : ''}@`);
+            input.current?.focus();
+            askMentions('');
+          }}
+        />
         <IconButton icon="selection" label={l10n.t('Add the editor selection')} onClick={() => host.post({ type: 'attachSelection' })} />
         {session.models && !usesModelOption ? (
-          <ChoiceSelect label={l10n.t('Model')} value={session.models.currentModelId} choices={session.models.available} onChange={(modelId) => host.post({ type: 'setModel', modelId })} />
+          <ChoiceSelect
+            label={l10n.t('Model')}
+            value={session.models.currentModelId}
+            choices={session.models.available}
+            onChange={(modelId) => host.post({ type: 'setModel', modelId })}
+          />
         ) : null}
         {/* The host leaves out modes a config option stands for (thread/toView.ts modesSuperseded): one picker each. */}
         {session.modes ? (
-          <ChoiceSelect label={l10n.t('Mode')} value={session.modes.currentModeId} choices={session.modes.available} onChange={(modeId) => host.post({ type: 'setMode', modeId })} />
+          <ChoiceSelect
+            label={l10n.t('Mode')}
+            value={session.modes.currentModeId}
+            choices={session.modes.available}
+            onChange={(modeId) => host.post({ type: 'setMode', modeId })}
+          />
         ) : null}
         {options.map((option) => (
           <ConfigControl key={option.id} option={option} />
         ))}
         <span class="spacer" />
         {running && (text.trim() || attachments.length > 0) ? (
-          <Button class="queue-send" icon="list-ordered" aria-label={l10n.t('Queue')} title={l10n.t('Send when the agent finishes (Enter)')} onClick={() => send()}>
+          <Button
+            class="queue-send"
+            icon="list-ordered"
+            aria-label={l10n.t('Queue')}
+            title={l10n.t('Send when the agent finishes (Enter)')}
+            onClick={() => send()}
+          >
             {l10n.t('Queue')}
           </Button>
         ) : null}
         {running ? (
-          <Button primary class="stop" icon="debug-stop" aria-label={l10n.t('Stop')} title={l10n.t('Stop the turn (Esc)')} onClick={() => host.post({ type: 'cancel' })}>
+          <Button
+            primary
+            class="stop"
+            icon="debug-stop"
+            aria-label={l10n.t('Stop')}
+            title={l10n.t('Stop the turn (Esc)')}
+            onClick={() => host.post({ type: 'cancel' })}
+          >
             {l10n.t('Stop')}
           </Button>
         ) : (
-          <Button primary class="send" icon="send" aria-label={l10n.t('Send')} onClick={() => send()} disabled={!ready || (!text.trim() && attachments.length === 0)}>
+          <Button
+            primary
+            class="send"
+            icon="send"
+            aria-label={l10n.t('Send')}
+            onClick={() => send()}
+            disabled={!ready || (!text.trim() && attachments.length === 0)}
+          >
             {l10n.t('Send')}
           </Button>
         )}
@@ -309,7 +354,6 @@ export function Composer(props: {
     </div>
   );
 }
-
 
 function ConfigControl(props: { option: ViewConfigOption }) {
   const { option } = props;

@@ -23,7 +23,9 @@ function heldText(held: NonNullable<QueueView['held']>, count: number): string {
     case 'failed':
       return count === 1 ? l10n.t('One queued message held: the turn did not finish') : l10n.t('{0} queued messages held: the turn did not finish', count);
     case 'restored':
-      return count === 1 ? l10n.t('One queued message kept from before the window reloaded') : l10n.t('{0} queued messages kept from before the window reloaded', count);
+      return count === 1
+        ? l10n.t('One queued message kept from before the window reloaded')
+        : l10n.t('{0} queued messages kept from before the window reloaded', count);
   }
 }
 
@@ -57,7 +59,16 @@ export function Queue(props: { queue: QueueView | undefined; running: boolean; r
           <Icon name="debug-pause" />
           <span class="queue-held-text">{heldText(queue.held, items.length)}</span>
           <span class="spacer" />
-          <Button primary small onClick={() => act({ action: 'sendNext' })} title={running ? l10n.t('Send the oldest message when this turn ends, and the others after it') : l10n.t('Send the oldest message now, and the others after it')}>
+          <Button
+            primary
+            small
+            onClick={() => act({ action: 'sendNext' })}
+            title={
+              running
+                ? l10n.t('Send the oldest message when this turn ends, and the others after it')
+                : l10n.t('Send the oldest message now, and the others after it')
+            }
+          >
             {l10n.t('Send next')}
           </Button>
           <Button small onClick={() => act({ action: 'clear' })}>
@@ -66,7 +77,9 @@ export function Queue(props: { queue: QueueView | undefined; running: boolean; r
         </div>
       ) : (
         <div class="queue-title" role="status">
-          {items.length === 1 ? l10n.t('One message queued: it is sent when the agent finishes') : l10n.t('{0} messages queued: each is sent when the agent finishes the turn before it', items.length)}
+          {items.length === 1
+            ? l10n.t('One message queued: it is sent when the agent finishes')
+            : l10n.t('{0} messages queued: each is sent when the agent finishes the turn before it', items.length)}
         </div>
       )}
       <ol class="queued-list">
@@ -123,7 +136,13 @@ export function Queue(props: { queue: QueueView | undefined; running: boolean; r
                   <IconButton
                     icon="send"
                     label={running ? l10n.t('Stop and send now') : l10n.t('Send now')}
-                    title={running ? (onMac ? l10n.t('Stop the turn and send this now (Cmd+Enter in the prompt box)') : l10n.t('Stop the turn and send this now (Ctrl+Enter in the prompt box)')) : l10n.t('Send this now')}
+                    title={
+                      running
+                        ? onMac
+                          ? l10n.t('Stop the turn and send this now (Cmd+Enter in the prompt box)')
+                          : l10n.t('Stop the turn and send this now (Ctrl+Enter in the prompt box)')
+                        : l10n.t('Send this now')
+                    }
                     onClick={() => act({ action: 'sendNow', id: item.id })}
                   />
                   <IconButton icon="close" label={l10n.t('Remove from queue')} onClick={() => act({ action: 'remove', id: item.id })} />

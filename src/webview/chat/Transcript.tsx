@@ -142,25 +142,22 @@ export function Transcript(props: TranscriptProps) {
   }, []);
 
   /** Measures rendered entries that need it; true when an offset moved. */
-  const measure = useCallback(
-    (only?: ReadonlyMap<Element, number>): boolean => {
-      let moved = false;
-      const layout = layouts.current.shown;
-      const list = items.current;
-      if (!list) return false;
-      for (const child of list.children) {
-        const id = (child as HTMLElement).dataset['entryId'];
-        if (id === undefined) continue;
-        const index = layout.indexOf(id);
-        if (index === undefined) continue;
-        const height = only?.get(child);
-        if (height !== undefined) moved = layout.measured(index, height) || moved;
-        else if (!only && layout.needsMeasuring(index)) moved = layout.measured(index, child.getBoundingClientRect().height) || moved;
-      }
-      return moved;
-    },
-    [],
-  );
+  const measure = useCallback((only?: ReadonlyMap<Element, number>): boolean => {
+    let moved = false;
+    const layout = layouts.current.shown;
+    const list = items.current;
+    if (!list) return false;
+    for (const child of list.children) {
+      const id = (child as HTMLElement).dataset['entryId'];
+      if (id === undefined) continue;
+      const index = layout.indexOf(id);
+      if (index === undefined) continue;
+      const height = only?.get(child);
+      if (height !== undefined) moved = layout.measured(index, height) || moved;
+      else if (!only && layout.needsMeasuring(index)) moved = layout.measured(index, child.getBoundingClientRect().height) || moved;
+    }
+    return moved;
+  }, []);
 
   const resizes = useMemo(
     () =>

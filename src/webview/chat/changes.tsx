@@ -22,7 +22,11 @@ export function Changes(props: { entry: ViewEntryOf<'changes'> }) {
             {l10n.t('Review')}
           </Button>
           {entry.state === 'done' ? (
-            <Button small title={l10n.t('Restore these files to before this turn')} onClick={() => host.post({ type: 'changes', entryId: entry.id, action: 'undo' })}>
+            <Button
+              small
+              title={l10n.t('Restore these files to before this turn')}
+              onClick={() => host.post({ type: 'changes', entryId: entry.id, action: 'undo' })}
+            >
               {l10n.t('Undo')}
             </Button>
           ) : null}
@@ -66,8 +70,18 @@ export function Changes(props: { entry: ViewEntryOf<'changes'> }) {
           );
         })}
       </ul>
-      {entry.skipped ? <div class="changes-note">{(entry.skipped === 1 ? l10n.t('{0} changed file was too large to keep in a checkpoint and cannot be undone.', entry.skipped) : l10n.t('{0} changed files were too large to keep in a checkpoint and cannot be undone.', entry.skipped))}</div> : null}
-      {entry.state === 'unavailable' ? <div class="changes-note">{l10n.t('The checkpoint before this turn was removed to stay within the storage limit; it can no longer be undone here.')}</div> : null}
+      {entry.skipped ? (
+        <div class="changes-note">
+          {entry.skipped === 1
+            ? l10n.t('{0} changed file was too large to keep in a checkpoint and cannot be undone.', entry.skipped)
+            : l10n.t('{0} changed files were too large to keep in a checkpoint and cannot be undone.', entry.skipped)}
+        </div>
+      ) : null}
+      {entry.state === 'unavailable' ? (
+        <div class="changes-note">
+          {l10n.t('The checkpoint before this turn was removed to stay within the storage limit; it can no longer be undone here.')}
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -167,7 +167,11 @@ function Blocks(props: { blocks: readonly ViewContent[]; markdown: boolean }) {
   return (
     <>
       {groups.map((group, i) =>
-        'text' in group ? <ContentView key={i} block={{ type: 'text', text: group.text }} markdown={props.markdown} /> : <ContentView key={i} block={group.block} />,
+        'text' in group ? (
+          <ContentView key={i} block={{ type: 'text', text: group.text }} markdown={props.markdown} />
+        ) : (
+          <ContentView key={i} block={group.block} />
+        ),
       )}
     </>
   );
@@ -203,7 +207,9 @@ function TerminalBlock(props: { content: Extract<ViewToolContent, { type: 'termi
         {props.error !== undefined ? (
           <span class="exit failed">{l10n.t('did not start')}</span>
         ) : exit ? (
-          <span class={exit.exitCode === 0 ? 'exit ok' : 'exit failed'}>{exit.signal ? l10n.t('killed ({0})', exit.signal) : l10n.t('exit {0}', exit.exitCode ?? '?')}</span>
+          <span class={exit.exitCode === 0 ? 'exit ok' : 'exit failed'}>
+            {exit.signal ? l10n.t('killed ({0})', exit.signal) : l10n.t('exit {0}', exit.exitCode ?? '?')}
+          </span>
         ) : props.finished && content.agentOwned ? null : (
           <Icon name="loading" spin label={l10n.t('Running')} />
         )}
@@ -362,7 +368,10 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
           <ol>
             {entry.entries.map((item, i) => (
               <li key={i} class={`plan-item ${item.status} priority-${item.priority}`}>
-                <Icon name={item.status === 'completed' ? 'check' : item.status === 'in_progress' ? 'circle-large-filled' : 'circle-large-outline'} label={PLAN_STATUS[item.status] ?? item.status} />
+                <Icon
+                  name={item.status === 'completed' ? 'check' : item.status === 'in_progress' ? 'circle-large-filled' : 'circle-large-outline'}
+                  label={PLAN_STATUS[item.status] ?? item.status}
+                />
                 <span class="plan-text">{item.content}</span>
               </li>
             ))}
@@ -411,7 +420,15 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
       return (
         <div class="entry terminal-run" role="group" aria-label={l10n.t('Terminal: {0}', entry.command)}>
           <TerminalBlock
-            content={{ type: 'terminal', terminalId: entry.terminalId ?? '', command: entry.command, cwd: entry.cwd, output: entry.output, truncated: entry.truncated, exitStatus: entry.exitStatus }}
+            content={{
+              type: 'terminal',
+              terminalId: entry.terminalId ?? '',
+              command: entry.command,
+              cwd: entry.cwd,
+              output: entry.output,
+              truncated: entry.truncated,
+              exitStatus: entry.exitStatus,
+            }}
             finished={entry.exitStatus !== undefined || entry.error !== undefined}
             error={entry.error}
           />
@@ -421,9 +438,10 @@ function EntryView(props: { entry: ViewEntry; last: boolean; running: boolean })
       return (
         <details class="entry unknown">
           <summary>
-            <Icon name="question" />
-            {' '}
-            {entry.error ? l10n.t('An update this client does not know: {0} ({1})', entry.tag, entry.error) : l10n.t('An update this client does not know: {0}', entry.tag)}
+            <Icon name="question" />{' '}
+            {entry.error
+              ? l10n.t('An update this client does not know: {0} ({1})', entry.tag, entry.error)
+              : l10n.t('An update this client does not know: {0}', entry.tag)}
           </summary>
           <pre>{entry.raw}</pre>
         </details>

@@ -132,7 +132,12 @@ export function RetryBar(props: { entries: readonly ViewEntry[]; running: boolea
   if (props.running || !props.connected || !turn?.ended) return null;
   return (
     <div class="retry-bar" role="group" aria-label={l10n.t('Last turn')}>
-      <button type="button" class="button secondary small" title={l10n.t('Send the last prompt again, with the same attachments')} onClick={() => host.post({ type: 'retry', undoFirst: false })}>
+      <button
+        type="button"
+        class="button secondary small"
+        title={l10n.t('Send the last prompt again, with the same attachments')}
+        onClick={() => host.post({ type: 'retry', undoFirst: false })}
+      >
         <Icon name="refresh" /> {l10n.t('Retry')}
       </button>
       {turn.changes ? (

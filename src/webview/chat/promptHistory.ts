@@ -11,7 +11,10 @@ export function promptsOf(entries: readonly ViewEntry[]): string[] {
   const prompts: string[] = [];
   for (const entry of entries) {
     if (entry.kind !== 'user') continue;
-    const text = entry.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n').trim();
+    const text = entry.blocks
+      .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+      .join('\n')
+      .trim();
     if (text && prompts[prompts.length - 1] !== text) prompts.push(text);
   }
   return prompts;

@@ -74,7 +74,7 @@ export function createBridge<ToHost, FromHost extends { readonly type: string }>
     }
     const result = request.result.safeParse(response.result);
     if (result.success) request.resolve(result.data);
-    else request.reject(new Error(l10n.t('The host\'s answer does not validate: {0}', result.error.issues.map((i) => i.message).join('; '))));
+    else request.reject(new Error(l10n.t("The host's answer does not validate: {0}", result.error.issues.map((i) => i.message).join('; '))));
   }
 
   return {

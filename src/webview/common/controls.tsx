@@ -42,7 +42,13 @@ export function Button(props: ButtonProps) {
 
 /** A codicon button: its label is its accessible name and tooltip. */
 export function IconButton(
-  props: Omit<JSX.ButtonHTMLAttributes<HTMLButtonElement>, 'class' | 'icon' | 'label'> & { icon: IconName; label: string; class?: string; unavailable?: string | false; spin?: boolean },
+  props: Omit<JSX.ButtonHTMLAttributes<HTMLButtonElement>, 'class' | 'icon' | 'label'> & {
+    icon: IconName;
+    label: string;
+    class?: string;
+    unavailable?: string | false;
+    spin?: boolean;
+  },
 ) {
   const { icon, label, class: extra, unavailable, onClick, title, spin, ...rest } = props;
   return (
@@ -95,7 +101,12 @@ export function Select(
 export function Checkbox(props: { label: string; checked: boolean; onChange: (checked: boolean) => void; title?: string; class?: string; disabled?: boolean }) {
   return (
     <label class={`checkbox ${props.class ?? ''}`} title={props.title}>
-      <input type="checkbox" checked={props.checked} disabled={props.disabled} onChange={(event) => props.onChange((event.currentTarget as HTMLInputElement).checked)} />
+      <input
+        type="checkbox"
+        checked={props.checked}
+        disabled={props.disabled}
+        onChange={(event) => props.onChange((event.currentTarget as HTMLInputElement).checked)}
+      />
       <span>{props.label}</span>
     </label>
   );

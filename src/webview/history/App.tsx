@@ -20,7 +20,10 @@ import { loadViewState, saveViewState } from './viewState';
 
 export function App(props: { store: SessionsStore }) {
   const { store } = props;
-  useSyncExternalStore((listener) => store.subscribe(listener), () => store.revision);
+  useSyncExternalStore(
+    (listener) => store.subscribe(listener),
+    () => store.revision,
+  );
   const state = store.state;
   const saved = useMemo(loadViewState, []);
   const [query, setQuery] = useState<string | undefined>(undefined);
@@ -169,7 +172,15 @@ export function App(props: { store: SessionsStore }) {
             const selected = index === activeIndex;
             if (row.kind === 'status') {
               return (
-                <div key={row.key} id={`row-${index}`} class={`row status ${selected ? 'active' : ''}`} style={style} role="option" aria-selected={selected} onClick={() => selectIndex(index, false)}>
+                <div
+                  key={row.key}
+                  id={`row-${index}`}
+                  class={`row status ${selected ? 'active' : ''}`}
+                  style={style}
+                  role="option"
+                  aria-selected={selected}
+                  onClick={() => selectIndex(index, false)}
+                >
                   <StatusItem row={row} />
                 </div>
               );

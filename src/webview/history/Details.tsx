@@ -26,7 +26,13 @@ export function Details(props: { row: SessionRow; run: (action: SessionAction, k
         {row.updatedAt !== undefined ? <div class="details-line">{l10n.t('Updated {0}', exactTime(row.updatedAt))}</div> : null}
         <ul class="details-roots" aria-label={l10n.t('Folders')}>
           {row.roots.map((root) => (
-            <li key={root.path} class={root.missing ? 'missing' : ''} title={[root.primary ? l10n.t('{0} (working folder)', root.path) : root.path, root.missing ? l10n.t('no longer exists') : undefined].filter(Boolean).join(' — ')}>
+            <li
+              key={root.path}
+              class={root.missing ? 'missing' : ''}
+              title={[root.primary ? l10n.t('{0} (working folder)', root.path) : root.path, root.missing ? l10n.t('no longer exists') : undefined]
+                .filter(Boolean)
+                .join(' — ')}
+            >
               <Icon name={root.missing ? 'warning' : root.primary ? 'home' : 'folder'} />
               <span class="root-name">{root.name}</span>
               <span class="root-path">{root.path}</span>

@@ -11,7 +11,8 @@ import { host } from './host';
 export function PagingBar(props: { bar: Bar }) {
   const { bar } = props;
   const action = bar.action;
-  const announcement = bar.state === 'loading' ? l10n.t('Loading more sessions to search.') : bar.state === 'stopped' ? l10n.t('Stopped loading sessions.') : bar.message;
+  const announcement =
+    bar.state === 'loading' ? l10n.t('Loading more sessions to search.') : bar.state === 'stopped' ? l10n.t('Stopped loading sessions.') : bar.message;
   return (
     <div class={`paging state-${bar.state}`}>
       <Icon name={bar.state === 'loading' ? 'loading' : 'info'} spin={bar.state === 'loading'} />

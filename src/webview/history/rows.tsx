@@ -60,7 +60,12 @@ export function SessionItem(props: { row: SessionRow; active: boolean; now: numb
           </span>
         ) : null}
         <span class="row-actions">
-          <ActionButton icon={row.open ? 'eye' : 'go-to-file'} label={row.open ? l10n.t('Show') : l10n.t('Open')} state={row.actions.open} onClick={() => props.run('open', row.key)} />
+          <ActionButton
+            icon={row.open ? 'eye' : 'go-to-file'}
+            label={row.open ? l10n.t('Show') : l10n.t('Open')}
+            state={row.actions.open}
+            onClick={() => props.run('open', row.key)}
+          />
           <ActionButton icon="repo-forked" label={l10n.t('Fork')} state={row.actions.fork} onClick={() => props.run('fork', row.key)} />
           <ActionButton icon="trash" label={l10n.t('Delete')} state={row.actions.delete} onClick={() => props.run('delete', row.key)} />
         </span>
@@ -68,17 +73,27 @@ export function SessionItem(props: { row: SessionRow; active: boolean; now: numb
       <div class="line meta">
         {props.showAgent ? <span class="agent">{row.agentName}</span> : null}
         {row.roots.map((root) => (
-          <span key={root.path} class={`chip ${root.primary ? 'primary' : ''} ${root.missing ? 'missing' : ''}`} title={[root.primary ? l10n.t('{0} (working folder)', root.path) : root.path, root.missing ? l10n.t('no longer exists') : undefined].filter(Boolean).join(' — ')}>
+          <span
+            key={root.path}
+            class={`chip ${root.primary ? 'primary' : ''} ${root.missing ? 'missing' : ''}`}
+            title={[root.primary ? l10n.t('{0} (working folder)', root.path) : root.path, root.missing ? l10n.t('no longer exists') : undefined]
+              .filter(Boolean)
+              .join(' — ')}
+          >
             <Icon name={root.missing ? 'warning' : root.primary ? 'home' : 'folder'} />
             {root.name}
           </span>
         ))}
         {!row.rootsKnown ? (
-          <span class="chip unknown" title={l10n.t('The agent did not report the session\'s other folders')}>
+          <span class="chip unknown" title={l10n.t("The agent did not report the session's other folders")}>
             +?
           </span>
         ) : null}
-        {row.local ? <span class="badge" title={l10n.t('Known from this client\'s own history')}>{l10n.t('local')}</span> : null}
+        {row.local ? (
+          <span class="badge" title={l10n.t("Known from this client's own history")}>
+            {l10n.t('local')}
+          </span>
+        ) : null}
         {row.hidden ? <span class="badge">{l10n.t('hidden')}</span> : null}
       </div>
       {row.snippet ? (
@@ -93,10 +108,20 @@ export function SessionItem(props: { row: SessionRow; active: boolean; now: numb
 export function StatusItem(props: { row: StatusRow }) {
   const { row } = props;
   const act = () => row.action && host.post({ type: 'status', action: row.action, agentName: row.agentName });
-  const label = row.action === 'retry' ? l10n.t('Retry') : row.action === 'startAgent' ? l10n.t('Start Agent') : row.action === 'loadMore' ? l10n.t('Load More') : undefined;
+  const label =
+    row.action === 'retry'
+      ? l10n.t('Retry')
+      : row.action === 'startAgent'
+        ? l10n.t('Start Agent')
+        : row.action === 'loadMore'
+          ? l10n.t('Load More')
+          : undefined;
   return (
     <div class={`status-row state-${row.state}`}>
-      <Icon name={row.state === 'loading' ? 'loading' : row.state === 'error' ? 'error' : row.state === 'more' ? 'ellipsis' : 'info'} spin={row.state === 'loading'} />
+      <Icon
+        name={row.state === 'loading' ? 'loading' : row.state === 'error' ? 'error' : row.state === 'more' ? 'ellipsis' : 'info'}
+        spin={row.state === 'loading'}
+      />
       <span class="status-text">{row.message}</span>
       {label && row.state !== 'more' ? (
         <Button small onClick={act}>

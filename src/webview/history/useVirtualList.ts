@@ -27,7 +27,10 @@ export function useVirtualList(store: SessionsStore, state: ListState | undefine
   }, [state !== undefined]);
 
   const searching = state?.searching ?? false;
-  const layout = useMemo(() => new RowLayout(state?.count ?? 0, state?.specials ?? [], searching ? ROW_HEIGHTS.sessionWithSnippet : ROW_HEIGHTS.session), [state]);
+  const layout = useMemo(
+    () => new RowLayout(state?.count ?? 0, state?.specials ?? [], searching ? ROW_HEIGHTS.sessionWithSnippet : ROW_HEIGHTS.session),
+    [state],
+  );
 
   // Restore the scroll position once after a reload of the view.
   useLayoutEffect(() => {

@@ -48,11 +48,7 @@ function Header(props: { state: ReviewState; store: ReviewStore }) {
         >
           <Icon name="check-all" /> {l10n.t('Accept All')}
         </Button>
-        <Button
-          disabled={none || store.busy}
-          onClick={() => store.act((version) => ({ type: 'rejectAll', version }))}
-          title={l10n.t('Undo every change')}
-        >
+        <Button disabled={none || store.busy} onClick={() => store.act((version) => ({ type: 'rejectAll', version }))} title={l10n.t('Undo every change')}>
           <Icon name="discard" /> {l10n.t('Reject All')}
         </Button>
       </div>
@@ -62,7 +58,10 @@ function Header(props: { state: ReviewState; store: ReviewStore }) {
 
 export function App(props: { store: ReviewStore }) {
   const { store } = props;
-  useSyncExternalStore((listener) => store.subscribe(listener), () => store.revision);
+  useSyncExternalStore(
+    (listener) => store.subscribe(listener),
+    () => store.revision,
+  );
   useEffect(() => host.post({ type: 'ready' }), []);
   const state = store.state;
   if (!state) return <div class="review-loading">{l10n.t('Loading…')}</div>;
@@ -79,7 +78,9 @@ export function App(props: { store: ReviewStore }) {
       {state.evicted > 0 ? (
         <div class="review-note">
           <Icon name="history" />{' '}
-          {(state.evicted === 1 ? l10n.t('{0} older checkpoint was removed to stay within the storage limit.', state.evicted) : l10n.t('{0} older checkpoints were removed to stay within the storage limit.', state.evicted))}
+          {state.evicted === 1
+            ? l10n.t('{0} older checkpoint was removed to stay within the storage limit.', state.evicted)
+            : l10n.t('{0} older checkpoints were removed to stay within the storage limit.', state.evicted)}
         </div>
       ) : null}
       {state.unavailable !== undefined ? (

@@ -67,7 +67,7 @@ function Hunk(props: { file: ReviewFile; hunk: ReviewHunk; index: number; count:
               <td class="line-number" />
               <td class="line-number" />
               <td class="line-sign" />
-              <td class="line-text">{(hunk.omitted === 1 ? l10n.t('… {0} more line', hunk.omitted) : l10n.t('… {0} more lines', hunk.omitted))}</td>
+              <td class="line-text">{hunk.omitted === 1 ? l10n.t('… {0} more line', hunk.omitted) : l10n.t('… {0} more lines', hunk.omitted)}</td>
             </tr>
           ) : null}
         </tbody>
@@ -97,12 +97,10 @@ function Hunks(props: { file: ReviewFile; store: ReviewStore }) {
   const { shown, hidden } = linesWithin(hunks, store.isShowingAll(file.key) ? Infinity : FILE_LINE_BUDGET);
   return (
     <div class="hunks">
-      {hunks.map((hunk, i) =>
-        shown[i] > 0 ? <Hunk key={i} file={file} hunk={hunk} index={i} count={hunks.length} shown={shown[i]} store={store} /> : null,
-      )}
+      {hunks.map((hunk, i) => (shown[i] > 0 ? <Hunk key={i} file={file} hunk={hunk} index={i} count={hunks.length} shown={shown[i]} store={store} /> : null))}
       {hidden > 0 ? (
         <Button small class="show-all" onClick={() => store.showAll(file.key)}>
-          {(hidden === 1 ? l10n.t('Show all ({0} more line)', hidden) : l10n.t('Show all ({0} more lines)', hidden))}
+          {hidden === 1 ? l10n.t('Show all ({0} more line)', hidden) : l10n.t('Show all ({0} more lines)', hidden)}
         </Button>
       ) : null}
     </div>
@@ -148,12 +146,23 @@ export function FileCard(props: { file: ReviewFile; index: number; store: Review
           )}
         </span>
         <span class="file-actions">
-          <IconButton icon="diff" label={l10n.t('Open diff of {0}', file.path)} title={l10n.t('Open Diff')} onClick={() => host.post({ type: 'openDiff', key: file.key })} />
+          <IconButton
+            icon="diff"
+            label={l10n.t('Open diff of {0}', file.path)}
+            title={l10n.t('Open Diff')}
+            onClick={() => host.post({ type: 'openDiff', key: file.key })}
+          />
           {file.status !== 'deleted' ? (
-            <IconButton icon="go-to-file" label={l10n.t('Open {0}', file.path)} title={l10n.t('Open File')} onClick={() => host.post({ type: 'openFile', key: file.key })} />
+            <IconButton
+              icon="go-to-file"
+              label={l10n.t('Open {0}', file.path)}
+              title={l10n.t('Open File')}
+              onClick={() => host.post({ type: 'openFile', key: file.key })}
+            />
           ) : null}
           <Button
-            primary small
+            primary
+            small
             disabled={store.busy}
             aria-label={l10n.t('Accept {0}', file.path)}
             title={l10n.t('Keep the changes to this file')}

@@ -59,7 +59,11 @@ describe('activation', () => {
     const manifest = extension().packageJSON as { extensionKind: string[]; activationEvents: string[]; engines: { vscode: string } };
     assert.deepEqual(manifest.extensionKind, ['workspace']);
     // Views and commands activate by their contributions; the tabs restored after a reload need their own.
-    assert.deepEqual(manifest.activationEvents, ['onWebviewPanel:acpWorkspace.chat', 'onWebviewPanel:acpWorkspace.review', 'onWebviewPanel:acpWorkspace.agentGallery']);
+    assert.deepEqual(manifest.activationEvents, [
+      'onWebviewPanel:acpWorkspace.chat',
+      'onWebviewPanel:acpWorkspace.review',
+      'onWebviewPanel:acpWorkspace.agentGallery',
+    ]);
     assert.equal(manifest.engines.vscode, '^1.100.0');
     assert.equal(vscode.version, '1.100.3', 'the tests run on the VS Code the engines field targets');
   });

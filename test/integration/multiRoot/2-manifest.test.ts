@@ -17,7 +17,9 @@ describe('contributions', () => {
     const manifest = extension().packageJSON as Manifest;
     const contributed = manifest.contributes.commands.map((c) => c.command).sort();
     // VS Code itself adds `<viewId>.focus`, `.open`… for every contributed view: those are not ours to register.
-    const viewIds = Object.values(manifest.contributes.views).flat().map((v) => `${v.id}.`);
+    const viewIds = Object.values(manifest.contributes.views)
+      .flat()
+      .map((v) => `${v.id}.`);
     const registered = (await vscode.commands.getCommands(true))
       .filter((c) => c.startsWith('acpWorkspace.') && !viewIds.some((prefix) => c.startsWith(prefix)))
       .sort();
@@ -26,12 +28,21 @@ describe('contributions', () => {
   });
 
   it('links its welcome content and walkthrough only to commands VS Code has', async () => {
-    const contributes = (extension().packageJSON as { contributes: { viewsWelcome: Array<{ contents: string }>; walkthroughs: Array<{ steps: Array<{ description: string; completionEvents: string[] }> }> } }).contributes;
+    const contributes = (
+      extension().packageJSON as {
+        contributes: { viewsWelcome: Array<{ contents: string }>; walkthroughs: Array<{ steps: Array<{ description: string; completionEvents: string[] }> }> };
+      }
+    ).contributes;
     const texts = [...contributes.viewsWelcome.map((w) => w.contents), ...contributes.walkthroughs.flatMap((w) => w.steps.map((s) => s.description))];
     const linked = new Set(texts.flatMap((text) => [...text.matchAll(/\]\(command:([\w.-]+)/g)].map((m) => m[1]!)));
-    const onCommand = contributes.walkthroughs.flatMap((w) => w.steps.flatMap((s) => s.completionEvents.filter((e) => e.startsWith('onCommand:')).map((e) => e.slice('onCommand:'.length))));
+    const onCommand = contributes.walkthroughs.flatMap((w) =>
+      w.steps.flatMap((s) => s.completionEvents.filter((e) => e.startsWith('onCommand:')).map((e) => e.slice('onCommand:'.length))),
+    );
     const registered = new Set(await vscode.commands.getCommands(true));
-    assert.deepEqual([...linked, ...onCommand].filter((command) => !registered.has(command)), []);
+    assert.deepEqual(
+      [...linked, ...onCommand].filter((command) => !registered.has(command)),
+      [],
+    );
     assert.ok(linked.has('workbench.trust.manage') && linked.has('acpWorkspace.newSession'));
   });
 
@@ -44,12 +55,16 @@ describe('contributions', () => {
     const file = vscode.workspace.workspaceFile;
     assert.ok(file);
     const asked = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
-    for (const key of ['maxMessageSizeMiB', 'shareAllWorkspaceFolders', 'agents', 'defaultAgent', 'mcpServers']) assert.match(asked, new RegExp(`"acpWorkspace\\.${key}"`));
+    for (const key of ['maxMessageSizeMiB', 'shareAllWorkspaceFolders', 'agents', 'defaultAgent', 'mcpServers'])
+      assert.match(asked, new RegExp(`"acpWorkspace\\.${key}"`));
     const config = vscode.workspace.getConfiguration('acpWorkspace');
     assert.equal(config.get('maxMessageSizeMiB'), 32);
     assert.equal(config.get('shareAllWorkspaceFolders'), false);
     // Only the user settings' agent (the launcher's reference agent), not the workspace's.
-    assert.deepEqual(config.get<Array<{ name: string }>>('agents')?.map((a) => a.name), ['Reference Agent (offline)']);
+    assert.deepEqual(
+      config.get<Array<{ name: string }>>('agents')?.map((a) => a.name),
+      ['Reference Agent (offline)'],
+    );
     assert.equal(config.get('defaultAgent'), '');
     assert.deepEqual(config.get('mcpServers'), []);
     const api = await activate();

@@ -6,7 +6,10 @@ import * as vscode from 'vscode';
 describe('the multi-root fixture workspace', () => {
   it('shows all three folders, in order', () => {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    assert.deepEqual(folders.map((f) => f.name), ['app', 'lib', 'docs']);
+    assert.deepEqual(
+      folders.map((f) => f.name),
+      ['app', 'lib', 'docs'],
+    );
     assert.ok(vscode.workspace.workspaceFile?.fsPath.endsWith('multi-root.code-workspace'));
   });
 

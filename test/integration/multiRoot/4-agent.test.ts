@@ -30,12 +30,16 @@ describe('an agent from settings, in the real extension host', () => {
       title: 'ACP Workspace',
       version: String(vscode.extensions.getExtension('acp-workspace.acp-workspace')!.packageJSON.version),
     });
-    assert.deepEqual(initialize.params?.['clientCapabilities'], {
-      fs: { readTextFile: true, writeTextFile: true },
-      terminal: true,
-      auth: { terminal: true },
-      session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
-    }, 'exactly what the extension serves: fs through the session roots, terminals, sign-in in a terminal, and what the chat renders');
+    assert.deepEqual(
+      initialize.params?.['clientCapabilities'],
+      {
+        fs: { readTextFile: true, writeTextFile: true },
+        terminal: true,
+        auth: { terminal: true },
+        session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
+      },
+      'exactly what the extension serves: fs through the session roots, terminals, sign-in in a terminal, and what the chat renders',
+    );
     assert.equal(status?.process?.caps?.agentInfo?.name, 'reference-agent');
   });
 

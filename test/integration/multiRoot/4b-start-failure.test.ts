@@ -66,7 +66,8 @@ describe('an agent that fails to start a session says why, in its own words', fu
     assert.equal(failure.agent, NAME);
     assert.match(failure.summary, /rejected session\/new/);
     assert.match(failure.summary, new RegExp(FAIL_NEW_SESSION_DETAILS), 'the error’s data.details');
-    for (const line of FAIL_NEW_SESSION_STDERR) assert.ok(failure.agentWords.includes(line), `the agent’s words include “${line}”: ${JSON.stringify(failure.agentWords)}`);
+    for (const line of FAIL_NEW_SESSION_STDERR)
+      assert.ok(failure.agentWords.includes(line), `the agent’s words include “${line}”: ${JSON.stringify(failure.agentWords)}`);
     assert.equal(failure.cause, 'network');
     assert.match(failure.advice ?? '', /network.*proxy/);
     assert.deepEqual(failure.actions, ['restart', 'showLog', 'openSettings']);

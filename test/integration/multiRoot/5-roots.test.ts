@@ -20,7 +20,11 @@ describe('multi-root: the root set, consent and enforcement', function () {
   let lib: string;
   let docs: string;
 
-  const paramsOf = (recording: RecordingAgent, method: string) => recording.received().filter((m) => m.method === method).map((m) => m.params);
+  const paramsOf = (recording: RecordingAgent, method: string) =>
+    recording
+      .received()
+      .filter((m) => m.method === method)
+      .map((m) => m.params);
   const lastNew = (recording: RecordingAgent) => paramsOf(recording, 'session/new').at(-1);
   before(async () => {
     api = await activate();
@@ -72,7 +76,11 @@ describe('multi-root: the root set, consent and enforcement', function () {
   it('after a folder is revoked, asks again; a refusal leaves it out of the list', async () => {
     ui.stale = 'keep';
     await api.grants.revoke('Roots Agent', [lib]);
-    assert.match(ui.asked.splice(0).join('\n'), /^stale: “lib” is no longer shared with Roots Agent; 2 open sessions can no longer reach it/, 'the open sessions are told');
+    assert.match(
+      ui.asked.splice(0).join('\n'),
+      /^stale: “lib” is no longer shared with Roots Agent; 2 open sessions can no longer reach it/,
+      'the open sessions are told',
+    );
     ui.consent = () => [];
     await api.starter.newSession({ agentName: 'Roots Agent' });
     assert.deepEqual(ui.asked.splice(0), ['consent Roots Agent app: lib']);
@@ -100,7 +108,10 @@ describe('multi-root: the root set, consent and enforcement', function () {
     const [started] = await api.starter.newSession({ agentName: 'Single-Root Agent' });
     assert.deepEqual(
       started!.notes.filter((n) => /lib|docs/.test(n)),
-      ['Not shared with this session: “lib” (this agent can only see one folder).', 'Not shared with this session: “docs” (this agent can only see one folder).'],
+      [
+        'Not shared with this session: “lib” (this agent can only see one folder).',
+        'Not shared with this session: “docs” (this agent can only see one folder).',
+      ],
       'left out because the agent takes one folder, not because it was not allowed',
     );
     assert.deepEqual(ui.asked.splice(0), ['single-root Single-Root Agent app: lib,docs']);
@@ -131,13 +142,17 @@ describe('multi-root: the root set, consent and enforcement', function () {
     assert.ok(session, 'the session in lib from the test above');
     api.chats.find('Single-Root Agent', session.sessionId)?.panel.dispose();
     ui.asked.splice(0);
-    const reopened = () => single.received().filter((m) => (m.method === 'session/resume' || m.method === 'session/load') && m.params?.['sessionId'] === session.sessionId);
+    const reopened = () =>
+      single.received().filter((m) => (m.method === 'session/resume' || m.method === 'session/load') && m.params?.['sessionId'] === session.sessionId);
     const tab = restoreTab(api, { agentName: 'Single-Root Agent', sessionId: session.sessionId, roots: [lib] });
     await api.chatRestorer.settled();
     assert.deepEqual(ui.asked, [], 'no folder question: the session keeps its own folder');
     const chat = api.chats.find('Single-Root Agent', session.sessionId);
     assert.ok(chat && chat.panel === tab.restored, 'reopened in the restored tab');
-    assert.deepEqual(reopened().map((m) => ({ cwd: m.params?.['cwd'], additionalDirectories: m.params?.['additionalDirectories'] })), [{ cwd: lib, additionalDirectories: undefined }]);
+    assert.deepEqual(
+      reopened().map((m) => ({ cwd: m.params?.['cwd'], additionalDirectories: m.params?.['additionalDirectories'] })),
+      [{ cwd: lib, additionalDirectories: undefined }],
+    );
     for (const other of api.sessions.forAgent('Single-Root Agent')) api.chats.find(other.agentName, other.sessionId)?.panel.dispose();
   });
 
@@ -195,7 +210,10 @@ describe('multi-root: the root set, consent and enforcement', function () {
       const readsBefore = agent.received().length;
       await session.connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `read ${file}` }] });
       assert.ok(agent.received().length > readsBefore);
-      const answer = agent.received().filter((m) => m.result !== undefined && typeof (m.result as { content?: unknown }).content === 'string').at(-1);
+      const answer = agent
+        .received()
+        .filter((m) => m.result !== undefined && typeof (m.result as { content?: unknown }).content === 'string')
+        .at(-1);
       assert.match(String((answer?.result as { content: string }).content), /^\/\/ unsaved line\n/);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     });
@@ -228,7 +246,10 @@ describe('multi-root: the root set, consent and enforcement', function () {
       ui.asked.splice(0);
       await api.grants.revoke('Roots Agent', [lib]);
       await waitFor(() => ui.asked.some((q) => q.startsWith('stale:')), 'the question about the open session');
-      assert.match(ui.asked.find((q) => q.startsWith('stale:'))!, /“lib” is no longer shared with Roots Agent; (its open session|\d+ open sessions) can no longer reach it/);
+      assert.match(
+        ui.asked.find((q) => q.startsWith('stale:'))!,
+        /“lib” is no longer shared with Roots Agent; (its open session|\d+ open sessions) can no longer reach it/,
+      );
       assert.deepEqual(session.withdrawn, [lib]);
       assert.deepEqual(session.guard.roots, [app, docs]);
 
@@ -250,7 +271,10 @@ describe('multi-root: the root set, consent and enforcement', function () {
       ui.asked.splice(0);
       await api.grants.revoke('Roots Agent', [docs]);
       const resumes = () => paramsOf(agent, 'session/resume').filter((p) => p?.['sessionId'] === session.sessionId);
-      await waitFor(() => resumes().some((p) => JSON.stringify(p?.['additionalDirectories']) === JSON.stringify([lib])), 'session/resume with what is shared now');
+      await waitFor(
+        () => resumes().some((p) => JSON.stringify(p?.['additionalDirectories']) === JSON.stringify([lib])),
+        'session/resume with what is shared now',
+      );
       await waitFor(() => api.sessions.find('Roots Agent', session.sessionId) !== session, 'the reopened session');
       const reopened = api.sessions.find('Roots Agent', session.sessionId)!;
       assert.deepEqual(reopened.guard.roots, [app, lib]);
@@ -269,42 +293,45 @@ describe('multi-root: the root set, consent and enforcement', function () {
       });
 
     it('marks open sessions stale and reopens them with the complete new list, or keeps their roots', async () => {
-    const extra = path.join(path.dirname(lib), 'outside');
-    await api.grants.set('Roots Agent', [lib, docs]);
-    const session = (await api.starter.newSession({ agentName: 'Roots Agent' }))[0]!.session;
-    ui.stale = 'reopen';
-    ui.consent = (folders) => folders;
-    const added = folderChange();
-    assert.ok(vscode.workspace.updateWorkspaceFolders(3, 0, { uri: vscode.Uri.file(extra), name: 'outside' }));
-    await added;
-    await waitFor(() => ui.asked.some((q) => q.startsWith('stale:')), 'the stale question');
-    const resumes = () => paramsOf(agent, 'session/resume').filter((p) => p?.['sessionId'] === session.sessionId);
-    await waitFor(() => resumes().length > 0, 'session/resume');
-    const resume = resumes().at(-1);
-    assert.deepEqual(resume, { sessionId: session.sessionId, cwd: app, additionalDirectories: [lib, docs, real(extra)], mcpServers: [] });
-    assert.ok(ui.asked.includes('consent Roots Agent app: outside'));
-    // The reopened session replaces the stale one once session/resume has answered.
-    await waitFor(() => api.sessions.find('Roots Agent', session.sessionId) !== session, 'the reopened session');
-    const reopened = api.sessions.find('Roots Agent', session.sessionId)!;
-    assert.equal(reopened.stale, undefined);
-    assert.deepEqual(reopened.guard.roots, [app, lib, docs, real(extra)]);
+      const extra = path.join(path.dirname(lib), 'outside');
+      await api.grants.set('Roots Agent', [lib, docs]);
+      const session = (await api.starter.newSession({ agentName: 'Roots Agent' }))[0]!.session;
+      ui.stale = 'reopen';
+      ui.consent = (folders) => folders;
+      const added = folderChange();
+      assert.ok(vscode.workspace.updateWorkspaceFolders(3, 0, { uri: vscode.Uri.file(extra), name: 'outside' }));
+      await added;
+      await waitFor(() => ui.asked.some((q) => q.startsWith('stale:')), 'the stale question');
+      const resumes = () => paramsOf(agent, 'session/resume').filter((p) => p?.['sessionId'] === session.sessionId);
+      await waitFor(() => resumes().length > 0, 'session/resume');
+      const resume = resumes().at(-1);
+      assert.deepEqual(resume, { sessionId: session.sessionId, cwd: app, additionalDirectories: [lib, docs, real(extra)], mcpServers: [] });
+      assert.ok(ui.asked.includes('consent Roots Agent app: outside'));
+      // The reopened session replaces the stale one once session/resume has answered.
+      await waitFor(() => api.sessions.find('Roots Agent', session.sessionId) !== session, 'the reopened session');
+      const reopened = api.sessions.find('Roots Agent', session.sessionId)!;
+      assert.equal(reopened.stale, undefined);
+      assert.deepEqual(reopened.guard.roots, [app, lib, docs, real(extra)]);
 
-    // Back to three folders: the session is stale again; keep its roots this time.
-    ui.stale = 'keep';
-    ui.asked.splice(0);
-    const removed = folderChange();
-    assert.ok(vscode.workspace.updateWorkspaceFolders(3, 1));
-    await removed;
-    await waitFor(() => ui.asked.some((q) => q.startsWith('stale:')), 'the stale question');
-    await waitFor(() => api.sessions.find('Roots Agent', session.sessionId)?.stale === undefined, 'kept');
-    assert.equal(resumes().length, 1, 'keeping does not reopen');
-    // The folder left the workspace: the kept session can no longer reach it.
-    const kept = api.sessions.find('Roots Agent', session.sessionId)!;
-    assert.deepEqual(kept.withdrawn, [real(extra)]);
-    await kept.connection.prompt({ sessionId: kept.sessionId, prompt: [{ type: 'text', text: `read ${path.join(real(extra), 'README.md')}` }] });
-    assert.equal(kept.refusals.at(-1)?.path, path.join(real(extra), 'README.md'));
-    assert.match(ui.asked.find((q) => q.startsWith('stale:'))!, /Workspace folders changed \(outside was removed\)/);
-  });
+      // Back to three folders: the session is stale again; keep its roots this time.
+      ui.stale = 'keep';
+      ui.asked.splice(0);
+      const removed = folderChange();
+      assert.ok(vscode.workspace.updateWorkspaceFolders(3, 1));
+      await removed;
+      await waitFor(() => ui.asked.some((q) => q.startsWith('stale:')), 'the stale question');
+      await waitFor(() => api.sessions.find('Roots Agent', session.sessionId)?.stale === undefined, 'kept');
+      assert.equal(resumes().length, 1, 'keeping does not reopen');
+      // The folder left the workspace: the kept session can no longer reach it.
+      const kept = api.sessions.find('Roots Agent', session.sessionId)!;
+      assert.deepEqual(kept.withdrawn, [real(extra)]);
+      await kept.connection.prompt({ sessionId: kept.sessionId, prompt: [{ type: 'text', text: `read ${path.join(real(extra), 'README.md')}` }] });
+      assert.equal(kept.refusals.at(-1)?.path, path.join(real(extra), 'README.md'));
+      assert.match(
+        ui.asked.find((q) => q.startsWith('stale:'))!,
+        /Workspace folders changed \(outside was removed\)/,
+      );
+    });
 
     it('remembers "Keep Current Folders": the chat restored after a window reload reopens with the kept folders without asking again (issue 25, item 8)', async () => {
       const extra = path.join(path.dirname(lib), 'outside');
@@ -322,7 +349,10 @@ describe('multi-root: the root set, consent and enforcement', function () {
         // The window reloads: the chat's tab goes, and VS Code hands it back with the state it saved.
         api.chats.find('Roots Agent', session.sessionId)?.panel.dispose();
         ui.asked.splice(0);
-        const reopened = () => paramsOf(agent, 'session/load').concat(paramsOf(agent, 'session/resume')).filter((p) => p?.['sessionId'] === session.sessionId);
+        const reopened = () =>
+          paramsOf(agent, 'session/load')
+            .concat(paramsOf(agent, 'session/resume'))
+            .filter((p) => p?.['sessionId'] === session.sessionId);
         const tab = restoreTab(api, { agentName: 'Roots Agent', sessionId: session.sessionId, roots: [app, lib, docs] });
         await api.chatRestorer.settled();
         assert.deepEqual(ui.asked, [], 'the user chose to keep the session’s folders: no "which folders?" question again');

@@ -17,9 +17,15 @@ describe('chat sessions in the real extension host', function () {
   let chat: Chat;
 
   const entries = (): ViewEntry[] => chat.controller.thread.snapshot().entries;
-  const received = (method: string) => agent.received().filter((m) => m.method === method).map((m) => m.params);
+  const received = (method: string) =>
+    agent
+      .received()
+      .filter((m) => m.method === method)
+      .map((m) => m.params);
   const lastAgentText = () => {
-    const last = entries().filter((e) => e.kind === 'agent').at(-1);
+    const last = entries()
+      .filter((e) => e.kind === 'agent')
+      .at(-1);
     return last?.kind === 'agent' ? last.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '';
   };
 
@@ -47,7 +53,8 @@ describe('chat sessions in the real extension host', function () {
   before(async () => {
     api = await activate();
     const folders = vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath));
-    for (const name of ['Chat Agent', 'Locked Agent', 'Terminal Login Agent', 'Load-only Agent', 'Models Agent', 'Thinking Levels Agent']) await api.grants.set(name, folders);
+    for (const name of ['Chat Agent', 'Locked Agent', 'Terminal Login Agent', 'Load-only Agent', 'Models Agent', 'Thinking Levels Agent'])
+      await api.grants.set(name, folders);
     agent = await addRecordingAgent('Chat Agent');
     await waitFor(() => api.agents.find('Chat Agent') !== undefined, 'the agent setting');
     const [started] = await api.starter.newSession({ agentName: 'Chat Agent' });
@@ -68,7 +75,9 @@ describe('chat sessions in the real extension host', function () {
     assert.ok(streamed > 0);
     assert.match(lastAgentText(), /# Streaming test[\s\S]*item 1: `value_1`/);
     assert.deepEqual(
-      entries().map((e) => e.kind).slice(0, 3),
+      entries()
+        .map((e) => e.kind)
+        .slice(0, 3),
       ['user', 'agent', 'turnEnd'],
     );
     assert.ok(chat.panel.posts - postsBefore < 50, `${chat.panel.posts - postsBefore} posts for 50 chunks: patches are coalesced`);
@@ -83,10 +92,14 @@ describe('chat sessions in the real extension host', function () {
     assert.match(lastAgentText(), /allow_once/);
     const reject = prompt('permission');
     await waitFor(() => chat.controller.pendingPermissions === 1, 'the second permission request');
-    const second = entries().filter((e) => e.kind === 'permission').at(-1)!;
+    const second = entries()
+      .filter((e) => e.kind === 'permission')
+      .at(-1)!;
     assert.ok(chat.controller.choosePermissionKind(second.id, 'reject_once'));
     await reject;
-    const tool = entries().filter((e) => e.kind === 'tool').at(-1);
+    const tool = entries()
+      .filter((e) => e.kind === 'tool')
+      .at(-1);
     assert.equal(tool?.kind === 'tool' && tool.status, 'failed');
   });
 
@@ -105,7 +118,9 @@ describe('chat sessions in the real extension host', function () {
     await prompt('terminal node -e "console.log(process.cwd())"');
     const created = agent.received().filter((m) => typeof (m.result as { terminalId?: unknown } | undefined)?.terminalId === 'string');
     assert.equal(created.length, 1, 'the client answered terminal/create with a terminal id');
-    const tool = entries().filter((e) => e.kind === 'tool').at(-1);
+    const tool = entries()
+      .filter((e) => e.kind === 'tool')
+      .at(-1);
     const content = tool?.kind === 'tool' ? tool.content.find((c) => c.type === 'terminal') : undefined;
     assert.ok(content?.type === 'terminal');
     assert.equal(content.output?.trim(), fs.realpathSync.native(vscode.workspace.workspaceFolders![0]!.uri.fsPath));
@@ -119,14 +134,21 @@ describe('chat sessions in the real extension host', function () {
     const lib = fs.realpathSync.native(vscode.workspace.workspaceFolders![1]!.uri.fsPath);
     await prompt(`run-in ${lib} node -e "console.log(process.cwd())"`);
     assert.match(lastAgentText(), /without a tool call: exit code 0/);
-    const own = entries().filter((e) => e.kind === 'terminal').at(-1);
+    const own = entries()
+      .filter((e) => e.kind === 'terminal')
+      .at(-1);
     assert.ok(own?.kind === 'terminal');
-    assert.deepEqual([own.command, own.cwd, own.output?.trim(), own.exitStatus?.exitCode, own.inToolCall], ['node -e console.log(process.cwd())', lib, lib, 0, false]);
+    assert.deepEqual(
+      [own.command, own.cwd, own.output?.trim(), own.exitStatus?.exitCode, own.inToolCall],
+      ['node -e console.log(process.cwd())', lib, lib, 0, false],
+    );
 
     const outside = path.join(path.dirname(app), 'outside');
     await prompt(`run-in ${outside} node -e "console.log(1)"`);
     assert.match(lastAgentText(), /Could not start .*Refused terminal cwd/);
-    const refusal = entries().filter((e) => e.kind === 'refusal').at(-1);
+    const refusal = entries()
+      .filter((e) => e.kind === 'refusal')
+      .at(-1);
     assert.ok(refusal?.kind === 'refusal');
     assert.deepEqual([refusal.operation, refusal.path, refusal.command], ['terminal', outside, 'node -e console.log(1)']);
     assert.match(refusal.message, /is outside this session’s folders/);
@@ -144,7 +166,9 @@ describe('chat sessions in the real extension host', function () {
       assert.equal(lastAgentText(), `Echo: ${keyword}`, 'the turn went on');
       assert.equal(errors().length, before + 1, keyword);
     }
-    const [attributed, unattributed] = errors().slice(-2).map((e) => (e.kind === 'error' ? e : undefined));
+    const [attributed, unattributed] = errors()
+      .slice(-2)
+      .map((e) => (e.kind === 'error' ? e : undefined));
     const size = /^Chat Agent sent a message \(session\/update\) of 33\.0 MiB, over the limit of 32\.0 MiB \(setting acpWorkspace\.maxMessageSizeMiB/;
     assert.match(attributed!.message, size);
     assert.match(attributed!.message, /for this session\. ACP Workspace discarded it/);
@@ -175,7 +199,11 @@ describe('chat sessions in the real extension host', function () {
       await api.chats.dispatch(chat, { type: 'openLink', href: pathToFileURL(secret).href });
       await api.chats.dispatch(chat, { type: 'openLink', href: secret });
       await api.chats.dispatch(chat, { type: 'openLocation', path: link });
-      assert.deepEqual(asked.map((q) => q.path), [secret, secret, link], 'asked each time, naming the path');
+      assert.deepEqual(
+        asked.map((q) => q.path),
+        [secret, secret, link],
+        'asked each time, naming the path',
+      );
       assert.ok(asked.every((q) => q.agentName === 'Chat Agent' && /outside this session’s folders/.test(q.reason)));
       assert.match(asked[2]!.reason, /resolves to .*secret\.txt/, 'the symlink is named with where it leads');
       assert.ok(!isOpen(secret) && !isOpen(link), 'declined: nothing opened');
@@ -212,7 +240,12 @@ describe('chat sessions in the real extension host', function () {
     await api.chats.dispatch(chat, { type: 'setConfig', configId: 'model', value: 'ref-smart' });
     await api.chats.dispatch(chat, { type: 'setConfig', configId: 'extended_thinking', value: true });
     assert.deepEqual(received('session/set_mode').at(-1), { sessionId: chat.controller.session.sessionId, modeId: 'architect' });
-    assert.deepEqual(received('session/set_config_option').at(-1), { sessionId: chat.controller.session.sessionId, configId: 'extended_thinking', type: 'boolean', value: true });
+    assert.deepEqual(received('session/set_config_option').at(-1), {
+      sessionId: chat.controller.session.sessionId,
+      configId: 'extended_thinking',
+      type: 'boolean',
+      value: true,
+    });
     assert.equal(chat.controller.thread.session.modes?.currentModeId, 'architect');
     await prompt('status');
     assert.match(lastAgentText(), /mode architect; model ref-smart; extended thinking on/);
@@ -227,15 +260,29 @@ describe('chat sessions in the real extension host', function () {
       const session = () => own.controller.thread.snapshot().session;
       assert.deepEqual(session().models, {
         currentModelId: 'ref-fast',
-        available: [{ id: 'ref-fast', name: 'Reference Fast', description: undefined }, { id: 'ref-smart', name: 'Reference Smart', description: undefined }],
+        available: [
+          { id: 'ref-fast', name: 'Reference Fast', description: undefined },
+          { id: 'ref-smart', name: 'Reference Smart', description: undefined },
+        ],
       });
-      assert.equal(session().configOptions.some((o) => o.category === 'model'), false, 'no model config option competes with the models');
+      assert.equal(
+        session().configOptions.some((o) => o.category === 'model'),
+        false,
+        'no model config option competes with the models',
+      );
       await api.chats.dispatch(own, { type: 'setModel', modelId: 'ref-smart' });
-      const sent = modelsAgent.received().filter((m) => m.method === 'session/set_model').map((m) => m.params);
+      const sent = modelsAgent
+        .received()
+        .filter((m) => m.method === 'session/set_model')
+        .map((m) => m.params);
       assert.deepEqual(sent, [{ sessionId: own.controller.session.sessionId, modelId: 'ref-smart' }]);
       assert.equal(session().models?.currentModelId, 'ref-smart');
       await api.chats.dispatch(own, { type: 'prompt', text: 'status', attachments: [] });
-      const said = () => own.controller.thread.snapshot().entries.filter((e) => e.kind === 'agent').map((e) => (e.kind === 'agent' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : ''));
+      const said = () =>
+        own.controller.thread
+          .snapshot()
+          .entries.filter((e) => e.kind === 'agent')
+          .map((e) => (e.kind === 'agent' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : ''));
       await waitFor(() => own.controller.thread.session.status === 'idle' && said().some((t) => /model ref-smart/.test(t)), 'the status turn');
       own.panel.dispose();
     } finally {
@@ -253,12 +300,27 @@ describe('chat sessions in the real extension host', function () {
       const session = () => own.controller.thread.snapshot().session;
       assert.ok(own.controller.session.setup.modes, 'the agent offered modes');
       assert.equal(session().modes, undefined, 'no Mode picker beside the option offering the same choices');
-      assert.deepEqual(session().configOptions.filter((o) => o.category === 'thought_level').map((o) => o.type === 'select' && [o.id, o.currentValue, o.options.map((c) => c.value)]), [['mode', 'code', ['ask', 'code', 'architect']]]);
+      assert.deepEqual(
+        session()
+          .configOptions.filter((o) => o.category === 'thought_level')
+          .map((o) => o.type === 'select' && [o.id, o.currentValue, o.options.map((c) => c.value)]),
+        [['mode', 'code', ['ask', 'code', 'architect']]],
+      );
       await api.chats.dispatch(own, { type: 'setConfig', configId: 'mode', value: 'architect' });
-      assert.deepEqual(levelsAgent.received().filter((m) => m.method === 'session/set_config_option').map((m) => m.params), [{ sessionId: own.controller.session.sessionId, configId: 'mode', value: 'architect' }]);
+      assert.deepEqual(
+        levelsAgent
+          .received()
+          .filter((m) => m.method === 'session/set_config_option')
+          .map((m) => m.params),
+        [{ sessionId: own.controller.session.sessionId, configId: 'mode', value: 'architect' }],
+      );
       assert.equal(levelsAgent.received().filter((m) => m.method === 'session/set_mode').length, 0);
       await api.chats.dispatch(own, { type: 'prompt', text: 'status', attachments: [] });
-      const said = () => own.controller.thread.snapshot().entries.filter((e) => e.kind === 'agent').map((e) => (e.kind === 'agent' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : ''));
+      const said = () =>
+        own.controller.thread
+          .snapshot()
+          .entries.filter((e) => e.kind === 'agent')
+          .map((e) => (e.kind === 'agent' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : ''));
       await waitFor(() => own.controller.thread.session.status === 'idle' && said().some((t) => /mode architect/.test(t)), 'the status turn');
       assert.equal(session().modes, undefined, 'still one picker after the agent said the mode changed');
       own.panel.dispose();
@@ -282,11 +344,16 @@ describe('chat sessions in the real extension host', function () {
     assert.ok(error?.kind === 'error' && /exited \(exit code 42\)/.test(error.message));
     assert.deepEqual(error?.kind === 'error' && error.actions, ['restart', 'reopen']);
     assert.ok(entries().length > before);
-    const tool = entries().filter((e) => e.kind === 'tool').at(-1);
+    const tool = entries()
+      .filter((e) => e.kind === 'tool')
+      .at(-1);
     assert.equal(tool?.kind === 'tool' && tool.status, 'interrupted', 'no tool call is left running');
     await api.chats.dispatch(chat, { type: 'action', action: 'reopen' });
     const resume = received('session/resume').at(-1);
-    assert.deepEqual(resume?.['additionalDirectories'], vscode.workspace.workspaceFolders!.slice(1).map((f) => fs.realpathSync.native(f.uri.fsPath)));
+    assert.deepEqual(
+      resume?.['additionalDirectories'],
+      vscode.workspace.workspaceFolders!.slice(1).map((f) => fs.realpathSync.native(f.uri.fsPath)),
+    );
     assert.equal(chat.controller.thread.session.status, 'idle');
     await prompt('hello again');
     assert.equal(lastAgentText(), 'Echo: hello again', JSON.stringify(entries().slice(-4)));
@@ -302,8 +369,15 @@ describe('chat sessions in the real extension host', function () {
       await waitFor(() => api.notifications.badge !== undefined, 'the failure counted in the badge');
       assert.match(api.notifications.badge!.tooltip, /the agent failed/);
       await api.chats.dispatch(chat, { type: 'action', action: 'restart' });
-      await waitFor(() => chat.controller.thread.session.status === 'idle' && !chat.controller.session.connection.isClosed, 'the agent restarted and the session reopened', 30_000);
-      assert.ok(entries().some((e) => e.kind === 'info' && /Session (resumed|reopened)/.test(e.text)), 'the session was reopened');
+      await waitFor(
+        () => chat.controller.thread.session.status === 'idle' && !chat.controller.session.connection.isClosed,
+        'the agent restarted and the session reopened',
+        30_000,
+      );
+      assert.ok(
+        entries().some((e) => e.kind === 'info' && /Session (resumed|reopened)/.test(e.text)),
+        'the session was reopened',
+      );
       assert.equal(chat.panel.visible, false, 'the chat is still out of view: nobody saw it');
       assert.equal(api.notifications.badge, undefined, 'the failure is over: the badge no longer counts it');
     } finally {
@@ -321,11 +395,18 @@ describe('chat sessions in the real extension host', function () {
     await vscode.commands.executeCommand('acpWorkspace.restartAgent', 'Chat Agent');
     await waitFor(() => chat.controller.session.connection !== old && chat.controller.thread.session.status === 'idle', 'the chat to reconnect');
     const added = entries().slice(before);
-    assert.deepEqual(added.filter((e) => e.kind === 'error'), [], 'no error in the chat');
+    assert.deepEqual(
+      added.filter((e) => e.kind === 'error'),
+      [],
+      'no error in the chat',
+    );
     assert.doesNotMatch(JSON.stringify([added, chat.controller.thread.session]), /shutting down/);
     const resume = received('session/resume').at(-1);
     assert.equal(resume?.['sessionId'], chat.controller.session.sessionId);
-    assert.deepEqual(resume?.['additionalDirectories'], vscode.workspace.workspaceFolders!.slice(1).map((f) => fs.realpathSync.native(f.uri.fsPath)));
+    assert.deepEqual(
+      resume?.['additionalDirectories'],
+      vscode.workspace.workspaceFolders!.slice(1).map((f) => fs.realpathSync.native(f.uri.fsPath)),
+    );
     await prompt('hello after the restart');
     assert.equal(lastAgentText(), 'Echo: hello after the restart');
     assert.deepEqual(misuse, [], 'nothing used the closed tab');
@@ -344,7 +425,9 @@ describe('chat sessions in the real extension host', function () {
     try {
       const [started] = await api.starter.newSession({ agentName: 'Chat Agent' });
       const params = received('session/new').at(-1);
-      assert.deepEqual(params?.['mcpServers'], [{ name: 'files', command: 'mcp-files', args: ['--root', '/tmp'], env: [{ name: 'TOKEN', value: 'secret-token-value' }] }]);
+      assert.deepEqual(params?.['mcpServers'], [
+        { name: 'files', command: 'mcp-files', args: ['--root', '/tmp'], env: [{ name: 'TOKEN', value: 'secret-token-value' }] },
+      ]);
       assert.ok(started!.notes.some((n) => /“events” was not passed: the agent does not support SSE MCP servers/.test(n)));
     } finally {
       await config.update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
@@ -355,11 +438,20 @@ describe('chat sessions in the real extension host', function () {
     const locked = await addRecordingAgent('Locked Agent', ['--auth', 'ref-login']);
     try {
       await waitFor(() => api.agents.find('Locked Agent') !== undefined, 'the agent setting');
-      await assert.rejects(api.starter.newSession({ agentName: 'Locked Agent' }), (error: Error) => error.name === 'AuthRequiredError' && /sign in/.test(error.message));
+      await assert.rejects(
+        api.starter.newSession({ agentName: 'Locked Agent' }),
+        (error: Error) => error.name === 'AuthRequiredError' && /sign in/.test(error.message),
+      );
       assert.equal(await api.signIn.run('Locked Agent', 'ref-login'), true);
       const [started] = await api.starter.newSession({ agentName: 'Locked Agent' });
       assert.ok(started?.session.sessionId);
-      assert.deepEqual(locked.received().filter((m) => m.method === 'authenticate').map((m) => m.params), [{ methodId: 'ref-login' }]);
+      assert.deepEqual(
+        locked
+          .received()
+          .filter((m) => m.method === 'authenticate')
+          .map((m) => m.params),
+        [{ methodId: 'ref-login' }],
+      );
     } finally {
       await api.agents.stop('Locked Agent');
       await locked.dispose();
@@ -384,7 +476,11 @@ describe('chat sessions in the real extension host', function () {
       assert.equal(terminal.exitStatus?.code, 0);
       const [started] = await api.starter.newSession({ agentName: 'Terminal Login Agent' });
       assert.ok(started?.session.sessionId);
-      assert.deepEqual(locked.received().filter((m) => m.method === 'authenticate'), [], 'a terminal method is never passed to authenticate');
+      assert.deepEqual(
+        locked.received().filter((m) => m.method === 'authenticate'),
+        [],
+        'a terminal method is never passed to authenticate',
+      );
     } finally {
       await api.agents.stop('Terminal Login Agent');
       await locked.dispose();
@@ -397,7 +493,11 @@ describe('chat sessions in the real extension host', function () {
       await waitFor(() => api.agents.find('Load-only Agent') !== undefined, 'the agent setting');
       const [started] = await api.starter.newSession({ agentName: 'Load-only Agent' });
       const own = api.chats.open(started!.session);
-      const texts = () => own.controller.thread.snapshot().entries.filter((e) => e.kind === 'user' || e.kind === 'agent').map((e) => (e.kind === 'user' || e.kind === 'agent' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : ''));
+      const texts = () =>
+        own.controller.thread
+          .snapshot()
+          .entries.filter((e) => e.kind === 'user' || e.kind === 'agent')
+          .map((e) => (e.kind === 'user' || e.kind === 'agent' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : ''));
       await api.chats.dispatch(own, { type: 'prompt', text: 'remember me', attachments: [] });
       await waitFor(() => own.controller.thread.session.status === 'idle' && texts().includes('Echo: remember me'), 'the turn');
       // docs is no longer shared with this agent: the session's folders changed, and reopening gives it what is shared now.
@@ -407,12 +507,19 @@ describe('chat sessions in the real extension host', function () {
       api.setRootsUi(ui);
       const docs = fs.realpathSync.native(vscode.workspace.workspaceFolders![2]!.uri.fsPath);
       await api.grants.revoke('Load-only Agent', [docs]);
-      assert.deepEqual(own.controller.thread.session.roots.filter((r) => r.withdrawn).map((r) => r.path), [docs], 'the chat shows docs as no longer shared');
+      assert.deepEqual(
+        own.controller.thread.session.roots.filter((r) => r.withdrawn).map((r) => r.path),
+        [docs],
+        'the chat shows docs as no longer shared',
+      );
       await api.chats.dispatch(own, { type: 'action', action: 'reopenWithCurrentFolders' });
       api.setRootsUi(undefined);
       const loads = loadOnly.received().filter((m) => m.method === 'session/load');
       assert.equal(loads.length, 1);
-      assert.deepEqual(loads[0]!.params?.['additionalDirectories'], vscode.workspace.workspaceFolders!.slice(1, 2).map((f) => fs.realpathSync.native(f.uri.fsPath)));
+      assert.deepEqual(
+        loads[0]!.params?.['additionalDirectories'],
+        vscode.workspace.workspaceFolders!.slice(1, 2).map((f) => fs.realpathSync.native(f.uri.fsPath)),
+      );
       assert.equal(loadOnly.received().filter((m) => m.method === 'session/resume').length, 0);
       assert.deepEqual(texts(), ['remember me', 'Echo: remember me'], 'each message once, from the replay');
       assert.equal(own.controller.thread.session.status, 'idle');
@@ -424,7 +531,10 @@ describe('chat sessions in the real extension host', function () {
   });
 
   it('reopens a crashed chat on an agent that can only load: the replay shows each message once, the crash and the interrupted call stay', async () => {
-    await api.grants.set('Load-only Crash Agent', vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath)));
+    await api.grants.set(
+      'Load-only Crash Agent',
+      vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath)),
+    );
     const loadOnly = await addRecordingAgent('Load-only Crash Agent', ['--disable', 'resume']);
     try {
       await waitFor(() => api.agents.find('Load-only Crash Agent') !== undefined, 'the agent setting');
@@ -459,9 +569,18 @@ describe('chat sessions in the real extension host', function () {
       await api.chats.dispatch(own, { type: 'action', action: 'reopen' });
       await waitFor(() => own.controller.thread.session.status === 'idle', 'the chat to be reopened');
       assert.equal(loadOnly.received().filter((m) => m.method === 'session/load').length, 1);
-      assert.deepEqual(shown(), [...crashed, 'info: Session reopened: the agent replayed its history.'], 'the agent’s record, each message once, with what only the chat showed in place');
+      assert.deepEqual(
+        shown(),
+        [...crashed, 'info: Session reopened: the agent replayed its history.'],
+        'the agent’s record, each message once, with what only the chat showed in place',
+      );
       await ask('hello after');
-      assert.equal(shown().filter((e) => e.startsWith('agent:')).at(-1), 'agent: Echo: hello after');
+      assert.equal(
+        shown()
+          .filter((e) => e.startsWith('agent:'))
+          .at(-1),
+        'agent: Echo: hello after',
+      );
       own.panel.dispose();
     } finally {
       await api.agents.stop('Load-only Crash Agent');

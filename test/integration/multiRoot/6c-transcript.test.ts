@@ -22,7 +22,9 @@ describe('a session exported as Markdown and read as text', function () {
 
   /** Closes the tabs showing `uri` (whatever editor is active). */
   async function closeTab(uri: vscode.Uri): Promise<void> {
-    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString());
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString());
     assert.ok(tabs.length > 0, `a tab shows ${uri.toString()}`);
     await vscode.window.tabGroups.close(tabs);
   }
@@ -91,7 +93,10 @@ describe('a session exported as Markdown and read as text', function () {
         return Promise.resolve(undefined);
       },
     };
-    const result = await vscode.commands.executeCommand('acpWorkspace.exportSession', { agentName: chat.controller.session.agentName, sessionId: chat.controller.session.sessionId });
+    const result = await vscode.commands.executeCommand('acpWorkspace.exportSession', {
+      agentName: chat.controller.session.agentName,
+      sessionId: chat.controller.session.sessionId,
+    });
     assert.equal(result, undefined, 'cancelled');
     assert.equal(path.dirname(offered!.fsPath), dir);
   });
@@ -99,7 +104,10 @@ describe('a session exported as Markdown and read as text', function () {
   it('copies the session to the clipboard', async () => {
     await vscode.env.clipboard.writeText('');
     api.transcripts.ui = { destination: () => Promise.resolve('clipboard'), saveTo: () => Promise.reject(new Error('not asked')) };
-    const result = await vscode.commands.executeCommand('acpWorkspace.exportSession', { agentName: chat.controller.session.agentName, sessionId: chat.controller.session.sessionId });
+    const result = await vscode.commands.executeCommand('acpWorkspace.exportSession', {
+      agentName: chat.controller.session.agentName,
+      sessionId: chat.controller.session.sessionId,
+    });
     assert.equal(result, 'clipboard');
     const copied = await vscode.env.clipboard.readText();
     assert.match(copied, /- \*\*Agent:\*\* Export Agent/);
@@ -131,7 +139,9 @@ describe('a session exported as Markdown and read as text', function () {
     try {
       await prompt(text);
       assert.equal(fs.readFileSync(file, 'utf8'), 'retried');
-      const changes = entries().filter((e): e is ViewEntryOf<'changes'> => e.kind === 'changes').at(-1)!;
+      const changes = entries()
+        .filter((e): e is ViewEntryOf<'changes'> => e.kind === 'changes')
+        .at(-1)!;
       assert.ok(changes.files.some((f) => f.path === 'retried.md'));
       const questions: RestoreQuestion[] = [];
       let confirm = false;
@@ -152,7 +162,9 @@ describe('a session exported as Markdown and read as text', function () {
       assert.equal((chat.controller.thread.entry(changes.id) as ViewEntryOf<'changes'>).state, 'undone');
       await retried;
       await waitFor(() => entries().filter((e) => e.kind === 'turnEnd').length > ends, 'the retried turn');
-      const last = entries().filter((e): e is ViewEntryOf<'user'> => e.kind === 'user').at(-1)!;
+      const last = entries()
+        .filter((e): e is ViewEntryOf<'user'> => e.kind === 'user')
+        .at(-1)!;
       assert.deepEqual(last.blocks, [{ type: 'text', text }], 'the same prompt again');
       assert.equal(fs.readFileSync(file, 'utf8'), 'retried', 'the retried turn wrote the file again');
     } finally {

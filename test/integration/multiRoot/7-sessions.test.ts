@@ -41,7 +41,11 @@ describe('the session history in the real extension host (250 sessions in three 
   let app: string;
   let lib: string;
   let docs: string;
-  const received = (method: string) => agent.received().filter((m) => m.method === method).map((m) => m.params ?? {});
+  const received = (method: string) =>
+    agent
+      .received()
+      .filter((m) => m.method === method)
+      .map((m) => m.params ?? {});
 
   /** 250 sessions across the three folders: every fifth has exactly the workspace's roots, others differ. */
   function seeds(): SeedSession[] {
@@ -133,7 +137,10 @@ describe('the session history in the real extension host (250 sessions in three 
     assert.ok(typeof lists[1]!['cursor'] === 'string' && typeof lists[2]!['cursor'] === 'string');
     assert.equal(rows().length, SESSIONS);
     await api.history.index.flush();
-    const stored = fs.readdirSync(path.join(api.history.index['dir'] as string)).map((f) => (f.endsWith('.json') ? fs.readFileSync(path.join(api.history.index['dir'] as string, f), 'utf8') : '')).join('');
+    const stored = fs
+      .readdirSync(path.join(api.history.index['dir'] as string))
+      .map((f) => (f.endsWith('.json') ? fs.readFileSync(path.join(api.history.index['dir'] as string, f), 'utf8') : ''))
+      .join('');
     for (const list of lists.slice(1)) assert.equal(stored.includes(list['cursor'] as string), false, 'cursors are never stored');
   });
 
@@ -157,7 +164,10 @@ describe('the session history in the real extension host (250 sessions in three 
     await loadAll();
     const lists = received('session/list').slice(before);
     assert.ok(lists.length >= 1);
-    assert.ok(lists.every((p) => p['cwd'] === app), JSON.stringify(lists));
+    assert.ok(
+      lists.every((p) => p['cwd'] === app),
+      JSON.stringify(lists),
+    );
     assert.equal(rows().length, SESSIONS / 5);
     await settings({ scope: 'all' });
     await loadAll();
@@ -185,7 +195,9 @@ describe('the session history in the real extension host (250 sessions in three 
     assert.equal(rootsUi.asked.length, 0, 'no question: the session has exactly the workspace’s folders');
     const entries = chat.controller.thread.snapshot().entries;
     assert.deepEqual(
-      entries.filter((e) => e.kind === 'user' || e.kind === 'agent').map((e) => (e.kind === 'user' || e.kind === 'agent' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '')),
+      entries
+        .filter((e) => e.kind === 'user' || e.kind === 'agent')
+        .map((e) => (e.kind === 'user' || e.kind === 'agent' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '')),
       ['Rename the greeting helper', 'Renamed greet() to welcome() in lib.'],
     );
     await waitFor(() => row('hist_000').open, 'the row to show the session as open');
@@ -214,9 +226,15 @@ describe('the session history in the real extension host (250 sessions in three 
     const forked = await reopenFromHistory(api, viewOf('hist_001'), 'fork');
     assert.ok(forked);
     assert.equal(rootsUi.asked.length, 1);
-    assert.match(rootsUi.asked[0]!, /reopen-roots History Agent Fork “Session 1 about parser”: The session's folders: “app”.*“docs”.*“lib”.*This workspace's folders: “app”.*“lib”.*“docs”/);
+    assert.match(
+      rootsUi.asked[0]!,
+      /reopen-roots History Agent Fork “Session 1 about parser”: The session's folders: “app”.*“docs”.*“lib”.*This workspace's folders: “app”.*“lib”.*“docs”/,
+    );
     let fork = received('session/fork').at(-1)!;
-    assert.deepEqual({ sessionId: fork['sessionId'], cwd: fork['cwd'], additionalDirectories: fork['additionalDirectories'] }, { sessionId: 'hist_001', cwd: app, additionalDirectories: [lib, docs] });
+    assert.deepEqual(
+      { sessionId: fork['sessionId'], cwd: fork['cwd'], additionalDirectories: fork['additionalDirectories'] },
+      { sessionId: 'hist_001', cwd: app, additionalDirectories: [lib, docs] },
+    );
     assert.notEqual(forked.controller.session.sessionId, 'hist_001');
 
     rootsUi.reopenRoots = 'session';
@@ -234,12 +252,21 @@ describe('the session history in the real extension host (250 sessions in three 
       const [started] = await api.starter.newSession({ agentName: 'Forking Agent' });
       const source = api.chats.open(started!.session);
       await api.chats.dispatch(source, { type: 'prompt', text: 'remember the fork', attachments: [] });
-      await waitFor(() => source.controller.thread.session.status === 'idle' && source.controller.thread.snapshot().entries.some((e) => e.kind === 'turnEnd'), 'the turn');
+      await waitFor(
+        () => source.controller.thread.session.status === 'idle' && source.controller.thread.snapshot().entries.some((e) => e.kind === 'turnEnd'),
+        'the turn',
+      );
       const view = api.history.view('Forking Agent', started!.session.sessionId, { cwd: app, additionalDirectories: [lib, docs] })!;
       const forked = await reopenFromHistory(api, view, 'fork');
       assert.ok(forked);
       const entries = forked.controller.thread.snapshot().entries;
-      const texts = entries.flatMap((e) => (e.kind === 'user' || e.kind === 'agent' ? [e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('')] : e.kind === 'info' ? [`info: ${e.text}`] : []));
+      const texts = entries.flatMap((e) =>
+        e.kind === 'user' || e.kind === 'agent'
+          ? [e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('')]
+          : e.kind === 'info'
+            ? [`info: ${e.text}`]
+            : [],
+      );
       assert.deepEqual(texts.slice(0, 2), ['remember the fork', 'Echo: remember the fork'], 'the replayed history');
       assert.match(texts.at(-1)!, /^info: Forked from “.+”: the agent replayed its history, and the new session continues from it\.$/);
       assert.doesNotMatch(JSON.stringify(texts), /not shown/);
@@ -257,7 +284,10 @@ describe('the session history in the real extension host (250 sessions in three 
     await reopenFromHistory(api, viewOf('hist_004'), 'resume');
     assert.match(rootsUi.asked[0]!, /working folder no longer exists.*No longer on this machine \(never sent\): “elsewhere”/);
     const resume = received('session/resume').at(-1)!;
-    assert.deepEqual({ sessionId: resume['sessionId'], cwd: resume['cwd'], additionalDirectories: resume['additionalDirectories'] }, { sessionId: 'hist_004', cwd: app, additionalDirectories: [lib, docs] });
+    assert.deepEqual(
+      { sessionId: resume['sessionId'], cwd: resume['cwd'], additionalDirectories: resume['additionalDirectories'] },
+      { sessionId: 'hist_004', cwd: app, additionalDirectories: [lib, docs] },
+    );
   });
 
   it('cancelling the folder question starts nothing', async () => {
@@ -269,9 +299,17 @@ describe('the session history in the real extension host (250 sessions in three 
 
   const restoredTab = (state: unknown) => restoreTab(api, state);
   const texts = (thread: Thread) =>
-    thread.snapshot().entries.map((e) =>
-      e.kind === 'user' || e.kind === 'agent' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : e.kind === 'error' ? e.message : e.kind === 'info' ? e.text : e.kind,
-    );
+    thread
+      .snapshot()
+      .entries.map((e) =>
+        e.kind === 'user' || e.kind === 'agent'
+          ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('')
+          : e.kind === 'error'
+            ? e.message
+            : e.kind === 'info'
+              ? e.text
+              : e.kind,
+      );
 
   it('a chat tab restored after a window reload reopens its session in that tab: load with the complete roots, history replayed, draft kept', async () => {
     // Still open in a chat (the test above): the restored tab makes way for it.
@@ -301,13 +339,19 @@ describe('the session history in the real extension host (250 sessions in three 
     assert.equal(chat.panel.panel, panel);
     const load = received('session/load').slice(loads);
     assert.equal(load.length, 1);
-    assert.deepEqual({ sessionId: load[0]!['sessionId'], cwd: load[0]!['cwd'], additionalDirectories: load[0]!['additionalDirectories'] }, { sessionId: 'hist_000', cwd: app, additionalDirectories: [lib, docs] });
+    assert.deepEqual(
+      { sessionId: load[0]!['sessionId'], cwd: load[0]!['cwd'], additionalDirectories: load[0]!['additionalDirectories'] },
+      { sessionId: 'hist_000', cwd: app, additionalDirectories: [lib, docs] },
+    );
     assert.equal(rootsUi.asked.length, 0, 'the same folders as the workspace: no question');
     const shown = texts(chat.controller.thread);
     assert.ok(shown.includes('Rename the greeting helper') && shown.includes('Renamed greet() to welcome() in lib.'), JSON.stringify(shown));
     assert.equal(chat.controller.thread.session.status, 'idle');
     assert.equal(chat.panel.currentDraft.text, 'and now the tests');
-    assert.deepEqual(chat.panel.currentDraft.attachments.map((a) => a.label), ['lib/src/greet.ts']);
+    assert.deepEqual(
+      chat.panel.currentDraft.attachments.map((a) => a.label),
+      ['lib/src/greet.ts'],
+    );
     // It is a working chat again.
     await api.chats.dispatch(chat, { type: 'prompt', text: 'hello again', attachments: [] });
     await waitFor(() => chat.controller.thread.session.status === 'idle' && texts(chat.controller.thread).includes('hello again'), 'the turn');
@@ -331,12 +375,18 @@ describe('the session history in the real extension host (250 sessions in three 
     const chat = api.chats.find(NAME, 'hist_000');
     assert.ok(chat && chat.panel === restored);
     const { queue } = chat.controller;
-    assert.deepEqual(queue.messages.map((m) => m.text), ['queued before the reload', 'and this one too']);
+    assert.deepEqual(
+      queue.messages.map((m) => m.text),
+      ['queued before the reload', 'and this one too'],
+    );
     assert.equal(queue.messages[1]!.attachments[0]?.label, 'lib/src/greet.ts');
     assert.equal(queue.held, 'restored');
     assert.equal(received('session/prompt').length, prompts, 'nothing sent by itself after the reload');
     await api.chats.dispatch(chat, { type: 'queue', queue: { action: 'sendNext' } });
-    await waitFor(() => received('session/prompt').length >= prompts + 2 && chat.controller.thread.session.status === 'idle', 'both queued messages sent, one per turn');
+    await waitFor(
+      () => received('session/prompt').length >= prompts + 2 && chat.controller.thread.session.status === 'idle',
+      'both queued messages sent, one per turn',
+    );
     assert.deepEqual(texts(chat.controller.thread).filter((t) => t === 'queued before the reload' || t.startsWith('and this one too')).length, 2);
     assert.equal(queue.size, 0);
     chat.panel.dispose();
@@ -370,7 +420,11 @@ describe('the session history in the real extension host (250 sessions in three 
     const chat = api.chats.find(NAME, 'hist_001');
     assert.ok(chat && chat.panel === restored, 'Reopen in the tab opens it there');
     assert.deepEqual(received('session/load').at(-1)!['additionalDirectories'], [docs, lib]);
-    assert.equal(chat.controller.thread.snapshot().entries.some((e) => e.kind === 'error'), false, 'the error is gone with the replay');
+    assert.equal(
+      chat.controller.thread.snapshot().entries.some((e) => e.kind === 'error'),
+      false,
+      'the error is gone with the replay',
+    );
     chat.panel.dispose();
   });
 
@@ -404,10 +458,16 @@ describe('the session history in the real extension host (250 sessions in three 
     await api.historyActions.run('pin', viewOf('hist_010'));
     const state = api.sessionsView.model.compute();
     const first = api.sessionsView.model.rows(0, 2);
-    assert.deepEqual(first.map((r) => (r.kind === 'group' ? r.label : r.kind === 'session' ? r.sessionId : r.kind)), ['Pinned', 'hist_010']);
+    assert.deepEqual(
+      first.map((r) => (r.kind === 'group' ? r.label : r.kind === 'session' ? r.sessionId : r.kind)),
+      ['Pinned', 'hist_010'],
+    );
     assert.ok(state.count > 0);
     await api.historyActions.run('hide', viewOf('hist_011'));
-    assert.equal(rows().some((r) => r.sessionId === 'hist_011'), false);
+    assert.equal(
+      rows().some((r) => r.sessionId === 'hist_011'),
+      false,
+    );
     await settings({ showHidden: true });
     assert.equal(row('hist_011').hidden, true);
     await settings({ showHidden: false });
@@ -420,8 +480,14 @@ describe('the session history in the real extension host (250 sessions in three 
     historyUi.confirm = true;
     await api.historyActions.run('delete', viewOf('hist_020'));
     assert.deepEqual(received('session/delete').at(-1), { sessionId: 'hist_020' });
-    assert.equal(rows().some((r) => r.sessionId === 'hist_020'), false);
-    assert.deepEqual(historyUi.asked.filter((a) => a.startsWith('delete')), ['delete History Agent “Session 20 about greeting”', 'delete History Agent “Session 20 about greeting”']);
+    assert.equal(
+      rows().some((r) => r.sessionId === 'hist_020'),
+      false,
+    );
+    assert.deepEqual(
+      historyUi.asked.filter((a) => a.startsWith('delete')),
+      ['delete History Agent “Session 20 about greeting”', 'delete History Agent “Session 20 about greeting”'],
+    );
   });
 
   it('shows a new session at once, and its title as soon as the agent sets it', async () => {
@@ -445,7 +511,10 @@ describe('the session history in the real extension host (250 sessions in three 
     assert.equal(api.history.catalog(NAME), undefined);
     const status = api.sessionsView.model.rows(0, api.sessionsView.model.compute().count).at(-1)!;
     assert.ok(status.kind === 'status' && status.action === 'startAgent', JSON.stringify(status));
-    assert.ok(rows().every((r) => r.local), 'local history while the agent is not running');
+    assert.ok(
+      rows().every((r) => r.local),
+      'local history while the agent is not running',
+    );
   });
 
   it('sent only messages that conform to the ACP JSON Schema', () => {

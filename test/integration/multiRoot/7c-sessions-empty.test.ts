@@ -13,7 +13,10 @@ describe('the Sessions view with nothing to list', () => {
   before(async () => {
     api = await activate();
     api.setRootsUi(new ScriptedRootsUi());
-    await api.grants.set(NAME, vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath)));
+    await api.grants.set(
+      NAME,
+      vscode.workspace.workspaceFolders!.map((f) => fs.realpathSync.native(f.uri.fsPath)),
+    );
     agent = await addRecordingAgent(NAME);
     await waitFor(() => api.agents.find(NAME) !== undefined, 'the agent setting');
   });

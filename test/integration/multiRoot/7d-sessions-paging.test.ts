@@ -84,11 +84,17 @@ describe('the Sessions view pages in the background while a search is typed (250
     const agent = await agentWith('Paging Agent', ['--page-size', '50']);
     const catalog = await showAgent('Paging Agent');
     assert.ok(catalog.size < SESSIONS && catalog.hasMore([undefined]), 'only the first screen is loaded');
-    assert.equal(hits().some((r) => r.sessionId === OLDEST), false);
+    assert.equal(
+      hits().some((r) => r.sessionId === OLDEST),
+      false,
+    );
 
     await settings({ query: 'zebra' });
     await waitFor(() => hits().some((r) => r.sessionId === OLDEST), 'the session on the last page to be found', 30_000);
-    assert.deepEqual(hits().map((r) => r.sessionId), [OLDEST]);
+    assert.deepEqual(
+      hits().map((r) => r.sessionId),
+      [OLDEST],
+    );
     assert.equal(catalog.size, SESSIONS);
     // Page after page through the cursors, each read once (a courtesy refresh of the first page, no cursor, may
     // come in between when the view is shown again).
@@ -106,7 +112,11 @@ describe('the Sessions view pages in the background while a search is typed (250
     const sentAtSearch = lists(agent).length;
     await settings({ query: 'zebra' });
     // A page of the background paging in flight (the first screen's pages, read as the list showed, are done).
-    await waitFor(() => api.sessionsView.currentPagingBar()?.state === 'loading' && lists(agent).length >= sentAtSearch + 2 && catalog.isLoading, 'background paging with a page in flight', 30_000);
+    await waitFor(
+      () => api.sessionsView.currentPagingBar()?.state === 'loading' && lists(agent).length >= sentAtSearch + 2 && catalog.isLoading,
+      'background paging with a page in flight',
+      30_000,
+    );
     // Stop in the same turn in which the page was seen in flight.
     const stopped = api.sessionsView.receive({ type: 'paging', action: 'stop' });
     const loaded = catalog.size;
@@ -127,7 +137,10 @@ describe('the Sessions view pages in the background while a search is typed (250
       action: 'resume',
       message: `Stopped: ${loaded} sessions loaded; older sessions are not searched.`,
     });
-    assert.equal(hits().some((r) => r.sessionId === OLDEST), false);
+    assert.equal(
+      hits().some((r) => r.sessionId === OLDEST),
+      false,
+    );
     const status = api.sessionsView.model.rows(0, api.sessionsView.model.compute().count).at(-1)!;
     assert.equal(status.kind === 'status' && status.state, 'more');
 

@@ -30,7 +30,8 @@ describe('a real agent in the real extension host: claude-agent-acp, offline', f
   let chat: Chat;
   let sessionId: string;
 
-  const text = (entry: ViewEntry | undefined) => (entry && (entry.kind === 'agent' || entry.kind === 'user') ? entry.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '');
+  const text = (entry: ViewEntry | undefined) =>
+    entry && (entry.kind === 'agent' || entry.kind === 'user') ? entry.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '';
   const entriesOf = (c: Chat) => c.controller.thread.snapshot().entries;
 
   async function prompt(c: Chat, words: string): Promise<void> {
@@ -53,7 +54,11 @@ describe('a real agent in the real extension host: claude-agent-acp, offline', f
     // Claude Code refuses to run as root when IS_SANDBOX is set to anything but 1 (see docs/interop.md).
     env['IS_SANDBOX'] = null;
     const config = vscode.workspace.getConfiguration('acpWorkspace');
-    await config.update('agents', [...(config.get<unknown[]>('agents') ?? []), { name: NAME, command: agent.command.command, args: [...agent.command.args], env }], vscode.ConfigurationTarget.Global);
+    await config.update(
+      'agents',
+      [...(config.get<unknown[]>('agents') ?? []), { name: NAME, command: agent.command.command, args: [...agent.command.args], env }],
+      vscode.ConfigurationTarget.Global,
+    );
     await waitFor(() => api.agents.find(NAME) !== undefined, 'the agent setting');
   });
 
@@ -76,15 +81,32 @@ describe('a real agent in the real extension host: claude-agent-acp, offline', f
     chat = api.chats.open(started.session);
     const file = path.join(lib, 'src', 'greet.ts');
     await prompt(chat, `read ${file}`);
-    assert.equal(entriesOf(chat).some((e) => e.kind === 'permission'), false, 'no permission prompt inside the roots');
-    const answer = entriesOf(chat).filter((e) => e.kind === 'agent').map(text).join('\n');
+    assert.equal(
+      entriesOf(chat).some((e) => e.kind === 'permission'),
+      false,
+      'no permission prompt inside the roots',
+    );
+    const answer = entriesOf(chat)
+      .filter((e) => e.kind === 'agent')
+      .map(text)
+      .join('\n');
     assert.match(answer, /Hello from lib/);
-    assert.ok(entriesOf(chat).some((e) => e.kind === 'tool'), 'the read shows as a tool call');
+    assert.ok(
+      entriesOf(chat).some((e) => e.kind === 'tool'),
+      'the read shows as a tool call',
+    );
   });
 
   it('streams a plain answer into the chat', async () => {
     await prompt(chat, 'hello from the real VS Code');
-    assert.match(text(entriesOf(chat).filter((e) => e.kind === 'agent').at(-1)), /You said: "hello from the real VS Code"/);
+    assert.match(
+      text(
+        entriesOf(chat)
+          .filter((e) => e.kind === 'agent')
+          .at(-1),
+      ),
+      /You said: "hello from the real VS Code"/,
+    );
   });
 
   it('lists the session in the Sessions view with its folders, then reopens it with its replayed history', async () => {
@@ -100,17 +122,36 @@ describe('a real agent in the real extension host: claude-agent-acp, offline', f
     }
     const row = rows().find((r) => r.sessionId === sessionId);
     assert.ok(row, 'the session is listed');
-    assert.deepEqual(row.roots.map((r) => r.path), [app, lib, docs], 'the roots come from the client’s record (the agent lists none)');
+    assert.deepEqual(
+      row.roots.map((r) => r.path),
+      [app, lib, docs],
+      'the roots come from the client’s record (the agent lists none)',
+    );
     chat.panel.dispose();
     await waitFor(() => !rows().find((r) => r.sessionId === sessionId)?.open, 'the chat to close');
 
     const reopened = await reopenFromHistory(api, api.sessionsView.model.find(row.key)!, 'open');
     assert.ok(reopened);
-    const replayed = entriesOf(reopened).filter((e) => e.kind === 'user' || e.kind === 'agent').map(text);
-    assert.ok(replayed.some((t) => t.includes('hello from the real VS Code')), JSON.stringify(replayed));
-    assert.ok(replayed.some((t) => /You said: "hello from the real VS Code"/.test(t)), JSON.stringify(replayed));
+    const replayed = entriesOf(reopened)
+      .filter((e) => e.kind === 'user' || e.kind === 'agent')
+      .map(text);
+    assert.ok(
+      replayed.some((t) => t.includes('hello from the real VS Code')),
+      JSON.stringify(replayed),
+    );
+    assert.ok(
+      replayed.some((t) => /You said: "hello from the real VS Code"/.test(t)),
+      JSON.stringify(replayed),
+    );
     await prompt(reopened, 'history');
-    assert.match(text(entriesOf(reopened).filter((e) => e.kind === 'agent').at(-1)), /Earlier prompts: .*"hello from the real VS Code"/);
+    assert.match(
+      text(
+        entriesOf(reopened)
+          .filter((e) => e.kind === 'agent')
+          .at(-1),
+      ),
+      /Earlier prompts: .*"hello from the real VS Code"/,
+    );
     reopened.panel.dispose();
   });
 
@@ -124,7 +165,14 @@ describe('a real agent in the real extension host: claude-agent-acp, offline', f
     assert.notEqual(fork.controller.session.sessionId, sessionId);
     assert.deepEqual([fork.controller.session.rootSet.cwd.path, ...fork.controller.session.rootSet.additionalDirectories.map((r) => r.path)], [app, lib, docs]);
     await prompt(fork, 'history');
-    assert.match(text(entriesOf(fork).filter((e) => e.kind === 'agent').at(-1)), /Earlier prompts: .*"hello from the real VS Code"/);
+    assert.match(
+      text(
+        entriesOf(fork)
+          .filter((e) => e.kind === 'agent')
+          .at(-1),
+      ),
+      /Earlier prompts: .*"hello from the real VS Code"/,
+    );
   });
 
   it('the model server answered every request it got', () => {

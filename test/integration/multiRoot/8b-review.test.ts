@@ -28,7 +28,11 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
   const entries = (): ViewEntry[] => chat.controller.thread.snapshot().entries;
   const changesEntries = () => entries().filter((e): e is ViewEntryOf<'changes'> => e.kind === 'changes');
   const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined);
-  const git = (...args: string[]) => execFileSync('git', ['-C', app, ...args], { encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@example.com', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@example.com' } });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', app, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@example.com', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@example.com' },
+    });
   /** What the user's own repository looks like: status, stashes, HEAD, refs, index and config bytes. */
   const repoState = () => ({
     status: git('status', '--porcelain=v1', '--untracked-files=all'),
@@ -95,7 +99,11 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
   it('ends a turn that changed files in three folders (through the client and with the agent’s own tools) with a summary of them', async () => {
     const mainBefore = read(path.join(app, 'src', 'main.ts'));
     await prompt(
-      [`write ${path.join(app, 'src', 'main.ts')} export const main = 'agent';`, `write-direct ${path.join(lib, 'src', 'added.ts')} export const added = 1;`, `delete-direct ${path.join(docs, 'guide.md')}`].join('\n'),
+      [
+        `write ${path.join(app, 'src', 'main.ts')} export const main = 'agent';`,
+        `write-direct ${path.join(lib, 'src', 'added.ts')} export const added = 1;`,
+        `delete-direct ${path.join(docs, 'guide.md')}`,
+      ].join('\n'),
     );
     const [changes] = changesEntries();
     assert.ok(changes, 'the turn shows what it changed');
@@ -125,7 +133,10 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
       ],
     );
     assert.ok(state.files[0]!.hunks && state.files[0]!.hunks.length > 0, 'the modified file has hunks');
-    assert.deepEqual(state.turns.map((t) => [t.n, t.state, t.files]), [[1, 'done', 3]]);
+    assert.deepEqual(
+      state.turns.map((t) => [t.n, t.state, t.files]),
+      [[1, 'done', 3]],
+    );
     // Open Diff: VS Code's diff editor, the file before the agent ↔ now.
     const { panel } = await review();
     await panel.handle({ type: 'openDiff', key: state.files[0]!.key });
@@ -145,7 +156,10 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
     assert.notEqual(panel.state!.version, state.version);
     await panel.handle({ type: 'reject', version: state.version, key: guide.key });
     assert.match(read(path.join(docs, 'guide.md')) ?? '', /\S/, 'the deleted file is back');
-    assert.deepEqual(panel.state!.files.map((f) => f.path), ['src/main.ts', 'src/added.ts']);
+    assert.deepEqual(
+      panel.state!.files.map((f) => f.path),
+      ['src/main.ts', 'src/added.ts'],
+    );
     const said = (): string | undefined => panel.state?.message?.text;
     assert.equal(said(), undefined);
     // An action on a file that changed (here: left the review) since the state it was chosen on is not done, and said.
@@ -193,8 +207,13 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
     const entry = changesEntries().at(-1)!;
     const infos = entries().filter((e) => e.kind === 'info').length;
     await api.chats.dispatch(chat, { type: 'changes', entryId: entry.id, action: 'undo' });
-    const said = entries().filter((e): e is ViewEntryOf<'info'> => e.kind === 'info').slice(infos);
-    assert.match(said.map((e) => e.text).join('\n'), /Nothing was undone: 1 file changed since the agent wrote it in a way that cannot be merged: src\/greet\.ts/);
+    const said = entries()
+      .filter((e): e is ViewEntryOf<'info'> => e.kind === 'info')
+      .slice(infos);
+    assert.match(
+      said.map((e) => e.text).join('\n'),
+      /Nothing was undone: 1 file changed since the agent wrote it in a way that cannot be merged: src\/greet\.ts/,
+    );
     assert.equal(read(greet), "export const greet = 'user';\n");
     assert.equal(entry.state, 'done');
   });
@@ -202,7 +221,12 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
   it('ends a third turn; the user then edits a line of the file and creates one next to it', async () => {
     const guide = path.join(docs, 'guide.md');
     await prompt(`append-direct ${guide} The agent's note.`);
-    assert.deepEqual(changesEntries().at(-1)!.files.map((f) => [f.root, f.path, f.status]), [['docs', 'guide.md', 'modified']]);
+    assert.deepEqual(
+      changesEntries()
+        .at(-1)!
+        .files.map((f) => [f.root, f.path, f.status]),
+      [['docs', 'guide.md', 'modified']],
+    );
     fs.writeFileSync(guide, read(guide)!.replace('# Guide', '# Guide, retitled by the user'));
     fs.writeFileSync(path.join(docs, 'user-notes.md'), 'mine\n');
   });
@@ -224,11 +248,14 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
       state.files.map((f) => f.path),
       shown.files.map((f) => f.path),
     );
-    assert.deepEqual(state.turns.map((t) => [t.n, t.state]), [
-      [1, 'done'],
-      [2, 'done'],
-      [3, 'done'],
-    ]);
+    assert.deepEqual(
+      state.turns.map((t) => [t.n, t.state]),
+      [
+        [1, 'done'],
+        [2, 'done'],
+        [3, 'done'],
+      ],
+    );
     // The replay brought back the agent's record; each turn's changes entry is back after its turn.
     await waitFor(() => changesEntries().length === 3, 'the changes entries in the restored chat');
     assert.deepEqual(
@@ -239,8 +266,14 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
     assert.equal(kinds.indexOf('changes') > kinds.indexOf('user'), true, 'after its turn');
     // The review lists only the agent's change to guide.md: not the user's title, not their new file.
     const guide = state.files.find((f) => f.rootPath === docs && f.path === 'guide.md')!;
-    assert.deepEqual(guide.hunks?.flatMap((h) => h.lines.filter((l) => l.startsWith('+') || l.startsWith('-'))), ["+The agent's note."]);
-    assert.equal(state.files.some((f) => f.path === 'user-notes.md'), false);
+    assert.deepEqual(
+      guide.hunks?.flatMap((h) => h.lines.filter((l) => l.startsWith('+') || l.startsWith('-'))),
+      ["+The agent's note."],
+    );
+    assert.equal(
+      state.files.some((f) => f.path === 'user-notes.md'),
+      false,
+    );
   });
 
   it('after the reload, Undo from the restored entry keeps the user’s line and file, and the confirmation does not name them', async () => {

@@ -31,9 +31,16 @@ describe('confining agents to their folders (acpWorkspace.sandbox, real extensio
   const ui = new ScriptedRootsUi();
 
   const entries = (target = chat): ViewEntry[] => target.controller.thread.snapshot().entries;
-  const infos = (target = chat) => entries(target).filter((e): e is ViewEntryOf<'info'> => e.kind === 'info').map((e) => e.text);
+  const infos = (target = chat) =>
+    entries(target)
+      .filter((e): e is ViewEntryOf<'info'> => e.kind === 'info')
+      .map((e) => e.text);
   const settings = () => vscode.workspace.getConfiguration('acpWorkspace');
-  const received = (method: string, from = agent) => from.received().filter((m) => m.method === method).map((m) => m.params ?? {});
+  const received = (method: string, from = agent) =>
+    from
+      .received()
+      .filter((m) => m.method === method)
+      .map((m) => m.params ?? {});
   /** Created by the agent's own tools (Node's fs, its shell), never through the client. */
   const written: string[] = [];
 
@@ -74,7 +81,14 @@ describe('confining agents to their folders (acpWorkspace.sandbox, real extensio
     await api.agents.stop(NAME);
     await agent.dispose();
     await settings().update('sandbox', undefined, vscode.ConfigurationTarget.Global);
-    for (const file of [path.join(app, 'confined.txt'), path.join(lib, 'not-yet.txt'), path.join(lib, 'now.txt'), path.join(outside, 'planted.txt'), ...written]) fs.rmSync(file, { force: true });
+    for (const file of [
+      path.join(app, 'confined.txt'),
+      path.join(lib, 'not-yet.txt'),
+      path.join(lib, 'now.txt'),
+      path.join(outside, 'planted.txt'),
+      ...written,
+    ])
+      fs.rmSync(file, { force: true });
   });
 
   it('says it is confined, and to what: the Agents view row and the chat header', () => {
@@ -105,7 +119,13 @@ describe('confining agents to their folders (acpWorkspace.sandbox, real extensio
     await api.grants.grant(NAME, [lib]);
     await waitFor(() => infos().some((t) => t === `Restarting ${NAME} so that its confinement includes ${path.basename(lib)}.`), 'the restart note');
     await waitFor(() => api.agents.find(NAME)?.state === 'running' && api.agents.find(NAME)?.process?.pid !== pid, 'the new process');
-    await waitFor(() => chat.controller.session.sessionId === sessionId && chat.controller.session.connection === api.agents.find(NAME)?.process?.connection && chat.controller.thread.session.status === 'idle', 'the session back');
+    await waitFor(
+      () =>
+        chat.controller.session.sessionId === sessionId &&
+        chat.controller.session.connection === api.agents.find(NAME)?.process?.connection &&
+        chat.controller.thread.session.status === 'idle',
+      'the session back',
+    );
     assert.ok(api.confinement.view(NAME)?.summary.includes(path.basename(lib)));
     // The session is given lib by the reopen itself: nothing else to do.
     const resumed = received('session/resume').slice(resumes);
@@ -114,7 +134,11 @@ describe('confining agents to their folders (acpWorkspace.sandbox, real extensio
       [[sessionId, app, [lib]]],
       'the resumed session is told it has lib',
     );
-    assert.deepEqual(chat.controller.thread.session.roots.map((r) => r.path), [app, lib], 'the header shows lib as shared');
+    assert.deepEqual(
+      chat.controller.thread.session.roots.map((r) => r.path),
+      [app, lib],
+      'the header shows lib as shared',
+    );
     assert.equal(chat.controller.session.stale, undefined, 'nothing left to reopen');
     assert.deepEqual(await writesItself(path.join(lib, 'now.txt')), { tool: true, shell: true });
   });
@@ -129,23 +153,40 @@ describe('confining agents to their folders (acpWorkspace.sandbox, real extensio
     const running = api.chats.dispatch(chat, { type: 'prompt', text: `write-direct ${during} before\nhang`, attachments: [] });
     await waitFor(() => fs.existsSync(during) && chat.controller.thread.session.status === 'running', 'the running turn');
     await api.grants.revoke(NAME, [lib]);
-    await waitFor(() => infos().some((t) => t.startsWith(`Restarting ${NAME} so that it can no longer write in ${path.basename(lib)}`)), 'the narrowing note', 30_000);
+    await waitFor(
+      () => infos().some((t) => t.startsWith(`Restarting ${NAME} so that it can no longer write in ${path.basename(lib)}`)),
+      'the narrowing note',
+      30_000,
+    );
     await waitFor(() => api.agents.find(NAME)?.state === 'running' && api.agents.find(NAME)?.process?.pid !== pid, 'the new process');
     await waitFor(() => infos().includes(`The turn was stopped: ${NAME} restarted.`), 'the running turn stopped, and said so');
     await running;
     // What it wrote in lib before the folder was taken back is the stopped turn's change, for review and undo.
     await waitFor(
-      () => entries().some((e) => e.kind === 'changes' && e.files.some((f) => f.path === 'during.txt' && f.status === 'added' && fs.realpathSync(f.rootPath) === fs.realpathSync(lib))),
+      () =>
+        entries().some(
+          (e) =>
+            e.kind === 'changes' &&
+            e.files.some((f) => f.path === 'during.txt' && f.status === 'added' && fs.realpathSync(f.rootPath) === fs.realpathSync(lib)),
+        ),
       'the stopped turn’s changes entry listing lib/during.txt',
     );
-    await waitFor(() => chat.controller.session.connection === api.agents.find(NAME)?.process?.connection && chat.controller.thread.session.status === 'idle', 'the session back');
+    await waitFor(
+      () => chat.controller.session.connection === api.agents.find(NAME)?.process?.connection && chat.controller.thread.session.status === 'idle',
+      'the session back',
+    );
     assert.equal(api.confinement.view(NAME)?.detail.includes(lib), false, `lib left the confinement: ${api.confinement.view(NAME)?.detail}`);
     assert.deepEqual(
-      received('session/resume').slice(resumes).map((p) => [p['cwd'], p['additionalDirectories']]),
+      received('session/resume')
+        .slice(resumes)
+        .map((p) => [p['cwd'], p['additionalDirectories']]),
       [[app, []]],
       'the session is reopened without lib',
     );
-    assert.deepEqual(chat.controller.thread.session.roots.map((r) => r.path), [app]);
+    assert.deepEqual(
+      chat.controller.thread.session.roots.map((r) => r.path),
+      [app],
+    );
     assert.deepEqual(await writesItself(path.join(lib, 'taken-back.txt')), { tool: false, shell: false }, 'nothing written in lib any more');
     assert.deepEqual(await writesItself(path.join(app, 'still-mine.txt')), { tool: true, shell: true }, 'app is still its folder');
   });
@@ -193,7 +234,10 @@ describe('confining agents to their folders (acpWorkspace.sandbox, real extensio
       await prompt('crash', back);
       await waitFor(() => back.controller.thread.session.status === 'disconnected', 'the crash');
       await api.chats.dispatch(back, { type: 'action', action: 'reopen' });
-      await waitFor(() => back.controller.thread.session.status === 'idle' && api.agents.find(RESTORED)?.process?.pid !== pid, 'the session reopened on a new process');
+      await waitFor(
+        () => back.controller.thread.session.status === 'idle' && api.agents.find(RESTORED)?.process?.pid !== pid,
+        'the session reopened on a new process',
+      );
       assert.deepEqual(await writesItself(path.join(app, 'after-crash.txt'), back), { tool: true, shell: true });
       back.panel.dispose();
     } finally {

@@ -96,7 +96,7 @@ describe('agents from the ACP Registry: install, run, update and uninstall in th
           id: 'ref-shell',
           name: 'Shell Agent',
           version: '1.0.0',
-          description: 'An npx entry whose command is npx\'s own -c: `npx --yes --package <pkg> -c <command>` runs a shell command',
+          description: "An npx entry whose command is npx's own -c: `npx --yes --package <pkg> -c <command>` runs a shell command",
           authors: ['ACP Workspace tests'],
           distribution: { npx: { package: '@agentclientprotocol/claude-agent-acp@0.49.0', cmd: '-c', args: [`touch ${shellMarker()}`] } },
         },
@@ -117,7 +117,12 @@ describe('agents from the ACP Registry: install, run, update and uninstall in th
   const shellMarker = () => path.join(scratch, 'the-shell-command-ran');
   const agentsDir = () => path.dirname(path.dirname(installedDir!));
   /** What the installer holds besides ref-binary's versions: nothing once a failed install is cleaned up. */
-  const leftovers = () => fs.readdirSync(agentsDir()).filter((name) => name !== 'ref-binary' && name !== 'installed.json' && !(name === '.staging' && fs.readdirSync(path.join(agentsDir(), name)).length === 0));
+  const leftovers = () =>
+    fs
+      .readdirSync(agentsDir())
+      .filter(
+        (name) => name !== 'ref-binary' && name !== 'installed.json' && !(name === '.staging' && fs.readdirSync(path.join(agentsDir(), name)).length === 0),
+      );
 
   before(async () => {
     api = await activate();
@@ -166,7 +171,8 @@ describe('agents from the ACP Registry: install, run, update and uninstall in th
   });
 
   it('refuses an npx entry whose command is "-c" (npx would run a shell command): the gallery says why, it cannot be installed or started, nothing runs', async () => {
-    const reason = /^agents\[3\] \("ref-shell"\) was skipped: distribution\.npx\.cmd: "-c" starts with "-": npx would read it as one of its own options \("-c" runs a shell command\), not as the package's command$/;
+    const reason =
+      /^agents\[3\] \("ref-shell"\) was skipped: distribution\.npx\.cmd: "-c" starts with "-": npx would read it as one of its own options \("-c" runs a shell command\), not as the package's command$/;
     await api.registryAgents.refresh();
     await waitFor(() => gallery('ref-binary') !== undefined, 'the test registry');
     const state = api.registryAgents.state();
@@ -208,7 +214,9 @@ describe('agents from the ACP Registry: install, run, update and uninstall in th
     await api.grants.set('Registry Reference Agent', []);
     const [started] = await api.starter.newSession({ agentName: 'Registry Reference Agent' });
     assert.ok(started, 'a session started');
-    const newSession = received().filter((m) => m.method === 'session/new').at(-1);
+    const newSession = received()
+      .filter((m) => m.method === 'session/new')
+      .at(-1);
     assert.deepEqual(newSession?.params, { cwd: folders[0], additionalDirectories: folders.slice(1), mcpServers: [] });
     assert.equal(api.agents.find('Registry Reference Agent')?.state, 'running');
   });
@@ -245,7 +253,10 @@ describe('agents from the ACP Registry: install, run, update and uninstall in th
     assert.equal(badsum.kind, 'failed');
     assert.match(badsum.kind === 'failed' ? badsum.message : '', /a{64}/, 'the message names the expected checksum');
     assert.deepEqual(leftovers(), [], 'no folder of either agent, no staging left');
-    assert.deepEqual(api.registryAgents.listInput().installed.map((a) => a.id), ['ref-binary']);
+    assert.deepEqual(
+      api.registryAgents.listInput().installed.map((a) => a.id),
+      ['ref-binary'],
+    );
     assert.equal(api.agents.find('Corrupt Agent'), undefined);
     assert.equal(api.agents.find('Wrong Checksum Agent'), undefined);
   });

@@ -74,14 +74,20 @@ describe('a real npx agent from the ACP Registry: claude-agent-acp installed, ru
   let npmEnvironment: Record<string, string | undefined> = {};
 
   const gallery = () => api.registryAgents.state().agents.find((a) => a.agent.id === ID);
-  const text = (entry: ViewEntry | undefined) => (entry && (entry.kind === 'agent' || entry.kind === 'user') ? entry.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '');
+  const text = (entry: ViewEntry | undefined) =>
+    entry && (entry.kind === 'agent' || entry.kind === 'user') ? entry.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '';
   const entriesOf = (c: Chat) => c.controller.thread.snapshot().entries;
 
   /** The log lines of this window that contain `needle` (the protocol trace writes one per message). */
   const logLines = (needle: string): string[] => {
     const logs = path.dirname(api.logUri.fsPath);
     const files = fs.readdirSync(logs, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.log'));
-    return files.flatMap((file) => fs.readFileSync(path.join(file.parentPath, file.name), 'utf8').split('\n').filter((line) => line.includes(needle)));
+    return files.flatMap((file) =>
+      fs
+        .readFileSync(path.join(file.parentPath, file.name), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes(needle)),
+    );
   };
 
   before(async () => {
@@ -101,7 +107,11 @@ describe('a real npx agent from the ACP Registry: claude-agent-acp installed, ru
     // npm reads the cache `npm ci` filled (HOME above is a scratch folder) and prefers it to the network. A registry
     // entry may not configure npm (npm_config_* is refused), so the extension host's environment, which every
     // agent and the warm-up inherit, carries it, as a user's own npm configuration would.
-    npmEnvironment = { npm_config_cache: process.env['npm_config_cache'], npm_config_prefer_offline: process.env['npm_config_prefer_offline'], npm_config_update_notifier: process.env['npm_config_update_notifier'] };
+    npmEnvironment = {
+      npm_config_cache: process.env['npm_config_cache'],
+      npm_config_prefer_offline: process.env['npm_config_prefer_offline'],
+      npm_config_update_notifier: process.env['npm_config_update_notifier'],
+    };
     process.env['npm_config_cache'] = process.env['npm_config_cache'] ?? path.join(os.homedir(), '.npm');
     process.env['npm_config_prefer_offline'] = 'true';
     process.env['npm_config_update_notifier'] = 'false';
@@ -184,7 +194,11 @@ describe('a real npx agent from the ACP Registry: claude-agent-acp installed, ru
     assert.deepEqual([roots.cwd.path, ...roots.additionalDirectories.map((r) => r.path)], folders);
     const sent = `→ ${NAME}: request session/new`;
     await waitFor(() => logLines(sent).length > 0, 'session/new in the protocol trace', 20_000);
-    const params = JSON.parse(logLines(sent).at(-1)!.replace(/^.*?request session\/new #\d+ /, '')) as unknown;
+    const params = JSON.parse(
+      logLines(sent)
+        .at(-1)!
+        .replace(/^.*?request session\/new #\d+ /, ''),
+    ) as unknown;
     assert.deepEqual(params, { cwd: folders[0], additionalDirectories: folders.slice(1), mcpServers: [] });
     chat = api.chats.open(started.session);
   });
@@ -195,8 +209,18 @@ describe('a real npx agent from the ACP Registry: claude-agent-acp installed, ru
     await api.chats.dispatch(c, { type: 'prompt', text: 'hello from the registry', attachments: [] });
     await waitFor(() => ends() > 0, 'the turn', 60_000);
     assert.equal(entriesOf(c).at(-1)?.kind, 'turnEnd', JSON.stringify(entriesOf(c).at(-1)));
-    assert.match(text(entriesOf(c).filter((e) => e.kind === 'agent').at(-1)), /You said: "hello from the registry"/);
-    assert.ok(model.requests.some((r) => r.kind === 'messages'), 'the model server was asked');
+    assert.match(
+      text(
+        entriesOf(c)
+          .filter((e) => e.kind === 'agent')
+          .at(-1),
+      ),
+      /You said: "hello from the registry"/,
+    );
+    assert.ok(
+      model.requests.some((r) => r.kind === 'messages'),
+      'the model server was asked',
+    );
     assert.deepEqual(model.problems, []);
   });
 
@@ -208,8 +232,11 @@ describe('a real npx agent from the ACP Registry: claude-agent-acp installed, ru
     assert.deepEqual(await api.registryAgents.perform(ID, 'uninstall'), { kind: 'done' });
     await waitFor(() => api.agents.find(NAME) === undefined, 'the agent to leave the list');
     // npx and the agent it started run in the process group the extension made for them: all of it ends.
-    await waitFor(() => !groupAlive(pid), 'the agent\'s processes (npx and its child) to end', 20_000);
+    await waitFor(() => !groupAlive(pid), "the agent's processes (npx and its child) to end", 20_000);
     assert.equal(gallery()!.installed, undefined);
-    assert.deepEqual(api.registryAgents.listInput().installed.filter((a) => a.id === ID), []);
+    assert.deepEqual(
+      api.registryAgents.listInput().installed.filter((a) => a.id === ID),
+      [],
+    );
   });
 });

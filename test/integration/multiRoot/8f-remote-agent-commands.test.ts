@@ -167,8 +167,13 @@ describe('Add Remote Agent… in the real extension host (a Sandbox Agent server
       'POST /v1/agents/x/install token',
     ]);
 
-    const written = (vscode.workspace.getConfiguration('acpWorkspace').inspect<unknown[]>('agents')?.globalValue ?? []).find((a) => (a as { name?: string }).name === name);
-    assert.deepEqual(written, { name, remote: { url: stub.url, sandboxAgent: 'x', pathMappings: [{ local: folders[0]!.uri.fsPath, remote: folders[0]!.uri.fsPath }] } });
+    const written = (vscode.workspace.getConfiguration('acpWorkspace').inspect<unknown[]>('agents')?.globalValue ?? []).find(
+      (a) => (a as { name?: string }).name === name,
+    );
+    assert.deepEqual(written, {
+      name,
+      remote: { url: stub.url, sandboxAgent: 'x', pathMappings: [{ local: folders[0]!.uri.fsPath, remote: folders[0]!.uri.fsPath }] },
+    });
     assert.deepEqual(await api.remoteSecrets.get(stub.url), { token: TOKEN });
     // A Sandbox Agent server's agents share its key: another path on it is another endpoint.
     assert.deepEqual(await api.remoteSecrets.get(`${stub.url}/elsewhere`), {});
@@ -187,13 +192,21 @@ describe('Add Remote Agent… in the real extension host (a Sandbox Agent server
     while (!fs.existsSync(path.join(dir, 'User')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
     const files = ['User', 'Machine'].map((d) => path.join(dir, d, 'settings.json')).filter((f) => fs.existsSync(f));
     const texts = files.map((f) => fs.readFileSync(f, 'utf8'));
-    assert.ok(texts.some((t) => t.includes(`x on ${host}`)), `the entry is in one of ${files.join(', ')}`);
+    assert.ok(
+      texts.some((t) => t.includes(`x on ${host}`)),
+      `the entry is in one of ${files.join(', ')}`,
+    );
     // Said where it went: the user settings, or in a remote window (code-server's) the remote's machine settings.
-    const inMachine = fs.existsSync(path.join(dir, 'Machine', 'settings.json')) && fs.readFileSync(path.join(dir, 'Machine', 'settings.json'), 'utf8').includes(`x on ${host}`);
+    const inMachine =
+      fs.existsSync(path.join(dir, 'Machine', 'settings.json')) && fs.readFileSync(path.join(dir, 'Machine', 'settings.json'), 'utf8').includes(`x on ${host}`);
     assert.equal(inMachine, vscode.env.remoteName !== undefined, `remoteName ${String(vscode.env.remoteName)}, files ${files.join(', ')}`);
     assert.match(
       ui.addedMessage ?? '',
-      inMachine ? new RegExp(`^x on ${host.replace(/\./g, '\\.')} was added to the Remote \\[.+\\] settings \\(acpWorkspace\\.agents is a machine setting\\)\\. It sees 1 workspace folder; 2 are not shared with it\\.$`) : /was added to your user settings\. It sees 1 workspace folder; 2 are not shared with it\.$/,
+      inMachine
+        ? new RegExp(
+            `^x on ${host.replace(/\./g, '\\.')} was added to the Remote \\[.+\\] settings \\(acpWorkspace\\.agents is a machine setting\\)\\. It sees 1 workspace folder; 2 are not shared with it\\.$`,
+          )
+        : /was added to your user settings\. It sees 1 workspace folder; 2 are not shared with it\.$/,
     );
     for (const [i, text] of texts.entries()) assert.ok(!text.includes(TOKEN), `${files[i]!} does not contain the token`);
   });

@@ -38,11 +38,15 @@ interface Served {
 /** Starts the served reference agent in its own process group and reads the URLs it prints. */
 async function serve(extensionPath: string, store: string, port = 0): Promise<Served> {
   const script = path.join(extensionPath, 'dist', 'reference-agent-serve.js');
-  const child = spawn(process.execPath, [script, '--listen', '--port', String(port), '--token', TOKEN, '--store', store, '--fault', 'ignore-client-capabilities'], {
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child = spawn(
+    process.execPath,
+    [script, '--listen', '--port', String(port), '--token', TOKEN, '--store', store, '--fault', 'ignore-client-capabilities'],
+    {
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   const lines = readline.createInterface({ input: child.stdout! });
   const first = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
@@ -75,7 +79,9 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
 
   const entries = (of: Chat = chat): ViewEntry[] => of.controller.thread.snapshot().entries;
   const lastAgentText = (of: Chat = chat) => {
-    const last = entries(of).filter((e) => e.kind === 'agent').at(-1);
+    const last = entries(of)
+      .filter((e) => e.kind === 'agent')
+      .at(-1);
     return last?.kind === 'agent' ? last.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '';
   };
   async function prompt(text: string, of: Chat = chat): Promise<void> {
@@ -104,7 +110,19 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
     const others = (config.get<unknown[]>('agents') ?? []).filter((a) => (a as { name?: string }).name !== NAME);
     await config.update(
       'agents',
-      [...others, { name: NAME, remote: { url: served.wsUrl, pathMappings: [{ local: app, remote: '/srv/app' }, { local: docs, remote: '/srv/docs' }] } }],
+      [
+        ...others,
+        {
+          name: NAME,
+          remote: {
+            url: served.wsUrl,
+            pathMappings: [
+              { local: app, remote: '/srv/app' },
+              { local: docs, remote: '/srv/docs' },
+            ],
+          },
+        },
+      ],
       vscode.ConfigurationTarget.Global,
     );
     await waitFor(() => api.agents.find(NAME) !== undefined, 'the remote agent in the list');
@@ -132,8 +150,13 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
     const record = agentRecord(session.sessionId);
     assert.equal(record.cwd, '/srv/app');
     assert.deepEqual(record.additionalDirectories, ['/srv/docs'], 'the agent saw its own paths');
-    const info = entries().filter((e): e is Extract<ViewEntry, { kind: 'info' }> => e.kind === 'info').map((e) => e.text);
-    assert.ok(info.some((t) => /“lib”.*path mapping/.test(t)), info.join('\n'));
+    const info = entries()
+      .filter((e): e is Extract<ViewEntry, { kind: 'info' }> => e.kind === 'info')
+      .map((e) => e.text);
+    assert.ok(
+      info.some((t) => /“lib”.*path mapping/.test(t)),
+      info.join('\n'),
+    );
     assert.equal(api.agents.find(NAME)?.process?.remote?.kind, 'websocket');
   });
 
@@ -143,12 +166,23 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
 
     const guide = fs.readFileSync(path.join(docs, 'guide.md'), 'utf8');
     await prompt('read /srv/docs/guide.md');
-    assert.equal(lastAgentText(), `Read /srv/docs/guide.md: ${guide.length} characters, ${guide.split('\n').length - (guide.endsWith('\n') ? 1 : 0)} lines. First line: "# Guide"`, 'the local file reached the agent');
-    const location = entries().filter((e) => e.kind === 'tool').at(-1);
-    assert.ok(location?.kind === 'tool' && JSON.stringify(location).includes(JSON.stringify(path.join(docs, 'guide.md'))), 'the tool call shows the local file');
+    assert.equal(
+      lastAgentText(),
+      `Read /srv/docs/guide.md: ${guide.length} characters, ${guide.split('\n').length - (guide.endsWith('\n') ? 1 : 0)} lines. First line: "# Guide"`,
+      'the local file reached the agent',
+    );
+    const location = entries()
+      .filter((e) => e.kind === 'tool')
+      .at(-1);
+    assert.ok(
+      location?.kind === 'tool' && JSON.stringify(location).includes(JSON.stringify(path.join(docs, 'guide.md'))),
+      'the tool call shows the local file',
+    );
 
     await prompt(`read ${path.join(lib, 'src', 'index.ts')}`);
-    const refusal = entries().filter((e) => e.kind === 'refusal').at(-1);
+    const refusal = entries()
+      .filter((e) => e.kind === 'refusal')
+      .at(-1);
     assert.ok(refusal && refusal.kind === 'refusal', 'a refusal in the chat');
     assert.match(refusal.message, /outside the folders shared with this remote agent/);
   });
@@ -156,11 +190,16 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
   it('is not offered the terminal: a command it asks for anyway is refused in the chat, and nothing runs on this machine', async () => {
     const marker = path.join(app, 'remote-command-ran');
     await prompt('terminal touch remote-command-ran');
-    const refusal = entries().filter((e) => e.kind === 'refusal').at(-1);
+    const refusal = entries()
+      .filter((e) => e.kind === 'refusal')
+      .at(-1);
     assert.ok(refusal?.kind === 'refusal' && refusal.operation === 'terminal', 'the chat shows the refused command');
     assert.equal(refusal.command, 'touch remote-command-ran');
     assert.match(refusal.message, /Remote Reference runs on another machine and asked to run this command on yours\. It was not run: .*"localTerminal": true/);
-    assert.match(lastAgentText(), /^Could not start "touch remote-command-ran": Remote Reference runs on another machine: ACP Workspace does not run its commands on this one/);
+    assert.match(
+      lastAgentText(),
+      /^Could not start "touch remote-command-ran": Remote Reference runs on another machine: ACP Workspace does not run its commands on this one/,
+    );
     assert.equal(entries().filter((e) => e.kind === 'terminal' || e.kind === 'permission').length, 0, 'nothing ran, nothing was asked');
     assert.equal(fs.existsSync(marker), false, 'nothing ran on this machine');
   });
@@ -168,7 +207,17 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
   it('with "localTerminal": true in its entry, asks before each command: one refused does not run, one allowed runs confined to the session\'s folders', async () => {
     const outside = fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-ws-remote-outside-')));
     const config = vscode.workspace.getConfiguration('acpWorkspace');
-    const entry = { name: NAME_WITH_TERMINAL, remote: { url: served!.wsUrl, pathMappings: [{ local: app, remote: '/srv/app' }, { local: docs, remote: '/srv/docs' }], localTerminal: true } };
+    const entry = {
+      name: NAME_WITH_TERMINAL,
+      remote: {
+        url: served!.wsUrl,
+        pathMappings: [
+          { local: app, remote: '/srv/app' },
+          { local: docs, remote: '/srv/docs' },
+        ],
+        localTerminal: true,
+      },
+    };
     await config.update('agents', [...(config.get<unknown[]>('agents') ?? []), entry], vscode.ConfigurationTarget.Global);
     await waitFor(() => api.agents.find(NAME_WITH_TERMINAL) !== undefined, 'the second entry in the list');
     await api.grants.set(NAME_WITH_TERMINAL, [app, docs]);
@@ -182,7 +231,12 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
 
       const refusedTurn = prompt('terminal touch refused-by-the-user', opted);
       const first = await question();
-      assert.match(first.title, new RegExp(`^Remote Reference \\(local terminal\\), a remote agent, wants to run "touch refused-by-the-user" in ${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on this machine\\. If you allow it, it runs confined by (bubblewrap|Seatbelt)`));
+      assert.match(
+        first.title,
+        new RegExp(
+          `^Remote Reference \\(local terminal\\), a remote agent, wants to run "touch refused-by-the-user" in ${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on this machine\\. If you allow it, it runs confined by (bubblewrap|Seatbelt)`,
+        ),
+      );
       assert.ok(opted.controller.choosePermissionKind(first.id, 'reject_once'));
       await refusedTurn;
       assert.match(lastAgentText(opted), /^Could not start "touch refused-by-the-user": The user did not allow the command to run on this machine/);
@@ -192,8 +246,8 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
       const second = await question();
       assert.ok(opted.controller.choosePermissionKind(second.id, 'allow_once'));
       await allowedTurn;
-      assert.ok(fs.existsSync(path.join(app, 'allowed-inside')), 'it ran, in the session\'s folder');
-      assert.equal(fs.existsSync(path.join(outside, 'written-outside')), false, 'confined: nothing written outside the session\'s folders');
+      assert.ok(fs.existsSync(path.join(app, 'allowed-inside')), "it ran, in the session's folder");
+      assert.equal(fs.existsSync(path.join(outside, 'written-outside')), false, "confined: nothing written outside the session's folders");
       assert.match(lastAgentText(opted), /finished with exit code 1/, 'touch failed for the file outside');
       const shown = entries(opted).find((e) => e.kind === 'terminal');
       assert.ok(shown?.kind === 'terminal' && shown.cwd === app, 'the command shows in the chat with its folder');
@@ -259,14 +313,23 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
     await waitFor(() => /Lost the connection/.test(api.agents.find(NAME)?.message ?? ''), 'the lost connection said in the Agents view', 30_000);
     await waitFor(() => chat.controller.session.connection.isClosed, 'the chat’s connection closed');
     served = await serve(vscode.extensions.all.find((e) => e.packageJSON.name === 'acp-workspace')!.extensionPath, store, port);
-    await waitFor(() => api.agents.find(NAME)?.state === 'running' && !chat.controller.session.connection.isClosed, 'the agent to reconnect and the chat to be reopened', 60_000);
+    await waitFor(
+      () => api.agents.find(NAME)?.state === 'running' && !chat.controller.session.connection.isClosed,
+      'the agent to reconnect and the chat to be reopened',
+      60_000,
+    );
     assert.equal(api.notifications.badge, undefined, 'no "connection broke" notice for a drop the agent reconnected from');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     chat.panel.reveal();
     await prompt('stream');
     assert.match(lastAgentText(), /item 1: `value_1`/);
-    const info = entries().filter((e): e is Extract<ViewEntry, { kind: 'info' }> => e.kind === 'info').map((e) => e.text);
-    assert.ok(info.some((t) => /Session (resumed|reopened)/.test(t)), info.join('\n'));
+    const info = entries()
+      .filter((e): e is Extract<ViewEntry, { kind: 'info' }> => e.kind === 'info')
+      .map((e) => e.text);
+    assert.ok(
+      info.some((t) => /Session (resumed|reopened)/.test(t)),
+      info.join('\n'),
+    );
   });
 
   it('a token its server refuses: the chat says so with Set Token…, New Session offers Set Token… (not Sign In), and once it is set the agent connects and the chat goes on', async () => {
@@ -278,7 +341,9 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
     await waitFor(() => api.agents.find(NAME)?.state === 'failed', 'the reconnect refused (HTTP 401)', 60_000);
     assert.match(api.agents.find(NAME)?.message ?? '', /refused the credentials for the WebSocket connection/);
     await waitFor(() => entries().some((e) => e.kind === 'error' && /refused the credentials/.test(e.message)), 'the refused token said in the chat');
-    const said = entries().filter((e): e is Extract<ViewEntry, { kind: 'error' }> => e.kind === 'error').at(-1)!;
+    const said = entries()
+      .filter((e): e is Extract<ViewEntry, { kind: 'error' }> => e.kind === 'error')
+      .at(-1)!;
     assert.deepEqual(said.actions, ['setToken', 'reopen']);
 
     const failures: { actions: readonly string[]; advice: string | undefined }[] = [];
@@ -308,7 +373,7 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
     assert.match(lastAgentText(), /item 1: `value_1`/);
   });
 
-  it('traces what the agent actually received and sent: its own paths, not this machine\'s', async () => {
+  it("traces what the agent actually received and sent: its own paths, not this machine's", async () => {
     const config = vscode.workspace.getConfiguration('acpWorkspace');
     await config.update('trace', 'verbose', vscode.ConfigurationTarget.Global);
     try {
@@ -317,8 +382,11 @@ describe('a remote agent over WebSocket with a path mapping, in the real extensi
       const files = fs.readdirSync(logs, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.log'));
       const lines = files.flatMap((file) => fs.readFileSync(path.join(file.parentPath, file.name), 'utf8').split('\n'));
       const read = lines.filter((line) => line.includes(`← ${NAME}: request fs/read_text_file`));
-      assert.ok(read.length > 0, 'the agent\'s read is in the trace');
-      assert.ok(read.every((line) => line.includes('"/srv/docs/guide.md"') && !line.includes(docs)), read.join('\n'));
+      assert.ok(read.length > 0, "the agent's read is in the trace");
+      assert.ok(
+        read.every((line) => line.includes('"/srv/docs/guide.md"') && !line.includes(docs)),
+        read.join('\n'),
+      );
       const answers = lines.filter((line) => line.includes(`→ ${NAME}: response`) && line.includes('# Guide'));
       assert.ok(answers.length > 0, 'the answer it got is in the trace');
     } finally {

@@ -150,7 +150,15 @@ describe('confinement walls (acpWorkspace.sandbox, real extension host)', functi
     const current = settings().get<unknown[]>('agents') ?? [];
     await settings().update(
       'agents',
-      [...current, { name: STRICT, command: '${node}', args: [path.join(packageDir, 'dist', 'index.js'), '--store', path.join(packageDir, 'state')], writablePaths: [path.join(packageDir, 'state')] }],
+      [
+        ...current,
+        {
+          name: STRICT,
+          command: '${node}',
+          args: [path.join(packageDir, 'dist', 'index.js'), '--store', path.join(packageDir, 'state')],
+          writablePaths: [path.join(packageDir, 'state')],
+        },
+      ],
       vscode.ConfigurationTarget.Global,
     );
     try {

@@ -33,7 +33,9 @@ describe('an agent on a Sandbox Agent server (the real 0.4.2 binary, opencode), 
 
   const entries = (): ViewEntry[] => chat!.controller.thread.snapshot().entries;
   const lastAgentText = () => {
-    const last = entries().filter((e) => e.kind === 'agent').at(-1);
+    const last = entries()
+      .filter((e) => e.kind === 'agent')
+      .at(-1);
     return last?.kind === 'agent' ? last.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '';
   };
   async function prompt(text: string): Promise<void> {
@@ -80,9 +82,17 @@ describe('an agent on a Sandbox Agent server (the real 0.4.2 binary, opencode), 
     const [pid, ...others] = server.agentPids();
     assert.ok(pid !== undefined && others.length === 0, `one agent process under the server: ${[pid, ...others].join(', ')}`);
     process.kill(pid, 'SIGKILL');
-    await waitFor(() => /^Lost the connection to Sandbox opencode/.test(api.agents.find(NAME)?.message ?? ''), 'the Agents view to say the connection was lost (it said running)', 30_000);
+    await waitFor(
+      () => /^Lost the connection to Sandbox opencode/.test(api.agents.find(NAME)?.message ?? ''),
+      'the Agents view to say the connection was lost (it said running)',
+      30_000,
+    );
     assert.match(api.agents.find(NAME)!.message!, /opencode stopped on the Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+|answered HTTP 502/);
-    await waitFor(() => api.agents.find(NAME)?.state === 'running' && !chat!.controller.session.connection.isClosed, 'the agent to reconnect and the chat to be reopened', 120_000);
+    await waitFor(
+      () => api.agents.find(NAME)?.state === 'running' && !chat!.controller.session.connection.isClosed,
+      'the agent to reconnect and the chat to be reopened',
+      120_000,
+    );
     assert.notDeepEqual(server.agentPids(), [pid], 'a new opencode');
     await prompt('after opencode was killed');
     assert.equal(lastAgentText(), plainAnswer('after opencode was killed'));
@@ -91,7 +101,12 @@ describe('an agent on a Sandbox Agent server (the real 0.4.2 binary, opencode), 
       assert.doesNotMatch(error.message, /HTTP 502|Broken pipe/, 'no prompt failed on the dead agent');
       assert.doesNotMatch(error.advice ?? '', /stderr/, 'no hint meant for a local agent');
     }
-    const info = entries().filter((e): e is Extract<ViewEntry, { kind: 'info' }> => e.kind === 'info').map((e) => e.text);
-    assert.ok(info.some((t) => /Session (resumed|reopened)/.test(t)), info.join('\n'));
+    const info = entries()
+      .filter((e): e is Extract<ViewEntry, { kind: 'info' }> => e.kind === 'info')
+      .map((e) => e.text);
+    assert.ok(
+      info.some((t) => /Session (resumed|reopened)/.test(t)),
+      info.join('\n'),
+    );
   });
 });

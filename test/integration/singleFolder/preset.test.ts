@@ -4,7 +4,10 @@ import { activate } from '../shared/extension';
 
 describe('a single-folder workspace', () => {
   it('opens one folder', () => {
-    assert.deepEqual(vscode.workspace.workspaceFolders?.map((f) => f.name), ['single']);
+    assert.deepEqual(
+      vscode.workspace.workspaceFolders?.map((f) => f.name),
+      ['single'],
+    );
     assert.equal(vscode.workspace.workspaceFile, undefined);
   });
 

@@ -22,8 +22,12 @@ describe('an untrusted workspace (Restricted Mode)', () => {
   it('shows no agents in the Agents view, so its welcome content says why and offers Manage Workspace Trust', async () => {
     const api = await activate();
     assert.deepEqual(api.agentsView.getChildren(), []);
-    const welcome = (extension().packageJSON as { contributes: { viewsWelcome: Array<{ view: string; when: string; contents: string }> } }).contributes.viewsWelcome;
-    assert.match(welcome.find((w) => w.view === 'acpWorkspace.agents' && w.when === '!isWorkspaceTrusted')?.contents ?? '', /\[Manage Workspace Trust\]\(command:workbench\.trust\.manage\)/);
+    const welcome = (extension().packageJSON as { contributes: { viewsWelcome: Array<{ view: string; when: string; contents: string }> } }).contributes
+      .viewsWelcome;
+    assert.match(
+      welcome.find((w) => w.view === 'acpWorkspace.agents' && w.when === '!isWorkspaceTrusted')?.contents ?? '',
+      /\[Manage Workspace Trust\]\(command:workbench\.trust\.manage\)/,
+    );
     assert.ok((await vscode.commands.getCommands(true)).includes('workbench.trust.manage'));
   });
 });

@@ -66,7 +66,11 @@ describe('AcpConnection', () => {
     });
 
     it('exposes what the agent supports as one typed object', async () => {
-      ({ client, agent } = await ready({ loadSession: true, sessionCapabilities: { list: {}, additionalDirectories: {} }, promptCapabilities: { image: true } }));
+      ({ client, agent } = await ready({
+        loadSession: true,
+        sessionCapabilities: { list: {}, additionalDirectories: {} },
+        promptCapabilities: { image: true },
+      }));
       assert.equal(client.caps.loadSession, true);
       assert.equal(client.caps.sessions.list, true);
       assert.equal(client.caps.sessions.additionalDirectories, true);
@@ -200,15 +204,28 @@ describe('AcpConnection', () => {
 
     it('allows set_model only for sessions whose setup returned models; a bad models block is reported and dropped', async () => {
       ({ client, agent } = await ready());
-      const models = { currentModelId: 'fast', availableModels: [{ modelId: 'fast', name: 'Fast' }, { modelId: 'smart', name: 'Smart' }] };
+      const models = {
+        currentModelId: 'fast',
+        availableModels: [
+          { modelId: 'fast', name: 'Fast' },
+          { modelId: 'smart', name: 'Smart' },
+        ],
+      };
       agent.rpc.onRequest('session/new', (p: { cwd: string }): Record<string, unknown> =>
-        p.cwd === '/with' ? { sessionId: 'with', models } : p.cwd === '/bad' ? { sessionId: 'bad', models: { currentModelId: 3 }, configOptions: [] } : { sessionId: 'without' },
+        p.cwd === '/with'
+          ? { sessionId: 'with', models }
+          : p.cwd === '/bad'
+            ? { sessionId: 'bad', models: { currentModelId: 3 }, configOptions: [] }
+            : { sessionId: 'without' },
       );
       agent.rpc.onRequest('session/set_model', () => ({}));
       const errors: string[] = [];
       client.onProtocolError((error) => errors.push(error.message));
       const withModels = await client.newSession({ cwd: '/with', mcpServers: [] });
-      assert.deepEqual(withModels.models?.availableModels.map((m) => m.modelId), ['fast', 'smart']);
+      assert.deepEqual(
+        withModels.models?.availableModels.map((m) => m.modelId),
+        ['fast', 'smart'],
+      );
       await client.newSession({ cwd: '/without', mcpServers: [] });
       const bad = await client.newSession({ cwd: '/bad', mcpServers: [] });
       assert.equal(bad.models, undefined);
@@ -224,7 +241,10 @@ describe('AcpConnection', () => {
 
     it('authenticates only with an advertised agent-type method', async () => {
       ({ client, agent } = await ready(FULL_AGENT_CAPABILITIES, {
-        authMethods: [{ id: 'key', name: 'API key' }, { type: 'terminal', id: 'tui', name: 'Log in' }],
+        authMethods: [
+          { id: 'key', name: 'API key' },
+          { type: 'terminal', id: 'tui', name: 'Log in' },
+        ],
       }));
       agent.rpc.onRequest('authenticate', () => ({}));
       await client.authenticate('key');
@@ -239,7 +259,10 @@ describe('AcpConnection', () => {
       agent.rpc.onRequest('session/new', () => new ResponseError(-32000, 'Authentication required'));
       await assert.rejects(client.newSession({ cwd: '/a', mcpServers: [] }), (error: Error) => {
         assert.ok(error instanceof AuthRequiredError);
-        assert.deepEqual(error.authMethods.map((m) => m.type !== '$unknown' && m.id), ['key']);
+        assert.deepEqual(
+          error.authMethods.map((m) => m.type !== '$unknown' && m.id),
+          ['key'],
+        );
         assert.match(error.message, /Memory Agent needs you to sign in before session\/new/);
         return true;
       });
@@ -435,7 +458,10 @@ describe('AcpConnection', () => {
       await client.loadSession({ sessionId: 's', cwd: '/a', mcpServers: [] });
       resolvedAfter = seen.length;
       assert.equal(resolvedAfter, 2000);
-      assert.deepEqual(seen, Array.from({ length: 2000 }, (_v, i) => i));
+      assert.deepEqual(
+        seen,
+        Array.from({ length: 2000 }, (_v, i) => i),
+      );
     });
 
     it('keeps concurrent requests apart when the agent answers out of order', async () => {
@@ -476,13 +502,15 @@ describe('AcpConnection', () => {
     it('cancels a handler token when the agent sends $/cancel_request for its request', async () => {
       ({ client, agent } = await ready());
       let cancelled = false;
-      client.onRequest(acp.RequestPermissionMethod, (_params, token) =>
-        new Promise((resolve) => {
-          token.onCancellationRequested(() => {
-            cancelled = true;
-            resolve({ outcome: { outcome: 'cancelled' } });
-          });
-        }),
+      client.onRequest(
+        acp.RequestPermissionMethod,
+        (_params, token) =>
+          new Promise((resolve) => {
+            token.onCancellationRequested(() => {
+              cancelled = true;
+              resolve({ outcome: { outcome: 'cancelled' } });
+            });
+          }),
       );
       const answer = agent.rpc.sendRequest('session/request_permission', {
         sessionId: 's',

@@ -25,7 +25,13 @@ export interface CorpusEntry {
 
 const meta = { _meta: { 'vendor.example/trace': 'abc' } };
 const setupResult = {
-  modes: { currentModeId: 'code', availableModes: [{ id: 'code', name: 'Code' }, { id: 'ask', name: 'Ask', description: 'Questions only' }] },
+  modes: {
+    currentModeId: 'code',
+    availableModes: [
+      { id: 'code', name: 'Code' },
+      { id: 'ask', name: 'Ask', description: 'Questions only' },
+    ],
+  },
   configOptions: [
     { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'fast', options: [{ value: 'fast', name: 'Fast' }] },
     { id: 'think', name: 'Think', type: 'boolean', currentValue: false },
@@ -35,7 +41,10 @@ const setupResult = {
 const modelsResult = {
   models: {
     currentModelId: 'fast',
-    availableModels: [{ modelId: 'fast', name: 'Fast' }, { modelId: 'smart', name: 'Smart', description: 'Slower, better', _meta: {} }],
+    availableModels: [
+      { modelId: 'fast', name: 'Fast' },
+      { modelId: 'smart', name: 'Smart', description: 'Slower, better', _meta: {} },
+    ],
   },
 };
 const toolCallUpdate = { toolCallId: 'call_1', title: 'Edit file', kind: 'edit', status: 'pending' };
@@ -134,7 +143,11 @@ export const corpus: readonly CorpusEntry[] = [
         { sessionId: 's', cwd: '/a', mcpServers: [] },
         { sessionId: 's', cwd: '/a', additionalDirectories: [], mcpServers: [] },
       ],
-      invalid: [{ cwd: '/a', mcpServers: [] }, { sessionId: 's', mcpServers: [] }, { sessionId: 's', cwd: '/a' }],
+      invalid: [
+        { cwd: '/a', mcpServers: [] },
+        { sessionId: 's', mcpServers: [] },
+        { sessionId: 's', cwd: '/a' },
+      ],
     },
     result: { valid: [null, {}, setupResult, { ...setupResult, ...modelsResult }], invalid: [] },
   },
@@ -157,7 +170,10 @@ export const corpus: readonly CorpusEntry[] = [
       valid: [{ sessionId: 's', cwd: '/a', additionalDirectories: ['/b', '/c'], mcpServers: [] }],
       invalid: [{ sessionId: 's' }, { sessionId: 1, cwd: '/a' }],
     },
-    result: { valid: [{ sessionId: 'fork_1' }, { sessionId: 'fork_1', ...setupResult }, { sessionId: 'fork_1', ...modelsResult }], invalid: [{}, { sessionId: null }] },
+    result: {
+      valid: [{ sessionId: 'fork_1' }, { sessionId: 'fork_1', ...setupResult }, { sessionId: 'fork_1', ...modelsResult }],
+      invalid: [{}, { sessionId: null }],
+    },
   },
   {
     definition: acp.SessionListMethod,
@@ -200,7 +216,13 @@ export const corpus: readonly CorpusEntry[] = [
     definition: acp.SessionSetModelMethod,
     side: 'agent',
     retired: 'session/set_model was unstable; the current schema moved models to config options of category "model"',
-    params: { valid: [{ sessionId: 's', modelId: 'smart' }, { sessionId: 's', modelId: 'smart', ...meta }], invalid: [{ sessionId: 's' }, { modelId: 'smart' }, { sessionId: 's', modelId: 3 }] },
+    params: {
+      valid: [
+        { sessionId: 's', modelId: 'smart' },
+        { sessionId: 's', modelId: 'smart', ...meta },
+      ],
+      invalid: [{ sessionId: 's' }, { modelId: 'smart' }, { sessionId: 's', modelId: 3 }],
+    },
     result: { valid: [{}, null, meta], invalid: [] },
   },
   {
@@ -211,7 +233,11 @@ export const corpus: readonly CorpusEntry[] = [
         { sessionId: 's', configId: 'model', value: 'smart' },
         { sessionId: 's', configId: 'think', type: 'boolean', value: true },
       ],
-      invalid: [{ sessionId: 's', configId: 'model' }, { sessionId: 's', value: 'x' }, { sessionId: 's', configId: 'think', value: true }],
+      invalid: [
+        { sessionId: 's', configId: 'model' },
+        { sessionId: 's', value: 'x' },
+        { sessionId: 's', configId: 'think', value: true },
+      ],
     },
     result: { valid: [{ configOptions: setupResult.configOptions }, { configOptions: [] }], invalid: [null] },
   },
@@ -324,7 +350,11 @@ export const corpus: readonly CorpusEntry[] = [
           ],
         },
       ],
-      invalid: [{ sessionId: 's', options: [] }, { sessionId: 's', toolCall: {}, options: [] }, { sessionId: 's', toolCall: toolCallUpdate, options: [{ name: 'x' }] }],
+      invalid: [
+        { sessionId: 's', options: [] },
+        { sessionId: 's', toolCall: {}, options: [] },
+        { sessionId: 's', toolCall: toolCallUpdate, options: [{ name: 'x' }] },
+      ],
     },
     result: {
       valid: [{ outcome: { outcome: 'cancelled' } }, { outcome: { outcome: 'selected', optionId: 'o1' } }],
@@ -335,7 +365,10 @@ export const corpus: readonly CorpusEntry[] = [
     definition: acp.ReadTextFileMethod,
     side: 'client',
     params: {
-      valid: [{ sessionId: 's', path: '/a/b.ts' }, { sessionId: 's', path: '/a/b.ts', line: 10, limit: 20 }],
+      valid: [
+        { sessionId: 's', path: '/a/b.ts' },
+        { sessionId: 's', path: '/a/b.ts', line: 10, limit: 20 },
+      ],
       invalid: [{ sessionId: 's' }, { sessionId: 's', path: '/a', line: -1 }, { sessionId: 's', path: '/a', limit: 1.5 }],
     },
     result: { valid: [{ content: 'text' }], invalid: [{}, { content: 1 }] },
@@ -343,7 +376,13 @@ export const corpus: readonly CorpusEntry[] = [
   {
     definition: acp.WriteTextFileMethod,
     side: 'client',
-    params: { valid: [{ sessionId: 's', path: '/a/b.ts', content: 'x' }], invalid: [{ sessionId: 's', path: '/a' }, { path: '/a', content: '' }] },
+    params: {
+      valid: [{ sessionId: 's', path: '/a/b.ts', content: 'x' }],
+      invalid: [
+        { sessionId: 's', path: '/a' },
+        { path: '/a', content: '' },
+      ],
+    },
     result: { valid: [{}], invalid: [] },
   },
   {
@@ -363,7 +402,10 @@ export const corpus: readonly CorpusEntry[] = [
     side: 'client',
     params: { valid: [{ sessionId: 's', terminalId: 't1' }], invalid: [{ sessionId: 's' }] },
     result: {
-      valid: [{ output: 'ok', truncated: false }, { output: '', truncated: true, exitStatus: { exitCode: 0, signal: null } }],
+      valid: [
+        { output: 'ok', truncated: false },
+        { output: '', truncated: true, exitStatus: { exitCode: 0, signal: null } },
+      ],
       invalid: [{ output: 'x' }, { truncated: false }],
     },
   },
@@ -408,7 +450,10 @@ export const corpus: readonly CorpusEntry[] = [
         },
         { sessionId: 's', mode: 'url', message: 'Sign in', elicitationId: 'e1', url: 'https://example.com/login' },
       ],
-      invalid: [{ sessionId: 's', mode: 'form', requestedSchema: {} }, { sessionId: 's', mode: 'url', message: 'x', url: 'https://x' }],
+      invalid: [
+        { sessionId: 's', mode: 'form', requestedSchema: {} },
+        { sessionId: 's', mode: 'url', message: 'x', url: 'https://x' },
+      ],
     },
     result: {
       valid: [{ action: 'accept', content: { branch: 'main', count: 2, force: true, tags: ['a'] } }, { action: 'decline' }, { action: 'cancel' }],

@@ -38,7 +38,10 @@ describe('NDJSON framing', () => {
     const { stream, messages } = reader();
     stream.write([note(1), note(2), note(3)].join('\n') + '\n');
     await flush();
-    assert.deepEqual(messages.map((m) => params(m).n), [1, 2, 3]);
+    assert.deepEqual(
+      messages.map((m) => params(m).n),
+      [1, 2, 3],
+    );
   });
 
   it('accepts CRLF line endings and skips blank and whitespace-only lines', async () => {
@@ -46,7 +49,10 @@ describe('NDJSON framing', () => {
     stream.write(`\r\n${note(1)}\r\n\r\n   \t \n${note(2)}\n\n`);
     await flush();
     assert.equal(errors.length, 0);
-    assert.deepEqual(messages.map((m) => params(m).n), [1, 2]);
+    assert.deepEqual(
+      messages.map((m) => params(m).n),
+      [1, 2],
+    );
   });
 
   it('delivers a last line that has no trailing newline when the stream ends, then an end marker, then closes', async () => {
@@ -55,7 +61,10 @@ describe('NDJSON framing', () => {
     r.stream.end();
     await flush();
     assert.equal(r.messages.length, 3);
-    assert.deepEqual(r.messages.slice(0, 2).map((m) => params(m).n), [1, 2]);
+    assert.deepEqual(
+      r.messages.slice(0, 2).map((m) => params(m).n),
+      [1, 2],
+    );
     assert.equal((r.messages[2] as unknown as { method: string }).method, END_OF_STREAM_METHOD);
     assert.ok(r.isClosed());
   });
@@ -64,7 +73,10 @@ describe('NDJSON framing', () => {
     const { stream, messages, errors } = reader();
     stream.write(`${note(1)}\nthis is not json\n${note(2)}\n`);
     await flush();
-    assert.deepEqual(messages.map((m) => params(m).n), [1, 2]);
+    assert.deepEqual(
+      messages.map((m) => params(m).n),
+      [1, 2],
+    );
     assert.equal(errors.length, 1);
     assert.equal(errors[0]!.reason, 'json');
     assert.match(errors[0]!.message, /^Test Agent wrote a line that is not JSON/);
@@ -75,8 +87,14 @@ describe('NDJSON framing', () => {
     const { stream, messages, errors } = reader();
     stream.write(`[1,2]\n{"method":"x"}\n42\n${note(7)}\n`);
     await flush();
-    assert.deepEqual(messages.map((m) => params(m).n), [7]);
-    assert.deepEqual(errors.map((e) => e.reason), ['shape', 'shape', 'shape']);
+    assert.deepEqual(
+      messages.map((m) => params(m).n),
+      [7],
+    );
+    assert.deepEqual(
+      errors.map((e) => e.reason),
+      ['shape', 'shape', 'shape'],
+    );
   });
 
   it('discards an oversize line arriving in many chunks without buffering it, then reads the next line', async () => {
@@ -86,7 +104,10 @@ describe('NDJSON framing', () => {
     for (let i = 0; i < 50; i++) stream.write('x'.repeat(500));
     stream.write('"}}\n' + note(2) + '\n');
     await flush();
-    assert.deepEqual(messages.map((m) => params(m).n), [1, 2]);
+    assert.deepEqual(
+      messages.map((m) => params(m).n),
+      [1, 2],
+    );
     assert.equal(errors.length, 1, 'one error per oversize line, not one per chunk');
     assert.equal(errors[0]!.reason, 'oversize');
     assert.match(errors[0]!.message, /Test Agent sent a message longer than 1024 bytes/);
@@ -96,23 +117,41 @@ describe('NDJSON framing', () => {
     const { stream, messages, errors } = reader(64);
     stream.write(JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { pad: 'y'.repeat(200) } }) + '\n' + note(3) + '\n');
     await flush();
-    assert.deepEqual(messages.map((m) => params(m).n), [3]);
-    assert.deepEqual(errors.map((e) => e.reason), ['oversize']);
+    assert.deepEqual(
+      messages.map((m) => params(m).n),
+      [3],
+    );
+    assert.deepEqual(
+      errors.map((e) => e.reason),
+      ['oversize'],
+    );
   });
 
   it('reports an oversize line once it ended: its size, and the method and session its start names', async () => {
     const { stream, messages, errors } = reader(1024);
-    const line = JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'sess-7', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x'.repeat(5000) } } } });
+    const line = JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 'sess-7', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x'.repeat(5000) } } },
+    });
     stream.write(line.slice(0, 300));
     stream.write(line.slice(300, 2000));
     await flush();
     assert.equal(errors.length, 0, 'not before the line ended: its size is not known yet');
     stream.write(line.slice(2000) + '\n' + note(4) + '\n');
     await flush();
-    assert.deepEqual(messages.map((m) => params(m).n), [4]);
+    assert.deepEqual(
+      messages.map((m) => params(m).n),
+      [4],
+    );
     assert.equal(errors.length, 1);
     assert.deepEqual(errors[0]!.oversize, { bytes: Buffer.byteLength(line), limitBytes: 1024, head: { method: 'session/update', sessionId: 'sess-7' } });
-    assert.match(errors[0]!.message, new RegExp(`Test Agent sent a message longer than 1024 bytes \\(${Buffer.byteLength(line).toLocaleString('en-US')} bytes, session/update for session sess-7\\)`));
+    assert.match(
+      errors[0]!.message,
+      new RegExp(
+        `Test Agent sent a message longer than 1024 bytes \\(${Buffer.byteLength(line).toLocaleString('en-US')} bytes, session/update for session sess-7\\)`,
+      ),
+    );
   });
 
   it('cannot tell the session of an oversize line whose session id comes too late, and reports a line cut by the end of the stream', async () => {
@@ -146,8 +185,14 @@ describe('NDJSON framing', () => {
     stream.write(JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { pad: 'z'.repeat(33 * 1024 * 1024) } }) + '\n');
     stream.write(note(6) + '\n');
     await flush();
-    assert.deepEqual(messages.map((m) => params(m).n), [5, 6]);
-    assert.deepEqual(errors.map((e) => e.reason), ['oversize']);
+    assert.deepEqual(
+      messages.map((m) => params(m).n),
+      [5, 6],
+    );
+    assert.deepEqual(
+      errors.map((e) => e.reason),
+      ['oversize'],
+    );
   });
 
   it('writes one line per message; newlines inside strings stay escaped', async () => {

@@ -118,7 +118,7 @@ describe('mappedTransport: paths translated at the transport edge', () => {
     return link;
   }
 
-  it('sends session/new, load, resume and fork with the agent\'s cwd and additionalDirectories', async () => {
+  it("sends session/new, load, resume and fork with the agent's cwd and additionalDirectories", async () => {
     const { agent, client } = await open();
     const roots = { cwd: '/home/me/app', additionalDirectories: ['/home/me/lib/src'], mcpServers: [] };
     const created = client.newSession(roots);
@@ -127,7 +127,12 @@ describe('mappedTransport: paths translated at the transport edge', () => {
     assert.deepEqual(request.params, { cwd: '/workspace/app', additionalDirectories: ['/srv/lib/src'], mcpServers: [] });
 
     const loading = client.loadSession({ sessionId: 's1', ...roots });
-    assert.deepEqual((await agent.answer('session/load', null)).params, { sessionId: 's1', cwd: '/workspace/app', additionalDirectories: ['/srv/lib/src'], mcpServers: [] });
+    assert.deepEqual((await agent.answer('session/load', null)).params, {
+      sessionId: 's1',
+      cwd: '/workspace/app',
+      additionalDirectories: ['/srv/lib/src'],
+      mcpServers: [],
+    });
     await loading;
     const resuming = client.resumeSession({ sessionId: 's1', ...roots });
     assert.equal((await agent.answer('session/resume', {})).params?.['cwd'], '/workspace/app');
@@ -151,7 +156,7 @@ describe('mappedTransport: paths translated at the transport edge', () => {
     );
   });
 
-  it('lists with the agent\'s cwd filter and answers with local paths, leaving out sessions that are not in a shared folder', async () => {
+  it("lists with the agent's cwd filter and answers with local paths, leaving out sessions that are not in a shared folder", async () => {
     const { agent, client } = await open();
     const listing = client.listSessions({ cwd: '/home/me/app' });
     const request = await agent.answer('session/list', {
@@ -272,11 +277,14 @@ describe('mappedTransport: paths translated at the transport edge', () => {
       { method: 'terminal/create', path: '/', sessionId: 's' },
     ]);
     // The trace shows what crossed the wire: the agent's request as it came, and the refusal it got.
-    assert.equal(tapped.find(({ direction, message }) => direction === 'receive' && message.id === 11)?.message.params?.['path'], '/workspace/app/../../etc/passwd');
+    assert.equal(
+      tapped.find(({ direction, message }) => direction === 'receive' && message.id === 11)?.message.params?.['path'],
+      '/workspace/app/../../etc/passwd',
+    );
     assert.equal(tapped.find(({ direction, message }) => direction === 'send' && message.id === 11)?.message.error?.code, -32602);
   });
 
-  describe('answers the agent in its own paths, naming only the session\'s folders, whichever layer refuses (issue 24, item 11)', () => {
+  describe("answers the agent in its own paths, naming only the session's folders, whichever layer refuses (issue 24, item 11)", () => {
     /** Everything the agent was sent after initialize, as text: no local path may be in it. */
     const wire = (agent: FakeAgentTransport) => JSON.stringify(agent.sent.filter((m) => m.method !== 'initialize'));
     async function session(agent: FakeAgentTransport, client: AcpConnection, sessionId: string, cwd: string, additionalDirectories: string[] = []) {
@@ -286,7 +294,7 @@ describe('mappedTransport: paths translated at the transport edge', () => {
       agent.sent.splice(0);
     }
 
-    it('its own refusal of a path no mapping shares names that session\'s folders only (not every mapped one)', async () => {
+    it("its own refusal of a path no mapping shares names that session's folders only (not every mapped one)", async () => {
       const { agent, client } = await open();
       await session(agent, client, 'only-app', '/home/me/app');
       agent.receive({ id: 51, method: 'fs/read_text_file', params: { sessionId: 'only-app', path: '/etc/passwd' } });
@@ -296,12 +304,16 @@ describe('mappedTransport: paths translated at the transport edge', () => {
       assert.deepEqual(answer.error?.data, { path: '/etc/passwd', roots: ['/workspace/app'], reason: 'not-shared' });
     });
 
-    it('a handler\'s refusal after mapping (a shared folder this session was not given) comes back in the agent\'s paths', async () => {
+    it("a handler's refusal after mapping (a shared folder this session was not given) comes back in the agent's paths", async () => {
       const { agent, client } = await open();
       await session(agent, client, 's1', '/home/me/app');
       // What the fs handlers answer when the session's RootGuard refuses (fsHandlers.ts), in local paths.
       client.onRequest(acp.ReadTextFileMethod, (params) => {
-        throw new HandlerError(-32602, `"${params.path}" is outside this session’s folder (/home/me/app)`, { path: params.path, roots: ['/home/me/app'], reason: 'outside-roots' });
+        throw new HandlerError(-32602, `"${params.path}" is outside this session’s folder (/home/me/app)`, {
+          path: params.path,
+          roots: ['/home/me/app'],
+          reason: 'outside-roots',
+        });
       });
       agent.receive({ id: 52, method: 'fs/read_text_file', params: { sessionId: 's1', path: '/srv/lib/notes.md' } });
       const answer = await agent.next((m) => m.id === 52);
@@ -315,11 +327,15 @@ describe('mappedTransport: paths translated at the transport edge', () => {
       const { agent, client } = await open();
       await session(agent, client, 's1', '/home/me/app', ['/home/me/lib']);
       client.onRequest(acp.ReadTextFileMethod, (params) => {
-        throw new HandlerError(-32602, `"${params.path}" is outside this session’s folders (/home/me/app, /home/me/lib): it resolves to /home/me/.ssh/id_ed25519`, {
-          path: params.path,
-          roots: ['/home/me/app', '/home/me/lib'],
-          reason: 'outside-roots',
-        });
+        throw new HandlerError(
+          -32602,
+          `"${params.path}" is outside this session’s folders (/home/me/app, /home/me/lib): it resolves to /home/me/.ssh/id_ed25519`,
+          {
+            path: params.path,
+            roots: ['/home/me/app', '/home/me/lib'],
+            reason: 'outside-roots',
+          },
+        );
       });
       agent.receive({ id: 53, method: 'fs/read_text_file', params: { sessionId: 's1', path: '/workspace/app/key-link' } });
       const answer = await agent.next((m) => m.id === 53);
@@ -328,11 +344,16 @@ describe('mappedTransport: paths translated at the transport edge', () => {
       assert.doesNotMatch(wire(agent), /\/home\/me/);
     });
 
-    it('the terminal\'s refusal of a folder, a missing file and a failure quoting a local path come back in the agent\'s paths', async () => {
+    it("the terminal's refusal of a folder, a missing file and a failure quoting a local path come back in the agent's paths", async () => {
       const { agent, client } = await open();
       await session(agent, client, 's1', '/home/me/app');
       client.onRequest(acp.TerminalCreateMethod, (params) => {
-        throw new HandlerError(-32602, `Refused terminal cwd: "${params.cwd}" is outside this session’s folder (/home/me/app).`, { cwd: params.cwd!, roots: ['/home/me/app'], reason: 'outside-roots', command: params.command });
+        throw new HandlerError(-32602, `Refused terminal cwd: "${params.cwd}" is outside this session’s folder (/home/me/app).`, {
+          cwd: params.cwd!,
+          roots: ['/home/me/app'],
+          reason: 'outside-roots',
+          command: params.command,
+        });
       });
       client.onRequest(acp.ReadTextFileMethod, (params) => {
         throw new HandlerError(-32002, `"${params.path}" does not exist`, { path: params.path });
@@ -346,7 +367,10 @@ describe('mappedTransport: paths translated at the transport edge', () => {
       const [terminal, missing, locked] = await Promise.all([54, 55, 56].map((id) => agent.next((m) => m.id === id)));
       assert.equal(terminal!.error?.message, 'Refused terminal cwd: "/srv/lib" is outside this session’s folder (/workspace/app).');
       assert.deepEqual(terminal!.error?.data, { cwd: '/srv/lib', roots: ['/workspace/app'], reason: 'outside-roots', command: 'ls' });
-      assert.deepEqual([missing!.error?.code, missing!.error?.message, missing!.error?.data], [-32002, '"/workspace/app/missing.ts" does not exist', { path: '/workspace/app/missing.ts' }]);
+      assert.deepEqual(
+        [missing!.error?.code, missing!.error?.message, missing!.error?.data],
+        [-32002, '"/workspace/app/missing.ts" does not exist', { path: '/workspace/app/missing.ts' }],
+      );
       assert.deepEqual([locked!.error?.code, locked!.error?.message], [-32603, "EACCES: permission denied, open '/workspace/app/locked.ts'"]);
       assert.doesNotMatch(wire(agent), /\/home\/me/);
     });
@@ -387,10 +411,18 @@ describe('mappedTransport: paths translated at the transport edge', () => {
     });
     agent.receive({
       method: 'session/update',
-      params: { sessionId: 's', update: { sessionUpdate: 'user_message_chunk', content: { type: 'resource_link', uri: 'file:///srv/lib/z.ts', name: 'z.ts' } } },
+      params: {
+        sessionId: 's',
+        update: { sessionUpdate: 'user_message_chunk', content: { type: 'resource_link', uri: 'file:///srv/lib/z.ts', name: 'z.ts' } },
+      },
     });
     await eventually(() => assert.equal(updates.length, 4));
-    const [call, patch, chunk, replayed] = updates as [acp.SessionUpdateOf<'tool_call'>, acp.SessionUpdateOf<'tool_call_update'>, acp.SessionUpdateOf<'agent_message_chunk'>, acp.SessionUpdateOf<'user_message_chunk'>];
+    const [call, patch, chunk, replayed] = updates as [
+      acp.SessionUpdateOf<'tool_call'>,
+      acp.SessionUpdateOf<'tool_call_update'>,
+      acp.SessionUpdateOf<'agent_message_chunk'>,
+      acp.SessionUpdateOf<'user_message_chunk'>,
+    ];
     assert.deepEqual(call.locations, [{ path: '/home/me/app/a.ts', line: 3 }]);
     assert.deepEqual(call.content, [
       { type: 'diff', path: '/home/me/lib/b.ts', oldText: 'a', newText: 'b' },
@@ -434,9 +466,15 @@ describe('mappedTransport: paths translated at the transport edge', () => {
     });
     const vendor = { method: '_vendor/note', params: { path: '/workspace/app/a' } };
     agent.receive(vendor);
-    agent.receive({ method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '/workspace/app/a' } } } });
+    agent.receive({
+      method: 'session/update',
+      params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '/workspace/app/a' } } },
+    });
     agent.receive({ id: 31, method: 'terminal/output', params: { sessionId: 's', terminalId: 't' } });
-    agent.receive({ method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'tool_call_update', toolCallId: 'x', status: 'completed' } } });
+    agent.receive({
+      method: 'session/update',
+      params: { sessionId: 's', update: { sessionUpdate: 'tool_call_update', toolCallId: 'x', status: 'completed' } },
+    });
     const answer = await agent.next((m) => m.id === 31 && m.method === undefined);
     assert.deepEqual(answer.result, { output: '/workspace/app stays as the agent wrote it', truncated: false });
     await eventually(() => assert.equal(order.length, 3));
@@ -448,7 +486,7 @@ describe('mappedTransport: paths translated at the transport edge', () => {
     await agent.answer('session/new', { sessionId: 'n' });
     await created;
     const sentNew = tapped.find((t) => t.direction === 'send' && t.message.method === 'session/new');
-    assert.equal(sentNew?.message.params?.['cwd'], '/workspace/app', 'the tap is on the agent\'s side: what it received');
+    assert.equal(sentNew?.message.params?.['cwd'], '/workspace/app', "the tap is on the agent's side: what it received");
     agent.receive({ id: 32, method: 'fs/read_text_file', params: { sessionId: 's', path: '/workspace/app/q' } });
     await eventually(() => assert.ok(tapped.some((t) => t.direction === 'receive' && t.message.id === 32)));
     assert.equal(tapped.find((t) => t.message.id === 32)?.message.params?.['path'], '/workspace/app/q', 'what it sent');
@@ -461,7 +499,13 @@ describe('mappedTransport: paths translated at the transport edge', () => {
       if (n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'resource_link') texts.push(n.update.content.uri);
     });
     const closed = new Promise<string>((resolve) => client.onDidClose(resolve));
-    agent.receive({ method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'resource_link', uri: 'file:///workspace/app/last', name: 'last' } } } });
+    agent.receive({
+      method: 'session/update',
+      params: {
+        sessionId: 's',
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'resource_link', uri: 'file:///workspace/app/last', name: 'last' } },
+      },
+    });
     agent.deliverDirectly({ jsonrpc: '2.0', method: END_OF_STREAM_METHOD } as Message);
     assert.equal(await closed, 'Remote Agent closed the connection.');
     assert.deepEqual(texts, ['file:///home/me/app/last']);
@@ -474,7 +518,9 @@ describe('mappedTransport: paths translated at the transport edge', () => {
     assert.deepEqual((await agent.answer('session/list', list)).params, { cwd: '/a' });
     assert.deepEqual((await listing).sessions, list.sessions);
     const prompting = client.prompt({ sessionId: 'x', prompt: [{ type: 'resource_link', uri: 'file:///a/f%20g.ts', name: 'f g.ts' }] });
-    assert.deepEqual((await agent.answer('session/prompt', { stopReason: 'end_turn' })).params?.['prompt'], [{ type: 'resource_link', uri: 'file:///a/f%20g.ts', name: 'f g.ts' }]);
+    assert.deepEqual((await agent.answer('session/prompt', { stopReason: 'end_turn' })).params?.['prompt'], [
+      { type: 'resource_link', uri: 'file:///a/f%20g.ts', name: 'f g.ts' },
+    ]);
     await prompting;
     let path: string | undefined;
     client.onRequest(acp.ReadTextFileMethod, (params) => {
@@ -488,12 +534,14 @@ describe('mappedTransport: paths translated at the transport edge', () => {
 });
 
 describe('mappedTransport over stdio (byte streams)', () => {
-  it('keeps the stdio transport\'s behaviour: a refused read is answered on the wire, a mapped one reaches the handler', async () => {
+  it("keeps the stdio transport's behaviour: a refused read is answered on the wire, a mapped one reaches the handler", async () => {
     const toClient = new PassThrough();
     const fromClient = new PassThrough();
     const refusals: PathRefusal[] = [];
     const mapper = createPathMapper(MAPPINGS, { localPlatform: 'posix' });
-    const client = new AcpConnection({ transport: mappedTransport(stdioTransport(toClient, fromClient, { peer: 'Wire Agent' }), mapper, { onRefused: (r) => refusals.push(r) }) });
+    const client = new AcpConnection({
+      transport: mappedTransport(stdioTransport(toClient, fromClient, { peer: 'Wire Agent' }), mapper, { onRefused: (r) => refusals.push(r) }),
+    });
     try {
       const lines: Wire[] = [];
       let text = '';

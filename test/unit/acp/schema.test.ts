@@ -67,7 +67,10 @@ describe('ACP schemas: tolerant reading', () => {
       models: { currentModelId: 'a', availableModels: [{ modelId: 'a', name: 'A', future: 1 }, { modelId: 7 }, { name: 'no id' }], future: true },
     });
     assert.ok(!(good.models instanceof acp.InvalidModels));
-    assert.deepEqual(good.models?.availableModels.map((m) => m.modelId), ['a']);
+    assert.deepEqual(
+      good.models?.availableModels.map((m) => m.modelId),
+      ['a'],
+    );
     const bad = acp.NewSessionResponse.parse({ sessionId: 's', models: { availableModels: [] }, modes: { currentModeId: 'x', availableModes: [] } });
     assert.ok(bad.models instanceof acp.InvalidModels);
     assert.match(bad.models.issues, /currentModelId/);
@@ -143,9 +146,15 @@ describe('ACP schemas: tolerant reading', () => {
     });
     assert.equal(u.sessionUpdate, 'available_commands_update');
     if (u.sessionUpdate !== 'available_commands_update') return;
-    assert.deepEqual(u.availableCommands.map((c) => c.name), ['ok']);
+    assert.deepEqual(
+      u.availableCommands.map((c) => c.name),
+      ['ok'],
+    );
     const list = acp.ListSessionsResponse.parse({ sessions: [{ sessionId: 'a', cwd: '/a' }, { cwd: '/b' }] });
-    assert.deepEqual(list.sessions.map((s) => s.sessionId), ['a']);
+    assert.deepEqual(
+      list.sessions.map((s) => s.sessionId),
+      ['a'],
+    );
   });
 
   it('keeps unknown content and tool content types as $unknown instead of rejecting the update', () => {
@@ -153,9 +162,20 @@ describe('ACP schemas: tolerant reading', () => {
     assert.equal(u.sessionUpdate, 'agent_message_chunk');
     if (u.sessionUpdate !== 'agent_message_chunk') return;
     assert.equal(u.content.type, '$unknown');
-    const call = update({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 't', content: [{ type: 'map', x: 1 }, { type: 'diff', path: '/a', newText: 'n' }] });
+    const call = update({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'c',
+      title: 't',
+      content: [
+        { type: 'map', x: 1 },
+        { type: 'diff', path: '/a', newText: 'n' },
+      ],
+    });
     if (call.sessionUpdate !== 'tool_call') return assert.fail('tool_call expected');
-    assert.deepEqual(call.content?.map((c) => c.type), ['$unknown', 'diff']);
+    assert.deepEqual(
+      call.content?.map((c) => c.type),
+      ['$unknown', 'diff'],
+    );
   });
 
   it('distinguishes "unchanged" (absent) from "cleared" (null) in session_info_update', () => {
@@ -180,8 +200,17 @@ describe('ACP schemas: tolerant reading', () => {
   });
 
   it('reads an auth method without a type as an agent method', () => {
-    const init = acp.InitializeResponse.parse({ protocolVersion: 1, authMethods: [{ id: 'k', name: 'Key' }, { type: 'terminal', id: 't', name: 'Login' }] });
-    assert.deepEqual(init.authMethods.map((m) => m.type), ['agent', 'terminal']);
+    const init = acp.InitializeResponse.parse({
+      protocolVersion: 1,
+      authMethods: [
+        { id: 'k', name: 'Key' },
+        { type: 'terminal', id: 't', name: 'Login' },
+      ],
+    });
+    assert.deepEqual(
+      init.authMethods.map((m) => m.type),
+      ['agent', 'terminal'],
+    );
   });
 
   it('reads a null session/load or close result as an empty object', () => {

@@ -9,7 +9,15 @@ const newSession = {
   method: 'session/new',
   params: {
     cwd: '/w/app',
-    mcpServers: [{ name: 'github', command: 'gh-mcp', args: [], env: [{ name: 'GITHUB_TOKEN', value: 'ghp_secret' }], headers: [{ name: 'Authorization', value: 'Bearer secret' }] }],
+    mcpServers: [
+      {
+        name: 'github',
+        command: 'gh-mcp',
+        args: [],
+        env: [{ name: 'GITHUB_TOKEN', value: 'ghp_secret' }],
+        headers: [{ name: 'Authorization', value: 'Bearer secret' }],
+      },
+    ],
   },
 } as unknown as Message;
 

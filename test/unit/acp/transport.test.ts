@@ -77,7 +77,11 @@ describe('transports: the connection works over any reader/writer pair that keep
       if (n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text') texts.push(n.update.content.text);
     });
     for (let i = 0; i < 100; i++) {
-      transport.receive({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: String(i) } } } } as Message);
+      transport.receive({
+        jsonrpc: '2.0',
+        method: 'session/update',
+        params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: String(i) } } },
+      } as Message);
     }
     assert.equal(texts.length, 100, 'dispatched synchronously as they arrived (the fast path)');
     assert.deepEqual(texts.slice(0, 3), ['0', '1', '2']);
@@ -141,6 +145,9 @@ describe('messages over the size limit never leave a request waiting (stdio)', (
     send({ jsonrpc: '2.0', id: 77, method: 'fs/read_text_file', params: { sessionId: 's', path: `/${'a'.repeat(4096)}` } });
     const answer = await next((line) => line['id'] === 77);
     assert.equal((answer['error'] as { code: number }).code, -32600);
-    assert.match((answer['error'] as { message: string }).message, /fs\/read_text_file request was 4,\d{3} bytes, over this client's limit of 1,024 bytes; it was not read/);
+    assert.match(
+      (answer['error'] as { message: string }).message,
+      /fs\/read_text_file request was 4,\d{3} bytes, over this client's limit of 1,024 bytes; it was not read/,
+    );
   });
 });

@@ -52,7 +52,10 @@ describe('Turn (the v1 adapter: session/prompt and what comes before its answer)
     const turn = client.startTurn(prompt);
     const states = statesOf(turn);
     assert.equal(turn.state, 'accepted');
-    await agent.rpc.sendNotification('session/update', { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } } });
+    await agent.rpc.sendNotification('session/update', {
+      sessionId: 's1',
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } },
+    });
     await reaches(turn, 'running');
     const permission = agent.rpc.sendRequest('session/request_permission', {
       sessionId: 's1',

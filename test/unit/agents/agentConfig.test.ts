@@ -1,5 +1,19 @@
 import * as assert from 'node:assert/strict';
-import { agentPresets, isPinned, isRemoteAgent, remoteAgentConfig, remoteKindOf, type AgentDefinition, type LocalAgentDefinition, packageCommandLine, presetsByRegistryId, registryUrlFromSetting, resolveAgentCommand, resolveAgentList, resolveAgentWritablePaths } from '../../../src/agents/agentConfig';
+import {
+  agentPresets,
+  isPinned,
+  isRemoteAgent,
+  remoteAgentConfig,
+  remoteKindOf,
+  type AgentDefinition,
+  type LocalAgentDefinition,
+  packageCommandLine,
+  presetsByRegistryId,
+  registryUrlFromSetting,
+  resolveAgentCommand,
+  resolveAgentList,
+  resolveAgentWritablePaths,
+} from '../../../src/agents/agentConfig';
 import type { InstalledAgent, RegistryAgent } from '../../../src/agents/registry/types';
 
 /** The agent, which must be one run here. */
@@ -16,7 +30,10 @@ describe('agent configuration', () => {
   it('offers the built-in presets when nothing is configured, and no test agent among them', () => {
     const { agents, problems } = resolveAgentList(undefined);
     assert.deepEqual(problems, []);
-    assert.deepEqual(agents.map((a) => a.name), ['Claude Code', 'Codex', 'Gemini CLI', 'opencode']);
+    assert.deepEqual(
+      agents.map((a) => a.name),
+      ['Claude Code', 'Codex', 'Gemini CLI', 'opencode'],
+    );
     const claude = localNamed(agents, 'Claude Code');
     assert.deepEqual([claude.command, ...claude.args], ['npx', '-y', '@agentclientprotocol/claude-agent-acp']);
     const gemini = localNamed(agents, 'Gemini CLI');
@@ -59,7 +76,13 @@ describe('agent configuration', () => {
 
   it('expands ${node}, ${extensionPath}, ${globalStorage} and ${env:NAME}, and adds the Node runtime env for ${node}', () => {
     // The entry the tests and the demo configure for the bundled reference agent (scripts/vscode-web/codeServer.mjs).
-    const reference = resolveAgentList([{ name: 'Reference Agent (offline)', command: '${node}', args: ['${extensionPath}/dist/reference-agent.js', '--store', '${globalStorage}/reference-agent'] }]).agents.at(-1)!;
+    const reference = resolveAgentList([
+      {
+        name: 'Reference Agent (offline)',
+        command: '${node}',
+        args: ['${extensionPath}/dist/reference-agent.js', '--store', '${globalStorage}/reference-agent'],
+      },
+    ]).agents.at(-1)!;
     assert.ok(!isRemoteAgent(reference));
     const variables = { node: '/usr/bin/node', extensionPath: '/ext', globalStorage: '/store', nodeEnv: { ELECTRON_RUN_AS_NODE: '1' } };
     const command = resolveAgentCommand(reference, variables, {});
@@ -74,7 +97,11 @@ describe('agent configuration', () => {
     assert.deepEqual(custom.args, ['--home', '/home/me', '']);
     assert.deepEqual(custom.env, { KEY: 's3' }, 'the Node runtime env is only for ${node} commands');
     assert.equal(custom.unsetEnv, undefined);
-    const unsetting = resolveAgentCommand({ name: 'x', command: '${node}', args: [], env: { IS_SANDBOX: null, ELECTRON_RUN_AS_NODE: null, KEEP: 'yes' } }, variables, {});
+    const unsetting = resolveAgentCommand(
+      { name: 'x', command: '${node}', args: [], env: { IS_SANDBOX: null, ELECTRON_RUN_AS_NODE: null, KEEP: 'yes' } },
+      variables,
+      {},
+    );
     assert.deepEqual(unsetting.env, { KEEP: 'yes' });
     assert.deepEqual(unsetting.unsetEnv, ['IS_SANDBOX', 'ELECTRON_RUN_AS_NODE']);
     assert.deepEqual(resolveAgentList([{ name: 'y', command: 'z', env: { A: null } }]).problems, [], 'null is a valid env value');
@@ -91,7 +118,8 @@ describe('agent configuration', () => {
   it('opencode’s state paths follow the XDG variables and HOME the agent runs with (its entry’s env over the inherited one), expanded', () => {
     const variables = { node: '/n/node', extensionPath: '/ext', globalStorage: '/gs' };
     const opencode = agentPresets().find((p) => p.name === 'opencode')!;
-    const resolve = (env: NodeJS.ProcessEnv, entryEnv: Record<string, string | null> = {}) => resolveAgentWritablePaths({ ...opencode, env: entryEnv }, variables, env, '/home/u').paths;
+    const resolve = (env: NodeJS.ProcessEnv, entryEnv: Record<string, string | null> = {}) =>
+      resolveAgentWritablePaths({ ...opencode, env: entryEnv }, variables, env, '/home/u').paths;
     assert.deepEqual(resolve({}), ['/home/u/.local/share/opencode', '/home/u/.config/opencode', '/home/u/.cache/opencode', '/home/u/.local/state/opencode']);
     assert.deepEqual(resolve({ XDG_DATA_HOME: '/data/u/', XDG_CONFIG_HOME: '/cfg', XDG_CACHE_HOME: 'relative/ignored', XDG_STATE_HOME: '/st' }), [
       '/data/u/opencode',
@@ -99,7 +127,9 @@ describe('agent configuration', () => {
       '/home/u/.cache/opencode',
       '/st/opencode',
     ]);
-    assert.deepEqual(resolve({ XDG_DATA_HOME: '/data/u' }, { XDG_DATA_HOME: null, HOME: '/agent-home', XDG_STATE_HOME: '${env:STATE}' }).slice(0, 1), ['/agent-home/.local/share/opencode']);
+    assert.deepEqual(resolve({ XDG_DATA_HOME: '/data/u' }, { XDG_DATA_HOME: null, HOME: '/agent-home', XDG_STATE_HOME: '${env:STATE}' }).slice(0, 1), [
+      '/agent-home/.local/share/opencode',
+    ]);
     assert.deepEqual(resolve({ STATE: '/var/st' }, { XDG_STATE_HOME: '${env:STATE}' }).at(-1), '/var/st/opencode');
   });
 
@@ -150,14 +180,32 @@ describe('agents from the ACP Registry in the agent list', () => {
     registryUrl: 'https://example.test/registry.json',
     ...more,
   });
-  const listed = (id: string, distribution: RegistryAgent['distribution'], version = '0.85.1'): RegistryAgent => ({ id, name: id, version, description: '', authors: [], distribution });
+  const listed = (id: string, distribution: RegistryAgent['distribution'], version = '0.85.1'): RegistryAgent => ({
+    id,
+    name: id,
+    version,
+    description: '',
+    authors: [],
+    distribution,
+  });
 
   it('maps the presets to their registry ids', () => {
-    assert.deepEqual([...presetsByRegistryId()], [['claude-acp', 'Claude Code'], ['codex-acp', 'Codex'], ['gemini', 'Gemini CLI'], ['opencode', 'opencode']]);
+    assert.deepEqual(
+      [...presetsByRegistryId()],
+      [
+        ['claude-acp', 'Claude Code'],
+        ['codex-acp', 'Codex'],
+        ['gemini', 'Gemini CLI'],
+        ['opencode', 'opencode'],
+      ],
+    );
   });
 
   it('runs a preset from its installed registry agent, keeping its name and state paths', () => {
-    const { agents } = resolveAgentList(undefined, { installed: [installed('opencode', 'OpenCode')], catalog: [listed('opencode', { npx: { package: '@opencode/cli@9.9.9', args: [], env: {} } })] });
+    const { agents } = resolveAgentList(undefined, {
+      installed: [installed('opencode', 'OpenCode')],
+      catalog: [listed('opencode', { npx: { package: '@opencode/cli@9.9.9', args: [], env: {} } })],
+    });
     const opencode = agents.find((a) => a.registryId === 'opencode')!;
     assert.equal(opencode.name, 'opencode');
     assert.equal(opencode.source, 'preset');
@@ -205,11 +253,18 @@ describe('agents from the ACP Registry in the agent list', () => {
 
   it('lists installed agents that back no preset under their registry name, after the presets and before the user agents', () => {
     const { agents, problems } = resolveAgentList([{ name: 'Mine', command: 'mine' }], {
-      installed: [installed('goose', 'goose'), installed('other-gemini', 'Gemini CLI'), installed('cline', 'Cline', { distribution: 'npx', command: 'npx', args: ['--yes', 'cline@1.2.3', '--acp'], env: {} })],
+      installed: [
+        installed('goose', 'goose'),
+        installed('other-gemini', 'Gemini CLI'),
+        installed('cline', 'Cline', { distribution: 'npx', command: 'npx', args: ['--yes', 'cline@1.2.3', '--acp'], env: {} }),
+      ],
       catalog: [],
     });
     assert.deepEqual(problems, []);
-    assert.deepEqual(agents.map((a) => a.name), ['Claude Code', 'Codex', 'Gemini CLI', 'opencode', 'Cline', 'Gemini CLI (other-gemini)', 'goose', 'Mine']);
+    assert.deepEqual(
+      agents.map((a) => a.name),
+      ['Claude Code', 'Codex', 'Gemini CLI', 'opencode', 'Cline', 'Gemini CLI (other-gemini)', 'goose', 'Mine'],
+    );
     const goose = localNamed(agents, 'goose');
     assert.equal(goose.source, 'registry');
     assert.equal(goose.description, 'goose from the registry');
@@ -242,7 +297,10 @@ describe('agents from the ACP Registry in the agent list', () => {
     assert.equal(isPinned('uvx', 'name==1.2.3'), true);
     assert.equal(isPinned('uvx', 'name@1.2.3'), true);
     assert.equal(isPinned('uvx', 'name'), false);
-    assert.deepEqual(packageCommandLine('npx', { package: 'p@1', cmd: 'tool', args: ['a'], env: {} }), { command: 'npx', args: ['--yes', '--package', 'p@1', 'tool', 'a'] });
+    assert.deepEqual(packageCommandLine('npx', { package: 'p@1', cmd: 'tool', args: ['a'], env: {} }), {
+      command: 'npx',
+      args: ['--yes', '--package', 'p@1', 'tool', 'a'],
+    });
     assert.deepEqual(packageCommandLine('uvx', { package: 'p==1', args: ['a'], env: {} }), { command: 'uvx', args: ['p==1', 'a'] });
   });
 });
@@ -287,7 +345,10 @@ describe('remote agent entries', () => {
     ]);
     assert.equal(problems.length, 5, problems.join('\n'));
     assert.equal(agents.length, agentPresets().length);
-    assert.ok(problems.every((p) => !p.includes('secret')), 'a value is never echoed');
+    assert.ok(
+      problems.every((p) => !p.includes('secret')),
+      'a value is never echoed',
+    );
   });
 
   it('a remote entry replaces a preset of the same name', () => {
@@ -301,7 +362,16 @@ describe('remote agent entries', () => {
 describe('remote agent path mappings in the settings', () => {
   it('skips an entry whose mappings cannot be used (a folder mapped twice), saying why', () => {
     const { agents, problems } = resolveAgentList([
-      { name: 'Twice', remote: { url: 'wss://a', pathMappings: [{ local: '/w/app', remote: '/a' }, { local: '/w/app', remote: '/b' }] } },
+      {
+        name: 'Twice',
+        remote: {
+          url: 'wss://a',
+          pathMappings: [
+            { local: '/w/app', remote: '/a' },
+            { local: '/w/app', remote: '/b' },
+          ],
+        },
+      },
     ]);
     assert.equal(agents.length, agentPresets().length);
     assert.match(problems.join('\n'), /mapped twice/);

@@ -46,7 +46,13 @@ describe('AgentRegistry (the configured agents and their processes)', function (
 
   it('starts an agent on demand, once, and refuses in Restricted Mode or for an unknown name', async () => {
     registry.setDefinitions([definition('A'), definition('B')]);
-    assert.deepEqual(registry.list().map((s) => [s.definition.name, s.state]), [['A', 'stopped'], ['B', 'stopped']]);
+    assert.deepEqual(
+      registry.list().map((s) => [s.definition.name, s.state]),
+      [
+        ['A', 'stopped'],
+        ['B', 'stopped'],
+      ],
+    );
     const [first, second] = await Promise.all([registry.start('A'), registry.start('A')]);
     assert.equal(first, second);
     assert.equal(registry.running('A'), first);
@@ -77,7 +83,9 @@ describe('AgentRegistry (the configured agents and their processes)', function (
   it('takes a new description or registry label of a running agent without showing it stale', async () => {
     registry.setDefinitions([definition('A')]);
     await registry.start('A');
-    registry.setDefinitions([{ ...definition('A'), description: 'A 1.2.3 from the ACP Registry (npx)', registry: { id: 'a', version: '1.2.3', distribution: 'npx', installed: true } }]);
+    registry.setDefinitions([
+      { ...definition('A'), description: 'A 1.2.3 from the ACP Registry (npx)', registry: { id: 'a', version: '1.2.3', distribution: 'npx', installed: true } },
+    ]);
     assert.equal(registry.find('A')?.stale, false);
     assert.equal(registry.find('A')?.definition.registry?.version, '1.2.3', 'the view shows the new definition');
     await registry.stop('A');

@@ -22,6 +22,9 @@ describe('errors as text, and the never-check', () => {
     };
     assert.equal(name({ kind: 'a' }), 'A');
     assert.throws(() => name({ kind: 'c' } as unknown as Kind), { message: 'Unexpected kind: {"kind":"c"}' });
-    assert.throws(() => assertNever('x'.repeat(500) as never), (error: Error) => error.message.length < 230 && error.message.endsWith('…'));
+    assert.throws(
+      () => assertNever('x'.repeat(500) as never),
+      (error: Error) => error.message.length < 230 && error.message.endsWith('…'),
+    );
   });
 });

@@ -17,7 +17,7 @@ function markedAutolinks(markdown: string): string[] {
     const match = URL.exec(outside.slice(at));
     if (!match) continue;
     let link = match[0];
-    for (let previous = ''; previous !== link; ) {
+    for (let previous = ''; previous !== link;) {
       previous = link;
       link = BACKPEDAL.exec(link)?.[0] ?? '';
     }
@@ -40,13 +40,23 @@ describe('markdownText: plain text in a Markdown tooltip', () => {
     for (const message of messages) {
       const html = md.renderInline(markdownText(message));
       assert.doesNotMatch(html, /<a |<b>|<em>/, message);
-      const text = html.replace(/<\/?code>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+      const text = html
+        .replace(/<\/?code>/g, '')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&');
       assert.equal(text, message);
     }
   });
 
   it('gives VS Code\'s renderer no URL to autolink with a backslash in it (it showed "http://127\\.0\\.0\\.1:2468\\)")', () => {
-    for (const message of messages) assert.deepEqual(markedAutolinks(markdownText(message)).filter((link) => link.includes('\\')), [], message);
+    for (const message of messages)
+      assert.deepEqual(
+        markedAutolinks(markdownText(message)).filter((link) => link.includes('\\')),
+        [],
+        message,
+      );
   });
 
   it('keeps the punctuation that ends a sentence outside the URL, and a parenthesis the URL opened inside it', () => {

@@ -5,7 +5,12 @@ import { AgentCatalog, type Lister, type SourcePlan } from '../../../src/history
 import { flush } from '../../helpers/memoryPeer';
 
 function sessions(n: number, prefix = 's'): SessionInfo[] {
-  return Array.from({ length: n }, (_, i) => ({ sessionId: `${prefix}${i}`, cwd: i % 2 === 0 ? '/w/app' : '/w/lib', title: `Session ${i}`, updatedAt: new Date(Date.UTC(2026, 10, 1) - i * 60_000).toISOString() }));
+  return Array.from({ length: n }, (_, i) => ({
+    sessionId: `${prefix}${i}`,
+    cwd: i % 2 === 0 ? '/w/app' : '/w/lib',
+    title: `Session ${i}`,
+    updatedAt: new Date(Date.UTC(2026, 10, 1) - i * 60_000).toISOString(),
+  }));
 }
 
 interface Request {
@@ -31,7 +36,11 @@ function onDemandAgent(all: SessionInfo[], pageSize: number) {
       requests.push({
         params,
         signal,
-        answer: () => resolve({ sessions: matching.slice(offset, offset + pageSize), ...(offset + pageSize < matching.length ? { nextCursor: String(offset + pageSize) } : {}) }),
+        answer: () =>
+          resolve({
+            sessions: matching.slice(offset, offset + pageSize),
+            ...(offset + pageSize < matching.length ? { nextCursor: String(offset + pageSize) } : {}),
+          }),
         fail: reject,
       });
     });
@@ -81,7 +90,10 @@ describe('BackgroundPaging (a search pages without scrolling)', () => {
     assert.equal(catalog.size, 250);
     assert.equal(runner.isPaging('Agent'), false);
     assert.deepEqual(runner.progress(), { active: false, stopped: false, capped: false, loaded: 250 });
-    assert.deepEqual(agent.asked.map((p) => p.cursor), [undefined, '100', '200']);
+    assert.deepEqual(
+      agent.asked.map((p) => p.cursor),
+      [undefined, '100', '200'],
+    );
     runner.want([target(catalog)]);
     await flush();
     assert.equal(agent.requests.length, 0, 'a complete list asks for nothing more');

@@ -57,7 +57,10 @@ describe('AgentCatalog (session/list paging and merging)', () => {
     const catalog = new AgentCatalog('Agent', lister);
     const plan = ['/w/app', '/w/lib', undefined];
     while (catalog.hasMore(plan)) await catalog.loadMore(plan);
-    assert.deepEqual(calls.map((c) => c.cwd ?? '(all)'), ['/w/app', '/w/lib', '(all)', '(all)']);
+    assert.deepEqual(
+      calls.map((c) => c.cwd ?? '(all)'),
+      ['/w/app', '/w/lib', '(all)', '(all)'],
+    );
     assert.equal(catalog.size, 30, 'the sessions of /w/app and /w/lib were met twice and kept once');
   });
 
@@ -237,7 +240,14 @@ describe('AgentCatalog storage (a million sessions: columns by slot, a change jo
     cursor = catalog.changes.cursor;
     await catalog.loadMore([undefined]);
     assert.equal(catalog.changes.since(cursor)!.length, 1);
-    assert.deepEqual(catalog.get('a'), { sessionId: 'a', cwd: '/v', additionalDirectories: ['/x'], title: 'Now', updatedAt: Date.parse('2026-11-03T00:00:00Z'), meta: { k: 1 } });
+    assert.deepEqual(catalog.get('a'), {
+      sessionId: 'a',
+      cwd: '/v',
+      additionalDirectories: ['/x'],
+      title: 'Now',
+      updatedAt: Date.parse('2026-11-03T00:00:00Z'),
+      meta: { k: 1 },
+    });
   });
 
   it('notes upserts and removals; a removed session’s slot is reused, and readers after a reset rebuild', async () => {
@@ -270,11 +280,13 @@ describe('AgentCatalog storage (a million sessions: columns by slot, a change jo
 
   it('keeps each folder and each list of folders once, however many sessions share them', async () => {
     const catalog = pagedCatalog([
-      JSON.parse(JSON.stringify([
-        { sessionId: 'a', cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs'] },
-        { sessionId: 'b', cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs'] },
-        { sessionId: 'c', cwd: '/w/app', additionalDirectories: ['/w/lib'] },
-      ])) as SessionInfo[],
+      JSON.parse(
+        JSON.stringify([
+          { sessionId: 'a', cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs'] },
+          { sessionId: 'b', cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs'] },
+          { sessionId: 'c', cwd: '/w/app', additionalDirectories: ['/w/lib'] },
+        ]),
+      ) as SessionInfo[],
     ]);
     await catalog.loadMore([undefined]);
     const [a, b, c] = ['a', 'b', 'c'].map((id) => catalog.slotOf(id)!) as [number, number, number];
@@ -288,7 +300,17 @@ describe('AgentCatalog storage (a million sessions: columns by slot, a change jo
     let seed = 7;
     const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     const chars = '0123456789-T:.Z+ ax';
-    const samples = ['2026-02-31T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T23:59:60Z', '0999-01-01T00:00:00Z', '2026-01-01T00:00:00.1234Z', '2026-01-01T00:00:00.Z', '2026-01-01T00:00:00+01:00', 'yesterday', ''];
+    const samples = [
+      '2026-02-31T00:00:00Z',
+      '2026-01-01T24:00:00Z',
+      '2026-01-01T23:59:60Z',
+      '0999-01-01T00:00:00Z',
+      '2026-01-01T00:00:00.1234Z',
+      '2026-01-01T00:00:00.Z',
+      '2026-01-01T00:00:00+01:00',
+      'yesterday',
+      '',
+    ];
     for (let i = 0; i < 20_000; i++) {
       let text = new Date(Math.floor(random() * 4e12) - 1e12).toISOString();
       if (random() < 0.3) text = text.replace('.000', random() < 0.5 ? '' : `.${'1234567890'.slice(0, 1 + Math.floor(random() * 9))}`);

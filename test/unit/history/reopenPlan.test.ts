@@ -25,7 +25,10 @@ describe('reopening with the full root list (consent decisions)', () => {
     assert.equal(plan.roots, undefined);
     assert.deepEqual(plan.sessionRoots, ['/w/app', '/w/docs', '/w/old']);
     assert.deepEqual(plan.added, ['/w/lib']);
-    assert.deepEqual(plan.removed, ['/w/docs', '/w/old'].filter((p) => !base.workspaceRoots.includes(p)));
+    assert.deepEqual(
+      plan.removed,
+      ['/w/docs', '/w/old'].filter((p) => !base.workspaceRoots.includes(p)),
+    );
   });
 
   it('asks when the order differs (root lists match exactly and in order)', () => {

@@ -19,7 +19,10 @@ describe('the title rule (history/sessionTitle.ts): one title per session everyw
     });
 
     it('a blank source does not count: the next one decides', () => {
-      assert.equal(resolveTitle({ userTitle: '   ', agentTitle: '\n\t', firstPrompt: '\n\n  \nSecond line is the first with words', startedAt: STARTED }, SAME_DAY).text, 'Second line is the first with words');
+      assert.equal(
+        resolveTitle({ userTitle: '   ', agentTitle: '\n\t', firstPrompt: '\n\n  \nSecond line is the first with words', startedAt: STARTED }, SAME_DAY).text,
+        'Second line is the first with words',
+      );
       assert.equal(resolveTitle({ userTitle: '\u200b\u200b', agentTitle: 'Agent' }).source, 'agent', 'invisible characters are not a title');
       assert.equal(resolveTitle({ startedAt: Number.NaN }).source, 'none');
       assert.equal(resolveTitle({ startedAt: 0 }).source, 'none', 'no start time known');
@@ -41,7 +44,11 @@ describe('the title rule (history/sessionTitle.ts): one title per session everyw
 
     it('a fork is “<parent’s title> (fork)” until the agent or the user names it', () => {
       assert.deepEqual(resolveTitle({ forkOf, startedAt: STARTED }), { text: 'Parent renamed (fork)', source: 'fork' });
-      assert.deepEqual(resolveTitle({ forkOf, firstPrompt: 'a prompt in the fork' }), { text: 'Parent renamed (fork)', source: 'fork' }, 'the fork’s origin says more than a later prompt');
+      assert.deepEqual(
+        resolveTitle({ forkOf, firstPrompt: 'a prompt in the fork' }),
+        { text: 'Parent renamed (fork)', source: 'fork' },
+        'the fork’s origin says more than a later prompt',
+      );
       assert.deepEqual(resolveTitle({ forkOf, agentTitle: 'A new name from the agent' }), { text: 'A new name from the agent', source: 'agent' });
       assert.deepEqual(resolveTitle({ forkOf, agentTitle: 'A new name from the agent', userTitle: 'Mine' }), { text: 'Mine', source: 'user' });
     });
@@ -101,7 +108,10 @@ describe('the title rule (history/sessionTitle.ts): one title per session everyw
       assert.equal(promptTitle('  /compact keep the API notes\nmore'), undefined, 'a command with its arguments');
       assert.equal(promptTitle('/etc/hosts is missing localhost'), '/etc/hosts is missing localhost', 'a path is words');
       const startedAt = new Date(2026, 10, 29, 4, 40).getTime();
-      assert.deepEqual(resolveTitle({ firstPrompt: '/help', startedAt, folder: 'app' }, startedAt), { text: datedTitle(startedAt, startedAt, 'app'), source: 'date' });
+      assert.deepEqual(resolveTitle({ firstPrompt: '/help', startedAt, folder: 'app' }, startedAt), {
+        text: datedTitle(startedAt, startedAt, 'app'),
+        source: 'date',
+      });
       const user = (text: string): ViewEntry => ({ kind: 'user', id: text, blocks: [{ type: 'text', text }] }) as unknown as ViewEntry;
       assert.equal(firstPromptText([user('/help'), user('/model fast'), user('Fix the greeting')]), 'Fix the greeting');
       assert.equal(firstPromptText([user('/help')]), undefined);
@@ -129,7 +139,27 @@ describe('cleanTitle at scale', () => {
     assert.equal(cleanTitle(clean), clean);
     let seed = 11;
     const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
-    const alphabet = ['a', 'B', ' ', '  ', '\t', '\n', '\u00a0', '\u200b', '\u2028', '\u202f', '\u3000', '\ufeff', '\u00ad', '\u1680', '\u205f', 'é', '😀', '\u0000', '\u007f'];
+    const alphabet = [
+      'a',
+      'B',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\u00a0',
+      '\u200b',
+      '\u2028',
+      '\u202f',
+      '\u3000',
+      '\ufeff',
+      '\u00ad',
+      '\u1680',
+      '\u205f',
+      'é',
+      '😀',
+      '\u0000',
+      '\u007f',
+    ];
     for (let i = 0; i < 5000; i++) {
       const length = Math.floor(random() * (random() < 0.1 ? 200 : 20));
       const raw = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]!).join('');

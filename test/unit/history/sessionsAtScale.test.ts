@@ -158,7 +158,28 @@ describe('the Sessions model at scale', () => {
       const mirror = new Map(listed.map((s, i) => [s.sessionId, { ...(s.title ? { title: s.title } : {}), time: NOW - i * MINUTE }]));
       const model = modelOver(catalog);
       model.compute();
-      const queries = ['r', 're', 'ref', 'refa', 'refactor', 'refactor a', 'refactor au', 'refactor auth', 'o', 'oa', 'oauth', 'oauth tok', 'ü', 'übe', 'cafe', 'café', 'api v', 'API V2', 'rfctr', 'zz'];
+      const queries = [
+        'r',
+        're',
+        'ref',
+        'refa',
+        'refactor',
+        'refactor a',
+        'refactor au',
+        'refactor auth',
+        'o',
+        'oa',
+        'oauth',
+        'oauth tok',
+        'ü',
+        'übe',
+        'cafe',
+        'café',
+        'api v',
+        'API V2',
+        'rfctr',
+        'zz',
+      ];
       let next = 6000;
       for (const [k, query] of queries.entries()) {
         if (k % 4 === 3) {
@@ -199,9 +220,14 @@ describe('the Sessions model at scale', () => {
 
     it('ranks a word start above a word’s middle above scattered letters, then the newest first', async () => {
       const titles = ['a unit test harness', 'oauth flow', 'auth flow', 'fix auth'];
-      const { catalog } = await catalogOf(titles.map((title, i) => ({ sessionId: `t${i}`, cwd: '/w/app', title, updatedAt: new Date(NOW - i * MINUTE).toISOString() })));
+      const { catalog } = await catalogOf(
+        titles.map((title, i) => ({ sessionId: `t${i}`, cwd: '/w/app', title, updatedAt: new Date(NOW - i * MINUTE).toISOString() })),
+      );
       const { rows } = search(modelOver(catalog), 'AUTH');
-      assert.deepEqual(rows.map((r) => r.title), ['auth flow', 'fix auth', 'oauth flow', 'a unit test harness']);
+      assert.deepEqual(
+        rows.map((r) => r.title),
+        ['auth flow', 'fix auth', 'oauth flow', 'a unit test harness'],
+      );
     });
 
     it('marks the matched characters of titles in any case, non-ASCII letters included', async () => {
@@ -211,7 +237,10 @@ describe('the Sessions model at scale', () => {
       ]);
       const model = modelOver(catalog);
       const [row] = search(model, 'über greet').rows;
-      assert.deepEqual(row!.highlights.map(([a, b]) => row!.title.slice(a, b)), ['ÜBER', 'Greet']);
+      assert.deepEqual(
+        row!.highlights.map(([a, b]) => row!.title.slice(a, b)),
+        ['ÜBER', 'Greet'],
+      );
       const [scattered] = search(model, 'rfctr').rows;
       assert.equal(scattered!.highlights.map(([a, b]) => scattered!.title.slice(a, b)).join(''), 'Rfctr');
       assert.deepEqual(search(model, 'kelvin k').ids, ['b'], 'k matches the plain letter and the Kelvin sign, which folds to k');
@@ -232,8 +261,16 @@ describe('the Sessions model at scale', () => {
       assert.deepEqual(search(model, 'café').ids, ['accented', 'plain'], '"café" finds "Cafe refactor"');
       assert.deepEqual(search(model, 'CAFÉ REFACTOR').ids, ['plain']);
       const [row] = search(model, 'cafe hours').rows;
-      assert.deepEqual(row!.highlights.map(([a, b]) => row!.title.slice(a, b)), ['Café', 'hours'], 'the accented letters are marked');
-      assert.deepEqual(search(model, 'u').ids, ['umlaut', 'accented'], 'a one-letter query (decided by the masks) finds the accented letter at a word start first');
+      assert.deepEqual(
+        row!.highlights.map(([a, b]) => row!.title.slice(a, b)),
+        ['Café', 'hours'],
+        'the accented letters are marked',
+      );
+      assert.deepEqual(
+        search(model, 'u').ids,
+        ['umlaut', 'accented'],
+        'a one-letter query (decided by the masks) finds the accented letter at a word start first',
+      );
     });
 
     it('stays right when the list changes between slices and the query grows before a slice finished', async () => {
@@ -297,7 +334,12 @@ describe('the Sessions model at scale', () => {
     it('is newest first, equal times in listing order, sessions without a time last, however the pages came', async () => {
       const random = randomFrom(17);
       const times = [5, 3, 3, 9, undefined, 1, 3, undefined, 7];
-      const listed: SessionInfo[] = times.map((t, i) => ({ sessionId: `o${i}`, cwd: '/w/app', title: `Order ${i}`, ...(t === undefined ? {} : { updatedAt: new Date(NOW - (10 - t) * MINUTE).toISOString() }) }));
+      const listed: SessionInfo[] = times.map((t, i) => ({
+        sessionId: `o${i}`,
+        cwd: '/w/app',
+        title: `Order ${i}`,
+        ...(t === undefined ? {} : { updatedAt: new Date(NOW - (10 - t) * MINUTE).toISOString() }),
+      }));
       const expected = ['o3', 'o8', 'o0', 'o1', 'o2', 'o6', 'o5', 'o4', 'o7'];
       const { catalog } = await catalogOf(listed);
       assert.deepEqual(search(modelOver(catalog), '').ids, expected, 'a fresh model over a catalog listed out of order');
@@ -311,8 +353,15 @@ describe('the Sessions model at scale', () => {
         model.compute();
       }
       const ids = search(model, '').ids;
-      assert.deepEqual(ids.filter((id) => !['o1', 'o2', 'o6'].includes(id)), expected.filter((id) => !['o1', 'o2', 'o6'].includes(id)));
-      assert.deepEqual(ids.filter((id) => ['o1', 'o2', 'o6'].includes(id)), shuffled.map((s) => s.sessionId).filter((id) => ['o1', 'o2', 'o6'].includes(id)), 'equal times in the order they were listed');
+      assert.deepEqual(
+        ids.filter((id) => !['o1', 'o2', 'o6'].includes(id)),
+        expected.filter((id) => !['o1', 'o2', 'o6'].includes(id)),
+      );
+      assert.deepEqual(
+        ids.filter((id) => ['o1', 'o2', 'o6'].includes(id)),
+        shuffled.map((s) => s.sessionId).filter((id) => ['o1', 'o2', 'o6'].includes(id)),
+        'equal times in the order they were listed',
+      );
     });
   });
 

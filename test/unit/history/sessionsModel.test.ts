@@ -35,7 +35,14 @@ const workspace: WorkspaceShape = {
   exists: (folder) => folder.startsWith('/w/'),
 };
 
-function info(sessionId: string, cwd: string, additionalDirectories: string[] | undefined, title: string | undefined, hoursAgo: number, extra: Partial<SessionInfo> = {}): SessionInfo {
+function info(
+  sessionId: string,
+  cwd: string,
+  additionalDirectories: string[] | undefined,
+  title: string | undefined,
+  hoursAgo: number,
+  extra: Partial<SessionInfo> = {},
+): SessionInfo {
   return {
     sessionId,
     cwd,
@@ -72,7 +79,12 @@ describe('the session history model', () => {
     await catalog.loadMore([undefined]);
     agents = [
       { name: 'Claude', running: true, caps: caps(), catalog },
-      { name: 'Gemini', running: true, caps: caps({ list: false, resume: false, fork: false, delete: false, additionalDirectories: false }), catalog: undefined },
+      {
+        name: 'Gemini',
+        running: true,
+        caps: caps({ list: false, resume: false, fork: false, delete: false, additionalDirectories: false }),
+        catalog: undefined,
+      },
     ];
     open = new Set();
     trusted = true;
@@ -129,7 +141,11 @@ describe('the session history model', () => {
       const claude = agents[0]!;
       assert.deepEqual(sourcePlan('workspace', workspace, claude), ['/w/app']);
       assert.deepEqual(sourcePlan('folders', workspace, claude), ['/w/app', '/w/lib', '/w/docs', undefined]);
-      assert.deepEqual(sourcePlan('folders', workspace, agents[1]!), ['/w/app', '/w/lib', '/w/docs'], 'sessions of a one-folder agent have no other roots to look for');
+      assert.deepEqual(
+        sourcePlan('folders', workspace, agents[1]!),
+        ['/w/app', '/w/lib', '/w/docs'],
+        'sessions of a one-folder agent have no other roots to look for',
+      );
       assert.deepEqual(sourcePlan('all', workspace, claude), [undefined]);
     });
   });
@@ -141,7 +157,20 @@ describe('the session history model', () => {
       const { rows } = all(model());
       assert.deepEqual(
         rows.map((r) => (r.kind === 'group' ? `[${r.label} ${r.count}]` : r.kind === 'session' ? r.sessionId : `(${r.state})`)),
-        ['[Pinned 1]', 'other', '[Today 3]', 'exact', 'reordered', 'html', '[Yesterday 1]', 'lib-only', '[Previous 7 days 1]', 'extra-root', '[Older 1]', 'untitled'],
+        [
+          '[Pinned 1]',
+          'other',
+          '[Today 3]',
+          'exact',
+          'reordered',
+          'html',
+          '[Yesterday 1]',
+          'lib-only',
+          '[Previous 7 days 1]',
+          'extra-root',
+          '[Older 1]',
+          'untitled',
+        ],
       );
     });
 
@@ -163,7 +192,10 @@ describe('the session history model', () => {
     it('sums up agents that are not running and have no sessions here in one line', () => {
       agents.push({ name: 'Idle', running: false, caps: undefined, catalog: undefined });
       const { rows, state } = all(model({ agent: null }));
-      assert.equal(rows.some((r) => r.kind === 'group' && r.label === 'Idle'), false);
+      assert.equal(
+        rows.some((r) => r.kind === 'group' && r.label === 'Idle'),
+        false,
+      );
       assert.deepEqual(state.notices, ['Not running, no sessions here yet: Idle.']);
     });
 
@@ -187,15 +219,20 @@ describe('the session history model', () => {
     });
 
     it('takes a session’s roots from the client’s record when the agent does not report them', async () => {
-      catalog = new AgentCatalog('Claude', () => Promise.resolve({ sessions: [info('bare', '/w/app', undefined, 'Bare', 1), info('unknown', '/w/lib', undefined, 'Unknown', 2)] }));
+      catalog = new AgentCatalog('Claude', () =>
+        Promise.resolve({ sessions: [info('bare', '/w/app', undefined, 'Bare', 1), info('unknown', '/w/lib', undefined, 'Unknown', 2)] }),
+      );
       await catalog.loadMore([undefined]);
       agents[0] = { ...agents[0]!, catalog };
       index.record({ agentName: 'Claude', sessionId: 'bare', cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs'] });
       const rows = all(model()).rows.filter((r): r is SessionRow => r.kind === 'session');
-      assert.deepEqual(rows.map((r) => [r.sessionId, r.roots.map((x) => x.path), r.rootsKnown]), [
-        ['bare', ['/w/app', '/w/lib', '/w/docs'], true],
-        ['unknown', ['/w/lib'], false],
-      ]);
+      assert.deepEqual(
+        rows.map((r) => [r.sessionId, r.roots.map((x) => x.path), r.rootsKnown]),
+        [
+          ['bare', ['/w/app', '/w/lib', '/w/docs'], true],
+          ['unknown', ['/w/lib'], false],
+        ],
+      );
     });
 
     it('hides hidden sessions unless asked, and shows the user’s rename', () => {
@@ -254,7 +291,10 @@ describe('the session history model', () => {
       assert.equal(first.sessionId, 'exact');
       const marked = first.highlights.map(([a, b]) => first.title.slice(a, b)).join('');
       assert.equal(marked.replace(/\s/g, '').toLowerCase(), 'rfctrgrt');
-      assert.equal(rows.some((r) => r.kind === 'group'), false);
+      assert.equal(
+        rows.some((r) => r.kind === 'group'),
+        false,
+      );
     });
 
     it('searches the transcript text this client has seen (off the host thread), and says how much that covered', async () => {
@@ -291,7 +331,13 @@ describe('the session history model', () => {
     assert.equal(dateGroup(midnight - 24 * HOUR - 1, NOW), 'week');
     assert.equal(dateGroup(midnight - 7 * 24 * HOUR - 1, NOW), 'older');
     assert.equal(dateGroup(undefined, NOW), 'none');
-    assert.deepEqual((['today', 'yesterday', 'week', 'older', 'none'] as const).map(dateGroupLabel), ['Today', 'Yesterday', 'Previous 7 days', 'Older', 'No date']);
+    assert.deepEqual((['today', 'yesterday', 'week', 'older', 'none'] as const).map(dateGroupLabel), [
+      'Today',
+      'Yesterday',
+      'Previous 7 days',
+      'Older',
+      'No date',
+    ]);
   });
 });
 

@@ -37,16 +37,29 @@ describe('the Sessions list while a search pages in the background', () => {
 
   it('finds a session of the last page as pages arrive: loading status, progress instead of "not loaded yet", then the hit', async () => {
     const answers: Array<() => void> = [];
-    const catalog = new AgentCatalog('Agent', (params) =>
-      new Promise<ListPage>((resolve) => {
-        const offset = params.cursor === undefined ? 0 : Number(params.cursor);
-        answers.push(() => resolve({ sessions: LISTED.slice(offset, offset + 100), ...(offset + 100 < LISTED.length ? { nextCursor: String(offset + 100) } : {}) }));
-      }),
+    const catalog = new AgentCatalog(
+      'Agent',
+      (params) =>
+        new Promise<ListPage>((resolve) => {
+          const offset = params.cursor === undefined ? 0 : Number(params.cursor);
+          answers.push(() =>
+            resolve({ sessions: LISTED.slice(offset, offset + 100), ...(offset + 100 < LISTED.length ? { nextCursor: String(offset + 100) } : {}) }),
+          );
+        }),
     );
     const pauses: Array<() => void> = [];
     const paging = new BackgroundPaging({ pause: () => new Promise<void>((resolve) => pauses.push(resolve)) });
     const agent: AgentEntry = { name: 'Agent', running: true, caps: undefined, catalog };
-    const model = new SessionsModel({ index, transcripts: undefined, agents: () => [agent], workspace: () => workspace, isOpen: () => false, now: () => NOW, trusted: () => true, paging });
+    const model = new SessionsModel({
+      index,
+      transcripts: undefined,
+      agents: () => [agent],
+      workspace: () => workspace,
+      isOpen: () => false,
+      now: () => NOW,
+      trusted: () => true,
+      paging,
+    });
     model.setSettings({ agent: 'Agent', scope: 'all', query: 'zebra', showHidden: false });
     const hits = () => {
       const state = model.compute();
@@ -58,7 +71,10 @@ describe('the Sessions list while a search pages in the background', () => {
     answers.shift()!();
     await first;
     let { state, rows } = hits();
-    assert.deepEqual(rows.map((r) => r.kind), ['status']);
+    assert.deepEqual(
+      rows.map((r) => r.kind),
+      ['status'],
+    );
     assert.equal(rows[0]!.kind === 'status' && rows[0]!.state, 'more');
     assert.match(state.coverage!, /More sessions are not loaded yet\./);
 
@@ -79,7 +95,10 @@ describe('the Sessions list while a search pages in the background', () => {
     pauses.shift()!();
     await flush();
     ({ state, rows } = hits());
-    assert.deepEqual(rows.map((r) => (r.kind === 'session' ? r.sessionId : r.kind)), ['s299']);
+    assert.deepEqual(
+      rows.map((r) => (r.kind === 'session' ? r.sessionId : r.kind)),
+      ['s299'],
+    );
     assert.equal((rows[0] as SessionRow).title, 'The zebra crossing');
     assert.equal(pagingBar(paging.progress()), undefined, 'all loaded: nothing to say');
     assert.equal(state.coverage, 'Titles of 300 sessions searched; transcript text is not searched here.');
@@ -94,14 +113,27 @@ describe('the Sessions list while a search pages in the background', () => {
     const waiting: Array<() => void> = [];
     const paging = new BackgroundPaging({ pause: () => new Promise<void>((resolve) => waiting.push(resolve)) });
     const agent: AgentEntry = { name: 'Agent', running: true, caps: undefined, catalog };
-    const model = new SessionsModel({ index, transcripts: undefined, agents: () => [agent], workspace: () => workspace, isOpen: () => false, now: () => NOW, trusted: () => true, paging });
+    const model = new SessionsModel({
+      index,
+      transcripts: undefined,
+      agents: () => [agent],
+      workspace: () => workspace,
+      isOpen: () => false,
+      now: () => NOW,
+      trusted: () => true,
+      paging,
+    });
     model.setSettings({ agent: 'Agent', scope: 'all', query: 'greeting', showHidden: false });
     paging.want([{ agentName: 'Agent', list: catalog, plan: [undefined] }]);
     await flush();
     paging.stop();
     waiting.shift()?.();
     await flush();
-    assert.deepEqual(pagingBar(paging.progress()), { state: 'stopped', action: 'resume', message: 'Stopped: 100 sessions loaded; older sessions are not searched.' });
+    assert.deepEqual(pagingBar(paging.progress()), {
+      state: 'stopped',
+      action: 'resume',
+      message: 'Stopped: 100 sessions loaded; older sessions are not searched.',
+    });
     const state = model.compute();
     const status = model.rows(0, state.count).at(-1)!;
     assert.equal(status.kind === 'status' && status.state, 'more');
@@ -122,7 +154,15 @@ describe('the Sessions list while a search pages in the background', () => {
     const catalog = new AgentCatalog('Agent', () => Promise.resolve({ sessions: LISTED.slice(0, 10) }));
     await catalog.loadMore([undefined]);
     const agent: AgentEntry = { name: 'Agent', running: true, caps: undefined, catalog };
-    const model = new SessionsModel({ index, transcripts: undefined, agents: () => [agent], workspace: () => workspace, isOpen: () => false, now: () => NOW, trusted: () => true });
+    const model = new SessionsModel({
+      index,
+      transcripts: undefined,
+      agents: () => [agent],
+      workspace: () => workspace,
+      isOpen: () => false,
+      now: () => NOW,
+      trusted: () => true,
+    });
     model.setSettings({ agent: 'Agent', scope: 'all', query: '', showHidden: false });
     const state = model.compute();
     const rows = model.rows(0, state.count);

@@ -40,7 +40,10 @@ describe('SortedSlots (the ordered lists of the Sessions model)', () => {
     list.insert([0, 1, 2, 3, 4]);
     list.insert([9, 7, 8, 5, 6]);
     assert.deepEqual([...list.view()], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    assert.equal(list.partition((slot) => keys[slot]! >= 96), 5);
+    assert.equal(
+      list.partition((slot) => keys[slot]! >= 96),
+      5,
+    );
     assert.equal(list.positionOf(7), 7);
     list.remove([0, 0, 9, 42]);
     assert.deepEqual([...list.view()], [1, 2, 3, 4, 5, 6, 7, 8]);

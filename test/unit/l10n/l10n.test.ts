@@ -48,11 +48,19 @@ function sourceFiles(target: string): string[] {
   if (fs.statSync(full).isFile()) return [target];
   return fs
     .readdirSync(full, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? sourceFiles(path.join(target, e.name)) : /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [path.join(target, e.name)] : []));
+    .flatMap((e) =>
+      e.isDirectory() ? sourceFiles(path.join(target, e.name)) : /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [path.join(target, e.name)] : [],
+    );
 }
 
 function parse(file: string): ts.SourceFile {
-  return ts.createSourceFile(file, fs.readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  return ts.createSourceFile(
+    file,
+    fs.readFileSync(path.join(root, file), 'utf8'),
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
 }
 
 describe('Localization', () => {
@@ -67,20 +75,31 @@ describe('Localization', () => {
       assert.deepEqual(manifestProblems(manifest, nls), []);
     } else {
       // Until wave 2: the tool converts the manifest completely, without clashing keys.
-      assert.deepEqual(manifestProblems(manifest, nls).filter((p) => p.includes('is not in package.nls.json')), []);
+      assert.deepEqual(
+        manifestProblems(manifest, nls).filter((p) => p.includes('is not in package.nls.json')),
+        [],
+      );
       const copy = structuredClone(manifest);
       const copyNls = { ...nls };
       const { changed, clashes } = convertManifest(copy, copyNls);
       assert.ok(changed.length > 20, `converted ${changed.length}`);
       assert.deepEqual(clashes, []);
       assert.deepEqual(manifestProblems(copy, copyNls), []);
-      assert.equal(copyNls['command.acpWorkspace.newSession'], (manifest as { contributes: { commands: Array<{ command: string; title: string }> } }).contributes.commands.find((c) => c.command === 'acpWorkspace.newSession')?.title);
+      assert.equal(
+        copyNls['command.acpWorkspace.newSession'],
+        (manifest as { contributes: { commands: Array<{ command: string; title: string }> } }).contributes.commands.find(
+          (c) => c.command === 'acpWorkspace.newSession',
+        )?.title,
+      );
     }
   });
 
   it('the manifest check catches a literal and a missing key', async () => {
     const { manifestProblems } = await load<Manifest>('scripts/l10n/manifest.mjs');
-    const problems = manifestProblems({ displayName: '%displayName%', contributes: { commands: [{ command: 'a.b', title: 'Do It', category: '%category.x%' }] } }, { 'category.x': 'X' });
+    const problems = manifestProblems(
+      { displayName: '%displayName%', contributes: { commands: [{ command: 'a.b', title: 'Do It', category: '%category.x%' }] } },
+      { 'category.x': 'X' },
+    );
     assert.equal(problems.length, 2, problems.join('\n'));
   });
 

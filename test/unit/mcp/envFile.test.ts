@@ -33,9 +33,9 @@ describe('.env reader (envFile)', () => {
       'TICKS=`literal \\n`',
       'COLON: value',
       'URL=http://host:8080/x',
-      'SINGLE=\'no \\n here\'',
+      "SINGLE='no \\n here'",
       'TAB="a\\tb"',
-      'OPEN=\'never closed',
+      "OPEN='never closed",
       'AFTER=still read',
     ].join('\n');
     assert.deepEqual(Object.fromEntries(parseEnvFile(text)), {

@@ -71,7 +71,35 @@ describe('JSONC reader', () => {
   });
 
   it('never throws, and reads every text JSON.parse reads to the same value (random texts)', () => {
-    const atoms = ['{', '}', '[', ']', ',', ':', '"a"', '"b\\n"', '"\\u00e9"', '"__proto__"', '1', '-2.5e3', '0', '01', '1.', 'true', 'tru', 'null', ' ', '\n', '\r\n', '\t', '// c\n', '/* c */', '"x', '\\', "'"];
+    const atoms = [
+      '{',
+      '}',
+      '[',
+      ']',
+      ',',
+      ':',
+      '"a"',
+      '"b\\n"',
+      '"\\u00e9"',
+      '"__proto__"',
+      '1',
+      '-2.5e3',
+      '0',
+      '01',
+      '1.',
+      'true',
+      'tru',
+      'null',
+      ' ',
+      '\n',
+      '\r\n',
+      '\t',
+      '// c\n',
+      '/* c */',
+      '"x',
+      '\\',
+      "'",
+    ];
     let seed = 1;
     const random = (n: number): number => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;

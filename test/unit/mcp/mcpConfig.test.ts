@@ -33,7 +33,15 @@ describe('MCP servers from the setting acpWorkspace.mcpServers', () => {
     assert.deepEqual(
       servers.map((s) => s.server),
       [
-        { name: 'fs', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem'], env: [{ name: 'LOG', value: 'debug' }, { name: 'KEY', value: 'k-123' }] },
+        {
+          name: 'fs',
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-filesystem'],
+          env: [
+            { name: 'LOG', value: 'debug' },
+            { name: 'KEY', value: 'k-123' },
+          ],
+        },
         { name: 'bare', command: '/usr/bin/tool', args: [], env: [] },
         { name: 'typed', command: 'tool', args: [], env: [] },
         { type: 'http', name: 'github', url: 'https://api.example.com/mcp/', headers: [{ name: 'Authorization', value: 'Bearer abc' }] },
@@ -54,7 +62,12 @@ describe('MCP servers from the setting acpWorkspace.mcpServers', () => {
       ],
       env,
     );
-    assert.deepEqual(servers[0]!.server, { name: 'a', command: '/home/me/bin/server', args: ['--home=/home/me'], env: [{ name: 'TOKEN', value: 'tok-from-env-123' }] });
+    assert.deepEqual(servers[0]!.server, {
+      name: 'a',
+      command: '/home/me/bin/server',
+      args: ['--home=/home/me'],
+      env: [{ name: 'TOKEN', value: 'tok-from-env-123' }],
+    });
     assert.deepEqual(servers[1]!.server, { type: 'http', name: 'b', url: 'https://x.example/mcp', headers: [{ name: 'Authorization', value: 'Bearer ' }] });
     assert.deepEqual(problems, ['acpWorkspace.mcpServers[1] ("b"): ${env:MISSING_TOKEN} is not set, so it was replaced by an empty text.']);
   });
@@ -81,7 +94,10 @@ describe('MCP servers from the setting acpWorkspace.mcpServers', () => {
       ],
       env,
     );
-    assert.deepEqual(servers.map((s) => s.server.name), ['good']);
+    assert.deepEqual(
+      servers.map((s) => s.server.name),
+      ['good'],
+    );
     assert.deepEqual(servers[0]!.source, { kind: 'setting', index: 15 });
     assert.deepEqual(problems, [
       'acpWorkspace.mcpServers[0] was skipped: each server must be an object with a name and a command (stdio) or a type and a url (http, sse).',
@@ -98,7 +114,7 @@ describe('MCP servers from the setting acpWorkspace.mcpServers', () => {
       'acpWorkspace.mcpServers[11] ("bad-header") was skipped: headers: "Bad Header" is not a valid HTTP header name',
       'acpWorkspace.mcpServers[12] ("crlf") was skipped: headers.X-Key: contains a line break or NUL character',
       'acpWorkspace.mcpServers[13] ("folder") was skipped: ${workspaceFolder} cannot be resolved here (supported: ${env:NAME}).',
-      "acpWorkspace.mcpServers[14] (\"input\") was skipped: it uses ${input:key}, which only VS Code's own prompt can fill in. Use ${env:NAME} instead, or add the server to acpWorkspace.mcpServers.",
+      'acpWorkspace.mcpServers[14] ("input") was skipped: it uses ${input:key}, which only VS Code\'s own prompt can fill in. Use ${env:NAME} instead, or add the server to acpWorkspace.mcpServers.',
     ]);
     for (const problem of problems) assert.doesNotMatch(problem, /secret/);
   });
@@ -144,7 +160,10 @@ describe('MCP servers from .vscode/mcp.json', () => {
           name: 'fs',
           command: 'npx',
           args: ['-y', '@modelcontextprotocol/server-filesystem', folder],
-          env: [{ name: 'LOG', value: 'debug' }, { name: 'PORT', value: '3000' }],
+          env: [
+            { name: 'LOG', value: 'debug' },
+            { name: 'PORT', value: '3000' },
+          ],
         },
         { name: 'plain', command: 'node', args: [`${folder}${path.sep}tools${path.sep}server.js`], env: [] },
         { type: 'http', name: 'remote', url: 'https://api.example.com/mcp', headers: [{ name: 'X-Api-Key', value: 'tok-from-env-123' }] },
@@ -169,7 +188,10 @@ describe('MCP servers from .vscode/mcp.json', () => {
       },
     });
     const { servers, problems } = parseMcpJson(text, folder, env, noFiles);
-    assert.deepEqual(servers.map((s) => s.server.name), ['ok']);
+    assert.deepEqual(
+      servers.map((s) => s.server.name),
+      ['ok'],
+    );
     const supported = '${workspaceFolder}, ${workspaceFolderBasename}, ${userHome}, ${pathSeparator}, ${/}, ${env:NAME}';
     assert.deepEqual(problems, [
       `${file}: server "github" was skipped: it uses \${input:github_pat}, which only VS Code's own prompt can fill in. Use \${env:NAME} instead, or add the server to acpWorkspace.mcpServers.`,
@@ -198,7 +220,9 @@ describe('MCP servers from .vscode/mcp.json', () => {
     assert.deepEqual(parseMcpJson('', folder, env, noFiles), { servers: [], problems: [] });
     assert.deepEqual(parseMcpJson('  \n', folder, env, noFiles), { servers: [], problems: [] });
     assert.deepEqual(parseMcpJson('{ "inputs": [] }', folder, env, noFiles), { servers: [], problems: [] });
-    assert.deepEqual(parseMcpJson('[]', folder, env, noFiles).problems, [`${file} must hold a JSON object with a "servers" object; none of its servers were used.`]);
+    assert.deepEqual(parseMcpJson('[]', folder, env, noFiles).problems, [
+      `${file} must hold a JSON object with a "servers" object; none of its servers were used.`,
+    ]);
     assert.deepEqual(parseMcpJson('{ "servers": [] }', folder, env, noFiles).problems, [
       `${file}: servers: must be an object mapping server names to servers; none of its servers were used.`,
     ]);
@@ -225,7 +249,10 @@ describe('MCP servers from .vscode/mcp.json', () => {
       },
     });
     const { servers, problems } = parseMcpJson(text, folder, env, noFiles);
-    assert.deepEqual(servers.map((s) => s.server.name), ['good']);
+    assert.deepEqual(
+      servers.map((s) => s.server.name),
+      ['good'],
+    );
     assert.deepEqual(problems, [
       `${file}: server "not-an-object" was skipped: each server must be an object with a command (stdio) or a type and a url (http, sse).`,
       `${file}: server "no-command" was skipped: command: is missing`,
@@ -257,19 +284,22 @@ describe('MCP servers from .vscode/mcp.json', () => {
     });
     const { servers, problems } = parseMcpJson(text, folder, env, { userHome: '/home/me', readFile });
     assert.deepEqual(reads, [path.join(folder, '.env'), path.join(folder, '.env'), path.join(folder, 'missing.env')]);
-    assert.deepEqual(servers.map((s) => s.server), [
-      {
-        name: 'withFile',
-        command: 'x',
-        args: [],
-        env: [
-          { name: 'TOKEN', value: 'from-file-secret' },
-          { name: 'SHARED', value: 'env wins' },
-          { name: 'EXTRA', value: '1' },
-        ],
-      },
-      { name: 'relative', command: 'x', args: [], env: [{ name: 'SHARED', value: 'file' }] },
-    ]);
+    assert.deepEqual(
+      servers.map((s) => s.server),
+      [
+        {
+          name: 'withFile',
+          command: 'x',
+          args: [],
+          env: [
+            { name: 'TOKEN', value: 'from-file-secret' },
+            { name: 'SHARED', value: 'env wins' },
+            { name: 'EXTRA', value: '1' },
+          ],
+        },
+        { name: 'relative', command: 'x', args: [], env: [{ name: 'SHARED', value: 'file' }] },
+      ],
+    );
     assert.deepEqual(problems, [
       `${file}: server "relative": env.TOKEN is null: VS Code removes it from the server's environment, which ACP cannot express; it was left out.`,
       `${file}: server "missing" was skipped: its envFile ${path.join(folder, 'missing.env')} could not be read (ENOENT).`,
@@ -280,7 +310,10 @@ describe('MCP servers from .vscode/mcp.json', () => {
   it('notes what cannot be passed over ACP (cwd) and unset ${env:…} variables, and still passes the server', () => {
     const text = JSON.stringify({ servers: { a: { command: 'x', cwd: '${workspaceFolder}/sub', args: ['${env:NOT_SET}'] } } });
     const { servers, problems } = parseMcpJson(text, folder, {}, noFiles);
-    assert.deepEqual(servers.map((s) => s.server), [{ name: 'a', command: 'x', args: [''], env: [] }]);
+    assert.deepEqual(
+      servers.map((s) => s.server),
+      [{ name: 'a', command: 'x', args: [''], env: [] }],
+    );
     assert.deepEqual(problems, [
       `${file}: server "a": "cwd" was ignored: ACP cannot pass a working directory for an MCP server (the agent chooses it).`,
       `${file}: server "a": \${env:NOT_SET} is not set, so it was replaced by an empty text.`,
@@ -312,16 +345,22 @@ describe('both sources together', () => {
   it('reads the setting first, then each folder mcp.json in folder order, in a trusted workspace', () => {
     const { servers, problems } = readConfiguredServers({ setting: [{ name: 'mine', command: 'm' }], files, trusted: true, env: {} });
     assert.deepEqual(problems, []);
-    assert.deepEqual(servers.map((s) => [s.server.name, s.source.kind === 'file' ? s.source.path : 'setting']), [
-      ['mine', 'setting'],
-      ['app-tool', mcpJsonPath(path.resolve('/w/app'))],
-      ['docs-tool', mcpJsonPath(path.resolve('/w/docs'))],
-    ]);
+    assert.deepEqual(
+      servers.map((s) => [s.server.name, s.source.kind === 'file' ? s.source.path : 'setting']),
+      [
+        ['mine', 'setting'],
+        ['app-tool', mcpJsonPath(path.resolve('/w/app'))],
+        ['docs-tool', mcpJsonPath(path.resolve('/w/docs'))],
+      ],
+    );
   });
 
   it('does not read mcp.json files in an untrusted workspace, and says so', () => {
     const { servers, problems } = readConfiguredServers({ setting: [{ name: 'mine', command: 'm' }], files, trusted: false, env: {} });
-    assert.deepEqual(servers.map((s) => s.server.name), ['mine']);
+    assert.deepEqual(
+      servers.map((s) => s.server.name),
+      ['mine'],
+    );
     assert.deepEqual(problems, [
       `The workspace is not trusted, so its .vscode/mcp.json files were not read (${mcpJsonPath(path.resolve('/w/app'))}, ${mcpJsonPath(path.resolve('/w/docs'))}).`,
     ]);

@@ -34,12 +34,18 @@ describe('selecting the MCP servers an agent gets', () => {
 
   it('passes http and sse servers only when the agent advertises them', () => {
     const all = selectMcpServers(configured, ALL);
-    assert.deepEqual(all.passed.map((s) => s.name), ['fs', 'github', 'events', 'local']);
+    assert.deepEqual(
+      all.passed.map((s) => s.name),
+      ['fs', 'github', 'events', 'local'],
+    );
     assert.deepEqual(all.notPassed, []);
     assertOfficial(all.passed);
 
     const none = selectMcpServers(configured, NONE);
-    assert.deepEqual(none.passed.map((s) => s.name), ['fs', 'local']);
+    assert.deepEqual(
+      none.passed.map((s) => s.name),
+      ['fs', 'local'],
+    );
     assert.deepEqual(none.notPassed, [
       { name: 'github', source: setting(1), reason: 'the agent does not support HTTP MCP servers' },
       { name: 'events', source: inFile(fileA), reason: 'the agent does not support SSE MCP servers' },
@@ -47,10 +53,19 @@ describe('selecting the MCP servers an agent gets', () => {
     assertOfficial(none.passed);
 
     const httpOnly = selectMcpServers(configured, { http: true, sse: false });
-    assert.deepEqual(httpOnly.passed.map((s) => s.name), ['fs', 'github', 'local']);
-    assert.deepEqual(httpOnly.notPassed.map((n) => n.reason), [sseNotSupported()]);
+    assert.deepEqual(
+      httpOnly.passed.map((s) => s.name),
+      ['fs', 'github', 'local'],
+    );
+    assert.deepEqual(
+      httpOnly.notPassed.map((n) => n.reason),
+      [sseNotSupported()],
+    );
     const sseOnly = selectMcpServers(configured, { http: false, sse: true });
-    assert.deepEqual(sseOnly.notPassed.map((n) => n.reason), [httpNotSupported()]);
+    assert.deepEqual(
+      sseOnly.notPassed.map((n) => n.reason),
+      [httpNotSupported()],
+    );
   });
 
   it('uses each name once: the setting wins over files, the first file over later ones, the first setting entry over later ones', () => {
@@ -63,10 +78,13 @@ describe('selecting the MCP servers an agent gets', () => {
       { source: inFile(fileB), server: stdio('shared', 'b') },
     ];
     const { passed, notPassed } = selectMcpServers(duplicates, ALL);
-    assert.deepEqual(passed.map((s) => [s.name, 'command' in s ? s.command : '']), [
-      ['tool', 'from-setting'],
-      ['shared', 'a'],
-    ]);
+    assert.deepEqual(
+      passed.map((s) => [s.name, 'command' in s ? s.command : '']),
+      [
+        ['tool', 'from-setting'],
+        ['shared', 'a'],
+      ],
+    );
     assert.deepEqual(notPassed, [
       { name: 'tool', source: inFile(fileA), reason: 'another server named "tool" (acpWorkspace.mcpServers[0]) is used instead' },
       { name: 'tool', source: inFile(fileB), reason: 'another server named "tool" (acpWorkspace.mcpServers[0]) is used instead' },
@@ -157,7 +175,10 @@ describe('describing MCP servers for the log', () => {
       stdioLine,
       '"fs" (stdio from acpWorkspace.mcpServers[0]): /usr/bin/mcp-server --root /w/app --token=«redacted» --api-key «redacted» «redacted» "with space" "«redacted»"; env: API_KEY, OTHER, QUOTED',
     );
-    assert.equal(remoteLine, `"github" (http from ${fileA}): https://«redacted»@api.example.com/mcp/s/«redacted»/x?key=«redacted»&mode=«redacted»#«redacted»; headers: Authorization, X-Tenant`);
+    assert.equal(
+      remoteLine,
+      `"github" (http from ${fileA}): https://«redacted»@api.example.com/mcp/s/«redacted»/x?key=«redacted»&mode=«redacted»#«redacted»; headers: Authorization, X-Tenant`,
+    );
     assert.equal(describeMcpServer(stdio('plain')), '"plain" (stdio): plain');
     assert.equal(describeMcpServer(sse('events')), '"events" (sse): https://events.example/sse');
   });

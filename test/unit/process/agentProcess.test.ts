@@ -72,7 +72,10 @@ describe('AgentProcess (against the reference agent)', function () {
   });
 
   it('merges the agent env over the parent environment', async () => {
-    const process = agent([], { command: referenceAgentCommand([], { ACP_REF_NAME: 'renamed-by-env' }), parentEnv: { ...globalThis.process.env, ACP_REF_NAME: 'parent' } });
+    const process = agent([], {
+      command: referenceAgentCommand([], { ACP_REF_NAME: 'renamed-by-env' }),
+      parentEnv: { ...globalThis.process.env, ACP_REF_NAME: 'parent' },
+    });
     const connection = await process.start();
     assert.equal(connection.caps.agentInfo?.name, 'renamed-by-env');
   });
@@ -257,10 +260,18 @@ describe('AgentProcess (against the reference agent)', function () {
       'next();',
     ].join('\n');
     const process = agent([], { command: { name: 'Noisy', command: globalThis.process.execPath, args: ['-e', script], env: {} } });
-    await assert.rejects(process.start(), (error: Error) => /Noisy exited while starting \(exit code 3\)\. Its last output: .*not signed in \| run: agent login$/.test(error.message) && error.message.length < 20_000);
+    await assert.rejects(
+      process.start(),
+      (error: Error) =>
+        /Noisy exited while starting \(exit code 3\)\. Its last output: .*not signed in \| run: agent login$/.test(error.message) &&
+        error.message.length < 20_000,
+    );
     const stderr = logger.lines.filter((l) => l.message.startsWith('[Noisy stderr]'));
     assert.equal(stderr.length, 3);
-    assert.ok(stderr.every((l) => l.message.length < 10_000), `logged lines are cut: ${stderr.map((l) => l.message.length).join(', ')}`);
+    assert.ok(
+      stderr.every((l) => l.message.length < 10_000),
+      `logged lines are cut: ${stderr.map((l) => l.message.length).join(', ')}`,
+    );
     assert.match(stderr[0]!.message, /… \(20,971,520 characters in all\)$/);
   });
 
@@ -298,11 +309,20 @@ describe('AgentProcess (against the reference agent)', function () {
     const { sessionId } = await connection.newSession({ cwd: workspace.dir, mcpServers: [] });
     const result = await connection.prompt({ sessionId, prompt: [{ type: 'text', text: 'malformed unknown-update oversized' }] });
     assert.equal(result.stopReason, 'end_turn');
-    assert.ok(errors.some((e) => e.startsWith('Reference Agent wrote a line that is not JSON')), errors.join('\n'));
-    assert.ok(errors.some((e) => e.startsWith('Reference Agent sent a message longer than 1 MiB')), errors.join('\n'));
+    assert.ok(
+      errors.some((e) => e.startsWith('Reference Agent wrote a line that is not JSON')),
+      errors.join('\n'),
+    );
+    assert.ok(
+      errors.some((e) => e.startsWith('Reference Agent sent a message longer than 1 MiB')),
+      errors.join('\n'),
+    );
     const unknown = updates.find((u) => u.sessionUpdate === '$unknown');
     assert.ok(unknown && unknown.sessionUpdate === '$unknown' && unknown.tag === 'future_variant_xyz');
-    assert.ok(updates.some((u) => u.sessionUpdate === 'agent_message_chunk'), 'the turn went on after the faults');
+    assert.ok(
+      updates.some((u) => u.sessionUpdate === 'agent_message_chunk'),
+      'the turn went on after the faults',
+    );
   });
 
   it('lets the agent reach the client fs through registered handlers (capabilities follow the handlers)', async () => {
@@ -339,7 +359,9 @@ describe('Windows .cmd/.bat shims', () => {
       Object.defineProperty(process, 'platform', { value: 'win32' });
       for (const key of cached) delete require.cache[key];
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh module instance is the point
-      const crossSpawn = require('cross-spawn') as { _parse: (c: string, a: string[], o: object) => { command: string; args: string[]; options: { windowsVerbatimArguments?: boolean } } };
+      const crossSpawn = require('cross-spawn') as {
+        _parse: (c: string, a: string[], o: object) => { command: string; args: string[]; options: { windowsVerbatimArguments?: boolean } };
+      };
       const parsed = crossSpawn._parse('npx', ['-y', '@agentclientprotocol/claude-agent-acp', 'a b&c'], {
         env: { PATH: 'C:\\Program Files\\nodejs', PATHEXT: '.COM;.EXE;.BAT;.CMD' },
       });

@@ -8,7 +8,13 @@ import { Bubblewrap, bubblewrapArgs, NAMESPACE_ARGS, SUPERVISOR } from '../../..
 import { findConfiner } from '../../../src/process/confinement/find';
 import { nodePreloads } from '../../../src/process/confinement/paths';
 import { EDITOR_NAME_RULES, GIT_NAME_RULES, SEATBELT_SYSTEM_PATHS, Seatbelt, sbplString, seatbeltProfile } from '../../../src/process/confinement/seatbelt';
-import { ConfinementUnavailableError, type ConfinedCommand, type Confinement, type ConfinementPolicy, type LaunchConfinement } from '../../../src/process/confinement/types';
+import {
+  ConfinementUnavailableError,
+  type ConfinedCommand,
+  type Confinement,
+  type ConfinementPolicy,
+  type LaunchConfinement,
+} from '../../../src/process/confinement/types';
 import { groupRunning } from '../../../src/process/processTree';
 import { RootGuard } from '../../../src/roots/rootGuard';
 import { Terminals } from '../../../src/terminal/terminals';
@@ -84,7 +90,8 @@ describe('confinement: bubblewrap (real bwrap)', function () {
     );
     const result = run(command);
     assert.equal(result.status, 0, result.stderr);
-    for (const said of ['inside-ok', 'outside-refused', 'home-refused', 'tmp-refused', 'tmpdir-ok']) assert.ok(result.stdout.includes(said), `${said} in ${result.stdout}`);
+    for (const said of ['inside-ok', 'outside-refused', 'home-refused', 'tmp-refused', 'tmpdir-ok'])
+      assert.ok(result.stdout.includes(said), `${said} in ${result.stdout}`);
     assert.equal((result.stderr.match(/Read-only file system/g) ?? []).length, 3, result.stderr);
     assert.equal(fs.readFileSync(path.join(inside, 'inside.txt'), 'utf8'), 'in\n');
     assert.ok(!fs.existsSync(path.join(outside, 'outside.txt')) && !fs.existsSync(home) && !fs.existsSync(hostTmp), 'nothing appeared outside');
@@ -102,7 +109,12 @@ describe('confinement: bubblewrap (real bwrap)', function () {
 
   it('writes: a folder and a file re-protected inside a writable root stay read-only', () => {
     fs.mkdirSync(path.join(inside, '.git', 'hooks'), { recursive: true });
-    const result = run(wrap("echo x > .git/hooks/pre-commit || echo hook-refused; echo ok > .git/HEAD && echo head-ok", writes([inside], { readOnly: [path.join(inside, '.git', 'hooks'), path.join(inside, 'missing')] })));
+    const result = run(
+      wrap(
+        'echo x > .git/hooks/pre-commit || echo hook-refused; echo ok > .git/HEAD && echo head-ok',
+        writes([inside], { readOnly: [path.join(inside, '.git', 'hooks'), path.join(inside, 'missing')] }),
+      ),
+    );
     assert.ok(result.stdout.includes('hook-refused') && result.stdout.includes('head-ok'), result.stdout + result.stderr);
     assert.ok(!fs.existsSync(path.join(inside, '.git', 'hooks', 'pre-commit')));
   });
@@ -143,7 +155,11 @@ describe('confinement: bubblewrap (real bwrap)', function () {
     command.dispose();
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.stdout.trim(), 'preloaded');
-    assert.deepEqual(nodePreloads({ NODE_OPTIONS: `--max-old-space-size=4096 -r /a/b.cjs --require=/c.cjs --import file:///d.mjs --require relative.js` }), ['/a/b.cjs', '/c.cjs', '/d.mjs']);
+    assert.deepEqual(nodePreloads({ NODE_OPTIONS: `--max-old-space-size=4096 -r /a/b.cjs --require=/c.cjs --import file:///d.mjs --require relative.js` }), [
+      '/a/b.cjs',
+      '/c.cjs',
+      '/d.mjs',
+    ]);
   });
 
   it('strict: reading outside the policy fails, the system and the readable paths are there, node runs', () => {
@@ -190,14 +206,49 @@ describe('confinement: bubblewrap (real bwrap)', function () {
     const policy = writes([inside]);
     const supervisor = ['--', '/bin/sh', '-c', SUPERVISOR, 'acp-workspace-sandbox', '/usr/bin/setsid'];
     assert.deepEqual(bubblewrapArgs('/bin/sh', ['-c', 'x'], PLAIN_ENV, inside, policy, '/tmp/private'), [
-      '--unshare-user', '--unshare-pid', '--as-pid-1', '--cap-drop', 'ALL',
-      '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', inside, inside, '--bind', '/tmp/private', '/tmp/private', '--chdir', inside, ...supervisor, '/bin/sh', '-c', 'x',
+      '--unshare-user',
+      '--unshare-pid',
+      '--as-pid-1',
+      '--cap-drop',
+      'ALL',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--bind',
+      inside,
+      inside,
+      '--bind',
+      '/tmp/private',
+      '/tmp/private',
+      '--chdir',
+      inside,
+      ...supervisor,
+      '/bin/sh',
+      '-c',
+      'x',
     ]);
     const strictArgs = bubblewrapArgs('/bin/sh', [], PLAIN_ENV, inside, strict([inside], [outside]), '/tmp/private');
     assert.deepEqual(strictArgs.slice(0, NAMESPACE_ARGS.length), NAMESPACE_ARGS);
     assert.ok(strictArgs.join(' ').includes(`--ro-bind /usr /usr`));
     assert.ok(!strictArgs.includes('--die-with-parent') && !strictArgs.includes('--new-session'));
-    assert.deepEqual(strictArgs.slice(-17), ['--ro-bind', outside, outside, '--bind', '/tmp/private', '/tmp/private', '--remount-ro', '/', '--chdir', inside, ...supervisor, '/bin/sh']);
+    assert.deepEqual(strictArgs.slice(-17), [
+      '--ro-bind',
+      outside,
+      outside,
+      '--bind',
+      '/tmp/private',
+      '/tmp/private',
+      '--remount-ro',
+      '/',
+      '--chdir',
+      inside,
+      ...supervisor,
+      '/bin/sh',
+    ]);
   });
 });
 
@@ -244,7 +295,10 @@ describe('confinement: findConfiner', function () {
   });
 
   it('Windows and other platforms: unavailable, with the setting to turn it off', async () => {
-    await assert.rejects(findConfiner('win32', {}), (error: Error) => error instanceof ConfinementUnavailableError && /Windows/.test(error.reason) && /"off"/.test(error.fix));
+    await assert.rejects(
+      findConfiner('win32', {}),
+      (error: Error) => error instanceof ConfinementUnavailableError && /Windows/.test(error.reason) && /"off"/.test(error.fix),
+    );
     await assert.rejects(findConfiner('freebsd', {}), ConfinementUnavailableError);
   });
 });
@@ -314,8 +368,11 @@ describe('confinement: Seatbelt profile (text only: sandbox-exec is macOS’s)',
       fs.writeFileSync(path.join(root, '.git', 'config'), '[core]\n');
       fs.writeFileSync(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
       const { profile, parameters } = seatbeltProfile('/bin/sh', PLAIN_ENV, root, writes([root], { folders: [root] }), '/tmp/private');
-      const readOnly = Object.entries(parameters).filter(([key]) => key.startsWith('READ_ONLY_')).map(([, value]) => value);
-      for (const name of ['.git/config', '.git/hooks', '.git/info', '.git/commondir', '.vscode', '.idea']) assert.ok(readOnly.includes(path.join(root, name)), `${name} in ${readOnly.join(', ')}`);
+      const readOnly = Object.entries(parameters)
+        .filter(([key]) => key.startsWith('READ_ONLY_'))
+        .map(([, value]) => value);
+      for (const name of ['.git/config', '.git/hooks', '.git/info', '.git/commondir', '.vscode', '.idea'])
+        assert.ok(readOnly.includes(path.join(root, name)), `${name} in ${readOnly.join(', ')}`);
       assert.equal(parameters.FOLDER_0, root);
       const names = [...GIT_NAME_RULES, ...EDITOR_NAME_RULES].map((rule) => `(regex #"${rule}")`).join(' ');
       assert.ok(profile.includes(`(deny file-write* (require-all (require-any (subpath (param "FOLDER_0"))) (require-any ${names})))`), profile);
@@ -356,8 +413,21 @@ describe('confinement: a confined agent and its terminals (reference agent, real
     fs.rmSync(outside, { recursive: true, force: true });
   });
 
-  function agent(confinement: () => Promise<LaunchConfinement>, logger = recordingLogger(), registerHandlers?: AgentProcessOptions['registerHandlers']): AgentProcess {
-    const process = new AgentProcess({ command: referenceAgentCommand(), cwd: inside, logger, clientInfo, stopGraceMs: 1000, restartPolicy: false, confinement, registerHandlers });
+  function agent(
+    confinement: () => Promise<LaunchConfinement>,
+    logger = recordingLogger(),
+    registerHandlers?: AgentProcessOptions['registerHandlers'],
+  ): AgentProcess {
+    const process = new AgentProcess({
+      command: referenceAgentCommand(),
+      cwd: inside,
+      logger,
+      clientInfo,
+      stopGraceMs: 1000,
+      restartPolicy: false,
+      confinement,
+      registerHandlers,
+    });
     started.push(process);
     return process;
   }
@@ -377,7 +447,11 @@ describe('confinement: a confined agent and its terminals (reference agent, real
       const policy: ConfinementPolicy = { mode, writable: [inside], readable: [path.dirname(NODE), path.dirname(REFERENCE_AGENT_BUNDLE)] };
       const logger = recordingLogger();
       const handed: (Confinement | undefined)[] = [];
-      const process = agent(() => Promise.resolve({ confiner, policy }), logger, (_connection, confinement) => handed.push(confinement));
+      const process = agent(
+        () => Promise.resolve({ confiner, policy }),
+        logger,
+        (_connection, confinement) => handed.push(confinement),
+      );
       const said = await answer(process, `write-direct ${path.join(inside, 'in.txt')} inside\nwrite-direct ${path.join(outside, 'out.txt')} outside`);
       assert.equal(fs.readFileSync(path.join(inside, 'in.txt'), 'utf8').trim(), 'inside');
       assert.ok(!fs.existsSync(path.join(outside, 'out.txt')), 'nothing written outside');
@@ -387,7 +461,10 @@ describe('confinement: a confined agent and its terminals (reference agent, real
       assert.equal(confinement.mechanism, 'bubblewrap');
       assert.equal(confinement.policy, policy);
       assert.deepEqual(handed, [confinement], 'registerHandlers got how the agent was started');
-      assert.ok(logger.lines.some(({ message }) => message.includes(`Starting Reference Agent confined by bubblewrap (${mode}): writable ${inside}`)), logger.lines.map((l) => l.message).join('\n'));
+      assert.ok(
+        logger.lines.some(({ message }) => message.includes(`Starting Reference Agent confined by bubblewrap (${mode}): writable ${inside}`)),
+        logger.lines.map((l) => l.message).join('\n'),
+      );
     });
   }
 
@@ -400,7 +477,9 @@ describe('confinement: a confined agent and its terminals (reference agent, real
     }, logger);
     const states: string[] = [];
     failing.onDidChangeState((change) => states.push(change.state));
-    await assert.rejects(failing.start(), (error: Error) => /was not started: it is to run confined .*bubblewrap \(bwrap\).*not found.*apt install bubblewrap/s.test(error.message));
+    await assert.rejects(failing.start(), (error: Error) =>
+      /was not started: it is to run confined .*bubblewrap \(bwrap\).*not found.*apt install bubblewrap/s.test(error.message),
+    );
     assert.equal(asked, 1);
     assert.equal(failing.pid, undefined, 'nothing spawned');
     assert.equal(failing.state, 'failed');
@@ -421,7 +500,8 @@ describe('confinement: a confined agent and its terminals (reference agent, real
     terminalSets.push(terminals);
     const guard = new RootGuard([inside]);
     const ref = (terminalId: string) => ({ sessionId: 's1', terminalId });
-    const create = (command: string) => terminals.create({ sessionId: 's1', command, args: [], env: [], cwd: undefined, outputByteLimit: undefined }, guard, inside);
+    const create = (command: string) =>
+      terminals.create({ sessionId: 's1', command, args: [], env: [], cwd: undefined, outputByteLimit: undefined }, guard, inside);
 
     const { terminalId } = await create(`echo ok > inside.txt && echo inside-ok; echo x > '${outside}/x.txt' || echo outside-refused; echo "$TMPDIR"`);
     const exit = await terminals.waitForExit(ref(terminalId));
@@ -487,7 +567,10 @@ const dir = process.argv[1];
       await waitFor(() => !groupRunning(a) && !groupRunning(t), 30_000, 'the confined agent and terminal to end with their host');
       // A killed host cannot remove them; the next process that confines something does.
       if (host.exitCode === null && host.signalCode === null) await new Promise((resolve) => host.once('exit', resolve));
-      const sweeper = spawnSync(NODE, ['-e', `require(${JSON.stringify(path.resolve(__dirname, '..', '..', '..', 'src', 'process', 'confinement', 'paths.js'))}).removePrivateTemp(require(${JSON.stringify(path.resolve(__dirname, '..', '..', '..', 'src', 'process', 'confinement', 'paths.js'))}).makePrivateTemp())`]);
+      const sweeper = spawnSync(NODE, [
+        '-e',
+        `require(${JSON.stringify(path.resolve(__dirname, '..', '..', '..', 'src', 'process', 'confinement', 'paths.js'))}).removePrivateTemp(require(${JSON.stringify(path.resolve(__dirname, '..', '..', '..', 'src', 'process', 'confinement', 'paths.js'))}).makePrivateTemp())`,
+      ]);
       assert.equal(sweeper.status, 0, String(sweeper.stderr));
       assert.deepEqual(leftovers(), [], 'the dead host’s folders were swept');
       assert.deepEqual(fs.readdirSync(inside), [], 'and the placeholders it made');

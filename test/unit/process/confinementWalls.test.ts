@@ -32,7 +32,15 @@ import { REFERENCE_AGENT_BUNDLE, referenceAgentCommand, waitFor } from '../../he
 const linux = process.platform === 'linux';
 const NODE = process.execPath;
 /** git outside the sandbox as a user's would run, without this machine's own configuration getting in the way. */
-const GIT_ENV: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+const GIT_ENV: NodeJS.ProcessEnv = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
 
 function scratch(prefix: string): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
@@ -223,7 +231,15 @@ describe('confinement walls (real bwrap, attacked as a hostile agent would)', fu
     );
     for (const dir of [root, sub, main, worktree]) git(dir, 'status');
     assert.deepEqual(fs.readdirSync(outside), [], 'nothing the agent planted ran outside');
-    said(result.stdout, ['nested-config-refused', 'nested-hook-refused', 'nested-move-refused', 'pointer-refused', 'wt-commondir-refused', 'main-config-refused', 'worktree-commit-ok']);
+    said(result.stdout, [
+      'nested-config-refused',
+      'nested-hook-refused',
+      'nested-move-refused',
+      'pointer-refused',
+      'wt-commondir-refused',
+      'main-config-refused',
+      'worktree-commit-ok',
+    ]);
     assert.equal(fs.readFileSync(path.join(main, '.git', 'config'), 'utf8'), mainConfig);
     assert.equal(fs.readFileSync(path.join(worktree, '.git'), 'utf8').trim(), `gitdir: ${gitdir}`);
     assert.equal(git(worktree, 'log', '-1', '--format=%s').stdout.trim(), 'in-worktree');
@@ -233,7 +249,11 @@ describe('confinement walls (real bwrap, attacked as a hostile agent would)', fu
     const root = scratch('acp-walls-editor-');
     cleanup.push(root);
     const result = run(
-      ['mkdir -p .vscode && echo {} > .vscode/settings.json && echo settings-written', 'mkdir -p .idea && echo x > .idea/misc.xml && echo idea-written', 'git init -q . 2>/dev/null && echo init-ok || echo init-refused'].join('\n'),
+      [
+        'mkdir -p .vscode && echo {} > .vscode/settings.json && echo settings-written',
+        'mkdir -p .idea && echo x > .idea/misc.xml && echo idea-written',
+        'git init -q . 2>/dev/null && echo init-ok || echo init-refused',
+      ].join('\n'),
       folders('writes', [root], { editorSettings: true }),
       root,
     );
@@ -282,7 +302,11 @@ describe('confinement walls (real bwrap, attacked as a hostile agent would)', fu
       const marker = `acp-walls-daemon-${process.pid}-${how}`;
       const log = path.join(root, `${how}.log`);
       // The command goes on once the daemon has written (then exits, or waits to be killed).
-      const command = wrap(`${daemon(log, marker)} while [ ! -s ${log} ]; do sleep 0.02; done; echo started; ${how === 'kill' ? 'sleep 600' : 'exit 0'}`, policy, root);
+      const command = wrap(
+        `${daemon(log, marker)} while [ ! -s ${log} ]; do sleep 0.02; done; echo started; ${how === 'kill' ? 'sleep 600' : 'exit 0'}`,
+        policy,
+        root,
+      );
       const child = spawnGroup(command.file, command.args, { cwd: root, env: command.env, stdio: ['ignore', 'pipe', 'pipe'] });
       try {
         await new Promise<void>((resolve) => child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('started') && resolve()));
@@ -322,7 +346,11 @@ describe('confinement walls (real bwrap, attacked as a hostile agent would)', fu
       connection.onNotification(acp.SessionUpdateNotification, (n) => updates.push(n.update));
       const { sessionId } = await connection.newSession({ cwd: root, mcpServers: [] });
       await connection.prompt({ sessionId, prompt: [{ type: 'text', text: `shell-direct ${daemon(path.join(root, 'agent.log'), marker)}` }] });
-      await waitFor(() => withMarker(marker).length > 0 && fs.existsSync(path.join(root, 'agent.log')), 10_000, `the agent's daemon to run (${JSON.stringify(updates)})`);
+      await waitFor(
+        () => withMarker(marker).length > 0 && fs.existsSync(path.join(root, 'agent.log')),
+        10_000,
+        `the agent's daemon to run (${JSON.stringify(updates)})`,
+      );
       await agent.stop();
       assert.ok(
         logger.lines.some(({ message }) => message.includes('SIGTERM ignored (fault ignore-sigterm)')),
@@ -344,7 +372,14 @@ describe('confinement walls (real bwrap, attacked as a hostile agent would)', fu
     const marker = `acp-walls-terminal-daemon-${process.pid}`;
     try {
       const { terminalId } = await terminals.create(
-        { sessionId: 's1', command: `${daemon(path.join(root, 'terminal.log'), marker)} echo started; sleep 600`, args: [], env: [], cwd: undefined, outputByteLimit: undefined },
+        {
+          sessionId: 's1',
+          command: `${daemon(path.join(root, 'terminal.log'), marker)} echo started; sleep 600`,
+          args: [],
+          env: [],
+          cwd: undefined,
+          outputByteLimit: undefined,
+        },
         new RootGuard([root]),
         root,
       );
@@ -378,7 +413,15 @@ describe('confinement walls (real bwrap, attacked as a hostile agent would)', fu
           folders(mode, [root]),
           root,
         );
-        said(result.stdout, ['CapEff:\t0000000000000000', 'host-process-hidden', 'proc-root-refused', 'nsenter-refused', 'remount-refused', 'outside-refused', 'signal-refused']);
+        said(result.stdout, [
+          'CapEff:\t0000000000000000',
+          'host-process-hidden',
+          'proc-root-refused',
+          'nsenter-refused',
+          'remount-refused',
+          'outside-refused',
+          'signal-refused',
+        ]);
         assert.deepEqual(fs.readdirSync(outside), [], 'nothing changed outside');
         const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
         assert.notEqual(stat[stat.lastIndexOf(')') + 2], 'T', 'the host process was not stopped');

@@ -46,9 +46,17 @@ describe('describeStartFailure', () => {
     ] as const) {
       const failure = describeStartFailure({ agent: AGENT, error, stderr: lines, command: 'npx' });
       assert.equal(failure.cause, 'root', how);
-      assert.match(failure.advice ?? '', /^Claude Code refuses to run as root with its permission checks skipped \(`--dangerously-skip-permissions`\)\. Run VS Code as a regular user/, how);
+      assert.match(
+        failure.advice ?? '',
+        /^Claude Code refuses to run as root with its permission checks skipped \(`--dangerously-skip-permissions`\)\. Run VS Code as a regular user/,
+        how,
+      );
       assert.match(failure.advice ?? '', /IS_SANDBOX=1/, how);
-      assert.doesNotMatch(failure.advice ?? '', /without saying why|sign(ed)? in|log ?in|network|Node\.js|wrote nothing/i, `${how}: no diagnosis contradicting the cause: ${failure.advice}`);
+      assert.doesNotMatch(
+        failure.advice ?? '',
+        /without saying why|sign(ed)? in|log ?in|network|Node\.js|wrote nothing/i,
+        `${how}: no diagnosis contradicting the cause: ${failure.advice}`,
+      );
       assert.deepEqual(failure.actions, ['openSettings', 'showLog'], `${how}: no Sign In`);
       const text = startFailureText(failure);
       assert.doesNotMatch(text, /\[DEBUG\]|Loaded 0 unique skills|Failed to stat/, `${how}: no debug noise: ${text}`);
@@ -108,7 +116,12 @@ describe('describeStartFailure', () => {
       'claude-agent-acp requires Node.js 18 or newer',
       'npm WARN EBADENGINE Unsupported engine { required: { node: ">=20" }, current: { node: "v16.20.2" } }',
     ]) {
-      const failure = describeStartFailure({ agent: AGENT, error: new AgentStartError(AGENT, `${AGENT} exited while starting (exit code 1).`, [line]), stderr: [line], command: 'npx' });
+      const failure = describeStartFailure({
+        agent: AGENT,
+        error: new AgentStartError(AGENT, `${AGENT} exited while starting (exit code 1).`, [line]),
+        stderr: [line],
+        command: 'npx',
+      });
       assert.equal(failure.cause, 'node', line);
       assert.match(failure.advice ?? '', /newer Node\.js.*`node` found on the PATH of `npx`.*extension host runs Node \d+.*acpWorkspace\.agents/);
       assert.equal(failure.actions[0], 'openSettings');
@@ -129,7 +142,10 @@ describe('describeStartFailure', () => {
       cwd: process.cwd(),
       clientInfo: { name: 'test', version: '0' },
       restartPolicy: false,
-      confinement: () => Promise.reject(new ConfinementUnavailableError('bwrap (bubblewrap) was not found on the PATH.', 'Install bubblewrap, or set acpWorkspace.sandbox to "off".')),
+      confinement: () =>
+        Promise.reject(
+          new ConfinementUnavailableError('bwrap (bubblewrap) was not found on the PATH.', 'Install bubblewrap, or set acpWorkspace.sandbox to "off".'),
+        ),
     });
     const error = await agent.start().then(
       () => assert.fail('it started'),
@@ -141,7 +157,12 @@ describe('describeStartFailure', () => {
     const text = startFailureText(failure);
     assert.doesNotMatch(text, /wrote nothing to stderr/, text);
     // The same for a program that could not be run at all.
-    const missing = new AgentProcess({ command: { name: 'Missing Agent', command: '/nonexistent/agent-program', args: [], env: {} }, cwd: process.cwd(), clientInfo: { name: 'test', version: '0' }, restartPolicy: false });
+    const missing = new AgentProcess({
+      command: { name: 'Missing Agent', command: '/nonexistent/agent-program', args: [], env: {} },
+      cwd: process.cwd(),
+      clientInfo: { name: 'test', version: '0' },
+      restartPolicy: false,
+    });
     const notFound = await missing.start().then(
       () => assert.fail('it started'),
       (e: unknown) => e,
@@ -177,7 +198,10 @@ describe('describeStartFailure', () => {
     assert.deepEqual(failure.agentWords, stderr.slice(-SHOWN_LINES));
     assert.equal(failure.advice, undefined);
     assert.equal(failure.actions[0], 'showLog');
-    assert.match(startFailureText(failure), /^session\/new to Claude Code failed: Claude Code exited \(exit code 2\)\. Claude Code said: line 5 ⏎ .* ⏎ line 10$/);
+    assert.match(
+      startFailureText(failure),
+      /^session\/new to Claude Code failed: Claude Code exited \(exit code 2\)\. Claude Code said: line 5 ⏎ .* ⏎ line 10$/,
+    );
   });
 
   it('shows the error’s data as bounded text, secrets redacted, when the message does not carry it', () => {
@@ -193,7 +217,8 @@ describe('describeStartFailure', () => {
 
 describe('describeStartFailure for an agent that runs elsewhere (a remote entry)', () => {
   const REMOTE = 'Served Agent';
-  const refused = 'Served Agent refused the credentials for the WebSocket connection to ws://127.0.0.1:9000 (HTTP 401: Unauthorized). Set the token with "ACP: Set Remote Agent Token…".';
+  const refused =
+    'Served Agent refused the credentials for the WebSocket connection to ws://127.0.0.1:9000 (HTTP 401: Unauthorized). Set the token with "ACP: Set Remote Agent Token…".';
 
   it('a token its server refused (a WebSocket 401): Set Token…, not Sign In', () => {
     const error = new AgentStartError(REMOTE, `${refused} Once the token is set, start ${REMOTE} again.`, [], { credentialsRefused: true });
@@ -206,12 +231,22 @@ describe('describeStartFailure for an agent that runs elsewhere (a remote entry)
     assert.deepEqual(describeStartFailure({ agent: REMOTE, error: new Error(refused), stderr: [], remote: true }).actions, ['setToken', 'showLog']);
   });
 
-  it('the agent\'s own error answer (an HTTP 502 of its server, say): no hint about stderr or this machine\'s programs', () => {
-    const error = new AgentRequestError(REMOTE, 'session/prompt', -32603, 'Served Agent answered HTTP 502 for session/prompt at http://127.0.0.1:2468: Stream Error: stream error: failed writing to agent stdin: Broken pipe (os error 32)');
+  it("the agent's own error answer (an HTTP 502 of its server, say): no hint about stderr or this machine's programs", () => {
+    const error = new AgentRequestError(
+      REMOTE,
+      'session/prompt',
+      -32603,
+      'Served Agent answered HTTP 502 for session/prompt at http://127.0.0.1:2468: Stream Error: stream error: failed writing to agent stdin: Broken pipe (os error 32)',
+    );
     const failure = describeStartFailure({ agent: REMOTE, error, stderr: [], remote: true });
     assert.equal(failure.advice, undefined);
     assert.ok(!failure.actions.includes('signIn') && !failure.actions.includes('setToken'), failure.actions.join());
-    const unreachable = new AgentStartError(REMOTE, 'Served Agent could not be reached at ws://127.0.0.1:9000: ECONNREFUSED — the connection was refused (is the server running?).', [], { credentialsRefused: false });
+    const unreachable = new AgentStartError(
+      REMOTE,
+      'Served Agent could not be reached at ws://127.0.0.1:9000: ECONNREFUSED — the connection was refused (is the server running?).',
+      [],
+      { credentialsRefused: false },
+    );
     const network = describeStartFailure({ agent: REMOTE, error: unreachable, stderr: [] });
     assert.equal(network.cause, 'network');
     assert.match(network.advice ?? '', /its server runs and that the address in its entry/);
@@ -251,7 +286,15 @@ describe('StderrTail', () => {
     ];
     for (const line of secrets) tail.push(line);
     const kept = tail.lines().join('\n');
-    for (const secret of ['sk-ant-api03', 'abcdefghijklmnopqrstuvwxyz012345', 'hunter2secret', 'AbC123456789xyz', 'ghp_abc', 'correcthorsebattery', 'AKIAABCDEFGHIJKLMNOP']) {
+    for (const secret of [
+      'sk-ant-api03',
+      'abcdefghijklmnopqrstuvwxyz012345',
+      'hunter2secret',
+      'AbC123456789xyz',
+      'ghp_abc',
+      'correcthorsebattery',
+      'AKIAABCDEFGHIJKLMNOP',
+    ]) {
       assert.ok(!kept.includes(secret), `${secret} redacted in:\n${kept}`);
     }
     assert.match(kept, /ANTHROPIC_API_KEY=\[redacted\]/);

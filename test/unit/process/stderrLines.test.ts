@@ -17,7 +17,11 @@ describe('StderrLines (an agent’s stderr in lines, bounded)', () => {
 
   it('keeps the start of a line longer than the cap and says how long it was, however it arrives', () => {
     const long = 'x'.repeat(MAX_LINE_CHARS + 10);
-    for (const chunks of [[`${long}\nnext`], [long.slice(0, 5), long.slice(5), '\nnext'], [...long].reduce<string[]>((acc, c, i) => (i % 1000 === 0 ? [...acc, c] : [...acc.slice(0, -1), acc.at(-1)! + c]), []).concat('\nnext')]) {
+    for (const chunks of [
+      [`${long}\nnext`],
+      [long.slice(0, 5), long.slice(5), '\nnext'],
+      [...long].reduce<string[]>((acc, c, i) => (i % 1000 === 0 ? [...acc, c] : [...acc.slice(0, -1), acc.at(-1)! + c]), []).concat('\nnext'),
+    ]) {
       const [first, second] = split(chunks);
       assert.equal(first, `${'x'.repeat(MAX_LINE_CHARS)}… (${(MAX_LINE_CHARS + 10).toLocaleString('en')} characters in all)`);
       assert.equal(second, 'next');

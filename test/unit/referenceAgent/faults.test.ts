@@ -27,7 +27,9 @@ class RawClient {
     this.child.stdin?.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const index = this.lines.findIndex((line, i) => i >= start && line.startsWith('{') && (JSON.parse(line) as RawMessage).id === id && !('method' in JSON.parse(line)));
+      const index = this.lines.findIndex(
+        (line, i) => i >= start && line.startsWith('{') && (JSON.parse(line) as RawMessage).id === id && !('method' in JSON.parse(line)),
+      );
       if (index >= 0) {
         return { response: JSON.parse(this.lines[index]) as RawMessage, before: this.lines.slice(start, index) };
       }

@@ -50,7 +50,10 @@ describe('reference agent: session/list', () => {
     assert.ok(sessions.every((s) => s.cwd === roots[0]));
     assert.equal(new Set(sessions.map((s) => s.sessionId)).size, 100);
     const times = sessions.map((s) => Date.parse(s.updatedAt ?? ''));
-    assert.deepEqual([...times].sort((a, b) => b - a), times);
+    assert.deepEqual(
+      [...times].sort((a, b) => b - a),
+      times,
+    );
     assert.equal(sessions[0].sessionId, 'seed_098');
     assert.equal(sessions[1].sessionId, 'seed_099');
     assert.deepEqual(sessions[0]._meta, { referenceAgent: { messages: 1 } });

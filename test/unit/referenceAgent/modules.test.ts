@@ -151,7 +151,10 @@ describe('reference agent modules (no process)', () => {
       store.markDirty(loaded);
       store.flush();
       assert.equal(new SessionStore(dir).get(seeded.sessionId)?.title, 'Changed');
-      assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+      assert.deepEqual(
+        fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+        [],
+      );
       assert.equal(store.delete(seeded.sessionId), true);
       assert.deepEqual(fs.readdirSync(dir), ['broken.json']);
     });

@@ -28,7 +28,11 @@ describe('reference agent: persistence with --store', () => {
     const file = path.join(store, `${sessionId}.json`);
     const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     assert.deepEqual(Object.keys(saved).sort(), ['additionalDirectories', 'createdAt', 'cwd', 'history', 'sessionId', 'title', 'updatedAt']);
-    assert.deepEqual(fs.readdirSync(store).filter((name) => name.endsWith('.tmp')), [], 'no temp files left behind');
+    assert.deepEqual(
+      fs.readdirSync(store).filter((name) => name.endsWith('.tmp')),
+      [],
+      'no temp files left behind',
+    );
 
     const second = await startAgent({ args: ['--store', store] });
     const { sessions } = await second.agent.request('session/list', { cwd });

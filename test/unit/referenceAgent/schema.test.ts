@@ -31,9 +31,7 @@ class AcpSchema {
 
   /** The validator of the def whose x-side/x-method match and whose name ends with `suffix`. */
   validator(side: string, method: string, suffix: 'Request' | 'Response' | 'Notification'): ValidateFunction {
-    const name = Object.keys(this.defs).find(
-      (key) => key.endsWith(suffix) && this.defs[key]['x-side'] === side && this.defs[key]['x-method'] === method,
-    );
+    const name = Object.keys(this.defs).find((key) => key.endsWith(suffix) && this.defs[key]['x-side'] === side && this.defs[key]['x-method'] === method);
     assert.ok(name, `no schema for ${side} ${method} ${suffix}`);
     const validate = this.ajv.getSchema(`acp#/$defs/${name}`);
     assert.ok(validate);

@@ -30,10 +30,16 @@ describe('reference agent: fork, modes and config options', () => {
     assert.equal(await agent.prompt(forked.sessionId, 'second question'), 'end_turn');
     const sourceHistory = agent.updates.length;
     await agent.agent.request('session/load', { sessionId: source, cwd, mcpServers: [] });
-    const sourceReplay = agent.updates.slice(sourceHistory).filter((n) => n.sessionId === source).map((n) => n.update);
+    const sourceReplay = agent.updates
+      .slice(sourceHistory)
+      .filter((n) => n.sessionId === source)
+      .map((n) => n.update);
     const forkStart = agent.updates.length;
     await agent.agent.request('session/load', { sessionId: forked.sessionId, cwd, mcpServers: [] });
-    const forkReplay = agent.updates.slice(forkStart).filter((n) => n.sessionId === forked.sessionId).map((n) => n.update);
+    const forkReplay = agent.updates
+      .slice(forkStart)
+      .filter((n) => n.sessionId === forked.sessionId)
+      .map((n) => n.update);
     assert.deepEqual(forkReplay.slice(0, sourceReplay.length), sourceReplay);
     assert.ok(forkReplay.length > sourceReplay.length);
     assert.ok(sourceReplay.every((u) => !(u.sessionUpdate === 'user_message_chunk' && u.content.type === 'text' && u.content.text === 'second question')));
@@ -63,7 +69,10 @@ describe('reference agent: fork, modes and config options', () => {
   it('new sessions offer modes, a model selector and a boolean option', async () => {
     const agent = await startAgent();
     const created = await agent.agent.request('session/new', { cwd: tempDir(), mcpServers: [] });
-    assert.deepEqual(created.modes?.availableModes.map((m) => m.id), ['ask', 'code', 'architect']);
+    assert.deepEqual(
+      created.modes?.availableModes.map((m) => m.id),
+      ['ask', 'code', 'architect'],
+    );
     assert.equal(created.modes?.currentModeId, 'code');
     const options = created.configOptions ?? [];
     const model = options.find((o) => o.id === 'model');
@@ -80,13 +89,19 @@ describe('reference agent: fork, modes and config options', () => {
     await agent.waitFor(() => agent.updatesFor(created.sessionId).some((u) => u.sessionUpdate === 'available_commands_update'), 'commands');
     const commands = agent.updatesFor(created.sessionId).find((u) => u.sessionUpdate === 'available_commands_update');
     assert.ok(commands && commands.sessionUpdate === 'available_commands_update');
-    assert.deepEqual(commands.availableCommands.map((c) => c.name), ['help', 'title', 'plan']);
+    assert.deepEqual(
+      commands.availableCommands.map((c) => c.name),
+      ['help', 'title', 'plan'],
+    );
   });
 
   it('leaves the boolean option out for clients without session.configOptions.boolean', async () => {
     const agent = await startAgent({ clientCapabilities: {} });
     const created = await agent.agent.request('session/new', { cwd: tempDir(), mcpServers: [] });
-    assert.deepEqual(created.configOptions?.map((o) => o.id), ['model']);
+    assert.deepEqual(
+      created.configOptions?.map((o) => o.id),
+      ['model'],
+    );
     const error = await rpcError(
       agent.agent.request('session/set_config_option', { sessionId: created.sessionId, configId: 'extended_thinking', type: 'boolean', value: true }),
     );

@@ -3,12 +3,7 @@
  * its output (no shell, no byte limit beyond what the agent asked for).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type {
-  CreateTerminalRequest,
-  CreateTerminalResponse,
-  TerminalOutputResponse,
-  WaitForTerminalExitResponse,
-} from '@agentclientprotocol/sdk/unstable';
+import type { CreateTerminalRequest, CreateTerminalResponse, TerminalOutputResponse, WaitForTerminalExitResponse } from '@agentclientprotocol/sdk/unstable';
 
 interface TestTerminal {
   readonly child: ChildProcess;

@@ -5,9 +5,7 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { cleanup, rpcError, startAgent, tempDir } from './harness';
 
 function chunks(updates: SessionUpdate[], kind: 'agent_message_chunk' | 'agent_thought_chunk'): Array<{ text: string; messageId: string }> {
-  return updates.flatMap((u) =>
-    u.sessionUpdate === kind && u.content.type === 'text' ? [{ text: u.content.text, messageId: u.messageId ?? '' }] : [],
-  );
+  return updates.flatMap((u) => (u.sessionUpdate === kind && u.content.type === 'text' ? [{ text: u.content.text, messageId: u.messageId ?? '' }] : []));
 }
 
 describe('reference agent: scripted turns', () => {
@@ -179,7 +177,12 @@ describe('reference agent: scripted turns', () => {
         ['edit', `Append to ${path.join(dir, 'log.txt')}`, 'in_progress', [path.join(dir, 'log.txt')]],
         ['edit', `Append to ${path.join(dir, 'log.txt')}`, 'in_progress', [path.join(dir, 'log.txt')]],
         ['edit', `Prepend to ${path.join(dir, 'log.txt')}`, 'in_progress', [path.join(dir, 'log.txt')]],
-        ['move', `Rename ${path.join(dir, 'old.txt')} to ${path.join(dir, 'moved', 'old.txt')}`, 'in_progress', [path.join(dir, 'old.txt'), path.join(dir, 'moved', 'old.txt')]],
+        [
+          'move',
+          `Rename ${path.join(dir, 'old.txt')} to ${path.join(dir, 'moved', 'old.txt')}`,
+          'in_progress',
+          [path.join(dir, 'old.txt'), path.join(dir, 'moved', 'old.txt')],
+        ],
         ['delete', `Delete ${path.join(dir, 'sub', 'new.txt')}`, 'in_progress', [path.join(dir, 'sub', 'new.txt')]],
         ['delete', `Delete ${path.join(dir, 'missing.txt')}`, 'in_progress', [path.join(dir, 'missing.txt')]],
       ],
@@ -220,9 +223,15 @@ describe('reference agent: scripted turns', () => {
     assert.ok(!updates.some((u) => u.sessionUpdate === 'plan'), 'a keyword in the command is the command');
     // Reported as pi-acp and codex-acp report their own shells: a terminal in the tool call, its state in `_meta`.
     const metas = updates.flatMap((u) => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update' ? [u._meta ?? {}] : []));
-    assert.deepEqual(metas.at(-1), { terminal_output: { terminal_id: 'call_2', data: 'oops\n' }, terminal_exit: { terminal_id: 'call_2', exit_code: 3, signal: null } });
+    assert.deepEqual(metas.at(-1), {
+      terminal_output: { terminal_id: 'call_2', data: 'oops\n' },
+      terminal_exit: { terminal_id: 'call_2', exit_code: 3, signal: null },
+    });
     const first = updates.find((u) => u.sessionUpdate === 'tool_call');
-    assert.deepEqual(first?.sessionUpdate === 'tool_call' && [first.content, first._meta], [[{ type: 'terminal', terminalId: 'call_1' }], { terminal_info: { terminal_id: 'call_1', cwd: dir } }]);
+    assert.deepEqual(first?.sessionUpdate === 'tool_call' && [first.content, first._meta], [
+      [{ type: 'terminal', terminalId: 'call_1' }],
+      { terminal_info: { terminal_id: 'call_1', cwd: dir } },
+    ]);
   });
 
   it('terminal: create in the session cwd with a 4096-byte limit, wait, read output, release', async () => {
@@ -230,7 +239,10 @@ describe('reference agent: scripted turns', () => {
     const agent = await startAgent();
     const sessionId = await agent.newSession(dir);
     await agent.prompt(sessionId, `terminal ${process.execPath} -e "console.log('from terminal'); process.exit(3)"`);
-    assert.deepEqual(agent.terminals.created.map((c) => [c.cwd, c.outputByteLimit, c.args?.length]), [[dir, 4096, 2]]);
+    assert.deepEqual(
+      agent.terminals.created.map((c) => [c.cwd, c.outputByteLimit, c.args?.length]),
+      [[dir, 4096, 2]],
+    );
     assert.match(agent.agentText(sessionId), /finished with exit code 3\. Output: \d+ characters, first line "from terminal"/);
     const methods = agent.received.map((line) => (JSON.parse(line) as { method?: string }).method).filter((m) => m?.startsWith('terminal/'));
     assert.deepEqual(methods, ['terminal/create', 'terminal/wait_for_exit', 'terminal/output', 'terminal/release']);
@@ -245,7 +257,10 @@ describe('reference agent: scripted turns', () => {
     const agent = await startAgent();
     const sessionId = await agent.newSession(dir);
     await agent.prompt(sessionId, `run-in ${other} ${process.execPath} -e "console.log('bare'); process.exit(2)"`);
-    assert.deepEqual(agent.terminals.created.map((c) => c.cwd), [other]);
+    assert.deepEqual(
+      agent.terminals.created.map((c) => c.cwd),
+      [other],
+    );
     assert.ok(!agent.updatesFor(sessionId).some((u) => u.sessionUpdate === 'tool_call'), 'no tool call shows the terminal');
     assert.match(agent.agentText(sessionId), /without a tool call: exit code 2, first line "bare"/);
   });
@@ -255,7 +270,11 @@ describe('reference agent: scripted turns', () => {
     const sessionId = await agent.newSession(tempDir());
     for (const prompt of ['hang', 'slow stream']) {
       const before = agent.updatesFor(sessionId).length;
-      const chunks = (): number => agent.updatesFor(sessionId).slice(before).filter((u) => u.sessionUpdate === 'agent_message_chunk').length;
+      const chunks = (): number =>
+        agent
+          .updatesFor(sessionId)
+          .slice(before)
+          .filter((u) => u.sessionUpdate === 'agent_message_chunk').length;
       const turn = agent.prompt(sessionId, prompt);
       await agent.waitFor(() => chunks() > 0, `a chunk of ${prompt}`);
       await agent.agent.notify('session/cancel', { sessionId });
@@ -292,6 +311,10 @@ describe('reference agent: scripted turns', () => {
     assert.equal((await agent.exited).code, 42);
     assert.equal(chunks(agent.updatesFor(sessionId), 'agent_message_chunk').length, 2);
     const tools = agent.updatesFor(sessionId).filter((u) => u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update');
-    assert.deepEqual(tools.map((u) => [u.sessionUpdate, u.status]), [['tool_call', 'in_progress']], 'the tool call never finishes');
+    assert.deepEqual(
+      tools.map((u) => [u.sessionUpdate, u.status]),
+      [['tool_call', 'in_progress']],
+      'the tool call never finishes',
+    );
   });
 });

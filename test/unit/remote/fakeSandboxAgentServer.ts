@@ -121,7 +121,8 @@ export class FakeSandboxAgentServer {
     }
     const install = /^\/v1\/agents\/([^/]+)\/install$/.exec(url.pathname);
     if (install && request.method === 'POST') {
-      if (request.headers['content-type'] !== 'application/json') return void response.writeHead(415).end('Expected request with `Content-Type: application/json`');
+      if (request.headers['content-type'] !== 'application/json')
+        return void response.writeHead(415).end('Expected request with `Content-Type: application/json`');
       if (install[1] !== 'mock') return this.problem(response, 502, 'install_failed', 'Install Failed', `cannot download ${install[1]}`);
       return void response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     }
@@ -152,7 +153,14 @@ export class FakeSandboxAgentServer {
     }
     if (!connection) {
       const agent = url.searchParams.get('agent');
-      if (!agent) return this.problem(response, 400, 'invalid_request', 'Invalid Request', `invalid request: missing required 'agent' query parameter for first POST to /v1/acp/${id}`);
+      if (!agent)
+        return this.problem(
+          response,
+          400,
+          'invalid_request',
+          'Invalid Request',
+          `invalid request: missing required 'agent' query parameter for first POST to /v1/acp/${id}`,
+        );
       connection = new FakeConnection(agent);
       this.connections.set(id, connection);
     }

@@ -60,7 +60,10 @@ describe('RemoteAgent', () => {
       const box = remote(['answer'], { maxMessageBytes: 4096, connectTimeoutMs: 1234 });
       const states = watchStates(box);
       const connection = await box.start();
-      assert.deepEqual(states.changes.map((c) => c.state), ['starting', 'running']);
+      assert.deepEqual(
+        states.changes.map((c) => c.state),
+        ['starting', 'running'],
+      );
       assert.equal(box.state, 'running');
       assert.equal(box.connection, connection);
       assert.equal(box.caps?.sessions.list, true);
@@ -127,7 +130,7 @@ describe('RemoteAgent', () => {
       assert.ok(links.links[0]!.closeCalls >= 1, 'the link is closed');
     });
 
-    it('does not repeat how to set the token when the link\'s words already say it', async () => {
+    it("does not repeat how to set the token when the link's words already say it", async () => {
       const reason = 'Box refused the credentials for wss://box.example/acp (HTTP 401). Set the token with "ACP: Set Remote Agent Token…".';
       const box = remote([{ end: { cause: 'auth', reason, retry: false } }]);
       await assert.rejects(box.start(), (error: Error) => error.message === `${reason} Once the token is set, start Box again.`);
@@ -199,7 +202,10 @@ describe('RemoteAgent', () => {
         return true;
       });
       const change = await waiting;
-      assert.equal(change.message, 'Lost the connection to Box (wss://box.example/acp): The connection to Box (wss://box.example/acp) was reset. Reconnecting in 1 s…');
+      assert.equal(
+        change.message,
+        'Lost the connection to Box (wss://box.example/acp): The connection to Box (wss://box.example/acp) was reset. Reconnecting in 1 s…',
+      );
       assert.equal(box.connection, undefined);
       assert.deepEqual(clock.pending(), [1000]);
       assert.equal(box.remote.reconnectAt, clock.now() + 1000);
@@ -213,7 +219,10 @@ describe('RemoteAgent', () => {
       assert.equal(box.remote.reconnectAt, undefined);
       assert.equal(links.links.length, 2);
       assert.equal(credentialReads, 2, 'the credentials are read again at each connect');
-      assert.deepEqual(states.changes.map((c) => c.state), ['stopped', 'starting', 'running']);
+      assert.deepEqual(
+        states.changes.map((c) => c.state),
+        ['stopped', 'starting', 'running'],
+      );
     });
 
     it('waits longer after each failed attempt (1 s, 2 s, 4 s), each attempt a visible state, until one succeeds', async () => {
@@ -229,7 +238,10 @@ describe('RemoteAgent', () => {
       waiting = states.until((c) => c.state === 'stopped');
       clock.advance(1000);
       const second = await waiting;
-      assert.equal(second.message, 'Could not reconnect to Box (wss://box.example/acp): Box (wss://box.example/acp) refused the connection. Reconnecting in 2 s (attempt 2 of 10)…');
+      assert.equal(
+        second.message,
+        'Could not reconnect to Box (wss://box.example/acp): Box (wss://box.example/acp) refused the connection. Reconnecting in 2 s (attempt 2 of 10)…',
+      );
       assert.deepEqual(clock.pending(), [2000]);
 
       waiting = states.until((c) => c.state === 'stopped');
@@ -312,7 +324,10 @@ describe('RemoteAgent', () => {
         'Lost the connection to Box (wss://box.example/acp): Box (wss://box.example/acp) refused the token (401 Unauthorized). Set its token with "ACP: Set Remote Agent Token…", then start Box again.',
       );
       assert.deepEqual(clock.pending(), []);
-      assert.deepEqual(states.changes.map((c) => c.state), ['failed']);
+      assert.deepEqual(
+        states.changes.map((c) => c.state),
+        ['failed'],
+      );
     });
 
     it('stops reconnecting when a reconnect meets a refused token', async () => {
@@ -324,7 +339,10 @@ describe('RemoteAgent', () => {
       links.links[0]!.drop(NETWORK_DROP);
       await waiting;
       clock.advance(1000);
-      assert.match((await failed).message!, /^Could not reconnect to Box \(wss:\/\/box\.example\/acp\): .*refused the token \(401 Unauthorized\)\. Set its token with/);
+      assert.match(
+        (await failed).message!,
+        /^Could not reconnect to Box \(wss:\/\/box\.example\/acp\): .*refused the token \(401 Unauthorized\)\. Set its token with/,
+      );
       assert.deepEqual(clock.pending(), []);
       assert.equal(box.remote.credentialsRefused, true, 'its chats offer Set Token…');
     });
@@ -351,7 +369,9 @@ describe('RemoteAgent', () => {
       links.links[0]!.drop(NETWORK_DROP);
       await waiting;
       clock.advance(1000);
-      await (await links.link(2)).initializeSeen;
+      await (
+        await links.link(2)
+      ).initializeSeen;
       waiting = states.until((c) => c.state === 'stopped');
       clock.advance(60_000);
       assert.match((await waiting).message!, /Box did not finish starting within 60 s\. Reconnecting in 2 s \(attempt 2 of 10\)…$/);
@@ -398,7 +418,10 @@ describe('RemoteAgent', () => {
       const pending = hangingList(connection, 0);
       await box.stop('Box is no longer needed.');
       await assert.rejects(pending, (error: Error) => error instanceof ConnectionClosedError && error.reason === 'Box is no longer needed.');
-      assert.deepEqual(states.changes.map((c) => c.state), ['stopping', 'stopped']);
+      assert.deepEqual(
+        states.changes.map((c) => c.state),
+        ['stopping', 'stopped'],
+      );
       assert.equal(links.links[0]!.closeCalls, 1);
       assert.equal(box.connection, undefined);
       assert.deepEqual(clock.pending(), [], 'our own close is not a drop');
@@ -414,7 +437,10 @@ describe('RemoteAgent', () => {
       const second = await box.restart();
       await assert.rejects(pending, (error: Error) => error instanceof ConnectionClosedError && error.reason === 'Box is restarting.');
       assert.notEqual(second, first);
-      assert.deepEqual(states.changes.map((c) => c.state), ['stopping', 'stopped', 'starting', 'running']);
+      assert.deepEqual(
+        states.changes.map((c) => c.state),
+        ['stopping', 'stopped', 'starting', 'running'],
+      );
       assert.equal(links.links.length, 2);
       assert.equal(fired, 0);
     });
@@ -422,8 +448,13 @@ describe('RemoteAgent', () => {
     it('stop() while connecting ends the connect: stopped, not failed', async () => {
       const box = remote(['silent']);
       const started = box.start();
-      const outcome = started.then(() => undefined, (error: Error) => error);
-      await (await links.link(1)).initializeSeen;
+      const outcome = started.then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      await (
+        await links.link(1)
+      ).initializeSeen;
       await box.stop();
       assert.match(String(await outcome), /Box was stopped\./);
       assert.equal(box.state, 'stopped');

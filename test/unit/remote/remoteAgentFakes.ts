@@ -167,7 +167,10 @@ export class FakeLinks {
 }
 
 /** Every state change of `runtime`, and a way to wait for the next one that matches. */
-export function watchStates(runtime: AgentRuntime): { readonly changes: AgentStateChange[]; until(match: (change: AgentStateChange) => boolean): Promise<AgentStateChange> } {
+export function watchStates(runtime: AgentRuntime): {
+  readonly changes: AgentStateChange[];
+  until(match: (change: AgentStateChange) => boolean): Promise<AgentStateChange>;
+} {
   const changes: AgentStateChange[] = [];
   let waiters: Array<{ match: (change: AgentStateChange) => boolean; resolve: (change: AgentStateChange) => void }> = [];
   runtime.onDidChangeState((change) => {

@@ -16,7 +16,7 @@ const AGENTS = {
   ],
 };
 
-describe('SandboxAgentServer: health, agents and install over the server\'s HTTP API', () => {
+describe("SandboxAgentServer: health, agents and install over the server's HTTP API", () => {
   let fake: FakeSandboxAgentServer | undefined;
   afterEach(async () => {
     await fake?.stop();
@@ -24,7 +24,13 @@ describe('SandboxAgentServer: health, agents and install over the server\'s HTTP
   });
 
   const client = (token?: string, options: { baseUrl?: string; allowInsecure?: boolean; fetch?: typeof fetch; timeoutMs?: number } = {}) =>
-    new SandboxAgentServer({ baseUrl: options.baseUrl ?? fake!.url, credentials: token ? { token } : {}, allowInsecure: options.allowInsecure ?? false, fetch: options.fetch, timeoutMs: options.timeoutMs });
+    new SandboxAgentServer({
+      baseUrl: options.baseUrl ?? fake!.url,
+      credentials: token ? { token } : {},
+      allowInsecure: options.allowInsecure ?? false,
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs,
+    });
 
   it('checks health and reads the agent list, skipping bad entries and ignoring unknown fields', async () => {
     fake = await FakeSandboxAgentServer.start({ token: 'T', agents: AGENTS });
@@ -37,16 +43,21 @@ describe('SandboxAgentServer: health, agents and install over the server\'s HTTP
     assert.ok(fake.requests.every((r) => r.authorization === 'Bearer T'));
   });
 
-  it('a missing or wrong token is an auth error in the server\'s words, naming no secret', async () => {
+  it("a missing or wrong token is an auth error in the server's words, naming no secret", async () => {
     fake = await FakeSandboxAgentServer.start({ token: 'T' });
     for (const token of [undefined, 'wrong-secret']) {
-      const error = await client(token).agents().then(
-        () => assert.fail('expected a refusal'),
-        (e: unknown) => e,
-      );
+      const error = await client(token)
+        .agents()
+        .then(
+          () => assert.fail('expected a refusal'),
+          (e: unknown) => e,
+        );
       assert.ok(error instanceof RemoteHttpError);
       assert.equal(isAuthError(error), true);
-      assert.match(error.message, /The Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+ refused the credentials for the agent list \(HTTP 401: Token Invalid: token invalid\)/);
+      assert.match(
+        error.message,
+        /The Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+ refused the credentials for the agent list \(HTTP 401: Token Invalid: token invalid\)/,
+      );
       assert.doesNotMatch(error.message, /wrong-secret/);
     }
   });
@@ -55,7 +66,10 @@ describe('SandboxAgentServer: health, agents and install over the server\'s HTTP
     fake = await FakeSandboxAgentServer.start();
     await client().install('mock');
     await assert.rejects(client().install('codex'), /answered HTTP 502 for installing codex: Install Failed: cannot download codex/);
-    assert.deepEqual(fake.requests.map((r) => `${r.method} ${r.path}`), ['POST /v1/agents/mock/install', 'POST /v1/agents/codex/install']);
+    assert.deepEqual(
+      fake.requests.map((r) => `${r.method} ${r.path}`),
+      ['POST /v1/agents/mock/install', 'POST /v1/agents/codex/install'],
+    );
   });
 
   it('refuses plain HTTP to another machine and credentials in the URL before any request', async () => {
@@ -73,13 +87,21 @@ describe('SandboxAgentServer: health, agents and install over the server\'s HTTP
 
   it('refuses a redirect in words (where it pointed, not followed): the token and the body reach no other host', async () => {
     const other = await elsewhere();
-    const server = await redirecting(other, 307, () => true, (_request, response) => response.writeHead(500).end());
+    const server = await redirecting(
+      other,
+      307,
+      () => true,
+      (_request, response) => response.writeHead(500).end(),
+    );
     try {
       const box = client('T', { baseUrl: server.origin });
       for (const call of [() => box.health(), () => box.install('opencode')]) {
         await assert.rejects(call(), (error: Error) => {
           assert.ok(error instanceof RemoteHttpError, error.message);
-          assert.match(error.message, /^The Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+ answered .+ with a redirect \(HTTP 307\) to http:\/\/127\.0\.0\.1:\d+\/v1\/.+ ACP Workspace does not follow redirects/);
+          assert.match(
+            error.message,
+            /^The Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+ answered .+ with a redirect \(HTTP 307\) to http:\/\/127\.0\.0\.1:\d+\/v1\/.+ ACP Workspace does not follow redirects/,
+          );
           return true;
         });
       }
@@ -95,13 +117,19 @@ describe('SandboxAgentServer: health, agents and install over the server\'s HTTP
     const url = fake.url;
     await fake.stop();
     fake = undefined;
-    await assert.rejects(client(undefined, { baseUrl: url }).health(), /Cannot reach the Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+ for the health check: ECONNREFUSED/);
+    await assert.rejects(
+      client(undefined, { baseUrl: url }).health(),
+      /Cannot reach the Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+ for the health check: ECONNREFUSED/,
+    );
     const answering = (body: string) => (async () => new Response(body, { status: 200 })) as typeof fetch;
     const at = 'http://127.0.0.1:1';
     await assert.rejects(client(undefined, { baseUrl: at, fetch: answering('<html>') }).agents(), /did not answer JSON for the agent list/);
     await assert.rejects(client(undefined, { baseUrl: at, fetch: answering('{"status":"degraded"}') }).health(), /is not healthy: degraded/);
     await assert.rejects(client(undefined, { baseUrl: at, fetch: answering('{"agents":{}}') }).agents(), /agent list this extension cannot read/);
-    await assert.rejects(client(undefined, { baseUrl: at, fetch: answering(`{"agents":[${'"x",'.repeat(400_000)}1]}`) }).agents(), /sent more than 1 MiB for the agent list/);
+    await assert.rejects(
+      client(undefined, { baseUrl: at, fetch: answering(`{"agents":[${'"x",'.repeat(400_000)}1]}`) }).agents(),
+      /sent more than 1 MiB for the agent list/,
+    );
     const hanging = ((_: unknown, init?: RequestInit) =>
       new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason as Error)))) as typeof fetch;
     await assert.rejects(client(undefined, { baseUrl: at, fetch: hanging, timeoutMs: 50 }).health(), /did not answer the health check within 0 seconds/);

@@ -18,10 +18,34 @@ import { RootGuard } from '../../../src/roots/rootGuard';
 
 /** Every hook git knows of (githooks(5)), and the fsmonitor one. */
 const HOOKS = [
-  'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-commit', 'pre-merge-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit',
-  'pre-rebase', 'post-checkout', 'post-merge', 'pre-push', 'pre-receive', 'update', 'proc-receive', 'post-receive', 'post-update',
-  'reference-transaction', 'push-to-checkout', 'pre-auto-gc', 'post-rewrite', 'sendemail-validate', 'fsmonitor-watchman', 'p4-changelist',
-  'p4-prepare-changelist', 'p4-post-changelist', 'p4-pre-submit', 'post-index-change',
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'pre-rebase',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'pre-receive',
+  'update',
+  'proc-receive',
+  'post-receive',
+  'post-update',
+  'reference-transaction',
+  'push-to-checkout',
+  'pre-auto-gc',
+  'post-rewrite',
+  'sendemail-validate',
+  'fsmonitor-watchman',
+  'p4-changelist',
+  'p4-prepare-changelist',
+  'p4-post-changelist',
+  'p4-pre-submit',
+  'post-index-change',
 ];
 
 describe('the checkpoint store runs no program named by a folder, the temp folder, the user or the environment (real git)', function () {
@@ -101,7 +125,14 @@ describe('the checkpoint store runs no program named by a folder, the temp folde
       fs.writeFileSync(path.join(app, 'new.evil'), 'created by the agent\n');
       fs.rmSync(path.join(app, 'gone.txt'));
       const turn = await review.endTurn(start);
-      assert.deepEqual(turn.files.map((f) => [f.path, f.status]), [['a.txt', 'modified'], ['gone.txt', 'deleted'], ['new.evil', 'added']]);
+      assert.deepEqual(
+        turn.files.map((f) => [f.path, f.status]),
+        [
+          ['a.txt', 'modified'],
+          ['gone.txt', 'deleted'],
+          ['new.evil', 'added'],
+        ],
+      );
       const pending = await review.pending();
       assert.equal(pending.length, 3);
       assert.equal((await review.accept(keyOf(app, 'a.txt'), 0)).ok, true);
@@ -119,7 +150,13 @@ describe('the checkpoint store runs no program named by a folder, the temp folde
       store.dispose();
     }
     // Another session over the store's size limit: the first session's checkpoints are evicted and git collects the garbage.
-    const other = await GitCheckpointStore.open({ storageDir, sessionKey: GitCheckpointStore.sessionKey('agent', 'other'), roots, maxStoreBytes: 1, measureEveryTakes: 1 });
+    const other = await GitCheckpointStore.open({
+      storageDir,
+      sessionKey: GitCheckpointStore.sessionKey('agent', 'other'),
+      roots,
+      maxStoreBytes: 1,
+      measureEveryTakes: 1,
+    });
     try {
       await other.take('one');
       await other.flush();

@@ -11,7 +11,15 @@ import type { Logger } from '../../../src/common/logger';
 
 /** A user's git, for building fixture repositories (their own config kept out). */
 function userGit(cwd: string, ...args: string[]): string {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: os.devNull, GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@x', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@x' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: os.devNull,
+    GIT_AUTHOR_NAME: 'u',
+    GIT_AUTHOR_EMAIL: 'u@x',
+    GIT_COMMITTER_NAME: 'u',
+    GIT_COMMITTER_EMAIL: 'u@x',
+  };
   for (const name of Object.keys(env)) if (/^GIT_(DIR|WORK_TREE|INDEX_FILE)$/.test(name)) delete env[name];
   return execFileSync('git', args, { cwd, env, encoding: 'utf8' });
 }
@@ -167,7 +175,7 @@ describe('GitCheckpointStore', function () {
     assert.equal(await text(store, c1, r, 'a.txt'), 'x');
   });
 
-  it(".gitattributes (eol=crlf, filters, ident) do not alter the stored bytes", async () => {
+  it('.gitattributes (eol=crlf, filters, ident) do not alter the stored bytes', async () => {
     const r = root('app', {
       '.gitattributes': '* text=auto eol=crlf\n*.id ident\n*.lfs filter=lfs diff=lfs merge=lfs -text\n*.enc working-tree-encoding=UTF-16\n',
       'lf.txt': 'a\nb\n',
@@ -255,7 +263,10 @@ describe('GitCheckpointStore', function () {
     write(r.path, 'a.txt', 'v2');
     const c2 = await again.take('two');
     assert.equal(c2.id, 'c2');
-    assert.deepEqual((await again.changes(c1, c2)).map((c) => c.path), ['a.txt']);
+    assert.deepEqual(
+      (await again.changes(c1, c2)).map((c) => c.path),
+      ['a.txt'],
+    );
   });
 
   it('reports a corrupt session record and starts empty', async () => {
@@ -311,8 +322,14 @@ describe('GitCheckpointStore', function () {
     write(other.path, 'x', '2');
     const c2 = await store.take('two');
     assert.ok(c2.trees[r.path]);
-    assert.deepEqual((await store.changes(c1, c2)).map((c) => [c.root, c.path, c.status]), [[other.path, 'x', 'modified']]);
-    assert.deepEqual((await store.changes(c2, c1)).map((c) => [c.root, c.path, c.status]), [[other.path, 'x', 'modified']]);
+    assert.deepEqual(
+      (await store.changes(c1, c2)).map((c) => [c.root, c.path, c.status]),
+      [[other.path, 'x', 'modified']],
+    );
+    assert.deepEqual(
+      (await store.changes(c2, c1)).map((c) => [c.root, c.path, c.status]),
+      [[other.path, 'x', 'modified']],
+    );
   });
 
   it("leaves the user's own repository untouched", async () => {

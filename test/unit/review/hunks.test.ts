@@ -44,7 +44,11 @@ describe('hunks', () => {
     // All accepted one by one (indices shift down after each) → base = current.
     let b = base;
     b = acceptHunk(b, current, 1);
-    assert.deepEqual(hunksOf(b, current).map((h) => h.lines.find((l) => l.startsWith('-'))), ['-l2', '-l28'], 'the third hunk is now index 1');
+    assert.deepEqual(
+      hunksOf(b, current).map((h) => h.lines.find((l) => l.startsWith('-'))),
+      ['-l2', '-l28'],
+      'the third hunk is now index 1',
+    );
     b = acceptHunk(b, current, 1);
     b = acceptHunk(b, current, 0);
     assert.equal(b, current);
@@ -59,7 +63,10 @@ describe('hunks', () => {
     const { base, current } = threeHunks('\r\n');
     const hunks = hunksOf(base, current);
     assert.equal(hunks.length, 3);
-    assert.ok(hunks.every((h) => h.lines.every((l) => !l.includes('\r'))), 'endings are not shown');
+    assert.ok(
+      hunks.every((h) => h.lines.every((l) => !l.includes('\r'))),
+      'endings are not shown',
+    );
     const rejected = rejectHunk(base, current, 1);
     assert.equal(rejected, current.replace('fifteen\r\nextra\r\n', 'l15\r\n'));
     const accepted = acceptHunk(base, current, 0);

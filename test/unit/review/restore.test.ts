@@ -23,23 +23,43 @@ describe('SessionReview: undo, redo, persistence', () => {
     const plan = await h.review.planUndo(3);
     assert.equal(plan.blocked, undefined);
     assert.deepEqual(plan.turns, [3]);
-    assert.deepEqual(plan.files.map((f) => [f.path, f.change, f.merged]).sort(), [['a.txt', 'restore', false], ['c.txt', 'create', false]]);
+    assert.deepEqual(plan.files.map((f) => [f.path, f.change, f.merged]).sort(), [
+      ['a.txt', 'restore', false],
+      ['c.txt', 'create', false],
+    ]);
     assert.deepEqual(plan.conflicts, []);
     const outcome = await h.review.undo(plan);
     assert.equal(outcome.ok, true);
     assert.equal(h.get('a.txt'), lines(20, { 1: 'one' }));
     assert.equal(h.get('c.txt'), 'c\n');
-    assert.deepEqual(h.review.turns().map((t) => t.state), ['done', 'done', 'undone']);
+    assert.deepEqual(
+      h.review.turns().map((t) => t.state),
+      ['done', 'done', 'undone'],
+    );
     assert.deepEqual(h.store.labels.slice(-2), ['Before undo of turn 3', 'After undo of turn 3']);
-    assert.deepEqual((await h.review.pending()).map((f) => f.path), ['a.txt', 'b.txt'], 'c.txt is back at its base');
+    assert.deepEqual(
+      (await h.review.pending()).map((f) => f.path),
+      ['a.txt', 'b.txt'],
+      'c.txt is back at its base',
+    );
 
     const redo = await h.review.planRedo(3);
     assert.equal(redo.blocked, undefined);
     assert.equal((await h.review.redo(redo)).ok, true);
     assert.equal(h.get('a.txt'), lines(20, { 1: 'ONE' }));
     assert.equal(h.get('c.txt'), undefined);
-    assert.deepEqual(h.review.turns().map((t) => t.state), ['done', 'done', 'done']);
-    assert.deepEqual((await h.review.pending()).map((f) => [f.path, f.status]), [['a.txt', 'modified'], ['b.txt', 'added'], ['c.txt', 'deleted']]);
+    assert.deepEqual(
+      h.review.turns().map((t) => t.state),
+      ['done', 'done', 'done'],
+    );
+    assert.deepEqual(
+      (await h.review.pending()).map((f) => [f.path, f.status]),
+      [
+        ['a.txt', 'modified'],
+        ['b.txt', 'added'],
+        ['c.txt', 'deleted'],
+      ],
+    );
     assert.match((await h.review.planRedo(3)).blocked!, /not undone/);
   });
 
@@ -49,7 +69,10 @@ describe('SessionReview: undo, redo, persistence', () => {
     assert.deepEqual(plan.turns, [2, 3]);
     assert.equal((await h.review.undo(plan)).ok, true);
     assert.deepEqual([h.get('a.txt'), h.get('b.txt'), h.get('c.txt')], [lines(20, { 1: 'one' }), undefined, 'c\n']);
-    assert.deepEqual(h.review.turns().map((t) => t.state), ['done', 'undone', 'undone']);
+    assert.deepEqual(
+      h.review.turns().map((t) => t.state),
+      ['done', 'undone', 'undone'],
+    );
     assert.match((await h.review.planUndo(3)).blocked!, /already undone/);
     // Undo turn 1 too, then redo turn 3: the state before turn 3 was undone comes back, turns 1–3 done.
     assert.equal((await h.review.undo(await h.review.planUndo(1))).ok, true);
@@ -59,28 +82,40 @@ describe('SessionReview: undo, redo, persistence', () => {
     assert.deepEqual(redo.turns, [1, 2, 3]);
     assert.equal((await h.review.redo(redo)).ok, true);
     assert.deepEqual([h.get('a.txt'), h.get('b.txt'), h.get('c.txt')], [lines(20, { 1: 'ONE' }), 'b\n', undefined]);
-    assert.deepEqual(h.review.turns().map((t) => t.state), ['done', 'done', 'done']);
+    assert.deepEqual(
+      h.review.turns().map((t) => t.state),
+      ['done', 'done', 'done'],
+    );
   });
 
   it('a user edit in the same lines is a conflict: nothing is written, the file is named', async () => {
     await threeTurns();
     h.put({ 'a.txt': lines(20, { 1: 'the user wrote this' }) });
     const plan = await h.review.planUndo(3);
-    assert.deepEqual(plan.conflicts.map((c) => c.path), ['a.txt']);
+    assert.deepEqual(
+      plan.conflicts.map((c) => c.path),
+      ['a.txt'],
+    );
     assert.match(plan.conflicts[0]!.reason, /same lines/);
     const outcome = await h.review.undo(plan);
     assert.equal(outcome.ok, false);
     assert.match(!outcome.ok ? outcome.message : '', /a\.txt/);
     assert.equal(h.get('a.txt'), lines(20, { 1: 'the user wrote this' }));
     assert.equal(h.get('c.txt'), undefined, 'not even the other files');
-    assert.deepEqual(h.review.turns().map((t) => t.state), ['done', 'done', 'done']);
+    assert.deepEqual(
+      h.review.turns().map((t) => t.state),
+      ['done', 'done', 'done'],
+    );
   });
 
   it('a user edit elsewhere in the file is merged into what the undo writes', async () => {
     await threeTurns();
     h.put({ 'a.txt': lines(20, { 1: 'ONE', 18: 'the user wrote this' }) });
     const plan = await h.review.planUndo(3);
-    assert.deepEqual(plan.files.find((f) => f.path === 'a.txt'), { root: h.app, path: 'a.txt', change: 'restore', merged: true });
+    assert.deepEqual(
+      plan.files.find((f) => f.path === 'a.txt'),
+      { root: h.app, path: 'a.txt', change: 'restore', merged: true },
+    );
     assert.equal((await h.review.undo(plan)).ok, true);
     assert.equal(h.get('a.txt'), lines(20, { 1: 'one', 18: 'the user wrote this' }));
   });
@@ -95,7 +130,14 @@ describe('SessionReview: undo, redo, persistence', () => {
     assert.equal(plan.blocked, undefined);
     assert.deepEqual(plan.turns, [1, 2]);
     assert.deepEqual(plan.conflicts, []);
-    assert.deepEqual(plan.files.map((f) => [f.path, f.change, f.merged]).sort(), [['a.txt', 'restore', true], ['b.txt', 'remove', false]], 'only what the agent changed');
+    assert.deepEqual(
+      plan.files.map((f) => [f.path, f.change, f.merged]).sort(),
+      [
+        ['a.txt', 'restore', true],
+        ['b.txt', 'remove', false],
+      ],
+      'only what the agent changed',
+    );
     assert.equal((await h.review.undo(plan)).ok, true);
     assert.equal(h.get('a.txt'), lines(20, { 18: 'the user wrote this' }));
     assert.equal(h.get('b.txt'), undefined);
@@ -112,7 +154,14 @@ describe('SessionReview: undo, redo, persistence', () => {
     assert.equal((await h.review.redo(await h.review.planRedo(1))).ok, true);
     assert.equal(h.get('a.txt'), lines(20, { 1: 'one', 18: 'the user wrote this' }));
     const again = await h.review.planUndo(1);
-    assert.deepEqual(again.files.map((f) => [f.path, f.change]).sort(), [['a.txt', 'restore'], ['b.txt', 'remove']], 'the user’s file is not named');
+    assert.deepEqual(
+      again.files.map((f) => [f.path, f.change]).sort(),
+      [
+        ['a.txt', 'restore'],
+        ['b.txt', 'remove'],
+      ],
+      'the user’s file is not named',
+    );
     assert.equal((await h.review.undo(again)).ok, true);
     assert.equal(h.get('a.txt'), lines(20, { 18: 'the user wrote this' }), 'the user’s line stays');
     assert.equal(h.get('user.txt'), 'mine\n', 'the user’s file stays');
@@ -125,7 +174,10 @@ describe('SessionReview: undo, redo, persistence', () => {
     assert.equal((await h.review.undo(await h.review.planUndo(1))).ok, true);
     h.put({ 'a.txt': lines(20, { 18: 'after the undo' }), 'later.txt': 'later\n' });
     const redo = await h.review.planRedo(1);
-    assert.deepEqual(redo.files.map((f) => [f.path, f.change, f.merged]), [['a.txt', 'restore', true]]);
+    assert.deepEqual(
+      redo.files.map((f) => [f.path, f.change, f.merged]),
+      [['a.txt', 'restore', true]],
+    );
     assert.equal((await h.review.redo(redo)).ok, true);
     assert.equal(h.get('a.txt'), lines(20, { 1: 'one', 18: 'after the undo' }));
     assert.equal(h.get('later.txt'), 'later\n');
@@ -155,7 +207,10 @@ describe('SessionReview: undo, redo, persistence', () => {
     h.put({ 'a.txt': 'a\n' });
     await h.turn(() => h.put({ 'a.txt': 'A\n', 'big.bin': 'x'.repeat(2000) }));
     const plan = await h.review.planUndo(1);
-    assert.deepEqual(plan.cannotRestore.map((c) => c.path), ['big.bin']);
+    assert.deepEqual(
+      plan.cannotRestore.map((c) => c.path),
+      ['big.bin'],
+    );
     const outcome = await h.review.undo(plan);
     assert.deepEqual(outcome.ok && outcome.cannotRestore.map((c) => c.path), ['big.bin']);
     assert.equal(h.get('a.txt'), 'a\n');
@@ -168,7 +223,10 @@ describe('SessionReview: undo, redo, persistence', () => {
     h.review.onDidChange(() => fired++);
     h.store.evict([h.review.turns()[0]!.before]);
     await h.review.pending(); // operations run in order: the eviction has been handled
-    assert.deepEqual(h.review.turns().map((t) => t.state), ['unavailable', 'done', 'done']);
+    assert.deepEqual(
+      h.review.turns().map((t) => t.state),
+      ['unavailable', 'done', 'done'],
+    );
     assert.ok(fired > 0);
     assert.match((await h.review.planUndo(1)).blocked!, /removed to save space/);
     assert.equal((await h.review.planUndo(2)).blocked, undefined);
@@ -200,7 +258,10 @@ describe('SessionReview: undo, redo, persistence', () => {
     assert.deepEqual(reopened.turns(), []);
     assert.deepEqual(await reopened.pending(), []);
     assert.match(h.problems[0]!, /not JSON/);
-    fs.writeFileSync(h.file, JSON.stringify({ version: 1, nextTurn: 1, turns: [], undos: [], pending: [{ root: h.app, path: '../../etc/passwd', base: { kind: 'absent' } }] }));
+    fs.writeFileSync(
+      h.file,
+      JSON.stringify({ version: 1, nextTurn: 1, turns: [], undos: [], pending: [{ root: h.app, path: '../../etc/passwd', base: { kind: 'absent' } }] }),
+    );
     await h.reopen();
     assert.match(h.problems[1]!, /not valid/);
     assert.equal((await h.turn(() => h.put({ 'f.txt': 'f\n' }))).n, 1);

@@ -39,8 +39,19 @@ describe('SessionReview over the real checkpoint store', function () {
 
   /** Opens the store and the review as a window does (a reload opens them again from disk). */
   async function open(roots: readonly CheckpointRoot[] = [app, lib]): Promise<void> {
-    store = await GitCheckpointStore.open({ storageDir, sessionKey: GitCheckpointStore.sessionKey('agent', 's1'), roots, ...(maxFiles === undefined ? {} : { maxFiles }), logger: { trace: () => undefined, info: () => undefined, warn: (m) => problems.push(m), error: (m) => problems.push(m) } });
-    review = await SessionReview.open({ store, fs: new GuardedReviewFs(new RootGuard(roots.map((r) => r.path))), file: path.join(storageDir, 'reviews', 'review.json'), onProblem: (m) => problems.push(m) });
+    store = await GitCheckpointStore.open({
+      storageDir,
+      sessionKey: GitCheckpointStore.sessionKey('agent', 's1'),
+      roots,
+      ...(maxFiles === undefined ? {} : { maxFiles }),
+      logger: { trace: () => undefined, info: () => undefined, warn: (m) => problems.push(m), error: (m) => problems.push(m) },
+    });
+    review = await SessionReview.open({
+      store,
+      fs: new GuardedReviewFs(new RootGuard(roots.map((r) => r.path))),
+      file: path.join(storageDir, 'reviews', 'review.json'),
+      onProblem: (m) => problems.push(m),
+    });
   }
   function close(): void {
     review.dispose();
@@ -76,14 +87,29 @@ describe('SessionReview over the real checkpoint store', function () {
     await turn(() => put({ 'src/lines.ts': lines(30, { 1: 'agent top', 30: 'agent end' }), 'lib/agent.ts': 'agent\n' }));
     // The user, after the turn and while the window reloads.
     put({ 'src/lines.ts': lines(30, { 1: 'agent top', 15: 'the user', 30: 'agent end' }), 'src/user.ts': 'mine\n', 'lib/x.ts': 'x, by the user\n' });
-    const live = { plan: named(await review.planUndo(1)), pending: (await review.pending()).map((f) => [f.path, f.status, f.added, f.removed]), turns: review.turns() };
+    const live = {
+      plan: named(await review.planUndo(1)),
+      pending: (await review.pending()).map((f) => [f.path, f.status, f.added, f.removed]),
+      turns: review.turns(),
+    };
     assert.deepEqual(live.plan, ['remove lib/agent.ts', 'restore app/src/lines.ts (merged)']);
     close();
     await open();
     await store.take('Session opened');
     assert.deepEqual(review.turns(), live.turns, 'the turns read back');
-    assert.deepEqual((await review.pending()).map((f) => [f.path, f.status, f.added, f.removed]), live.pending, 'the review reads back');
-    assert.deepEqual(live.pending, [['src/lines.ts', 'modified', 2, 2], ['agent.ts', 'added', 1, 0]], 'only the agent’s changes are listed');
+    assert.deepEqual(
+      (await review.pending()).map((f) => [f.path, f.status, f.added, f.removed]),
+      live.pending,
+      'the review reads back',
+    );
+    assert.deepEqual(
+      live.pending,
+      [
+        ['src/lines.ts', 'modified', 2, 2],
+        ['agent.ts', 'added', 1, 0],
+      ],
+      'only the agent’s changes are listed',
+    );
     const plan = await review.planUndo(1);
     assert.deepEqual(named(plan), live.plan);
     assert.equal((await review.undo(plan)).ok, true);
@@ -99,11 +125,21 @@ describe('SessionReview over the real checkpoint store', function () {
     put({ 'a.txt': 'a\n' });
     await open([app, lib, gone]);
     const done = await turn(() => put({ 'a.txt': 'A\n' }));
-    assert.deepEqual(done.skipped.map((s) => [path.basename(s.root), s.reason]), [['gone', 'root-unavailable']]);
+    assert.deepEqual(
+      done.skipped.map((s) => [path.basename(s.root), s.reason]),
+      [['gone', 'root-unavailable']],
+    );
     close();
     await open([app, lib, gone]);
-    assert.deepEqual(problems.filter((p) => /review record/.test(p)), [], 'the record is valid');
-    assert.deepEqual(review.turns().map((t) => [t.n, t.state, t.files.map((f) => f.path)]), [[1, 'done', ['a.txt']]]);
+    assert.deepEqual(
+      problems.filter((p) => /review record/.test(p)),
+      [],
+      'the record is valid',
+    );
+    assert.deepEqual(
+      review.turns().map((t) => [t.n, t.state, t.files.map((f) => f.path)]),
+      [[1, 'done', ['a.txt']]],
+    );
     assert.equal((await turn(() => put({ 'b.txt': 'b\n' }))).n, 2, 'turns go on being numbered');
   });
 
@@ -113,25 +149,46 @@ describe('SessionReview over the real checkpoint store', function () {
     put({ ...userFiles, 'a.txt': 'a\n' });
     await open();
     const before = await store.take('Session opened');
-    assert.deepEqual(before.skipped.map((s) => [path.basename(s.root), s.path, s.reason]), [['lib', '', 'too-many-files']]);
+    assert.deepEqual(
+      before.skipped.map((s) => [path.basename(s.root), s.path, s.reason]),
+      [['lib', '', 'too-many-files']],
+    );
     // The agent shrinks lib below the cap (deletes 150 of the user's files, adds one) and edits app.
     const done = await turn(() => {
       for (let i = 0; i < 150; i++) fs.rmSync(where(`lib/user/${String(i).padStart(3, '0')}.txt`));
       put({ 'lib/agent.txt': 'agent\n', 'a.txt': 'A\n' });
     });
-    assert.deepEqual(done.files.map((f) => [path.basename(f.root), f.path, f.status]), [['app', 'a.txt', 'modified']], 'nothing claimed for lib');
-    assert.deepEqual(done.skipped.map((s) => [path.basename(s.root), s.path, s.reason]), [['lib', '', 'too-many-files']], 'the turn says lib was not captured');
-    assert.deepEqual((await review.pending()).map((f) => f.path), ['a.txt']);
+    assert.deepEqual(
+      done.files.map((f) => [path.basename(f.root), f.path, f.status]),
+      [['app', 'a.txt', 'modified']],
+      'nothing claimed for lib',
+    );
+    assert.deepEqual(
+      done.skipped.map((s) => [path.basename(s.root), s.path, s.reason]),
+      [['lib', '', 'too-many-files']],
+      'the turn says lib was not captured',
+    );
+    assert.deepEqual(
+      (await review.pending()).map((f) => f.path),
+      ['a.txt'],
+    );
     const plan = await review.planUndo(1);
     assert.deepEqual(named(plan), ['restore app/a.txt']);
-    assert.deepEqual(plan.cannotRestore.map((p) => [path.basename(p.root), p.path]), [['lib', '']], 'what is not known is said');
+    assert.deepEqual(
+      plan.cannotRestore.map((p) => [path.basename(p.root), p.path]),
+      [['lib', '']],
+      'what is not known is said',
+    );
     assert.equal((await review.undo(plan)).ok, true);
     assert.equal(fs.readdirSync(path.join(lib.path, 'user')).length, 450, 'the user’s remaining files are all there');
     assert.equal(get('lib/agent.txt'), 'agent\n');
     // The next turn compares lib with a capture of it: what the agent changes there is listed again…
     assert.equal((await review.redo(await review.planRedo(1))).ok, true);
     const next = await turn(() => put({ 'lib/user/599.txt': 'changed by the agent\n' }));
-    assert.deepEqual(next.files.map((f) => [path.basename(f.root), f.path, f.status]), [['lib', 'user/599.txt', 'modified']]);
+    assert.deepEqual(
+      next.files.map((f) => [path.basename(f.root), f.path, f.status]),
+      [['lib', 'user/599.txt', 'modified']],
+    );
     // …and undoing both turns restores it, while still leaving alone what turn 1 could not compare.
     const both = await review.planUndo(1);
     assert.deepEqual(named(both), ['restore app/a.txt', 'restore lib/user/599.txt']);
@@ -143,14 +200,29 @@ describe('SessionReview over the real checkpoint store', function () {
   it('a file over the size cap before a turn, shrunk by the agent, is not claimed added, and undo does not remove it', async () => {
     put({ 'big.log': 'x'.repeat(2000), 'a.txt': 'a\n' });
     store = await GitCheckpointStore.open({ storageDir, sessionKey: GitCheckpointStore.sessionKey('agent', 's1'), roots: [app, lib], maxFileBytes: 1000 });
-    review = await SessionReview.open({ store, fs: new GuardedReviewFs(new RootGuard([app.path, lib.path])), file: path.join(storageDir, 'reviews', 'review.json') });
+    review = await SessionReview.open({
+      store,
+      fs: new GuardedReviewFs(new RootGuard([app.path, lib.path])),
+      file: path.join(storageDir, 'reviews', 'review.json'),
+    });
     await store.take('Session opened');
     const done = await turn(() => put({ 'big.log': 'shrunk by the agent\n', 'a.txt': 'A\n' }));
-    assert.deepEqual(done.files.map((f) => [f.path, f.status]), [['a.txt', 'modified']], 'nothing is known of big.log before the turn');
-    assert.deepEqual(done.skipped.map((s) => [s.path, s.reason]), [['big.log', 'too-large']], 'it is said instead');
+    assert.deepEqual(
+      done.files.map((f) => [f.path, f.status]),
+      [['a.txt', 'modified']],
+      'nothing is known of big.log before the turn',
+    );
+    assert.deepEqual(
+      done.skipped.map((s) => [s.path, s.reason]),
+      [['big.log', 'too-large']],
+      'it is said instead',
+    );
     const plan = await review.planUndo(1);
     assert.deepEqual(named(plan), ['restore app/a.txt']);
-    assert.deepEqual(plan.cannotRestore.map((p) => p.path), ['big.log']);
+    assert.deepEqual(
+      plan.cannotRestore.map((p) => p.path),
+      ['big.log'],
+    );
     assert.equal((await review.undo(plan)).ok, true);
     assert.equal(get('big.log'), 'shrunk by the agent\n', 'left as it is');
   });
@@ -164,7 +236,13 @@ describe('SessionReview over the real checkpoint store', function () {
     put({ 'lib/new.txt': 'written after it was taken back\n', 'a.txt': 'A\n' });
     const done = await review.endTurn(start);
     // …but this turn's "After" still captures it: what the agent wrote there is listed, and nothing is claimed deleted.
-    assert.deepEqual(done.files.map((f) => [path.basename(f.root), f.path, f.status]), [['app', 'a.txt', 'modified'], ['lib', 'new.txt', 'added']]);
+    assert.deepEqual(
+      done.files.map((f) => [path.basename(f.root), f.path, f.status]),
+      [
+        ['app', 'a.txt', 'modified'],
+        ['lib', 'new.txt', 'added'],
+      ],
+    );
     const next = await turn(() => put({ 'lib/later.txt': 'later\n' }));
     assert.deepEqual(next.files, [], 'the next turn no longer captures lib');
   });

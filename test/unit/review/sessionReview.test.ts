@@ -13,7 +13,9 @@ describe('SessionReview: turns and pending changes', () => {
     h.put({ 'a.txt': 'a\n', 'gone.txt': 'bye\n', 'old.txt': 'moved\n', 'lib/x.txt': 'x\n' });
     let changes = 0;
     h.review.onDidChange(() => changes++);
-    const turn = await h.turn(() => h.put({ 'a.txt': 'A\n', 'new.txt': 'new\n', 'gone.txt': undefined, 'old.txt': undefined, 'moved.txt': 'moved\n', 'lib/x.txt': 'X\n' }));
+    const turn = await h.turn(() =>
+      h.put({ 'a.txt': 'A\n', 'new.txt': 'new\n', 'gone.txt': undefined, 'old.txt': undefined, 'moved.txt': 'moved\n', 'lib/x.txt': 'X\n' }),
+    );
     assert.equal(turn.n, 1);
     assert.equal(turn.state, 'done');
     assert.deepEqual(h.store.labels, ['Before turn 1', 'After turn 1']);
@@ -33,7 +35,10 @@ describe('SessionReview: turns and pending changes', () => {
     assert.equal(pending[0]!.key, keyOf(h.app, 'a.txt'));
     assert.deepEqual(pending[0]!.hunks?.[0]?.lines, ['-a', '+A']);
     assert.deepEqual([pending[0]!.added, pending[0]!.removed], [1, 1]);
-    assert.deepEqual(h.review.turns().map((t) => t.n), [1]);
+    assert.deepEqual(
+      h.review.turns().map((t) => t.n),
+      [1],
+    );
   });
 
   it('keeps the base from before the first turn that changed a file; a file back at its base drops out', async () => {
@@ -42,7 +47,10 @@ describe('SessionReview: turns and pending changes', () => {
     await h.turn(() => h.put({ 'a.txt': 'three\n' }));
     assert.deepEqual(Buffer.from((await h.review.baseOf(keyOf(h.app, 'a.txt')))!.bytes).toString(), 'one\n');
     h.put({ 'b.txt': 'b\n' }); // the user reverted it by hand
-    assert.deepEqual((await h.review.pending()).map((f) => f.path), ['a.txt']);
+    assert.deepEqual(
+      (await h.review.pending()).map((f) => f.path),
+      ['a.txt'],
+    );
     await h.turn(() => h.put({ 'a.txt': 'one\n' })); // the agent wrote the same bytes back
     assert.deepEqual(await h.review.pending(), []);
   });
@@ -56,8 +64,14 @@ describe('SessionReview: turns and pending changes', () => {
     assert.equal(pending.find((f) => f.key === a)!.hunks!.length, 3);
     assert.deepEqual(await h.review.accept(a, 1), { ok: true, key: a });
     pending = await h.review.pending();
-    assert.deepEqual(pending.map((f) => f.path), ['a.txt']);
-    assert.deepEqual(pending[0]!.hunks!.map((x) => x.lines.find((l) => l.startsWith('+'))), ['+two', '+twenty-eight']);
+    assert.deepEqual(
+      pending.map((f) => f.path),
+      ['a.txt'],
+    );
+    assert.deepEqual(
+      pending[0]!.hunks!.map((x) => x.lines.find((l) => l.startsWith('+'))),
+      ['+two', '+twenty-eight'],
+    );
     assert.equal(h.get('a.txt'), lines(30, { 2: 'two', 15: 'fifteen', 28: 'twenty-eight' }), 'accepting writes nothing');
     await h.review.accept(a, 1);
     await h.review.pending();
@@ -86,7 +100,8 @@ describe('SessionReview: turns and pending changes', () => {
     h.put({ 'a.txt': 'a\n', 'gone.txt': 'bye\n', 'old.txt': 'moved\n' });
     await h.turn(() => h.put({ 'a.txt': 'A\n', 'dir/new.txt': 'new\n', 'gone.txt': undefined, 'old.txt': undefined, 'moved.txt': 'moved\n' }));
     await h.review.pending();
-    for (const p of ['a.txt', 'dir/new.txt', 'gone.txt', 'moved.txt']) assert.deepEqual(await h.review.reject(keyOf(h.app, p)), { ok: true, key: keyOf(h.app, p) }, p);
+    for (const p of ['a.txt', 'dir/new.txt', 'gone.txt', 'moved.txt'])
+      assert.deepEqual(await h.review.reject(keyOf(h.app, p)), { ok: true, key: keyOf(h.app, p) }, p);
     assert.equal(h.get('a.txt'), 'a\n');
     assert.equal(h.get('dir/new.txt'), undefined);
     assert.equal(h.get('gone.txt'), 'bye\n');
@@ -102,7 +117,10 @@ describe('SessionReview: turns and pending changes', () => {
     h.dirty.add(`${h.app}:b.txt`);
     const outcome = await h.review.rejectAll();
     assert.deepEqual(outcome.done, [keyOf(h.app, 'a.txt'), keyOf(h.app, 'c.txt')]);
-    assert.deepEqual(outcome.problems.map((p) => [p.key, p.reason]), [[keyOf(h.app, 'b.txt'), 'dirty']]);
+    assert.deepEqual(
+      outcome.problems.map((p) => [p.key, p.reason]),
+      [[keyOf(h.app, 'b.txt'), 'dirty']],
+    );
     assert.deepEqual([h.get('a.txt'), h.get('b.txt'), h.get('c.txt')], ['a\n', 'B\n', undefined]);
     assert.deepEqual((await h.review.acceptAll()).done, [keyOf(h.app, 'b.txt')]);
     assert.deepEqual(await h.review.pending(), []);
@@ -134,9 +152,16 @@ describe('SessionReview: turns and pending changes', () => {
     await h.turn(() => h.put({ 'a.txt': lines(30, { 2: 'two' }) }));
     h.put({ 'a.txt': lines(30, { 2: 'two', 25: 'the user wrote this' }) });
     const [file] = await h.review.pending();
-    assert.deepEqual(file!.hunks!.map((x) => x.lines.filter((l) => l.startsWith('+') || l.startsWith('-'))), [['-l2', '+two']]);
+    assert.deepEqual(
+      file!.hunks!.map((x) => x.lines.filter((l) => l.startsWith('+') || l.startsWith('-'))),
+      [['-l2', '+two']],
+    );
     assert.deepEqual([file!.added, file!.removed], [1, 1]);
-    assert.equal(Buffer.from((await h.review.baseOf(file!.key))!.bytes).toString(), lines(30, { 25: 'the user wrote this' }), 'the diff’s left side: without the agent, with the user');
+    assert.equal(
+      Buffer.from((await h.review.baseOf(file!.key))!.bytes).toString(),
+      lines(30, { 25: 'the user wrote this' }),
+      'the diff’s left side: without the agent, with the user',
+    );
     assert.deepEqual(await h.review.reject(file!.key), { ok: true, key: file!.key });
     assert.equal(h.get('a.txt'), lines(30, { 25: 'the user wrote this' }));
     assert.deepEqual(await h.review.pending(), []);
@@ -151,7 +176,10 @@ describe('SessionReview: turns and pending changes', () => {
     assert.equal((await h.review.reject(file!.key, 1)).ok, true);
     assert.equal(h.get('a.txt'), lines(30, { 2: 'two', 15: 'the user wrote this' }));
     const [left] = await h.review.pending();
-    assert.deepEqual(left!.hunks!.map((x) => x.lines.filter((l) => l.startsWith('+'))), [['+two']]);
+    assert.deepEqual(
+      left!.hunks!.map((x) => x.lines.filter((l) => l.startsWith('+'))),
+      [['+two']],
+    );
     assert.equal((await h.review.accept(left!.key, 0)).ok, true);
     assert.deepEqual(await h.review.pending(), []);
     assert.equal(h.get('a.txt'), lines(30, { 2: 'two', 15: 'the user wrote this' }));
@@ -163,10 +191,20 @@ describe('SessionReview: turns and pending changes', () => {
     h.put({ 'a.txt': lines(30, { 2: 'two', 15: 'the user wrote this' }), 'x.txt': 'the user\n', 'user.txt': 'mine\n' });
     await h.turn(() => h.put({ 'a.txt': lines(30, { 2: 'two', 15: 'the user wrote this', 28: 'twenty-eight' }) }));
     const files = await h.review.pending();
-    assert.deepEqual(files.map((f) => f.path), ['a.txt']);
-    assert.deepEqual(files[0]!.hunks!.map((x) => x.lines.filter((l) => l.startsWith('+'))), [['+two'], ['+twenty-eight']]);
+    assert.deepEqual(
+      files.map((f) => f.path),
+      ['a.txt'],
+    );
+    assert.deepEqual(
+      files[0]!.hunks!.map((x) => x.lines.filter((l) => l.startsWith('+'))),
+      [['+two'], ['+twenty-eight']],
+    );
     const reopened = await h.reopen();
-    assert.deepEqual((await reopened.pending()).map((f) => f.hunks!.map((x) => x.lines.filter((l) => l.startsWith('+')))), [[['+two'], ['+twenty-eight']]], 'the same after a reload');
+    assert.deepEqual(
+      (await reopened.pending()).map((f) => f.hunks!.map((x) => x.lines.filter((l) => l.startsWith('+')))),
+      [[['+two'], ['+twenty-eight']]],
+      'the same after a reload',
+    );
     assert.equal((await reopened.reject(files[0]!.key)).ok, true);
     assert.equal(h.get('a.txt'), lines(30, { 15: 'the user wrote this' }));
   });
@@ -205,11 +243,20 @@ describe('SessionReview: paths it never touches', () => {
 
   it('lists a change with an unsafe path in the turn but never makes it pending, and the record still reopens', async () => {
     const changes = h.store.changes.bind(h.store);
-    h.store.changes = async (from, to) => [...(await changes(from, to)), { root: h.app, path: '../outside.txt', status: 'modified', added: 1, removed: 1, binary: false }];
+    h.store.changes = async (from, to) => [
+      ...(await changes(from, to)),
+      { root: h.app, path: '../outside.txt', status: 'modified', added: 1, removed: 1, binary: false },
+    ];
     h.put({ 'a.txt': 'a\n' });
     const turn = await h.turn(() => h.put({ 'a.txt': 'A\n' }));
-    assert.deepEqual(turn.files.map((f) => f.path), ['a.txt', '../outside.txt']);
-    assert.deepEqual((await h.review.pending()).map((f) => f.path), ['a.txt']);
+    assert.deepEqual(
+      turn.files.map((f) => f.path),
+      ['a.txt', '../outside.txt'],
+    );
+    assert.deepEqual(
+      (await h.review.pending()).map((f) => f.path),
+      ['a.txt'],
+    );
     const reopened = await h.reopen();
     assert.deepEqual(h.problems, []);
     assert.equal(reopened.turns().length, 1);

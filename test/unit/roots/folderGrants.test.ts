@@ -76,7 +76,12 @@ describe('FolderGrants (consent per agent and workspace)', () => {
 
   it('reads a damaged store as what it can, never fails; an agent named __proto__ is just a name', async () => {
     const store = memento();
-    store.data.set('acpWorkspace.sharedFoldersByAgent', [{ agent: 'A', folders: ['/w/ok', 3, null] }, 'junk', { agent: 7 }, { agent: 'A', folders: ['/w/second'] }]);
+    store.data.set('acpWorkspace.sharedFoldersByAgent', [
+      { agent: 'A', folders: ['/w/ok', 3, null] },
+      'junk',
+      { agent: 7 },
+      { agent: 'A', folders: ['/w/second'] },
+    ]);
     assert.deepEqual(new FolderGrants(store).granted('A'), ['/w/ok']);
     store.data.set('acpWorkspace.sharedFoldersByAgent', 'nonsense');
     assert.deepEqual(new FolderGrants(store).granted('A'), []);

@@ -194,8 +194,18 @@ describe('guarded file access', () => {
 
     it('refuses a write through a symlinked parent leading outside and creates nothing outside', async () => {
       const before = listTree(f.p('outside'));
-      for (const target of ['app/link-out-dir/new.txt', 'app/link-out-dir/newdir/new.txt', 'app/dangling-dir-out/new.txt', 'app/dangling-out', 'app/link-out-file', 'app/link-out-dir/../evil.txt', 'app2/new.txt']) {
-        await rejectsWith(writeTextFile(guard, { path: f.p(target), content: 'EVIL' }), AccessDeniedError, (e) => assert.equal(e.reason, 'outside-roots', target));
+      for (const target of [
+        'app/link-out-dir/new.txt',
+        'app/link-out-dir/newdir/new.txt',
+        'app/dangling-dir-out/new.txt',
+        'app/dangling-out',
+        'app/link-out-file',
+        'app/link-out-dir/../evil.txt',
+        'app2/new.txt',
+      ]) {
+        await rejectsWith(writeTextFile(guard, { path: f.p(target), content: 'EVIL' }), AccessDeniedError, (e) =>
+          assert.equal(e.reason, 'outside-roots', target),
+        );
       }
       assert.deepEqual(listTree(f.p('outside')), before);
       assert.equal(fs.readFileSync(f.p('outside/secret.txt'), 'utf8'), 'SECRET\n');
@@ -221,7 +231,9 @@ describe('guarded file access', () => {
     it('does not create folders through a parent swapped for a symlink after the check', async () => {
       const before = listTree(f.p('outside'));
       const racing = new RacingGuard(f.roots, () => fs.symlinkSync(f.p('outside/dir'), f.p('app/newdir')));
-      await rejectsWith(writeTextFile(racing, { path: f.p('app/newdir/deeper/file.txt'), content: 'EVIL' }), AccessDeniedError, (e) => assert.equal(e.reason, 'changed'));
+      await rejectsWith(writeTextFile(racing, { path: f.p('app/newdir/deeper/file.txt'), content: 'EVIL' }), AccessDeniedError, (e) =>
+        assert.equal(e.reason, 'changed'),
+      );
       assert.deepEqual(listTree(f.p('outside')), before);
     });
 

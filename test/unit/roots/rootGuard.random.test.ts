@@ -89,12 +89,41 @@ function insideAny(real: string, roots: readonly string[]): boolean {
 }
 
 const SEGMENTS: ReadonlyArray<readonly [string, number]> = [
-  ['app', 10], ['lib', 6], ['nested', 4], ['outside', 4], ['app2', 3], ['sub', 5], ['src', 3], ['dir', 3],
-  ['file.txt', 5], ['inner.txt', 3], ['greet.ts', 2], ['secret.txt', 3], ['deep.txt', 2], ['x', 2], ['a..b', 2],
-  ['..', 12], ['.', 5], ['', 5], ['missing', 5], ['new.txt', 4], ['APP', 1],
-  ['link-out-file', 3], ['link-out-dir', 4], ['link-in', 3], ['link-in-dir', 3], ['link-lib-abs', 3], ['link-up', 4],
-  ['link-self-dir', 2], ['loop-a', 2], ['self', 1], ['dangling-out', 3], ['dangling-in', 3], ['dangling-dir-out', 3],
-  ['chain-1', 2], ['link-to-app', 2],
+  ['app', 10],
+  ['lib', 6],
+  ['nested', 4],
+  ['outside', 4],
+  ['app2', 3],
+  ['sub', 5],
+  ['src', 3],
+  ['dir', 3],
+  ['file.txt', 5],
+  ['inner.txt', 3],
+  ['greet.ts', 2],
+  ['secret.txt', 3],
+  ['deep.txt', 2],
+  ['x', 2],
+  ['a..b', 2],
+  ['..', 12],
+  ['.', 5],
+  ['', 5],
+  ['missing', 5],
+  ['new.txt', 4],
+  ['APP', 1],
+  ['link-out-file', 3],
+  ['link-out-dir', 4],
+  ['link-in', 3],
+  ['link-in-dir', 3],
+  ['link-lib-abs', 3],
+  ['link-up', 4],
+  ['link-self-dir', 2],
+  ['loop-a', 2],
+  ['self', 1],
+  ['dangling-out', 3],
+  ['dangling-in', 3],
+  ['dangling-dir-out', 3],
+  ['chain-1', 2],
+  ['link-to-app', 2],
 ];
 const TOTAL_WEIGHT = SEGMENTS.reduce((sum, [, w]) => sum + w, 0);
 
@@ -171,8 +200,10 @@ describe('RootGuard against an independent physical resolver (randomized)', () =
     const elapsed = Date.now() - started;
     const failClosedCount = [...failClosed.values()].reduce((n, l) => n + l.length, 0);
 
-    console.log(`      ${COUNT} paths in ${elapsed} ms: ${allowed} allowed, ${refused} refused ` +
-      `(${refusedOutside} outside per the oracle, ${refusedUnresolvable} unresolvable per the oracle, ${failClosedCount} fail-closed: inside per the oracle)`);
+    console.log(
+      `      ${COUNT} paths in ${elapsed} ms: ${allowed} allowed, ${refused} refused ` +
+        `(${refusedOutside} outside per the oracle, ${refusedUnresolvable} unresolvable per the oracle, ${failClosedCount} fail-closed: inside per the oracle)`,
+    );
     console.log(`      refusals by reason: ${[...refusalReasons].map(([r, n]) => `${r} ${n}`).join(', ')}`);
     for (const [reason, list] of failClosed) {
       console.log(`      fail-closed (${reason}, ${list.length}): e.g. ${list.slice(0, 3).join('  ')}`);

@@ -4,9 +4,7 @@ import * as fs from 'node:fs';
 import { type GuardRefusal, InvalidRootError, RootGuard } from '../../../src/roots/rootGuard';
 import { type Fixture, makeFixture } from './fixture';
 
-type Expectation =
-  | { readonly allow: string; readonly root?: string; readonly exists?: boolean }
-  | { readonly refuse: GuardRefusal; readonly message?: RegExp };
+type Expectation = { readonly allow: string; readonly root?: string; readonly exists?: boolean } | { readonly refuse: GuardRefusal; readonly message?: RegExp };
 
 interface AttackCase {
   readonly name: string;
@@ -23,22 +21,54 @@ const CASES: readonly AttackCase[] = [
   // Plain access.
   { name: 'a file inside the first root', path: (f) => f.p('app/file.txt'), expect: { allow: 'app/file.txt', root: 'app', exists: true } },
   { name: 'a file in the second root', path: (f) => f.p('lib/src/greet.ts'), expect: { allow: 'lib/src/greet.ts', root: 'lib' } },
-  { name: 'a file in a nested root (most specific root reported)', path: (f) => f.p('lib/nested/deep.txt'), expect: { allow: 'lib/nested/deep.txt', root: 'lib/nested' } },
+  {
+    name: 'a file in a nested root (most specific root reported)',
+    path: (f) => f.p('lib/nested/deep.txt'),
+    expect: { allow: 'lib/nested/deep.txt', root: 'lib/nested' },
+  },
   { name: 'the root itself', path: (f) => f.p('app'), expect: { allow: 'app', root: 'app', exists: true } },
   { name: 'the root with a trailing separator', path: (f) => f.p('app/'), expect: { allow: 'app', root: 'app' } },
   { name: 'a name containing ".." as a substring (a..b)', path: (f) => f.p('app/a..b'), expect: { allow: 'app/a..b', exists: true } },
-  { name: 'a new file in a missing nested folder inside a root', path: (f) => f.p('app/new/deeper/file.txt'), expect: { allow: 'app/new/deeper/file.txt', exists: false } },
-  { name: 'a new file with "." and empty segments in the missing tail', path: (f) => f.p('app/new/./deeper//file.txt'), expect: { allow: 'app/new/deeper/file.txt', exists: false } },
+  {
+    name: 'a new file in a missing nested folder inside a root',
+    path: (f) => f.p('app/new/deeper/file.txt'),
+    expect: { allow: 'app/new/deeper/file.txt', exists: false },
+  },
+  {
+    name: 'a new file with "." and empty segments in the missing tail',
+    path: (f) => f.p('app/new/./deeper//file.txt'),
+    expect: { allow: 'app/new/deeper/file.txt', exists: false },
+  },
 
   // Symlinks.
-  { name: 'symlink inside → outside (file)', path: (f) => f.p('app/link-out-file'), expect: { refuse: 'outside-roots', message: /it resolves to .*\/outside\/secret\.txt/ } },
-  { name: 'symlink inside → outside (folder), a file through it', path: (f) => f.p('app/link-out-dir/x'), expect: { refuse: 'outside-roots', message: /resolves to .*\/outside\/dir\/x/ } },
+  {
+    name: 'symlink inside → outside (file)',
+    path: (f) => f.p('app/link-out-file'),
+    expect: { refuse: 'outside-roots', message: /it resolves to .*\/outside\/secret\.txt/ },
+  },
+  {
+    name: 'symlink inside → outside (folder), a file through it',
+    path: (f) => f.p('app/link-out-dir/x'),
+    expect: { refuse: 'outside-roots', message: /resolves to .*\/outside\/dir\/x/ },
+  },
   { name: 'symlink inside → outside (folder) itself', path: (f) => f.p('app/link-out-dir'), expect: { refuse: 'outside-roots' } },
-  { name: 'a new file under a symlinked parent leading outside', path: (f) => f.p('app/link-out-dir/new.txt'), expect: { refuse: 'outside-roots', message: /outside\/dir\/new\.txt/ } },
-  { name: 'a new file under a dangling folder symlink leading outside', path: (f) => f.p('app/dangling-dir-out/new.txt'), expect: { refuse: 'outside-roots', message: /outside\/missing-dir\/new\.txt/ } },
+  {
+    name: 'a new file under a symlinked parent leading outside',
+    path: (f) => f.p('app/link-out-dir/new.txt'),
+    expect: { refuse: 'outside-roots', message: /outside\/dir\/new\.txt/ },
+  },
+  {
+    name: 'a new file under a dangling folder symlink leading outside',
+    path: (f) => f.p('app/dangling-dir-out/new.txt'),
+    expect: { refuse: 'outside-roots', message: /outside\/missing-dir\/new\.txt/ },
+  },
   { name: 'symlink inside → inside (allowed, real path is the target)', path: (f) => f.p('app/link-in'), expect: { allow: 'app/sub/inner.txt', exists: true } },
   { name: 'symlink into the other root (relative)', path: (f) => f.p('app/link-in-dir/greet.ts'), expect: { allow: 'lib/src/greet.ts', root: 'lib' } },
-  { name: 'symlink into the other root (absolute target)', path: (f) => f.p('app/link-lib-abs/nested/deep.txt'), expect: { allow: 'lib/nested/deep.txt', root: 'lib/nested' } },
+  {
+    name: 'symlink into the other root (absolute target)',
+    path: (f) => f.p('app/link-lib-abs/nested/deep.txt'),
+    expect: { allow: 'lib/nested/deep.txt', root: 'lib/nested' },
+  },
   { name: 'a chain of three symlinks staying inside', path: (f) => f.p('app/chain-1/inner.txt'), expect: { allow: 'app/sub/inner.txt' } },
   { name: 'symlink to "." used repeatedly', path: (f) => f.p('app/link-self-dir/link-self-dir/file.txt'), expect: { allow: 'app/file.txt' } },
   { name: 'symlink to the parent of the roots, then outside', path: (f) => f.p('app/link-up/outside/secret.txt'), expect: { refuse: 'outside-roots' } },
@@ -47,13 +77,21 @@ const CASES: readonly AttackCase[] = [
   { name: 'symlink self-loop', path: (f) => f.p('app/self'), expect: { refuse: 'symlink-loop' } },
   { name: 'a new file under a symlink loop', path: (f) => f.p('app/loop-b/new.txt'), expect: { refuse: 'symlink-loop' } },
   { name: 'dangling symlink to outside', path: (f) => f.p('app/dangling-out'), expect: { refuse: 'outside-roots', message: /outside\/nothing\.txt/ } },
-  { name: 'dangling symlink inside (real path is its missing target)', path: (f) => f.p('app/dangling-in'), expect: { allow: 'app/sub/not-yet.txt', exists: false } },
+  {
+    name: 'dangling symlink inside (real path is its missing target)',
+    path: (f) => f.p('app/dangling-in'),
+    expect: { allow: 'app/sub/not-yet.txt', exists: false },
+  },
   { name: 'a symlink to a file used as a folder', path: (f) => f.p('app/link-in/child'), expect: { refuse: 'not-a-directory' } },
 
   // "..".
   { name: '".." escape /app/../outside/secret.txt', path: (f) => f.p('app/../outside/secret.txt'), expect: { refuse: 'outside-roots' } },
   { name: '".." escape /app/sub/../../outside', path: (f) => f.p('app/sub/../../outside'), expect: { refuse: 'outside-roots' } },
-  { name: '".." through a symlinked folder (/app/link-out-dir/../x is outside/x, not app/x)', path: (f) => f.p('app/link-out-dir/../secret.txt'), expect: { refuse: 'outside-roots', message: /outside\/secret\.txt/ } },
+  {
+    name: '".." through a symlinked folder (/app/link-out-dir/../x is outside/x, not app/x)',
+    path: (f) => f.p('app/link-out-dir/../secret.txt'),
+    expect: { refuse: 'outside-roots', message: /outside\/secret\.txt/ },
+  },
   {
     name: '".." through a symlinked folder where the lexical result exists inside (app/file.txt)',
     path: (f) => f.p('app/link-out-dir/../file.txt'),
@@ -64,7 +102,11 @@ const CASES: readonly AttackCase[] = [
   { name: '".." above the file-system root', path: (f) => `/../..${f.p('app/file.txt')}`, expect: { allow: 'app/file.txt' } },
   { name: '".." after a missing folder', path: (f) => f.p('app/missing/../file.txt'), expect: { refuse: 'dotdot-after-missing' } },
   { name: '".." after a missing folder, escaping', path: (f) => f.p('app/missing/../../outside/secret.txt'), expect: { refuse: 'dotdot-after-missing' } },
-  { name: '".." after a dangling symlink (through its missing target)', path: (f) => f.p('app/dangling-dir-out/../secret.txt'), expect: { refuse: 'dotdot-after-missing' } },
+  {
+    name: '".." after a dangling symlink (through its missing target)',
+    path: (f) => f.p('app/dangling-dir-out/../secret.txt'),
+    expect: { refuse: 'dotdot-after-missing' },
+  },
 
   // Prefixes, separators, "." segments.
   { name: 'prefix sibling /app2/x.txt vs root /app', path: (f) => f.p('app2/x.txt'), expect: { refuse: 'outside-roots' } },
@@ -79,7 +121,11 @@ const CASES: readonly AttackCase[] = [
   { name: '"." segments', path: (f) => f.p('app/./sub/./inner.txt'), expect: { allow: 'app/sub/inner.txt' } },
   { name: '"." after a file (ENOTDIR)', path: (f) => f.p('app/file.txt/.'), expect: { refuse: 'not-a-directory' } },
   { name: 'a file used as a folder (ENOTDIR)', path: (f) => f.p('app/file.txt/child'), expect: { refuse: 'not-a-directory' } },
-  { name: 'case variant /APP/file.txt (only /app exists; Linux compares case-sensitively)', path: (f) => f.p('APP/file.txt'), expect: { refuse: 'outside-roots' } },
+  {
+    name: 'case variant /APP/file.txt (only /app exists; Linux compares case-sensitively)',
+    path: (f) => f.p('APP/file.txt'),
+    expect: { refuse: 'outside-roots' },
+  },
 
   // Malformed.
   { name: 'NUL byte', path: (f) => f.p('app/file.txt\0.png'), expect: { refuse: 'nul-byte' } },
@@ -129,7 +175,10 @@ describe('RootGuard', () => {
     assert.equal(direct.message, `"${f.p('outside/secret.txt')}" is outside this session’s folders (${f.roots.join(', ')})`);
     const viaLink = await guard.check(f.p('app/link-out-file'));
     assert.ok(!viaLink.allowed);
-    assert.equal(viaLink.message, `"${f.p('app/link-out-file')}" is outside this session’s folders (${f.roots.join(', ')}): it resolves to ${f.p('outside/secret.txt')}`);
+    assert.equal(
+      viaLink.message,
+      `"${f.p('app/link-out-file')}" is outside this session’s folders (${f.roots.join(', ')}): it resolves to ${f.p('outside/secret.txt')}`,
+    );
     const single = await new RootGuard([f.p('app')]).check(f.p('lib'));
     assert.ok(!single.allowed);
     assert.match(single.message, /outside this session’s folder \(.*\/app\)$/);
@@ -175,7 +224,10 @@ describe('RootGuard', () => {
   it('lets roots that cannot be resolved or are not folders grant nothing, and says so', async () => {
     const partial = new RootGuard([f.p('app'), f.p('gone'), f.p('app/file.txt'), f.p('app/loop-a')]);
     assert.deepEqual(partial.roots, [f.p('app')]);
-    assert.deepEqual(partial.unavailable.map((u) => u.root), [f.p('gone'), f.p('app/file.txt'), f.p('app/loop-a')]);
+    assert.deepEqual(
+      partial.unavailable.map((u) => u.root),
+      [f.p('gone'), f.p('app/file.txt'), f.p('app/loop-a')],
+    );
     assert.match(partial.unavailable[0]!.reason, /cannot be resolved: ENOENT/);
     assert.match(partial.unavailable[1]!.reason, /is not a folder/);
     assert.match(partial.unavailable[2]!.reason, /ELOOP/);

@@ -1,14 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import {
-  RootSetError,
-  createRootSet,
-  describeRoots,
-  rootPaths,
-  rootSetFromPaths,
-  sameRootPaths,
-  validateRootPaths,
-} from '../../../src/roots/rootSet';
+import { RootSetError, createRootSet, describeRoots, rootPaths, rootSetFromPaths, sameRootPaths, validateRootPaths } from '../../../src/roots/rootSet';
 
 const posix = (p: string) => path.posix.isAbsolute(p);
 
@@ -16,7 +8,10 @@ describe('RootSet validation (the additional-directories RFD rules)', () => {
   it('keeps a valid list as it is, in order, cwd first', () => {
     const set = rootSetFromPaths('/w/app', ['/w/lib', '/w/docs']);
     assert.deepEqual(rootPaths(set), ['/w/app', '/w/lib', '/w/docs']);
-    assert.deepEqual(set.additionalDirectories.map((r) => r.name), ['lib', 'docs']);
+    assert.deepEqual(
+      set.additionalDirectories.map((r) => r.name),
+      ['lib', 'docs'],
+    );
   });
 
   it('removes exact duplicates keeping the first occurrence', () => {
@@ -57,7 +52,10 @@ describe('RootSet validation (the additional-directories RFD rules)', () => {
   ];
   for (const [name, cwd, additional, message] of bad) {
     it(`rejects ${name}, naming the entry`, () => {
-      assert.throws(() => validateRootPaths(cwd, additional, posix), (error: Error) => error instanceof RootSetError && message.test(error.message));
+      assert.throws(
+        () => validateRootPaths(cwd, additional, posix),
+        (error: Error) => error instanceof RootSetError && message.test(error.message),
+      );
     });
   }
 
@@ -69,10 +67,14 @@ describe('RootSet validation (the additional-directories RFD rules)', () => {
   });
 
   it('keeps display names next to paths, first occurrence wins', () => {
-    const set = createRootSet({ path: '/w/app', name: 'App' }, [
-      { path: '/w/lib', name: 'Library' },
-      { path: '/w/lib', name: 'Library again' },
-    ], posix);
+    const set = createRootSet(
+      { path: '/w/app', name: 'App' },
+      [
+        { path: '/w/lib', name: 'Library' },
+        { path: '/w/lib', name: 'Library again' },
+      ],
+      posix,
+    );
     assert.deepEqual(set.additionalDirectories, [{ path: '/w/lib', name: 'Library' }]);
     assert.equal(describeRoots(set), 'App and Library');
   });

@@ -1,6 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { rootPaths } from '../../../src/roots/rootSet';
-import { candidateRoots, choosePrimary, describeNotShared, foldersNeedingConsent, planRoots, restrictToMapped, type FolderInfo } from '../../../src/roots/workspaceRoots';
+import {
+  candidateRoots,
+  choosePrimary,
+  describeNotShared,
+  foldersNeedingConsent,
+  planRoots,
+  restrictToMapped,
+  type FolderInfo,
+} from '../../../src/roots/workspaceRoots';
 
 const folder = (name: string, fsPath: string | undefined, scheme = 'file'): FolderInfo => ({
   name,
@@ -32,11 +40,14 @@ describe('workspace folders → roots', () => {
   const candidates = candidateRoots(folders, realpath);
 
   it('keeps local folders in workspace order, as real paths, once each', () => {
-    assert.deepEqual(candidates.roots.map((r) => [r.name, r.path, r.index]), [
-      ['app', '/real/w/app', 0],
-      ['lib', '/real/w/lib', 2],
-      ['docs', '/real/w/docs', 4],
-    ]);
+    assert.deepEqual(
+      candidates.roots.map((r) => [r.name, r.path, r.index]),
+      [
+        ['app', '/real/w/app', 0],
+        ['lib', '/real/w/lib', 2],
+        ['docs', '/real/w/docs', 4],
+      ],
+    );
   });
 
   it('lists virtual, remote and missing folders as not shared, with the reason', () => {
@@ -59,25 +70,34 @@ describe('workspace folders → roots', () => {
   it('asks consent only for the other folders not granted yet, unless all are trusted', () => {
     const primary = candidates.roots[1]!;
     const granted = (p: string) => p === '/real/w/docs';
-    assert.deepEqual(foldersNeedingConsent(candidates, primary, granted, false).map((r) => r.name), ['app']);
+    assert.deepEqual(
+      foldersNeedingConsent(candidates, primary, granted, false).map((r) => r.name),
+      ['app'],
+    );
     assert.deepEqual(foldersNeedingConsent(candidates, primary, granted, true), []);
   });
 
   it('sends the primary plus the granted folders in workspace order, and says why the rest is not shared', () => {
     const plan = planRoots(candidates, candidates.roots[1]!, (p) => p === '/real/w/docs', false, true);
     assert.deepEqual(rootPaths(plan.rootSet), ['/real/w/lib', '/real/w/docs']);
-    assert.deepEqual(plan.notShared.map((f) => [f.name, f.reason]), [
-      ['remote', 'not-local'],
-      ['gone', 'missing'],
-      ['memfs', 'not-local'],
-      ['app', 'not-granted'],
-    ]);
+    assert.deepEqual(
+      plan.notShared.map((f) => [f.name, f.reason]),
+      [
+        ['remote', 'not-local'],
+        ['gone', 'missing'],
+        ['memfs', 'not-local'],
+        ['app', 'not-granted'],
+      ],
+    );
   });
 
   it('sends only the primary folder to an agent without additionalDirectories, naming what is left out', () => {
     const plan = planRoots(candidates, candidates.roots[0]!, () => true, false, false);
     assert.deepEqual(rootPaths(plan.rootSet), ['/real/w/app']);
-    assert.deepEqual(plan.notShared.filter((f) => f.reason === 'agent-unsupported').map((f) => f.name), ['lib', 'docs']);
+    assert.deepEqual(
+      plan.notShared.filter((f) => f.reason === 'agent-unsupported').map((f) => f.name),
+      ['lib', 'docs'],
+    );
   });
 
   it('says a folder is left out because the agent takes one folder, also when it was never granted', () => {
@@ -108,9 +128,16 @@ describe('folders of a remote agent with path mappings', () => {
       (p) => p,
     );
     const mapped = restrictToMapped(candidates, (p) => p === '/w/app');
-    assert.deepEqual(mapped.roots.map((r) => r.name), ['app']);
+    assert.deepEqual(
+      mapped.roots.map((r) => r.name),
+      ['app'],
+    );
     assert.deepEqual(mapped.notShared, [{ name: 'lib', location: '/w/lib', reason: 'not-mapped' }]);
     assert.match(describeNotShared('not-mapped'), /path mapping/);
-    assert.equal(restrictToMapped(candidates, () => true), candidates, 'all mapped: unchanged');
+    assert.equal(
+      restrictToMapped(candidates, () => true),
+      candidates,
+      'all mapped: unchanged',
+    );
   });
 });

@@ -7,9 +7,20 @@ function agent(id: string, extra: Partial<GalleryAgentView> = {}): GalleryAgentV
 }
 
 const agents = [
-  agent('claude-acp', { name: 'Claude Agent', description: 'ACP wrapper for Anthropic’s Claude', authors: ['Anthropic'], installed: { version: '0.1.0', distribution: 'npx' }, update: '0.2.0' }),
+  agent('claude-acp', {
+    name: 'Claude Agent',
+    description: 'ACP wrapper for Anthropic’s Claude',
+    authors: ['Anthropic'],
+    installed: { version: '0.1.0', distribution: 'npx' },
+    update: '0.2.0',
+  }),
   agent('goose', { name: 'goose', description: 'An open-source AI agent', authors: ['Block'] }),
-  agent('opencode', { name: 'OpenCode', description: 'The AI coding agent built for the terminal', authors: ['SST'], installed: { version: '1.0.0', distribution: 'binary' } }),
+  agent('opencode', {
+    name: 'OpenCode',
+    description: 'The AI coding agent built for the terminal',
+    authors: ['SST'],
+    installed: { version: '1.0.0', distribution: 'binary' },
+  }),
 ];
 const ids = (list: GalleryAgentView[]) => list.map((a) => a.id);
 
@@ -33,13 +44,25 @@ describe('Add Agent gallery: what it shows', () => {
 
   it('the catalog line: fresh, offline with the date or the shipped list, no registry URL', () => {
     const now = Date.UTC(2025, 5, 1, 12);
-    const base: GalleryCatalogView = { url: 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json', official: true, source: 'network', skipped: 0, problems: [] };
+    const base: GalleryCatalogView = {
+      url: 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json',
+      official: true,
+      source: 'network',
+      skipped: 0,
+      problems: [],
+    };
     assert.deepEqual(catalogStatus({ ...base, fetchedAt: now - 3 * 60_000 }, now), { kind: 'current', text: 'From the ACP Registry, checked 3 minutes ago' });
-    assert.equal(catalogStatus({ ...base, url: 'http://127.0.0.1:8080/registry.json', official: false, fetchedAt: now }, now).text, 'From 127.0.0.1:8080, checked just now');
+    assert.equal(
+      catalogStatus({ ...base, url: 'http://127.0.0.1:8080/registry.json', official: false, fetchedAt: now }, now).text,
+      'From 127.0.0.1:8080, checked just now',
+    );
     const offline = catalogStatus({ ...base, source: 'cache', fetchedAt: now - 86_400_000, error: 'getaddrinfo ENOTFOUND' }, now);
     assert.equal(offline.kind, 'offline');
     assert.match(offline.text, /^Offline: the list from .+2025.+ \(getaddrinfo ENOTFOUND\)$/);
-    assert.deepEqual(catalogStatus({ ...base, source: 'snapshot', error: 'timed out' }, now), { kind: 'offline', text: 'Offline: the list shipped with ACP Workspace (timed out)' });
+    assert.deepEqual(catalogStatus({ ...base, source: 'snapshot', error: 'timed out' }, now), {
+      kind: 'offline',
+      text: 'Offline: the list shipped with ACP Workspace (timed out)',
+    });
     assert.equal(catalogStatus({ ...base, source: 'snapshot' }, now).text, 'The list shipped with ACP Workspace (not checked with the ACP Registry yet)');
     assert.equal(catalogStatus({ ...base, url: '', official: false, source: 'snapshot' }, now).kind, 'unset');
   });
@@ -53,11 +76,27 @@ describe('Add Agent gallery: what it shows', () => {
   });
 
   it('a card offers install (the distributions that work), update, installed, progress, or nothing that works here', () => {
-    assert.deepEqual(cardAction(agent('a', { availability: [{ kind: 'binary', available: false, reason: 'no download for linux-aarch64' }, { kind: 'npx', available: true }, { kind: 'uvx', available: true }] })), { kind: 'install', kinds: ['npx', 'uvx'] });
+    assert.deepEqual(
+      cardAction(
+        agent('a', {
+          availability: [
+            { kind: 'binary', available: false, reason: 'no download for linux-aarch64' },
+            { kind: 'npx', available: true },
+            { kind: 'uvx', available: true },
+          ],
+        }),
+      ),
+      { kind: 'install', kinds: ['npx', 'uvx'] },
+    );
     assert.deepEqual(cardAction(agent('a', { availability: [{ kind: 'uvx', available: false, reason: 'uv is not installed' }] })), { kind: 'unavailable' });
     assert.deepEqual(cardAction(agents[0]!), { kind: 'update', from: '0.1.0', to: '0.2.0' });
     assert.deepEqual(cardAction(agents[2]!), { kind: 'installed', version: '1.0.0' });
-    assert.deepEqual(cardAction({ ...agents[0]!, busy: { action: 'update', message: 'Unpacking', fraction: 0.9 } }), { kind: 'busy', action: 'update', message: 'Unpacking', fraction: 0.9 });
+    assert.deepEqual(cardAction({ ...agents[0]!, busy: { action: 'update', message: 'Unpacking', fraction: 0.9 } }), {
+      kind: 'busy',
+      action: 'update',
+      message: 'Unpacking',
+      fraction: 0.9,
+    });
   });
 
   it('says when an action ended: installed, updated, removed, failed (and nothing while it runs or when nothing ran)', () => {
@@ -68,7 +107,10 @@ describe('Add Agent gallery: what it shows', () => {
     assert.deepEqual(actionAnnouncements([busy(goose, 'install')], [{ ...goose, error: 'Checksum mismatch' }]), ['goose: Checksum mismatch']);
     assert.deepEqual(actionAnnouncements([busy(goose, 'install')], [goose]), ['goose was not installed.']);
     assert.deepEqual(actionAnnouncements([busy(installed, 'uninstall')], [goose]), ['goose was removed.']);
-    assert.deepEqual(actionAnnouncements([busy(agents[0]!, 'update')], [{ ...agents[0]!, installed: { version: '0.2.0', distribution: 'npx' }, update: undefined }]), ['Claude Agent was updated to 0.2.0.']);
+    assert.deepEqual(
+      actionAnnouncements([busy(agents[0]!, 'update')], [{ ...agents[0]!, installed: { version: '0.2.0', distribution: 'npx' }, update: undefined }]),
+      ['Claude Agent was updated to 0.2.0.'],
+    );
     assert.deepEqual(actionAnnouncements([busy(goose, 'install')], [busy(goose, 'install')]), []);
     assert.deepEqual(actionAnnouncements(agents, agents), []);
   });

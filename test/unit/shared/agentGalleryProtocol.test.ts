@@ -2,7 +2,14 @@ import * as assert from 'node:assert/strict';
 import { GALLERY_LIMITS, GalleryToHost, HostToGallery, type GalleryView } from '../../../src/shared/agentGalleryProtocol';
 
 const view: GalleryView = {
-  catalog: { url: 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json', official: true, source: 'network', fetchedAt: 1, skipped: 0, problems: [] },
+  catalog: {
+    url: 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json',
+    official: true,
+    source: 'network',
+    fetchedAt: 1,
+    skipped: 0,
+    problems: [],
+  },
   agents: [
     {
       id: 'opencode',
@@ -13,7 +20,10 @@ const view: GalleryView = {
       license: 'MIT',
       repository: 'https://github.com/sst/opencode',
       hasIcon: true,
-      availability: [{ kind: 'binary', available: true }, { kind: 'npx', available: false, reason: 'Node.js is not installed' }],
+      availability: [
+        { kind: 'binary', available: true },
+        { kind: 'npx', available: false, reason: 'Node.js is not installed' },
+      ],
       installed: { version: '1.2.0', distribution: 'binary' },
       update: '1.2.3',
       busy: { action: 'update', message: 'Downloading', fraction: 0.5 },
@@ -31,7 +41,12 @@ describe('Add Agent gallery protocol', () => {
   });
 
   it('refuses an icon that is not an image data URL (a remote URL, HTML, a script)', () => {
-    for (const dataUri of ['https://example.com/icon.svg', 'data:text/html;base64,PHNjcmlwdD4=', 'javascript:alert(1)', `data:image/png;base64,${'A'.repeat(GALLERY_LIMITS.dataUri)}`]) {
+    for (const dataUri of [
+      'https://example.com/icon.svg',
+      'data:text/html;base64,PHNjcmlwdD4=',
+      'javascript:alert(1)',
+      `data:image/png;base64,${'A'.repeat(GALLERY_LIMITS.dataUri)}`,
+    ]) {
       assert.equal(HostToGallery.safeParse({ type: 'icon', id: 'x', dataUri }).success, false, dataUri.slice(0, 40));
     }
   });
@@ -44,7 +59,8 @@ describe('Add Agent gallery protocol', () => {
       { ...agent, description: 'x'.repeat(GALLERY_LIMITS.description + 1) },
       { ...agent, authors: 'SST' },
     ];
-    for (const a of bad) assert.equal(HostToGallery.safeParse({ type: 'state', state: { ...view, agents: [a] } }).success, false, JSON.stringify(a).slice(0, 80));
+    for (const a of bad)
+      assert.equal(HostToGallery.safeParse({ type: 'state', state: { ...view, agents: [a] } }).success, false, JSON.stringify(a).slice(0, 80));
   });
 
   it('accepts every verb of the webview', () => {

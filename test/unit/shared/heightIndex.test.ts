@@ -20,7 +20,10 @@ class Oracle {
 describe('HeightIndex (offsets of items with heights of their own)', () => {
   it('places each item after the heights before it, and finds the item at an offset', () => {
     const index = new HeightIndex([30, 10, 0, 25]);
-    assert.deepEqual([0, 1, 2, 3, 4].map((i) => index.offset(i)), [0, 30, 40, 40, 65]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4].map((i) => index.offset(i)),
+      [0, 30, 40, 40, 65],
+    );
     assert.equal(index.total, 65);
     assert.equal(index.indexAt(-5), 0);
     assert.equal(index.indexAt(0), 0);

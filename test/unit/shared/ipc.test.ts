@@ -16,13 +16,21 @@ describe('webview requests, paired by id', () => {
   };
 
   it('answers with the handler’s result, under the request’s id', async () => {
-    assert.deepEqual(await answer(Requests, handlers, { type: 'request', id: 7, method: 'double', params: { n: 21 } }), { type: 'response', id: 7, result: 42 });
+    assert.deepEqual(await answer(Requests, handlers, { type: 'request', id: 7, method: 'double', params: { n: 21 } }), {
+      type: 'response',
+      id: 7,
+      result: 42,
+    });
   });
 
   it('answers an error, never calling a handler, for an unknown method or params that do not validate', async () => {
     let called = false;
     const watched = { ...handlers, double: (p: { n: number }) => ((called = true), handlers.double(p)) };
-    assert.deepEqual(await answer(Requests, watched, { type: 'request', id: 1, method: 'triple', params: {} }), { type: 'response', id: 1, error: 'Unknown request triple.' });
+    assert.deepEqual(await answer(Requests, watched, { type: 'request', id: 1, method: 'triple', params: {} }), {
+      type: 'response',
+      id: 1,
+      error: 'Unknown request triple.',
+    });
     const invalid = await answer(Requests, watched, { type: 'request', id: 2, method: 'double', params: { n: 'x' } });
     assert.equal(invalid.id, 2);
     assert.match(invalid.error ?? '', /^Invalid params for double: Invalid input: expected number, received string$/, 'says why, in words');

@@ -34,7 +34,14 @@ describe('RowLayout (where each row of the virtual list is)', () => {
   });
 
   it('stays exact for 100,000 rows', () => {
-    const big = new RowLayout(100_000, [{ index: 0, kind: 'group2' }, { index: 50_000, kind: 'group2' }], ROW_HEIGHTS.sessionWithSnippet);
+    const big = new RowLayout(
+      100_000,
+      [
+        { index: 0, kind: 'group2' },
+        { index: 50_000, kind: 'group2' },
+      ],
+      ROW_HEIGHTS.sessionWithSnippet,
+    );
     const at = big.offset(75_000);
     assert.equal(at, ROW_HEIGHTS.group2 * 2 + (75_000 - 2) * ROW_HEIGHTS.sessionWithSnippet);
     assert.equal(big.indexAt(at + 1), 75_000);

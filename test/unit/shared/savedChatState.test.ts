@@ -17,9 +17,22 @@ describe('a chat tab’s saved webview state, read back', () => {
   });
 
   it('drops what does not read (state read back is validated), so a damaged state cannot break the chat', () => {
-    const damaged = { agentName: 7, sessionId: 's1', title: null, roots: '/w/app', draft: { text: 3 }, images: 'https://example.com/a.png', queue: 'x', extra: 1 };
+    const damaged = {
+      agentName: 7,
+      sessionId: 's1',
+      title: null,
+      roots: '/w/app',
+      draft: { text: 3 },
+      images: 'https://example.com/a.png',
+      queue: 'x',
+      extra: 1,
+    };
     assert.deepEqual(readSavedChatState(damaged), { sessionId: 's1' });
-    assert.deepEqual(readSavedChatState({ roots: ['/w/app', 4], images: [1, 'https://example.com/b.png'] }), { images: ['https://example.com/b.png'] }, 'roots with a bad item are dropped whole; image URLs that are not strings one by one');
+    assert.deepEqual(
+      readSavedChatState({ roots: ['/w/app', 4], images: [1, 'https://example.com/b.png'] }),
+      { images: ['https://example.com/b.png'] },
+      'roots with a bad item are dropped whole; image URLs that are not strings one by one',
+    );
     for (const nothing of [undefined, null, 'state', 42, ['a']]) assert.deepEqual(readSavedChatState(nothing), {});
   });
 });

@@ -109,7 +109,10 @@ describe('TranscriptLayout (the chat transcript, virtualized)', () => {
       assert.deepEqual(slots[0], { kind: 'gap', key: 'gap-17', height: 1700 });
       assert.deepEqual(slots[slots.length - 1], { kind: 'gap', key: 'gap-end', height: 7100 });
       const { entries, height } = shape(slots, layout);
-      assert.deepEqual(entries, Array.from({ length: 12 }, (_, i) => 17 + i));
+      assert.deepEqual(
+        entries,
+        Array.from({ length: 12 }, (_, i) => 17 + i),
+      );
       assert.equal(height, layout.total, 'the scrollbar reflects the whole transcript');
       assert.deepEqual(layout.range(-50, 500, 300), { first: 0, last: 8 });
       assert.deepEqual(layout.range(9500, 500, 300), { first: 92, last: 100 });

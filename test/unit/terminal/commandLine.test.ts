@@ -38,12 +38,10 @@ describe('terminal command planning', () => {
 
   it('runs a whole line through cmd.exe /d /s /c on Windows, ComSpec found case-insensitively', async () => {
     const plan = await planCommand('npm test && echo done', [], 'C:\\work', { COMSPEC: 'C:\\Windows\\system32\\cmd.exe' }, 'win32');
-    assert.deepEqual([plan.file, plan.args, plan.shell, plan.windowsVerbatimArguments], [
-      'C:\\Windows\\system32\\cmd.exe',
-      ['/d', '/s', '/c', '"npm test && echo done"'],
-      true,
-      true,
-    ]);
+    assert.deepEqual(
+      [plan.file, plan.args, plan.shell, plan.windowsVerbatimArguments],
+      ['C:\\Windows\\system32\\cmd.exe', ['/d', '/s', '/c', '"npm test && echo done"'], true, true],
+    );
     assert.equal((await planCommand('dir', [], 'C:\\work', {}, 'win32')).shell, false);
     // A backslash is a path separator on Windows, not shell syntax.
     assert.equal(looksLikeShellLine('C:\\tools\\x.exe', 'win32'), false);
@@ -64,7 +62,15 @@ describe('terminal command planning', () => {
 
   describe('environment', () => {
     it('merges entries over the base, later entries winning', () => {
-      const env = mergeEnv({ A: '1', B: '2' }, [{ name: 'B', value: 'x' }, { name: 'C', value: 'y' }, { name: 'C', value: 'z' }], 'linux');
+      const env = mergeEnv(
+        { A: '1', B: '2' },
+        [
+          { name: 'B', value: 'x' },
+          { name: 'C', value: 'y' },
+          { name: 'C', value: 'z' },
+        ],
+        'linux',
+      );
       assert.deepEqual(env, { A: '1', B: 'x', C: 'z' });
     });
 

@@ -226,12 +226,16 @@ describe('Terminals (real processes)', function () {
   it('passes env entries over the inherited environment', async () => {
     const local = make({ parentEnv: { ...process.env, FROM_PARENT: 'parent', OVERRIDDEN: 'old' } });
     try {
-      const id = await node('console.log([process.env.FROM_PARENT, process.env.OVERRIDDEN, process.env.ACP_TERM_TEST].join(","))', {
-        env: [
-          { name: 'OVERRIDDEN', value: 'new' },
-          { name: 'ACP_TERM_TEST', value: 'héllo wörld' },
-        ],
-      }, local);
+      const id = await node(
+        'console.log([process.env.FROM_PARENT, process.env.OVERRIDDEN, process.env.ACP_TERM_TEST].join(","))',
+        {
+          env: [
+            { name: 'OVERRIDDEN', value: 'new' },
+            { name: 'ACP_TERM_TEST', value: 'héllo wörld' },
+          ],
+        },
+        local,
+      );
       await local.waitForExit(ref(id));
       assert.equal(local.output(ref(id)).output, 'parent,new,héllo wörld\n');
     } finally {
@@ -373,8 +377,14 @@ describe('Terminals (real processes)', function () {
     const b = await node('setInterval(() => {}, 1000)', { sessionId: 's2' });
     await terminals.releaseSession('s1');
     assert.equal(terminals.get(a), undefined);
-    assert.deepEqual(terminals.list().map((v) => v.terminalId), [b]);
-    assert.deepEqual(terminals.list('s2').map((v) => v.sessionId), ['s2']);
+    assert.deepEqual(
+      terminals.list().map((v) => v.terminalId),
+      [b],
+    );
+    assert.deepEqual(
+      terminals.list('s2').map((v) => v.sessionId),
+      ['s2'],
+    );
   });
 
   it('dispose kills and releases everything, and refuses new terminals', async () => {

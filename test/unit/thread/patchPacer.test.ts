@@ -50,7 +50,10 @@ describe('PatchPacer (one patch in flight, the rest coalesced)', () => {
     assert.equal(sent.length, 2, 'nothing changed, nothing sent');
     chunk('!');
     assert.equal(sent.length, 3);
-    assert.deepEqual(sent.map((s) => s.seq), [1, 2, 3]);
+    assert.deepEqual(
+      sent.map((s) => s.seq),
+      [1, 2, 3],
+    );
     pacer.dispose();
   });
 

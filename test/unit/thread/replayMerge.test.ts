@@ -48,21 +48,40 @@ describe('placeAfterTurns (what only the client knows of a turn, put back after 
     assert.deepEqual([anchor.occurrence, anchor.ordinal], [1, 2], 'the second “again”, after two prompts');
     const replay = [user('r1', 'again'), agent('r2', 'ok'), user('r3', 'other'), agent('r4', 'ok'), user('r5', 'again'), agent('r6', 'done'), info('i1')];
     const { entries, placed } = placeAfterTurns(replay, [{ anchor, entry: changes('c') }]);
-    assert.deepEqual(placed.map((e) => e.id), ['c']);
-    assert.deepEqual(entries.map((e) => e.id), ['r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'c', 'i1'], 'after the turn’s answer, before the notes that follow the replay');
+    assert.deepEqual(
+      placed.map((e) => e.id),
+      ['c'],
+    );
+    assert.deepEqual(
+      entries.map((e) => e.id),
+      ['r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'c', 'i1'],
+      'after the turn’s answer, before the notes that follow the replay',
+    );
   });
 
   it('puts each turn’s entry at the end of its turn, before the next prompt; by position when the text differs; not at all when the prompt is not shown', () => {
     const first = anchorOf([user('u1', 'first')]);
     const second = { ...anchorOf([user('u1', 'first'), user('u2', 'second, with an attachment')]) };
     const hidden = { key: 'no such prompt', occurrence: 0, ordinal: 9 };
-    const replay = [user('r1', 'first'), agent('r2', 'one'), { kind: 'tool', id: 't1', toolCallId: 'x', title: 'Edit', toolKind: 'edit', status: 'completed', content: [], locations: [] } as ViewEntry, user('r3', 'second'), agent('r4', 'two')];
+    const replay = [
+      user('r1', 'first'),
+      agent('r2', 'one'),
+      { kind: 'tool', id: 't1', toolCallId: 'x', title: 'Edit', toolKind: 'edit', status: 'completed', content: [], locations: [] } as ViewEntry,
+      user('r3', 'second'),
+      agent('r4', 'two'),
+    ];
     const { entries, placed } = placeAfterTurns(replay, [
       { anchor: first, entry: changes('c1') },
       { anchor: second, entry: changes('c2') },
       { anchor: hidden, entry: changes('c3') },
     ]);
-    assert.deepEqual(entries.map((e) => e.id), ['r1', 'r2', 't1', 'c1', 'r3', 'r4', 'c2']);
-    assert.deepEqual(placed.map((e) => e.id), ['c1', 'c2']);
+    assert.deepEqual(
+      entries.map((e) => e.id),
+      ['r1', 'r2', 't1', 'c1', 'r3', 'r4', 'c2'],
+    );
+    assert.deepEqual(
+      placed.map((e) => e.id),
+      ['c1', 'c2'],
+    );
   });
 });

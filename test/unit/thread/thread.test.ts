@@ -10,7 +10,11 @@ import { transcriptEvent } from '../../../src/acp/v1/transcriptEvents';
 const FIXTURES = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'updates');
 
 function newThread(): Thread {
-  return new Thread({ agentName: 'Agent', roots: [{ name: 'app', path: '/w/app', primary: true }], prompt: { image: false, audio: false, embeddedContext: false } });
+  return new Thread({
+    agentName: 'Agent',
+    roots: [{ name: 'app', path: '/w/app', primary: true }],
+    prompt: { image: false, audio: false, embeddedContext: false },
+  });
 }
 
 /** Parses an update the way the connection does (zod, tolerant). */
@@ -18,7 +22,8 @@ function update(raw: Record<string, unknown>): acp.SessionUpdate {
   return acp.SessionNotification.parse({ sessionId: 's', update: raw }).update;
 }
 
-const text = (t: string, messageId?: string, kind = 'agent_message_chunk') => update({ sessionUpdate: kind, content: { type: 'text', text: t }, ...(messageId ? { messageId } : {}) });
+const text = (t: string, messageId?: string, kind = 'agent_message_chunk') =>
+  update({ sessionUpdate: kind, content: { type: 'text', text: t }, ...(messageId ? { messageId } : {}) });
 
 /** A webview's view of the thread, built only from the ops it was sent. */
 class WebviewModel {
@@ -49,7 +54,10 @@ describe('Thread (the transcript reducer)', () => {
     thread.apply(transcriptEvent(text('lo', 'm1')));
     thread.apply(transcriptEvent(text('Next', 'm2')));
     const entries = thread.snapshot().entries;
-    assert.deepEqual(entries.map((e) => e.kind === 'agent' && e.blocks), [[{ type: 'text', text: 'Hello' }], [{ type: 'text', text: 'Next' }]]);
+    assert.deepEqual(
+      entries.map((e) => e.kind === 'agent' && e.blocks),
+      [[{ type: 'text', text: 'Hello' }], [{ type: 'text', text: 'Next' }]],
+    );
   });
 
   it('joins consecutive chunks without ids, and splits messages around other entries', () => {
@@ -73,23 +81,39 @@ describe('Thread (the transcript reducer)', () => {
     thread.apply(transcriptEvent(text(' and ')));
     const [entry] = thread.snapshot().entries;
     assert.ok(entry?.kind === 'agent');
-    assert.deepEqual(entry.blocks.map((b) => b.type), ['text', 'image', 'text']);
+    assert.deepEqual(
+      entry.blocks.map((b) => b.type),
+      ['text', 'image', 'text'],
+    );
     assert.equal(entry.blocks[1]?.type === 'image' && entry.blocks[1].dataUrl, 'data:image/png;base64,AAA');
   });
 
   it('patches tool calls by id: fields present change, content and locations replace', () => {
     const thread = newThread();
-    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit a.ts', kind: 'edit', status: 'pending', locations: [{ path: '/w/a.ts', line: 3 }] })));
+    thread.apply(
+      transcriptEvent(
+        update({
+          sessionUpdate: 'tool_call',
+          toolCallId: 't1',
+          title: 'Edit a.ts',
+          kind: 'edit',
+          status: 'pending',
+          locations: [{ path: '/w/a.ts', line: 3 }],
+        }),
+      ),
+    );
     thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'in_progress' })));
-    thread.apply(transcriptEvent(
-      update({
-        sessionUpdate: 'tool_call_update',
-        toolCallId: 't1',
-        status: 'completed',
-        content: [{ type: 'diff', path: '/w/a.ts', oldText: 'a\nb\n', newText: 'a\nc\nd\n' }],
-        locations: [],
-      }),
-    ));
+    thread.apply(
+      transcriptEvent(
+        update({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: 't1',
+          status: 'completed',
+          content: [{ type: 'diff', path: '/w/a.ts', oldText: 'a\nb\n', newText: 'a\nc\nd\n' }],
+          locations: [],
+        }),
+      ),
+    );
     const [tool] = thread.snapshot().entries;
     assert.ok(tool?.kind === 'tool');
     assert.equal(tool.title, 'Edit a.ts');
@@ -159,25 +183,59 @@ describe('Thread (the transcript reducer)', () => {
 
   it('keeps session-level state: commands, mode, config options, the agent’s title (null clears; what is shown is set by the title rule), usage', () => {
     const thread = newThread();
-    thread.setSession({ modes: { currentModeId: 'code', available: [{ id: 'code', name: 'Code' }, { id: 'ask', name: 'Ask' }] } });
-    thread.apply(transcriptEvent(update({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'plan', description: 'Plan', input: { hint: 'what' } }] })));
-    thread.apply(transcriptEvent(update({ sessionUpdate: 'current_mode_update', currentModeId: 'ask' })));
-    thread.apply(transcriptEvent(
-      update({
-        sessionUpdate: 'config_option_update',
-        configOptions: [
-          { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'b', options: [{ group: 'g', name: 'Group', options: [{ value: 'a', name: 'A' }, { value: 'b', name: 'B' }] }] },
-          { id: 'fast', name: 'Fast', type: 'boolean', currentValue: true },
-          { id: 'weird', name: 'Weird', type: 'slider', min: 0 },
+    thread.setSession({
+      modes: {
+        currentModeId: 'code',
+        available: [
+          { id: 'code', name: 'Code' },
+          { id: 'ask', name: 'Ask' },
         ],
-      }),
-    ));
+      },
+    });
+    thread.apply(
+      transcriptEvent(
+        update({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'plan', description: 'Plan', input: { hint: 'what' } }] }),
+      ),
+    );
+    thread.apply(transcriptEvent(update({ sessionUpdate: 'current_mode_update', currentModeId: 'ask' })));
+    thread.apply(
+      transcriptEvent(
+        update({
+          sessionUpdate: 'config_option_update',
+          configOptions: [
+            {
+              id: 'model',
+              name: 'Model',
+              category: 'model',
+              type: 'select',
+              currentValue: 'b',
+              options: [
+                {
+                  group: 'g',
+                  name: 'Group',
+                  options: [
+                    { value: 'a', name: 'A' },
+                    { value: 'b', name: 'B' },
+                  ],
+                },
+              ],
+            },
+            { id: 'fast', name: 'Fast', type: 'boolean', currentValue: true },
+            { id: 'weird', name: 'Weird', type: 'slider', min: 0 },
+          ],
+        }),
+      ),
+    );
     thread.apply(transcriptEvent(update({ sessionUpdate: 'session_info_update', title: 'Fix the build' })));
     thread.apply(transcriptEvent(update({ sessionUpdate: 'usage_update', used: 10, size: 100, cost: { amount: 0.5, currency: 'EUR' } })));
     const s = thread.session;
     assert.deepEqual(s.commands, [{ name: 'plan', description: 'Plan', hint: 'what' }]);
     assert.equal(s.modes?.currentModeId, 'ask');
-    assert.deepEqual(s.configOptions.map((o) => o.id), ['model', 'fast'], 'unknown option types are left out');
+    assert.deepEqual(
+      s.configOptions.map((o) => o.id),
+      ['model', 'fast'],
+      'unknown option types are left out',
+    );
     assert.deepEqual(s.configOptions[0]?.type === 'select' && s.configOptions[0].options.map((o) => `${o.group}:${o.value}`), ['Group:a', 'Group:b']);
     assert.equal(thread.agentTitle, 'Fix the build');
     assert.equal(s.title, undefined, 'the agent’s title is not what is shown by itself (a rename wins over it)');
@@ -193,7 +251,10 @@ describe('Thread (the transcript reducer)', () => {
     thread.apply(transcriptEvent(update({ sessionUpdate: 'future_variant_xyz', payload: { x: 1 } })));
     thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', title: 'missing id' })));
     const entries = thread.snapshot().entries;
-    assert.deepEqual(entries.map((e) => e.kind), ['notice', 'info', 'unknown', 'unknown']);
+    assert.deepEqual(
+      entries.map((e) => e.kind),
+      ['notice', 'info', 'unknown', 'unknown'],
+    );
     const unknown = entries[2];
     assert.ok(unknown?.kind === 'unknown' && unknown.tag === 'future_variant_xyz' && unknown.raw.includes('"x": 1'));
     const invalid = entries[3];
@@ -326,22 +387,45 @@ describe('Thread (the transcript reducer)', () => {
       'the command shows where it started, between the two messages',
     );
     const own = thread.snapshot().entries[2];
-    assert.deepEqual(own?.kind === 'terminal' && [own.terminalId, own.command, own.cwd, own.output, own.exitStatus?.exitCode, own.inToolCall], ['term-1', 'npm test', '/w/app', 'ok\n', 0, false]);
+    assert.deepEqual(own?.kind === 'terminal' && [own.terminalId, own.command, own.cwd, own.output, own.exitStatus?.exitCode, own.inToolCall], [
+      'term-1',
+      'npm test',
+      '/w/app',
+      'ok\n',
+      0,
+      false,
+    ]);
 
     // A tool call showing the same terminal takes over: one place shows a command.
     thread.updateTerminal('term-2', { command: 'ls', cwd: '/w/app', output: '' });
-    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Run ls', kind: 'execute', content: [{ type: 'terminal', terminalId: 'term-2' }] })));
+    thread.apply(
+      transcriptEvent(
+        update({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Run ls', kind: 'execute', content: [{ type: 'terminal', terminalId: 'term-2' }] }),
+      ),
+    );
     thread.updateTerminal('term-2', { command: 'ls', cwd: '/w/app', output: 'a b\n', exitStatus: { exitCode: 0, signal: null } });
     const entries = thread.snapshot().entries;
     const second = entries.find((e) => e.kind === 'terminal' && e.terminalId === 'term-2');
     assert.equal(second?.kind === 'terminal' && second.inToolCall, true);
     const tool = entries.find((e) => e.kind === 'tool');
-    assert.deepEqual(tool?.kind === 'tool' && tool.content[0], { type: 'terminal', terminalId: 'term-2', command: 'ls', cwd: '/w/app', output: 'a b\n', exitStatus: { exitCode: 0, signal: null } });
+    assert.deepEqual(tool?.kind === 'tool' && tool.content[0], {
+      type: 'terminal',
+      terminalId: 'term-2',
+      command: 'ls',
+      cwd: '/w/app',
+      output: 'a b\n',
+      exitStatus: { exitCode: 0, signal: null },
+    });
     assert.equal(entries.filter((e) => e.kind === 'terminal').length, 2, 'no second entry for a terminal a tool call shows');
 
     thread.addTerminalFailure('nosuchcommand --x', '/w/app', 'Cannot run nosuchcommand: not found.');
     const failed = thread.snapshot().entries.at(-1);
-    assert.deepEqual(failed?.kind === 'terminal' && [failed.terminalId, failed.command, failed.error, failed.inToolCall], [undefined, 'nosuchcommand --x', 'Cannot run nosuchcommand: not found.', false]);
+    assert.deepEqual(failed?.kind === 'terminal' && [failed.terminalId, failed.command, failed.error, failed.inToolCall], [
+      undefined,
+      'nosuchcommand --x',
+      'Cannot run nosuchcommand: not found.',
+      false,
+    ]);
     view.receive(thread);
     assert.deepEqual(view.entries, thread.snapshot().entries, 'the webview gets the same through ops');
   });
@@ -351,11 +435,45 @@ describe('Thread (the transcript reducer)', () => {
     const view = new WebviewModel();
     thread.addUserPrompt([{ type: 'text', text: 'list the files' }]);
     // pi-acp 0.0.34 (src/acp/session.ts emitBashToolCall / emitBashOutputUpdate), as it sends them.
-    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 'call_1', title: 'ls -1', kind: 'execute', status: 'pending', content: [{ type: 'terminal', terminalId: 'call_1' }], _meta: { terminal_info: { terminal_id: 'call_1', cwd: '/w/app' } } })));
-    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'in_progress', _meta: { terminal_output: { terminal_id: 'call_1', data: 'a.txt\n' } } })));
+    thread.apply(
+      transcriptEvent(
+        update({
+          sessionUpdate: 'tool_call',
+          toolCallId: 'call_1',
+          title: 'ls -1',
+          kind: 'execute',
+          status: 'pending',
+          content: [{ type: 'terminal', terminalId: 'call_1' }],
+          _meta: { terminal_info: { terminal_id: 'call_1', cwd: '/w/app' } },
+        }),
+      ),
+    );
+    thread.apply(
+      transcriptEvent(
+        update({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: 'call_1',
+          status: 'in_progress',
+          _meta: { terminal_output: { terminal_id: 'call_1', data: 'a.txt\n' } },
+        }),
+      ),
+    );
     let tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
-    assert.deepEqual(tool?.kind === 'tool' && tool.content, [{ type: 'terminal', terminalId: 'call_1', agentOwned: true, cwd: '/w/app', output: 'a.txt\n' }], 'its output so far, while it runs');
-    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed', _meta: { terminal_output: { terminal_id: 'call_1', data: 'b.txt\n' }, terminal_exit: { terminal_id: 'call_1', exit_code: 0, signal: null } } })));
+    assert.deepEqual(
+      tool?.kind === 'tool' && tool.content,
+      [{ type: 'terminal', terminalId: 'call_1', agentOwned: true, cwd: '/w/app', output: 'a.txt\n' }],
+      'its output so far, while it runs',
+    );
+    thread.apply(
+      transcriptEvent(
+        update({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: 'call_1',
+          status: 'completed',
+          _meta: { terminal_output: { terminal_id: 'call_1', data: 'b.txt\n' }, terminal_exit: { terminal_id: 'call_1', exit_code: 0, signal: null } },
+        }),
+      ),
+    );
     view.receive(thread);
     tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
     assert.deepEqual(tool?.kind === 'tool' && [tool.status, tool.content], [
@@ -373,12 +491,47 @@ describe('Thread (the transcript reducer)', () => {
   it('shows a command codex-acp runs (its output in `_meta.terminal_output_delta`), also when an update names no terminal in its content', () => {
     const thread = newThread();
     thread.addUserPrompt([{ type: 'text', text: 'bash printf hi' }]);
-    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 'call_x', title: 'printf hi', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'call_x' }], _meta: { terminal_info: { cwd: '/w/app', terminal_id: 'call_x' } } })));
-    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', _meta: { terminal_output_delta: { data: 'hi', terminal_id: 'call_x' } } })));
+    thread.apply(
+      transcriptEvent(
+        update({
+          sessionUpdate: 'tool_call',
+          toolCallId: 'call_x',
+          title: 'printf hi',
+          kind: 'execute',
+          status: 'in_progress',
+          content: [{ type: 'terminal', terminalId: 'call_x' }],
+          _meta: { terminal_info: { cwd: '/w/app', terminal_id: 'call_x' } },
+        }),
+      ),
+    );
+    thread.apply(
+      transcriptEvent(
+        update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', _meta: { terminal_output_delta: { data: 'hi', terminal_id: 'call_x' } } }),
+      ),
+    );
     // A later report replacing the content without the terminal keeps it: its state is the `_meta`'s.
-    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'done' } }], _meta: { terminal_exit: { exit_code: 0, signal: null, terminal_id: 'call_x' } } })));
+    thread.apply(
+      transcriptEvent(
+        update({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: 'call_x',
+          status: 'completed',
+          content: [{ type: 'content', content: { type: 'text', text: 'done' } }],
+          _meta: { terminal_exit: { exit_code: 0, signal: null, terminal_id: 'call_x' } },
+        }),
+      ),
+    );
     // Keys that do not read are ignored, never the update.
-    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'call_x', title: 'printf hi (done)', _meta: { terminal_output_delta: { data: 42 }, terminal_exit: 'soon' } })));
+    thread.apply(
+      transcriptEvent(
+        update({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: 'call_x',
+          title: 'printf hi (done)',
+          _meta: { terminal_output_delta: { data: 42 }, terminal_exit: 'soon' },
+        }),
+      ),
+    );
     const tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
     assert.deepEqual(tool?.kind === 'tool' && [tool.title, tool.status, tool.content], [
       'printf hi (done)',
@@ -392,10 +545,17 @@ describe('Thread (the transcript reducer)', () => {
 
   it('keeps the end of an agent-owned terminal’s output when it grows past the bound, and says earlier output was cut', () => {
     const thread = newThread();
-    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'yes', kind: 'execute', content: [{ type: 'terminal', terminalId: 'c' }] })));
+    thread.apply(
+      transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'yes', kind: 'execute', content: [{ type: 'terminal', terminalId: 'c' }] })),
+    );
     const chunk = 'y\n'.repeat(300_000);
-    for (let i = 0; i < 3; i++) thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c', _meta: { terminal_output: { terminal_id: 'c', data: chunk } } })));
-    thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c', _meta: { terminal_output: { terminal_id: 'c', data: 'end\n' } } })));
+    for (let i = 0; i < 3; i++)
+      thread.apply(
+        transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c', _meta: { terminal_output: { terminal_id: 'c', data: chunk } } })),
+      );
+    thread.apply(
+      transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 'c', _meta: { terminal_output: { terminal_id: 'c', data: 'end\n' } } })),
+    );
     const tool = thread.snapshot().entries.find((e) => e.kind === 'tool');
     const terminal = tool?.kind === 'tool' ? tool.content[0] : undefined;
     assert.ok(terminal?.type === 'terminal');
@@ -412,7 +572,14 @@ describe('Thread (the transcript reducer)', () => {
       sessionUpdate: 'config_option_update',
       configOptions: [
         { type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: 'p/m', options: [{ value: 'p/m', name: 'p/m' }] },
-        { type: 'select', id: 'thought_level', name: 'Thinking', category: 'thought_level', currentValue: 'low', options: levels.map((value) => ({ value, name: `Thinking: ${value}` })) },
+        {
+          type: 'select',
+          id: 'thought_level',
+          name: 'Thinking',
+          category: 'thought_level',
+          currentValue: 'low',
+          options: levels.map((value) => ({ value, name: `Thinking: ${value}` })),
+        },
       ],
     });
     const thread = newThread();
@@ -421,7 +588,10 @@ describe('Thread (the transcript reducer)', () => {
     assert.deepEqual(thread.session.modes, modes, 'modes alone: their picker');
     thread.apply(transcriptEvent(pi));
     assert.equal(thread.session.modes, undefined, 'the thought_level option offers the same choices: one picker');
-    assert.deepEqual(thread.session.configOptions.map((o) => o.id), ['model', 'thought_level']);
+    assert.deepEqual(
+      thread.session.configOptions.map((o) => o.id),
+      ['model', 'thought_level'],
+    );
     // What pi-acp sends when the level changes: both updates; the option's picker follows.
     thread.apply(transcriptEvent(update({ sessionUpdate: 'current_mode_update', currentModeId: 'high' })));
     assert.equal(thread.session.modes, undefined);
@@ -430,12 +600,29 @@ describe('Thread (the transcript reducer)', () => {
 
     // A config option of category `mode` (claude-agent-acp, codex-acp) stands for the modes whatever its values.
     const claude = newThread();
-    claude.setSession({ modes: { currentModeId: 'default', available: [{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan' }] }, configOptions: [{ type: 'select', id: 'mode', name: 'Mode', category: 'mode', currentValue: 'default', options: [{ value: 'default', name: 'Default' }] }] });
+    claude.setSession({
+      modes: {
+        currentModeId: 'default',
+        available: [
+          { id: 'default', name: 'Default' },
+          { id: 'plan', name: 'Plan' },
+        ],
+      },
+      configOptions: [
+        { type: 'select', id: 'mode', name: 'Mode', category: 'mode', currentValue: 'default', options: [{ value: 'default', name: 'Default' }] },
+      ],
+    });
     assert.equal(claude.session.modes, undefined);
 
     // Options that do not offer the modes (a model and a boolean, as the reference agent has) leave them.
     const other = newThread();
-    other.setSession({ modes, configOptions: [{ type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: 'a', options: [{ value: 'a', name: 'A' }] }, { type: 'boolean', id: 'x', name: 'X', currentValue: false }] });
+    other.setSession({
+      modes,
+      configOptions: [
+        { type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: 'a', options: [{ value: 'a', name: 'A' }] },
+        { type: 'boolean', id: 'x', name: 'X', currentValue: false },
+      ],
+    });
     assert.deepEqual(other.session.modes, modes);
     // …and the modes come back when an agent drops the option that stood for them.
     thread.apply(transcriptEvent(update({ sessionUpdate: 'config_option_update', configOptions: [] })));
@@ -447,7 +634,13 @@ describe('Thread (the transcript reducer)', () => {
     thread.addRefusal('write', '/etc/x', '"/etc/x" is outside this session’s folder (/w/app)');
     thread.addRefusal('terminal', '/etc', '"/etc" is outside this session’s folder (/w/app)', 'ls -la');
     const [write, terminal] = thread.snapshot().entries;
-    assert.deepEqual(write, { kind: 'refusal', id: write!.id, operation: 'write', path: '/etc/x', message: '"/etc/x" is outside this session’s folder (/w/app)' });
+    assert.deepEqual(write, {
+      kind: 'refusal',
+      id: write!.id,
+      operation: 'write',
+      path: '/etc/x',
+      message: '"/etc/x" is outside this session’s folder (/w/app)',
+    });
     assert.equal(terminal?.kind === 'refusal' && terminal.command, 'ls -la');
   });
 
@@ -471,15 +664,15 @@ describe('Thread (the transcript reducer)', () => {
     thread.apply(transcriptEvent(text('between')));
     thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' })));
     const ops = thread.takeOps();
-    assert.deepEqual(ops.map((op) => (op.op === 'entry' ? `${op.entry.kind}:${op.entry.kind === 'tool' ? op.entry.status : ''}` : op.op)), [
-      'tool:completed',
-      'agent:',
-    ]);
+    assert.deepEqual(
+      ops.map((op) => (op.op === 'entry' ? `${op.entry.kind}:${op.entry.kind === 'tool' ? op.entry.status : ''}` : op.op)),
+      ['tool:completed', 'agent:'],
+    );
   });
 
   it('gives the webview, through ops alone, exactly the host state (random sequences)', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     for (let round = 0; round < 50; round++) {
       const thread = newThread();
       const view = new WebviewModel();
@@ -489,7 +682,8 @@ describe('Thread (the transcript reducer)', () => {
         else if (r < 0.45) thread.apply(transcriptEvent(text(`th${step}`, undefined, 'agent_thought_chunk')));
         else if (r < 0.6) thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call', toolCallId: `t${step % 4}`, title: `tool ${step}` })));
         else if (r < 0.7) thread.apply(transcriptEvent(update({ sessionUpdate: 'tool_call_update', toolCallId: `t${step % 4}`, status: 'completed' })));
-        else if (r < 0.75) thread.apply(transcriptEvent(update({ sessionUpdate: 'plan', entries: [{ content: `p${step}`, priority: 'low', status: 'pending' }] })));
+        else if (r < 0.75)
+          thread.apply(transcriptEvent(update({ sessionUpdate: 'plan', entries: [{ content: `p${step}`, priority: 'low', status: 'pending' }] })));
         else if (r < 0.8) thread.addUserPrompt([{ type: 'text', text: `u${step}` }]);
         else if (r < 0.83) thread.endTurn('end_turn');
         else if (r < 0.85) thread.reset();
@@ -528,20 +722,29 @@ describe('Thread (the transcript reducer)', () => {
     for (const u of updates) thread.apply(transcriptEvent(u));
     const command = thread.snapshot().entries.find((e) => e.kind === 'tool' && e.title.startsWith("printf 'written by codex"));
     assert.ok(command?.kind === 'tool');
-    assert.deepEqual(command.content.find((c) => c.type === 'terminal'), {
-      type: 'terminal',
-      terminalId: 'call_scripted_1',
-      agentOwned: true,
-      cwd: '/tmp/acp-interop/workspace/app',
-      output: 'written by codex\n',
-      exitStatus: { exitCode: 0, signal: null },
-    });
+    assert.deepEqual(
+      command.content.find((c) => c.type === 'terminal'),
+      {
+        type: 'terminal',
+        terminalId: 'call_scripted_1',
+        agentOwned: true,
+        cwd: '/tmp/acp-interop/workspace/app',
+        output: 'written by codex\n',
+        exitStatus: { exitCode: 0, signal: null },
+      },
+    );
   });
 
   const recordings = fs.existsSync(FIXTURES) ? fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.jsonl')) : [];
 
   it('has recordings of the reference agent and of the real agents of the interop tier', () => {
-    for (const name of ['reference-agent.jsonl', 'claude-agent-acp-0.49.0.jsonl', 'claude-agent-acp-0.49.0-load.jsonl', 'sdk-v1-example.jsonl', 'codex-acp-2.6.0.jsonl']) {
+    for (const name of [
+      'reference-agent.jsonl',
+      'claude-agent-acp-0.49.0.jsonl',
+      'claude-agent-acp-0.49.0-load.jsonl',
+      'sdk-v1-example.jsonl',
+      'codex-acp-2.6.0.jsonl',
+    ]) {
       assert.ok(recordings.includes(name), `test/fixtures/updates/${name}`);
     }
   });
@@ -603,7 +806,11 @@ describe('Thread (the transcript reducer)', () => {
         calls.map((c) => [c.id, c.status ?? 'pending']),
         'one entry per tool call, with the last status sent',
       );
-      assert.deepEqual(entries.filter((e) => e.kind === 'unknown'), [], 'every update of a recorded agent is understood');
+      assert.deepEqual(
+        entries.filter((e) => e.kind === 'unknown'),
+        [],
+        'every update of a recorded agent is understood',
+      );
     });
   }
 });

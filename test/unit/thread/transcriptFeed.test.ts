@@ -33,7 +33,9 @@ class View {
       if (message.more) this.gathering = { entries, index };
       else [this.entries, this.index] = [entries, index];
     } else if (message.type === 'patch') {
-      const target = this.gathering ?? (message.more ? (this.gathering = { entries: this.entries.slice(), index: new Map(this.index) }) : { entries: this.entries, index: this.index });
+      const target =
+        this.gathering ??
+        (message.more ? (this.gathering = { entries: this.entries.slice(), index: new Map(this.index) }) : { entries: this.entries, index: this.index });
       this.session = applyOps(target.entries, target.index, message.ops) ?? this.session;
       if (!message.more && this.gathering) {
         [this.entries, this.index] = [this.gathering.entries, this.gathering.index];
@@ -49,7 +51,10 @@ class View {
 
 describe('a transcript too large for one message goes in pieces', () => {
   it('cuts ops into pieces of about the budget that, applied in order, do what the ops do', () => {
-    const ops: ChatOp[] = [{ op: 'reset' }, ...Array.from({ length: 200 }, (_, i): ChatOp => ({ op: 'entry', entry: agent(`a${i}`, `message ${i} `.repeat(20)) }))];
+    const ops: ChatOp[] = [
+      { op: 'reset' },
+      ...Array.from({ length: 200 }, (_, i): ChatOp => ({ op: 'entry', entry: agent(`a${i}`, `message ${i} `.repeat(20)) })),
+    ];
     const pieces = cutOps(ops, 4000);
     assert.ok(pieces.length > 10, `${pieces.length} pieces`);
     for (const piece of pieces) assert.ok(sizeOf(piece) <= 4000 + 400, `a piece of ${sizeOf(piece)}`);
@@ -60,11 +65,16 @@ describe('a transcript too large for one message goes in pieces', () => {
 
   it('sends a huge message as its entry with the start of its text, then appends; never between the halves of a surrogate pair', () => {
     const huge = `${'😀'.repeat(3000)}end`;
-    const ops: ChatOp[] = [{ op: 'entry', entry: agent('big', huge) }, { op: 'append', id: 'big', text: 'x'.repeat(2500) }, { op: 'entry', entry: { kind: 'thought', id: 't', text: 'y'.repeat(5000) } }];
+    const ops: ChatOp[] = [
+      { op: 'entry', entry: agent('big', huge) },
+      { op: 'append', id: 'big', text: 'x'.repeat(2500) },
+      { op: 'entry', entry: { kind: 'thought', id: 't', text: 'y'.repeat(5000) } },
+    ];
     const pieces = cutOps(ops, 1000);
     for (const piece of pieces) assert.ok(sizeOf(piece) <= 1400, `a piece of ${sizeOf(piece)}`);
     for (const op of pieces.flat()) {
-      const text = op.op === 'append' ? op.text : op.op === 'entry' && op.entry.kind === 'agent' && op.entry.blocks[0]!.type === 'text' ? op.entry.blocks[0]!.text : '';
+      const text =
+        op.op === 'append' ? op.text : op.op === 'entry' && op.entry.kind === 'agent' && op.entry.blocks[0]!.type === 'text' ? op.entry.blocks[0]!.text : '';
       assert.ok(!/^[\udc00-\udfff]|[\ud800-\udbff]$/.test(text), 'no half of a pair at either end');
     }
     const entries = applied(pieces);
@@ -131,7 +141,8 @@ describe('a transcript too large for one message goes in pieces', () => {
     feed.start();
     view.receive(sent[0]!);
     thread.beginReplay();
-    for (let i = 0; i < 200; i++) thread.apply(transcriptEvent({ sessionUpdate: 'agent_message_chunk', messageId: `m${i}`, content: { type: 'text', text: `replayed ${i} `.repeat(30) } }));
+    for (let i = 0; i < 200; i++)
+      thread.apply(transcriptEvent({ sessionUpdate: 'agent_message_chunk', messageId: `m${i}`, content: { type: 'text', text: `replayed ${i} `.repeat(30) } }));
     thread.endReplay();
     feed.changed();
     let at = 1;

@@ -93,7 +93,8 @@ export async function download(url: string, file: string, options: DownloadOptio
     await handle?.close().catch(() => undefined);
     await fs.promises.rm(file, { force: true }).catch(() => undefined);
     if (options.signal?.aborted) throw new DownloadCancelledError();
-    if (idle.expired) throw new Error(l10n.t('The server sent nothing for {0} seconds: {1}', Math.round((options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS) / 1000), url));
+    if (idle.expired)
+      throw new Error(l10n.t('The server sent nothing for {0} seconds: {1}', Math.round((options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS) / 1000), url));
     throw error instanceof Error ? error : new Error(l10n.t('Could not download {0}: {1}', url, String(error)));
   } finally {
     idle.dispose();

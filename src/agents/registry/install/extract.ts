@@ -76,7 +76,8 @@ export async function extractArchive(file: string, kind: ArchiveKind, target: st
 /** The download is the program: copied in under its command's name, executable. */
 async function extractRaw(file: string, tree: ExtractedTree, name: string, platform: NodeJS.Platform | undefined): Promise<void> {
   const segments = entrySegments(name, platform);
-  if (typeof segments === 'string' || segments.length === 0) throw new ArchiveEntryError(name, l10n.t('The command "{0}" is not a name inside the install folder.', name));
+  if (typeof segments === 'string' || segments.length === 0)
+    throw new ArchiveEntryError(name, l10n.t('The command "{0}" is not a name inside the install folder.', name));
   const data = fs.createReadStream(file);
   data.on('error', () => undefined); // reported to the reader; never uncaught after it stopped
   await tree.file(segments.join('/'), 0o755, data);

@@ -70,7 +70,12 @@ export class ExtractedTree {
    * Creates the target folder, which must not exist yet (its parent must).
    * @param archiveBytes the archive file's size: all that is written may be at most `maxRatio` times as much.
    */
-  static async create(root: string, limits: Partial<ExtractLimits> = {}, platform: NodeJS.Platform = process.platform, archiveBytes?: number): Promise<ExtractedTree> {
+  static async create(
+    root: string,
+    limits: Partial<ExtractLimits> = {},
+    platform: NodeJS.Platform = process.platform,
+    archiveBytes?: number,
+  ): Promise<ExtractedTree> {
     const absolute = path.resolve(root);
     await fs.promises.mkdir(absolute, { mode: 0o755 });
     const tree = new ExtractedTree(absolute, { ...DEFAULT_EXTRACT_LIMITS, ...limits }, platform);
@@ -123,8 +128,10 @@ export class ExtractedTree {
         this.checkOpen(name);
         written += chunk.byteLength;
         this.totalBytes += chunk.byteLength;
-        if (written > this.limits.maxEntryBytes) throw new ArchiveEntryError(name, l10n.t('The archive entry "{0}" is larger than the limit of {1} MB.', name, mb(this.limits.maxEntryBytes)));
-        if (this.totalBytes > this.limits.maxTotalBytes) throw new ArchiveEntryError(name, l10n.t('The archive unpacks to more than the limit of {0} MB (at "{1}").', mb(this.limits.maxTotalBytes), name));
+        if (written > this.limits.maxEntryBytes)
+          throw new ArchiveEntryError(name, l10n.t('The archive entry "{0}" is larger than the limit of {1} MB.', name, mb(this.limits.maxEntryBytes)));
+        if (this.totalBytes > this.limits.maxTotalBytes)
+          throw new ArchiveEntryError(name, l10n.t('The archive unpacks to more than the limit of {0} MB (at "{1}").', mb(this.limits.maxTotalBytes), name));
         this.checkRatio(name, written, packedBytes);
         await handle.write(chunk);
       }
@@ -158,7 +165,8 @@ export class ExtractedTree {
     const segments = this.admit(name);
     if (segments.length === 0) throw new ArchiveEntryError(name, l10n.t('The archive entry "{0}" is a link without a name.', name));
     const targetSegments = entrySegments(target, this.platform);
-    const outside = () => new ArchiveEntryError(name, l10n.t('The archive entry "{0}" is a hard link to "{1}", which is not a file unpacked before it.', name, target));
+    const outside = () =>
+      new ArchiveEntryError(name, l10n.t('The archive entry "{0}" is a hard link to "{1}", which is not a file unpacked before it.', name, target));
     if (typeof targetSegments === 'string' || targetSegments.length === 0) throw outside();
     // The exact path of an extracted file, reached through no link: what `link()` would hard-link.
     for (let i = 1; i < targetSegments.length; i++) if (this.node(targetSegments.slice(0, i))?.kind !== 'dir') throw outside();
@@ -188,7 +196,8 @@ export class ExtractedTree {
     for (const [key, node] of this.nodes) {
       if (node.kind !== 'symlink') continue;
       const segments = key.split('/');
-      const escape = () => new ArchiveEntryError(key, l10n.t('The archive entry "{0}" is a link to "{1}", outside the folder it is unpacked into.', key, node.target));
+      const escape = () =>
+        new ArchiveEntryError(key, l10n.t('The archive entry "{0}" is a link to "{1}", outside the folder it is unpacked into.', key, node.target));
       if (resolveInside(segments, this.nodes) === 'escape') throw escape();
       let real: string;
       try {
@@ -207,10 +216,16 @@ export class ExtractedTree {
     const { maxRatio } = this.limits;
     const times = maxRatio.toLocaleString('en-US');
     if (packedBytes !== undefined && written > Math.max(packedBytes, 1) * maxRatio) {
-      throw new ArchiveEntryError(name, l10n.t('The archive entry "{0}" unpacks to more than {1} times its compressed size: refused as a decompression bomb.', name, times));
+      throw new ArchiveEntryError(
+        name,
+        l10n.t('The archive entry "{0}" unpacks to more than {1} times its compressed size: refused as a decompression bomb.', name, times),
+      );
     }
     if (this.archiveBytes !== undefined && this.totalBytes > Math.max(this.archiveBytes, 1) * maxRatio) {
-      throw new ArchiveEntryError(name, l10n.t('The archive unpacks to more than {0} times its own size (at "{1}"): refused as a decompression bomb.', times, name));
+      throw new ArchiveEntryError(
+        name,
+        l10n.t('The archive unpacks to more than {0} times its own size (at "{1}"): refused as a decompression bomb.', times, name),
+      );
     }
   }
 
@@ -270,7 +285,8 @@ export class ExtractedTree {
 
   private writeFailed(name: string, error: unknown): ArchiveEntryError {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return new ArchiveEntryError(name, l10n.t('The archive entry "{0}" collides with another entry (names that differ only in case or form).', name));
+    if (code === 'EEXIST')
+      return new ArchiveEntryError(name, l10n.t('The archive entry "{0}" collides with another entry (names that differ only in case or form).', name));
     return new ArchiveEntryError(name, l10n.t('The archive entry "{0}" could not be written: {1}', name, errorMessage(error)));
   }
 }

@@ -77,13 +77,19 @@ export function readInstalled(file: string): InstalledList {
   if (!parsed.success) return { agents: [], problem: l10n.t('{0} does not hold a list of installed agents: {1}', file, z.prettifyError(parsed.error)) };
   const seen = new Set<string>();
   // One record per agent: the last one written wins (a list written by hand may repeat one).
-  const unique = parsed.data.agents.reverse().filter((agent) => !seen.has(agent.id) && seen.add(agent.id)).reverse();
+  const unique = parsed.data.agents
+    .reverse()
+    .filter((agent) => !seen.has(agent.id) && seen.add(agent.id))
+    .reverse();
   const agents: InstalledAgent[] = [];
   const refused: string[] = [];
   for (const agent of unique) {
     const problem = installedRecordProblem(agent);
     if (problem === undefined) agents.push(agent);
-    else refused.push(l10n.t('Installed registry agent {0} ({1} {2}) is not run: {3}. Install it again from Add Agent.', agent.name, agent.id, agent.version, problem));
+    else
+      refused.push(
+        l10n.t('Installed registry agent {0} ({1} {2}) is not run: {3}. Install it again from Add Agent.', agent.name, agent.id, agent.version, problem),
+      );
   }
   return refused.length > 0 ? { agents, refused } : { agents };
 }

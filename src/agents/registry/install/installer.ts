@@ -18,7 +18,17 @@ import * as path from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { Emitter, type Event } from '../../../common/events';
 import { silentLogger, type Logger } from '../../../common/logger';
-import type { AgentInstaller, Availability, BinaryTarget, DistributionKind, InstalledAgent, InstallOptions, PackageDistribution, PlatformKey, RegistryAgent } from '../types';
+import type {
+  AgentInstaller,
+  Availability,
+  BinaryTarget,
+  DistributionKind,
+  InstalledAgent,
+  InstallOptions,
+  PackageDistribution,
+  PlatformKey,
+  RegistryAgent,
+} from '../types';
 import { DownloadCancelledError, download, type DownloadOptions } from './download';
 import { entrySegments } from './entryPaths';
 import { archiveKind, extractArchive, type ArchiveKind } from './extract';
@@ -68,7 +78,14 @@ export class RegistryInstaller implements AgentInstaller {
     const read = readInstalled(this.listFile);
     this.list = read.agents;
     this.unreadable = read.problem !== undefined;
-    if (read.problem) this.logger.warn(l10n.t('Installed registry agents: {0} Starting with none; the file is kept as {1}.unreadable when the list is next written.', read.problem, this.listFile));
+    if (read.problem)
+      this.logger.warn(
+        l10n.t(
+          'Installed registry agents: {0} Starting with none; the file is kept as {1}.unreadable when the list is next written.',
+          read.problem,
+          this.listFile,
+        ),
+      );
     for (const refused of read.refused ?? []) this.logger.warn(refused);
   }
 
@@ -111,7 +128,9 @@ export class RegistryInstaller implements AgentInstaller {
     const kind = options.kind ?? preferredKind(all);
     if (kind === undefined) {
       const reasons = all.map((entry) => `${entry.kind}: ${entry.reason ?? ''}`).join('; ');
-      throw new Error(all.length === 0 ? l10n.t('{0} lists no way to install it.', agent.name) : l10n.t('{0} cannot be installed here ({1}).', agent.name, reasons));
+      throw new Error(
+        all.length === 0 ? l10n.t('{0} lists no way to install it.', agent.name) : l10n.t('{0} cannot be installed here ({1}).', agent.name, reasons),
+      );
     }
     const chosen = all.find((entry) => entry.kind === kind);
     const reason = chosen ? chosen.reason : l10n.t('the registry lists no {0} distribution for it', kind);
@@ -176,13 +195,26 @@ export class RegistryInstaller implements AgentInstaller {
 
   /** Does the work of an install that changes files; returns the record to save. */
   private async prepare(agent: RegistryAgent, kind: DistributionKind, options: InstallOptions): Promise<InstalledAgent> {
-    const base = { id: agent.id, name: agent.name, version: agent.version, description: agent.description, distribution: kind, registryUrl: this.options.registryUrl() };
+    const base = {
+      id: agent.id,
+      name: agent.name,
+      version: agent.version,
+      description: agent.description,
+      distribution: kind,
+      registryUrl: this.options.registryUrl(),
+    };
     // The catalog refused such entries already; an agent handed over some other way is held to the same rules
     // before anything runs (the npx warm-up would run the package).
     const planned =
       kind === 'binary'
         ? { ...base, command: '', args: [], env: { ...agent.distribution.binary?.[this.platform!]?.env }, installedAt: 0 }
-        : { ...base, command: kind, args: kind === 'npx' ? npxArgs(agent.distribution.npx!) : uvxArgs(agent.distribution.uvx!), env: { ...agent.distribution[kind]!.env }, installedAt: 0 };
+        : {
+            ...base,
+            command: kind,
+            args: kind === 'npx' ? npxArgs(agent.distribution.npx!) : uvxArgs(agent.distribution.uvx!),
+            env: { ...agent.distribution[kind]!.env },
+            installedAt: 0,
+          };
     const refused = installedRecordProblem(planned);
     if (refused !== undefined) throw new Error(l10n.t('{0} cannot be installed: {1}', agent.name, refused));
     switch (kind) {
@@ -211,12 +243,18 @@ export class RegistryInstaller implements AgentInstaller {
     }
   }
 
-  private async installBinary(agent: RegistryAgent, target: BinaryTarget, platform: PlatformKey, options: InstallOptions): Promise<{ command: string; dir: string }> {
+  private async installBinary(
+    agent: RegistryAgent,
+    target: BinaryTarget,
+    platform: PlatformKey,
+    options: InstallOptions,
+  ): Promise<{ command: string; dir: string }> {
     if (!SAFE_VERSION.test(agent.version)) throw new Error(l10n.t('"{0}" is not a version this extension can install.', agent.version));
     const kind = archiveKind(target.archive) as ArchiveKind;
     const nodePlatform = nodePlatformOf(platform);
     const cmd = entrySegments(target.cmd, nodePlatform);
-    if (typeof cmd === 'string' || cmd.length === 0) throw new Error(l10n.t('The registry entry of {0} names a command outside its archive: {1}', agent.name, target.cmd));
+    if (typeof cmd === 'string' || cmd.length === 0)
+      throw new Error(l10n.t('The registry entry of {0} names a command outside its archive: {1}', agent.name, target.cmd));
     const staging = await fs.promises.mkdtemp(path.join(await this.ensureDir(this.stagingDir), `${agent.id}-`));
     try {
       const archive = path.join(staging, 'download');
@@ -242,7 +280,9 @@ export class RegistryInstaller implements AgentInstaller {
       await this.moveIntoPlace(unpacked, finalDir, staging);
       return { command: path.join(finalDir, ...cmd), dir: finalDir };
     } finally {
-      await fs.promises.rm(staging, { recursive: true, force: true, maxRetries: 3 }).catch((error: unknown) => this.logger.warn(`Could not remove ${staging}: ${String(error)}`));
+      await fs.promises
+        .rm(staging, { recursive: true, force: true, maxRetries: 3 })
+        .catch((error: unknown) => this.logger.warn(`Could not remove ${staging}: ${String(error)}`));
     }
   }
 
@@ -365,7 +405,10 @@ function progressReporter(agent: RegistryAgent, options: InstallOptions): (recei
     const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
     options.onProgress(
       total
-        ? { message: l10n.t('Downloading {0} {1} ({2} of {3} MB)', agent.name, agent.version, mb(received), mb(total)), fraction: Math.min(1, received / total) }
+        ? {
+            message: l10n.t('Downloading {0} {1} ({2} of {3} MB)', agent.name, agent.version, mb(received), mb(total)),
+            fraction: Math.min(1, received / total),
+          }
         : { message: l10n.t('Downloading {0} {1} ({2} MB)', agent.name, agent.version, mb(received)) },
     );
   };

@@ -12,7 +12,11 @@ export interface PackageTools {
 }
 
 /** Looks `npx`, `node` and `uvx` up on `env`'s PATH (PATHEXT on Windows). */
-export function findPackageTools(env: NodeJS.ProcessEnv = process.env, isFile: IsFile = isRegularFile, platform: NodeJS.Platform = process.platform): PackageTools {
+export function findPackageTools(
+  env: NodeJS.ProcessEnv = process.env,
+  isFile: IsFile = isRegularFile,
+  platform: NodeJS.Platform = process.platform,
+): PackageTools {
   const npx = findProgram('npx', env, isFile, platform);
   const node = findProgram('node', env, isFile, platform);
   const uvx = findProgram('uvx', env, isFile, platform);

@@ -31,7 +31,7 @@ const scripted: FakeAgent = async (message, connection) => {
     case 'session/new':
       return { sessionId: 'ses_1' };
     case 'session/prompt': {
-      const text = ((params.prompt as Array<{ text: string }>)[0]!).text;
+      const text = (params.prompt as Array<{ text: string }>)[0]!.text;
       // Never answered (nothing left running afterwards).
       if (text === 'no answer') return new Promise(() => undefined);
       if (text === 'wait for cancel') {
@@ -102,22 +102,28 @@ describe('sandboxAgentLink: ACP through a Sandbox Agent server (POST, event stre
     assert.deepEqual(texts, ['one ', 'two ', 'three', ' ({"outcome":"selected","optionId":"ok"})']);
     const posts = server.requests.filter((r) => r.method === 'POST');
     assert.equal(server.only.agent, 'opencode');
-    assert.ok(posts.every((r) => r.authorization === 'Bearer T'), 'every request carries the token');
+    assert.ok(
+      posts.every((r) => r.authorization === 'Bearer T'),
+      'every request carries the token',
+    );
     assert.deepEqual(
       server.only.received.map((m) => m.method ?? 'answer'),
       ['initialize', 'session/new', 'session/prompt', 'answer'],
     );
     // The tap sees every message both ways, in order (the protocol trace and the conformance check rely on it).
-    assert.deepEqual(tapped.filter((t) => !t.endsWith('session/update')), [
-      'send initialize',
-      'receive answer',
-      'send session/new',
-      'receive answer',
-      'send session/prompt',
-      'receive session/request_permission',
-      'send answer',
-      'receive answer',
-    ]);
+    assert.deepEqual(
+      tapped.filter((t) => !t.endsWith('session/update')),
+      [
+        'send initialize',
+        'receive answer',
+        'send session/new',
+        'receive answer',
+        'send session/prompt',
+        'receive session/request_permission',
+        'send answer',
+        'receive answer',
+      ],
+    );
   });
 
   it('sends a cancel while the prompt is still waiting for its answer', async () => {
@@ -130,12 +136,15 @@ describe('sandboxAgentLink: ACP through a Sandbox Agent server (POST, event stre
     assert.equal((await turn).stopReason, 'cancelled');
   });
 
-  it('answers a request whose POST failed with the server\'s words, and goes on', async () => {
+  it("answers a request whose POST failed with the server's words, and goes on", async () => {
     server = await FakeSandboxAgentServer.start({ agent: scripted });
     const { connection: client, link: l } = connect();
     await client.initialize({ clientInfo });
     server.failNextPost = { status: 500, title: 'Agent Crashed', detail: 'opencode exited with 1' };
-    await assert.rejects(client.newSession({ cwd: '/work', mcpServers: [] }), /Box opencode answered HTTP 500 for session\/new at http:\/\/127\.0\.0\.1:\d+: Agent Crashed: opencode exited with 1/);
+    await assert.rejects(
+      client.newSession({ cwd: '/work', mcpServers: [] }),
+      /Box opencode answered HTTP 500 for session\/new at http:\/\/127\.0\.0\.1:\d+: Agent Crashed: opencode exited with 1/,
+    );
     assert.equal((await client.newSession({ cwd: '/work', mcpServers: [] })).sessionId, 'ses_1');
     let settled = false;
     void l.ended.then(() => (settled = true));
@@ -204,7 +213,7 @@ describe('sandboxAgentLink: ACP through a Sandbox Agent server (POST, event stre
     assert.equal(end.retry, true, 'a new connection starts the agent again');
     assert.match(end.reason, /^opencode stopped on the Sandbox Agent server at http:\/\/127\.0\.0\.1:\d+\.$/);
     await assert.rejects(turn, (error: Error) => error.message.includes(end.reason));
-    assert.deepEqual(errors, [], 'the server\'s own notification is not an unknown message of the agent');
+    assert.deepEqual(errors, [], "the server's own notification is not an unknown message of the agent");
     assert.ok(tapped.includes('receive _adapter/agent_exited'), 'the trace shows what the server said');
   });
 
@@ -223,12 +232,20 @@ describe('sandboxAgentLink: ACP through a Sandbox Agent server (POST, event stre
     const { sessionId } = await client.newSession({ cwd: '/work', mcpServers: [] });
     void l.ended.then((e) => client.close(e.reason));
     // Sandbox Agent 0.4.2 after its agent died, when the exit notice was not seen (yet).
-    server.failNextPost = { status: 502, kind: 'stream_error', title: 'Stream Error', detail: 'stream error: failed writing to agent stdin: Broken pipe (os error 32)' };
+    server.failNextPost = {
+      status: 502,
+      kind: 'stream_error',
+      title: 'Stream Error',
+      detail: 'stream error: failed writing to agent stdin: Broken pipe (os error 32)',
+    };
     await assert.rejects(client.prompt({ sessionId, prompt: [{ type: 'text', text: 'hello' }] }), /Broken pipe/);
     const end = await l.ended;
     assert.equal(end.cause, 'closed');
     assert.equal(end.retry, true);
-    assert.match(end.reason, /^Box opencode answered HTTP 502 for session\/prompt at http:\/\/127\.0\.0\.1:\d+: Stream Error: stream error: failed writing to agent stdin: Broken pipe \(os error 32\)$/);
+    assert.match(
+      end.reason,
+      /^Box opencode answered HTTP 502 for session\/prompt at http:\/\/127\.0\.0\.1:\d+: Stream Error: stream error: failed writing to agent stdin: Broken pipe \(os error 32\)$/,
+    );
   });
 
   it('close() deletes the connection on the server, settles ended as stopped, and refuses later writes', async () => {
@@ -278,7 +295,10 @@ describe('sandboxAgentLink: ACP through a Sandbox Agent server (POST, event stre
     await assert.rejects(client.newSession({ cwd: '/w', mcpServers: [] }), /Box opencode's answer was [\d,]+ bytes, over the limit of 2,048 bytes/);
     assert.deepEqual(texts, ['after']);
     const framing = errors.filter((e): e is FramingError => e.name === 'FramingError');
-    assert.deepEqual(framing.map((e) => e.reason), ['json', 'oversize', 'oversize']);
+    assert.deepEqual(
+      framing.map((e) => e.reason),
+      ['json', 'oversize', 'oversize'],
+    );
     assert.ok(framing.every((e) => e.peer === 'Box opencode' && e.message.startsWith('Box opencode sent')));
     assert.equal(framing[1]!.oversize?.head.method, 'session/update');
   });
@@ -335,12 +355,21 @@ describe('sandboxAgentLink: ACP through a Sandbox Agent server (POST, event stre
           .catch((error: Error) => error);
         // Whichever comes first: the link ends, or something reaches the other host.
         await Promise.race([l.ended, until(() => other.requests.length > 0, 'a request to the other host').catch(() => undefined)]);
-        assert.deepEqual(other.requests.map((r) => `${r.method} ${r.url}`), [], 'nothing reached the other host');
+        assert.deepEqual(
+          other.requests.map((r) => `${r.method} ${r.url}`),
+          [],
+          'nothing reached the other host',
+        );
         assert.ok((await outcome) instanceof Error, 'the request failed');
         const end = await l.ended;
         assert.equal(end.cause, 'http');
         assert.equal(end.retry, false);
-        assert.match(end.reason, new RegExp(`Box opencode answered .+ with a redirect \\(HTTP ${status}\\) to http://127\\.0\\.0\\.1:\\d+/v1/acp/[\\w-]+\\. ACP Workspace does not follow redirects`));
+        assert.match(
+          end.reason,
+          new RegExp(
+            `Box opencode answered .+ with a redirect \\(HTTP ${status}\\) to http://127\\.0\\.0\\.1:\\d+/v1/acp/[\\w-]+\\. ACP Workspace does not follow redirects`,
+          ),
+        );
         assert.doesNotMatch(end.reason, /blue|Bearer/);
       });
     }
@@ -361,7 +390,11 @@ describe('Event stream intake (EventSplitter → SseIntake → LinkReader): boun
     const intake = new SseIntake('Box', limit, link);
     link.onError((e) => errors.push(e as FramingError));
     link.listen((m) => messages.push(m));
-    const r = { feed: (chunk: Uint8Array) => intake.take(splitter.push(chunk)), endOfStream: () => link.end(), onClose: (listener: () => void) => link.onClose(listener) };
+    const r = {
+      feed: (chunk: Uint8Array) => intake.take(splitter.push(chunk)),
+      endOfStream: () => link.end(),
+      onClose: (listener: () => void) => link.onClose(listener),
+    };
     return { r, messages, errors };
   }
 
@@ -394,7 +427,10 @@ describe('Event stream intake (EventSplitter → SseIntake → LinkReader): boun
     for (const eol of ['\n', '\r\n']) {
       for (const size of [1, 7, 777, 4096, 100_000]) {
         const { r, messages, errors } = reader(1024);
-        const events = Array.from({ length: 200 }, (_, i) => `id: ${i}${eol}data: ${JSON.stringify({ jsonrpc: '2.0', method: 'm', params: { i, pad: 'p'.repeat(250) } })}${eol}${eol}`);
+        const events = Array.from(
+          { length: 200 },
+          (_, i) => `id: ${i}${eol}data: ${JSON.stringify({ jsonrpc: '2.0', method: 'm', params: { i, pad: 'p'.repeat(250) } })}${eol}${eol}`,
+        );
         const bytes = Buffer.from(events.join(''), 'utf8');
         for (let at = 0; at < bytes.length; at += size) r.feed(bytes.subarray(at, at + size));
         assert.deepEqual(errors, [], `cut every ${size} bytes, ${JSON.stringify(eol)}`);
@@ -412,7 +448,10 @@ describe('Event stream intake (EventSplitter → SseIntake → LinkReader): boun
     assert.equal(errors.length, 1);
     assert.equal(errors[0]!.reason, 'oversize');
     assert.equal(errors[0]!.oversize!.head.method, 'big');
-    assert.deepEqual(messages.map((m) => (m as unknown as { params: { n: number } }).params.n), [1, 2]);
+    assert.deepEqual(
+      messages.map((m) => (m as unknown as { params: { n: number } }).params.n),
+      [1, 2],
+    );
   });
 
   it('reports JSON that is not JSON-RPC, and ends with END_OF_STREAM once', () => {
@@ -427,4 +466,3 @@ describe('Event stream intake (EventSplitter → SseIntake → LinkReader): boun
     assert.equal(closed, 1);
   });
 });
-

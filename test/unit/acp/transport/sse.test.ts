@@ -11,7 +11,12 @@ describe('readSseEvents (bounded SSE)', () => {
   it('cuts events at blank lines with LF, CRLF or CR line ends, split anywhere across chunks', () => {
     const text = 'data: {"a":1}\n\ndata: {"b":2}\r\n\r\n: keepalive\n\ndata: {"c":\ndata: 3}\r\revent: note\ndata: é\n\n';
     const whole = feed([text]);
-    const expected = [{ kind: 'event', data: '{"a":1}' }, { kind: 'event', data: '{"b":2}' }, { kind: 'event', data: '{"c":\n3}' }, { kind: 'event', data: 'é', event: 'note' }];
+    const expected = [
+      { kind: 'event', data: '{"a":1}' },
+      { kind: 'event', data: '{"b":2}' },
+      { kind: 'event', data: '{"c":\n3}' },
+      { kind: 'event', data: 'é', event: 'note' },
+    ];
     assert.deepEqual(whole, expected);
     const bytes = Buffer.from(text, 'utf8');
     for (let cut = 1; cut < bytes.length; cut++) {
@@ -52,7 +57,10 @@ describe('readSseEvents (bounded SSE)', () => {
     });
     const items: SseItem[] = [];
     for await (const batch of readSseEvents(body, 1024)) items.push(...batch);
-    assert.deepEqual(items, [{ kind: 'event', data: 'one' }, { kind: 'event', data: 'two' }]);
+    assert.deepEqual(items, [
+      { kind: 'event', data: 'one' },
+      { kind: 'event', data: 'two' },
+    ]);
   });
 });
 

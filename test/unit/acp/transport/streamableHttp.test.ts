@@ -9,7 +9,6 @@ import { serveReferenceAgent, type ServedAgent } from '../../../fixtures/referen
 import { elsewhere, methodOf, redirecting, type Recorded } from './redirectHarness';
 import { clientInfo, fullFlow, until, wire } from './remoteHarness';
 
-
 function options(url: string, extra: Partial<StreamableHttpLinkOptions> = {}): StreamableHttpLinkOptions {
   return { peer: 'Remote Ref', endpoint: { url, kind: 'http', allowInsecure: false }, credentials: {}, ...extra };
 }
@@ -18,7 +17,9 @@ function options(url: string, extra: Partial<StreamableHttpLinkOptions> = {}): S
  * A raw Streamable HTTP agent: answers initialize, keeps the connection's event stream open for `events`, and
  * answers every later POST with 202.
  */
-async function rawServer(events: (stream: http.ServerResponse, posted: { method?: string; id?: number }) => void): Promise<{ url: string; close(): Promise<void> }> {
+async function rawServer(
+  events: (stream: http.ServerResponse, posted: { method?: string; id?: number }) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
   let stream: http.ServerResponse | undefined;
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -78,7 +79,10 @@ describe('streamableHttpLink', () => {
 
     const bad = streamableHttpLink(options(agent.httpUrl, { credentials: { token: 'wrong-token' } }));
     const refused = wire(bad);
-    await assert.rejects(refused.connection.initialize({ clientInfo }), /refused the credentials for initialize \(HTTP 401: Unauthorized: A valid bearer token is required\.\)/);
+    await assert.rejects(
+      refused.connection.initialize({ clientInfo }),
+      /refused the credentials for initialize \(HTTP 401: Unauthorized: A valid bearer token is required\.\)/,
+    );
     const end = await bad.ended;
     assert.equal(end.cause, 'auth');
     assert.equal(end.retry, false);
@@ -89,7 +93,9 @@ describe('streamableHttpLink', () => {
   it('skips an event over the limit and a non-JSON one, reports them, and reading goes on (the link survives)', async () => {
     const server = await rawServer((stream, posted) => {
       if (posted.method !== 'session/new') return;
-      stream.write(`data: ${JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x'.repeat(8192) } } } })}\n\n`);
+      stream.write(
+        `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x'.repeat(8192) } } } })}\n\n`,
+      );
       stream.write('data: not json\n\n');
       stream.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: posted.id, result: { sessionId: 's' } })}\n\n`);
     });
@@ -106,7 +112,7 @@ describe('streamableHttpLink', () => {
     assert.equal(oversize!.oversize?.head.sessionId, 's');
     assert.match(oversize!.message, /Remote Ref sent a message longer than 4,096 bytes/);
     assert.equal(json!.reason, 'json');
-    assert.equal((await Promise.race([link.ended, Promise.resolve('open')])), 'open');
+    assert.equal(await Promise.race([link.ended, Promise.resolve('open')]), 'open');
   });
 
   it('an outgoing message over the limit fails its request at once, naming the setting', async () => {
@@ -121,7 +127,7 @@ describe('streamableHttpLink', () => {
     assert.equal(ok.stopReason, 'end_turn');
   });
 
-  it('the server killed mid-turn fails the pending prompt with the link\'s reason; cause network or closed, retry', async () => {
+  it("the server killed mid-turn fails the pending prompt with the link's reason; cause network or closed, retry", async () => {
     const agent = await served();
     const link = streamableHttpLink(options(agent.httpUrl));
     const wired = wire(link);
@@ -158,10 +164,13 @@ describe('streamableHttpLink', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const sockets: net.Socket[] = [];
     silent.on('connection', (s) => sockets.push(s));
-    cleanups.push(() => new Promise<void>((resolve) => {
-      sockets.forEach((s) => s.destroy());
-      silent.close(() => resolve());
-    }));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          sockets.forEach((s) => s.destroy());
+          silent.close(() => resolve());
+        }),
+    );
     const link = streamableHttpLink(options(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/acp`, { connectTimeoutMs: 200 }));
     const wired = wire(link);
     await assert.rejects(wired.connection.initialize({ clientInfo }));
@@ -207,12 +216,21 @@ describe('streamableHttpLink', () => {
           .catch((error: Error) => error);
         // Whichever comes first: the link ends, or something reaches the other host.
         await Promise.race([link.ended, until(() => other.requests.length > 0, 'a request to the other host').catch(() => undefined)]);
-        assert.deepEqual(other.requests.map((r) => `${r.method} ${r.url}`), [], 'nothing reached the other host');
+        assert.deepEqual(
+          other.requests.map((r) => `${r.method} ${r.url}`),
+          [],
+          'nothing reached the other host',
+        );
         assert.ok((await outcome) instanceof Error, 'the request failed');
         const end = await link.ended;
         assert.equal(end.cause, 'http');
         assert.equal(end.retry, false);
-        assert.match(end.reason, new RegExp(`Remote Ref answered .+ with a redirect \\(HTTP ${status}\\) to http://127\\.0\\.0\\.1:\\d+/acp\\. ACP Workspace does not follow redirects`));
+        assert.match(
+          end.reason,
+          new RegExp(
+            `Remote Ref answered .+ with a redirect \\(HTTP ${status}\\) to http://127\\.0\\.0\\.1:\\d+/acp\\. ACP Workspace does not follow redirects`,
+          ),
+        );
         assert.doesNotMatch(end.reason, /tok-123|key-456/);
       });
     }

@@ -112,7 +112,10 @@ describe('webSocketLink', () => {
         const link = webSocketLink(options(server.url));
         const wired = wire(link);
         cleanups.push(() => link.close());
-        wired.connection.onRequest(acp.ReadTextFileMethod, (_params, token) => new Promise((_resolve, reject) => token.onCancellationRequested(() => reject(new Error('cancelled by the agent')))));
+        wired.connection.onRequest(
+          acp.ReadTextFileMethod,
+          (_params, token) => new Promise((_resolve, reject) => token.onCancellationRequested(() => reject(new Error('cancelled by the agent')))),
+        );
         void wired.connection.initialize({ clientInfo }).then(() => {
           socketRef!.send(JSON.stringify({ jsonrpc: '2.0', id: 77, method: 'fs/read_text_file', params: { sessionId: 's', path: '/w/a.txt' } }));
           setTimeout(() => socketRef!.send(JSON.stringify({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 77 } })), 20);
@@ -146,7 +149,7 @@ describe('webSocketLink', () => {
     assert.ok(wired.protocolErrors.some((e) => e instanceof FramingError && e.reason === 'oversize' && e.peer === 'Remote Ref'));
   });
 
-  it('the server killed mid-turn fails the pending prompt with the link\'s reason; cause network or closed, retry', async () => {
+  it("the server killed mid-turn fails the pending prompt with the link's reason; cause network or closed, retry", async () => {
     const agent = await served();
     const link = webSocketLink(options(agent.wsUrl));
     const wired = wire(link);
@@ -229,7 +232,12 @@ describe('webSocketLink', () => {
   it('a redirected upgrade is refused, never followed: in words (where it pointed), http, no retry; the token and headers reach no other host', async () => {
     const other = await elsewhere();
     cleanups.push(() => other.close());
-    const server = await redirecting(other, 302, () => true, (_request, response) => response.writeHead(500).end());
+    const server = await redirecting(
+      other,
+      302,
+      () => true,
+      (_request, response) => response.writeHead(500).end(),
+    );
     cleanups.push(() => server.close());
     const link = webSocketLink(options(server.url.replace(/^http/, 'ws'), { credentials: { token: 'tok-123', headers: { 'X-Api-Key': 'key-456' } } }));
     link.open({ intercept: () => false });
@@ -237,7 +245,10 @@ describe('webSocketLink', () => {
     assert.deepEqual(other.requests, []);
     assert.equal(end.cause, 'http');
     assert.equal(end.retry, false);
-    assert.match(end.reason, /^Remote Ref answered the WebSocket connection to ws:\/\/127\.0\.0\.1:\d+\/acp with a redirect \(HTTP 302\) to http:\/\/127\.0\.0\.1:\d+\/acp\. ACP Workspace does not follow redirects/);
+    assert.match(
+      end.reason,
+      /^Remote Ref answered the WebSocket connection to ws:\/\/127\.0\.0\.1:\d+\/acp with a redirect \(HTTP 302\) to http:\/\/127\.0\.0\.1:\d+\/acp\. ACP Workspace does not follow redirects/,
+    );
     assert.doesNotMatch(end.reason, /tok-123|key-456/);
   });
 

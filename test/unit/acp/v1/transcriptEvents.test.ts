@@ -9,18 +9,25 @@ function event(raw: Record<string, unknown>) {
 
 describe('ACP v1 → transcript events', () => {
   it('maps message chunks by role, with their messageId when they have one', () => {
-    assert.deepEqual(event({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'hi' } }), { type: 'message', role: 'user', content: { type: 'text', text: 'hi' } });
+    assert.deepEqual(event({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'hi' } }), {
+      type: 'message',
+      role: 'user',
+      content: { type: 'text', text: 'hi' },
+    });
     assert.deepEqual(event({ sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'a' } }), {
       type: 'message',
       role: 'agent',
       messageId: 'm1',
       content: { type: 'text', text: 'a' },
     });
-    assert.deepEqual(event({ sessionUpdate: 'agent_thought_chunk', messageId: null, content: { type: 'resource_link', uri: 'file:///w/a.ts', name: 'a.ts' } }), {
-      type: 'message',
-      role: 'thought',
-      content: { type: 'link', uri: 'file:///w/a.ts', name: 'a.ts' },
-    });
+    assert.deepEqual(
+      event({ sessionUpdate: 'agent_thought_chunk', messageId: null, content: { type: 'resource_link', uri: 'file:///w/a.ts', name: 'a.ts' } }),
+      {
+        type: 'message',
+        role: 'thought',
+        content: { type: 'link', uri: 'file:///w/a.ts', name: 'a.ts' },
+      },
+    );
   });
 
   it('maps every kind of content, an unknown one kept with what the agent sent', () => {
@@ -31,7 +38,12 @@ describe('ACP v1 → transcript events', () => {
     };
     assert.deepEqual(content({ type: 'image', mimeType: 'image/png', data: 'AAA', uri: null }), { type: 'image', mimeType: 'image/png', data: 'AAA' });
     assert.deepEqual(content({ type: 'audio', mimeType: 'audio/wav', data: 'AAA' }), { type: 'audio', mimeType: 'audio/wav' });
-    assert.deepEqual(content({ type: 'resource', resource: { uri: 'file:///w/a', text: 'x', mimeType: 'text/plain' } }), { type: 'resource', uri: 'file:///w/a', text: 'x', mimeType: 'text/plain' });
+    assert.deepEqual(content({ type: 'resource', resource: { uri: 'file:///w/a', text: 'x', mimeType: 'text/plain' } }), {
+      type: 'resource',
+      uri: 'file:///w/a',
+      text: 'x',
+      mimeType: 'text/plain',
+    });
     assert.deepEqual(content({ type: 'resource', resource: { uri: 'file:///w/b', blob: 'AAA' } }), { type: 'resource', uri: 'file:///w/b' });
     assert.deepEqual(content({ type: 'hologram', depth: 3 }), { type: 'unknown', tag: 'hologram', raw: { type: 'hologram', depth: 3 } });
   });
@@ -88,7 +100,9 @@ describe('ACP v1 → transcript events', () => {
         terminal_exit: { terminal_id: 'c1', exit_code: 0, signal: null },
       },
     });
-    assert.deepEqual(mapped.type === 'toolCall' && mapped.call.agentTerminals, [{ terminalId: 'c1', cwd: '/w/app', output: 'out\n', exitStatus: { exitCode: 0, signal: null } }]);
+    assert.deepEqual(mapped.type === 'toolCall' && mapped.call.agentTerminals, [
+      { terminalId: 'c1', cwd: '/w/app', output: 'out\n', exitStatus: { exitCode: 0, signal: null } },
+    ]);
   });
 
   it('maps the session state updates', () => {
@@ -104,7 +118,13 @@ describe('ACP v1 → transcript events', () => {
           { name: 'plan', description: 'Plan', input: null },
         ],
       }),
-      { type: 'commands', commands: [{ name: 'web', description: 'Search', hint: 'query' }, { name: 'plan', description: 'Plan' }] },
+      {
+        type: 'commands',
+        commands: [
+          { name: 'web', description: 'Search', hint: 'query' },
+          { name: 'plan', description: 'Plan' },
+        ],
+      },
     );
     assert.deepEqual(event({ sessionUpdate: 'current_mode_update', currentModeId: 'ask' }), { type: 'currentMode', modeId: 'ask' });
     assert.deepEqual(event({ sessionUpdate: 'session_info_update', title: 'Fix' }), { type: 'sessionInfo', title: 'Fix' });
@@ -149,14 +169,25 @@ describe('ACP v1 → transcript events', () => {
     assert.deepEqual(mapped, {
       type: 'configOptions',
       options: [
-        { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A', description: 'quick', group: 'Fast' }] },
+        {
+          id: 'model',
+          name: 'Model',
+          category: 'model',
+          type: 'select',
+          currentValue: 'a',
+          options: [{ value: 'a', name: 'A', description: 'quick', group: 'Fast' }],
+        },
         { id: 'think', name: 'Think', type: 'boolean', currentValue: true },
       ],
     });
   });
 
   it('keeps an unknown update, and a known one that does not validate, with the reason', () => {
-    assert.deepEqual(event({ sessionUpdate: 'plan_update', steps: 2 }), { type: 'unknown', tag: 'plan_update', raw: { sessionUpdate: 'plan_update', steps: 2 } });
+    assert.deepEqual(event({ sessionUpdate: 'plan_update', steps: 2 }), {
+      type: 'unknown',
+      tag: 'plan_update',
+      raw: { sessionUpdate: 'plan_update', steps: 2 },
+    });
     const invalid = event({ sessionUpdate: 'usage_update', used: 'many' });
     assert.equal(invalid.type, 'unknown');
     assert.ok(invalid.type === 'unknown' && invalid.tag === 'usage_update' && typeof invalid.error === 'string');

@@ -85,12 +85,22 @@ describe('registry fetches (fetchBounded)', () => {
 
   it('says in words that the host name was not found, not "getaddrinfo ENOTFOUND" (the offline registry banner quotes it)', async () => {
     // What Node's fetch throws offline: "fetch failed", the resolver's error in its cause.
-    const lookup = Object.assign(new Error('getaddrinfo ENOTFOUND cdn.agentclientprotocol.com'), { code: 'ENOTFOUND', syscall: 'getaddrinfo', hostname: 'cdn.agentclientprotocol.com' });
-    const offline = (): Promise<Response> => Promise.reject(new TypeError('fetch failed', { cause: lookup }));
-    await assert.rejects(fetchBounded('https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json', { maxBytes: 10, fetch: offline }), (error: Error) => {
-      assert.equal(error.message, 'Could not fetch https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json: the host name was not found (ENOTFOUND)');
-      return true;
+    const lookup = Object.assign(new Error('getaddrinfo ENOTFOUND cdn.agentclientprotocol.com'), {
+      code: 'ENOTFOUND',
+      syscall: 'getaddrinfo',
+      hostname: 'cdn.agentclientprotocol.com',
     });
+    const offline = (): Promise<Response> => Promise.reject(new TypeError('fetch failed', { cause: lookup }));
+    await assert.rejects(
+      fetchBounded('https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json', { maxBytes: 10, fetch: offline }),
+      (error: Error) => {
+        assert.equal(
+          error.message,
+          'Could not fetch https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json: the host name was not found (ENOTFOUND)',
+        );
+        return true;
+      },
+    );
   });
 
   it('gives up after the time limit', async () => {

@@ -169,7 +169,10 @@ describe('Limiter', () => {
 
   it('frees the slot when a task fails', async () => {
     const limiter = new Limiter(1);
-    await assert.rejects(limiter.run(() => Promise.reject(new Error('boom'))), /boom/);
+    await assert.rejects(
+      limiter.run(() => Promise.reject(new Error('boom'))),
+      /boom/,
+    );
     assert.equal(await limiter.run(() => Promise.resolve(7)), 7);
     assert.equal(limiter.running, 0);
   });

@@ -170,15 +170,24 @@ describe('ACP Registry catalog (HttpRegistrySource)', () => {
       assert.deepEqual(JSON.parse(readCache().body), registryDocument([gemini]));
     }
 
-    it('answers 500', () => failsWith(() => server.route('/registry.json', (_q, r) => r.writeHead(500).end('oops')), /answered 500: a server error; try again later/));
+    it('answers 500', () =>
+      failsWith(() => server.route('/registry.json', (_q, r) => r.writeHead(500).end('oops')), /answered 500: a server error; try again later/));
     it('answers 404', () => failsWith(() => server.route('/registry.json', (_q, r) => r.writeHead(404).end()), /was not found \(404\)/));
     it('sends what is not JSON', () => failsWith(() => server.route('/registry.json', (_q, r) => r.writeHead(200).end('<html>')), /did not send JSON/));
-    it('sends JSON that is not a registry', () => failsWith(() => server.route('/registry.json', (_q, r) => r.writeHead(200).end('{"items": []}')), /is not an ACP registry: it has no "agents" list/));
+    it('sends JSON that is not a registry', () =>
+      failsWith(() => server.route('/registry.json', (_q, r) => r.writeHead(200).end('{"items": []}')), /is not an ACP registry: it has no "agents" list/));
     it('sends more than 16 MiB', () =>
-      failsWith(() => server.route('/registry.json', (_q, r) => r.writeHead(200).end(Buffer.alloc(MAX_REGISTRY_BYTES + 1, 0x20))), /sent more than 16 MiB; stopped reading there/));
+      failsWith(
+        () => server.route('/registry.json', (_q, r) => r.writeHead(200).end(Buffer.alloc(MAX_REGISTRY_BYTES + 1, 0x20))),
+        /sent more than 16 MiB; stopped reading there/,
+      ));
     it('redirects to plain HTTP off this machine', () =>
-      failsWith(() => server.route('/registry.json', (_q, r) => r.writeHead(302, { location: 'http://registry.example/registry.json' }).end()), /uses plain HTTP/));
-    it('redirects too many times', () => failsWith(() => server.route('/registry.json', (_q, r) => r.writeHead(302, { location: '/registry.json' }).end()), /redirected more than 5 times/));
+      failsWith(
+        () => server.route('/registry.json', (_q, r) => r.writeHead(302, { location: 'http://registry.example/registry.json' }).end()),
+        /uses plain HTTP/,
+      ));
+    it('redirects too many times', () =>
+      failsWith(() => server.route('/registry.json', (_q, r) => r.writeHead(302, { location: '/registry.json' }).end()), /redirected more than 5 times/));
     it('does not answer in time', () => failsWith(() => server.route('/registry.json', () => undefined), /did not answer within/, { timeoutMs: 300 }));
     it('drops the connection', () =>
       failsWith(() => server.route('/registry.json', (request) => request.socket.destroy()), /^Could not fetch http:\/\/127\.0\.0\.1:\d+\/registry\.json: /));

@@ -91,13 +91,36 @@ describe('ACP Registry schema', () => {
       ['an npx package that is empty', (e) => ({ ...e, distribution: { npx: { package: ' ' } } }), /^distribution\.npx\.package: must not be empty/],
       ['an npx without package', (e) => ({ ...e, distribution: { npx: { args: ['--acp'] } } }), /^distribution\.npx\.package: /],
       ['a uvx cmd that is empty', (e) => ({ ...e, distribution: { uvx: { package: 'x==1.0.0', cmd: '' } } }), /^distribution\.uvx\.cmd: must not be empty/],
-      ['65 args', (e) => ({ ...e, distribution: { npx: { package: 'x@1.0.0', args: Array(65).fill('a') } } }), /^distribution\.npx\.args: more than 64 arguments/],
+      [
+        '65 args',
+        (e) => ({ ...e, distribution: { npx: { package: 'x@1.0.0', args: Array(65).fill('a') } } }),
+        /^distribution\.npx\.args: more than 64 arguments/,
+      ],
       ['env values that are not strings', (e) => ({ ...e, distribution: { npx: { package: 'x@1.0.0', env: { A: 1 } } } }), /^distribution\.npx\.env\.A: /],
-      ['an npx env setting NODE_OPTIONS', (e) => ({ ...e, distribution: { npx: { package: 'x@1.0.0', env: { NODE_OPTIONS: '--require /tmp/x.js' } } } }), /^distribution\.npx\.env: sets NODE_OPTIONS, which decides what code a program loads/],
-      ['a uvx env setting PYTHONPATH', (e) => ({ ...e, distribution: { uvx: { package: 'x==1.0.0', env: { PYTHONPATH: '/tmp' } } } }), /^distribution\.uvx\.env: sets PYTHONPATH/],
+      [
+        'an npx env setting NODE_OPTIONS',
+        (e) => ({ ...e, distribution: { npx: { package: 'x@1.0.0', env: { NODE_OPTIONS: '--require /tmp/x.js' } } } }),
+        /^distribution\.npx\.env: sets NODE_OPTIONS, which decides what code a program loads/,
+      ],
+      [
+        'a uvx env setting PYTHONPATH',
+        (e) => ({ ...e, distribution: { uvx: { package: 'x==1.0.0', env: { PYTHONPATH: '/tmp' } } } }),
+        /^distribution\.uvx\.env: sets PYTHONPATH/,
+      ],
       [
         'a binary whose only platform sets LD_PRELOAD and PATH',
-        (e) => ({ ...e, distribution: { binary: { 'linux-x86_64': { archive: 'https://x.example/a.tar.gz', cmd: './x', env: { LD_PRELOAD: '/tmp/x.so', Path: '/tmp', DROID_DISABLE_AUTO_UPDATE: '1' } } } } }),
+        (e) => ({
+          ...e,
+          distribution: {
+            binary: {
+              'linux-x86_64': {
+                archive: 'https://x.example/a.tar.gz',
+                cmd: './x',
+                env: { LD_PRELOAD: '/tmp/x.so', Path: '/tmp', DROID_DISABLE_AUTO_UPDATE: '1' },
+              },
+            },
+          },
+        }),
         /^distribution\.binary\.linux-x86_64\.env: sets LD_PRELOAD, Path, which/,
       ],
       [
@@ -116,45 +139,108 @@ describe('ACP Registry schema', () => {
     const uvx = (fields: Record<string, unknown>) => ({ ...gemini, distribution: { uvx: { package: 'pkg==1.0.0', ...fields } } });
     const cases: [string, unknown, RegExp][] = [
       // The reported escape: `npx --yes --package pkg -c <command>` runs a shell command.
-      ['an npx cmd "-c" (npx runs a shell command)', npx({ cmd: '-c', args: ['touch /tmp/pwned'] }), /^distribution\.npx\.cmd: "-c" starts with "-": npx would read it as one of its own options \("-c" runs a shell command\), not as the package's command/],
+      [
+        'an npx cmd "-c" (npx runs a shell command)',
+        npx({ cmd: '-c', args: ['touch /tmp/pwned'] }),
+        /^distribution\.npx\.cmd: "-c" starts with "-": npx would read it as one of its own options \("-c" runs a shell command\), not as the package's command/,
+      ],
       ['an npx cmd "--call=…"', npx({ cmd: '--call=touch /tmp/pwned' }), /^distribution\.npx\.cmd: "--call=touch \/tmp\/pwned" starts with "-"/],
       ['an npx cmd that is a path', npx({ cmd: '../../bin/sh' }), /^distribution\.npx\.cmd: "\.\.\/\.\.\/bin\/sh" is not the name of a command of the package/],
       ['an npx cmd with a space', npx({ cmd: 'sh -c' }), /^distribution\.npx\.cmd: "sh -c" is not the name of a command/],
-      ['an npx package starting with "-"', npx({ package: '-c' }), /^distribution\.npx\.package: "-c" starts with "-": npx would read it as one of its own options/],
+      [
+        'an npx package starting with "-"',
+        npx({ package: '-c' }),
+        /^distribution\.npx\.package: "-c" starts with "-": npx would read it as one of its own options/,
+      ],
       ['an npx package "--call=…@1.0.0"', npx({ package: '--call=x@1.0.0' }), /^distribution\.npx\.package: "--call=x@1\.0\.0" starts with "-"/],
-      ['a github: package', npx({ package: 'github:evil/agent' }), /^distribution\.npx\.package: "github:evil\/agent" is a git, GitHub, file, URL or path spec: npx would install code from outside the npm registry/],
+      [
+        'a github: package',
+        npx({ package: 'github:evil/agent' }),
+        /^distribution\.npx\.package: "github:evil\/agent" is a git, GitHub, file, URL or path spec: npx would install code from outside the npm registry/,
+      ],
       ['a git+https package', npx({ package: 'git+https://evil.example/agent.git' }), /is a git, GitHub, file, URL or path spec/],
       ['a tarball URL', npx({ package: 'https://evil.example/agent.tgz' }), /is a git, GitHub, file, URL or path spec/],
       ['a file: package', npx({ package: 'file:../agent' }), /is a git, GitHub, file, URL or path spec/],
       ['a path', npx({ package: './agent' }), /is a git, GitHub, file, URL or path spec/],
       ['an absolute path', npx({ package: '/tmp/agent' }), /is a git, GitHub, file, URL or path spec/],
-      ['a name whose version is a git spec', npx({ package: 'agent@github:evil/agent' }), /^distribution\.npx\.package: "agent@github:evil\/agent" is a git, GitHub, file, URL or path spec/],
+      [
+        'a name whose version is a git spec',
+        npx({ package: 'agent@github:evil/agent' }),
+        /^distribution\.npx\.package: "agent@github:evil\/agent" is a git, GitHub, file, URL or path spec/,
+      ],
       ['a name whose version is a file: spec', npx({ package: 'agent@file:../x' }), /is a git, GitHub, file, URL or path spec/],
-      ['an alias to another package', npx({ package: 'agent@npm:other@1.0.0' }), /^distribution\.npx\.package: "agent@npm:other@1\.0\.0" names no exact version/],
+      [
+        'an alias to another package',
+        npx({ package: 'agent@npm:other@1.0.0' }),
+        /^distribution\.npx\.package: "agent@npm:other@1\.0\.0" names no exact version/,
+      ],
       ['a range', npx({ package: 'agent@^1.0.0' }), /^distribution\.npx\.package: "agent@\^1\.0\.0" names no exact version \(name@1\.2\.3\)/],
       ['a tag', npx({ package: 'agent@latest' }), /names no exact version/],
       ['no version', npx({ package: '@scope/agent' }), /names no exact version/],
-      ['capitals (npm refuses them in new names)', npx({ package: 'Agent@1.0.0' }), /^distribution\.npx\.package: "Agent@1\.0\.0" is not a valid npm package name/],
+      [
+        'capitals (npm refuses them in new names)',
+        npx({ package: 'Agent@1.0.0' }),
+        /^distribution\.npx\.package: "Agent@1\.0\.0" is not a valid npm package name/,
+      ],
       ['a scope starting with "-"', npx({ package: '@-x/agent@1.0.0' }), /is not a valid npm package name/],
       ['a name over 214 characters', npx({ package: `${'a'.repeat(215)}@1.0.0` }), /is not a valid npm package name/],
       ['a uvx cmd "--with"', uvx({ cmd: '--with' }), /^distribution\.uvx\.cmd: "--with" starts with "-": uvx would read it as one of its own options/],
-      ['a uvx package starting with "-"', uvx({ package: '--index-url=https://evil.example/simple' }), /^distribution\.uvx\.package: "--index-url=https:\/\/evil\.example\/simple" starts with "-": uvx would read it/],
-      ['a uvx git package', uvx({ package: 'git+https://evil.example/agent.git' }), /^distribution\.uvx\.package: .* is a git, GitHub, file, URL or path spec: uvx would install code from outside PyPI/],
+      [
+        'a uvx package starting with "-"',
+        uvx({ package: '--index-url=https://evil.example/simple' }),
+        /^distribution\.uvx\.package: "--index-url=https:\/\/evil\.example\/simple" starts with "-": uvx would read it/,
+      ],
+      [
+        'a uvx git package',
+        uvx({ package: 'git+https://evil.example/agent.git' }),
+        /^distribution\.uvx\.package: .* is a git, GitHub, file, URL or path spec: uvx would install code from outside PyPI/,
+      ],
       ['a uvx direct reference', uvx({ package: 'agent @ https://evil.example/agent.whl' }), /is a git, GitHub, file, URL or path spec/],
       ['a uvx path', uvx({ package: './agent' }), /is a git, GitHub, file, URL or path spec/],
       ['a uvx range', uvx({ package: 'agent>=1.0' }), /^distribution\.uvx\.package: "agent>=1\.0" names no exact version \(name==1\.2\.3\)/],
       ['a uvx name without version', uvx({ package: 'agent' }), /names no exact version/],
       ['a uvx name with a marker', uvx({ package: 'agent==1.0; python_version>"3"' }), /is not a valid PyPI package/],
-      ['npm_config_* (npm reads it as its configuration)', npx({ env: { npm_config_script_shell: '/tmp/x.sh' } }), /^distribution\.npx\.env: sets npm_config_script_shell, which configures the package manager \(where packages come from, which shell runs scripts\)/],
-      ['NPM_CONFIG_REGISTRY in capitals', npx({ env: { NPM_CONFIG_REGISTRY: 'https://evil.example' } }), /sets NPM_CONFIG_REGISTRY, which configures the package manager/],
-      ['uv and pip configuration', uvx({ env: { UV_INDEX_URL: 'https://evil.example', PIP_INDEX_URL: 'https://evil.example' } }), /^distribution\.uvx\.env: sets UV_INDEX_URL, PIP_INDEX_URL, which configures the package manager/],
-      ['GIT_SSH_COMMAND', npx({ env: { GIT_SSH_COMMAND: 'touch /tmp/pwned' } }), /^distribution\.npx\.env: sets GIT_SSH_COMMAND, which makes git run a command or read other configuration/],
-      ['GIT_CONFIG_COUNT and its keys', npx({ env: { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.sshCommand', GIT_CONFIG_VALUE_0: 'x' } }), /sets GIT_CONFIG_COUNT, GIT_CONFIG_KEY_0, GIT_CONFIG_VALUE_0, which makes git run a command/],
-      ['a proxy', npx({ env: { HTTPS_PROXY: 'http://evil.example:8080', http_proxy: 'http://evil.example:8080' } }), /^distribution\.npx\.env: sets HTTPS_PROXY, http_proxy, which sends the agent's network traffic, and the keys in it, through another server/],
-      ['trusted certificates', npx({ env: { NODE_EXTRA_CA_CERTS: '/tmp/ca.pem', SSL_CERT_FILE: '/tmp/ca.pem', NODE_TLS_REJECT_UNAUTHORIZED: '0' } }), /sets NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, NODE_TLS_REJECT_UNAUTHORIZED, which changes which TLS certificates are trusted/],
+      [
+        'npm_config_* (npm reads it as its configuration)',
+        npx({ env: { npm_config_script_shell: '/tmp/x.sh' } }),
+        /^distribution\.npx\.env: sets npm_config_script_shell, which configures the package manager \(where packages come from, which shell runs scripts\)/,
+      ],
+      [
+        'NPM_CONFIG_REGISTRY in capitals',
+        npx({ env: { NPM_CONFIG_REGISTRY: 'https://evil.example' } }),
+        /sets NPM_CONFIG_REGISTRY, which configures the package manager/,
+      ],
+      [
+        'uv and pip configuration',
+        uvx({ env: { UV_INDEX_URL: 'https://evil.example', PIP_INDEX_URL: 'https://evil.example' } }),
+        /^distribution\.uvx\.env: sets UV_INDEX_URL, PIP_INDEX_URL, which configures the package manager/,
+      ],
+      [
+        'GIT_SSH_COMMAND',
+        npx({ env: { GIT_SSH_COMMAND: 'touch /tmp/pwned' } }),
+        /^distribution\.npx\.env: sets GIT_SSH_COMMAND, which makes git run a command or read other configuration/,
+      ],
+      [
+        'GIT_CONFIG_COUNT and its keys',
+        npx({ env: { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.sshCommand', GIT_CONFIG_VALUE_0: 'x' } }),
+        /sets GIT_CONFIG_COUNT, GIT_CONFIG_KEY_0, GIT_CONFIG_VALUE_0, which makes git run a command/,
+      ],
+      [
+        'a proxy',
+        npx({ env: { HTTPS_PROXY: 'http://evil.example:8080', http_proxy: 'http://evil.example:8080' } }),
+        /^distribution\.npx\.env: sets HTTPS_PROXY, http_proxy, which sends the agent's network traffic, and the keys in it, through another server/,
+      ],
+      [
+        'trusted certificates',
+        npx({ env: { NODE_EXTRA_CA_CERTS: '/tmp/ca.pem', SSL_CERT_FILE: '/tmp/ca.pem', NODE_TLS_REJECT_UNAUTHORIZED: '0' } }),
+        /sets NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, NODE_TLS_REJECT_UNAUTHORIZED, which changes which TLS certificates are trusted/,
+      ],
       [
         'a binary platform setting a proxy (the same rule for every distribution)',
-        { ...gemini, distribution: { binary: { 'linux-x86_64': { archive: 'https://x.example/a.tar.gz', cmd: './x', env: { ALL_PROXY: 'socks5://evil.example' } } } } },
+        {
+          ...gemini,
+          distribution: { binary: { 'linux-x86_64': { archive: 'https://x.example/a.tar.gz', cmd: './x', env: { ALL_PROXY: 'socks5://evil.example' } } } },
+        },
         /^distribution\.binary\.linux-x86_64\.env: sets ALL_PROXY, which sends the agent's network traffic/,
       ],
     ];
@@ -163,8 +249,15 @@ describe('ACP Registry schema', () => {
     }
 
     it('keeps what the registry really lists: scoped and plain names pinned exactly, prerelease versions, options after the package, harmless variables', () => {
-      assert.equal(only(npx({ package: '@agentclientprotocol/claude-agent-acp@0.85.2-preview.22' })).distribution.npx!.package, '@agentclientprotocol/claude-agent-acp@0.85.2-preview.22');
-      assert.deepEqual(only(npx({ package: 'droid@0.218.0', args: ['exec', '--output-format', 'acp-daemon'], env: { DROID_DISABLE_AUTO_UPDATE: 'true' } })).distribution.npx!.args, ['exec', '--output-format', 'acp-daemon']);
+      assert.equal(
+        only(npx({ package: '@agentclientprotocol/claude-agent-acp@0.85.2-preview.22' })).distribution.npx!.package,
+        '@agentclientprotocol/claude-agent-acp@0.85.2-preview.22',
+      );
+      assert.deepEqual(
+        only(npx({ package: 'droid@0.218.0', args: ['exec', '--output-format', 'acp-daemon'], env: { DROID_DISABLE_AUTO_UPDATE: 'true' } })).distribution.npx!
+          .args,
+        ['exec', '--output-format', 'acp-daemon'],
+      );
       assert.equal(only(npx({ package: 'pkg@1.0.0', cmd: 'pkg-acp', args: ['--acp'] })).distribution.npx!.cmd, 'pkg-acp');
       assert.equal(only(uvx({ package: 'fast-agent-mcp==0.2.41', cmd: 'fast-agent-acp', args: ['-x'] })).distribution.uvx!.package, 'fast-agent-mcp==0.2.41');
       assert.equal(only(uvx({ package: 'Agent_Pkg[acp]@1.0.0rc1' })).distribution.uvx!.package, 'Agent_Pkg[acp]@1.0.0rc1');
@@ -172,16 +265,32 @@ describe('ACP Registry schema', () => {
 
     it('keeps an agent whose npx distribution is refused when another one is usable, saying which was left out', () => {
       const { agents, problems } = parseRegistry(
-        registryDocument([{ ...gemini, distribution: { npx: { package: 'pkg@1.0.0', cmd: '-c', args: ['touch /tmp/pwned'] }, uvx: { package: 'pkg==1.0.0' } } }]),
+        registryDocument([
+          { ...gemini, distribution: { npx: { package: 'pkg@1.0.0', cmd: '-c', args: ['touch /tmp/pwned'] }, uvx: { package: 'pkg==1.0.0' } } },
+        ]),
         URL,
       );
-      assert.deepEqual(agents.map((a) => Object.keys(a.distribution)), [['uvx']]);
-      assert.deepEqual(problems, ['agents[0] ("gemini"): left out distribution.npx.cmd: "-c" starts with "-": npx would read it as one of its own options ("-c" runs a shell command), not as the package\'s command']);
+      assert.deepEqual(
+        agents.map((a) => Object.keys(a.distribution)),
+        [['uvx']],
+      );
+      assert.deepEqual(problems, [
+        'agents[0] ("gemini"): left out distribution.npx.cmd: "-c" starts with "-": npx would read it as one of its own options ("-c" runs a shell command), not as the package\'s command',
+      ]);
     });
   });
 
   it('refuses a binary cmd outside the archive, leaving out only that platform', () => {
-    for (const cmd of ['/usr/bin/agent', '../agent', './bin/../../agent', '..\\agent.exe', 'bin\\..\\..\\agent.exe', 'C:\\agent.exe', '\\\\server\\share\\a.exe', '']) {
+    for (const cmd of [
+      '/usr/bin/agent',
+      '../agent',
+      './bin/../../agent',
+      '..\\agent.exe',
+      'bin\\..\\..\\agent.exe',
+      'C:\\agent.exe',
+      '\\\\server\\share\\a.exe',
+      '',
+    ]) {
       const parsed = parseAgent({
         ...goose,
         distribution: { binary: { ...goose.distribution.binary, 'linux-aarch64': { archive: 'https://example.com/a.tar.gz', cmd } } },
@@ -219,7 +328,11 @@ describe('ACP Registry schema', () => {
     const agent = only({
       ...goose,
       future: { anything: true },
-      distribution: { ...goose.distribution, docker: { image: 'x' }, binary: { ...goose.distribution.binary, 'linux-riscv64': { archive: 'https://x.example/a', cmd: './a' } } },
+      distribution: {
+        ...goose.distribution,
+        docker: { image: 'x' },
+        binary: { ...goose.distribution.binary, 'linux-riscv64': { archive: 'https://x.example/a', cmd: './a' } },
+      },
     });
     assert.deepEqual(Object.keys(agent.distribution.binary!), ['darwin-aarch64', 'linux-x86_64', 'windows-x86_64']);
     assert.equal('future' in agent, false);
@@ -250,7 +363,10 @@ describe('ACP Registry schema', () => {
     });
 
     it('reports platforms left out of an agent that is kept', () => {
-      const partly = { ...goose, distribution: { binary: { ...goose.distribution.binary, 'linux-aarch64': { archive: 'https://x.example/a.tgz', cmd: '../escape' } } } };
+      const partly = {
+        ...goose,
+        distribution: { binary: { ...goose.distribution.binary, 'linux-aarch64': { archive: 'https://x.example/a.tgz', cmd: '../escape' } } },
+      };
       const { agents, problems } = parseRegistry(registryDocument([partly]), URL);
       assert.equal(agents.length, 1);
       assert.equal(problems.length, 1);
@@ -278,7 +394,19 @@ describe('ACP Registry schema', () => {
       assert.equal(agents.length, (snapshot as { agents: unknown[] }).agents.length);
       assert.ok(agents.length >= 28);
       const ids = new Set(agents.map((a) => a.id));
-      for (const id of ['claude-acp', 'codex-acp', 'gemini', 'github-copilot-cli', 'cursor', 'goose', 'junie', 'opencode', 'qwen-code', 'cline', 'factory-droid'])
+      for (const id of [
+        'claude-acp',
+        'codex-acp',
+        'gemini',
+        'github-copilot-cli',
+        'cursor',
+        'goose',
+        'junie',
+        'opencode',
+        'qwen-code',
+        'cline',
+        'factory-droid',
+      ])
         assert.ok(ids.has(id), id);
       for (const agent of agents) assert.match(agent.icon ?? '', /^https:\/\/cdn\.agentclientprotocol\.com\/registry\/v1\/latest\/[a-z0-9-]+\.svg$/);
     });

@@ -3,7 +3,20 @@ import { compareVersions, isNewer } from '../../../../src/agents/registry/versio
 
 describe('ACP Registry versions', () => {
   it("orders versions as semver does (the spec's own example chain)", () => {
-    const chain = ['1.0.0-alpha', '1.0.0-alpha.1', '1.0.0-alpha.beta', '1.0.0-beta', '1.0.0-beta.2', '1.0.0-beta.11', '1.0.0-rc.1', '1.0.0', '1.0.1', '1.1.0', '2.0.0', '10.0.0'];
+    const chain = [
+      '1.0.0-alpha',
+      '1.0.0-alpha.1',
+      '1.0.0-alpha.beta',
+      '1.0.0-beta',
+      '1.0.0-beta.2',
+      '1.0.0-beta.11',
+      '1.0.0-rc.1',
+      '1.0.0',
+      '1.0.1',
+      '1.1.0',
+      '2.0.0',
+      '10.0.0',
+    ];
     for (let i = 0; i < chain.length; i++) {
       for (let j = 0; j < chain.length; j++) assert.equal(Math.sign(compareVersions(chain[i]!, chain[j]!)), Math.sign(i - j), `${chain[i]} vs ${chain[j]}`);
     }

@@ -81,11 +81,19 @@ describe('IndexFiles (the saved transcript index)', () => {
     bytes[bytes.length - 1]! ^= 0x01;
     fs.writeFileSync(segment, bytes);
     const damagedWords = await new IndexFiles(dir).load();
-    await assert.rejects(damagedWords.loadWords(), (e: unknown) => e instanceof IndexFileError && /segment \d+ is damaged/.test(e.message), 'a damaged word block');
+    await assert.rejects(
+      damagedWords.loadWords(),
+      (e: unknown) => e instanceof IndexFileError && /segment \d+ is damaged/.test(e.message),
+      'a damaged word block',
+    );
     bytes[bytes.length - 1]! ^= 0x01;
     bytes[40]! ^= 0x01;
     fs.writeFileSync(segment, bytes);
-    await assert.rejects(new IndexFiles(dir).load(), (e: unknown) => e instanceof IndexFileError && /segment \d+ is damaged/.test(e.message), 'a damaged prefix block');
+    await assert.rejects(
+      new IndexFiles(dir).load(),
+      (e: unknown) => e instanceof IndexFileError && /segment \d+ is damaged/.test(e.message),
+      'a damaged prefix block',
+    );
 
     fs.rmSync(segment);
     await assert.rejects(new IndexFiles(dir).load(), (e: unknown) => e instanceof IndexFileError && /could not be read/.test(e.message));
@@ -117,7 +125,10 @@ describe('IndexFiles (the saved transcript index)', () => {
     await saving;
     const { index: loaded, loadWords } = await new IndexFiles(dir).load();
     await loadWords();
-    const named = loaded.documents().map((d) => d.key).sort();
+    const named = loaded
+      .documents()
+      .map((d) => d.key)
+      .sort();
     assert.ok(named.length > 0);
     assert.deepEqual(loaded.search(queryTerms('common')).sort(), named, 'every document the manifest names has its postings');
   });

@@ -43,7 +43,13 @@ describe('IndexWorker (what the transcript worker does with each message)', () =
     new Int32Array(cancel)[7 % CANCEL_SLOTS] = 7;
     worker.receive({ type: 'search', id: 7, query: 'alpha' });
     worker.receive({ type: 'search', id: 8, query: 'alpha' });
-    assert.deepEqual(await next((m) => m.type === 'found' && m.id === 8), { type: 'found', id: 8, handles: new Uint32Array([5]), searched: 1, complete: false });
+    assert.deepEqual(await next((m) => m.type === 'found' && m.id === 8), {
+      type: 'found',
+      id: 8,
+      handles: new Uint32Array([5]),
+      searched: 1,
+      complete: false,
+    });
     assert.ok(sent.some((m) => m.type === 'cancelled' && m.id === 7));
     assert.ok(!sent.some((m) => m.type === 'found' && m.id === 7));
   });

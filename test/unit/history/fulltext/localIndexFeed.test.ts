@@ -26,7 +26,15 @@ describe('SessionHistory feeds the transcript index from the local index', () =>
   beforeEach(() => {
     storage = tempDir();
     const agents = new AgentRegistry({ isTrusted: () => true, createProcess: () => assert.fail('no agent starts here') });
-    history = new SessionHistory({ storageDir: storage.dir, memory: { get: () => undefined, update: () => Promise.resolve() }, agents, sessions: new ActiveSessions(), workspace, logger: silentLogger, transcriptWorker: TRANSCRIPT_WORKER });
+    history = new SessionHistory({
+      storageDir: storage.dir,
+      memory: { get: () => undefined, update: () => Promise.resolve() },
+      agents,
+      sessions: new ActiveSessions(),
+      workspace,
+      logger: silentLogger,
+      transcriptWorker: TRANSCRIPT_WORKER,
+    });
   });
   afterEach(async () => {
     await history.dispose();

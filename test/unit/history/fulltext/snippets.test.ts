@@ -45,7 +45,11 @@ describe('Transcript snippets', () => {
     assert.deepEqual(highlighted(snippet), ['install', 'Install']);
     const later = snippetOf(text, queryTerms('fetches'));
     assert.equal(later?.text, '…fetches the icon once. npm ci --install-links');
-    assert.equal(snippetOf('see [the guide](https://example.com/secret-page)', queryTerms('secret'))?.text, 'see [the guide](https://example.com/secret-page)', 'a hit only in the Markdown: its text as it is');
+    assert.equal(
+      snippetOf('see [the guide](https://example.com/secret-page)', queryTerms('secret'))?.text,
+      'see [the guide](https://example.com/secret-page)',
+      'a hit only in the Markdown: its text as it is',
+    );
     assert.equal(snippetOf('keep snake_case_names and 2 * 3 * 4', queryTerms('snake'))?.text, 'keep snake_case_names and 2 * 3 * 4', 'no emphasis there');
   });
 });

@@ -23,7 +23,7 @@ function oracle(texts: ReadonlyMap<string, string>, query: string): string[] {
 
 function random(seed: number): () => number {
   let state = seed;
-  return () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
 }
 
 describe('TextIndex (the transcripts’ full-text index)', () => {
@@ -85,10 +85,43 @@ describe('TextIndex (the transcripts’ full-text index)', () => {
 
   it('answers like a plain scan through adds, replacements, removals, merges and renumbering', () => {
     const next = random(42);
-    const vocabulary = ['alpha', 'alphabet', 'beta', 'betamax', 'gamma', 'parseConfig', 'configFile', 'HTTPServer', 'server', 'café', 'naïve', 'x1', 'x10', 'zeta'];
+    const vocabulary = [
+      'alpha',
+      'alphabet',
+      'beta',
+      'betamax',
+      'gamma',
+      'parseConfig',
+      'configFile',
+      'HTTPServer',
+      'server',
+      'café',
+      'naïve',
+      'x1',
+      'x10',
+      'zeta',
+    ];
     const texts = new Map<string, string>();
     const index = new TextIndex();
-    const queries = ['a', 'al', 'alpha', 'alphab', 'beta', 'config', 'configfile', 'server', 'http', 'cafe', 'naive', 'x1', 'x', 'ze', 'alpha beta', 'config server', 'zzz'];
+    const queries = [
+      'a',
+      'al',
+      'alpha',
+      'alphab',
+      'beta',
+      'config',
+      'configfile',
+      'server',
+      'http',
+      'cafe',
+      'naive',
+      'x1',
+      'x',
+      'ze',
+      'alpha beta',
+      'config server',
+      'zzz',
+    ];
     for (let round = 0; round < 1500; round++) {
       const key = `k${Math.floor(next() * 300)}`;
       if (next() < 0.15) {

@@ -19,7 +19,21 @@ function words(text: string): string[] {
 
 describe('Transcript tokenizer (full-text index)', () => {
   it('splits words at everything but letters, digits and marks', () => {
-    assert.deepEqual(words('Fix parse_config in src/history/x.ts, a-b a.b (ok)!'), ['Fix', 'parse', 'config', 'in', 'src', 'history', 'x', 'ts', 'a', 'b', 'a', 'b', 'ok']);
+    assert.deepEqual(words('Fix parse_config in src/history/x.ts, a-b a.b (ok)!'), [
+      'Fix',
+      'parse',
+      'config',
+      'in',
+      'src',
+      'history',
+      'x',
+      'ts',
+      'a',
+      'b',
+      'a',
+      'b',
+      'ok',
+    ]);
     assert.deepEqual(words('naïve café 東京 😀 ok'), ['naïve', 'café', '東京', 'ok']);
     assert.deepEqual(words(''), []);
   });

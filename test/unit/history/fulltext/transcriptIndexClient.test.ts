@@ -53,7 +53,14 @@ describe('TranscriptIndexClient with the real worker', () => {
   });
 
   function client(documents: readonly string[], options: { workerFile?: string; logger?: Logger; maxRestarts?: number } = {}): TranscriptIndexClient {
-    const made = new TranscriptIndexClient({ workerFile: options.workerFile ?? TRANSCRIPT_WORKER, historyDir: dir, documents: () => documents, logger: options.logger ?? recordingLogger(), saveDelayMs: 60_000, maxRestarts: options.maxRestarts ?? 3 });
+    const made = new TranscriptIndexClient({
+      workerFile: options.workerFile ?? TRANSCRIPT_WORKER,
+      historyDir: dir,
+      documents: () => documents,
+      logger: options.logger ?? recordingLogger(),
+      saveDelayMs: 60_000,
+      maxRestarts: options.maxRestarts ?? 3,
+    });
     clients.push(made);
     return made;
   }
@@ -83,7 +90,8 @@ describe('TranscriptIndexClient with the real worker', () => {
       ['A\u0000kept', 'alpha kept'],
       ['A\u0000changed', 'alpha before'],
       ['A\u0000deleted', 'alpha deleted'],
-    ] as const) first.put(key, text, writeText(dir, key, text));
+    ] as const)
+      first.put(key, text, writeText(dir, key, text));
     await first.save();
     await first.dispose();
     // While the window was closed (or between a text write and an index save): a text changed, one was
@@ -125,7 +133,10 @@ describe('TranscriptIndexClient with the real worker', () => {
     const second = client(['A\u0000a'], { logger });
     await whenState(second, (s) => s.complete && s.indexed === 1);
     assert.deepEqual(await keys(second, 'alpha'), ['A\u0000a']);
-    assert.ok(logger.lines.some((line) => /rebuilt from the text files: the saved index is damaged/.test(line)), logger.lines.join('\n'));
+    assert.ok(
+      logger.lines.some((line) => /rebuilt from the text files: the saved index is damaged/.test(line)),
+      logger.lines.join('\n'),
+    );
   });
 
   it('answers a short word from the saved prefixes, and rebuilds when a word block turns out damaged', async () => {
@@ -134,7 +145,10 @@ describe('TranscriptIndexClient with the real worker', () => {
     await first.save();
     await first.dispose();
     const folder = path.join(dir, 'transcript-index');
-    const segment = path.join(folder, fs.readdirSync(folder).find((name) => name.startsWith('segment-'))!);
+    const segment = path.join(
+      folder,
+      fs.readdirSync(folder).find((name) => name.startsWith('segment-'))!,
+    );
     const bytes = fs.readFileSync(segment);
     bytes[bytes.length - 1]! ^= 0xff; // the last byte of the word block
     fs.writeFileSync(segment, bytes);
@@ -143,7 +157,10 @@ describe('TranscriptIndexClient with the real worker', () => {
     assert.deepEqual(await keys(second, 'al'), ['A\u0000a'], 'from the prefix blocks');
     await whenState(second, (s) => s.complete && s.indexed === 1);
     assert.deepEqual(await keys(second, 'alpha'), ['A\u0000a']);
-    assert.ok(logger.lines.some((line) => /rebuilt from the text files: segment \d+ is damaged/.test(line)), logger.lines.join('\n'));
+    assert.ok(
+      logger.lines.some((line) => /rebuilt from the text files: segment \d+ is damaged/.test(line)),
+      logger.lines.join('\n'),
+    );
   });
 
   it('rejects a superseded search with an AbortError', async () => {
@@ -153,7 +170,11 @@ describe('TranscriptIndexClient with the real worker', () => {
     const superseded = index.search('alpha', controller.signal);
     controller.abort();
     await assert.rejects(superseded, (error: unknown) => error instanceof Error && error.name === 'AbortError');
-    await assert.rejects(index.search('alpha', controller.signal), (error: unknown) => error instanceof Error && error.name === 'AbortError', 'already aborted');
+    await assert.rejects(
+      index.search('alpha', controller.signal),
+      (error: unknown) => error instanceof Error && error.name === 'AbortError',
+      'already aborted',
+    );
     assert.deepEqual(await keys(index, 'alpha'), ['A\u0000a'], 'the next search is answered');
   });
 
@@ -176,7 +197,10 @@ describe('TranscriptIndexClient with the real worker', () => {
     const crashed = await index.search('alpha');
     assert.equal(crashed.keys.size, 0);
     assert.match(crashed.unavailable ?? '', /Text search is unavailable: the transcript index failed: a crash for the test/);
-    assert.ok(logger.lines.some((line) => /Restarting the transcript index \(attempt 1\)/.test(line)), logger.lines.join('\n'));
+    assert.ok(
+      logger.lines.some((line) => /Restarting the transcript index \(attempt 1\)/.test(line)),
+      logger.lines.join('\n'),
+    );
     await whenState(index, (s) => s.complete && s.indexed === 1);
     const found = await index.search('alpha');
     assert.deepEqual([...found.keys], ['A\u0000a']);

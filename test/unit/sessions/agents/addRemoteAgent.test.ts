@@ -4,7 +4,14 @@ import { RemoteHttpError } from '../../../../src/acp/transport/httpProblem';
 import { silentLogger } from '../../../../src/common/logger';
 import { ServerUnreachableError } from '../../../../src/remote/sandboxAgentServer';
 import { httpError } from '../../../../src/acp/transport/httpProblem';
-import { AddRemoteAgent, type MappableFolder, type RemoteAgentUi, type SandboxAgentSummary, type SandboxServers, type SettingsPlace } from '../../../../src/sessions/agents/addRemoteAgent';
+import {
+  AddRemoteAgent,
+  type MappableFolder,
+  type RemoteAgentUi,
+  type SandboxAgentSummary,
+  type SandboxServers,
+  type SettingsPlace,
+} from '../../../../src/sessions/agents/addRemoteAgent';
 
 /** Answers in order; records what was asked. */
 class ScriptedUi implements RemoteAgentUi {
@@ -78,7 +85,8 @@ class FakeServers implements SandboxServers {
   installFails: string | undefined;
 
   private check(credentials: RemoteCredentials) {
-    if (this.token !== undefined && credentials.token !== this.token) throw new RemoteHttpError('The server refused the credentials (HTTP 401).', 401, 'Unauthorized', undefined);
+    if (this.token !== undefined && credentials.token !== this.token)
+      throw new RemoteHttpError('The server refused the credentials (HTTP 401).', 401, 'Unauthorized', undefined);
   }
   down = false;
   async health(url: string, credentials: RemoteCredentials) {
@@ -117,7 +125,11 @@ function setup(options: { settings?: unknown; trusted?: boolean; folders?: Mappa
       if (reach.down) throw new ServerUnreachableError(`Cannot reach ${url}: ECONNREFUSED — the connection was refused (is the server running?)`);
     },
     agentNames: () => ['Claude Code', 'Codex'],
-    folders: () => options.folders ?? [{ name: 'app', path: '/home/me/app' }, { name: 'docs', path: '/home/me/docs' }],
+    folders: () =>
+      options.folders ?? [
+        { name: 'app', path: '/home/me/app' },
+        { name: 'docs', path: '/home/me/docs' },
+      ],
     isTrusted: () => options.trusted ?? true,
     logger: silentLogger,
   });
@@ -132,13 +144,24 @@ describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory ser
     ui.mapping = (folder, suggested) => (folder.name === 'docs' ? '' : suggested);
     const outcome = await flow.run();
     assert.equal(outcome.kind, 'added');
-    assert.deepEqual(written, [[{ name: 'Mine', command: 'x' }, { name: 'opencode on 127.0.0.1:2468', remote: { url: 'http://127.0.0.1:2468', sandboxAgent: 'opencode', pathMappings: [{ local: '/home/me/app', remote: '/home/me/app' }] } }]]);
+    assert.deepEqual(written, [
+      [
+        { name: 'Mine', command: 'x' },
+        {
+          name: 'opencode on 127.0.0.1:2468',
+          remote: { url: 'http://127.0.0.1:2468', sandboxAgent: 'opencode', pathMappings: [{ local: '/home/me/app', remote: '/home/me/app' }] },
+        },
+      ],
+    ]);
     assert.ok(!JSON.stringify(written).includes('s3cret'), 'the token is not in the settings');
     assert.deepEqual(stored.get('http://127.0.0.1:2468'), { token: 's3cret' });
     assert.deepEqual(servers.calls, ['health http://127.0.0.1:2468 -', 'health http://127.0.0.1:2468 s3cret', 'agents']);
     assert.deepEqual(ui.asked.slice(0, 3), ['url', 'token: The server refused the credentials (HTTP 401).', 'pick opencode,claude']);
     assert.ok(ui.asked.includes('map opencode on 127.0.0.1:2468 app=/home/me/app'), 'a loopback server gets the same paths offered');
-    assert.deepEqual(ui.addedAs, { name: 'opencode on 127.0.0.1:2468', detail: 'opencode on 127.0.0.1:2468 was added to your user settings. It sees 1 workspace folder; 1 is not shared with it.' });
+    assert.deepEqual(ui.addedAs, {
+      name: 'opencode on 127.0.0.1:2468',
+      detail: 'opencode on 127.0.0.1:2468 was added to your user settings. It sees 1 workspace folder; 1 is not shared with it.',
+    });
   });
 
   it('uses a token already stored for the server without asking', async () => {
@@ -149,7 +172,7 @@ describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory ser
     assert.equal(written.length, 1);
   });
 
-  it('installs an agent that is not installed, after asking; a failed install says the server\'s words and writes nothing', async () => {
+  it("installs an agent that is not installed, after asking; a failed install says the server's words and writes nothing", async () => {
     const { ui, servers, written, flow } = setup();
     ui.pick = (agents) => agents.find((a) => a.id === 'claude');
     assert.equal((await flow.run()).kind, 'added');
@@ -192,7 +215,10 @@ describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory ser
     declined.ui.unreachable = false;
     declined.ui.url = 'https://agents.example/acp';
     assert.equal((await declined.flow.run()).kind, 'cancelled');
-    assert.ok(declined.ui.asked.some((q) => /^unreachable https:\/\/agents\.example\/acp: Cannot reach .*ECONNREFUSED/.test(q)), declined.ui.asked.join('\n'));
+    assert.ok(
+      declined.ui.asked.some((q) => /^unreachable https:\/\/agents\.example\/acp: Cannot reach .*ECONNREFUSED/.test(q)),
+      declined.ui.asked.join('\n'),
+    );
     assert.deepEqual(declined.written, [], 'nothing written');
 
     const accepted = setup();
@@ -212,7 +238,17 @@ describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory ser
     assert.deepEqual(reached, ['ws://10.1.2.3:9000'], 'only whether anything answers there, after the user allowed it');
     assert.equal(ui.asked[1], 'insecure');
     assert.deepEqual(written[0], [
-      { name: '10.1.2.3:9000', remote: { url: 'ws://10.1.2.3:9000', pathMappings: [{ local: '/home/me/app', remote: '/srv/app' }, { local: '/home/me/docs', remote: '/srv/docs' }], allowInsecure: true } },
+      {
+        name: '10.1.2.3:9000',
+        remote: {
+          url: 'ws://10.1.2.3:9000',
+          pathMappings: [
+            { local: '/home/me/app', remote: '/srv/app' },
+            { local: '/home/me/docs', remote: '/srv/docs' },
+          ],
+          allowInsecure: true,
+        },
+      },
     ]);
 
     const declined = setup();
@@ -229,7 +265,10 @@ describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory ser
       declined.ui.unreachable = false;
       declined.ui.url = url;
       assert.equal((await declined.flow.run()).kind, 'cancelled', url);
-      assert.ok(declined.ui.asked.some((q) => q.startsWith(`unreachable ${url}: Cannot reach ${url}: ECONNREFUSED`)), declined.ui.asked.join('\n'));
+      assert.ok(
+        declined.ui.asked.some((q) => q.startsWith(`unreachable ${url}: Cannot reach ${url}: ECONNREFUSED`)),
+        declined.ui.asked.join('\n'),
+      );
       assert.deepEqual(declined.written, [], `${url}: nothing written`);
 
       const accepted = setup();
@@ -240,7 +279,7 @@ describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory ser
     }
   });
 
-  it('does not offer Sandbox Agent\'s own mock agent (its test double, which does not start)', async () => {
+  it("does not offer Sandbox Agent's own mock agent (its test double, which does not start)", async () => {
     const { ui, servers, flow } = setup();
     servers.agentList = [{ id: 'mock', installed: true, capabilities: {} }, ...servers.agentList];
     assert.equal((await flow.run()).kind, 'added');
@@ -250,7 +289,13 @@ describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory ser
   it('the token prompt says what the server answered, without pointing at the command that asks for the token', async () => {
     const { ui, servers, flow } = setup();
     servers.token = 't';
-    const refusal = httpError(401, 'application/problem+json', JSON.stringify({ title: 'Token Invalid', detail: 'token invalid' }), 'The Sandbox Agent server at http://127.0.0.1:2468', 'the agent list');
+    const refusal = httpError(
+      401,
+      'application/problem+json',
+      JSON.stringify({ title: 'Token Invalid', detail: 'token invalid' }),
+      'The Sandbox Agent server at http://127.0.0.1:2468',
+      'the agent list',
+    );
     assert.match(refusal.message, /Set the token with "ACP: Set Remote Agent Token…"/, 'elsewhere the words name the command');
     servers.health = async (url, credentials) => {
       servers.calls.push(`health ${url} ${credentials.token ?? '-'}`);
@@ -259,15 +304,41 @@ describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory ser
     ui.tokens = ['t'];
     assert.equal((await flow.run()).kind, 'added');
     const asked = ui.asked.find((q) => q.startsWith('token: '));
-    assert.equal(asked, 'token: The Sandbox Agent server at http://127.0.0.1:2468 refused the credentials for the agent list (HTTP 401: Token Invalid: token invalid).');
+    assert.equal(
+      asked,
+      'token: The Sandbox Agent server at http://127.0.0.1:2468 refused the credentials for the agent list (HTTP 401: Token Invalid: token invalid).',
+    );
   });
 
   it('says how many folders it sees in whole words (one, several, none left out), and where the entry was written', async () => {
     const cases: [MappableFolder[], (folder: MappableFolder, suggested: string) => string, string][] = [
       [[{ name: 'app', path: '/home/me/app' }], (_f, s) => s, 'It sees the workspace folder at the path you gave.'],
-      [[{ name: 'app', path: '/home/me/app' }, { name: 'docs', path: '/home/me/docs' }], (_f, s) => s, 'It sees all 2 workspace folders at the paths you gave.'],
-      [[{ name: 'app', path: '/a' }, { name: 'b', path: '/b' }, { name: 'c', path: '/c' }], (f, s) => (f.name === 'app' ? s : ''), 'It sees 1 workspace folder; 2 are not shared with it.'],
-      [[{ name: 'app', path: '/a' }, { name: 'b', path: '/b' }, { name: 'c', path: '/c' }], (f, s) => (f.name === 'c' ? '' : s), 'It sees 2 workspace folders; 1 is not shared with it.'],
+      [
+        [
+          { name: 'app', path: '/home/me/app' },
+          { name: 'docs', path: '/home/me/docs' },
+        ],
+        (_f, s) => s,
+        'It sees all 2 workspace folders at the paths you gave.',
+      ],
+      [
+        [
+          { name: 'app', path: '/a' },
+          { name: 'b', path: '/b' },
+          { name: 'c', path: '/c' },
+        ],
+        (f, s) => (f.name === 'app' ? s : ''),
+        'It sees 1 workspace folder; 2 are not shared with it.',
+      ],
+      [
+        [
+          { name: 'app', path: '/a' },
+          { name: 'b', path: '/b' },
+          { name: 'c', path: '/c' },
+        ],
+        (f, s) => (f.name === 'c' ? '' : s),
+        'It sees 2 workspace folders; 1 is not shared with it.',
+      ],
     ];
     for (const [folders, mapping, detail] of cases) {
       const run = setup({ folders });
@@ -277,11 +348,16 @@ describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory ser
     }
     const remote = setup({ place: { kind: 'remote', name: 'ssh-remote+box' } });
     assert.equal((await remote.flow.run()).kind, 'added');
-    assert.match(remote.ui.addedAs?.detail ?? '', /^opencode on 127\.0\.0\.1:2468 was added to the Remote \[ssh-remote\+box\] settings \(acpWorkspace\.agents is a machine setting\)\. /);
+    assert.match(
+      remote.ui.addedAs?.detail ?? '',
+      /^opencode on 127\.0\.0\.1:2468 was added to the Remote \[ssh-remote\+box\] settings \(acpWorkspace\.agents is a machine setting\)\. /,
+    );
   });
 
   it('a name already taken is offered with a number; cancelling anywhere writes and stores nothing', async () => {
-    const { ui, written, flow } = setup({ settings: [{ name: 'opencode on 127.0.0.1:2468', remote: { url: 'http://127.0.0.1:2468', sandboxAgent: 'opencode' } }] });
+    const { ui, written, flow } = setup({
+      settings: [{ name: 'opencode on 127.0.0.1:2468', remote: { url: 'http://127.0.0.1:2468', sandboxAgent: 'opencode' } }],
+    });
     assert.equal((await flow.run()).kind, 'added');
     assert.ok(ui.asked.includes('name opencode on 127.0.0.1:2468 (2)'));
     assert.equal(written.length, 1);
@@ -299,7 +375,7 @@ describe('Add Remote Agent… (the flow, over a scripted UI and an in-memory ser
     }
   });
 
-  it('a wrong token asked again gives up after the third refusal with the server\'s words', async () => {
+  it("a wrong token asked again gives up after the third refusal with the server's words", async () => {
     const { ui, servers, written, flow } = setup();
     servers.token = 'right';
     ui.tokens = ['wrong', 'wrong again', 'still wrong'];

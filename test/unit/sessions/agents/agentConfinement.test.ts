@@ -46,8 +46,21 @@ describe('confinement policy (what a confined agent may touch)', () => {
   const npxCommand = { name: 'Claude Code', command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'], env: {} };
 
   it('writes: the folders, the state folders and ~/.npm for an npx agent; reads nothing listed', () => {
-    const policy = buildPolicy({ mode: 'writes', folders: [app, lib], statePaths: [path.join(home, '.claude'), path.join(home, '.claude.json')], command: npxCommand, home, env: { PATH: bin } });
-    assert.deepEqual(policy, { mode: 'writes', writable: [app, lib, path.join(home, '.claude'), path.join(home, '.claude.json'), path.join(home, '.npm')], readable: [], folders: [app, lib], editorSettings: false });
+    const policy = buildPolicy({
+      mode: 'writes',
+      folders: [app, lib],
+      statePaths: [path.join(home, '.claude'), path.join(home, '.claude.json')],
+      command: npxCommand,
+      home,
+      env: { PATH: bin },
+    });
+    assert.deepEqual(policy, {
+      mode: 'writes',
+      writable: [app, lib, path.join(home, '.claude'), path.join(home, '.claude.json'), path.join(home, '.npm')],
+      readable: [],
+      folders: [app, lib],
+      editorSettings: false,
+    });
   });
 
   it('strict: reads the installation too (the program’s bin folder’s parent, Node)', () => {
@@ -68,7 +81,14 @@ describe('confinement policy (what a confined agent may touch)', () => {
   it('uses real paths, also below a path that does not exist yet, and lists nothing twice or nested', () => {
     const link = path.join(tmp, 'link-to-app');
     fs.symlinkSync(app, link);
-    const policy = buildPolicy({ mode: 'writes', folders: [link, app, path.join(app, 'sub')], statePaths: [path.join(link, 'not-yet', 'state')], command: { name: 'x', command: '/usr/bin/x', args: [], env: {} }, home, env: {} });
+    const policy = buildPolicy({
+      mode: 'writes',
+      folders: [link, app, path.join(app, 'sub')],
+      statePaths: [path.join(link, 'not-yet', 'state')],
+      command: { name: 'x', command: '/usr/bin/x', args: [], env: {} },
+      home,
+      env: {},
+    });
     assert.deepEqual(policy.writable, [app]);
     assert.equal(realPath(path.join(link, 'not-yet', 'state')), path.join(app, 'not-yet', 'state'));
   });
@@ -260,8 +280,14 @@ describe('AgentConfinement (launch, widening, fail closed)', () => {
   });
 
   it('refuses on Windows, saying plainly it is not available there', async () => {
-    const windows = new AgentConfinement({ ...(confinement as unknown as { options: ConstructorParameters<typeof AgentConfinement>[0] }).options, platform: 'win32' });
-    await assert.rejects(windows.launch('A', input), (error: unknown) => error instanceof ConfinementUnavailableError && /not available on Windows/.test(error.reason));
+    const windows = new AgentConfinement({
+      ...(confinement as unknown as { options: ConstructorParameters<typeof AgentConfinement>[0] }).options,
+      platform: 'win32',
+    });
+    await assert.rejects(
+      windows.launch('A', input),
+      (error: unknown) => error instanceof ConfinementUnavailableError && /not available on Windows/.test(error.reason),
+    );
     windows.dispose();
   });
 });

@@ -10,9 +10,13 @@ const local: LocalAgentDefinition = {
   source: 'settings',
   description: 'Local',
 };
-const remote: RemoteAgentDefinition = { ...RemoteAgentSetting.parse({ name: 'Far', remote: { url: 'wss://agents.example/acp' } }), source: 'settings', description: 'Far' };
+const remote: RemoteAgentDefinition = {
+  ...RemoteAgentSetting.parse({ name: 'Far', remote: { url: 'wss://agents.example/acp' } }),
+  source: 'settings',
+  description: 'Far',
+};
 
-describe('AgentRuntimes: each agent definition\'s runtime, with the settings of the moment', () => {
+describe("AgentRuntimes: each agent definition's runtime, with the settings of the moment", () => {
   let made: Array<{ definition: RemoteAgentDefinition; shared: SharedRuntimeOptions }>;
   let maxBytes: number;
   const connect: AgentRuntimesOptions['connect'] = () => undefined;
@@ -41,7 +45,7 @@ describe('AgentRuntimes: each agent definition\'s runtime, with the settings of 
     maxBytes = 1024;
   });
 
-  it('a local agent\'s command has its variables expanded and runs as plain Node', () => {
+  it("a local agent's command has its variables expanded and runs as plain Node", () => {
     const command = runtimes().command(local);
     assert.equal(command.command, process.execPath);
     assert.deepEqual(command.args, ['/ext/agent.js', '/storage/state']);

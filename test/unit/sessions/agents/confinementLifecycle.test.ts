@@ -127,7 +127,11 @@ describe('a confined agent across the states of the window (launch, reload, cras
     };
     const workspace: WorkspacePort = {
       isTrusted: () => true,
-      candidates: () => candidateRoots(folders.map((p) => ({ name: path.basename(p), uri: `file://${p}`, scheme: 'file', fsPath: p })), (p) => p),
+      candidates: () =>
+        candidateRoots(
+          folders.map((p) => ({ name: path.basename(p), uri: `file://${p}`, scheme: 'file', fsPath: p })),
+          (p) => p,
+        ),
       activeEditorFolderIndex: () => undefined,
       defaultAgent: () => '',
       primaryFolder: () => 'first',
@@ -161,7 +165,17 @@ describe('a confined agent across the states of the window (launch, reload, cras
       sharedFolders: (name) => folders.filter((folder) => grants.isGranted(name, folder)).map(namedRoot),
     });
     const ui = { staleChoice: (message: string) => (asked.push(message), Promise.resolve('keep' as const)) } as unknown as RootsUi;
-    changes = new FolderChanges({ sessions, starter: {} as SessionStarter, grants, router, workspace, ui: () => ui, notices: { error: () => undefined }, logger: silentLogger, confinement });
+    changes = new FolderChanges({
+      sessions,
+      starter: {} as SessionStarter,
+      grants,
+      router,
+      workspace,
+      ui: () => ui,
+      notices: { error: () => undefined },
+      logger: silentLogger,
+      confinement,
+    });
   });
 
   afterEach(async () => {
@@ -178,20 +192,53 @@ describe('a confined agent across the states of the window (launch, reload, cras
 
   it('after a reload, the agent of a restored chat writes in its session’s folders: the primary one (which needs no grant) and the granted ones', async () => {
     await grants.grant(NAME, [lib]);
-    const thread = new Thread({ agentName: NAME, sessionId: 'hist', roots: [], prompt: { image: false, audio: false, embeddedContext: false }, status: 'loading' });
-    const reopened = await reopener.reopen({ verb: 'restore', agentName: NAME, sessionId: 'hist', thread, roots: () => Promise.resolve(rootSetFromPaths(app, [lib])) });
+    const thread = new Thread({
+      agentName: NAME,
+      sessionId: 'hist',
+      roots: [],
+      prompt: { image: false, audio: false, embeddedContext: false },
+      status: 'loading',
+    });
+    const reopened = await reopener.reopen({
+      verb: 'restore',
+      agentName: NAME,
+      sessionId: 'hist',
+      thread,
+      roots: () => Promise.resolve(rootSetFromPaths(app, [lib])),
+    });
     assert.ok(reopened?.chat, 'the chat is back');
     assert.equal(reopened.session.connection, client, 'on the agent now running');
-    assert.ok(covers(lastLaunch(), [app, lib]), `the launch serving the session writes in app and lib, not only in ${lastLaunch().map((p) => path.basename(p)).join(', ')}`);
+    assert.ok(
+      covers(lastLaunch(), [app, lib]),
+      `the launch serving the session writes in app and lib, not only in ${lastLaunch()
+        .map((p) => path.basename(p))
+        .join(', ')}`,
+    );
   });
 
   it('a restored chat whose folders are known before its agent starts: the first launch covers them (no restart)', async () => {
     await grants.grant(NAME, [lib]);
-    const thread = new Thread({ agentName: NAME, sessionId: 'hist', roots: [], prompt: { image: false, audio: false, embeddedContext: false }, status: 'loading' });
-    await reopener.reopen({ verb: 'restore', agentName: NAME, sessionId: 'hist', thread, expectedFolders: [app], roots: () => Promise.resolve(rootSetFromPaths(app, [lib])) });
+    const thread = new Thread({
+      agentName: NAME,
+      sessionId: 'hist',
+      roots: [],
+      prompt: { image: false, audio: false, embeddedContext: false },
+      status: 'loading',
+    });
+    await reopener.reopen({
+      verb: 'restore',
+      agentName: NAME,
+      sessionId: 'hist',
+      thread,
+      expectedFolders: [app],
+      roots: () => Promise.resolve(rootSetFromPaths(app, [lib])),
+    });
     assert.equal(launches.length, 1, 'launched once');
     assert.ok(covers(launches[0]!, [app, lib]), `the first launch writes in app and lib: ${launches[0]!.map((p) => path.basename(p)).join(', ')}`);
-    assert.deepEqual(sent('session/load').map((p) => [p['cwd'], p['additionalDirectories']]), [[app, [lib]]]);
+    assert.deepEqual(
+      sent('session/load').map((p) => [p['cwd'], p['additionalDirectories']]),
+      [[app, [lib]]],
+    );
   });
 
   it('every later launch covers the folders of the chats it serves, however they were opened: a crash and Reopen, a restart, a start from the Agents view', async () => {
@@ -202,12 +249,27 @@ describe('a confined agent across the states of the window (launch, reload, cras
     assert.equal(sessions.forAgent(NAME).length, 0, 'its session left with the connection');
     await reopener.recover(chat);
     assert.equal(chat.session.connection, client, 'reopened after the crash');
-    assert.ok(covers(lastLaunch(), [app, lib]), `after a crash: ${lastLaunch().map((p) => path.basename(p)).join(', ')}`);
+    assert.ok(
+      covers(lastLaunch(), [app, lib]),
+      `after a crash: ${lastLaunch()
+        .map((p) => path.basename(p))
+        .join(', ')}`,
+    );
     await reopener.restartAgent(NAME);
-    assert.ok(covers(lastLaunch(), [app, lib]), `after a restart: ${lastLaunch().map((p) => path.basename(p)).join(', ')}`);
+    assert.ok(
+      covers(lastLaunch(), [app, lib]),
+      `after a restart: ${lastLaunch()
+        .map((p) => path.basename(p))
+        .join(', ')}`,
+    );
     client!.dispose('Memory Agent was stopped.');
     await pool.start(NAME);
-    assert.ok(covers(lastLaunch(), [app, lib]), `started again: ${lastLaunch().map((p) => path.basename(p)).join(', ')}`);
+    assert.ok(
+      covers(lastLaunch(), [app, lib]),
+      `started again: ${lastLaunch()
+        .map((p) => path.basename(p))
+        .join(', ')}`,
+    );
   });
 
   it('sharing a folder mid-session: the restart that widens the confinement reopens the session with it (the resume lists it, the chat shows it)', async () => {
@@ -219,12 +281,23 @@ describe('a confined agent across the states of the window (launch, reload, cras
     assert.equal(launches.length, 2, 'restarted once');
     assert.ok(covers(lastLaunch(), [app, lib]));
     assert.equal(chat.session.connection, client, 'the chat continues on the restarted agent');
-    assert.deepEqual(sent('session/resume').map((p) => [p['cwd'], p['additionalDirectories']]), [[app, [lib]]], 'the resumed session is given lib');
+    assert.deepEqual(
+      sent('session/resume').map((p) => [p['cwd'], p['additionalDirectories']]),
+      [[app, [lib]]],
+      'the resumed session is given lib',
+    );
     assert.deepEqual(rootPaths(chat.session.rootSet), [app, lib], 'and its guard lets it reach lib');
-    assert.deepEqual(chat.thread.session.roots.map((r) => r.name), ['app', 'lib'], 'the header shows lib');
+    assert.deepEqual(
+      chat.thread.session.roots.map((r) => r.name),
+      ['app', 'lib'],
+      'the header shows lib',
+    );
     assert.equal(chat.session.stale, undefined);
     assert.ok(infos(chat).includes(`Restarting ${NAME} so that its confinement includes lib.`), infos(chat).join('\n'));
-    assert.ok(infos(chat).some((t) => /lib/.test(t) && /folders/i.test(t) && !t.startsWith('Restarting')), `the chat says the session has lib now: ${infos(chat).join('\n')}`);
+    assert.ok(
+      infos(chat).some((t) => /lib/.test(t) && /folders/i.test(t) && !t.startsWith('Restarting')),
+      `the chat says the session has lib now: ${infos(chat).join('\n')}`,
+    );
   });
 
   it('taking a folder back narrows the confinement at once: the running turn is stopped, the agent restarts without it, and the session reopens without it, saying why', async () => {
@@ -240,7 +313,11 @@ describe('a confined agent across the states of the window (launch, reload, cras
     assert.ok(covers(lastLaunch(), [app]));
     assert.equal(covers(lastLaunch(), [lib]), false, `lib is not writable any more: ${lastLaunch().join(', ')}`);
     await waitFor(() => chat.session.connection === client && chat.thread.session.status === 'idle', 5000, 'the session back');
-    assert.deepEqual(sent('session/resume').map((p) => [p['cwd'], p['additionalDirectories']]), [[app, []]], 'reopened without lib');
+    assert.deepEqual(
+      sent('session/resume').map((p) => [p['cwd'], p['additionalDirectories']]),
+      [[app, []]],
+      'reopened without lib',
+    );
     assert.deepEqual(rootPaths(chat.session.rootSet), [app]);
     const shown = infos(chat).join('\n');
     assert.match(shown, /Restarting Memory Agent so that it can no longer write in lib/);

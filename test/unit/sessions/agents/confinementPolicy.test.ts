@@ -71,7 +71,14 @@ describe('confinement policy: an agent’s package, readablePaths and protected 
   it('the entry’s readablePaths are readable in strict mode (real paths, nothing twice); writes lists none', () => {
     const sdk = path.join(tmp, 'sdk');
     fs.mkdirSync(path.join(sdk, 'share'), { recursive: true });
-    const input = { folders: [app], statePaths: [], command: { name: 'x', command: '/usr/bin/x', args: [], env: {} }, home, env: {}, readablePaths: [sdk, path.join(sdk, 'share'), path.join(tmp, 'later')] };
+    const input = {
+      folders: [app],
+      statePaths: [],
+      command: { name: 'x', command: '/usr/bin/x', args: [], env: {} },
+      home,
+      env: {},
+      readablePaths: [sdk, path.join(sdk, 'share'), path.join(tmp, 'later')],
+    };
     assert.deepEqual(buildPolicy({ ...input, mode: 'strict' }).readable, ['/usr', sdk, path.join(tmp, 'later')]);
     assert.deepEqual(buildPolicy({ ...input, mode: 'writes' }).readable, []);
   });
@@ -94,13 +101,19 @@ describe('confinement policy: an agent’s package, readablePaths and protected 
     assert.equal(homeAbbreviated(state, home), '~/.local/share/opencode');
     assert.equal(homeAbbreviated(home, linkHome), '~');
     assert.equal(homeAbbreviated(`${home}2/x`, home), `${home}2/x`, 'a sibling with the same prefix is not home');
-    const view = describeConfinement({ confined: true, description: 'bubblewrap 0.8.0', policy: { mode: 'writes', writable: [app, state], readable: [] } }, linkHome);
+    const view = describeConfinement(
+      { confined: true, description: 'bubblewrap 0.8.0', policy: { mode: 'writes', writable: [app, state], readable: [] } },
+      linkHome,
+    );
     assert.match(view.detail, /\n {2}~\/\.local\/share\/opencode\n/);
     assert.match(view.summary, /in app, ~\/\.local\/share\/opencode$/);
     assert.ok(!view.detail.includes('read-only'), 'a policy without folders protects nothing');
     const guarded = describeConfinement({ confined: true, description: 'b', policy: { mode: 'writes', writable: [app], readable: [], folders: [app] } }, home);
     assert.match(guarded.detail, /In its folders git's configuration and hooks, \.vscode and \.idea stay read-only\.$/);
-    const opted = describeConfinement({ confined: true, description: 'b', policy: { mode: 'writes', writable: [app], readable: [], folders: [app], editorSettings: true } }, home);
+    const opted = describeConfinement(
+      { confined: true, description: 'b', policy: { mode: 'writes', writable: [app], readable: [], folders: [app], editorSettings: true } },
+      home,
+    );
     assert.match(opted.detail, /In its folders git's configuration and hooks stay read-only\.$/);
   });
 

@@ -21,14 +21,30 @@ const registryAgent: RegistryAgent = {
 const entry: GalleryAgent = {
   agent: registryAgent,
   availability: [{ kind: 'npx', available: true }],
-  installed: { id: 'opencode', name: 'OpenCode', version: '1.2.0', description: '', distribution: 'npx', command: 'npx', args: [], env: {}, installedAt: 1, registryUrl: 'x' },
+  installed: {
+    id: 'opencode',
+    name: 'OpenCode',
+    version: '1.2.0',
+    description: '',
+    distribution: 'npx',
+    command: 'npx',
+    args: [],
+    env: {},
+    installedAt: 1,
+    registryUrl: 'x',
+  },
   update: '1.3.0',
   busy: { action: 'update', progress: { message: 'Downloading', fraction: 1.7 } },
   builtIn: 'opencode',
 };
 
 const state: GalleryState = {
-  catalog: { url: 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json', source: 'network', fetchedAt: 5, problems: ['agents[3]: id is missing'] },
+  catalog: {
+    url: 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json',
+    source: 'network',
+    fetchedAt: 5,
+    problems: ['agents[3]: id is missing'],
+  },
   agents: [entry],
   trusted: false,
   refreshing: true,
@@ -46,7 +62,15 @@ describe('Add Agent gallery: the state the webview gets', () => {
     assert.equal(agent.hasIcon, true);
     assert.deepEqual(agent.installed, { version: '1.2.0', distribution: 'npx' });
     assert.equal(agent.sessionAgent, 'opencode', 'New Session picks the built-in name');
-    assert.deepEqual(view.catalog, { url: state.catalog.url, official: true, source: 'network', fetchedAt: 5, error: undefined, skipped: 1, problems: ['agents[3]: id is missing'] });
+    assert.deepEqual(view.catalog, {
+      url: state.catalog.url,
+      official: true,
+      source: 'network',
+      fetchedAt: 5,
+      error: undefined,
+      skipped: 1,
+      problems: ['agents[3]: id is missing'],
+    });
     assert.equal(view.trusted, false);
     assert.equal(view.refreshing, true);
   });
@@ -77,7 +101,8 @@ describe('Add Agent gallery: the state the webview gets', () => {
   it('the links a card may open are the agent’s own http(s) ones', () => {
     assert.deepEqual(agentLinks(entry), ['https://github.com/sst/opencode']);
     assert.equal(webLink('http://example.com/x'), 'http://example.com/x');
-    for (const bad of ['javascript:alert(1)', 'command:workbench.action.terminal.new', 'vscode://file/etc/passwd', 'not a url', undefined]) assert.equal(webLink(bad), undefined, String(bad));
+    for (const bad of ['javascript:alert(1)', 'command:workbench.action.terminal.new', 'vscode://file/etc/passwd', 'not a url', undefined])
+      assert.equal(webLink(bad), undefined, String(bad));
   });
 
   it('New Session picks the installed agent by its built-in name, else its installed name', () => {

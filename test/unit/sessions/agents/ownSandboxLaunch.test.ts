@@ -45,7 +45,10 @@ function confinement(mode: SandboxMode, confiner: Confiner, logger = silentLogge
   });
 }
 
-const codex: LaunchInput = { command: { name: 'Codex', command: 'npx', args: ['-y', '@agentclientprotocol/codex-acp@2.6.0'], env: {} }, statePaths: ['/home/u/.codex'] };
+const codex: LaunchInput = {
+  command: { name: 'Codex', command: 'npx', args: ['-y', '@agentclientprotocol/codex-acp@2.6.0'], env: {} },
+  statePaths: ['/home/u/.codex'],
+};
 
 describe('a confined launch of an agent that sandboxes itself', () => {
   it('writes: the launch turns Codex’s own sandbox off, logs it, and the UI says ours confines it', async () => {
@@ -62,13 +65,21 @@ describe('a confined launch of an agent that sandboxes itself', () => {
       "Codex's own sandbox is off: ACP Workspace confines it (writes).",
       'It starts in its full-access mode: it runs commands without asking; they can write only where listed above, and may use the network.',
     ]);
-    assert.ok(logger.lines.some(({ message }) => message === "Codex: Codex's own sandbox is turned off (INITIAL_AGENT_MODE=agent-full-access); ACP Workspace confines it."));
+    assert.ok(
+      logger.lines.some(
+        ({ message }) => message === "Codex: Codex's own sandbox is turned off (INITIAL_AGENT_MODE=agent-full-access); ACP Workspace confines it.",
+      ),
+    );
     agents.dispose();
   });
 
   it('a command line from the ACP Registry is recognised by its id', async () => {
     const agents = confinement('strict', passThrough([]));
-    const launch = await agents.launch('Codex', { command: { name: 'Codex', command: '/ext/agents/codex-acp/codex-acp', args: [], env: {} }, statePaths: [], registryId: 'codex-acp' });
+    const launch = await agents.launch('Codex', {
+      command: { name: 'Codex', command: '/ext/agents/codex-acp/codex-acp', args: [], env: {} },
+      statePaths: [],
+      registryId: 'codex-acp',
+    });
     assert.ok('confiner' in launch);
     assert.deepEqual(launch.env, { INITIAL_AGENT_MODE: 'agent-full-access' });
     assert.match(agents.view('Codex')?.detail ?? '', /Codex's own sandbox is off: ACP Workspace confines it \(strict\)\./);
@@ -84,7 +95,10 @@ describe('a confined launch of an agent that sandboxes itself', () => {
 
   it('an agent that does not sandbox itself, or whose entry sets the mode, gets nothing', async () => {
     const agents = confinement('writes', passThrough([]));
-    const claude = await agents.launch('Claude', { command: { name: 'Claude', command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'], env: {} }, statePaths: [] });
+    const claude = await agents.launch('Claude', {
+      command: { name: 'Claude', command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'], env: {} },
+      statePaths: [],
+    });
     assert.ok('confiner' in claude);
     assert.equal(claude.env, undefined);
     const chosen = await agents.launch('Codex', { ...codex, command: { ...codex.command, env: { INITIAL_AGENT_MODE: 'read-only' } } });
@@ -104,7 +118,12 @@ describe('a confined launch of an agent that sandboxes itself', () => {
       clientInfo: { name: 'acp-workspace-tests', version: '0.0.0' },
       restartPolicy: false,
       stopGraceMs: 1000,
-      confinement: () => Promise.resolve({ confiner: passThrough(seen), policy: { mode: 'writes', writable: [], readable: [] }, env: { INITIAL_AGENT_MODE: 'agent-full-access' } }),
+      confinement: () =>
+        Promise.resolve({
+          confiner: passThrough(seen),
+          policy: { mode: 'writes', writable: [], readable: [] },
+          env: { INITIAL_AGENT_MODE: 'agent-full-access' },
+        }),
     });
     try {
       await agent.start();

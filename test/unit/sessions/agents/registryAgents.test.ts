@@ -1,11 +1,27 @@
 import * as assert from 'node:assert/strict';
-import type { AgentInstaller, Availability, InstalledAgent, InstallOptions, RegistryAgent, RegistryCatalog, RegistrySource } from '../../../../src/agents/registry/types';
+import type {
+  AgentInstaller,
+  Availability,
+  InstalledAgent,
+  InstallOptions,
+  RegistryAgent,
+  RegistryCatalog,
+  RegistrySource,
+} from '../../../../src/agents/registry/types';
 import { Emitter } from '../../../../src/common/events';
 import { RegistryAgents, restrictedInstallMessage } from '../../../../src/sessions/agents/registryAgents';
 import { updatesToAnnounce } from '../../../../src/sessions/agents/registryUpdates';
 
 function entry(id: string, version: string, more: Partial<RegistryAgent> = {}): RegistryAgent {
-  return { id, name: id, version, description: `${id} agent`, authors: ['Someone'], distribution: { npx: { package: `${id}@${version}`, args: [], env: {} } }, ...more };
+  return {
+    id,
+    name: id,
+    version,
+    description: `${id} agent`,
+    authors: ['Someone'],
+    distribution: { npx: { package: `${id}@${version}`, args: [], env: {} } },
+    ...more,
+  };
 }
 
 /** A catalog the test sets, refreshed when the test says so. */
@@ -79,7 +95,18 @@ class FakeInstaller implements AgentInstaller {
 }
 
 function record_(agent: RegistryAgent): InstalledAgent {
-  return { id: agent.id, name: agent.name, version: agent.version, description: agent.description, distribution: 'npx', command: 'npx', args: ['--yes', `${agent.id}@${agent.version}`], env: {}, installedAt: 1, registryUrl: 'https://example.test/registry.json' };
+  return {
+    id: agent.id,
+    name: agent.name,
+    version: agent.version,
+    description: agent.description,
+    distribution: 'npx',
+    command: 'npx',
+    args: ['--yes', `${agent.id}@${agent.version}`],
+    env: {},
+    installedAt: 1,
+    registryUrl: 'https://example.test/registry.json',
+  };
 }
 
 function catalog(agents: RegistryAgent[], more: Partial<RegistryCatalog> = {}): RegistryCatalog {
@@ -116,7 +143,9 @@ describe('RegistryAgents (the gallery over the registry catalog and the installe
 
   beforeEach(() => {
     url = 'https://example.test/registry.json';
-    source = new FakeSource(catalog([entry('claude-acp', '1.0.0', { icon: 'https://example.test/claude.svg' }), entry('opencode', '2.0.0'), entry('nowhere', '0.1.0')]));
+    source = new FakeSource(
+      catalog([entry('claude-acp', '1.0.0', { icon: 'https://example.test/claude.svg' }), entry('opencode', '2.0.0'), entry('nowhere', '0.1.0')]),
+    );
     installer = new FakeInstaller();
     trusted = true;
     now = 1_000;
@@ -137,7 +166,10 @@ describe('RegistryAgents (the gallery over the registry catalog and the installe
 
   it('shows the catalog with what works here (asked once per entry), the built-in it backs and the catalog status', async () => {
     const first = service.state();
-    assert.deepEqual(first.agents.map((a) => a.agent.id), ['claude-acp', 'opencode', 'nowhere']);
+    assert.deepEqual(
+      first.agents.map((a) => a.agent.id),
+      ['claude-acp', 'opencode', 'nowhere'],
+    );
     assert.deepEqual(first.catalog, { url: 'https://example.test/registry.json', source: 'network', problems: [], fetchedAt: 1_000 });
     assert.equal(first.trusted, true);
     assert.equal(first.refreshing, false);
@@ -259,7 +291,10 @@ describe('RegistryAgents (the gallery over the registry catalog and the installe
     source.nextRefresh!(catalog([entry('opencode', '2.1.0')], { fetchedAt: 5_000 }));
     await Promise.all([one, two]);
     assert.equal(service.state().refreshing, false);
-    assert.deepEqual(service.state().agents.map((a) => `${a.agent.id} ${a.agent.version}`), ['opencode 2.1.0']);
+    assert.deepEqual(
+      service.state().agents.map((a) => `${a.agent.id} ${a.agent.version}`),
+      ['opencode 2.1.0'],
+    );
     await until(service, () => agentOf('opencode')!.availability.length > 0);
     assert.equal(installer.availabilityAsked, asked + 1);
   });
@@ -288,7 +323,10 @@ describe('RegistryAgents (the gallery over the registry catalog and the installe
     assert.ok(agentChanges > 0, 'the agent list is told');
     const state = service.state();
     assert.deepEqual(state.catalog, { url: '', source: 'snapshot', problems: [] });
-    assert.deepEqual(state.agents.map((a) => a.agent.id), ['opencode']);
+    assert.deepEqual(
+      state.agents.map((a) => a.agent.id),
+      ['opencode'],
+    );
     assert.deepEqual(service.listInput().catalog, []);
     assert.deepEqual(service.updates(), []);
     assert.equal((await service.perform('claude-acp', 'install')).kind, 'failed');
@@ -306,11 +344,17 @@ describe('registry updates to announce', () => {
 
   it('announces each new version once, and forgets agents without an update', () => {
     const first = updatesToAnnounce([update('opencode', '1.2.3', '1.3.0'), update('goose', '1.0.0', '1.1.0')], undefined);
-    assert.deepEqual(first.announce.map((u) => u.id), ['opencode', 'goose']);
+    assert.deepEqual(
+      first.announce.map((u) => u.id),
+      ['opencode', 'goose'],
+    );
     const second = updatesToAnnounce([update('opencode', '1.2.3', '1.3.0'), update('goose', '1.0.0', '1.1.0')], first.record);
     assert.deepEqual(second.announce, []);
     const third = updatesToAnnounce([update('opencode', '1.2.3', '1.4.0')], second.record);
-    assert.deepEqual(third.announce.map((u) => `${u.id} ${u.available}`), ['opencode 1.4.0']);
+    assert.deepEqual(
+      third.announce.map((u) => `${u.id} ${u.available}`),
+      ['opencode 1.4.0'],
+    );
     assert.deepEqual(third.record, { opencode: '1.4.0' });
   });
 

@@ -50,7 +50,9 @@ describe('remote agent entries (what Add Remote Agent… writes)', () => {
 
   describe('parseHeaderLines', () => {
     it('reads "Name: value" pairs separated by ; or new lines, Authorization included', () => {
-      assert.deepEqual(parseHeaderLines('X-Api-Key: abc; Authorization: Basic Zm9v\nX-Empty:'), { headers: { 'X-Api-Key': 'abc', Authorization: 'Basic Zm9v', 'X-Empty': '' } });
+      assert.deepEqual(parseHeaderLines('X-Api-Key: abc; Authorization: Basic Zm9v\nX-Empty:'), {
+        headers: { 'X-Api-Key': 'abc', Authorization: 'Basic Zm9v', 'X-Empty': '' },
+      });
       assert.deepEqual(parseHeaderLines('  '), { headers: {} });
       assert.deepEqual(parseHeaderLines('X-Url: https://a.example:1/x'), { headers: { 'X-Url': 'https://a.example:1/x' } });
     });
@@ -115,7 +117,10 @@ describe('remote agent entries (what Add Remote Agent… writes)', () => {
           { local: '/home/me/docs', remote: '' },
         ],
       });
-      assert.deepEqual(entry, { name: 'opencode on box', remote: { url: 'http://127.0.0.1:2468', sandboxAgent: 'opencode', pathMappings: [{ local: '/home/me/app', remote: '/workspace/app' }] } });
+      assert.deepEqual(entry, {
+        name: 'opencode on box',
+        remote: { url: 'http://127.0.0.1:2468', sandboxAgent: 'opencode', pathMappings: [{ local: '/home/me/app', remote: '/workspace/app' }] },
+      });
       // The agent list reads it back as the remote agent it is.
       const { agents, problems } = resolveAgentList([entry]);
       assert.deepEqual(problems, []);

@@ -13,7 +13,12 @@ describe('SandboxAgentServer through the Add Remote Agent port (health, agent li
 
   before(async () => {
     server = http.createServer((request, response): void => {
-      seen.push({ method: request.method, url: request.url, authorization: request.headers.authorization, team: request.headers['x-team'] as string | undefined });
+      seen.push({
+        method: request.method,
+        url: request.url,
+        authorization: request.headers.authorization,
+        team: request.headers['x-team'] as string | undefined,
+      });
       if (request.headers.authorization !== 'Bearer tok') {
         response.writeHead(401, { 'content-type': 'application/problem+json' });
         return void response.end(JSON.stringify({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'missing or invalid token' }));
@@ -33,7 +38,8 @@ describe('SandboxAgentServer through the Add Remote Agent port (health, agent li
   });
   after(() => server.close());
 
-  const client = (token?: string) => new SandboxAgentServer({ baseUrl: `${base}/`, credentials: token ? { token, headers: { 'X-Team': 'blue' } } : {}, allowInsecure: false });
+  const client = (token?: string) =>
+    new SandboxAgentServer({ baseUrl: `${base}/`, credentials: token ? { token, headers: { 'X-Team': 'blue' } } : {}, allowInsecure: false });
 
   it('sends the bearer token and headers, and reads health and the agent list (bad entries skipped)', async () => {
     agentsBody = JSON.stringify({
@@ -52,11 +58,13 @@ describe('SandboxAgentServer through the Add Remote Agent port (health, agent li
     assert.deepEqual(seen.at(-1), { method: 'GET', url: '/v1/agents', authorization: 'Bearer tok', team: 'blue' });
   });
 
-  it('a refused token is a RemoteHttpError with auth, in the server\'s words', async () => {
-    const error = await client().health().then(
-      () => assert.fail('refused'),
-      (e: unknown) => e,
-    );
+  it("a refused token is a RemoteHttpError with auth, in the server's words", async () => {
+    const error = await client()
+      .health()
+      .then(
+        () => assert.fail('refused'),
+        (e: unknown) => e,
+      );
     assert.ok(error instanceof RemoteHttpError);
     assert.equal(error.auth, true);
     assert.match(error.message, /refused the credentials.*Unauthorized: missing or invalid token/);
@@ -69,7 +77,10 @@ describe('SandboxAgentServer through the Add Remote Agent port (health, agent li
   });
 
   it('what is not a Sandbox Agent server is said so: a 404, a body that is not the expected shape', async () => {
-    await assert.rejects(new SandboxAgentServer({ baseUrl: `${base}/nothing`, credentials: { token: 'tok' }, allowInsecure: false }).health(), (e: unknown) => e instanceof RemoteHttpError && e.status === 404);
+    await assert.rejects(
+      new SandboxAgentServer({ baseUrl: `${base}/nothing`, credentials: { token: 'tok' }, allowInsecure: false }).health(),
+      (e: unknown) => e instanceof RemoteHttpError && e.status === 404,
+    );
     agentsBody = '{"agents": 5}';
     await assert.rejects(client('tok').agents(), /agent list this extension cannot read/);
     agentsBody = '<html>';
@@ -78,7 +89,10 @@ describe('SandboxAgentServer through the Add Remote Agent port (health, agent li
 
   it('refuses plain http to another machine unless allowed, before sending anything', async () => {
     const before = seen.length;
-    await assert.rejects(new SandboxAgentServer({ baseUrl: 'http://192.0.2.1:2468', credentials: { token: 'tok' }, allowInsecure: false }).health(), /not encrypted/);
+    await assert.rejects(
+      new SandboxAgentServer({ baseUrl: 'http://192.0.2.1:2468', credentials: { token: 'tok' }, allowInsecure: false }).health(),
+      /not encrypted/,
+    );
     assert.equal(seen.length, before);
   });
 

@@ -54,7 +54,11 @@ describe('taking folders back binds open sessions (FolderChanges)', function () 
     sessions.add(session);
     const workspace: WorkspacePort = {
       isTrusted: () => true,
-      candidates: () => candidateRoots([app, lib, docs].map((p) => ({ name: path.basename(p), uri: `file://${p}`, scheme: 'file', fsPath: p })), (p) => p),
+      candidates: () =>
+        candidateRoots(
+          [app, lib, docs].map((p) => ({ name: path.basename(p), uri: `file://${p}`, scheme: 'file', fsPath: p })),
+          (p) => p,
+        ),
       activeEditorFolderIndex: () => undefined,
       defaultAgent: () => '',
       primaryFolder: () => 'first',
@@ -63,7 +67,16 @@ describe('taking folders back binds open sessions (FolderChanges)', function () 
       openFolderInNewWindow: () => Promise.resolve(),
     };
     const ui = { staleChoice: (message: string) => (asked.push(message), Promise.resolve('keep' as const)) } as unknown as RootsUi;
-    changes = new FolderChanges({ sessions, starter: {} as SessionStarter, grants, router, workspace, ui: () => ui, notices: { error: () => undefined }, logger });
+    changes = new FolderChanges({
+      sessions,
+      starter: {} as SessionStarter,
+      grants,
+      router,
+      workspace,
+      ui: () => ui,
+      notices: { error: () => undefined },
+      logger,
+    });
   });
   afterEach(async () => {
     changes.dispose();

@@ -22,18 +22,27 @@ describe('mapped folders: one rule for a remote agent with path mappings', () =>
 
   it('narrows the candidates to the mapped folders, listing the others as not shared', () => {
     const mapped = mappedCandidates('remote', candidates, isMapped);
-    assert.deepEqual(mapped.roots.map((root) => root.path), ['/w/app', '/w/docs']);
+    assert.deepEqual(
+      mapped.roots.map((root) => root.path),
+      ['/w/app', '/w/docs'],
+    );
     assert.deepEqual(mapped.notShared, [{ name: 'lib', location: '/w/lib', reason: 'not-mapped' }]);
   });
 
   it('refuses to start when no candidate is mapped, saying where to map one', () => {
-    assert.throws(() => mappedCandidates('remote', candidates, () => false), (error: unknown) => error instanceof SessionStartError && /remote\.pathMappings/.test(error.message));
+    assert.throws(
+      () => mappedCandidates('remote', candidates, () => false),
+      (error: unknown) => error instanceof SessionStartError && /remote\.pathMappings/.test(error.message),
+    );
   });
 
   it('leaves unmapped extra folders of a reopen out and names them', () => {
     const { roots, unmapped } = mappedRootSet('remote', createRootSet(app, [lib, docs]), isMapped);
     assert.deepEqual([roots.cwd.path, ...roots.additionalDirectories.map((root) => root.path)], ['/w/app', '/w/docs']);
-    assert.deepEqual(unmapped.map((root) => root.path), ['/w/lib']);
+    assert.deepEqual(
+      unmapped.map((root) => root.path),
+      ['/w/lib'],
+    );
   });
 
   it('refuses a reopen whose working folder is not mapped', () => {

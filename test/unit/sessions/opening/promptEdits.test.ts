@@ -23,7 +23,9 @@ describe('PromptEdits: edit an earlier prompt, retry the last one', () => {
   async function setup(fork: boolean) {
     ({ client, agent } = connectToMemoryAgent());
     const { fork: _fork, ...withoutFork } = FULL_AGENT_CAPABILITIES.sessionCapabilities;
-    agent.acceptInitialize({ agentCapabilities: { ...FULL_AGENT_CAPABILITIES, sessionCapabilities: fork ? FULL_AGENT_CAPABILITIES.sessionCapabilities : withoutFork } });
+    agent.acceptInitialize({
+      agentCapabilities: { ...FULL_AGENT_CAPABILITIES, sessionCapabilities: fork ? FULL_AGENT_CAPABILITIES.sessionCapabilities : withoutFork },
+    });
     sessions = 0;
     agent.rpc.onRequest('session/new', () => ({ sessionId: `s${++sessions}` }));
     prompts = [];
@@ -64,9 +66,7 @@ describe('PromptEdits: edit an earlier prompt, retry the last one', () => {
   });
 
   const texts = (chat: SessionController, kind: 'info' | 'error') =>
-    chat.thread
-      .snapshot()
-      .entries.flatMap((e) => (e.kind === kind ? [e.kind === 'info' ? e.text : e.message] : []));
+    chat.thread.snapshot().entries.flatMap((e) => (e.kind === kind ? [e.kind === 'info' ? e.text : e.message] : []));
   const userTexts = (chat: SessionController) =>
     chat.thread.snapshot().entries.flatMap((e) => (e.kind === 'user' ? [e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('')] : []));
 
@@ -131,7 +131,10 @@ describe('PromptEdits: edit an earlier prompt, retry the last one', () => {
     const chat = await setup(false);
     chat.thread.apply(transcriptEvent({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'from history' } }));
     await edits(() => Promise.resolve(undefined)).promptEdits.retry(chat);
-    assert.deepEqual(prompts.map((p) => p.prompt), [[{ type: 'text', text: 'from history' }]]);
+    assert.deepEqual(
+      prompts.map((p) => p.prompt),
+      [[{ type: 'text', text: 'from history' }]],
+    );
   });
 
   it('neither edits nor retries while a turn runs', async () => {

@@ -38,7 +38,12 @@ describe('chats of a remote agent that reconnected', () => {
   it('a local agent that restarted by itself keeps its chats as they are (they offer Restart and Reopen)', () => {
     const restarts = new Emitter<AgentRestarted>();
     const recovered: SessionController[] = [];
-    reopenChatsOnReconnect(restarts.event, { all: () => [chat('Local', true)], has: () => true }, { recover: (c) => (recovered.push(c), Promise.resolve(undefined)) }, silentLogger);
+    reopenChatsOnReconnect(
+      restarts.event,
+      { all: () => [chat('Local', true)], has: () => true },
+      { recover: (c) => (recovered.push(c), Promise.resolve(undefined)) },
+      silentLogger,
+    );
     restarts.fire({ name: 'Local', remote: false, connection });
     assert.deepEqual(recovered, []);
   });
@@ -59,7 +64,15 @@ describe('chats of a remote agent that stops reconnecting', () => {
     const changes = new Emitter<void>();
     let statuses: AgentStatus[] = [];
     const set = (name: string, state: AgentStatus['state'], message?: string, remote: { credentialsRefused?: boolean } | false = {}) => {
-      statuses = [{ definition: { name }, state, message, stale: false, process: remote === false ? undefined : { remote: { url: 'wss://box', kind: 'websocket', ...remote } } } as unknown as AgentStatus];
+      statuses = [
+        {
+          definition: { name },
+          state,
+          message,
+          stale: false,
+          process: remote === false ? undefined : { remote: { url: 'wss://box', kind: 'websocket', ...remote } },
+        } as unknown as AgentStatus,
+      ];
       changes.fire();
     };
     return { agents: { onDidChange: changes.event, list: () => statuses }, set };
@@ -73,7 +86,8 @@ describe('chats of a remote agent that stops reconnecting', () => {
     tellChatsWhenReconnectFails(agents, { all: () => [lost.chat, restarting.chat, live.chat] }, silentLogger);
     set('Box', 'stopped', 'Lost the connection to Box (wss://box): reset. Reconnecting in 1 s…');
     assert.deepEqual(lost.told, [], 'nothing while it reconnects');
-    const refused = 'Could not reconnect to Box (wss://box): Box refused the credentials (HTTP 401). Set the token with "ACP: Set Remote Agent Token…". Once the token is set, start Box again.';
+    const refused =
+      'Could not reconnect to Box (wss://box): Box refused the credentials (HTTP 401). Set the token with "ACP: Set Remote Agent Token…". Once the token is set, start Box again.';
     set('Box', 'failed', refused, { credentialsRefused: true });
     set('Box', 'failed', refused, { credentialsRefused: true });
     assert.deepEqual(lost.told, [{ message: refused, actions: ['setToken', 'reopen'] }], 'once');
@@ -81,7 +95,7 @@ describe('chats of a remote agent that stops reconnecting', () => {
     assert.deepEqual(live.told, []);
   });
 
-  it('say that it gave up, with Restart; a local agent\'s chats are left to their own errors', () => {
+  it("say that it gave up, with Restart; a local agent's chats are left to their own errors", () => {
     const { agents, set } = registry();
     const lost = chatOf('Box', true, 'disconnected');
     const local = chatOf('Local', true, 'disconnected');

@@ -30,13 +30,20 @@ describe('the roots of a session reopened from the history (chooseReopenRoots)',
   const connection = { caps: { sessions: { additionalDirectories: true } } } as unknown as AcpConnection;
   const ui = {
     chooseReopenRoots: (question: { lines: readonly string[] }) => (asked.push(`reopen-roots: ${question.lines.join(' ')}`), Promise.resolve(choice)),
-    askConsent: (_agent: string, primary: Root, folders: readonly Root[]) => (asked.push(`consent ${primary.name}: ${folders.map((f) => f.name).join(',')}`), Promise.resolve(consent(folders))),
+    askConsent: (_agent: string, primary: Root, folders: readonly Root[]) => (
+      asked.push(`consent ${primary.name}: ${folders.map((f) => f.name).join(',')}`),
+      Promise.resolve(consent(folders))
+    ),
     outsideFolder: () => Promise.resolve('proceed' as const),
   } as unknown as RootsUi;
 
   function context() {
     const workspace = {
-      candidates: () => candidateRoots([app, lib, docs].map((p) => ({ name: path.basename(p), uri: `file://${p}`, scheme: 'file', fsPath: p })), (p) => p),
+      candidates: () =>
+        candidateRoots(
+          [app, lib, docs].map((p) => ({ name: path.basename(p), uri: `file://${p}`, scheme: 'file', fsPath: p })),
+          (p) => p,
+        ),
       shareAllFolders: () => false,
     } as unknown as WorkspacePort;
     const shape: WorkspaceShape = {
@@ -48,7 +55,8 @@ describe('the roots of a session reopened from the history (chooseReopenRoots)',
     return { workspace, shape, grants, ui };
   }
 
-  const view = (cwd: string, additionalDirectories: string[]) => ({ agentName: AGENT, sessionId: 'hist', cwd, additionalDirectories, rootsKnown: true, title: 'A session' }) as unknown as SessionView;
+  const view = (cwd: string, additionalDirectories: string[]) =>
+    ({ agentName: AGENT, sessionId: 'hist', cwd, additionalDirectories, rootsKnown: true, title: 'A session' }) as unknown as SessionView;
 
   beforeEach(() => {
     scratch = tempDir();
@@ -87,7 +95,11 @@ describe('the roots of a session reopened from the history (chooseReopenRoots)',
     asked = [];
     await grants.revoke(AGENT, [lib]);
     consent = () => undefined;
-    assert.equal(await chooseReopenRoots(view(app, [lib, docs]), connection, 'Open', context()), undefined, 'the consent question cancelled: nothing is reopened');
+    assert.equal(
+      await chooseReopenRoots(view(app, [lib, docs]), connection, 'Open', context()),
+      undefined,
+      'the consent question cancelled: nothing is reopened',
+    );
     assert.equal(grants.isGranted(AGENT, lib), false);
   });
 });

@@ -134,7 +134,15 @@ async function openChat(w: World): Promise<SessionController> {
 }
 
 const texts = (thread: Thread) =>
-  thread.snapshot().entries.flatMap((e) => (e.kind === 'user' || e.kind === 'agent' ? [e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('')] : e.kind === 'info' ? [`info: ${e.text}`] : []));
+  thread
+    .snapshot()
+    .entries.flatMap((e) =>
+      e.kind === 'user' || e.kind === 'agent'
+        ? [e.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('')]
+        : e.kind === 'info'
+          ? [`info: ${e.text}`]
+          : [],
+    );
 
 describe('reopening a session: one policy table for every path', () => {
   let w: World | undefined;
@@ -167,14 +175,22 @@ describe('reopening a session: one policy table for every path', () => {
         if (!expected.startsWith('session/')) {
           assert.deepEqual(choice, { reason: expected });
           await assert.rejects(w.reopener.reopen(request), (error: Error) => error instanceof ReopenUnsupportedError && error.message === expected);
-          assert.deepEqual(LIFECYCLE.flatMap((m) => w!.agent.sent(m)), [], 'nothing was sent');
+          assert.deepEqual(
+            LIFECYCLE.flatMap((m) => w!.agent.sent(m)),
+            [],
+            'nothing was sent',
+          );
           return;
         }
         assert.deepEqual(choice, { method: expected.slice('session/'.length) });
         const reopened = await w.reopener.reopen(request);
         assert.ok(reopened);
         const sent = LIFECYCLE.flatMap((m) => w!.agent.sent(m).map((message) => ({ method: m, params: message.params as Record<string, unknown> })));
-        assert.deepEqual(sent.map((s) => s.method), [expected], 'exactly one request');
+        assert.deepEqual(
+          sent.map((s) => s.method),
+          [expected],
+          'exactly one request',
+        );
         assert.deepEqual(
           { cwd: sent[0]!.params['cwd'], additionalDirectories: sent[0]!.params['additionalDirectories'] },
           { cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs'] },
@@ -186,7 +202,11 @@ describe('reopening a session: one policy table for every path', () => {
         if (continues) assert.equal(reopened.chat, chat, 'the chat continues with the session');
         const shown = texts(reopened.chat.thread);
         if (expected === 'session/load') {
-          assert.deepEqual(shown.filter((t) => !t.startsWith('info:')), ['replayed question', 'replayed answer'], 'the replay replaces what was shown, once');
+          assert.deepEqual(
+            shown.filter((t) => !t.startsWith('info:')),
+            ['replayed question', 'replayed answer'],
+            'the replay replaces what was shown, once',
+          );
         } else if (continues) {
           assert.ok(shown.includes('shown before'), 'a resume keeps the transcript');
         }
@@ -195,9 +215,15 @@ describe('reopening a session: one policy table for every path', () => {
           assert.equal(reopened.session.sessionId, 'forked');
           assert.ok(shown.includes('info: Forked from “Old title”: the new session continues from its history, which is not shown here.'));
           // Recorded with its origin: named after the parent until the agent or the user names it.
-          assert.deepEqual(w.recorded.map((r) => [r.session.sessionId, r.title, r.forkOf]), [['forked', undefined, { sessionId: 'old', title: 'Old title' }]]);
+          assert.deepEqual(
+            w.recorded.map((r) => [r.session.sessionId, r.title, r.forkOf]),
+            [['forked', undefined, { sessionId: 'old', title: 'Old title' }]],
+          );
         } else {
-          assert.deepEqual(w.recorded.map((r) => [r.session.sessionId, r.title, r.forkOf]), [['old', 'Old title', undefined]]);
+          assert.deepEqual(
+            w.recorded.map((r) => [r.session.sessionId, r.title, r.forkOf]),
+            [['old', 'Old title', undefined]],
+          );
         }
       });
     }
@@ -207,7 +233,10 @@ describe('reopening a session: one policy table for every path', () => {
     w = await world('all');
     const other = w.chats.open(await startSession(w.client, rootSetFromPaths('/w/app')));
     const reopened = await w.reopener.reopen({ verb: 'open', agentName: 'Memory Agent', sessionId: 'hist', roots: () => Promise.resolve(three) });
-    assert.deepEqual(texts(reopened!.chat!.thread).filter((t) => !t.startsWith('info:')), ['replayed question', 'replayed answer']);
+    assert.deepEqual(
+      texts(reopened!.chat!.thread).filter((t) => !t.startsWith('info:')),
+      ['replayed question', 'replayed answer'],
+    );
     assert.deepEqual(texts(other.thread), []);
   });
 
@@ -217,14 +246,28 @@ describe('reopening a session: one policy table for every path', () => {
     thread.addError('could not be reopened', ['reopen']);
     const restored = await w.reopener.reopen({ verb: 'restore', agentName: 'Memory Agent', sessionId: 'hist', thread, roots: () => Promise.resolve(three) });
     assert.equal(restored?.chat?.thread, thread);
-    assert.equal(thread.snapshot().entries.some((e) => e.kind === 'error'), false, 'the transcript starts over with the replay');
+    assert.equal(
+      thread.snapshot().entries.some((e) => e.kind === 'error'),
+      false,
+      'the transcript starts over with the replay',
+    );
 
     const session = await startSession(w.client, three);
     w.sessions.add(session);
-    const refoldered = await w.reopener.reopen({ verb: 'refolder', agentName: 'Memory Agent', sessionId: session.sessionId, withoutChat: true, roots: () => Promise.resolve(rootSetFromPaths('/w/app')) });
+    const refoldered = await w.reopener.reopen({
+      verb: 'refolder',
+      agentName: 'Memory Agent',
+      sessionId: session.sessionId,
+      withoutChat: true,
+      roots: () => Promise.resolve(rootSetFromPaths('/w/app')),
+    });
     assert.equal(refoldered?.chat, undefined);
     assert.equal(w.chats.find('Memory Agent', session.sessionId), undefined);
-    assert.deepEqual(w.sessions.find('Memory Agent', session.sessionId)?.rootSet, rootSetFromPaths('/w/app'), 'the registry has the session with its new roots');
+    assert.deepEqual(
+      w.sessions.find('Memory Agent', session.sessionId)?.rootSet,
+      rootSetFromPaths('/w/app'),
+      'the registry has the session with its new roots',
+    );
   });
 
   it('reveal policy: chats restored after a reload open in the background; an Open, Resume or Fork from the Sessions view takes the user there', async () => {
@@ -234,8 +277,13 @@ describe('reopening a session: one policy table for every path', () => {
     w.chats.onDidOpen(({ chat, background }) => opened.push([chat.session.sessionId, background]));
     const restored = () => new Thread({ agentName: 'Memory Agent', roots: [], prompt: { image: false, audio: false, embeddedContext: false } });
     // Two tabs restored after a reload, each reopening its session: neither may take the editor when it is back.
-    await Promise.all(['one', 'two'].map((sessionId) => world_.reopener.reopen({ verb: 'restore', agentName: 'Memory Agent', sessionId, thread: restored(), roots: () => Promise.resolve(three) })));
-    for (const verb of ['open', 'resume', 'fork'] as const) await w.reopener.reopen({ verb, agentName: 'Memory Agent', sessionId: `${verb}-me`, roots: () => Promise.resolve(three) });
+    await Promise.all(
+      ['one', 'two'].map((sessionId) =>
+        world_.reopener.reopen({ verb: 'restore', agentName: 'Memory Agent', sessionId, thread: restored(), roots: () => Promise.resolve(three) }),
+      ),
+    );
+    for (const verb of ['open', 'resume', 'fork'] as const)
+      await w.reopener.reopen({ verb, agentName: 'Memory Agent', sessionId: `${verb}-me`, roots: () => Promise.resolve(three) });
     assert.deepEqual(
       opened,
       [
@@ -331,7 +379,10 @@ describe('reopening a session: one policy table for every path', () => {
     });
     const chat = w.chats.open(await startSession(w.client, three));
     restarting = reopener.restartAgent('Memory Agent');
-    const outcome = await Promise.race([restarting.then(() => 'restarted'), new Promise((resolve) => setTimeout(() => resolve('still waiting after 10 s'), 10_000).unref())]);
+    const outcome = await Promise.race([
+      restarting.then(() => 'restarted'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting after 10 s'), 10_000).unref()),
+    ]);
     assert.equal(outcome, 'restarted');
     assert.equal(chat.session.connection, w.client, 'the chat continues on the restarted agent');
   });
@@ -339,13 +390,26 @@ describe('reopening a session: one policy table for every path', () => {
   it('sends nothing when the root choice is cancelled; closes what became moot', async () => {
     w = await world('all');
     assert.equal(await w.reopener.reopen({ verb: 'open', agentName: 'Memory Agent', sessionId: 'hist', roots: () => Promise.resolve(undefined) }), undefined);
-    assert.deepEqual(LIFECYCLE.flatMap((m) => w!.agent.sent(m)), []);
+    assert.deepEqual(
+      LIFECYCLE.flatMap((m) => w!.agent.sent(m)),
+      [],
+    );
 
     const thread = new Thread({ agentName: 'Memory Agent', roots: [], prompt: { image: false, audio: false, embeddedContext: false } });
-    const moot = await w.reopener.reopen({ verb: 'restore', agentName: 'Memory Agent', sessionId: 'hist', thread, cancelled: () => true, roots: () => Promise.resolve(three) });
+    const moot = await w.reopener.reopen({
+      verb: 'restore',
+      agentName: 'Memory Agent',
+      sessionId: 'hist',
+      thread,
+      cancelled: () => true,
+      roots: () => Promise.resolve(three),
+    });
     assert.equal(moot, undefined);
     assert.equal(w.chats.find('Memory Agent', 'hist'), undefined);
-    assert.deepEqual(w.agent.sent('session/close').map((m) => m.params), [{ sessionId: 'hist' }]);
+    assert.deepEqual(
+      w.agent.sent('session/close').map((m) => m.params),
+      [{ sessionId: 'hist' }],
+    );
   });
 
   it('restarting an agent reopens every open chat of it (resume, its complete roots) without an error or "shutting down", and leaves a closed chat alone', async () => {
@@ -371,9 +435,15 @@ describe('reopening a session: one policy table for every path', () => {
       assert.equal(chat.session.connection, connection);
       assert.equal(chat.thread.session.status, 'idle');
       const entries = chat.thread.snapshot().entries;
-      assert.deepEqual(entries.filter((e) => e.kind === 'error'), []);
+      assert.deepEqual(
+        entries.filter((e) => e.kind === 'error'),
+        [],
+      );
       assert.doesNotMatch(JSON.stringify(entries), /shutting down/);
-      assert.deepEqual(texts(chat.thread).filter((t) => t.startsWith('info:')), ['info: Restarting Memory Agent…', 'info: MCP server “x” was not passed: a test.', 'info: Session resumed.']);
+      assert.deepEqual(
+        texts(chat.thread).filter((t) => t.startsWith('info:')),
+        ['info: Restarting Memory Agent…', 'info: MCP server “x” was not passed: a test.', 'info: Session resumed.'],
+      );
     }
     assert.ok(texts(first.thread).includes('shown before'), 'the transcript stays');
     assert.equal(w.chats.has(closed), false);
@@ -386,7 +456,11 @@ describe('reopening a session: one policy table for every path', () => {
     await w.reopener.restartAgent('Memory Agent');
     const [resume] = w.agent.sent('session/resume').map((m) => m.params as { cwd: string; additionalDirectories: string[] });
     assert.deepEqual(resume, { sessionId: 'old', cwd: '/w/app', additionalDirectories: ['/w/docs'], mcpServers: [] });
-    assert.deepEqual(chat.session.rootSet.additionalDirectories.map((r) => r.path), ['/w/docs'], 'the reopened session (and its guard) has no lib');
+    assert.deepEqual(
+      chat.session.rootSet.additionalDirectories.map((r) => r.path),
+      ['/w/docs'],
+      'the reopened session (and its guard) has no lib',
+    );
   });
 
   it('a chat whose working folder was withdrawn is not reopened there, and says why', async () => {
@@ -405,7 +479,10 @@ describe('reopening a session: one policy table for every path', () => {
     await w.reopener.restartAgent('Memory Agent');
     const [resume] = w.agent.sent('session/resume').map((m) => m.params as { cwd: string; additionalDirectories: string[] });
     assert.deepEqual(resume, { sessionId: 'old', cwd: '/w/app', additionalDirectories: ['/w/docs'], mcpServers: [] });
-    assert.ok(texts(chat.thread).some((t) => /Not shared with this session: “lib” \(this remote agent has no path mapping/.test(t)), texts(chat.thread).join('\n'));
+    assert.ok(
+      texts(chat.thread).some((t) => /Not shared with this session: “lib” \(this remote agent has no path mapping/.test(t)),
+      texts(chat.thread).join('\n'),
+    );
   });
 
   it('a remote agent whose mappings no longer include the working folder does not reopen there, and says how to fix it', async () => {
@@ -420,7 +497,10 @@ describe('reopening a session: one policy table for every path', () => {
     w = await world('all');
     const chat = await openChat(w);
     w.agent.rpc.onRequest('session/prompt', async () => {
-      await w!.agent.rpc.sendNotification('session/update', { sessionId: 'old', update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Long step', status: 'in_progress' } });
+      await w!.agent.rpc.sendNotification('session/update', {
+        sessionId: 'old',
+        update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Long step', status: 'in_progress' },
+      });
       return new Promise(() => undefined);
     });
     const turn = chat.prompt([{ type: 'text', text: 'go' }], [{ type: 'text', text: 'go' }]);
@@ -428,7 +508,10 @@ describe('reopening a session: one policy table for every path', () => {
     await w.reopener.restartAgent('Memory Agent');
     await turn;
     assert.equal(chat.thread.toolEntry('t1')?.status, 'interrupted');
-    assert.deepEqual(chat.thread.snapshot().entries.filter((e) => e.kind === 'error'), []);
+    assert.deepEqual(
+      chat.thread.snapshot().entries.filter((e) => e.kind === 'error'),
+      [],
+    );
     assert.equal(chat.thread.session.status, 'idle');
   });
 
@@ -455,24 +538,41 @@ describe('reopening a session: one policy table for every path', () => {
       entries.map((e) => (e.kind === 'tool' ? `tool:${e.status}` : e.kind === 'error' ? `error:${e.message.slice(0, 34)}` : e.kind)),
       ['user', 'agent', 'tool:interrupted', 'error:Memory Agent exited (exit code 42)', 'info', 'info'],
     );
-    assert.deepEqual(texts(chat.thread).filter((t) => !t.startsWith('info:')), ['crash', 'partial answer'], 'each message once');
+    assert.deepEqual(
+      texts(chat.thread).filter((t) => !t.startsWith('info:')),
+      ['crash', 'partial answer'],
+      'each message once',
+    );
     assert.equal(chat.thread.session.status, 'idle');
   });
 
   it('a long load replay is folded in slices: the chat says how far it is, shows nothing of it until it is complete, then all of it', async () => {
     w = await world('all', 0);
-    w.history = Array.from({ length: 400 }, (_, i) => ({ sessionUpdate: i % 2 ? 'agent_message_chunk' : 'user_message_chunk', messageId: `m${i}`, content: { type: 'text', text: `message ${i}` } }));
+    w.history = Array.from({ length: 400 }, (_, i) => ({
+      sessionUpdate: i % 2 ? 'agent_message_chunk' : 'user_message_chunk',
+      messageId: `m${i}`,
+      content: { type: 'text', text: `message ${i}` },
+    }));
     const seen: Array<{ status: string; detail: string | undefined; shown: number }> = [];
     const opened = w.chats.onDidOpen(({ chat }) => {
-      chat.thread.onDidChange(() => seen.push({ status: chat.thread.session.status, detail: chat.thread.session.statusDetail, shown: chat.thread.snapshot().entries.length }));
+      chat.thread.onDidChange(() =>
+        seen.push({ status: chat.thread.session.status, detail: chat.thread.session.statusDetail, shown: chat.thread.snapshot().entries.length }),
+      );
     });
     const reopened = await w.reopener.reopen({ verb: 'open', agentName: 'Memory Agent', sessionId: 'hist', roots: () => Promise.resolve(three) });
     opened.dispose();
     const loading = seen.filter((s) => s.status === 'loading');
     assert.ok(loading.length > 5, `the chat said it was loading along the way: ${loading.length} times`);
-    assert.ok(loading.every((s) => /^Loading history… \d+%$/.test(s.detail ?? '') && s.shown === 0), JSON.stringify(loading.slice(0, 3)));
+    assert.ok(
+      loading.every((s) => /^Loading history… \d+%$/.test(s.detail ?? '') && s.shown === 0),
+      JSON.stringify(loading.slice(0, 3)),
+    );
     const percents = loading.map((s) => Number(/(\d+)%/.exec(s.detail!)![1]));
-    assert.deepEqual(percents, [...percents].sort((a, b) => a - b), 'the percentage only grows');
+    assert.deepEqual(
+      percents,
+      [...percents].sort((a, b) => a - b),
+      'the percentage only grows',
+    );
     const thread = reopened!.chat!.thread;
     assert.equal(texts(thread).filter((t) => !t.startsWith('info:')).length, 400, 'then the whole history');
     assert.equal(thread.session.status, 'idle');
@@ -481,7 +581,11 @@ describe('reopening a session: one policy table for every path', () => {
 
   it('a chat closed while its replay is being folded: the folding stops, and the reopen settles', async () => {
     w = await world('all', 0);
-    w.history = Array.from({ length: 400 }, (_, i) => ({ sessionUpdate: 'agent_message_chunk', messageId: `m${i}`, content: { type: 'text', text: `message ${i}` } }));
+    w.history = Array.from({ length: 400 }, (_, i) => ({
+      sessionUpdate: 'agent_message_chunk',
+      messageId: `m${i}`,
+      content: { type: 'text', text: `message ${i}` },
+    }));
     let folded = 0;
     const opened = w.chats.onDidOpen(({ chat }) => {
       // Closed as soon as the first slices arrived (a user closing the tab).
@@ -503,14 +607,26 @@ describe('reopening a session: one policy table for every path', () => {
 
   it('says what a fork shows: the history the agent replayed while forking, or that it is not shown', async () => {
     w = await world('all');
-    const silent = await w.reopener.reopen({ verb: 'fork', agentName: 'Memory Agent', sessionId: 'old', roots: () => Promise.resolve(three), title: 'Old title' });
+    const silent = await w.reopener.reopen({
+      verb: 'fork',
+      agentName: 'Memory Agent',
+      sessionId: 'old',
+      roots: () => Promise.resolve(three),
+      title: 'Old title',
+    });
     assert.deepEqual(texts(silent!.chat!.thread).at(-1), 'info: Forked from “Old title”: the new session continues from its history, which is not shown here.');
     w.chats.close(silent!.chat!);
     w.forkReplay = [
       { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'forked question' } },
       { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'forked answer' } },
     ];
-    const replayed = await w.reopener.reopen({ verb: 'fork', agentName: 'Memory Agent', sessionId: 'old', roots: () => Promise.resolve(three), title: 'Old title' });
+    const replayed = await w.reopener.reopen({
+      verb: 'fork',
+      agentName: 'Memory Agent',
+      sessionId: 'old',
+      roots: () => Promise.resolve(three),
+      title: 'Old title',
+    });
     assert.deepEqual(texts(replayed!.chat!.thread), [
       'forked question',
       'forked answer',

@@ -45,7 +45,15 @@ describe('SessionHistory: what agents supported when they last ran', () => {
   function historyWith(stored: unknown): SessionHistory {
     const memory: GlobalStateStore = { get: (key) => (key === CAPS_KEY ? stored : undefined), update: () => Promise.resolve() };
     const agents = new AgentRegistry({ isTrusted: () => true, createProcess: () => assert.fail('no agent starts here') });
-    history = new SessionHistory({ storageDir: storage.dir, memory, agents, sessions: new ActiveSessions(), workspace, logger: silentLogger, transcriptWorker: TRANSCRIPT_WORKER });
+    history = new SessionHistory({
+      storageDir: storage.dir,
+      memory,
+      agents,
+      sessions: new ActiveSessions(),
+      workspace,
+      logger: silentLogger,
+      transcriptWorker: TRANSCRIPT_WORKER,
+    });
     return history;
   }
 
@@ -95,7 +103,11 @@ describe('SessionHistory: the workspace a remote agent with path mappings is see
   function historyOf(): { history: SessionHistory; workspace: WorkspacePort } {
     const three: WorkspacePort = {
       ...workspace,
-      candidates: () => candidateRoots([folders.app, folders.lib, folders.docs].map((fsPath) => ({ name: path.basename(fsPath), uri: `file://${fsPath}`, scheme: 'file', fsPath })), (p) => p),
+      candidates: () =>
+        candidateRoots(
+          [folders.app, folders.lib, folders.docs].map((fsPath) => ({ name: path.basename(fsPath), uri: `file://${fsPath}`, scheme: 'file', fsPath })),
+          (p) => p,
+        ),
     };
     const agents = new AgentRegistry({ isTrusted: () => true, createProcess: () => assert.fail('no agent starts here') });
     const memory: GlobalStateStore = { get: () => undefined, update: () => Promise.resolve() };
@@ -131,9 +143,19 @@ describe('SessionHistory: the workspace a remote agent with path mappings is see
       outsideFolder: () => assert.fail('the folder is in the workspace'),
     } as unknown as RootsUi;
     const kept = new Map<string, unknown>();
-    const grants = new FolderGrants({ get: <T>(key: string) => kept.get(key) as T | undefined, update: (key, value) => (kept.set(key, value), Promise.resolve()) });
+    const grants = new FolderGrants({
+      get: <T>(key: string) => kept.get(key) as T | undefined,
+      update: (key, value) => (kept.set(key, value), Promise.resolve()),
+    });
     await grants.grant('Box', [folders.docs]);
-    const view = { agentName: 'Box', sessionId: 's1', cwd: folders.app, additionalDirectories: [folders.docs], rootsKnown: true, title: 'Remote work' } as unknown as SessionView;
+    const view = {
+      agentName: 'Box',
+      sessionId: 's1',
+      cwd: folders.app,
+      additionalDirectories: [folders.docs],
+      rootsKnown: true,
+      title: 'Remote work',
+    } as unknown as SessionView;
     const connection = { caps: { loadSession: true, sessions } } as unknown as AcpConnection;
     const roots = await chooseReopenRoots(view, connection, 'Open', { workspace: three, shape: h.workspace(), grants, ui });
     assert.deepEqual(asked, [], 'no "which folders?" question');
@@ -156,7 +178,15 @@ describe('SessionHistory: what is pending reaches the disk on flush (a window re
     agent.rpc.onRequest('session/new', () => ({ sessionId: 'renamed' }));
     await client.initialize({ clientInfo: { name: 'acp-workspace', version: '0' } });
     const agents = new AgentRegistry({ isTrusted: () => true, createProcess: () => assert.fail('no agent starts here') });
-    history = new SessionHistory({ storageDir: storage.dir, memory: { get: () => undefined, update: () => Promise.resolve() }, agents, sessions: new ActiveSessions(), workspace, logger: silentLogger, transcriptWorker: TRANSCRIPT_WORKER });
+    history = new SessionHistory({
+      storageDir: storage.dir,
+      memory: { get: () => undefined, update: () => Promise.resolve() },
+      agents,
+      sessions: new ActiveSessions(),
+      workspace,
+      logger: silentLogger,
+      transcriptWorker: TRANSCRIPT_WORKER,
+    });
     const session = await startSession(client, rootSetFromPaths('/w/app', ['/w/lib']));
     history.recordSession(session);
     const thread = new Thread({ agentName: session.agentName, sessionId: session.sessionId, roots: [], prompt: client.caps.prompt });

@@ -55,7 +55,15 @@ function world(storageDir: string): World {
   agent.rpc.onRequest('session/close', () => ({}));
   const chats = new Chats({ router, sessions, logger: silentLogger });
   const agents = new AgentRegistry({ isTrusted: () => true, createProcess: () => assert.fail('no agent process here') });
-  const history = new SessionHistory({ storageDir, memory: { get: () => undefined, update: () => Promise.resolve() }, agents, sessions, workspace, logger: silentLogger, transcriptWorker: TRANSCRIPT_WORKER });
+  const history = new SessionHistory({
+    storageDir,
+    memory: { get: () => undefined, update: () => Promise.resolve() },
+    agents,
+    sessions,
+    workspace,
+    logger: silentLogger,
+    transcriptWorker: TRANSCRIPT_WORKER,
+  });
   const titles = new SessionTitles(history, chats, sessions);
   const changed = chats.onDidChange((chat) => history.threadChanged(chat.session, chat.thread));
   const pool: AgentPool = { start: () => Promise.resolve(client), restart: () => Promise.resolve(client), running: () => client };
@@ -162,7 +170,14 @@ describe('SessionTitles: one title per session in every view, and the same after
 
     let titleWhenOpened: string | undefined;
     const opened = w.chats.onDidOpen(({ chat }) => (titleWhenOpened = chat.thread.session.title));
-    const fork = await w.reopener.reopen({ verb: 'fork', agentName: AGENT, sessionId: parentId, roots: () => Promise.resolve(three), title: view.title, parentAgentTitle: view.agentTitle });
+    const fork = await w.reopener.reopen({
+      verb: 'fork',
+      agentName: AGENT,
+      sessionId: parentId,
+      roots: () => Promise.resolve(three),
+      title: view.title,
+      parentAgentTitle: view.agentTitle,
+    });
     opened.dispose();
     assert.equal(fork?.session.sessionId, 'forked');
     assert.equal(titleWhenOpened, 'Greeting work (fork)', 'the tab never shows another name first');
@@ -191,7 +206,9 @@ describe('SessionTitles: one title per session in every view, and the same after
   it('an agent that names its sessions only in session/list (opencode): its title wins over the first prompt, also after a reload', async () => {
     w = world(storage.dir);
     const listed: Array<{ sessionId: string; title: string }> = [];
-    w.agent.rpc.onRequest('session/list', () => ({ sessions: listed.map((s) => ({ ...s, cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs'], updatedAt: '2026-01-02T03:04:05Z' })) }));
+    w.agent.rpc.onRequest('session/list', () => ({
+      sessions: listed.map((s) => ({ ...s, cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs'], updatedAt: '2026-01-02T03:04:05Z' })),
+    }));
     await w.client.initialize({ clientInfo: { name: 'acp-workspace', version: '0' } });
     const chat = w.chats.open(await startSession(w.client, three));
     const id = chat.session.sessionId;

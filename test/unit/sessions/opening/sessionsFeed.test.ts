@@ -31,7 +31,6 @@ function sessions(count: number, prefix = 's', offset = 0): SessionInfo[] {
   }));
 }
 
-
 /** The webview: keeps what the feed posts. */
 class FakeScreen implements SessionsScreen {
   visible = true;
@@ -169,7 +168,7 @@ describe('SessionsFeed: what the Sessions view shows and when', () => {
   });
 
   describe('paging', () => {
-    it('the end of an agent\'s list among the rows the webview asks for reads its next page', async () => {
+    it("the end of an agent's list among the rows the webview asks for reads its next page", async () => {
       await catalog.loadMore([undefined]);
       const f = feed();
       const screen = new FakeScreen();
@@ -275,7 +274,10 @@ describe('SessionsFeed: what the Sessions view shows and when', () => {
       assert.equal(state.anchor.index, anchored.index + 3);
       assert.ok(state.window, 'the window is posted with the list');
       assert.equal(state.window.from, 3 + 3, 'the window moved down as far as the row did');
-      assert.ok(state.window.rows.some((r) => r.kind === 'session' && r.key === selected.key), 'the selected row is in the window');
+      assert.ok(
+        state.window.rows.some((r) => r.kind === 'session' && r.key === selected.key),
+        'the selected row is in the window',
+      );
     });
 
     it('a new query shows its best rows where they are, not around the old selection', async () => {

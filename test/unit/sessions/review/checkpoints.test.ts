@@ -44,7 +44,8 @@ describe('Checkpoints around a chat’s turns (real git)', function () {
     opened.push(made);
     return made;
   };
-  const chatOf = (turns: Checkpoints) => new SessionController(session, new Thread({ agentName: 'Memory Agent', roots: [], prompt: session.connection.caps.prompt }), { turns });
+  const chatOf = (turns: Checkpoints) =>
+    new SessionController(session, new Thread({ agentName: 'Memory Agent', roots: [], prompt: session.connection.caps.prompt }), { turns });
   const entries = (chat: SessionController): ViewEntry[] => chat.thread.snapshot().entries;
   const changesOf = (chat: SessionController) => entries(chat).filter((e): e is ViewEntryOf<'changes'> => e.kind === 'changes');
   const text = (t: string) => [{ type: 'text' as const, text: t }];
@@ -97,8 +98,17 @@ describe('Checkpoints around a chat’s turns (real git)', function () {
     const reloaded = checkpoints();
     const restored = chatOf(reloaded);
     restored.thread.beginReplay();
-    for (const [kind, words] of [['user', 'first change'], ['agent', 'Changed a.txt.'], ['user', 'just talk'], ['agent', 'Talked.'], ['user', 'second change'], ['agent', 'Added b.txt.']] as const) {
-      restored.onEvent(transcriptEvent({ sessionUpdate: kind === 'user' ? 'user_message_chunk' : 'agent_message_chunk', content: { type: 'text', text: words } }));
+    for (const [kind, words] of [
+      ['user', 'first change'],
+      ['agent', 'Changed a.txt.'],
+      ['user', 'just talk'],
+      ['agent', 'Talked.'],
+      ['user', 'second change'],
+      ['agent', 'Added b.txt.'],
+    ] as const) {
+      restored.onEvent(
+        transcriptEvent({ sessionUpdate: kind === 'user' ? 'user_message_chunk' : 'agent_message_chunk', content: { type: 'text', text: words } }),
+      );
     }
     reloaded.warmUp(restored);
     restored.thread.endReplay();
@@ -107,7 +117,10 @@ describe('Checkpoints around a chat’s turns (real git)', function () {
       entries(restored).map((e) => (e.kind === 'changes' ? `changes: ${e.files.map((f) => f.path).join(', ')}` : e.kind)),
       ['user', 'agent', 'changes: a.txt, new.txt', 'user', 'agent', 'user', 'agent', 'changes: b.txt'],
     );
-    assert.deepEqual(changesOf(restored).map((e) => e.state), ['done', 'done']);
+    assert.deepEqual(
+      changesOf(restored).map((e) => e.state),
+      ['done', 'done'],
+    );
     const first = changesOf(restored)[0]!;
     assert.equal(reloaded.turnOf(restored, first.id), 1, 'its buttons act on turn 1');
     const review = await reloaded.review(session);
@@ -168,7 +181,10 @@ describe('Checkpoints around a chat’s turns (real git)', function () {
     restored.onEvent(transcriptEvent({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'change a' } }));
     restored.onEvent(transcriptEvent({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Changed.' } }));
     restored.thread.endReplay();
-    assert.deepEqual(entries(restored).map((e) => e.kind), ['user', 'agent', 'changes']);
+    assert.deepEqual(
+      entries(restored).map((e) => e.kind),
+      ['user', 'agent', 'changes'],
+    );
 
     // A session resumed without its history: no prompt to put the entry after, so none is made up.
     const resumed = chatOf(reloaded);
@@ -195,6 +211,9 @@ describe('Checkpoints around a chat’s turns (real git)', function () {
       fs.writeFileSync(path.join(app, 'a.txt'), 'A\n');
     };
     await chat.prompt(text('change things'), text('change things'));
-    assert.deepEqual(changesOf(chat).map((e) => e.files.map((f) => `${f.root}/${f.path} ${f.status}`)), [['app/a.txt modified', 'lib/new.txt added']]);
+    assert.deepEqual(
+      changesOf(chat).map((e) => e.files.map((f) => `${f.root}/${f.path} ${f.status}`)),
+      [['app/a.txt modified', 'lib/new.txt added']],
+    );
   });
 });

@@ -14,9 +14,21 @@ describe('a diff side as a URI query (acp-checkpoint: documents)', () => {
   });
 
   it('reads a query that is not one of them as nothing (state read back is validated)', () => {
-    assert.equal(readContentSourceQuery(query({ kind: 'checkpoint', agentName: 'Claude', sessionId: 's1', root: '/w/app', path: 'a.ts' })), undefined, 'no checkpointId');
-    assert.equal(readContentSourceQuery(query({ kind: 'base', agentName: 'Claude', sessionId: 's1', key: 7, root: '/w/app', path: 'a.ts' })), undefined, 'a key that is no string');
-    assert.equal(readContentSourceQuery(query({ kind: 'elsewhere', agentName: 'Claude', sessionId: 's1', root: '/', path: 'etc/passwd' })), undefined, 'an unknown kind');
+    assert.equal(
+      readContentSourceQuery(query({ kind: 'checkpoint', agentName: 'Claude', sessionId: 's1', root: '/w/app', path: 'a.ts' })),
+      undefined,
+      'no checkpointId',
+    );
+    assert.equal(
+      readContentSourceQuery(query({ kind: 'base', agentName: 'Claude', sessionId: 's1', key: 7, root: '/w/app', path: 'a.ts' })),
+      undefined,
+      'a key that is no string',
+    );
+    assert.equal(
+      readContentSourceQuery(query({ kind: 'elsewhere', agentName: 'Claude', sessionId: 's1', root: '/', path: 'etc/passwd' })),
+      undefined,
+      'an unknown kind',
+    );
     assert.equal(readContentSourceQuery(query(null)), undefined);
     assert.equal(readContentSourceQuery(query('checkpoint')), undefined);
     assert.equal(readContentSourceQuery('not base64 JSON'), undefined);

@@ -123,6 +123,9 @@ describe('stale roots after workspace folder changes', () => {
 
   it('describes several changes at once', () => {
     const effect = staleAfterFolderChange(three, roots('app', 'lib', 'docs'), roots('app', 'x', 'y'), true);
-    assert.equal(effect?.stale.reason, 'x and y were added to the workspace, and lib and docs were removed from it and can no longer be reached. Reopen the session to give the agent the current folders.');
+    assert.equal(
+      effect?.stale.reason,
+      'x and y were added to the workspace, and lib and docs were removed from it and can no longer be reached. Reopen the session to give the agent the current folders.',
+    );
   });
 });

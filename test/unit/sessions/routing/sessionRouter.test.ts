@@ -45,7 +45,10 @@ describe('SessionRouter: the agent → client surface, routed to each session’
   });
 
   const agentText = (thread: { snapshot(): { entries: ReadonlyArray<{ kind: string; blocks?: ReadonlyArray<{ type: string; text?: string }> }> } }) =>
-    thread.snapshot().entries.flatMap((e) => (e.kind === 'agent' ? (e.blocks ?? []).map((b) => b.text ?? '') : [])).join('');
+    thread
+      .snapshot()
+      .entries.flatMap((e) => (e.kind === 'agent' ? (e.blocks ?? []).map((b) => b.text ?? '') : []))
+      .join('');
 
   it('registers every handler an agent may call, in one place', () => {
     const advertised = agent.sent('initialize')[0]!.params as { clientCapabilities: { fs: unknown; terminal: unknown } };
@@ -159,7 +162,10 @@ describe('SessionRouter: the agent → client surface, routed to each session’
     await waitFor(() => errors(second).length === 1, 10_000, 'the note in the second chat');
     assert.equal(errors(first).length, 0, 'only the chat it was for');
     const [note] = errors(second);
-    assert.match(note!.message, /^Memory Agent sent a message \(session\/update\) of 32\.0 MiB, over the limit of 32\.0 MiB \(setting acpWorkspace\.maxMessageSizeMiB/);
+    assert.match(
+      note!.message,
+      /^Memory Agent sent a message \(session\/update\) of 32\.0 MiB, over the limit of 32\.0 MiB \(setting acpWorkspace\.maxMessageSizeMiB/,
+    );
     assert.match(note!.message, /for this session\. ACP Workspace discarded it/);
     assert.deepEqual(note!.actions, ['messageSizeSetting', 'showLog']);
 
@@ -189,7 +195,14 @@ describe('SessionRouter: the agent → client surface, routed to each session’
       });
       await agent.rpc.sendRequest('terminal/wait_for_exit', { sessionId: session.sessionId, terminalId });
       const shown = () => chat.thread.snapshot().entries.find((e) => e.kind === 'terminal');
-      await waitFor(() => { const e = shown(); return e?.kind === 'terminal' && e.exitStatus !== undefined; }, 10_000, 'the exit in the chat');
+      await waitFor(
+        () => {
+          const e = shown();
+          return e?.kind === 'terminal' && e.exitStatus !== undefined;
+        },
+        10_000,
+        'the exit in the chat',
+      );
       const entry = shown();
       assert.ok(entry?.kind === 'terminal');
       assert.equal(entry.terminalId, terminalId);
@@ -207,7 +220,10 @@ describe('SessionRouter: the agent → client surface, routed to each session’
       const refused: RefusalEvent[] = [];
       router.onDidRefuse((event) => refused.push(event));
       const outside = path.dirname(root);
-      await assert.rejects(agent.rpc.sendRequest('terminal/create', { sessionId: session.sessionId, command: 'ls', args: ['-la'], cwd: outside }), /Refused terminal cwd/);
+      await assert.rejects(
+        agent.rpc.sendRequest('terminal/create', { sessionId: session.sessionId, command: 'ls', args: ['-la'], cwd: outside }),
+        /Refused terminal cwd/,
+      );
       await flush();
       assert.equal(refused.length, 1);
       assert.deepEqual([refused[0]!.refusal.operation, refused[0]!.refusal.path, refused[0]!.refusal.command], ['terminal', outside, 'ls -la']);
@@ -216,7 +232,10 @@ describe('SessionRouter: the agent → client surface, routed to each session’
       assert.deepEqual([entry.operation, entry.path, entry.command], ['terminal', outside, 'ls -la']);
       assert.match(entry.message, /is outside this session’s folder/);
       assert.doesNotMatch(entry.message, /^Refused terminal cwd/, 'the reason, not the error the agent got');
-      assert.deepEqual(session.refusals.map((r) => r.operation), ['terminal']);
+      assert.deepEqual(
+        session.refusals.map((r) => r.operation),
+        ['terminal'],
+      );
       assert.equal(chat.thread.snapshot().entries.filter((e) => e.kind === 'terminal').length, 0, 'nothing ran');
     });
 
@@ -224,7 +243,9 @@ describe('SessionRouter: the agent → client surface, routed to each session’
       const root = fs.realpathSync.native(folder.dir);
       const session = await startSession(client, rootSetFromPaths(root));
       const chat = chats.open(session);
-      await assert.rejects(agent.rpc.sendRequest('terminal/create', { sessionId: session.sessionId, command: 'acp-ws-no-such-command', args: ['--x'], cwd: root }));
+      await assert.rejects(
+        agent.rpc.sendRequest('terminal/create', { sessionId: session.sessionId, command: 'acp-ws-no-such-command', args: ['--x'], cwd: root }),
+      );
       await flush();
       const entry = chat.thread.snapshot().entries.find((e) => e.kind === 'terminal');
       assert.ok(entry?.kind === 'terminal');
@@ -271,7 +292,9 @@ describe('SessionRouter: the agent → client surface, routed to each session’
       folder = tempDir();
       root = fs.realpathSync.native(folder.dir);
       wrapped = [];
-      confinement = { forCommand: (folders) => Promise.resolve({ confiner: recordingConfiner, policy: { mode: 'writes', writable: [...folders], readable: [] } }) };
+      confinement = {
+        forCommand: (folders) => Promise.resolve({ confiner: recordingConfiner, policy: { mode: 'writes', writable: [...folders], readable: [] } }),
+      };
     });
     afterEach(() => {
       remoteChats?.dispose();
@@ -304,7 +327,7 @@ describe('SessionRouter: the agent → client surface, routed to each session’
       assert.deepEqual(wrapped, []);
     });
 
-    it('with its entry\'s opt-in, asks first, naming the agent, the command and the folder: refused, nothing runs', async () => {
+    it("with its entry's opt-in, asks first, naming the agent, the command and the folder: refused, nothing runs", async () => {
       const { session, chat } = await connectRemote(true);
       const advertised = remote.agent.sent('initialize')[0]!.params as { clientCapabilities: { terminal?: unknown } };
       assert.equal(advertised.clientCapabilities.terminal, true);
@@ -322,7 +345,7 @@ describe('SessionRouter: the agent → client surface, routed to each session’
       assert.ok(entries(chat).some((e) => e.kind === 'refusal' && e.operation === 'terminal'));
     });
 
-    it('with its entry\'s opt-in, a command the user allows runs confined to the session\'s folders', async () => {
+    it("with its entry's opt-in, a command the user allows runs confined to the session's folders", async () => {
       const { session, chat } = await connectRemote(true);
       const creating = remote.agent.rpc.sendRequest<{ terminalId: string }>('terminal/create', { sessionId: session.sessionId, ...marking(), cwd: root });
       await waitFor(() => entries(chat).some((e) => e.kind === 'permission'), 5000, 'the question in the chat');
@@ -337,9 +360,14 @@ describe('SessionRouter: the agent → client surface, routed to each session’
     });
 
     it('fails closed: when confinement cannot be set up, the command is refused with why, without asking; nothing runs', async () => {
-      confinement = { forCommand: () => Promise.reject(new ConfinementUnavailableError('bwrap is not installed.', 'Install bubblewrap (apt install bubblewrap).')) };
+      confinement = {
+        forCommand: () => Promise.reject(new ConfinementUnavailableError('bwrap is not installed.', 'Install bubblewrap (apt install bubblewrap).')),
+      };
       const { session, chat } = await connectRemote(true);
-      await assert.rejects(remote.agent.rpc.sendRequest('terminal/create', { sessionId: session.sessionId, ...marking(), cwd: root }), /cannot be confined here: bwrap is not installed/);
+      await assert.rejects(
+        remote.agent.rpc.sendRequest('terminal/create', { sessionId: session.sessionId, ...marking(), cwd: root }),
+        /cannot be confined here: bwrap is not installed/,
+      );
       await flush();
       assert.equal(entries(chat).filter((e) => e.kind === 'permission').length, 0, 'not asked');
       const entry = entries(chat).find((e) => e.kind === 'refusal');
@@ -348,7 +376,7 @@ describe('SessionRouter: the agent → client surface, routed to each session’
       assert.equal(fs.existsSync(marker()), false);
     });
 
-    it('with its entry\'s opt-in but no chat to ask in, refuses', async () => {
+    it("with its entry's opt-in but no chat to ask in, refuses", async () => {
       const { session, chat } = await connectRemote(true);
       remoteChats.close(chat);
       sessions.add(session);
@@ -386,7 +414,8 @@ describe('SessionRouter: the agent → client surface, routed to each session’
       const received: string[] = [];
       const progress: Array<[number, number]> = [];
       const sink: SessionSink = {
-        onEvent: (event) => received.push(event.type === 'message' && event.role === 'agent' && event.content.type === 'text' ? event.content.text : event.type),
+        onEvent: (event) =>
+          received.push(event.type === 'message' && event.role === 'agent' && event.content.type === 'text' ? event.content.text : event.type),
         replayProgress: (done, total) => progress.push([done, total]),
         requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }),
         noteRefusal: () => undefined,
@@ -408,7 +437,10 @@ describe('SessionRouter: the agent → client surface, routed to each session’
         await done;
         assert.deepEqual(received, [...Array.from({ length: 300 }, (_, i) => `b${i} `), 'late1 ', 'late2 ']);
         assert.ok(progress.length > 10, 'progress is said along the way');
-        assert.ok(progress.every(([d, t], i) => d < t && (i === 0 || d > progress[i - 1]![0])), `progress only grows: ${JSON.stringify(progress.slice(0, 5))}`);
+        assert.ok(
+          progress.every(([d, t], i) => d < t && (i === 0 || d > progress[i - 1]![0])),
+          `progress only grows: ${JSON.stringify(progress.slice(0, 5))}`,
+        );
         // Once handed over, updates go straight to the chat.
         await own.agent.rpc.sendNotification('session/update', chunk('long', 'after'));
         await flush();
@@ -443,7 +475,13 @@ describe('SessionRouter: the agent → client surface, routed to each session’
       const recorded = fs
         .readdirSync(dir)
         .filter((name) => name.endsWith('.jsonl'))
-        .flatMap((name) => fs.readFileSync(path.join(dir, name), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>))
+        .flatMap((name) =>
+          fs
+            .readFileSync(path.join(dir, name), 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as Record<string, unknown>),
+        )
         // A recording ends with the turn's stop reason, which is no update.
         .filter((raw) => !('$stopReason' in raw));
       const updates = Array.from({ length: 20 }, () => recorded).flat();

@@ -1,5 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { ANSWER_LENGTH, ChatAttention, answerFirstLine, failedText, finishedText, notificationLevel, type NotificationLevel } from '../../../../src/sessions/turns/chatAttention';
+import {
+  ANSWER_LENGTH,
+  ChatAttention,
+  answerFirstLine,
+  failedText,
+  finishedText,
+  notificationLevel,
+  type NotificationLevel,
+} from '../../../../src/sessions/turns/chatAttention';
 import type { ViewEntry } from '../../../../src/shared/chatModel';
 
 describe('chat attention: which events of a chat out of view notify, and the badge', () => {
@@ -105,7 +113,11 @@ describe('chat attention: what a notification says', () => {
     assert.equal(answerFirstLine([user, agent('```ts\nconst a = 1;\n```')]), 'const a = 1;');
     assert.equal(answerFirstLine([user, agent('- **first** item')]), '**first** item');
     assert.equal(answerFirstLine([user, agent('first answer'), { kind: 'turnEnd', id: 'e', stopReason: 'end_turn' }]), 'first answer');
-    assert.equal(answerFirstLine([agent('earlier turn'), user, { kind: 'turnEnd', id: 'e', stopReason: 'end_turn' }]), undefined, 'not an answer of an earlier turn');
+    assert.equal(
+      answerFirstLine([agent('earlier turn'), user, { kind: 'turnEnd', id: 'e', stopReason: 'end_turn' }]),
+      undefined,
+      'not an answer of an earlier turn',
+    );
     assert.equal(answerFirstLine([user, agent('older'), { kind: 'info', id: 'i', text: 'x' }, agent('   ', 'newer')]), 'newer');
     const long = answerFirstLine([user, agent('word '.repeat(1000))])!;
     assert.equal(long.length, ANSWER_LENGTH);

@@ -27,7 +27,10 @@ describe('PromptQueue: the rules of messages sent while the agent works', () => 
   it(`holds at most ${QUEUE_LIMIT} messages and says so when full`, () => {
     const queue = new PromptQueue();
     for (let i = 0; i < QUEUE_LIMIT; i++) queue.add(`m${i}`, []);
-    assert.throws(() => queue.add('one too many', []), (error: unknown) => error instanceof QueueFullError && /queue is full \(20 messages\)/.test(error.message));
+    assert.throws(
+      () => queue.add('one too many', []),
+      (error: unknown) => error instanceof QueueFullError && /queue is full \(20 messages\)/.test(error.message),
+    );
     assert.equal(queue.size, QUEUE_LIMIT);
     queue.restore([{ text: 'restored', attachments: [] }]);
     assert.equal(queue.size, QUEUE_LIMIT, 'restoring does not overflow it either');

@@ -60,7 +60,7 @@ describe('fetchRemoteImage (a remote image the user asked to see, as a data: URL
   });
 });
 
-describe('RemoteImageCache (a chat\'s remote images, fetched once)', () => {
+describe("RemoteImageCache (a chat's remote images, fetched once)", () => {
   function counting(fail = new Set<string>()) {
     const fetched: string[] = [];
     const fetchImage = async (address: string) => {

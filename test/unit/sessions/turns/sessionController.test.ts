@@ -50,7 +50,10 @@ describe('SessionController: turns, permissions, cancellation', () => {
 
   it('runs a turn: the prompt, the streamed answer, the end of turn', async () => {
     agent.rpc.onRequest('session/prompt', async () => {
-      await agent.rpc.sendNotification('session/update', { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } } });
+      await agent.rpc.sendNotification('session/update', {
+        sessionId: 's1',
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } },
+      });
       return { stopReason: 'end_turn' };
     });
     await controller.prompt([{ type: 'text', text: 'hello' }], [{ type: 'text', text: 'hello' }]);
@@ -70,7 +73,10 @@ describe('SessionController: turns, permissions, cancellation', () => {
     await waitUntil(() => controller.pendingPermissions === 1);
     const entry = controller.thread.snapshot().entries.find((e) => e.kind === 'permission');
     assert.ok(entry?.kind === 'permission');
-    assert.deepEqual(entry.options.map((o) => o.kind), ['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+    assert.deepEqual(
+      entry.options.map((o) => o.kind),
+      ['allow_once', 'allow_always', 'reject_once', 'reject_always'],
+    );
     controller.choosePermission(entry.id, 'not-an-option');
     assert.equal(controller.pendingPermissions, 1, 'an unknown option id is ignored');
     controller.choosePermission(entry.id, 'r1');
@@ -178,7 +184,10 @@ describe('SessionController: turns, permissions, cancellation', () => {
 
   it('keeps the transcript when the agent goes away mid-turn, and offers restart and reopen', async () => {
     agent.rpc.onRequest('session/prompt', async () => {
-      await agent.rpc.sendNotification('session/update', { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'partial' } } });
+      await agent.rpc.sendNotification('session/update', {
+        sessionId: 's1',
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'partial' } },
+      });
       return new Promise(() => undefined);
     });
     const turn = controller.prompt([{ type: 'text', text: 'x' }], []);
@@ -194,7 +203,10 @@ describe('SessionController: turns, permissions, cancellation', () => {
 
   it('leaves no tool call running when the agent goes away in the middle of it: it shows interrupted', async () => {
     agent.rpc.onRequest('session/prompt', async () => {
-      await agent.rpc.sendNotification('session/update', { sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Long step', status: 'in_progress' } });
+      await agent.rpc.sendNotification('session/update', {
+        sessionId: 's1',
+        update: { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Long step', status: 'in_progress' },
+      });
       return new Promise(() => undefined);
     });
     const turn = controller.prompt([{ type: 'text', text: 'x' }], []);
@@ -215,10 +227,17 @@ describe('SessionController: turns, permissions, cancellation', () => {
   it('asks permission for a tool call id reused in a later turn in a new card, not in the old call’s', async () => {
     const options = [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }];
     controller.thread.addUserPrompt([{ type: 'text', text: 'one' }]);
-    controller.onEvent(transcriptEvent(acp.SessionNotification.parse({ sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 'call_1', title: 'Edit a', status: 'completed' } }).update));
+    controller.onEvent(
+      transcriptEvent(
+        acp.SessionNotification.parse({ sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 'call_1', title: 'Edit a', status: 'completed' } })
+          .update,
+      ),
+    );
     controller.thread.endTurn('end_turn');
     controller.thread.addUserPrompt([{ type: 'text', text: 'two' }]);
-    const answer = controller.requestPermission(acp.RequestPermissionRequest.parse({ sessionId: 's1', toolCall: { toolCallId: 'call_1', title: 'Edit b', status: 'pending' }, options }));
+    const answer = controller.requestPermission(
+      acp.RequestPermissionRequest.parse({ sessionId: 's1', toolCall: { toolCallId: 'call_1', title: 'Edit b', status: 'pending' }, options }),
+    );
     const tools = controller.thread.snapshot().entries.flatMap((e) => (e.kind === 'tool' ? [[e.title, e.status]] : []));
     assert.deepEqual(tools, [
       ['Edit a', 'completed'],
@@ -257,7 +276,10 @@ describe('SessionController: turns, permissions, cancellation', () => {
     await hooked.prompt([{ type: 'text', text: 'y' }], []);
     assert.deepEqual(events, ['before', 'prompt', 'after checkpoint (turn ended: false)', 'before', 'prompt', 'after checkpoint (turn ended: false)']);
     // What `after` shows comes before the turn's end (or its error).
-    assert.deepEqual(hooked.thread.snapshot().entries.map((e) => e.kind), ['user', 'info', 'turnEnd', 'user', 'info', 'error']);
+    assert.deepEqual(
+      hooked.thread.snapshot().entries.map((e) => e.kind),
+      ['user', 'info', 'turnEnd', 'user', 'info', 'error'],
+    );
   });
 
   it('stopped while its checkpoint is still being taken, a turn never sends its prompt and ends cancelled', async () => {
@@ -284,10 +306,14 @@ describe('SessionController: turns, permissions, cancellation', () => {
 
   it('tells how each turn ended (stopped by the user or not) and each failure once, for notifications', async () => {
     const events: string[] = [];
-    const watched = new SessionController(controller.session, new Thread({ agentName: 'Memory Agent', roots: [], prompt: controller.session.connection.caps.prompt }), {
-      onTurnEnded: (stopReason, stoppedByUser) => events.push(`ended ${stopReason}${stoppedByUser ? ' by the user' : ''}`),
-      onFailed: (message, actions) => events.push(`failed ${actions.join('+')}: ${message}`),
-    });
+    const watched = new SessionController(
+      controller.session,
+      new Thread({ agentName: 'Memory Agent', roots: [], prompt: controller.session.connection.caps.prompt }),
+      {
+        onTurnEnded: (stopReason, stoppedByUser) => events.push(`ended ${stopReason}${stoppedByUser ? ' by the user' : ''}`),
+        onFailed: (message, actions) => events.push(`failed ${actions.join('+')}: ${message}`),
+      },
+    );
     let release: ((answer: unknown) => void) | undefined;
     agent.rpc.onRequest('session/prompt', () => new Promise((resolve) => (release = resolve)));
     const first = watched.prompt([{ type: 'text', text: 'one' }], []);
@@ -347,13 +373,21 @@ describe('buildPrompt (attachments → content blocks)', () => {
     const links = await buildPrompt('look', [attachment], { image: false, embeddedContext: false }, guard);
     assert.deepEqual(links.blocks[1], { type: 'resource_link', uri: `file://${file}`, name: 'main.ts', title: 'app/main.ts' });
     const embedded = await buildPrompt('look', [attachment], { image: false, embeddedContext: true }, guard);
-    assert.deepEqual(embedded.blocks[1], { type: 'resource', resource: { uri: `file://${file}`, text: 'export const x = 1;\n', mimeType: 'text/x-typescript' } });
+    assert.deepEqual(embedded.blocks[1], {
+      type: 'resource',
+      resource: { uri: `file://${file}`, text: 'export const x = 1;\n', mimeType: 'text/x-typescript' },
+    });
     for (const block of embedded.blocks) assert.ok(acp.OutgoingContentBlock.safeParse(block).success);
   });
 
   it('never embeds a file outside the roots; it becomes a link and the user is told', async () => {
     const guard = new RootGuard([path.join(dir, 'app')]);
-    const built = await buildPrompt('', [{ kind: 'file', path: path.join(dir, 'secret.txt'), label: 'secret.txt' }], { image: false, embeddedContext: true }, guard);
+    const built = await buildPrompt(
+      '',
+      [{ kind: 'file', path: path.join(dir, 'secret.txt'), label: 'secret.txt' }],
+      { image: false, embeddedContext: true },
+      guard,
+    );
     assert.equal(built.blocks[0]?.type, 'resource_link');
     assert.match(built.skipped[0] ?? '', /sent as a link only: .*outside/);
   });
@@ -366,7 +400,9 @@ describe('buildPrompt (attachments → content blocks)', () => {
     const asResource = await buildPrompt('', [selection], { image: false, embeddedContext: true }, guard);
     assert.equal(asResource.blocks[0]?.type === 'resource' && asResource.blocks[0].resource.uri, 'file:///w/a.ts#L2-3');
     const image = { kind: 'image' as const, label: 'shot.png', mimeType: 'image/png', data: 'AAAA' };
-    assert.deepEqual((await buildPrompt('', [image], { image: true, embeddedContext: false }, guard)).blocks, [{ type: 'image', mimeType: 'image/png', data: 'AAAA' }]);
+    assert.deepEqual((await buildPrompt('', [image], { image: true, embeddedContext: false }, guard)).blocks, [
+      { type: 'image', mimeType: 'image/png', data: 'AAAA' },
+    ]);
     const refused = await buildPrompt('', [image], { image: false, embeddedContext: false }, guard);
     assert.deepEqual(refused.blocks, []);
     assert.match(refused.skipped[0] ?? '', /does not accept images/);

@@ -26,13 +26,19 @@ describe('registry install: download', () => {
     server.file('/agent.tar.gz', body);
     const progress: Array<[number, number | undefined]> = [];
     const sha256 = createHash('sha256').update(body).digest('hex');
-    const result = await download(`${server.url}/agent.tar.gz`, file, { sha256: sha256.toUpperCase(), onProgress: (received, total) => progress.push([received, total]) });
+    const result = await download(`${server.url}/agent.tar.gz`, file, {
+      sha256: sha256.toUpperCase(),
+      onProgress: (received, total) => progress.push([received, total]),
+    });
     assert.deepEqual(fs.readFileSync(file), body);
     assert.equal(result.sha256, sha256);
     assert.equal(result.bytes, body.length);
     assert.ok(progress.length > 0);
     assert.deepEqual(progress.at(-1), [body.length, body.length]);
-    assert.ok(progress.every(([received], i) => i === 0 || received > progress[i - 1]![0]), 'progress only grows');
+    assert.ok(
+      progress.every(([received], i) => i === 0 || received > progress[i - 1]![0]),
+      'progress only grows',
+    );
   });
 
   it('removes the file when the checksum does not match, naming both', async () => {

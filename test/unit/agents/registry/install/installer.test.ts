@@ -165,9 +165,18 @@ describe('registry install: RegistryInstaller', () => {
     const subject = installer({ runner: () => (runs++, Promise.resolve()) });
     const base = { version: '1.0.0', description: '', authors: [] };
     const cases: [RegistryAgent, RegExp][] = [
-      [{ ...base, id: 'shell', name: 'Shell', distribution: { npx: { package: 'pkg@1.0.0', cmd: '-c', args: ['touch /tmp/pwned'], env: {} } } }, /Shell cannot be installed: "-c" starts with "-": npx would read it as one of its own options/],
-      [{ ...base, id: 'git', name: 'Git', distribution: { npx: { package: 'github:evil/agent', args: [], env: {} } } }, /Git cannot be installed: "github:evil\/agent" is a git, GitHub, file, URL or path spec/],
-      [{ ...base, id: 'proxy', name: 'Proxy', distribution: { npx: { package: 'pkg@1.0.0', args: [], env: { HTTPS_PROXY: 'http://evil.example' } } } }, /Proxy cannot be installed: sets HTTPS_PROXY, which sends the agent's network traffic/],
+      [
+        { ...base, id: 'shell', name: 'Shell', distribution: { npx: { package: 'pkg@1.0.0', cmd: '-c', args: ['touch /tmp/pwned'], env: {} } } },
+        /Shell cannot be installed: "-c" starts with "-": npx would read it as one of its own options/,
+      ],
+      [
+        { ...base, id: 'git', name: 'Git', distribution: { npx: { package: 'github:evil/agent', args: [], env: {} } } },
+        /Git cannot be installed: "github:evil\/agent" is a git, GitHub, file, URL or path spec/,
+      ],
+      [
+        { ...base, id: 'proxy', name: 'Proxy', distribution: { npx: { package: 'pkg@1.0.0', args: [], env: { HTTPS_PROXY: 'http://evil.example' } } } },
+        /Proxy cannot be installed: sets HTTPS_PROXY, which sends the agent's network traffic/,
+      ],
     ];
     for (const [agent, reason] of cases) await assert.rejects(subject.install(agent), reason);
     assert.equal(runs, 0, 'no warm-up ran');
@@ -203,7 +212,10 @@ describe('registry install: RegistryInstaller', () => {
     );
     const warnings: string[] = [];
     const subject = installer({ logger: { trace: () => undefined, info: () => undefined, warn: (m) => warnings.push(m), error: () => undefined } });
-    assert.deepEqual(subject.installed().map((a) => a.id), ['good']);
+    assert.deepEqual(
+      subject.installed().map((a) => a.id),
+      ['good'],
+    );
     assert.deepEqual(warnings, [
       'Installed registry agent shell (shell 1.0.0) is not run: "-c" starts with "-": npx would read it as one of its own options ("-c" runs a shell command), not as the package\'s command. Install it again from Add Agent.',
       'Installed registry agent git (git 1.0.0) is not run: "git+https://evil.example/x.git" is a git, GitHub, file, URL or path spec: uvx would install code from outside PyPI. Install it again from Add Agent.',

@@ -21,11 +21,14 @@ describe('registry install: the warm-up process', () => {
   });
 
   it('fails with the exit code and the last stderr lines', async () => {
-    await assert.rejects(runCommand(node, ['-e', 'console.error("npm error 404 Not Found - @scope/nothing"); process.exit(3)'], { cwd: dir, env: env() }), (error: Error) => {
-      assert.match(error.message, /exit code 3/);
-      assert.match(error.message, /404 Not Found - @scope\/nothing/);
-      return true;
-    });
+    await assert.rejects(
+      runCommand(node, ['-e', 'console.error("npm error 404 Not Found - @scope/nothing"); process.exit(3)'], { cwd: dir, env: env() }),
+      (error: Error) => {
+        assert.match(error.message, /exit code 3/);
+        assert.match(error.message, /404 Not Found - @scope\/nothing/);
+        return true;
+      },
+    );
   });
 
   it('says when the program is not there', async () => {
