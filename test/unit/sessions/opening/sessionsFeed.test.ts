@@ -121,6 +121,14 @@ describe('SessionsFeed: what the Sessions view shows and when', () => {
     return f;
   }
 
+  /** A feed whose view is attached and has said `ready` (the list posted once). */
+  async function shown(f: SessionsFeed): Promise<{ f: SessionsFeed; screen: FakeScreen }> {
+    const screen = new FakeScreen();
+    f.attach(screen);
+    await f.receive({ type: 'ready' });
+    return { f, screen };
+  }
+
   async function rows(f: SessionsFeed, screen: FakeScreen, from: number, to: number): Promise<Row[]> {
     const id = screen.posted.length + 1000;
     await f.receive({ type: 'request', id, method: 'rows', params: { version: screen.lastState().version, from, to } });
@@ -132,10 +140,7 @@ describe('SessionsFeed: what the Sessions view shows and when', () => {
   describe('recompute coalescing', () => {
     it('changes arriving together are posted as one list, COMPUTE_DELAY_MS after the first', async () => {
       await catalog.loadMore([undefined]);
-      const f = feed();
-      const screen = new FakeScreen();
-      f.attach(screen);
-      await f.receive({ type: 'ready' });
+      const { screen } = await shown(feed());
       assert.equal(screen.states().length, 1, 'ready posts the list at once');
       // Showing the view re-read the first page; its list follows.
       await flush();
@@ -155,10 +160,7 @@ describe('SessionsFeed: what the Sessions view shows and when', () => {
     });
 
     it('a detached view gets nothing posted, and a shown one recomputes on its own', async () => {
-      const f = feed();
-      const screen = new FakeScreen();
-      f.attach(screen);
-      await f.receive({ type: 'ready' });
+      const { f, screen } = await shown(feed());
       f.detach(screen);
       changes.fire();
       clock.advance(COMPUTE_DELAY_MS);
@@ -170,10 +172,7 @@ describe('SessionsFeed: what the Sessions view shows and when', () => {
   describe('paging', () => {
     it("the end of an agent's list among the rows the webview asks for reads its next page", async () => {
       await catalog.loadMore([undefined]);
-      const f = feed();
-      const screen = new FakeScreen();
-      f.attach(screen);
-      await f.receive({ type: 'ready' });
+      const { f, screen } = await shown(feed());
       const count = screen.lastState().count;
       await rows(f, screen, 0, 10);
       await flush();
@@ -186,10 +185,7 @@ describe('SessionsFeed: what the Sessions view shows and when', () => {
     it('while a search is typed, pages load in the background (not from the rows asked for), and sleep once the view has been hidden HIDDEN_PAGING_MS', async () => {
       listed = sessions(500);
       await catalog.loadMore([undefined]);
-      const f = feed();
-      const screen = new FakeScreen();
-      f.attach(screen);
-      await f.receive({ type: 'ready' });
+      const { f, screen } = await shown(feed());
       await f.receive({ type: 'settings', seq: 1, settings: { ...SETTINGS, query: 'zebra' } });
       await flush();
       assert.deepEqual(pages(), ['100'], 'background paging read the next page');
@@ -223,10 +219,7 @@ describe('SessionsFeed: what the Sessions view shows and when', () => {
     it('Stop cancels background paging until resumed', async () => {
       listed = sessions(500);
       await catalog.loadMore([undefined]);
-      const f = feed();
-      const screen = new FakeScreen();
-      f.attach(screen);
-      await f.receive({ type: 'ready' });
+      const { f, screen } = await shown(feed());
       await f.receive({ type: 'settings', seq: 1, settings: { ...SETTINGS, query: 'zebra' } });
       await flush();
       assert.deepEqual(pages(), ['100']);
@@ -245,14 +238,11 @@ describe('SessionsFeed: what the Sessions view shows and when', () => {
     it('as newer sessions arrive above it, the list posted says where it is now and moves the window with it', async () => {
       listed = sessions(10, 's', 5);
       await catalog.loadMore([undefined]);
-      const f = feed();
-      const screen = new FakeScreen();
-      f.attach(screen);
-      await f.receive({ type: 'ready' });
+      const { f, screen } = await shown(feed());
       await flush();
       clock.advance(COMPUTE_DELAY_MS);
-      const shown = await rows(f, screen, 3, 8);
-      const selected = shown.find((r): r is SessionRow => r.kind === 'session' && r.sessionId === 's4');
+      const visible = await rows(f, screen, 3, 8);
+      const selected = visible.find((r): r is SessionRow => r.kind === 'session' && r.sessionId === 's4');
       assert.ok(selected, 'the row of s4 is in the window');
       await f.receive({ type: 'selected', key: selected.key });
       // The next list says where the selected row is.
@@ -283,12 +273,9 @@ describe('SessionsFeed: what the Sessions view shows and when', () => {
     it('a new query shows its best rows where they are, not around the old selection', async () => {
       listed = sessions(10, 's', 5);
       await catalog.loadMore([undefined]);
-      const f = feed();
-      const screen = new FakeScreen();
-      f.attach(screen);
-      await f.receive({ type: 'ready' });
-      const shown = await rows(f, screen, 3, 8);
-      const selected = shown.find((r): r is SessionRow => r.kind === 'session');
+      const { f, screen } = await shown(feed());
+      const visible = await rows(f, screen, 3, 8);
+      const selected = visible.find((r): r is SessionRow => r.kind === 'session');
       assert.ok(selected);
       await f.receive({ type: 'selected', key: selected.key });
       await f.receive({ type: 'settings', seq: 1, settings: { ...SETTINGS, query: 'greeting' } });
@@ -299,10 +286,7 @@ describe('SessionsFeed: what the Sessions view shows and when', () => {
   describe('starting the selected agent', () => {
     it('showing the view starts the selected agent once; picking it starts it again', async () => {
       agentState = 'stopped';
-      const f = feed();
-      const screen = new FakeScreen();
-      f.attach(screen);
-      await f.receive({ type: 'ready' });
+      const { f } = await shown(feed());
       assert.deepEqual(started, ['Agent'], 'shown: started');
       await f.receive({ type: 'ready' });
       assert.deepEqual(started, ['Agent'], 'shown again: once per agent');
