@@ -63,12 +63,7 @@ describe('contrast in the four kinds of theme (real workbench, Chromium)', funct
   /** Preferences: Color Theme, then the theme, as a person picks it. */
   async function setTheme(label: string) {
     const page = bench().page;
-    const input = page.locator('.quick-input-widget .quick-input-box input');
-    await page
-      .locator('.monaco-workbench')
-      .click({ position: { x: 700, y: 5 } })
-      .catch(() => undefined);
-    await page.keyboard.press('F1');
+    const input = await bench().openCommandPalette();
     await input.fill('>Preferences: Color Theme');
     await page.locator('.quick-input-widget .monaco-list-row[aria-label^="Preferences: Color Theme"]').first().click({ timeout: 30_000 });
     await bench().pick(label);
