@@ -24,6 +24,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SessionListMethod, type SessionInfo } from '../src/acp/schema';
+import { listedSession } from '../src/acp/v1/sessionMapping';
 import { BackgroundPaging, pagingRefreshDelay } from '../src/history/backgroundPaging';
 import { AgentCatalog, type Lister, type SourcePlan } from '../src/history/catalog';
 import { LocalSessionIndex } from '../src/history/localIndex';
@@ -73,9 +74,10 @@ function listerOver(all: readonly SessionInfo[]): { lister: Lister; pages: () =>
           sessions: page,
           ...(start + PAGE < all.length ? { nextCursor: Buffer.from(`k:${start + PAGE}`).toString('base64url') } : {}),
         });
-        // What the connection does with an answer: parse the line, validate it.
+        // What the connection does with an answer: parse the line, validate it, map it to the port's listed sessions.
         const parsed = SessionListMethod.result.safeParse(JSON.parse(text));
-        if (parsed.success) resolve({ sessions: parsed.data.sessions, nextCursor: parsed.data.nextCursor ?? null });
+        const nextCursor = parsed.success ? parsed.data.nextCursor : undefined;
+        if (parsed.success) resolve({ sessions: parsed.data.sessions.map(listedSession), ...(nextCursor ? { nextCursor } : {}) });
         else reject(new Error(parsed.error.message));
       });
     });

@@ -25,7 +25,7 @@ import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import type * as Browser from '../scripts/vscode-web/browser.mjs';
 import type * as Install from '../scripts/vscode-web/install.mjs';
-import type { SessionInfo } from '../src/acp/schema';
+import type { ListedSession } from '../src/acp/port/agentConnection';
 import { Emitter } from '../src/common/events';
 import { AgentCatalog, type ListPage } from '../src/history/catalog';
 import { LocalSessionIndex, recordKey } from '../src/history/localIndex';
@@ -73,7 +73,7 @@ function random(seed: number): () => number {
 const hex = (n: number, digits: number) => Math.floor(n).toString(16).padStart(digits, '0');
 
 /** Session `i` of the listing (0 = the newest): a UUID, a title like an agent's, folders, a time. */
-function session(i: number, now: number): SessionInfo {
+function session(i: number, now: number): ListedSession {
   const r = random(i * 7919 + 13);
   const id = `${hex(r() * 0xffffffff, 8)}-${hex(r() * 0xffff, 4)}-4${hex(r() * 0xfff, 3)}-${hex(r() * 0xffff, 4)}-${hex(r() * 0xffffff, 6)}${hex(r() * 0xffffff, 6)}`;
   const words = [VERBS[Math.floor(r() * VERBS.length)]!];
@@ -94,7 +94,7 @@ function session(i: number, now: number): SessionInfo {
  */
 function page(p: number, total: number, now: number, from = 0): ListPage {
   const start = from + p * PAGE;
-  const sessions: SessionInfo[] = [];
+  const sessions: ListedSession[] = [];
   for (let i = start; i < Math.min(from + total, start + PAGE); i++) sessions.push(session(i, now));
   const more = start + PAGE < from + total;
   return JSON.parse(JSON.stringify({ sessions, ...(more ? { nextCursor: String(p + 1) } : {}) })) as ListPage;
@@ -214,7 +214,7 @@ async function measureSize(total: number, runs: number, browser: boolean): Promi
   try {
     // Baseline memory: the pages as parsed, kept in a bare Map.
     const start = await memory();
-    let map: Map<string, SessionInfo> | undefined = new Map();
+    let map: Map<string, ListedSession> | undefined = new Map();
     for (let p = 0; p < pages; p++) for (const s of page(p, total, now).sessions) map.set(s.sessionId, s);
     const bareMemory = (await memory()).heap - start.heap;
     if (map.size !== total) throw new Error('bare merge lost sessions');
@@ -233,7 +233,7 @@ async function measureSize(total: number, runs: number, browser: boolean): Promi
     let live: SessionsModel | undefined = newModel(catalog, index, undefined, { scope: 'all' });
     let merging = 0;
     let bare = 0;
-    let bareMap: Map<string, SessionInfo> | undefined = new Map();
+    let bareMap: Map<string, ListedSession> | undefined = new Map();
     const listPerPage: number[] = [];
     for (let p = 0; p < served; p++) {
       next = page(p, total, now);

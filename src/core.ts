@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AcpConnection } from './acp/connection';
+import type { AgentConnection } from './acp/port/agentConnection';
 import type { AgentRegistry } from './agents/agentRegistry';
 import { isRemoteAgent, presetsByRegistryId } from './agents/agentConfig';
 import { IconCache } from './agents/registry/icons';
@@ -179,7 +179,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   });
   const chats = new Chats({ router, sessions, documents: vscodeOpenDocuments, checkpoints, logger });
   // Restarting to widen a confinement reopens the agent's chats: the Reopener is built below.
-  let restartAgent: (name: string, options?: RestartOptions) => Promise<AcpConnection> = () =>
+  let restartAgent: (name: string, options?: RestartOptions) => Promise<AgentConnection> = () =>
     Promise.reject(new Error(vscode.l10n.t('ACP Workspace is still starting.')));
   const late: { registry?: AgentRegistry } = {};
   const confinement = new AgentConfinement({

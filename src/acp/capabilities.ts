@@ -1,31 +1,11 @@
 /**
- * What an agent supports, as one plain typed object read once from its `initialize` answer, and the
- * client capabilities this client advertises (derived from the handlers actually registered).
+ * ACP v1: what an agent supports, read once from its `initialize` answer into the port's {@link AgentCaps}, and
+ * the client capabilities this client advertises (derived from the handlers actually registered).
  */
-import type { AuthMethod, ClientCapabilities, Implementation, InitializeResponse } from './schema';
+import type { AgentCaps, AuthMethod } from './port/agentConnection';
+import type { AuthMethod as V1AuthMethod, ClientCapabilities, InitializeResponse } from './schema';
 
-/** Everything the agent advertised, flattened to booleans where the protocol uses `{}` / absent. */
-export interface AgentCaps {
-  readonly protocolVersion: number;
-  readonly agentInfo: Implementation | undefined;
-  /** `session/load` (with history replay). */
-  readonly loadSession: boolean;
-  readonly prompt: { readonly image: boolean; readonly audio: boolean; readonly embeddedContext: boolean };
-  readonly mcp: { readonly http: boolean; readonly sse: boolean };
-  readonly sessions: {
-    readonly list: boolean;
-    readonly resume: boolean;
-    readonly close: boolean;
-    readonly delete: boolean;
-    readonly additionalDirectories: boolean;
-    /** Unstable `session/fork`. */
-    readonly fork: boolean;
-    /** Unstable `session/set_title`. */
-    readonly setTitle: boolean;
-  };
-  readonly auth: { readonly logout: boolean };
-  readonly authMethods: readonly AuthMethod[];
-}
+export type { AgentCaps } from './port/agentConnection';
 
 const present = (value: unknown): boolean => value !== undefined && value !== null;
 
@@ -35,7 +15,13 @@ export function readAgentCaps(response: InitializeResponse): AgentCaps {
   const sessions = caps.sessionCapabilities;
   return {
     protocolVersion: response.protocolVersion,
-    agentInfo: response.agentInfo ?? undefined,
+    agentInfo: response.agentInfo
+      ? {
+          name: response.agentInfo.name,
+          version: response.agentInfo.version,
+          ...(response.agentInfo.title !== undefined && response.agentInfo.title !== null ? { title: response.agentInfo.title } : {}),
+        }
+      : undefined,
     loadSession: caps.loadSession,
     prompt: {
       image: caps.promptCapabilities.image,
@@ -53,8 +39,18 @@ export function readAgentCaps(response: InitializeResponse): AgentCaps {
       setTitle: present(sessions.title),
     },
     auth: { logout: present(caps.auth.logout) },
-    authMethods: response.authMethods,
+    authMethods: response.authMethods.map(authMethod),
   };
+}
+
+function authMethod(method: V1AuthMethod): AuthMethod {
+  if (method.type === '$unknown') return { type: 'unknown', tag: method.tag, raw: method.raw };
+  const base = {
+    id: method.id,
+    name: method.name,
+    ...(method.description !== undefined && method.description !== null ? { description: method.description } : {}),
+  };
+  return method.type === 'terminal' ? { ...base, type: 'terminal', args: method.args, env: method.env } : { ...base, type: 'agent' };
 }
 
 /** The parts of the client's capabilities that depend on UI rather than on registered handlers. */

@@ -51,6 +51,7 @@ import {
   TerminalReleaseMethod,
   TerminalWaitForExitMethod,
   WriteTextFileMethod,
+  type AuthMethod,
   type Implementation,
   type McpServer,
   type ParamsOf,
@@ -60,9 +61,25 @@ import {
   type SessionModelState,
 } from './schema';
 
+import type {
+  AgentCapability,
+  AgentConnection,
+  PermissionHandler,
+  PromptBlock,
+  SessionCloser,
+  SessionDeleter,
+  SessionForker,
+  SessionLister,
+  SessionLoader,
+  SessionSettings,
+  SessionSetupAnswer,
+  SessionSetupParams,
+  SessionTitles,
+} from './port/agentConnection';
 import type { TranscriptEvent } from './port/events';
 import { TurnRecord, type Turn } from './port/turn';
-import { transcriptEvent } from './v1/transcriptEvents';
+import { listedSession, mcpServers, permissionRequest, permissionResponse, promptBlocks, setupAnswer } from './v1/sessionMapping';
+import { configOptions, transcriptEvent } from './v1/transcriptEvents';
 
 export { HandlerError, type CancellationToken, type NotificationHandler, type RequestHandler } from './rpcPeer';
 
@@ -90,10 +107,28 @@ export type SetupAnswer<T> = T & { readonly models?: SessionModelState };
 
 type Params<D extends RequestDefinition> = ParamsOf<D>;
 
-/** The typed client side of one ACP connection. */
-export class AcpConnection extends RpcPeer {
+/** What each capability sub-interface needs, in the words of the {@link CapabilityError} for a call without it. */
+const CAPABILITY_WORDS: Record<Exclude<AgentCapability, SessionSetting>, readonly [what: string, capability: string]> = {
+  list: ['listing sessions (session/list)', 'sessionCapabilities.list'],
+  load: ['reopening sessions with their history (session/load)', 'agentCapabilities.loadSession'],
+  resume: ['resuming sessions (session/resume)', 'sessionCapabilities.resume'],
+  fork: ['forking sessions (session/fork)', 'sessionCapabilities.fork'],
+  close: ['closing sessions (session/close)', 'sessionCapabilities.close'],
+  delete: ['deleting sessions (session/delete)', 'sessionCapabilities.delete'],
+  setTitle: ['renaming sessions (session/set_title)', 'sessionCapabilities.title'],
+};
+
+/** A session's settings, offered (or not) by its setup answer. */
+type SessionSetting = 'modes' | 'models' | 'configOptions';
+const isSessionSetting = (capability: AgentCapability): capability is SessionSetting =>
+  capability === 'modes' || capability === 'models' || capability === 'configOptions';
+
+/** The typed client side of one ACP connection: the v1 adapter behind the port's {@link AgentConnection}. */
+export class AcpConnection extends RpcPeer implements AgentConnection {
   private readonly sessionSetup = new Map<string, SessionSetupFlags>();
   private agentCaps: AgentCaps | undefined;
+  /** The sign-in methods as v1 sent them (errors name them; `authenticate` checks the id against them). */
+  private v1AuthMethods: readonly AuthMethod[] = [];
   /** The turn running in each session (see {@link startTurn}). */
   private readonly turns = new Map<string, TurnRecord>();
 
@@ -149,6 +184,89 @@ export class AcpConnection extends RpcPeer {
     return super.onRequest(definition, waiting, options);
   }
 
+  /** v1: `session/request_permission`, mapped both ways. */
+  servePermissions(handler: PermissionHandler): Disposable {
+    return this.onRequest(RequestPermissionMethod, async (params, token) => permissionResponse(await handler(permissionRequest(params), token)));
+  }
+
+  // ---- capability sub-interfaces (present iff advertised) -------------------------------------------
+
+  lister(): SessionLister | undefined {
+    if (!this.caps.sessions.list) return undefined;
+    return {
+      listSessions: async (params, token) => {
+        const page = await this.listSessions({ ...params }, token);
+        return {
+          sessions: page.sessions.map(listedSession),
+          ...(page.nextCursor !== undefined && page.nextCursor !== null ? { nextCursor: page.nextCursor } : {}),
+        };
+      },
+    };
+  }
+
+  loader(): SessionLoader | undefined {
+    if (!this.caps.loadSession) return undefined;
+    return { reopen: async (sessionId, params, token) => setupAnswer(sessionId, await this.loadSession({ sessionId, ...this.v1Setup(params) }, token)) };
+  }
+
+  resumer(): SessionLoader | undefined {
+    if (!this.caps.sessions.resume) return undefined;
+    return { reopen: async (sessionId, params, token) => setupAnswer(sessionId, await this.resumeSession({ sessionId, ...this.v1Setup(params) }, token)) };
+  }
+
+  forker(): SessionForker | undefined {
+    if (!this.caps.sessions.fork) return undefined;
+    return {
+      forkSession: async (sessionId, params, token) => {
+        const result = await this.forkSession({ sessionId, ...this.v1Setup(params) }, token);
+        return setupAnswer(result.sessionId, result);
+      },
+    };
+  }
+
+  closer(): SessionCloser | undefined {
+    return this.caps.sessions.close ? { closeSession: (sessionId, token) => this.closeSession(sessionId, token) } : undefined;
+  }
+
+  deleter(): SessionDeleter | undefined {
+    return this.caps.sessions.delete ? { deleteSession: (sessionId, token) => this.deleteSession(sessionId, token) } : undefined;
+  }
+
+  titles(): SessionTitles | undefined {
+    if (!this.caps.sessions.setTitle) return undefined;
+    return {
+      setSessionTitle: async (sessionId, title, token) => {
+        await this.setSessionTitle(sessionId, title, token);
+      },
+    };
+  }
+
+  settings(sessionId: string): SessionSettings | undefined {
+    const flags = this.sessionSetup.get(sessionId);
+    if (!flags || !(flags.modes || flags.models || flags.configOptions)) return undefined;
+    return {
+      modes: flags.modes,
+      models: flags.models,
+      configOptions: flags.configOptions,
+      setMode: async (modeId, token) => {
+        await this.setMode(sessionId, modeId, token);
+      },
+      setModel: async (modelId, token) => {
+        await this.setModel(sessionId, modelId, token);
+      },
+      setConfigOption: async (configId, value, token) => configOptions((await this.setConfigOption(sessionId, configId, value, token)).configOptions),
+    };
+  }
+
+  unsupported(capability: AgentCapability, sessionId?: string): CapabilityError {
+    if (isSessionSetting(capability)) {
+      const what = capability === 'configOptions' ? 'config options' : capability;
+      return new CapabilityError(this.agentName, `${what} for session ${sessionId}`, `${capability} in its session setup answer`);
+    }
+    const [what, name] = CAPABILITY_WORDS[capability];
+    return new CapabilityError(this.agentName, what, name);
+  }
+
   // ---- client → agent -----------------------------------------------------------------------------
 
   /**
@@ -179,46 +297,49 @@ export class AcpConnection extends RpcPeer {
       throw error;
     }
     this.agentCaps = readAgentCaps(result);
+    this.v1AuthMethods = result.authMethods;
     return this.agentCaps;
   }
 
   /** Runs one of the agent's `authMethods` (agent type only; terminal methods are run by the client). */
-  async authenticate(methodId: string, token?: CancellationToken): Promise<ResultOf<typeof AuthenticateMethod>> {
-    const method = this.ready('authenticate').authMethods.find((m) => m.type !== '$unknown' && m.id === methodId);
+  async authenticate(methodId: string, token?: CancellationToken): Promise<void> {
+    this.ready('authenticate');
+    const method = this.v1AuthMethods.find((m) => m.type !== '$unknown' && m.id === methodId);
     if (!method) throw new CapabilityError(this.agentName, `the sign-in method "${methodId}"`, 'it in authMethods');
     if (method.type === 'terminal') {
       throw new Error(`The sign-in method "${methodId}" of ${this.agentName} runs in a terminal; it is never sent to authenticate.`);
     }
-    return this.send(AuthenticateMethod, { methodId }, token);
+    await this.send(AuthenticateMethod, { methodId }, token);
   }
 
-  async logout(token?: CancellationToken): Promise<ResultOf<typeof LogoutMethod>> {
+  async logout(token?: CancellationToken): Promise<void> {
     this.require(this.ready('logout').auth.logout, 'logging out', 'agentCapabilities.auth.logout');
-    return this.send(LogoutMethod, {}, token);
+    await this.send(LogoutMethod, {}, token);
   }
 
-  async newSession(params: Params<typeof SessionNewMethod>, token?: CancellationToken): Promise<SetupAnswer<ResultOf<typeof SessionNewMethod>>> {
-    this.checkSessionSetup('session/new', params);
-    const result = await this.send(SessionNewMethod, params, token);
-    return this.rememberSetup(result.sessionId, 'session/new', result);
+  async newSession(params: SessionSetupParams, token?: CancellationToken): Promise<SessionSetupAnswer> {
+    const v1 = this.v1Setup(params);
+    this.checkSessionSetup('session/new', v1);
+    const result = await this.send(SessionNewMethod, v1, token);
+    return setupAnswer(result.sessionId, this.rememberSetup(result.sessionId, 'session/new', result));
   }
 
   /** Replays the session's history as `session/update` notifications, then answers. */
   async loadSession(params: Params<typeof SessionLoadMethod>, token?: CancellationToken): Promise<SetupAnswer<ResultOf<typeof SessionLoadMethod>>> {
-    this.require(this.ready('session/load').loadSession, 'reopening sessions with their history (session/load)', 'agentCapabilities.loadSession');
+    this.requireCapability(this.ready('session/load').loadSession, 'load');
     this.checkSessionSetup('session/load', params);
     return this.rememberSetup(params.sessionId, 'session/load', await this.send(SessionLoadMethod, params, token));
   }
 
   async resumeSession(params: Params<typeof SessionResumeMethod>, token?: CancellationToken): Promise<SetupAnswer<ResultOf<typeof SessionResumeMethod>>> {
-    this.require(this.ready('session/resume').sessions.resume, 'resuming sessions (session/resume)', 'sessionCapabilities.resume');
+    this.requireCapability(this.ready('session/resume').sessions.resume, 'resume');
     this.checkSessionSetup('session/resume', params);
     return this.rememberSetup(params.sessionId, 'session/resume', await this.send(SessionResumeMethod, params, token));
   }
 
   /** Unstable `session/fork`: a new session with the source's history and the roots given here. */
   async forkSession(params: Params<typeof SessionForkMethod>, token?: CancellationToken): Promise<SetupAnswer<ResultOf<typeof SessionForkMethod>>> {
-    this.require(this.ready('session/fork').sessions.fork, 'forking sessions (session/fork)', 'sessionCapabilities.fork');
+    this.requireCapability(this.ready('session/fork').sessions.fork, 'fork');
     this.checkSessionSetup('session/fork', params);
     const result = await this.send(SessionForkMethod, params, token);
     return this.rememberSetup(result.sessionId, 'session/fork', result);
@@ -226,14 +347,14 @@ export class AcpConnection extends RpcPeer {
 
   /** One page of `session/list`. Pass the previous page's `nextCursor` unchanged. */
   async listSessions(params: Params<typeof SessionListMethod>, token?: CancellationToken): Promise<ResultOf<typeof SessionListMethod>> {
-    this.require(this.ready('session/list').sessions.list, 'listing sessions (session/list)', 'sessionCapabilities.list');
+    this.requireCapability(this.ready('session/list').sessions.list, 'list');
     if (params.cwd !== undefined && params.cwd !== null) this.requireAbsolute('session/list', 'cwd', params.cwd);
     return this.send(SessionListMethod, params, token);
   }
 
   /** `session/close`. An unknown session counts as closed. */
   async closeSession(sessionId: string, token?: CancellationToken): Promise<void> {
-    this.require(this.ready('session/close').sessions.close, 'closing sessions (session/close)', 'sessionCapabilities.close');
+    this.requireCapability(this.ready('session/close').sessions.close, 'close');
     return this.sendIgnoringNotFound(SessionCloseMethod, { sessionId }, token).then(() => {
       this.sessionSetup.delete(sessionId);
     });
@@ -241,7 +362,7 @@ export class AcpConnection extends RpcPeer {
 
   /** `session/delete`. An unknown session counts as deleted. */
   async deleteSession(sessionId: string, token?: CancellationToken): Promise<void> {
-    this.require(this.ready('session/delete').sessions.delete, 'deleting sessions (session/delete)', 'sessionCapabilities.delete');
+    this.requireCapability(this.ready('session/delete').sessions.delete, 'delete');
     return this.sendIgnoringNotFound(SessionDeleteMethod, { sessionId }, token).then(() => {
       this.sessionSetup.delete(sessionId);
     });
@@ -249,14 +370,14 @@ export class AcpConnection extends RpcPeer {
 
   async setMode(sessionId: string, modeId: string, token?: CancellationToken): Promise<ResultOf<typeof SessionSetModeMethod>> {
     this.ready('session/set_mode');
-    this.require(this.sessionSetup.get(sessionId)?.modes === true, `modes for session ${sessionId}`, 'modes in its session setup answer');
+    if (this.sessionSetup.get(sessionId)?.modes !== true) throw this.unsupported('modes', sessionId);
     return this.send(SessionSetModeMethod, { sessionId, modeId }, token);
   }
 
   /** Unstable `session/set_model`: only for a session whose setup answer had `models`. */
   async setModel(sessionId: string, modelId: string, token?: CancellationToken): Promise<ResultOf<typeof SessionSetModelMethod>> {
     this.ready('session/set_model');
-    this.require(this.sessionSetup.get(sessionId)?.models === true, `models for session ${sessionId}`, 'models in its session setup answer');
+    if (this.sessionSetup.get(sessionId)?.models !== true) throw this.unsupported('models', sessionId);
     return this.send(SessionSetModelMethod, { sessionId, modelId }, token);
   }
 
@@ -268,18 +389,14 @@ export class AcpConnection extends RpcPeer {
     token?: CancellationToken,
   ): Promise<ResultOf<typeof SessionSetConfigOptionMethod>> {
     this.ready('session/set_config_option');
-    this.require(
-      this.sessionSetup.get(sessionId)?.configOptions === true,
-      `config options for session ${sessionId}`,
-      'configOptions in its session setup answer',
-    );
+    if (this.sessionSetup.get(sessionId)?.configOptions !== true) throw this.unsupported('configOptions', sessionId);
     const params = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean' as const, value } : { sessionId, configId, value };
     return this.send(SessionSetConfigOptionMethod, params, token);
   }
 
   /** Unstable `session/set_title`. */
   async setSessionTitle(sessionId: string, title: string, token?: CancellationToken): Promise<ResultOf<typeof SessionSetTitleMethod>> {
-    this.require(this.ready('session/set_title').sessions.setTitle, 'renaming sessions (session/set_title)', 'sessionCapabilities.title');
+    this.requireCapability(this.ready('session/set_title').sessions.setTitle, 'setTitle');
     return this.send(SessionSetTitleMethod, { sessionId, title }, token);
   }
 
@@ -298,13 +415,13 @@ export class AcpConnection extends RpcPeer {
    * Starts a prompt turn (v1: `session/prompt`; its answer ends the turn). The turn never rejects: a refused
    * prompt or an agent error ends it `failed`, a closed connection `agentGone`.
    */
-  startTurn(params: Params<typeof SessionPromptMethod>, token?: CancellationToken): Turn {
+  startTurn(params: { readonly sessionId: string; readonly prompt: readonly PromptBlock[] }, token?: CancellationToken): Turn {
     const turn = new TurnRecord(params.sessionId);
     this.turns.set(params.sessionId, turn);
     const forget = () => {
       if (this.turns.get(params.sessionId) === turn) this.turns.delete(params.sessionId);
     };
-    this.prompt(params, token).then(
+    this.prompt({ sessionId: params.sessionId, prompt: promptBlocks(params.prompt) }, token).then(
       (answer) => {
         forget();
         turn.finish({ reason: 'stopped', stopReason: answer.stopReason });
@@ -334,6 +451,19 @@ export class AcpConnection extends RpcPeer {
 
   private require(supported: boolean, what: string, capability: string): void {
     if (!supported) throw new CapabilityError(this.agentName, what, capability);
+  }
+
+  private requireCapability(supported: boolean, capability: AgentCapability): void {
+    if (!supported) throw this.unsupported(capability);
+  }
+
+  /** The port's setup parameters as v1 sends them. */
+  private v1Setup(params: SessionSetupParams): { cwd: string; additionalDirectories?: string[]; mcpServers: McpServer[] } {
+    return {
+      cwd: params.cwd,
+      ...(params.additionalDirectories !== undefined ? { additionalDirectories: [...params.additionalDirectories] } : {}),
+      mcpServers: mcpServers(params.mcpServers ?? []),
+    };
   }
 
   private requireAbsolute(method: string, field: string, value: string): void {
@@ -395,7 +525,7 @@ export class AcpConnection extends RpcPeer {
   }
 
   protected mapError(error: unknown, definition: RequestDefinition, params: unknown): Error {
-    const mapped = toAcpError(error, this.agentName, definition.method, this.agentCaps?.authMethods ?? [], params);
+    const mapped = toAcpError(error, this.agentName, definition.method, this.v1AuthMethods, params);
     return mapped instanceof Error ? mapped : new AgentRequestError(this.agentName, definition.method, ErrorCodes.InternalError, String(mapped));
   }
 

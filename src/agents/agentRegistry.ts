@@ -4,7 +4,7 @@
  * shows a running agent whose definition changed as stale.
  */
 import * as l10n from '@vscode/l10n';
-import type { AcpConnection } from '../acp/connection';
+import type { AgentConnection } from '../acp/port/agentConnection';
 import { Emitter, type Event } from '../common/events';
 import type { AgentRuntime, AgentState } from '../process/agentRuntime';
 import { isRemoteAgent, type AgentDefinition } from './agentConfig';
@@ -25,7 +25,7 @@ export interface AgentRestarted {
   readonly name: string;
   /** It runs elsewhere (the connection was re-established, not the process restarted). */
   readonly remote: boolean;
-  readonly connection: AcpConnection;
+  readonly connection: AgentConnection;
 }
 
 interface Entry {
@@ -98,12 +98,12 @@ export class AgentRegistry {
   }
 
   /** Its connection while it runs. */
-  running(name: string): AcpConnection | undefined {
+  running(name: string): AgentConnection | undefined {
     return this.entries.get(name)?.process?.connection;
   }
 
   /** Starts the agent if needed and resolves with its initialized connection. Refuses in Restricted Mode. */
-  async start(name: string): Promise<AcpConnection> {
+  async start(name: string): Promise<AgentConnection> {
     if (!this.options.isTrusted()) throw new Error(restrictedModeMessage());
     const entry = this.entries.get(name);
     if (!entry) throw new Error(l10n.t('There is no agent named "{0}". Check the acpWorkspace.agents setting.', name));
@@ -132,7 +132,7 @@ export class AgentRegistry {
    * closes saying the agent is restarting (not that ACP Workspace shuts down). Open chats are reopened by
    * `Reopener.restartAgent`, the one caller besides tests.
    */
-  async restart(name: string): Promise<AcpConnection> {
+  async restart(name: string): Promise<AgentConnection> {
     const entry = this.entries.get(name);
     if (entry?.process) {
       await entry.process.stop(`${name} is restarting.`);

@@ -12,13 +12,13 @@
  * merges in O(page) and notes only the sessions that actually changed in {@link AgentCatalog.changes}, so the
  * Sessions model follows the catalog without copying it.
  */
-import type { SessionInfo } from '../acp/schema';
+import type { ListedSession } from '../acp/port/agentConnection';
 import { ChangeJournal } from './changeJournal';
 import { errorMessage } from '../common/errors';
 
 export interface ListPage {
-  readonly sessions: readonly SessionInfo[];
-  readonly nextCursor?: string | null;
+  readonly sessions: readonly ListedSession[];
+  readonly nextCursor?: string;
 }
 
 /**
@@ -303,7 +303,7 @@ export class AgentCatalog {
   }
 
   /** One listed session: added, or merged into the copy we have (only what actually changed is noted). */
-  private merge(info: SessionInfo): void {
+  private merge(info: ListedSession): void {
     const time = info.updatedAt ? parseTime(info.updatedAt) : Number.NaN;
     let slot = this.slots.get(info.sessionId);
     const directories = info.additionalDirectories ? this.interned.list(info.additionalDirectories) : undefined;
@@ -319,14 +319,14 @@ export class AgentCatalog {
         (directories === undefined || this.directories[slot] === directories) &&
         (!info.title || this.titles[slot] === info.title) &&
         (Number.isNaN(time) || this.times[slot] === time) &&
-        (!info._meta || this.metas?.[slot] === info._meta);
+        (!info.meta || this.metas?.[slot] === info.meta);
       if (same) return;
       this.cwds[slot] = cwd;
     }
     if (directories !== undefined) this.directories[slot] = directories;
     if (info.title) this.titles[slot] = info.title;
     if (!Number.isNaN(time)) this.times[slot] = time;
-    if (info._meta) this.setMeta(slot, info._meta);
+    if (info.meta) this.setMeta(slot, info.meta);
     this.changes.note(slot);
   }
 

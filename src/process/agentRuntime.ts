@@ -5,7 +5,7 @@
  */
 import type { Event } from 'vscode-jsonrpc/node';
 import type { AgentCaps } from '../acp/capabilities';
-import type { AcpConnection } from '../acp/connection';
+import type { AgentConnection } from '../acp/port/agentConnection';
 import type { Confinement } from './confinement/types';
 
 /** Lifecycle states, as vscode-languageclient names them. */
@@ -35,7 +35,7 @@ export interface AgentRuntime {
   readonly name: string;
   readonly state: AgentState;
   /** The initialized connection while running. */
-  readonly connection: AcpConnection | undefined;
+  readonly connection: AgentConnection | undefined;
   readonly caps: AgentCaps | undefined;
   /** How a local agent was started (confined or not); undefined for a remote agent. */
   readonly confinement: Confinement | undefined;
@@ -51,13 +51,13 @@ export interface AgentRuntime {
    * A new connection after the old one ended unexpectedly (a local agent restarted automatically, a remote
    * agent reconnected): the sessions of the old one are gone and are to be reopened.
    */
-  readonly onDidRestart: Event<AcpConnection>;
+  readonly onDidRestart: Event<AgentConnection>;
   /** Starts (or joins a start in progress) and resolves with the initialized connection. */
-  start(): Promise<AcpConnection>;
+  start(): Promise<AgentConnection>;
   /** Stops it; outstanding requests fail with `reason`. */
   stop(reason?: string): Promise<void>;
   /** Stops (if needed) and starts again. */
-  restart(): Promise<AcpConnection>;
+  restart(): Promise<AgentConnection>;
   /** Stops it for good; settles when it is gone. */
   dispose(): Promise<void>;
 }

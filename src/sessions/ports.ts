@@ -4,7 +4,7 @@
  * the user something went wrong.
  */
 import type { AgentCaps } from '../acp/capabilities';
-import type { AcpConnection } from '../acp/connection';
+import type { AgentConnection } from '../acp/port/agentConnection';
 import type { McpChoice } from '../mcp/mcpServers';
 import type { Root } from '../roots/rootSet';
 import type { CandidateRoot, Candidates, NotShared, PrimaryFolderSetting } from '../roots/workspaceRoots';
@@ -41,11 +41,11 @@ export interface WorkspacePort {
 /** The agents a session can run on: started on demand. */
 export interface AgentPool {
   /** Starts the agent if needed; resolves with its initialized connection. */
-  start(agentName: string): Promise<AcpConnection>;
+  start(agentName: string): Promise<AgentConnection>;
   /** Stops and starts it again. */
-  restart(agentName: string): Promise<AcpConnection>;
+  restart(agentName: string): Promise<AgentConnection>;
   /** Its connection while it runs. */
-  running(agentName: string): AcpConnection | undefined;
+  running(agentName: string): AgentConnection | undefined;
 }
 
 /** The MCP servers a session gets (see `mcp/mcpServers.ts`). */

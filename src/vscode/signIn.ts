@@ -5,10 +5,10 @@
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../common/logger';
-import type { AuthMethod } from '../acp/schema';
+import type { AuthMethod } from '../acp/port/agentConnection';
 import type { AgentsFromSettings } from './agents';
 
-type KnownMethod = Exclude<AuthMethod, { type: '$unknown' }>;
+type KnownMethod = Exclude<AuthMethod, { type: 'unknown' }>;
 
 export class SignIn {
   constructor(
@@ -21,7 +21,7 @@ export class SignIn {
   /** Runs the sign-in (asking which method unless `methodId` says); resolves true when it succeeded. */
   async run(agentName: string, methodId?: string): Promise<boolean> {
     const connection = await this.agents.registry.start(agentName);
-    const methods = connection.caps.authMethods.filter((m): m is KnownMethod => m.type !== '$unknown');
+    const methods = connection.caps.authMethods.filter((m): m is KnownMethod => m.type !== 'unknown');
     if (methods.length === 0) {
       void vscode.window.showWarningMessage(
         vscode.l10n.t(

@@ -25,7 +25,7 @@ export function printCapabilities(agent: InteropAgent, caps: AgentCaps): void {
   const table = capabilityTable(caps);
   const on = Object.keys(table).filter((k) => table[k]);
   const off = Object.keys(table).filter((k) => !table[k]);
-  const auth = caps.authMethods.map((m) => (m.type === '$unknown' ? m.tag : `${m.id}${m.type === 'terminal' ? ' (terminal)' : ''}`));
+  const auth = caps.authMethods.map((m) => (m.type === 'unknown' ? m.tag : `${m.id}${m.type === 'terminal' ? ' (terminal)' : ''}`));
   console.log(
     `      ${agent.command.name} ${agent.version} (protocol ${caps.protocolVersion}, agentInfo ${caps.agentInfo ? `${caps.agentInfo.name} ${caps.agentInfo.version}` : 'none'})`,
   );

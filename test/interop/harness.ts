@@ -209,10 +209,10 @@ export class InteropClient {
       if (controller && controller.session.connection === connection) controller.onEvent(transcriptEvent(update));
       else this.threadFor(sessionId).apply(transcriptEvent(update));
     });
-    connection.onRequest(acp.RequestPermissionMethod, (params, token) => {
-      const controller = this.controllers.get(params.sessionId);
-      if (!controller) throw new HandlerError(ErrorCodes.ResourceNotFound, `No open session ${params.sessionId}.`, { sessionId: params.sessionId });
-      return controller.requestPermission(params, token);
+    connection.servePermissions((request, token) => {
+      const controller = this.controllers.get(request.sessionId);
+      if (!controller) throw new HandlerError(ErrorCodes.ResourceNotFound, `No open session ${request.sessionId}.`, { sessionId: request.sessionId });
+      return controller.requestPermission(request, token);
     });
     // fs/* exactly as the extension serves them: only inside the session's roots.
     registerFsHandlers(connection, { sessions: this.sessions, logger: this.logger });

@@ -229,7 +229,7 @@ for (const kind of ['websocket', 'http'] as const) {
         onEvent: (event) => {
           if (event.type === 'message' && event.role === 'agent' && event.content.type === 'text') said.push(event.content.text);
         },
-        requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }),
+        requestPermission: () => Promise.resolve({ outcome: 'cancelled' }),
         noteRefusal: () => undefined,
         updateTerminal: () => undefined,
         noteTerminalFailure: () => undefined,

@@ -12,7 +12,7 @@
  * agent is restarted without it (see {@link AgentConfinement.narrow}).
  */
 import * as l10n from '@vscode/l10n';
-import type { AcpConnection } from '../../acp/connection';
+import type { AgentConnection } from '../../acp/port/agentConnection';
 import { describeOwnSandboxOff, ownSandboxOff, realProgram } from '../../agents/selfSandboxing';
 import { Emitter, type Event } from '../../common/events';
 import type { Logger } from '../../common/logger';
@@ -75,7 +75,7 @@ export interface AgentConfinementOptions {
   /** Whether the agent's process runs now. */
   readonly isRunning: (agentName: string) => boolean;
   /** Restarts the agent and reopens its chats (`Reopener.restartAgent`). */
-  readonly restart: (agentName: string) => Promise<AcpConnection>;
+  readonly restart: (agentName: string) => Promise<AgentConnection>;
   /** Says something in every open chat of the agent. */
   readonly tell: (agentName: string, line: string) => void;
   readonly ui: () => ConfinementUi;
@@ -303,7 +303,7 @@ export class AgentConfinement {
    * here, asks the user (why, how to fix it, "Start Unconfined Once", "Open Settings") and, if they choose so,
    * starts it once more unconfined. Otherwise the error goes on to the caller (whose chat shows it).
    */
-  async guardStart(agentName: string, start: () => Promise<AcpConnection>): Promise<AcpConnection> {
+  async guardStart(agentName: string, start: () => Promise<AgentConnection>): Promise<AgentConnection> {
     try {
       return await start();
     } catch (error) {

@@ -4,8 +4,7 @@
  * terminals and closes the session on the agent (`session/close`, when advertised; the history stays).
  * The VS Code layer shows each chat in a tab and follows the events here; nothing here knows about tabs.
  */
-import type { AcpConnection } from '../../acp/connection';
-import type { PermissionOption } from '../../acp/schema/index';
+import type { AgentConnection, PermissionOption } from '../../acp/port/agentConnection';
 import { Emitter, type Event } from '../../common/events';
 import type { Logger } from '../../common/logger';
 import type { OpenDocuments } from '../../roots/guardedFs';
@@ -167,14 +166,14 @@ export class Chats {
    * transcript (see {@link Thread.beginReplay}); either way, what the agent sends for the session comes here
    * from now on.
    */
-  prepareReopen(chat: SessionController, connection: AcpConnection, mode: ReopenMode): void {
+  prepareReopen(chat: SessionController, connection: AgentConnection, mode: ReopenMode): void {
     chat.thread.setSession({ status: mode === 'load' ? 'loading' : 'starting', statusDetail: undefined });
     if (mode === 'load') chat.thread.beginReplay();
     void this.options.router.route(connection, chat.session.sessionId, chat);
   }
 
   /** The reopen prepared with {@link prepareReopen} failed or became moot: the chat shows what it did before. */
-  abandonReopen(chat: SessionController, connection: AcpConnection): void {
+  abandonReopen(chat: SessionController, connection: AgentConnection): void {
     chat.thread.abortReplay();
     chat.thread.setSession({ status: chat.session.isDisconnected ? 'disconnected' : chat.isRunning ? 'running' : 'idle' });
     // On its own connection (new folders) the chat goes on with its session; a new connection is let go.
@@ -202,10 +201,11 @@ export class Chats {
     this.options.checkpoints?.forget(chat);
     void router.terminals(session.connection)?.releaseSession(session.sessionId);
     sessions.remove(session);
-    if (session.connection.caps.sessions.close && !session.connection.isClosed) {
+    const closer = session.connection.closer();
+    if (closer && !session.connection.isClosed) {
       // Free the agent's resources; the history stays (it can be reopened from the session history).
       const key = closingKey(session.agentName, session.sessionId);
-      const closed = session.connection
+      const closed = closer
         .closeSession(session.sessionId)
         .catch((error: unknown) => logger.info(`Closing ${session.sessionId}: ${String(error)}`))
         .finally(() => {

@@ -130,9 +130,10 @@ export class HistoryActions {
     const chat = chats.find(view.agentName, view.sessionId);
     if (!(await this.options.historyUi().confirmDelete(view.agentName, view.title, chat !== undefined))) return;
     const connection = await agents.start(view.agentName);
-    if (!connection.caps.sessions.delete) throw new Error(l10n.t('{0} does not support deleting sessions (session/delete).', view.agentName));
+    const deleter = connection.deleter();
+    if (!deleter) throw new Error(l10n.t('{0} does not support deleting sessions (session/delete).', view.agentName));
     if (chat) chats.close(chat);
-    await connection.deleteSession(view.sessionId);
+    await deleter.deleteSession(view.sessionId);
     history.catalogFor(connection).remove(view.sessionId);
     history.index.remove(view.agentName, view.sessionId);
     logger.info(`Deleted ${view.agentName} session ${view.sessionId}.`);
@@ -141,13 +142,13 @@ export class HistoryActions {
   private async rename(view: SessionView): Promise<void> {
     const { agents, history } = this.options;
     const connection = agents.running(view.agentName);
-    const agentCanRename = connection?.caps.sessions.setTitle === true;
-    const next = await this.options.historyUi().rename(view.title, agentCanRename);
+    const titles = connection?.titles();
+    const next = await this.options.historyUi().rename(view.title, titles !== undefined);
     if (next === undefined) return;
     const title = next.trim();
     this.ensureRecord(view);
-    if (agentCanRename && connection && title) {
-      await connection.setSessionTitle(view.sessionId, title);
+    if (titles && connection && title) {
+      await titles.setSessionTitle(view.sessionId, title);
       history.index.setLocal(view.agentName, view.sessionId, { localTitle: null });
       history.index.record({ agentName: view.agentName, sessionId: view.sessionId, title });
       history.catalogFor(connection).upsert({ sessionId: view.sessionId, title });

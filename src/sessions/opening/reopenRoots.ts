@@ -7,7 +7,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import * as fs from 'node:fs';
-import type { AcpConnection } from '../../acp/connection';
+import type { AgentConnection } from '../../acp/port/agentConnection';
 import { describeRootChange, planReopen } from '../../history/reopenPlan';
 import type { SessionView, WorkspaceShape } from '../../history/sessionView';
 import type { FolderGrants } from '../../roots/folderGrants';
@@ -30,7 +30,7 @@ export interface ReopenRootsContext {
 /** The roots to send, after the user's choice where one is needed; undefined when cancelled. */
 export async function chooseReopenRoots(
   view: SessionView,
-  connection: AcpConnection,
+  connection: AgentConnection,
   verbLabel: string,
   context: ReopenRootsContext,
 ): Promise<RootSet | undefined> {

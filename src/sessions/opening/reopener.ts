@@ -6,7 +6,7 @@
  * may ask the user, once the agent's capabilities are known) and is always sent complete.
  */
 import * as l10n from '@vscode/l10n';
-import type { AcpConnection } from '../../acp/connection';
+import type { AgentConnection } from '../../acp/port/agentConnection';
 import type { Logger } from '../../common/logger';
 import { chooseReopenMethod, ReopenUnsupportedError, type ReopenCaps, type ReopenMethod, type ReopenVerb } from '../../history/reopenPolicy';
 import type { ForkOrigin } from '../../history/sessionTitle';
@@ -32,7 +32,7 @@ export interface ReopenRequest {
    * The complete root list to send, decided once the agent runs (what it supports matters, and the user
    * may be asked); undefined cancels.
    */
-  readonly roots: (connection: AcpConnection) => Promise<RootSet | undefined>;
+  readonly roots: (connection: AgentConnection) => Promise<RootSet | undefined>;
   /**
    * The chat the session continues in (recover, refolder): a `load` replay replaces its conversation, and
    * what only the chat showed (turn ends, errors, notes, unrecorded tool calls) stays in place.
@@ -164,7 +164,7 @@ function reopenedNote(verb: ReopenVerb, method: ReopenMethod, title: string | un
 
 export class Reopener {
   /** Restarts in progress, by agent: asking again meanwhile joins the one under way. */
-  private readonly restarts = new Map<string, Promise<AcpConnection>>();
+  private readonly restarts = new Map<string, Promise<AgentConnection>>();
   /** Agents whose restart under way reopens the chats with the current folders (see RestartOptions). */
   private readonly withCurrentFolders = new Set<string>();
 
@@ -220,7 +220,10 @@ export class Reopener {
     if (request.cancelled?.()) {
       if (continues) chats.abandonReopen(chat, connection);
       router.abandonReplay(connection, session.sessionId);
-      if (connection.caps.sessions.close) void connection.closeSession(session.sessionId).catch(() => undefined);
+      void connection
+        .closer()
+        ?.closeSession(session.sessionId)
+        .catch(() => undefined);
       return undefined;
     }
 
@@ -301,7 +304,7 @@ export class Reopener {
    * the new connection once every chat is back or says why not; rejects when the agent does not start again
    * (the chats say so too).
    */
-  restartAgent(agentName: string, options: RestartOptions = {}): Promise<AcpConnection> {
+  restartAgent(agentName: string, options: RestartOptions = {}): Promise<AgentConnection> {
     // Asked while one is under way: that one reopens the chats with the current folders too.
     if (options.currentFolders) this.withCurrentFolders.add(agentName);
     const running = this.restarts.get(agentName);
@@ -320,11 +323,11 @@ export class Reopener {
     return explainFailure(agentName, error, this.options.agents.running(agentName)?.recentStderr ?? [], ['restart', 'reopen']);
   }
 
-  private async restart(agentName: string): Promise<AcpConnection> {
+  private async restart(agentName: string): Promise<AgentConnection> {
     const { agents, chats } = this.options;
     const affected = chats.all().filter((chat) => chat.session.agentName === agentName);
     for (const chat of affected) chat.expectRestart();
-    let connection: AcpConnection;
+    let connection: AgentConnection;
     try {
       connection = await agents.restart(agentName);
     } catch (error) {
@@ -342,7 +345,7 @@ export class Reopener {
    * A chat's folders as shared now: its own less those withdrawn, and the workspace folders shared with the
    * agent since (when the agent takes more than one folder).
    */
-  private currentRoots(previous: AgentSession, connection: AcpConnection): RootSet {
+  private currentRoots(previous: AgentSession, connection: AgentConnection): RootSet {
     const kept = stillShared(previous);
     if (!connection.caps.sessions.additionalDirectories) return kept;
     const have = new Set(rootPaths(kept));

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
 import { tokenFor } from '../../acp/abortToken';
-import type { AcpConnection } from '../../acp/connection';
+import type { AgentConnection } from '../../acp/port/agentConnection';
 import type { AgentRegistry } from '../../agents/agentRegistry';
 import { Emitter, type Event } from '../../common/events';
 import type { Logger } from '../../common/logger';
@@ -78,7 +78,7 @@ export class SessionHistory {
   /** Full-text search over the stored transcripts, in a worker that follows the local index's text files. */
   readonly transcripts: TranscriptSearch;
   private readonly transcriptIndex: TranscriptIndexClient;
-  private readonly catalogs = new WeakMap<AcpConnection, AgentCatalog>();
+  private readonly catalogs = new WeakMap<AgentConnection, AgentCatalog>();
   private readonly known = new WeakSet<AgentSession>();
   /** Chats whose transcript text is written after a pause, with the write (run at once by a flush). */
   private readonly pendingTexts = new Map<Thread, { readonly timer: ReturnType<typeof setTimeout>; readonly write: () => void }>();
@@ -199,10 +199,13 @@ export class SessionHistory {
   }
 
   /** The catalog of a connection (created on first use; it lives as long as the connection). */
-  catalogFor(connection: AcpConnection): AgentCatalog {
+  catalogFor(connection: AgentConnection): AgentCatalog {
     let catalog = this.catalogs.get(connection);
     if (!catalog) {
-      catalog = new AgentCatalog(connection.agentName, (params, signal) => connection.listSessions(params, signal && tokenFor(signal)));
+      catalog = new AgentCatalog(connection.agentName, (params, signal) => {
+        const lister = connection.lister();
+        return lister ? lister.listSessions(params, signal && tokenFor(signal)) : Promise.reject(connection.unsupported('list'));
+      });
       this.catalogs.set(connection, catalog);
       let cursor = catalog.changes.cursor;
       const subscription = catalog.onDidChange(() => {

@@ -4,7 +4,7 @@
  * workspace changed. The complete, consented root list is what gets sent.
  */
 import * as l10n from '@vscode/l10n';
-import type { AcpConnection } from '../../acp/connection';
+import type { AgentConnection } from '../../acp/port/agentConnection';
 import type { Logger } from '../../common/logger';
 import type { FolderGrants } from '../../roots/folderGrants';
 import { describeRoots, rootPaths, sameRootPaths, type Root } from '../../roots/rootSet';
@@ -178,7 +178,7 @@ export class SessionStarter {
   }
 
   /** The agent's connection once its confinement includes these folders (after a restart, if one was needed). */
-  private async covering(connection: AcpConnection, folders: readonly string[]): Promise<AcpConnection> {
+  private async covering(connection: AgentConnection, folders: readonly string[]): Promise<AgentConnection> {
     if (!this.options.confinement) return connection;
     await this.options.confinement.ensureCovers(connection.agentName, folders);
     return connection.isClosed ? this.options.agents.start(connection.agentName) : connection;
@@ -191,7 +191,7 @@ export class SessionStarter {
   }
 
   /** Consent and capability: the plan to send, or what the user chose instead. */
-  private async decide(connection: AcpConnection, candidates: Candidates, primary: Root): Promise<Decision> {
+  private async decide(connection: AgentConnection, candidates: Candidates, primary: Root): Promise<Decision> {
     const { grants, workspace, logger, ui } = this.options;
     const agentName = connection.agentName;
     const shareAll = workspace.shareAllFolders();
@@ -223,7 +223,7 @@ export class SessionStarter {
     return plan;
   }
 
-  private async start(connection: AcpConnection, plan: RootPlan): Promise<StartedSession> {
+  private async start(connection: AgentConnection, plan: RootPlan): Promise<StartedSession> {
     const mcp = this.options.mcp.forAgent(connection.agentName, connection.caps);
     const session = await startSession(connection, plan.rootSet, { mcpServers: mcp.servers });
     this.options.sessions.add(session);

@@ -2,8 +2,8 @@
  * One open ACP session: which agent, its id, the connection it lives on, the roots it was given and the
  * guard that enforces them, what the guard refused, and whether the workspace's folders moved on since.
  */
-import type { AcpConnection } from '../../acp/connection';
-import type { SessionConfigOption, SessionModeState, SessionModelState } from '../../acp/schema/index';
+import type { AgentConnection, SessionModeState, SessionModelState } from '../../acp/port/agentConnection';
+import type { ConfigOption } from '../../acp/port/events';
 import { RootGuard } from '../../roots/rootGuard';
 import { rootPaths, type RootSet } from '../../roots/rootSet';
 import { Emitter, type Event } from '../../common/events';
@@ -31,7 +31,7 @@ export interface SessionSetup {
   readonly modes?: SessionModeState;
   /** Unstable `models`: the model picker when no config option has category `model`. */
   readonly models?: SessionModelState;
-  readonly configOptions?: readonly SessionConfigOption[];
+  readonly configOptions?: readonly ConfigOption[];
 }
 
 const MAX_REFUSALS_KEPT = 50;
@@ -51,7 +51,7 @@ export class AgentSession {
   constructor(
     readonly agentName: string,
     readonly sessionId: string,
-    readonly connection: AcpConnection,
+    readonly connection: AgentConnection,
     rootSet: RootSet,
     /** Modes and config options from the setup answer. */
     readonly setup: SessionSetup = {},

@@ -4,8 +4,7 @@
  * advertises it (an empty list means "no extra roots" and says so explicitly), and never otherwise.
  */
 import * as l10n from '@vscode/l10n';
-import type { AcpConnection } from '../../acp/connection';
-import type { McpServer, SessionConfigOption, SessionModeState, SessionModelState } from '../../acp/schema/index';
+import type { AgentConnection, McpServer, SessionSetupAnswer } from '../../acp/port/agentConnection';
 import { additionalPaths, describeRoots, type RootSet } from '../../roots/rootSet';
 import { AgentSession, type SessionSetup } from './agentSession';
 
@@ -14,7 +13,7 @@ export interface SessionOptions {
 }
 
 /** The root fields of a lifecycle request for this agent. Throws if the agent cannot take the set. */
-export function rootParams(connection: AcpConnection, rootSet: RootSet): { cwd: string; additionalDirectories?: string[] } {
+export function rootParams(connection: AgentConnection, rootSet: RootSet): { cwd: string; additionalDirectories?: string[] } {
   const additional = additionalPaths(rootSet);
   if (connection.caps.sessions.additionalDirectories) return { cwd: rootSet.cwd.path, additionalDirectories: additional };
   if (additional.length > 0) {
@@ -30,8 +29,8 @@ export function rootParams(connection: AcpConnection, rootSet: RootSet): { cwd: 
 }
 
 /** `session/new` with the given roots. */
-export async function startSession(connection: AcpConnection, rootSet: RootSet, options: SessionOptions = {}): Promise<AgentSession> {
-  const result = await connection.newSession({ ...rootParams(connection, rootSet), mcpServers: [...(options.mcpServers ?? [])] });
+export async function startSession(connection: AgentConnection, rootSet: RootSet, options: SessionOptions = {}): Promise<AgentSession> {
+  const result = await connection.newSession({ ...rootParams(connection, rootSet), mcpServers: options.mcpServers ?? [] });
   return new AgentSession(connection.agentName, result.sessionId, connection, rootSet, setupOf(result));
 }
 
@@ -43,13 +42,15 @@ export type ReopenMode = 'resume' | 'load';
  * replays the history as `session/update` before it answers; whoever listens to updates sees the replay.
  */
 export async function reopenSession(
-  connection: AcpConnection,
+  connection: AgentConnection,
   sessionId: string,
   rootSet: RootSet,
   options: SessionOptions & { readonly mode: ReopenMode },
 ): Promise<AgentSession> {
-  const params = { sessionId, ...rootParams(connection, rootSet), mcpServers: [...(options.mcpServers ?? [])] };
-  const result = options.mode === 'resume' ? await connection.resumeSession(params) : await connection.loadSession(params);
+  const params = { ...rootParams(connection, rootSet), mcpServers: options.mcpServers ?? [] };
+  const loader = options.mode === 'resume' ? connection.resumer() : connection.loader();
+  if (!loader) throw connection.unsupported(options.mode);
+  const result = await loader.reopen(sessionId, params);
   return new AgentSession(connection.agentName, sessionId, connection, rootSet, setupOf(result));
 }
 
@@ -57,11 +58,14 @@ export async function reopenSession(
  * `session/fork` (unstable): a new session with the source's history and `rootSet` as its complete root
  * list (the agent must not inherit the source's roots).
  */
-export async function forkSession(connection: AcpConnection, sessionId: string, rootSet: RootSet, options: SessionOptions = {}): Promise<AgentSession> {
-  const result = await connection.forkSession({ sessionId, ...rootParams(connection, rootSet), mcpServers: [...(options.mcpServers ?? [])] });
+export async function forkSession(connection: AgentConnection, sessionId: string, rootSet: RootSet, options: SessionOptions = {}): Promise<AgentSession> {
+  const params = { ...rootParams(connection, rootSet), mcpServers: options.mcpServers ?? [] };
+  const forker = connection.forker();
+  if (!forker) throw connection.unsupported('fork');
+  const result = await forker.forkSession(sessionId, params);
   return new AgentSession(connection.agentName, result.sessionId, connection, rootSet, setupOf(result));
 }
 
-function setupOf(result: { modes?: SessionModeState | null; models?: SessionModelState; configOptions?: SessionConfigOption[] | null }): SessionSetup {
-  return { modes: result.modes ?? undefined, models: result.models, configOptions: result.configOptions ?? undefined };
+function setupOf(result: SessionSetupAnswer): SessionSetup {
+  return { modes: result.modes, models: result.models, configOptions: result.configOptions };
 }

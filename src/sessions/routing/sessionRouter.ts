@@ -11,10 +11,10 @@
  * updates arriving meanwhile behind them.
  */
 import * as l10n from '@vscode/l10n';
-import type { AcpConnection, CancellationToken } from '../../acp/connection';
+import type { AcpConnection } from '../../acp/connection';
+import type { AgentConnection, CancellationToken, PermissionOutcome, PermissionRequest } from '../../acp/port/agentConnection';
 import { FramingError, formatSize, type OversizeLine } from '../../acp/transport/ndjson';
 import type { TranscriptEvent } from '../../acp/port/events';
-import { RequestPermissionMethod, type RequestPermissionRequest, type RequestPermissionResponse } from '../../acp/schema/index';
 import { Emitter, type Event } from '../../common/events';
 import type { Logger } from '../../common/logger';
 import type { OpenDocuments } from '../../roots/guardedFs';
@@ -40,7 +40,7 @@ import { errorMessage } from '../../common/errors';
 export interface SessionSink {
   /** What the agent did in the session (a message chunk, a tool call, a plan…). */
   onEvent(event: TranscriptEvent): void;
-  requestPermission(params: RequestPermissionRequest, token: CancellationToken): Promise<RequestPermissionResponse>;
+  requestPermission(request: PermissionRequest, token: CancellationToken): Promise<PermissionOutcome>;
   noteRefusal(refusal: Refusal): void;
   /** A terminal the agent started: created, new output, exited. */
   updateTerminal(terminalId: string, terminal: ThreadTerminal): void;
@@ -129,8 +129,8 @@ interface Routes {
 }
 
 export class SessionRouter {
-  private readonly routes = new WeakMap<AcpConnection, Routes>();
-  private readonly changedTerminals = new Map<TerminalView, AcpConnection>();
+  private readonly routes = new WeakMap<AgentConnection, Routes>();
+  private readonly changedTerminals = new Map<TerminalView, AgentConnection>();
   private terminalTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly refusalEmitter = new Emitter<RefusalEvent>();
 
@@ -166,7 +166,7 @@ export class SessionRouter {
     this.routes.set(connection, routes);
     registerFsHandlers(connection, { sessions, documents, logger, onRefusal: (session, refusal) => this.refused(routes, session, refusal) });
     connection.onTranscriptEvent((sessionId, event) => this.deliver(connection, routes, sessionId, event));
-    connection.onRequest(RequestPermissionMethod, (params, token) => this.requestPermission(connection, routes, params, token));
+    connection.servePermissions((request, token) => this.requestPermission(connection, routes, request, token));
     registerTerminalHandlers(
       connection,
       terminals,
@@ -202,7 +202,7 @@ export class SessionRouter {
    * before its answer) or in the same turn of the event loop as a lifecycle request resolved. Resolves once
    * everything buffered reached the chat (see {@link delivered}).
    */
-  route(connection: AcpConnection, sessionId: string, sink: SessionSink): Promise<void> {
+  route(connection: AgentConnection, sessionId: string, sink: SessionSink): Promise<void> {
     const routes = this.routesOf(connection);
     routes.sinks.set(sessionId, sink);
     routes.replaying.delete(sessionId);
@@ -228,12 +228,12 @@ export class SessionRouter {
    * Settles once the updates buffered for the session reached its chat (at once when nothing is being handed
    * over), or once that chat was unrouted (closed) meanwhile.
    */
-  delivered(connection: AcpConnection, sessionId: string): Promise<void> {
+  delivered(connection: AgentConnection, sessionId: string): Promise<void> {
     return this.routes.get(connection)?.handovers.get(sessionId)?.done ?? Promise.resolve();
   }
 
   /** Stops routing `sessionId` to `sink` (its chat closed); what was still to hand over to it is dropped. */
-  unroute(connection: AcpConnection, sessionId: string, sink: SessionSink): void {
+  unroute(connection: AgentConnection, sessionId: string, sink: SessionSink): void {
     const routes = this.routes.get(connection);
     if (routes?.sinks.get(sessionId) === sink) routes.sinks.delete(sessionId);
     const handover = routes?.handovers.get(sessionId);
@@ -241,12 +241,12 @@ export class SessionRouter {
   }
 
   /** A session is about to be loaded for a chat that does not exist yet: keep its whole replay until it is routed. */
-  expectReplay(connection: AcpConnection, sessionId: string): void {
+  expectReplay(connection: AgentConnection, sessionId: string): void {
     this.routesOf(connection).replaying.add(sessionId);
   }
 
   /** The load failed, or nobody wants the session any more: drop what was kept for it. */
-  abandonReplay(connection: AcpConnection, sessionId: string): void {
+  abandonReplay(connection: AgentConnection, sessionId: string): void {
     const routes = this.routes.get(connection);
     routes?.replaying.delete(sessionId);
     routes?.buffered.delete(sessionId);
@@ -260,7 +260,7 @@ export class SessionRouter {
    * replay, since the new session's id is known only from the answer. `done` with the new id (route it in
    * the same turn) or with undefined when the fork failed, which drops what was kept for it.
    */
-  expectFork(connection: AcpConnection): { done(forkedSessionId: string | undefined): void } {
+  expectFork(connection: AgentConnection): { done(forkedSessionId: string | undefined): void } {
     const routes = this.routesOf(connection);
     const heard = new Set<string>();
     routes.forks.add(heard);
@@ -278,7 +278,7 @@ export class SessionRouter {
   }
 
   /** The terminals the agent started on this connection. */
-  terminals(connection: AcpConnection): Terminals | undefined {
+  terminals(connection: AgentConnection): Terminals | undefined {
     return this.routes.get(connection)?.terminals;
   }
 
@@ -287,7 +287,7 @@ export class SessionRouter {
     this.refusalEmitter.dispose();
   }
 
-  private routesOf(connection: AcpConnection): Routes {
+  private routesOf(connection: AgentConnection): Routes {
     const routes = this.routes.get(connection);
     if (!routes) throw new Error(l10n.t("{0}'s connection is not connected to the session router.", connection.agentName));
     return routes;
@@ -318,7 +318,7 @@ export class SessionRouter {
    * when that cannot be set up (before anyone is asked); then asked in the session's chat; refused unless allowed.
    */
   private async admitRemoteCommand(
-    connection: AcpConnection,
+    connection: AgentConnection,
     routes: Routes,
     session: AgentSession,
     request: TerminalStartRequest,
@@ -375,7 +375,7 @@ export class SessionRouter {
   }
 
   /** A refused terminal folder or command is a refusal like a refused file; any other failure shows as a command that did not start. */
-  private terminalFailed(connection: AcpConnection, routes: Routes, session: AgentSession, params: CreateTerminalParams, error: TerminalError): void {
+  private terminalFailed(connection: AgentConnection, routes: Routes, session: AgentSession, params: CreateTerminalParams, error: TerminalError): void {
     // A command without arguments may be a shell line: shown as the agent wrote it.
     const command = params.args && params.args.length > 0 ? displayLine(params.command, params.args) : params.command;
     if (error instanceof TerminalCommandRefusedError) {
@@ -397,7 +397,7 @@ export class SessionRouter {
    * The agent sent a message over the size limit, which the framing discarded: the chat it was for says so,
    * or, when its start does not tell (or that session has no chat), every chat on this connection does.
    */
-  private discarded(connection: AcpConnection, routes: Routes, line: OversizeLine): void {
+  private discarded(connection: AgentConnection, routes: Routes, line: OversizeLine): void {
     const sessionId = line.head.sessionId;
     const sink = sessionId === undefined ? undefined : routes.sinks.get(sessionId);
     if (sink) {
@@ -437,7 +437,7 @@ export class SessionRouter {
     handover.finish();
   }
 
-  private deliver(connection: AcpConnection, routes: Routes, sessionId: string, event: TranscriptEvent): void {
+  private deliver(connection: AgentConnection, routes: Routes, sessionId: string, event: TranscriptEvent): void {
     const handover = routes.handovers.get(sessionId);
     if (handover) {
       handover.queue.push(event);
@@ -463,18 +463,13 @@ export class SessionRouter {
     }
   }
 
-  private requestPermission(
-    connection: AcpConnection,
-    routes: Routes,
-    params: RequestPermissionRequest,
-    token: CancellationToken,
-  ): Promise<RequestPermissionResponse> {
-    const sink = routes.sinks.get(params.sessionId);
+  private requestPermission(connection: AgentConnection, routes: Routes, request: PermissionRequest, token: CancellationToken): Promise<PermissionOutcome> {
+    const sink = routes.sinks.get(request.sessionId);
     if (!sink) {
-      this.options.logger.warn(`${connection.agentName} asked for permission in session ${params.sessionId}, which has no open chat; answered cancelled.`);
-      return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+      this.options.logger.warn(`${connection.agentName} asked for permission in session ${request.sessionId}, which has no open chat; answered cancelled.`);
+      return Promise.resolve({ outcome: 'cancelled' });
     }
-    return sink.requestPermission(params, token);
+    return sink.requestPermission(request, token);
   }
 
   /**
@@ -483,7 +478,7 @@ export class SessionRouter {
    * anything else (created, exited, released) shows at once, with the output so far. The view is taken now:
    * it stays readable after the agent releases the terminal.
    */
-  private terminalChanged(connection: AcpConnection, terminals: Terminals, terminalId: string, change: TerminalChange): void {
+  private terminalChanged(connection: AgentConnection, terminals: Terminals, terminalId: string, change: TerminalChange): void {
     const view = terminals.get(terminalId);
     if (!view) return;
     this.changedTerminals.set(view, connection);

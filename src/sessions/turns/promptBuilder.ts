@@ -1,5 +1,5 @@
 /**
- * What the user typed plus the context they attached, as ACP content blocks for `session/prompt` (and as
+ * What the user typed plus the context they attached, as the port's prompt blocks (and as
  * view blocks for the transcript). Files become `resource_link`s, or embedded `resource`s with their text
  * when the agent advertises `embeddedContext`; images are only sent to agents that take them. File
  * contents are read through the session's RootGuard, like an agent's own reads.
@@ -7,8 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AgentCaps } from '../../acp/capabilities';
-import type { OutgoingContentBlock } from '../../acp/schema/index';
+import type { AgentCaps, PromptBlock } from '../../acp/port/agentConnection';
 import { readTextFile, type OpenDocuments } from '../../roots/guardedFs';
 import type { RootGuard } from '../../roots/rootGuard';
 import type { ViewContent } from '../../shared/chatModel';
@@ -19,7 +18,7 @@ import { errorMessage } from '../../common/errors';
 export type AcceptedPromptContent = Pick<AgentCaps['prompt'], 'image' | 'embeddedContext'>;
 
 export interface BuiltPrompt {
-  readonly blocks: OutgoingContentBlock[];
+  readonly blocks: PromptBlock[];
   readonly shown: ViewContent[];
   /** Attachments that could not be sent, with why (shown to the user). */
   readonly skipped: string[];
@@ -32,7 +31,7 @@ export async function buildPrompt(
   guard: RootGuard,
   documents?: OpenDocuments,
 ): Promise<BuiltPrompt> {
-  const blocks: OutgoingContentBlock[] = [];
+  const blocks: PromptBlock[] = [];
   const shown: ViewContent[] = [];
   const skipped: string[] = [];
   if (text.length > 0) {

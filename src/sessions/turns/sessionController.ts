@@ -7,11 +7,9 @@
 import * as fs from 'node:fs';
 import * as l10n from '@vscode/l10n';
 import { ConnectionClosedError, AuthRequiredError, RequestCancelledError } from '../../acp/errors';
-import type { OutgoingContentBlock, PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from '../../acp/schema/index';
-import type { CancellationToken } from '../../acp/connection';
+import type { CancellationToken, PermissionOption, PermissionOutcome, PermissionRequest, PromptBlock, SessionSettings } from '../../acp/port/agentConnection';
 import type { TranscriptEvent } from '../../acp/port/events';
 import type { TurnEnd } from '../../acp/port/turn';
-import { configOptions as configOptionsFromV1, toolCallChange } from '../../acp/v1/transcriptEvents';
 import type { OpenDocuments } from '../../roots/guardedFs';
 import type { ErrorAction, ViewContent, ViewSessionState } from '../../shared/chatModel';
 import type { Attachment, QueueAction } from '../../shared/chatProtocol';
@@ -33,7 +31,7 @@ interface PendingPermission {
   readonly entryId: string;
   readonly title: string;
   readonly options: readonly PermissionOption[];
-  readonly resolve: (response: RequestPermissionResponse) => void;
+  readonly resolve: (outcome: PermissionOutcome) => void;
 }
 
 export interface SessionControllerOptions {
@@ -217,7 +215,7 @@ export class SessionController implements SessionSink {
   }
 
   /** Sends a prompt and runs the turn to its end; errors become thread entries, never throws. */
-  prompt(blocks: OutgoingContentBlock[], shown: ViewContent[], sent?: SentPrompt): Promise<void> {
+  prompt(blocks: readonly PromptBlock[], shown: ViewContent[], sent?: SentPrompt): Promise<void> {
     if (this.turn) return Promise.reject(new Error(l10n.t('A turn is already running in this session; stop it first.')));
     const entryId = this.thread.addUserPrompt(shown);
     if (sent) this.sent.remember(entryId, sent);
@@ -275,13 +273,13 @@ export class SessionController implements SessionSink {
   }
 
   /** The agent asks the user to approve a tool call. Resolves with the user's choice (or cancelled). */
-  requestPermission(params: RequestPermissionRequest, token?: CancellationToken): Promise<RequestPermissionResponse> {
-    const options = [...params.options].sort((a, b) => rank(a.kind) - rank(b.kind));
-    const title = params.toolCall.title ?? this.toolTitle(params.toolCall.toolCallId) ?? l10n.t('The agent wants to run a tool');
-    if (params.toolCall.title || params.toolCall.status || params.toolCall.content) this.thread.applyPermissionToolCall(toolCallChange(params.toolCall));
+  requestPermission(request: PermissionRequest, token?: CancellationToken): Promise<PermissionOutcome> {
+    const options = [...request.options].sort((a, b) => rank(a.kind) - rank(b.kind));
+    const title = request.toolCall.title ?? this.toolTitle(request.toolCall.toolCallId) ?? l10n.t('The agent wants to run a tool');
+    if (request.toolCall.title || request.toolCall.status || request.toolCall.content) this.thread.applyPermissionToolCall(request.toolCall);
     const entryId = this.thread.addPermission(
       title,
-      params.toolCall.toolCallId,
+      request.toolCall.toolCallId,
       options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
     );
     this.options.onPermissionRequested?.(entryId, title, options);
@@ -312,7 +310,7 @@ export class SessionController implements SessionSink {
         entryId,
         title: question,
         options,
-        resolve: (response) => resolve(response.outcome.outcome === 'selected' && response.outcome.optionId === 'run-here'),
+        resolve: (outcome) => resolve(outcome.outcome === 'selected' && outcome.optionId === 'run-here'),
       });
       token?.onCancellationRequested(() => this.settlePermission(entryId, undefined));
     });
@@ -333,21 +331,29 @@ export class SessionController implements SessionSink {
   }
 
   async setMode(modeId: string): Promise<void> {
-    await this.current.connection.setMode(this.current.sessionId, modeId);
+    await this.settings('modes').setMode(modeId);
     const modes = this.thread.session.modes;
     if (modes) this.thread.setSession({ modes: { ...modes, currentModeId: modeId } });
   }
 
   /** Unstable `session/set_model`; the picker shows the new model once the agent has accepted it. */
   async setModel(modelId: string): Promise<void> {
-    await this.current.connection.setModel(this.current.sessionId, modelId);
+    await this.settings('models').setModel(modelId);
     const models = this.thread.session.models;
     if (models) this.thread.setSession({ models: { ...models, currentModelId: modelId } });
   }
 
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
-    const result = await this.current.connection.setConfigOption(this.current.sessionId, configId, value);
-    this.thread.setSession({ configOptions: configOptionsToView(configOptionsFromV1(result.configOptions)) });
+    const options = await this.settings('configOptions').setConfigOption(configId, value);
+    this.thread.setSession({ configOptions: configOptionsToView(options) });
+  }
+
+  /** The session's settings; the agent's own error when its setup answer did not offer `setting`. */
+  private settings(setting: 'modes' | 'models' | 'configOptions'): SessionSettings {
+    const { connection, sessionId } = this.current;
+    const settings = connection.settings(sessionId);
+    if (!settings?.[setting]) throw connection.unsupported(setting, sessionId);
+    return settings;
   }
 
   /**
@@ -406,7 +412,7 @@ export class SessionController implements SessionSink {
             available: models.availableModels.map((m) => ({ id: m.modelId, name: m.name, description: m.description ?? undefined })),
           }
         : undefined,
-      configOptions: configOptions ? configOptionsToView(configOptionsFromV1(configOptions)) : [],
+      configOptions: configOptions ? configOptionsToView(configOptions) : [],
       prompt: session.connection.caps.prompt,
     });
     this.dispose();
@@ -461,7 +467,7 @@ export class SessionController implements SessionSink {
     if (!pending) return;
     this.pending.delete(entryId);
     this.thread.resolvePermission(entryId, option ? { chosen: option.optionId, name: option.name, kind: option.kind } : 'cancelled');
-    pending.resolve({ outcome: option ? { outcome: 'selected', optionId: option.optionId } : { outcome: 'cancelled' } });
+    pending.resolve(option ? { outcome: 'selected', optionId: option.optionId } : { outcome: 'cancelled' });
   }
 
   private cancelPendingPermissions(): void {

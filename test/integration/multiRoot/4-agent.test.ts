@@ -50,8 +50,8 @@ describe('an agent from settings, in the real extension host', () => {
     assert.match(sessionId, /\S/);
     const [newSession] = agent.received().filter((m) => m.method === 'session/new');
     assert.deepEqual(newSession?.params, { cwd, mcpServers: [] });
-    const result = await connection.prompt({ sessionId, prompt: [{ type: 'text', text: 'hello from the integration tests' }] });
-    assert.equal(result.stopReason, 'end_turn');
+    const end = await connection.startTurn({ sessionId, prompt: [{ type: 'text', text: 'hello from the integration tests' }] }).ended;
+    assert.deepEqual(end, { reason: 'stopped', stopReason: 'end_turn' });
     const [prompt] = agent.received().filter((m) => m.method === 'session/prompt');
     assert.deepEqual(prompt?.params, { sessionId, prompt: [{ type: 'text', text: 'hello from the integration tests' }] });
   });

@@ -2,12 +2,17 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { TurnEnd } from '../../../src/acp/port/turn';
 import type { TestApi } from '../../../src/extension';
 import type { AgentSession } from '../../../src/sessions/routing/agentSession';
 import { activate, addRecordingAgent, assertConforms, restoreTab, waitFor, type RecordingAgent } from '../shared/extension';
 import { ScriptedRootsUi } from '../shared/scriptedRootsUi';
 
 const real = (p: string) => fs.realpathSync.native(p);
+/** A turn that did not end with the agent's stop reason fails the test with its error (as `session/prompt` rejected). */
+const stopped = (end: TurnEnd): void => {
+  if (end.reason !== 'stopped') throw end.error;
+};
 
 describe('multi-root: the root set, consent and enforcement', function () {
   this.timeout(60_000);
@@ -166,7 +171,7 @@ describe('multi-root: the root set, consent and enforcement', function () {
 
     it('refuses a read through the symlink that leads outside every folder, naming the path and the roots', async () => {
       const link = path.join(lib, 'outside-link');
-      await session.connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `read ${link}` }] });
+      await session.connection.startTurn({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `read ${link}` }] }).ended.then(stopped);
       const refusal = session.refusals.at(-1);
       assert.ok(refusal, 'the refusal is recorded on the session');
       assert.equal(refusal.operation, 'read');
@@ -177,7 +182,9 @@ describe('multi-root: the root set, consent and enforcement', function () {
 
     it('writes an agent’s path with a NUL byte into the log escaped, never raw', async () => {
       const marker = `nul-marker-${Date.now()}`;
-      await session.connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `read ${lib}/a\u0000${marker}` }] });
+      await session.connection
+        .startTurn({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `read ${lib}/a\u0000${marker}` }] })
+        .ended.then(stopped);
       assert.equal(session.refusals.at(-1)?.path, `${lib}/a\u0000${marker}`, 'refused (a NUL never names a file)');
       const logs = path.dirname(api.logUri.fsPath);
       const find = (): string | undefined => {
@@ -197,7 +204,9 @@ describe('multi-root: the root set, consent and enforcement', function () {
 
     it('lets the agent create a new file inside an additional folder', async () => {
       const target = path.join(docs, 'notes', 'from-agent.md');
-      await session.connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `write ${target} Hello from the agent` }] });
+      await session.connection
+        .startTurn({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `write ${target} Hello from the agent` }] })
+        .ended.then(stopped);
       assert.equal(fs.readFileSync(target, 'utf8'), 'Hello from the agent');
     });
 
@@ -208,7 +217,7 @@ describe('multi-root: the root set, consent and enforcement', function () {
       await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), '// unsaved line\n'));
       assert.ok(document.isDirty);
       const readsBefore = agent.received().length;
-      await session.connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `read ${file}` }] });
+      await session.connection.startTurn({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `read ${file}` }] }).ended.then(stopped);
       assert.ok(agent.received().length > readsBefore);
       const answer = agent
         .received()
@@ -220,7 +229,7 @@ describe('multi-root: the root set, consent and enforcement', function () {
 
     it('refuses a write outside the roots and creates nothing there', async () => {
       const outside = path.join(path.dirname(lib), 'outside', 'planted.txt');
-      await session.connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `write ${outside} nope` }] });
+      await session.connection.startTurn({ sessionId: session.sessionId, prompt: [{ type: 'text', text: `write ${outside} nope` }] }).ended.then(stopped);
       assert.equal(fs.existsSync(outside), false);
       assert.equal(session.refusals.at(-1)?.operation, 'write');
     });
@@ -229,7 +238,7 @@ describe('multi-root: the root set, consent and enforcement', function () {
   describe('taking a folder back binds open sessions at once', () => {
     let session: AgentSession;
     const greet = () => path.join(lib, 'src', 'greet.ts');
-    const prompt = (text: string) => session.connection.prompt({ sessionId: session.sessionId, prompt: [{ type: 'text', text }] });
+    const prompt = (text: string) => session.connection.startTurn({ sessionId: session.sessionId, prompt: [{ type: 'text', text }] }).ended.then(stopped);
 
     before(async () => {
       await api.grants.set('Roots Agent', [lib, docs]);
@@ -325,7 +334,9 @@ describe('multi-root: the root set, consent and enforcement', function () {
       // The folder left the workspace: the kept session can no longer reach it.
       const kept = api.sessions.find('Roots Agent', session.sessionId)!;
       assert.deepEqual(kept.withdrawn, [real(extra)]);
-      await kept.connection.prompt({ sessionId: kept.sessionId, prompt: [{ type: 'text', text: `read ${path.join(real(extra), 'README.md')}` }] });
+      await kept.connection
+        .startTurn({ sessionId: kept.sessionId, prompt: [{ type: 'text', text: `read ${path.join(real(extra), 'README.md')}` }] })
+        .ended.then(stopped);
       assert.equal(kept.refusals.at(-1)?.path, path.join(real(extra), 'README.md'));
       assert.match(
         ui.asked.find((q) => q.startsWith('stale:'))!,

@@ -236,7 +236,10 @@ describe('agents from the ACP Registry: install, run, update and uninstall in th
     assert.equal(status.stale, true, 'it shows that a restart applies the new version');
     const connection = api.agents.running('Registry Reference Agent')!;
     const { sessionId } = await connection.newSession({ cwd: folders[0]!, mcpServers: [] });
-    assert.equal((await connection.prompt({ sessionId, prompt: [{ type: 'text', text: 'still here' }] })).stopReason, 'end_turn');
+    assert.deepEqual(await connection.startTurn({ sessionId, prompt: [{ type: 'text', text: 'still here' }] }).ended, {
+      reason: 'stopped',
+      stopReason: 'end_turn',
+    });
     installedDir = gallery('ref-binary')!.installed!.dir;
     assert.match(installedDir!, /1\.1\.0/);
     await api.agents.restart('Registry Reference Agent');

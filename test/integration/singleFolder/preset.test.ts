@@ -16,8 +16,8 @@ describe('a single-folder workspace', () => {
     const connection = await api.agents.start('Reference Agent (offline)');
     assert.equal(connection.caps.agentInfo?.name, 'reference-agent');
     const { sessionId } = await connection.newSession({ cwd: vscode.workspace.workspaceFolders![0]!.uri.fsPath, mcpServers: [] });
-    const result = await connection.prompt({ sessionId, prompt: [{ type: 'text', text: 'hello' }] });
-    assert.equal(result.stopReason, 'end_turn');
+    const end = await connection.startTurn({ sessionId, prompt: [{ type: 'text', text: 'hello' }] }).ended;
+    assert.deepEqual(end, { reason: 'stopped', stopReason: 'end_turn' });
     await api.agents.stop('Reference Agent (offline)');
     assert.equal(api.agents.find('Reference Agent (offline)')?.state, 'stopped');
   });

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import type { SessionInfo } from '../../../src/acp/schema';
+import type { ListedSession } from '../../../src/acp/port/agentConnection';
 import { BackgroundPaging, PAGING_REFRESH_MS, pagingRefreshDelay, type PagingTarget } from '../../../src/history/backgroundPaging';
 import { AgentCatalog, type Lister, type SourcePlan } from '../../../src/history/catalog';
 import { flush } from '../../helpers/memoryPeer';
 
-function sessions(n: number, prefix = 's'): SessionInfo[] {
+function sessions(n: number, prefix = 's'): ListedSession[] {
   return Array.from({ length: n }, (_, i) => ({
     sessionId: `${prefix}${i}`,
     cwd: i % 2 === 0 ? '/w/app' : '/w/lib',
@@ -25,7 +25,7 @@ interface Request {
  * not answered yet. A cancelled request stays pending, like one whose agent has not answered the
  * `$/cancel_request` yet, until the test answers it (the page) or fails it.
  */
-function onDemandAgent(all: SessionInfo[], pageSize: number) {
+function onDemandAgent(all: ListedSession[], pageSize: number) {
   const requests: Request[] = [];
   const asked: Array<{ cwd?: string; cursor?: string }> = [];
   const lister: Lister = (params, signal) =>

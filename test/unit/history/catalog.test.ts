@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import type { SessionInfo } from '../../../src/acp/schema';
+import type { ListedSession } from '../../../src/acp/port/agentConnection';
 import type { JournalCursor } from '../../../src/history/changeJournal';
 import { AgentCatalog, parseTime, type ListPage, type Lister } from '../../../src/history/catalog';
 
 /** A fake agent's session/list over `sessions`: `pageSize` per page, opaque cursors, an exact cwd filter. */
-function fakeLister(sessions: SessionInfo[], pageSize: number) {
+function fakeLister(sessions: ListedSession[], pageSize: number) {
   const calls: Array<{ cwd?: string; cursor?: string }> = [];
   let failNext: Error | undefined;
   const lister: Lister = (params) => {
@@ -26,7 +26,7 @@ function fakeLister(sessions: SessionInfo[], pageSize: number) {
   return { lister, calls, failOnce: (error: Error) => (failNext = error) };
 }
 
-function sessions(n: number, cwds: string[]): SessionInfo[] {
+function sessions(n: number, cwds: string[]): ListedSession[] {
   return Array.from({ length: n }, (_, i) => ({
     sessionId: `s${i}`,
     cwd: cwds[i % cwds.length]!,
@@ -183,11 +183,11 @@ describe('AgentCatalog (session/list paging and merging)', () => {
     assert.equal(calls.length, 1, 'nothing sent for an aborted signal');
   });
 
-  it('reads updatedAt as a time only when it is one, and keeps _meta and additionalDirectories as given', async () => {
+  it('reads updatedAt as a time only when it is one, and keeps meta and additionalDirectories as given', async () => {
     const catalog = new AgentCatalog('Agent', () =>
       Promise.resolve({
         sessions: [
-          { sessionId: 'a', cwd: '/w', updatedAt: 'yesterday-ish', _meta: { tag: '<b>x</b>' } },
+          { sessionId: 'a', cwd: '/w', updatedAt: 'yesterday-ish', meta: { tag: '<b>x</b>' } },
           { sessionId: 'b', cwd: '/w', additionalDirectories: ['/x', '/y'], updatedAt: '2026-11-02T10:00:00.000Z' },
         ],
       }),
@@ -202,7 +202,7 @@ describe('AgentCatalog (session/list paging and merging)', () => {
 });
 
 describe('AgentCatalog storage (a million sessions: columns by slot, a change journal)', () => {
-  function pagedCatalog(pages: SessionInfo[][]) {
+  function pagedCatalog(pages: ListedSession[][]) {
     let next = 0;
     const catalog = new AgentCatalog('Agent', () => {
       const sessions = pages[next]!;
@@ -228,7 +228,7 @@ describe('AgentCatalog storage (a million sessions: columns by slot, a change jo
 
   it('ignores an older copy (not noted), takes a newer one, and keeps what a copy leaves out', async () => {
     const catalog = pagedCatalog([
-      [{ sessionId: 'a', cwd: '/w', title: 'Now', additionalDirectories: ['/x'], updatedAt: '2026-11-02T00:00:00Z', _meta: { k: 1 } }],
+      [{ sessionId: 'a', cwd: '/w', title: 'Now', additionalDirectories: ['/x'], updatedAt: '2026-11-02T00:00:00Z', meta: { k: 1 } }],
       [{ sessionId: 'a', cwd: '/w', title: 'Before', updatedAt: '2026-11-01T00:00:00Z' }],
       [{ sessionId: 'a', cwd: '/v', updatedAt: '2026-11-03T00:00:00Z' }],
     ]);
@@ -286,7 +286,7 @@ describe('AgentCatalog storage (a million sessions: columns by slot, a change jo
           { sessionId: 'b', cwd: '/w/app', additionalDirectories: ['/w/lib', '/w/docs'] },
           { sessionId: 'c', cwd: '/w/app', additionalDirectories: ['/w/lib'] },
         ]),
-      ) as SessionInfo[],
+      ) as ListedSession[],
     ]);
     await catalog.loadMore([undefined]);
     const [a, b, c] = ['a', 'b', 'c'].map((id) => catalog.slotOf(id)!) as [number, number, number];

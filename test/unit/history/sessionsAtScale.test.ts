@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { SessionInfo } from '../../../src/acp/schema';
+import type { ListedSession } from '../../../src/acp/port/agentConnection';
 import { AgentCatalog } from '../../../src/history/catalog';
 import { LocalSessionIndex, recordKey } from '../../../src/history/localIndex';
 import { RootLists } from '../../../src/history/rootLists';
@@ -25,7 +25,7 @@ function randomFrom(seed: number): () => number {
 }
 
 /** Sessions newest first, a minute apart; every 17th has no title. */
-function listing(count: number, random: () => number, from = 0): SessionInfo[] {
+function listing(count: number, random: () => number, from = 0): ListedSession[] {
   return Array.from({ length: count }, (_, k) => {
     const i = from + k;
     const words = [VERBS[Math.floor(random() * VERBS.length)]!];
@@ -97,8 +97,8 @@ describe('the Sessions model at scale', () => {
   });
 
   /** A catalog that has listed `sessions` (pages of 500), and can be handed more pages. */
-  async function catalogOf(sessions: SessionInfo[]): Promise<{ catalog: AgentCatalog; page(more: SessionInfo[]): Promise<void> }> {
-    let pages: SessionInfo[][] = [];
+  async function catalogOf(sessions: ListedSession[]): Promise<{ catalog: AgentCatalog; page(more: ListedSession[]): Promise<void> }> {
+    let pages: ListedSession[][] = [];
     for (let i = 0; i < sessions.length; i += 500) pages.push(sessions.slice(i, i + 500));
     let served = 0;
     const catalog = new AgentCatalog('Claude', () => {
@@ -334,7 +334,7 @@ describe('the Sessions model at scale', () => {
     it('is newest first, equal times in listing order, sessions without a time last, however the pages came', async () => {
       const random = randomFrom(17);
       const times = [5, 3, 3, 9, undefined, 1, 3, undefined, 7];
-      const listed: SessionInfo[] = times.map((t, i) => ({
+      const listed: ListedSession[] = times.map((t, i) => ({
         sessionId: `o${i}`,
         cwd: '/w/app',
         title: `Order ${i}`,

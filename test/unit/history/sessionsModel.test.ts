@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentCaps } from '../../../src/acp/capabilities';
-import type { SessionInfo } from '../../../src/acp/schema';
+import type { ListedSession } from '../../../src/acp/port/agentConnection';
 import { AgentCatalog } from '../../../src/history/catalog';
 import { LocalSessionIndex } from '../../../src/history/localIndex';
 import { matchTitle, snippetAround } from '../../../src/history/search';
@@ -41,8 +41,8 @@ function info(
   additionalDirectories: string[] | undefined,
   title: string | undefined,
   hoursAgo: number,
-  extra: Partial<SessionInfo> = {},
-): SessionInfo {
+  extra: Partial<ListedSession> = {},
+): ListedSession {
   return {
     sessionId,
     cwd,
@@ -53,14 +53,14 @@ function info(
   };
 }
 
-const LISTED: SessionInfo[] = [
+const LISTED: ListedSession[] = [
   info('exact', '/w/app', ['/w/lib', '/w/docs'], 'Refactor the greeting', 1),
   info('reordered', '/w/app', ['/w/docs', '/w/lib'], 'Reordered roots', 2),
   info('lib-only', '/w/lib', [], 'Library docs pass', 30),
   info('extra-root', '/elsewhere', ['/w/docs'], 'Docs from elsewhere', 24 * 3),
   info('other', '/other', [], 'Something else entirely', 24 * 30),
   info('untitled', '/w/app', ['/w/lib', '/w/docs'], undefined, 24 * 400),
-  info('html', '/w/app', ['/w/lib', '/w/docs'], '<img src=x onerror=alert(1)>', 5, { _meta: { tags: ['<script>'] } }),
+  info('html', '/w/app', ['/w/lib', '/w/docs'], '<img src=x onerror=alert(1)>', 5, { meta: { tags: ['<script>'] } }),
 ];
 
 describe('the session history model', () => {

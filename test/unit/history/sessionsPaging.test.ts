@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { SessionInfo } from '../../../src/acp/schema';
+import type { ListedSession } from '../../../src/acp/port/agentConnection';
 import { BackgroundPaging } from '../../../src/history/backgroundPaging';
 import { AgentCatalog, type ListPage } from '../../../src/history/catalog';
 import { LocalSessionIndex } from '../../../src/history/localIndex';
@@ -16,7 +16,7 @@ const workspace: WorkspaceShape = { folders: ['/w/app'], rootSetFor: () => ['/w/
 const NOW = Date.UTC(2026, 10, 21, 12);
 
 /** 300 sessions, newest first; the oldest (on the last page) is the only one about "zebra". */
-const LISTED: SessionInfo[] = Array.from({ length: 300 }, (_, i) => ({
+const LISTED: ListedSession[] = Array.from({ length: 300 }, (_, i) => ({
   sessionId: `s${i}`,
   cwd: '/w/app',
   title: i === 299 ? 'The zebra crossing' : `Session ${i} about greeting`,

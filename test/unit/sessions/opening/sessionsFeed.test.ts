@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { SessionInfo } from '../../../../src/acp/schema';
+import type { ListedSession } from '../../../../src/acp/port/agentConnection';
 import type { AcpConnection } from '../../../../src/acp/connection';
 import type { AgentStatus } from '../../../../src/agents/agentRegistry';
 import { Emitter } from '../../../../src/common/events';
@@ -22,7 +22,7 @@ const workspace: WorkspaceShape = { folders: ['/w/app'], rootSetFor: () => ['/w/
 const NOW = new FakeClock().now();
 const SETTINGS: ViewSettings = { agent: 'Agent', scope: 'all', query: '', showHidden: false };
 
-function sessions(count: number, prefix = 's', offset = 0): SessionInfo[] {
+function sessions(count: number, prefix = 's', offset = 0): ListedSession[] {
   return Array.from({ length: count }, (_, i) => ({
     sessionId: `${prefix}${i}`,
     cwd: '/w/app',
@@ -52,7 +52,7 @@ describe('SessionsFeed: what the Sessions view shows and when', () => {
   let dir: string;
   let index: LocalSessionIndex;
   let clock: FakeClock;
-  let listed: SessionInfo[];
+  let listed: ListedSession[];
   /** The cursor of every page the agent was asked for. */
   let asked: Array<string | undefined>;
   let catalog: AgentCatalog;

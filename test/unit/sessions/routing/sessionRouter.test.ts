@@ -417,7 +417,7 @@ describe('SessionRouter: the agent → client surface, routed to each session’
         onEvent: (event) =>
           received.push(event.type === 'message' && event.role === 'agent' && event.content.type === 'text' ? event.content.text : event.type),
         replayProgress: (done, total) => progress.push([done, total]),
-        requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }),
+        requestPermission: () => Promise.resolve({ outcome: 'cancelled' }),
         noteRefusal: () => undefined,
         updateTerminal: () => undefined,
         noteTerminalFailure: () => undefined,

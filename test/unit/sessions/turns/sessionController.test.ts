@@ -14,6 +14,7 @@ import { Thread } from '../../../../src/thread/thread';
 import { FULL_AGENT_CAPABILITIES, connectToMemoryAgent, flush, type MemoryAgent } from '../../../helpers/memoryPeer';
 import { tempDir } from '../../../helpers/referenceAgent';
 import { transcriptEvent } from '../../../../src/acp/v1/transcriptEvents';
+import { permissionRequest } from '../../../../src/acp/v1/sessionMapping';
 
 const options = [
   { optionId: 'r2', name: 'Never', kind: 'reject_always' },
@@ -39,7 +40,7 @@ describe('SessionController: turns, permissions, cancellation', () => {
     thread.onDidChange(() => changes++);
     controller = new SessionController(session, thread);
     client.onNotification(acp.SessionUpdateNotification, (n) => controller.onEvent(transcriptEvent(n.update)));
-    client.onRequest(acp.RequestPermissionMethod, (params, token) => controller.requestPermission(params, token));
+    client.servePermissions((request, token) => controller.requestPermission(request, token));
   });
   afterEach(() => {
     client.dispose();
@@ -87,10 +88,12 @@ describe('SessionController: turns, permissions, cancellation', () => {
   });
 
   it('picks an option by kind, never by position', async () => {
-    const answer = controller.requestPermission(acp.RequestPermissionRequest.parse({ sessionId: 's1', toolCall: { toolCallId: 't' }, options }));
+    const answer = controller.requestPermission(
+      permissionRequest(acp.RequestPermissionRequest.parse({ sessionId: 's1', toolCall: { toolCallId: 't' }, options })),
+    );
     const entryId = controller.thread.snapshot().entries.at(-1)!.id;
     assert.equal(controller.choosePermissionKind(entryId, 'allow_always'), true);
-    assert.deepEqual(await answer, { outcome: { outcome: 'selected', optionId: 'a2' } });
+    assert.deepEqual(await answer, { outcome: 'selected', optionId: 'a2' });
   });
 
   it('on cancel, answers pending permission requests with cancelled before sending session/cancel', async () => {
@@ -158,9 +161,12 @@ describe('SessionController: turns, permissions, cancellation', () => {
 
   it('answers cancelled when the agent cancels its own permission request', async () => {
     const source = new CancellationTokenSource();
-    const answer = controller.requestPermission(acp.RequestPermissionRequest.parse({ sessionId: 's1', toolCall: { toolCallId: 't' }, options }), source.token);
+    const answer = controller.requestPermission(
+      permissionRequest(acp.RequestPermissionRequest.parse({ sessionId: 's1', toolCall: { toolCallId: 't' }, options })),
+      source.token,
+    );
     source.cancel();
-    assert.deepEqual(await answer, { outcome: { outcome: 'cancelled' } });
+    assert.deepEqual(await answer, { outcome: 'cancelled' });
   });
 
   it('turns agent errors into entries with ways forward; the view keeps working', async () => {
@@ -236,7 +242,9 @@ describe('SessionController: turns, permissions, cancellation', () => {
     controller.thread.endTurn('end_turn');
     controller.thread.addUserPrompt([{ type: 'text', text: 'two' }]);
     const answer = controller.requestPermission(
-      acp.RequestPermissionRequest.parse({ sessionId: 's1', toolCall: { toolCallId: 'call_1', title: 'Edit b', status: 'pending' }, options }),
+      permissionRequest(
+        acp.RequestPermissionRequest.parse({ sessionId: 's1', toolCall: { toolCallId: 'call_1', title: 'Edit b', status: 'pending' }, options }),
+      ),
     );
     const tools = controller.thread.snapshot().entries.flatMap((e) => (e.kind === 'tool' ? [[e.title, e.status]] : []));
     assert.deepEqual(tools, [
@@ -246,7 +254,7 @@ describe('SessionController: turns, permissions, cancellation', () => {
     const card = controller.thread.snapshot().entries.find((e) => e.kind === 'permission');
     assert.ok(card?.kind === 'permission' && card.title === 'Edit b');
     controller.choosePermission(card.id, 'ok');
-    assert.deepEqual(await answer, { outcome: { outcome: 'selected', optionId: 'ok' } });
+    assert.deepEqual(await answer, { outcome: 'selected', optionId: 'ok' });
   });
 
   it('runs its turn hooks around every turn: before the prompt goes out, and after it ended however it ended', async () => {
