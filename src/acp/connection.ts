@@ -78,7 +78,8 @@ import type {
 } from './port/agentConnection';
 import type { TranscriptEvent } from './port/events';
 import { TurnRecord, type Turn } from './port/turn';
-import { listedSession, mcpServers, permissionRequest, permissionResponse, promptBlocks, setupAnswer } from './v1/sessionMapping';
+import { v1McpServers } from './v1/mcpServers';
+import { listedSession, permissionRequest, permissionResponse, promptBlocks, setupAnswer } from './v1/sessionMapping';
 import { configOptions, transcriptEvent } from './v1/transcriptEvents';
 
 export { HandlerError, type CancellationToken, type NotificationHandler, type RequestHandler } from './rpcPeer';
@@ -462,7 +463,7 @@ export class AcpConnection extends RpcPeer implements AgentConnection {
     return {
       cwd: params.cwd,
       ...(params.additionalDirectories !== undefined ? { additionalDirectories: [...params.additionalDirectories] } : {}),
-      mcpServers: mcpServers(params.mcpServers ?? []),
+      mcpServers: v1McpServers(params.mcpServers ?? []),
     };
   }
 

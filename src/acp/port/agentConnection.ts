@@ -13,6 +13,7 @@
 import type { CancellationToken, Disposable } from 'vscode-jsonrpc/node';
 import type { Event } from '../../common/events';
 import type { ConfigOption, ToolCallChange, TranscriptEvent } from './events';
+import type { McpServerConfig } from './mcp';
 import type { Turn } from './turn';
 
 export type { CancellationToken, Disposable } from 'vscode-jsonrpc/node';
@@ -71,29 +72,13 @@ export type AgentCapability = 'list' | 'load' | 'resume' | 'fork' | 'close' | 'd
 
 // ---- what crosses the port ------------------------------------------------------------------------
 
-/** An MCP server the client asks the agent to connect to (stdio has no `type`; http and sse need the agent's capability). */
-export type McpServer =
-  | {
-      readonly type: 'http' | 'sse';
-      readonly name: string;
-      readonly url: string;
-      readonly headers: readonly { readonly name: string; readonly value: string }[];
-    }
-  | {
-      readonly type?: undefined;
-      readonly name: string;
-      readonly command: string;
-      readonly args: readonly string[];
-      readonly env: readonly { readonly name: string; readonly value: string }[];
-    };
-
 /** The roots and MCP servers of a session's setup (new, load, resume, fork): always the complete lists. */
 export interface SessionSetupParams {
   /** The primary folder (absolute). */
   readonly cwd: string;
   /** The other folders (absolute); only when the agent advertised `additionalDirectories`. */
   readonly additionalDirectories?: readonly string[];
-  readonly mcpServers?: readonly McpServer[];
+  readonly mcpServers?: readonly McpServerConfig[];
 }
 
 export interface SessionMode {

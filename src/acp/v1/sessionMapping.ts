@@ -1,11 +1,10 @@
 /**
  * ACP v1 ↔ the port's session types (`acp/port/agentConnection.ts`): a setup answer, a listed session, a permission
- * request and its answer, the prompt and MCP servers the client sends. `null` (v1's "not given") becomes absent;
+ * request and its answer, the prompt the client sends (MCP servers: `v1/mcpServers.ts`). `null` (v1's "not given") becomes absent;
  * `_meta` of a listed session is kept as sent (the same object: the catalog compares it by identity).
  */
 import type {
   ListedSession,
-  McpServer,
   PermissionOutcome,
   PermissionRequest,
   PromptBlock,
@@ -14,7 +13,6 @@ import type {
   SessionSetupAnswer,
 } from '../port/agentConnection';
 import type {
-  McpServer as V1McpServer,
   OutgoingContentBlock,
   RequestPermissionRequest,
   RequestPermissionResponse,
@@ -80,11 +78,4 @@ export function permissionResponse(outcome: PermissionOutcome): RequestPermissio
 
 export function promptBlocks(prompt: readonly PromptBlock[]): OutgoingContentBlock[] {
   return prompt.map((block): OutgoingContentBlock => (block.type === 'resource' ? { type: 'resource', resource: { ...block.resource } } : { ...block }));
-}
-
-export function mcpServers(servers: readonly McpServer[]): V1McpServer[] {
-  return servers.map((server): V1McpServer => {
-    if (server.type === undefined) return { ...server, args: [...server.args], env: server.env.map((e) => ({ ...e })) };
-    return { ...server, type: server.type, headers: server.headers.map((h) => ({ ...h })) };
-  });
 }

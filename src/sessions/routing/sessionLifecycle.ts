@@ -4,12 +4,13 @@
  * advertises it (an empty list means "no extra roots" and says so explicitly), and never otherwise.
  */
 import * as l10n from '@vscode/l10n';
-import type { AgentConnection, McpServer, SessionSetupAnswer } from '../../acp/port/agentConnection';
+import type { AgentConnection, SessionSetupAnswer } from '../../acp/port/agentConnection';
+import type { McpServerConfig } from '../../acp/port/mcp';
 import { additionalPaths, describeRoots, type RootSet } from '../../roots/rootSet';
 import { AgentSession, type SessionSetup } from './agentSession';
 
 export interface SessionOptions {
-  readonly mcpServers?: readonly McpServer[];
+  readonly mcpServers?: readonly McpServerConfig[];
 }
 
 /** The root fields of a lifecycle request for this agent. Throws if the agent cannot take the set. */
