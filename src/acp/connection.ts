@@ -52,7 +52,6 @@ import {
   TerminalWaitForExitMethod,
   WriteTextFileMethod,
   type AuthMethod,
-  type Implementation,
   type McpServer,
   type ParamsOf,
   type RequestDefinition,
@@ -64,6 +63,7 @@ import {
 import type {
   AgentCapability,
   AgentConnection,
+  ClientInfo,
   PermissionHandler,
   PromptBlock,
   SessionCloser,
@@ -92,7 +92,7 @@ export interface AcpConnectionOptions extends RpcPeerOptions {
 }
 
 export interface InitializeOptions {
-  readonly clientInfo: Implementation;
+  readonly clientInfo: ClientInfo;
   readonly features?: ClientFeatureOptions;
 }
 
@@ -290,7 +290,7 @@ export class AcpConnection extends RpcPeer implements AgentConnection {
       },
       options.features ?? {},
     );
-    const result = await this.send(InitializeMethod, { protocolVersion: PROTOCOL_VERSION, clientCapabilities, clientInfo: options.clientInfo }, token);
+    const result = await this.send(InitializeMethod, { protocolVersion: PROTOCOL_VERSION, clientCapabilities, clientInfo: { ...options.clientInfo } }, token);
     // The version is chosen here, from the answer (only v1 exists yet; v2 plugs in at chooseProtocolVersion).
     if (chooseProtocolVersion(result.protocolVersion) === undefined) {
       const error = new ProtocolVersionError(this.agentName, result.protocolVersion, PROTOCOL_VERSION);

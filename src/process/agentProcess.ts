@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import type { AgentCaps, ClientFeatureOptions } from '../acp/capabilities';
 import { AcpConnection } from '../acp/connection';
-import type { Implementation } from '../acp/schema';
+import type { ClientInfo } from '../acp/port/agentConnection';
 import { stdioTransport } from '../acp/transport/stdio';
 import type { MessageTap } from '../acp/transport/transport';
 import type { AgentCommand } from './command';
@@ -36,7 +36,7 @@ export interface AgentProcessOptions {
   /** The environment the agent's settings are merged over (default: this process's). */
   readonly parentEnv?: NodeJS.ProcessEnv;
   readonly logger?: Logger;
-  readonly clientInfo: Implementation;
+  readonly clientInfo: ClientInfo;
   readonly features?: ClientFeatureOptions;
   /** Registers agent → client handlers on every new connection, before `initialize`. */
   readonly registerHandlers?: (connection: AcpConnection, confinement?: Confinement) => void;

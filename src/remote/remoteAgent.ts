@@ -11,7 +11,7 @@ import * as l10n from '@vscode/l10n';
 import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import type { AgentCaps, ClientFeatureOptions } from '../acp/capabilities';
 import { AcpConnection } from '../acp/connection';
-import type { Implementation } from '../acp/schema';
+import type { ClientInfo } from '../acp/port/agentConnection';
 import {
   checkRemoteEndpoint,
   displayUrl,
@@ -43,7 +43,7 @@ export interface RemoteAgentOptions {
   /** What the connection talks through, made from the link (the path mapping wraps it); default the link itself. */
   readonly wrapTransport?: (link: RemoteLink) => AcpTransport;
   readonly logger?: Logger;
-  readonly clientInfo: Implementation;
+  readonly clientInfo: ClientInfo;
   readonly features?: ClientFeatureOptions;
   /** Registers agent → client handlers on every new connection, before `initialize`. */
   readonly registerHandlers?: (connection: AcpConnection) => void;

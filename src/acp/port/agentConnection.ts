@@ -27,6 +27,9 @@ export interface AgentInfo {
   readonly title?: string;
 }
 
+/** Who this client says it is to an agent (the same fields). */
+export type ClientInfo = AgentInfo;
+
 /**
  * A way to sign in the agent offers: `agent` methods are run by the agent (`authenticate`), `terminal` methods
  * run the agent's own command (plus `args`, `env`) in a terminal for the user; `unknown`: a kind this client
