@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { envValue } from '../process/environment';
-import { formatIssues } from '../acp/schema';
+import { formatIssues } from '../common/zodIssues';
 import {
   buildServer,
   type ConfiguredMcpServer,
