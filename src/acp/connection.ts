@@ -63,6 +63,8 @@ import {
 import type { TranscriptEvent } from './port/events';
 import { TurnRecord, type Turn } from './port/turn';
 import { transcriptEvent } from './v1/transcriptEvents';
+import type { FileSystemHost, ServeTerminalsOptions, TerminalHost } from './port/client';
+import * as clientServing from './v1/clientServing';
 
 export { HandlerError, type CancellationToken, type NotificationHandler, type RequestHandler } from './rpcPeer';
 
@@ -401,5 +403,17 @@ export class AcpConnection extends RpcPeer {
 
   protected invalidAnswer(definition: RequestDefinition, details: string): Error {
     return new InvalidResponseError(this.agentName, definition.method, details);
+  }
+
+  // ---- client-served capabilities (the port's acp/port/client.ts, on v1 by acp/v1/clientServing.ts) ----
+
+  /** Serves the agent's `fs/read_text_file` and `fs/write_text_file` with `host`. Before `initialize`, which advertises them. */
+  serveFileSystem(host: FileSystemHost): Disposable {
+    return clientServing.serveFileSystem(this, host);
+  }
+
+  /** Serves the agent's five `terminal/*` requests with `host`. Before `initialize`, which advertises them unless told not to. */
+  serveTerminals(host: TerminalHost, options?: ServeTerminalsOptions): Disposable {
+    return clientServing.serveTerminals(this, host, options);
   }
 }
