@@ -81,6 +81,8 @@ import { TurnRecord, type Turn } from './port/turn';
 import { v1McpServers } from './v1/mcpServers';
 import { listedSession, permissionRequest, permissionResponse, promptBlocks, setupAnswer } from './v1/sessionMapping';
 import { configOptions, transcriptEvent } from './v1/transcriptEvents';
+import type { FileSystemHost, ServeTerminalsOptions, TerminalHost } from './port/client';
+import * as clientServing from './v1/clientServing';
 
 export { HandlerError, type CancellationToken, type NotificationHandler, type RequestHandler } from './rpcPeer';
 
@@ -532,5 +534,17 @@ export class AcpConnection extends RpcPeer implements AgentConnection {
 
   protected invalidAnswer(definition: RequestDefinition, details: string): Error {
     return new InvalidResponseError(this.agentName, definition.method, details);
+  }
+
+  // ---- client-served capabilities (the port's acp/port/client.ts, on v1 by acp/v1/clientServing.ts) ----
+
+  /** Serves the agent's `fs/read_text_file` and `fs/write_text_file` with `host`. Before `initialize`, which advertises them. */
+  serveFileSystem(host: FileSystemHost): Disposable {
+    return clientServing.serveFileSystem(this, host);
+  }
+
+  /** Serves the agent's five `terminal/*` requests with `host`. Before `initialize`, which advertises them unless told not to. */
+  serveTerminals(host: TerminalHost, options?: ServeTerminalsOptions): Disposable {
+    return clientServing.serveTerminals(this, host, options);
   }
 }

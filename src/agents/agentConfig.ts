@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import type { AgentCommand } from '../process/command';
 import { checkPathMappings } from '../acp/pathMapping';
-import { formatIssues } from '../acp/schema';
+import { formatIssues } from '../common/zodIssues';
 import { displayUrl, type RemoteEndpoint, type RemoteKind } from '../acp/transport/remote';
 import { OFFICIAL_REGISTRY_URL, type DistributionKind, type InstalledAgent, type PackageDistribution, type RegistryAgent } from './registry/types';
 

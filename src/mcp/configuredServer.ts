@@ -1,13 +1,13 @@
 /**
  * A configured MCP server: where it came from, its transport, the two formats it is written in (this
  * extension's setting and VS Code's `.vscode/mcp.json`, as zod schemas), and the final checks that turn a
- * draft with its variables expanded into ACP's `McpServer`. Reading the setting and the files is
- * mcpConfig.ts; choosing what an agent gets is mcpSelection.ts.
+ * draft with its variables expanded into the port's `McpServerConfig` (`acp/port/mcp.ts`). Reading the
+ * setting and the files is mcpConfig.ts; choosing what an agent gets is mcpSelection.ts.
  */
 import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import * as z from 'zod';
-import { type McpServer, type McpServerStdio } from '../acp/schema';
+import type { McpServerConfig, McpStdioServerConfig } from '../acp/port/mcp';
 
 /** The setting's full name, as used in messages. */
 export const MCP_SERVERS_SETTING = 'acpWorkspace.mcpServers';
@@ -20,19 +20,19 @@ export type McpSource =
 /** One server as configured, already in the shape ACP sends. */
 export interface ConfiguredMcpServer {
   readonly source: McpSource;
-  readonly server: McpServer;
+  readonly server: McpServerConfig;
 }
 
 export type McpTransport = 'stdio' | 'http' | 'sse';
 
 /** The transport of an ACP server (stdio servers have no `type`). */
-export function transportOf(server: McpServer): McpTransport {
-  return server['type'] === 'http' || server['type'] === 'sse' ? server['type'] : 'stdio';
+export function transportOf(server: McpServerConfig): McpTransport {
+  return server.type ?? 'stdio';
 }
 
 /** A stdio server (ACP sends it without `type`). */
-export function isStdioServer(server: McpServer): server is McpServerStdio {
-  return transportOf(server) === 'stdio';
+export function isStdioServer(server: McpServerConfig): server is McpStdioServerConfig {
+  return server.type === undefined;
 }
 
 /** `acpWorkspace.mcpServers[2]` or the file's path. */
@@ -128,7 +128,7 @@ export interface RemoteDraft {
 }
 
 /** Final checks on expanded values; an error message (never quoting a value) or the ACP server. */
-export function buildServer(draft: StdioDraft | RemoteDraft): McpServer | string {
+export function buildServer(draft: StdioDraft | RemoteDraft): McpServerConfig | string {
   if ('command' in draft) {
     if (draft.command.trim() === '') return l10n.t('command: is empty');
     for (const [name, value] of draft.env) {

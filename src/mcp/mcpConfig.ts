@@ -8,7 +8,7 @@
  * file, which server, what is wrong); a file that cannot be read as JSONC is one problem. Nothing here
  * throws on bad input, and no problem text ever contains an env or header value.
  *
- * The result is ACP's `McpServer` shape (env and headers as `[{name, value}]`, stdio without `type`);
+ * The result is the port's `McpServerConfig` shape (env and headers as `[{name, value}]`, stdio without `type`);
  * what a configured server is, the formats' zod schemas and the final checks are in configuredServer.ts;
  * which of them an agent actually gets is decided by `selectMcpServers` (mcpSelection.ts).
  */
@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { envValue } from '../process/environment';
-import { formatIssues } from '../acp/schema';
+import { formatIssues } from '../common/zodIssues';
 import {
   buildServer,
   type ConfiguredMcpServer,

@@ -8,7 +8,7 @@
  * Every server not passed is listed with the reason.
  */
 import * as l10n from '@vscode/l10n';
-import type { McpServer } from '../acp/schema';
+import type { McpServerConfig } from '../acp/port/mcp';
 import { type ConfiguredMcpServer, describeMcpSource, isStdioServer, type McpSource, transportOf } from './configuredServer';
 
 /** The agent's `mcpCapabilities` (`AgentCaps.mcp`). */
@@ -25,7 +25,7 @@ export interface NotPassedMcpServer {
 
 export interface McpSelection {
   /** What goes into `mcpServers` of session/new, load, resume and fork. */
-  readonly passed: McpServer[];
+  readonly passed: McpServerConfig[];
   readonly notPassed: NotPassedMcpServer[];
 }
 
@@ -47,7 +47,7 @@ export function selectMcpServers(configured: readonly ConfiguredMcpServer[], cap
     const current = winners.get(entry.server.name);
     if (current === undefined || (current.source.kind === 'file' && entry.source.kind === 'setting')) winners.set(entry.server.name, entry);
   }
-  const passed: McpServer[] = [];
+  const passed: McpServerConfig[] = [];
   const notPassed: NotPassedMcpServer[] = [];
   for (const entry of configured) {
     const { name } = entry.server;
@@ -80,7 +80,7 @@ const SECRET_FLAG = /token|secret|passw|pwd|api[-_]?key|auth|credential|bearer|c
  * after secret-looking flags, URL credentials and query values, and token-like URL path segments are
  * redacted too.
  */
-export function describeMcpServer(server: McpServer, source?: McpSource): string {
+export function describeMcpServer(server: McpServerConfig, source?: McpSource): string {
   const from = source ? ` from ${describeMcpSource(source)}` : '';
   let line: string;
   let secrets: string[];

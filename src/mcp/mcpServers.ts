@@ -9,7 +9,7 @@ import type { AgentCaps } from '../acp/capabilities';
 import type { Logger } from '../common/logger';
 import { mcpJsonPath, readConfiguredServers } from './mcpConfig';
 import { describeMcpSelection, selectMcpServers } from './mcpSelection';
-import type { McpServer } from '../acp/schema';
+import type { McpServerConfig } from '../acp/port/mcp';
 
 /** Where the configuration comes from (the VS Code layer reads the workspace and the setting). */
 export interface McpInputs {
@@ -22,7 +22,7 @@ export interface McpInputs {
 }
 
 export interface McpChoice {
-  readonly servers: McpServer[];
+  readonly servers: McpServerConfig[];
   /** One line per server not passed (for the chat and the log). */
   readonly notPassed: string[];
 }

@@ -173,21 +173,32 @@ export class RootGuard {
     const resolved = await resolvePhysically(p);
     if ('reason' in resolved) return refuse(resolved.reason, resolved.message);
     if (pathLength(resolved.realPath) > PATH_MAX) {
-      return refuse('too-long', `${quotePath(p)} resolves to a path longer than this system allows`);
+      return refuse('too-long', l10n.t('{0} resolves to a path longer than this system allows', quotePath(p)));
     }
     const root = this.containing(resolved.realPath);
     if (root === undefined) {
       const lexical = path.resolve(p);
-      const via = resolved.viaSymlink || lexical !== resolved.realPath ? `: it resolves to ${resolved.realPath}` : '';
-      return refuse('outside-roots', `${quotePath(p)} is outside ${this.rootsInWords()}${via}`);
+      const outside = this.outsideInWords(quotePath(p));
+      const via = resolved.viaSymlink || lexical !== resolved.realPath;
+      return refuse('outside-roots', via ? l10n.t('{0}: it resolves to {1}', outside, resolved.realPath) : outside);
     }
     return { allowed: true, realPath: resolved.realPath, root, exists: resolved.exists };
   }
 
-  private rootsInWords(): string {
-    const missing = this.unavailable.length === 0 ? '' : `; not available: ${this.unavailable.map((u) => u.root).join(', ')}`;
-    if (this.roots.length === 0) return `this session’s folders (the session has none${missing})`;
-    return `this session’s folder${this.roots.length === 1 ? '' : 's'} (${this.roots.join(', ')}${missing})`;
+  /** "<path> is outside this session's folders (…)": a clause the callers put in their sentences. */
+  private outsideInWords(shown: string): string {
+    const roots = this.roots.join(', ');
+    if (this.unavailable.length === 0) {
+      if (this.roots.length === 0) return l10n.t('{0} is outside this session’s folders (the session has none)', shown);
+      return this.roots.length === 1
+        ? l10n.t('{0} is outside this session’s folder ({1})', shown, roots)
+        : l10n.t('{0} is outside this session’s folders ({1})', shown, roots);
+    }
+    const missing = this.unavailable.map((u) => u.root).join(', ');
+    if (this.roots.length === 0) return l10n.t('{0} is outside this session’s folders (the session has none; not available: {1})', shown, missing);
+    return this.roots.length === 1
+      ? l10n.t('{0} is outside this session’s folder ({1}; not available: {2})', shown, roots, missing)
+      : l10n.t('{0} is outside this session’s folders ({1}; not available: {2})', shown, roots, missing);
   }
 
   private fold(s: string): string {

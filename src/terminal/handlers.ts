@@ -1,14 +1,12 @@
 /**
- * The five ACP `terminal/*` methods on a connection, served by {@link Terminals}. A terminal's cwd must
- * lie inside its session's roots (checked by the session's RootGuard); a session the client does not
- * know cannot start terminals. A `terminal/create` that fails is told to its session before the agent
- * gets the error, so the user sees every command the agent asked for. A session may refuse every command
- * (a remote agent that is not offered the terminal, which is then not advertised either) or admit each one
- * (asked first, confined).
- */
+ * The agent's terminals on a connection (the port's {@link TerminalHost}: create, output, wait for exit, kill,
+ * release), served by {@link Terminals}. A terminal's cwd must lie inside its session's roots (checked by the
+ * session's RootGuard); a session the client does not know cannot start terminals. A `terminal/create` that fails
+ * is told to its session before the agent gets the error, so the user sees every command the agent asked for. A
+ * session may refuse every command (a remote agent that is not offered the terminal, which is then not advertised
+ * either) or admit each one (asked first, confined). */
 import * as l10n from '@vscode/l10n';
-import type { AcpConnection, CancellationToken } from '../acp/connection';
-import { TerminalCreateMethod, TerminalKillMethod, TerminalOutputMethod, TerminalReleaseMethod, TerminalWaitForExitMethod } from '../acp/schema';
+import type { CancellationSignal, TerminalHost } from '../acp/port/client';
 import type { RootGuard } from '../roots/rootGuard';
 import { TerminalError, TerminalErrorCodes } from './terminalError';
 import type { CreateTerminalParams, TerminalAdmission, Terminals } from './terminals';
@@ -21,7 +19,7 @@ export interface TerminalSession {
    * Lets each command start and confines it (a remote agent's command: asked first, confined, fail closed);
    * undefined: commands run as the connection's {@link Terminals} runs them. `token`: the request's.
    */
-  admit?(token: CancellationToken): TerminalAdmission;
+  admit?(token: CancellationSignal): TerminalAdmission;
   /**
    * `terminal/create` failed: the folder was refused (a {@link TerminalCwdRefusedError}) or the command could
    * not start. The agent gets the error after this.
@@ -31,25 +29,13 @@ export interface TerminalSession {
   refuse?(params: CreateTerminalParams): TerminalError | undefined;
 }
 
-export interface TerminalHandlerOptions {
-  /**
-   * Whether the connection advertises the terminal (default true). False: the handlers only answer, in words, an
-   * agent that asks anyway (`TerminalSession.refuse` says why), and `terminal` is not among the client's
-   * capabilities.
-   */
-  readonly advertise?: boolean;
-}
-
-export function registerTerminalHandlers(
-  connection: AcpConnection,
-  terminals: Terminals,
-  sessionOf: (sessionId: string) => TerminalSession | undefined,
-  options: TerminalHandlerOptions = {},
-): void {
-  const registration = { advertise: options.advertise !== false };
-  connection.onRequest(
-    TerminalCreateMethod,
-    async (params, token) => {
+/**
+ * The terminal host a connection serves (`serveTerminals`): {@link Terminals} for the sessions `sessionOf` knows on
+ * that connection.
+ */
+export function terminalHost(terminals: Terminals, sessionOf: (sessionId: string) => TerminalSession | undefined): TerminalHost {
+  return {
+    create: async (params, token) => {
       const session = sessionOf(params.sessionId);
       if (!session) {
         throw new TerminalError(TerminalErrorCodes.UnknownTerminal, l10n.t('No open session {0} on this connection.', params.sessionId), {
@@ -65,31 +51,9 @@ export function registerTerminalHandlers(
         throw error;
       }
     },
-    registration,
-  );
-  connection.onRequest(
-    TerminalOutputMethod,
-    (params) => {
-      const { output, truncated, exitStatus } = terminals.output(params);
-      return exitStatus ? { output, truncated, exitStatus: { ...exitStatus } } : { output, truncated };
-    },
-    registration,
-  );
-  connection.onRequest(TerminalWaitForExitMethod, async (params, token) => ({ ...(await terminals.waitForExit(params, token)) }), registration);
-  connection.onRequest(
-    TerminalKillMethod,
-    async (params) => {
-      await terminals.kill(params);
-      return {};
-    },
-    registration,
-  );
-  connection.onRequest(
-    TerminalReleaseMethod,
-    async (params) => {
-      await terminals.release(params);
-      return {};
-    },
-    registration,
-  );
+    output: (ref) => terminals.output(ref),
+    waitForExit: (ref, token) => terminals.waitForExit(ref, token),
+    kill: (ref) => terminals.kill(ref),
+    release: (ref) => terminals.release(ref),
+  };
 }

@@ -19,19 +19,13 @@ import { executableProblem, spawnGroup } from '../process/spawnGroup';
 import type { ConfinedCommand } from '../process/confinement/types';
 import { TerminalError, TerminalErrorCodes } from './terminalError';
 import { errorMessage } from '../common/errors';
+import type { CancellationSignal, TerminalExitStatus as ExitStatus, TerminalOutput } from '../acp/port/client';
 
-/** How a command ended: `exitCode` null when a signal ended it, `signal` null when it exited by itself. */
-export interface ExitStatus {
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-}
-
-/** The answer to `terminal/output`. `exitStatus` only once the command has exited. */
-export interface TerminalOutput {
-  readonly output: string;
-  readonly truncated: boolean;
-  readonly exitStatus?: ExitStatus;
-}
+/**
+ * How a command ended (`exitCode` null when a signal ended it, `signal` null when it exited by itself), the answer
+ * to `terminal/output`, and the part of a cancellation token this needs: the port's shapes (`acp/port/client.ts`).
+ */
+export type { CancellationSignal, ExitStatus, TerminalOutput };
 
 /** What changed: a terminal was created, has new output, exited, or was released. */
 export type TerminalChange = 'created' | 'output' | 'exited' | 'released';
@@ -61,12 +55,6 @@ export interface TerminalView {
   readonly startedAt: number;
   readonly exitedAt: number | undefined;
   readonly released: boolean;
-}
-
-/** The part of a cancellation token this needs (vscode-jsonrpc's and VS Code's both fit). */
-export interface CancellationSignal {
-  readonly isCancellationRequested: boolean;
-  onCancellationRequested(listener: () => void): { dispose(): void };
 }
 
 /** Everything needed to start one terminal. */

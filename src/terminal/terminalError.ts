@@ -1,25 +1,24 @@
 /**
- * The error every terminal operation fails with. It is a JSON-RPC `ResponseError` (the connection's
- * `HandlerError`), so an ACP request handler can let it propagate and the agent receives its code,
- * message and data unchanged.
+ * The error every terminal operation fails with. It is the port's {@link ClientRefusal}, so a terminal host can
+ * let it propagate and the agent receives its code, message and data unchanged (the protocol adapter answers
+ * with them).
  */
-import { HandlerError } from '../acp/connection';
-import { ErrorCodes } from '../acp/errors';
+import { ClientRefusal, RefusalCodes } from '../acp/port/client';
 
 /** Codes a {@link TerminalError} carries. */
 export const TerminalErrorCodes = {
   /** Bad request: an empty command, a cwd that is not allowed or not a folder. */
-  InvalidParams: ErrorCodes.InvalidParams,
+  InvalidParams: RefusalCodes.InvalidParams,
   /** No such terminal in this session (never created, released, or another session's). */
-  UnknownTerminal: ErrorCodes.ResourceNotFound,
+  UnknownTerminal: RefusalCodes.ResourceNotFound,
   /** The command could not be started (not found, not executable…). */
-  SpawnFailed: ErrorCodes.InternalError,
+  SpawnFailed: RefusalCodes.InternalError,
   /** `terminal/wait_for_exit` was cancelled. */
-  Cancelled: ErrorCodes.RequestCancelled,
+  Cancelled: RefusalCodes.RequestCancelled,
   /** The client terminal is not offered to this agent (it was not advertised). */
-  NotOffered: ErrorCodes.MethodNotFound,
+  NotOffered: RefusalCodes.MethodNotFound,
   /** The command was refused: the user did not allow it, or it cannot be confined. */
-  Refused: ErrorCodes.InvalidParams,
+  Refused: RefusalCodes.InvalidParams,
 } as const;
 
 /** Extra details sent with the error (`data`), for logs and for agents that read them. */
@@ -35,13 +34,8 @@ export interface TerminalErrorData {
 }
 
 /** A terminal operation that failed; `code` is the JSON-RPC error code to answer with. */
-export class TerminalError extends HandlerError<TerminalErrorData> {
+export class TerminalError extends ClientRefusal<TerminalErrorData> {
   override name = 'TerminalError';
-  constructor(code: number, message: string, data?: TerminalErrorData) {
-    super(code, message, data);
-    // ResponseError pins its own prototype; restore ours so `instanceof TerminalError` holds.
-    Object.setPrototypeOf(this, new.target.prototype);
-  }
 }
 
 /**

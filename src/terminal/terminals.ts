@@ -15,7 +15,7 @@
 import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../common/logger';
-import type { CreateTerminalRequest } from '../acp/schema/clientMethods';
+import type { CreateTerminalRequest, TerminalRef } from '../acp/port/client';
 import type { RootGuard } from '../roots/rootGuard';
 import { planCommand } from './commandLine';
 import { mergeEnv } from '../process/environment';
@@ -35,14 +35,11 @@ import { errorMessage } from '../common/errors';
 
 export type { CancellationSignal, ExitStatus, TerminalChange, TerminalConfine, TerminalOutput, TerminalView } from './terminal';
 
-/** The `terminal/create` params this uses (our zod output type: `args` and `env` default to `[]`). */
-export type CreateTerminalParams = Pick<CreateTerminalRequest, 'sessionId' | 'command' | 'args' | 'env' | 'cwd' | 'outputByteLimit'>;
+/** The command the agent wants run (the port's `terminal/create` request). */
+export type CreateTerminalParams = CreateTerminalRequest;
 
 /** Which terminal, asked for by which session (the params of output, wait_for_exit, kill and release). */
-export interface TerminalRef {
-  readonly sessionId: string;
-  readonly terminalId: string;
-}
+export type { TerminalRef };
 
 /** A command about to start, for whoever must allow it first (a remote agent's command: asked, confined). */
 export interface TerminalStartRequest {

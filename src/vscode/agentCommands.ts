@@ -64,8 +64,9 @@ export async function startWithProgress(
   restart?: (name: string) => Promise<unknown>,
 ): Promise<boolean> {
   try {
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${restart ? 'Restarting' : 'Starting'} ${name}…` }, () =>
-      restart ? restart(name) : agents.start(name),
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: restart ? vscode.l10n.t('Restarting {0}…', name) : vscode.l10n.t('Starting {0}…', name) },
+      () => (restart ? restart(name) : agents.start(name)),
     );
     return true;
   } catch (error) {

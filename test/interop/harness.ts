@@ -19,10 +19,10 @@ import { HandlerError, type AcpConnection } from '../../src/acp/connection';
 import { ErrorCodes } from '../../src/acp/errors';
 import * as acp from '../../src/acp/schema';
 import { ActiveSessions } from '../../src/sessions/routing/activeSessions';
-import { registerFsHandlers } from '../../src/sessions/routing/fsHandlers';
+import { fileSystemHost } from '../../src/sessions/routing/fsHandlers';
 import type { AgentSession } from '../../src/sessions/routing/agentSession';
 import { SessionController, type TurnHooks } from '../../src/sessions/turns/sessionController';
-import { registerTerminalHandlers } from '../../src/terminal/handlers';
+import { terminalHost } from '../../src/terminal/handlers';
 import { Terminals } from '../../src/terminal/terminals';
 import { Thread } from '../../src/thread/thread';
 import { conformance } from '../helpers/conformance';
@@ -215,12 +215,18 @@ export class InteropClient {
       return controller.requestPermission(request, token);
     });
     // fs/* exactly as the extension serves them: only inside the session's roots.
-    registerFsHandlers(connection, { sessions: this.sessions, logger: this.logger });
-    const terminals = new Terminals({ logger: this.logger, parentEnv: this.options.agent.env });
-    registerTerminalHandlers(connection, terminals, (sessionId) => {
+    const sessionOf = (sessionId: string) => {
       const session = this.sessions.find(connection.agentName, sessionId);
-      return session && session.connection === connection ? { guard: session.guard, cwd: session.rootSet.cwd.path } : undefined;
-    });
+      return session?.connection === connection ? session : undefined;
+    };
+    connection.serveFileSystem(fileSystemHost({ sessionOf, logger: this.logger }));
+    const terminals = new Terminals({ logger: this.logger, parentEnv: this.options.agent.env });
+    connection.serveTerminals(
+      terminalHost(terminals, (sessionId) => {
+        const session = sessionOf(sessionId);
+        return session && { guard: session.guard, cwd: session.rootSet.cwd.path };
+      }),
+    );
     connection.onDidClose(() => void terminals.dispose());
   }
 }

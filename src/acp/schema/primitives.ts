@@ -7,6 +7,9 @@
  * variants they do not know as an explicit `$unknown` member instead of failing.
  */
 import * as z from 'zod';
+import { formatIssues } from '../../common/zodIssues';
+
+export { formatIssues };
 
 /** An enum that also accepts values added by newer agents; known values keep their literal types. */
 export type Open<T extends string> = T | (string & {});
@@ -126,16 +129,6 @@ function unknownVariant<K extends string>(key: K, tag: string, raw: Record<strin
   const result: Record<string, unknown> = { [key]: '$unknown', tag, raw };
   if (error !== undefined) result['error'] = error;
   return result as UnknownVariant<K>;
-}
-
-/** One readable line per zod issue: `path.to.field: message`. */
-export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((issue) => {
-      const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
-      return `${where}: ${issue.message}`;
-    })
-    .join('; ');
 }
 
 /** Absolute path or URI strings are plain strings on the wire; these aliases document intent. */

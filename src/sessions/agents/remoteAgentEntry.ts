@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import * as z from 'zod';
-import { formatIssues } from '../../acp/schema/index';
+import { formatIssues } from '../../common/zodIssues';
 import { checkRemoteEndpoint, displayUrl, type RemoteCredentials } from '../../acp/transport/remote';
 import { isLoopback } from '../../common/loopback';
 import { RemoteAgentSetting, remoteKindOf } from '../../agents/agentConfig';

@@ -291,7 +291,9 @@ export class Reopener {
       const message = errorMessage(error);
       logger.warn(`Reopening ${previous.agentName} session ${previous.sessionId}: ${message}`);
       if (!chats.has(chat)) return undefined;
-      if (error instanceof ReopenUnsupportedError) chat.reconnectFailed(l10n.t('{0} Start a new session.', message), []);
+      // Recovering is a load-or-resume row of the policy: unsupported means the agent offers neither.
+      if (error instanceof ReopenUnsupportedError)
+        chat.reconnectFailed(l10n.t('{0} can neither load nor resume sessions, so this chat cannot continue: start a new session.', previous.agentName), []);
       else chat.reconnectFailed(message, undefined, this.explain(previous.agentName, error));
       return undefined;
     }

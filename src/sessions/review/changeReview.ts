@@ -200,7 +200,7 @@ export class ChangeReview {
     if (plan.blocked)
       return {
         severity: 'warning',
-        text: kind === 'undo' ? l10n.t('{0} cannot be undone: {1}', what, plan.blocked) : l10n.t('{0} cannot be redone: {1}', what, plan.blocked),
+        text: kind === 'undo' ? l10n.t('Cannot undo {0}: {1}', what, plan.blocked) : l10n.t('Cannot redo {0}: {1}', what, plan.blocked),
       };
     if (plan.conflicts.length > 0) return { severity: 'error', text: conflictText(plan, kind) };
     if (plan.files.length === 0) {
@@ -279,6 +279,7 @@ function reviewTurn(turn: TurnRecord): ReviewTurn {
   };
 }
 
+/** The turns an undo or redo covers, as the object of a sentence ("Undo {0}?", "Cannot redo {0}: …"), never its start. */
 function turnsText(plan: RestorePlan): string {
   const later = plan.turns.filter((t) => t !== plan.turn).length;
   if (later === 0) return l10n.t('turn {0}', plan.turn);

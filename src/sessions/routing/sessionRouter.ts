@@ -19,7 +19,7 @@ import { Emitter, type Event } from '../../common/events';
 import type { Logger } from '../../common/logger';
 import type { OpenDocuments } from '../../roots/guardedFs';
 import { displayLine } from '../../terminal/commandLine';
-import { registerTerminalHandlers, type TerminalSession } from '../../terminal/handlers';
+import { terminalHost, type TerminalSession } from '../../terminal/handlers';
 import { TerminalCommandRefusedError, TerminalCwdRefusedError, TerminalErrorCodes, type TerminalError } from '../../terminal/terminalError';
 import {
   Terminals,
@@ -33,7 +33,7 @@ import { ConfinementUnavailableError, type Confinement, type ConfinementPolicy, 
 import type { ThreadTerminal } from '../../thread/thread';
 import type { ActiveSessions } from './activeSessions';
 import type { AgentSession, Refusal } from './agentSession';
-import { registerFsHandlers } from './fsHandlers';
+import { fileSystemHost } from './fsHandlers';
 import { errorMessage } from '../../common/errors';
 
 /** What a session's traffic goes to: its chat. */
@@ -164,15 +164,18 @@ export class SessionRouter {
       terminals,
     };
     this.routes.set(connection, routes);
-    registerFsHandlers(connection, { sessions, documents, logger, onRefusal: (session, refusal) => this.refused(routes, session, refusal) });
+    /** The session a request of this agent names, when it is open on this connection. */
+    const sessionOf = (sessionId: string): AgentSession | undefined => {
+      const session = sessions.find(connection.agentName, sessionId);
+      return session?.connection === connection ? session : undefined;
+    };
+    connection.serveFileSystem(fileSystemHost({ sessionOf, documents, logger, onRefusal: (session, refusal) => this.refused(routes, session, refusal) }));
     connection.onTranscriptEvent((sessionId, event) => this.deliver(connection, routes, sessionId, event));
     connection.servePermissions((request, token) => this.requestPermission(connection, routes, request, token));
-    registerTerminalHandlers(
-      connection,
-      terminals,
-      (sessionId) => {
-        const session = sessions.find(connection.agentName, sessionId);
-        if (!session || session.connection !== connection) return undefined;
+    connection.serveTerminals(
+      terminalHost(terminals, (sessionId) => {
+        const session = sessionOf(sessionId);
+        if (!session) return undefined;
         const served: TerminalSession = {
           guard: session.guard,
           cwd: session.rootSet.cwd.path,
@@ -181,7 +184,7 @@ export class SessionRouter {
         if (!remote) return served;
         if (!remote.localTerminal) return { ...served, refuse: (params) => notOffered(connection.agentName, params) };
         return { ...served, admit: (token) => (request) => this.admitRemoteCommand(connection, routes, session, request, token) };
-      },
+      }),
       { advertise: !remote || remote.localTerminal },
     );
     const changes = terminals.onDidChange((terminalId, change) => this.terminalChanged(connection, terminals, terminalId, change));

@@ -209,8 +209,12 @@ export class ChatRestorer implements vscode.WebviewPanelSerializer {
       }
     } catch (error) {
       const message = errorMessage(error);
-      // The agent offers no request that reopens a session (what it advertised when it last ran, or now).
-      const text = error instanceof ReopenUnsupportedError ? vscode.l10n.t('{0} So a chat cannot continue after a reload.', message) : message;
+      // The agent offers no request that reopens a session (what it advertised when it last ran, or now): restoring
+      // is a load-or-resume row of the policy.
+      const text =
+        error instanceof ReopenUnsupportedError
+          ? vscode.l10n.t('{0} can neither load nor resume sessions, so this chat cannot continue after a reload.', saved.agentName)
+          : message;
       this.logger.warn(`Reopening ${saved.agentName} session ${saved.sessionId} after the reload: ${text}`);
       if (!panel.isClosed) this.failed(restoring, text);
     } finally {

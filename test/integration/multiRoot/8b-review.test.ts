@@ -182,6 +182,15 @@ describe('reviewing and undoing what an agent changed, in every folder (real ext
     assert.equal(read(path.join(app, 'src', 'main.ts')), mainAfter);
     assert.equal(read(path.join(lib, 'src', 'added.ts')), 'export const added = 1;');
     await waitFor(() => changesEntries()[0]!.state === 'done', 'the entry to say done again');
+
+    // A redo of a turn that is not undone is refused, in a sentence that starts like one.
+    const infos = entries().filter((e) => e.kind === 'info').length;
+    await api.chats.dispatch(chat, { type: 'changes', entryId: entry.id, action: 'redo' });
+    const said = entries()
+      .filter((e): e is ViewEntryOf<'info'> => e.kind === 'info')
+      .slice(infos)
+      .map((e) => e.text);
+    assert.deepEqual(said, ['Cannot redo turn 1: Turn 1 is not undone.']);
   });
 
   it('writes nothing when the confirmation is declined', async () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { type McpServer } from '../../../src/acp/schema';
+import type { McpServerConfig } from '../../../src/acp/port/mcp';
 import { type ConfiguredMcpServer, mcpJsonPath, type McpSource, parseMcpJson, readSettingServers } from '../../../src/mcp/mcpConfig';
 import { describeMcpSelection, describeMcpServer, httpNotSupported, selectMcpServers, sseNotSupported } from '../../../src/mcp/mcpSelection';
 import { validateAgainstOfficialSchema } from '../../helpers/conformance';
@@ -11,15 +11,15 @@ const fileA = mcpJsonPath(path.resolve('/w/app'));
 const fileB = mcpJsonPath(path.resolve('/w/lib'));
 const inFile = (p: string): McpSource => ({ kind: 'file', path: p });
 
-const stdio = (name: string, command = name): McpServer => ({ name, command, args: [], env: [] });
-const http = (name: string): McpServer => ({ type: 'http', name, url: `https://${name}.example/mcp`, headers: [] });
-const sse = (name: string): McpServer => ({ type: 'sse', name, url: `https://${name}.example/sse`, headers: [] });
+const stdio = (name: string, command = name): McpServerConfig => ({ name, command, args: [], env: [] });
+const http = (name: string): McpServerConfig => ({ type: 'http', name, url: `https://${name}.example/mcp`, headers: [] });
+const sse = (name: string): McpServerConfig => ({ type: 'sse', name, url: `https://${name}.example/sse`, headers: [] });
 
 const ALL = { http: true, sse: true };
 const NONE = { http: false, sse: false };
 
 /** Every passed server validates against the official `McpServer` definition and inside a session/new request. */
-function assertOfficial(passed: readonly McpServer[]): void {
+function assertOfficial(passed: readonly McpServerConfig[]): void {
   for (const server of passed) assert.deepEqual(validateDefinition('McpServer', server), [], JSON.stringify(server));
   assert.deepEqual(validateAgainstOfficialSchema('session/new', 'agent', 'Request', { cwd: '/w/app', mcpServers: passed }), []);
 }
@@ -142,7 +142,7 @@ describe('selecting the MCP servers an agent gets', () => {
 
 describe('describing MCP servers for the log', () => {
   const secretValues = ['env-secret-value-1', 'Bearer header-secret-2', 'sk-live-ABCDEF', 'p@ss"word\\x'];
-  const server: McpServer = {
+  const server: McpServerConfig = {
     name: 'fs',
     command: '/usr/bin/mcp-server',
     args: ['--root', '/w/app', '--token=argtoken123', '--api-key', 'argkey456', 'sk-live-ABCDEF', 'with space', 'p@ss"word\\x'],
@@ -152,7 +152,7 @@ describe('describing MCP servers for the log', () => {
       { name: 'QUOTED', value: 'p@ss"word\\x' },
     ],
   };
-  const remote: McpServer = {
+  const remote: McpServerConfig = {
     type: 'http',
     name: 'github',
     url: 'https://user:pw-secret@api.example.com/mcp/s/a1b2c3d4e5f6g7h8i9j0k1l2/x?key=query-secret&mode=fast#frag',

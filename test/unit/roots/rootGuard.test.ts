@@ -201,6 +201,29 @@ describe('RootGuard', () => {
     }
   });
 
+  it('says a path is outside the session’s folders in translated words, with where a link led', async () => {
+    l10n.config({
+      contents: {
+        '{0} is outside this session’s folders ({1})': '⟦{0} ⟨∉⟩ {1}⟧',
+        '{0} is outside this session’s folder ({1})': '⟦{0} ⟨∉1⟩ {1}⟧',
+        '{0}: it resolves to {1}': '⟦{0} ⟨→⟩ {1}⟧',
+      },
+    });
+    try {
+      const direct = await guard.check(f.p('outside/secret.txt'));
+      assert.ok(!direct.allowed);
+      assert.equal(direct.message, `⟦"${f.p('outside/secret.txt')}" ⟨∉⟩ ${f.roots.join(', ')}⟧`);
+      const viaLink = await guard.check(f.p('app/link-out-file'));
+      assert.ok(!viaLink.allowed);
+      assert.equal(viaLink.message, `⟦⟦"${f.p('app/link-out-file')}" ⟨∉⟩ ${f.roots.join(', ')}⟧ ⟨→⟩ ${f.p('outside/secret.txt')}⟧`);
+      const single = await new RootGuard([f.p('app')]).check(f.p('lib'));
+      assert.ok(!single.allowed);
+      assert.equal(single.message, `⟦"${f.p('lib')}" ⟨∉1⟩ ${f.p('app')}⟧`);
+    } finally {
+      l10n.config({ contents: {} });
+    }
+  });
+
   it('resolves a root given through a symlink to its real path', async () => {
     const viaLink = new RootGuard([f.p('link-to-app')]);
     assert.deepEqual(viaLink.roots, [f.p('app')]);

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
-import { HandlerError } from '../../../src/acp/connection';
+import { ClientRefusal } from '../../../src/acp/port/client';
 import type { ResultOf, TerminalOutputMethod, TerminalWaitForExitMethod } from '../../../src/acp/schema';
 import { RootGuard } from '../../../src/roots/rootGuard';
 import { TerminalError } from '../../../src/terminal/terminalError';
@@ -55,7 +55,7 @@ async function rejectsWithCode(action: Promise<unknown> | (() => unknown), code:
     caught = error;
   }
   assert.ok(caught instanceof TerminalError, `expected a TerminalError, got ${String(caught)}`);
-  assert.ok(caught instanceof HandlerError, 'a TerminalError is a JSON-RPC ResponseError');
+  assert.ok(caught instanceof ClientRefusal, 'a TerminalError is the port’s refusal, which the adapter answers with its code');
   assert.equal(caught.code, code, caught.message);
   for (const part of messageIncludes) assert.ok(caught.message.includes(part), `"${caught.message}" should mention ${part}`);
   return caught;

@@ -546,6 +546,17 @@ describe('reopening a session: one policy table for every path', () => {
     assert.equal(chat.thread.session.status, 'idle');
   });
 
+  it('recovering with an agent that can neither load nor resume says so in one sentence, and offers no action', async () => {
+    w = await world('none');
+    const chat = w.chats.open(await startSession(w.client, three));
+    w.client.dispose('Memory Agent exited (exit code 42).');
+    await until(() => chat.thread.session.status === 'disconnected');
+    await w.reopener.recover(chat);
+    const errors = chat.thread.snapshot().entries.flatMap((e) => (e.kind === 'error' ? [e] : []));
+    assert.equal(errors.at(-1)?.message, 'Memory Agent can neither load nor resume sessions, so this chat cannot continue: start a new session.');
+    assert.deepEqual(errors.at(-1)?.actions ?? [], []);
+  });
+
   it('a long load replay is folded in slices: the chat says how far it is, shows nothing of it until it is complete, then all of it', async () => {
     w = await world('all', 0);
     w.history = Array.from({ length: 400 }, (_, i) => ({
