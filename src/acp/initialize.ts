@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { AgentCaps } from './capabilities';
-import type { AcpConnection, InitializeOptions } from './connection';
+import type { InitializeOptions, OwnedAgentConnection } from './agentConnections';
 import { ConnectionClosedError } from './errors';
 import { systemClock, type Clock, type TimerHandle } from '../common/clock';
 import { errorMessage } from '../common/errors';
@@ -28,7 +28,7 @@ export interface InitializeLimit {
  * when no answer comes within `limit.timeoutMs`, or with the connection's error (a closed connection, another
  * protocol version: {@link AcpConnection.initialize} has then closed it). The caller ends the connection on failure.
  */
-export async function initializeWithin(connection: AcpConnection, options: InitializeOptions, limit: InitializeLimit): Promise<AgentCaps> {
+export async function initializeWithin(connection: OwnedAgentConnection, options: InitializeOptions, limit: InitializeLimit): Promise<AgentCaps> {
   const clock = limit.clock ?? systemClock;
   const { agent, timeoutMs } = limit;
   let timer: TimerHandle | undefined;

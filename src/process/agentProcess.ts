@@ -7,8 +7,8 @@ import * as l10n from '@vscode/l10n';
 import type { ChildProcess } from 'node:child_process';
 import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import type { AgentCaps, ClientFeatureOptions } from '../acp/capabilities';
-import { AcpConnection } from '../acp/connection';
-import type { ClientInfo } from '../acp/port/agentConnection';
+import { createAgentConnection, type OwnedAgentConnection } from '../acp/agentConnections';
+import type { AgentConnection, ClientInfo } from '../acp/port/agentConnection';
 import { stdioTransport } from '../acp/transport/stdio';
 import type { MessageTap } from '../acp/transport/transport';
 import type { AgentCommand } from './command';
@@ -39,7 +39,7 @@ export interface AgentProcessOptions {
   readonly clientInfo: ClientInfo;
   readonly features?: ClientFeatureOptions;
   /** Registers agent → client handlers on every new connection, before `initialize`. */
-  readonly registerHandlers?: (connection: AcpConnection, confinement?: Confinement) => void;
+  readonly registerHandlers?: (connection: AgentConnection, confinement?: Confinement) => void;
   /**
    * How to confine the agent, asked at every launch (a restart picks up a widened policy). Absent: not
    * confined, and {@link AgentProcess.confinement} is undefined. A rejection fails the launch (fail closed):
@@ -59,8 +59,8 @@ export interface AgentProcessOptions {
 /** A running (or not) agent process and its current connection. */
 export class AgentProcess implements Disposable, AgentRuntime {
   private child: ChildProcess | undefined;
-  private current: AcpConnection | undefined;
-  private starting: Promise<AcpConnection> | undefined;
+  private current: OwnedAgentConnection | undefined;
+  private starting: Promise<OwnedAgentConnection> | undefined;
   private stopping: Promise<void> | undefined;
   private stateValue: AgentState = 'stopped';
   private readonly restartPolicy: RestartPolicy | undefined;
@@ -70,12 +70,12 @@ export class AgentProcess implements Disposable, AgentRuntime {
   /** Processes we asked to stop: their exit is expected, not a crash. */
   private readonly stopRequested = new WeakSet<ChildProcess>();
   private readonly stateEmitter = new Emitter<AgentStateChange>();
-  private readonly restartEmitter = new Emitter<AcpConnection>();
+  private readonly restartEmitter = new Emitter<OwnedAgentConnection>();
 
   /** Every state change, with the reason when it stopped or failed. */
   readonly onDidChangeState: Event<AgentStateChange> = this.stateEmitter.event;
   /** A new connection after an automatic restart (sessions of the old one are gone: reopen them). */
-  readonly onDidRestart: Event<AcpConnection> = this.restartEmitter.event;
+  readonly onDidRestart: Event<OwnedAgentConnection> = this.restartEmitter.event;
 
   constructor(private readonly options: AgentProcessOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -91,7 +91,7 @@ export class AgentProcess implements Disposable, AgentRuntime {
   }
 
   /** The initialized connection while running. */
-  get connection(): AcpConnection | undefined {
+  get connection(): OwnedAgentConnection | undefined {
     return this.stateValue === 'running' ? this.current : undefined;
   }
 
@@ -115,7 +115,7 @@ export class AgentProcess implements Disposable, AgentRuntime {
   }
 
   /** Starts the agent (or joins a start in progress) and resolves with the initialized connection. */
-  start(): Promise<AcpConnection> {
+  start(): Promise<OwnedAgentConnection> {
     if (this.stateValue === 'running' && this.current) return Promise.resolve(this.current);
     if (this.starting) return this.starting;
     const attempt = (this.stopping ?? Promise.resolve()).then(() => this.launch());
@@ -146,7 +146,7 @@ export class AgentProcess implements Disposable, AgentRuntime {
   }
 
   /** Stops (if needed) and starts again. */
-  async restart(): Promise<AcpConnection> {
+  async restart(): Promise<OwnedAgentConnection> {
     await this.stop(`${this.name} is restarting.`);
     return this.start();
   }
@@ -162,7 +162,7 @@ export class AgentProcess implements Disposable, AgentRuntime {
 
   // ---- internals ----------------------------------------------------------------------------------
 
-  private async launch(): Promise<AcpConnection> {
+  private async launch(): Promise<OwnedAgentConnection> {
     this.setState({ state: 'starting' });
     this.stderrTail.clear();
     const { command } = this.options;
@@ -235,7 +235,7 @@ export class AgentProcess implements Disposable, AgentRuntime {
     child.on('error', (error) => this.logger.warn(`${command.name}: ${error.message}`));
     child.stdin?.on('error', (error) => this.logger.trace(`${command.name} stdin: ${error.message}`));
 
-    const connection = new AcpConnection({
+    const connection = createAgentConnection({
       transport: stdioTransport(child.stdout!, child.stdin!, { peer: command.name, maxLineBytes: this.options.maxLineBytes }),
       logger: this.logger,
       tap: this.options.tap,
@@ -273,7 +273,7 @@ export class AgentProcess implements Disposable, AgentRuntime {
     return connection;
   }
 
-  private onExit(child: ChildProcess, connection: AcpConnection, code: number | null, signal: NodeJS.Signals | null, initializing: boolean): void {
+  private onExit(child: ChildProcess, connection: OwnedAgentConnection, code: number | null, signal: NodeJS.Signals | null, initializing: boolean): void {
     const wasStopping = this.stopRequested.has(child);
     const message = describeExit(this.name, code, signal, initializing, this.stderrTail.lines().slice(-STDERR_IN_EXIT_LINES));
     if (wasStopping) this.logger.info(`${this.name} stopped (${exitSummary(code, signal)}).`);

@@ -10,8 +10,8 @@
 import * as l10n from '@vscode/l10n';
 import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import type { AgentCaps, ClientFeatureOptions } from '../acp/capabilities';
-import { AcpConnection } from '../acp/connection';
-import type { ClientInfo } from '../acp/port/agentConnection';
+import { createAgentConnection, type OwnedAgentConnection } from '../acp/agentConnections';
+import type { AgentConnection, ClientInfo } from '../acp/port/agentConnection';
 import {
   checkRemoteEndpoint,
   displayUrl,
@@ -46,7 +46,7 @@ export interface RemoteAgentOptions {
   readonly clientInfo: ClientInfo;
   readonly features?: ClientFeatureOptions;
   /** Registers agent → client handlers on every new connection, before `initialize`. */
-  readonly registerHandlers?: (connection: AcpConnection) => void;
+  readonly registerHandlers?: (connection: AgentConnection) => void;
   /** Largest message in bytes, both directions (the link's default when absent). */
   readonly maxMessageBytes?: number;
   /** How long the link's connect may take (the link's default when absent). */
@@ -82,9 +82,9 @@ class ConnectFailure extends Error {
 
 /** An agent behind a URL and its current connection. */
 export class RemoteAgent implements Disposable, AgentRuntime {
-  private current: AcpConnection | undefined;
+  private current: OwnedAgentConnection | undefined;
   private link: RemoteLink | undefined;
-  private starting: Promise<AcpConnection> | undefined;
+  private starting: Promise<OwnedAgentConnection> | undefined;
   private stopping: Promise<void> | undefined;
   private stateValue: AgentState = 'stopped';
   /** Grows at each stop: a connect that started before a stop gives up as soon as it notices. */
@@ -99,11 +99,11 @@ export class RemoteAgent implements Disposable, AgentRuntime {
   /** Links we closed: their end is expected, not a drop. */
   private readonly closing = new WeakMap<RemoteLink, Promise<void>>();
   private readonly stateEmitter = new Emitter<AgentStateChange>();
-  private readonly restartEmitter = new Emitter<AcpConnection>();
+  private readonly restartEmitter = new Emitter<OwnedAgentConnection>();
 
   readonly onDidChangeState: Event<AgentStateChange> = this.stateEmitter.event;
   /** A new connection after a reconnect (sessions of the old one are gone: reopen them). */
-  readonly onDidRestart: Event<AcpConnection> = this.restartEmitter.event;
+  readonly onDidRestart: Event<OwnedAgentConnection> = this.restartEmitter.event;
 
   constructor(private readonly options: RemoteAgentOptions) {
     this.clock = options.clock ?? systemClock;
@@ -119,7 +119,7 @@ export class RemoteAgent implements Disposable, AgentRuntime {
     return this.stateValue;
   }
 
-  get connection(): AcpConnection | undefined {
+  get connection(): OwnedAgentConnection | undefined {
     return this.stateValue === 'running' ? this.current : undefined;
   }
 
@@ -156,7 +156,7 @@ export class RemoteAgent implements Disposable, AgentRuntime {
    * Connects (or joins a connect in progress) and resolves with the initialized connection. While a reconnect
    * is planned, it is made now (a success fires `onDidRestart`, as a planned one would).
    */
-  start(): Promise<AcpConnection> {
+  start(): Promise<OwnedAgentConnection> {
     if (this.stateValue === 'running' && this.current) return Promise.resolve(this.current);
     if (this.starting) return this.starting;
     if (this.reconnect) return this.reconnectNow();
@@ -197,7 +197,7 @@ export class RemoteAgent implements Disposable, AgentRuntime {
   }
 
   /** Stops (if needed) and connects again. */
-  async restart(): Promise<AcpConnection> {
+  async restart(): Promise<OwnedAgentConnection> {
     await this.stop(l10n.t('{0} is restarting.', this.name));
     return this.start();
   }
@@ -214,7 +214,7 @@ export class RemoteAgent implements Disposable, AgentRuntime {
   // ---- internals ----------------------------------------------------------------------------------
 
   /** One connect, as a start asked for or as a reconnect; settles the state either way. */
-  private run(mode: 'start' | 'reconnect'): Promise<AcpConnection> {
+  private run(mode: 'start' | 'reconnect'): Promise<OwnedAgentConnection> {
     const attempt = (this.stopping ?? Promise.resolve()).then(() => this.attempt(mode));
     this.starting = attempt;
     const clear = () => {
@@ -224,11 +224,11 @@ export class RemoteAgent implements Disposable, AgentRuntime {
     return attempt;
   }
 
-  private async attempt(mode: 'start' | 'reconnect'): Promise<AcpConnection> {
+  private async attempt(mode: 'start' | 'reconnect'): Promise<OwnedAgentConnection> {
     const generation = this.generation;
     this.credentialsRefused = false;
     this.setState({ state: 'starting' });
-    let connection: AcpConnection;
+    let connection: OwnedAgentConnection;
     try {
       connection = await this.connect(generation);
     } catch (error) {
@@ -269,7 +269,7 @@ export class RemoteAgent implements Disposable, AgentRuntime {
   }
 
   /** Opens a link and initializes a connection over it; throws a {@link ConnectFailure}. */
-  private async connect(generation: number): Promise<AcpConnection> {
+  private async connect(generation: number): Promise<OwnedAgentConnection> {
     const { endpoint, name } = this.options;
     const url = checkRemoteEndpoint(endpoint);
     if (url instanceof Error) throw new ConnectFailure(l10n.t('{0} was not connected: {1}', name, url.message), false);
@@ -290,7 +290,7 @@ export class RemoteAgent implements Disposable, AgentRuntime {
       ...(this.options.maxMessageBytes !== undefined ? { maxMessageBytes: this.options.maxMessageBytes } : {}),
       ...(this.options.connectTimeoutMs !== undefined ? { connectTimeoutMs: this.options.connectTimeoutMs } : {}),
     });
-    const connection = new AcpConnection({
+    const connection = createAgentConnection({
       transport: this.options.wrapTransport?.(link) ?? link,
       logger: this.logger,
       tap: this.options.tap,
@@ -394,7 +394,7 @@ export class RemoteAgent implements Disposable, AgentRuntime {
     });
   }
 
-  private reconnectNow(): Promise<AcpConnection> {
+  private reconnectNow(): Promise<OwnedAgentConnection> {
     this.cancelReconnect();
     return this.run('reconnect');
   }

@@ -29,6 +29,7 @@ import { conformance } from '../helpers/conformance';
 import { recordingLogger, type RecordingLogger } from '../helpers/memoryPeer';
 import type { InteropAgent } from './agents';
 import { transcriptEvent } from '../../src/acp/v1/transcriptEvents';
+import { v1 } from '../helpers/v1Connection';
 
 /** One message on the wire, as the client sent or received it. */
 export interface WireMessage {
@@ -85,7 +86,7 @@ export class InteropClient {
       logger: this.logger,
       clientInfo: { name: 'acp-workspace-interop', title: 'ACP Workspace (interop tests)', version: '0.0.0' },
       features: { booleanConfigOptions: true, notices: true, compaction: true, terminalAuth: true },
-      registerHandlers: (connection) => this.register(connection),
+      registerHandlers: (connection) => this.register(v1(connection)),
       restartPolicy: false,
       ...(options.confinement ? { confinement: options.confinement } : {}),
       initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
@@ -98,19 +99,19 @@ export class InteropClient {
     startedAgents.add(this.process);
   }
 
-  start(): Promise<AcpConnection> {
-    return this.process.start();
+  async start(): Promise<AcpConnection> {
+    return v1(await this.process.start());
   }
 
   /** Stops the agent process (its whole group) and starts a new one. Open sessions are disconnected. */
-  restart(): Promise<AcpConnection> {
-    return this.process.restart();
+  async restart(): Promise<AcpConnection> {
+    return v1(await this.process.restart());
   }
 
   get connection(): AcpConnection {
     const connection = this.process.connection;
     if (!connection) throw new Error(`${this.options.agent.command.name} is not running (${this.process.state}).`);
-    return connection;
+    return v1(connection);
   }
 
   /** The chat of a session: a Thread and a SessionController, registered like the extension does. */

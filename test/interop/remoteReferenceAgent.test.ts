@@ -26,6 +26,7 @@ import type { AgentSession } from '../../src/sessions/routing/agentSession';
 import { startSession } from '../../src/sessions/routing/sessionLifecycle';
 import { SessionRouter } from '../../src/sessions/routing/sessionRouter';
 import { serveReferenceAgent, type ServedAgent } from '../fixtures/referenceAgent/serve';
+import { v1 } from '../helpers/v1Connection';
 
 const TOKEN = 'interop-remote-token';
 
@@ -79,7 +80,8 @@ for (const kind of ['websocket', 'http'] as const) {
         linkFactory: (k) => links[k]!,
         wrapTransport: (link) => mappedTransport(link, mapper, { onRefused: (refusal) => refusals.push(refusal) }),
         clientInfo: { name: 'acp-workspace-interop', version: '0' },
-        registerHandlers: (c) => {
+        registerHandlers: (connection) => {
+          const c = v1(connection);
           c.onRequest(acp.ReadTextFileMethod, (params) => {
             reads.push(params.path);
             return { content: fs.readFileSync(params.path, 'utf8') };
@@ -88,7 +90,7 @@ for (const kind of ['websocket', 'http'] as const) {
           c.onRequest(acp.RequestPermissionMethod, (params) => ({ outcome: { outcome: 'selected' as const, optionId: params.options[0]!.optionId } }));
         },
       });
-      connection = await agent.start();
+      connection = v1(await agent.start());
     });
 
     after(async () => {
@@ -220,7 +222,7 @@ for (const kind of ['websocket', 'http'] as const) {
         // for a remote entry without "localTerminal".
         registerHandlers: (c) => router.connect(c, undefined, { localTerminal: false }),
       });
-      connection = await agent.start();
+      connection = v1(await agent.start());
       // The session has app only; lib is shared with the agent but not given to this session.
       session = await startSession(connection, rootSetFromPaths(app));
       sessions.add(session);

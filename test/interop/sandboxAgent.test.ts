@@ -23,6 +23,7 @@ import { within } from './harness';
 import { plainAnswer } from './modelScript';
 import { ModelServer } from './modelServer';
 import { LoopbackRegistry, SandboxServerProcess } from './sandboxAgentServer';
+import { v1 } from '../helpers/v1Connection';
 
 const clientInfo = { name: 'acp-workspace-interop', version: '0' };
 
@@ -207,17 +208,17 @@ describe('Sandbox Agent server 0.4.2 (real binary, opencode from npm, scripted m
       logger: silentLogger,
       connectTimeoutMs: 60_000,
       tap: conformance.newTap(),
-      registerHandlers: (c) => c.onRequest(acp.RequestPermissionMethod, () => ({ outcome: { outcome: 'cancelled' as const } })),
+      registerHandlers: (c) => v1(c).onRequest(acp.RequestPermissionMethod, () => ({ outcome: { outcome: 'cancelled' as const } })),
     });
     agent.onDidChangeState((change) => states.push(`${change.state}${change.message ? `: ${change.message}` : ''}`));
     try {
-      const first = await agent.start();
+      const first = v1(await agent.start());
       const cwd = fs.mkdtempSync(path.join(scratch, 'project-'));
       const { sessionId } = await first.newSession({ cwd, mcpServers: [] });
       assert.equal((await first.prompt({ sessionId, prompt: [{ type: 'text', text: 'before the agent is killed' }] })).stopReason, 'end_turn');
       const [pid, ...others] = server.agentPids();
       assert.ok(pid !== undefined && others.length === 0, `one agent process under the server, got ${[pid, ...others].join(', ')}`);
-      const reconnected = new Promise<AcpConnection>((resolve) => agent.onDidRestart(resolve));
+      const reconnected = new Promise<AcpConnection>((resolve) => agent.onDidRestart((c) => resolve(v1(c))));
       const lost = new Promise<string>((resolve) => first.onDidClose(resolve));
       process.kill(pid, 'SIGKILL');
       // The server stays up (its health answers) while its agent is gone.

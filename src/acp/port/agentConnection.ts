@@ -12,6 +12,7 @@
  */
 import type { CancellationToken, Disposable } from 'vscode-jsonrpc/node';
 import type { Event } from '../../common/events';
+import type { ClientServing } from './client';
 import type { ConfigOption, ToolCallChange, TranscriptEvent } from './events';
 import type { McpServerConfig } from './mcp';
 import type { Turn } from './turn';
@@ -211,7 +212,8 @@ export interface SessionSettings {
 
 // ---- the connection -------------------------------------------------------------------------------
 
-export interface AgentConnection {
+/** The connection to one agent; what the client serves it (file system, terminals) is registered through {@link ClientServing}. */
+export interface AgentConnection extends ClientServing {
   /** The agent's display name, used in every message the user may see. */
   readonly agentName: string;
   /** What the agent advertised (initialized connections only). */

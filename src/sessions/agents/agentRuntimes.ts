@@ -7,7 +7,7 @@
  */
 import * as os from 'node:os';
 import type { ClientFeatureOptions } from '../../acp/capabilities';
-import type { AcpConnection } from '../../acp/connection';
+import type { AgentConnection } from '../../acp/port/agentConnection';
 import { traceTap, type TraceLevel } from '../../acp/trace';
 import type { MessageTap } from '../../acp/transport/transport';
 import {
@@ -34,7 +34,7 @@ export interface SharedRuntimeOptions {
   readonly features: ClientFeatureOptions;
   readonly maxMessageBytes: number;
   readonly tap: MessageTap;
-  readonly registerHandlers: (connection: AcpConnection, confinement?: Confinement, remote?: RemoteConnection) => void;
+  readonly registerHandlers: (connection: AgentConnection, confinement?: Confinement, remote?: RemoteConnection) => void;
 }
 
 export interface AgentRuntimesOptions {
@@ -44,7 +44,7 @@ export interface AgentRuntimesOptions {
    * Registers the agent → client handlers on every new connection, before `initialize`: `confinement` for a local
    * agent (its commands run as it does), `remote` for one that runs elsewhere (see SessionRouter.connect).
    */
-  readonly connect: (connection: AcpConnection, confinement?: Confinement, remote?: RemoteConnection) => void;
+  readonly connect: (connection: AgentConnection, confinement?: Confinement, remote?: RemoteConnection) => void;
   /** What each launch of an agent is to use (`acpWorkspace.sandbox`), asked at every launch. */
   readonly confinement?: (agentName: string, input: LaunchInput) => Promise<LaunchConfinement>;
   /**

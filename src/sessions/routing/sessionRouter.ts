@@ -11,7 +11,6 @@
  * updates arriving meanwhile behind them.
  */
 import * as l10n from '@vscode/l10n';
-import type { AcpConnection } from '../../acp/connection';
 import type { AgentConnection, CancellationToken, PermissionOutcome, PermissionRequest } from '../../acp/port/agentConnection';
 import { FramingError, formatSize, type OversizeLine } from '../../acp/transport/ndjson';
 import type { TranscriptEvent } from '../../acp/port/events';
@@ -147,7 +146,7 @@ export class SessionRouter {
    *   not confined. Unless its entry opts in, the terminal is not advertised and a `terminal/*` request is refused
    *   in words shown in the chat; with the opt-in, each command is asked first and runs confined (fail closed).
    */
-  connect(connection: AcpConnection, confinement?: Confinement, remote?: RemoteConnection): void {
+  connect(connection: AgentConnection, confinement?: Confinement, remote?: RemoteConnection): void {
     const { sessions, documents, logger } = this.options;
     // The commands the agent runs through the client are confined like the agent (same mechanism, same policy).
     const confine: TerminalConfine | undefined = confinement?.confined

@@ -12,6 +12,7 @@ import * as acp from '../../../src/acp/schema';
 import { conformance } from '../../helpers/conformance';
 import { recordingLogger, type RecordingLogger } from '../../helpers/memoryPeer';
 import { isAlive, referenceAgentCommand, tempDir, waitFor } from '../../helpers/referenceAgent';
+import { v1 } from '../../helpers/v1Connection';
 
 const clientInfo = { name: 'acp-workspace-tests', version: '0.0.0' };
 
@@ -54,7 +55,7 @@ describe('AgentProcess (against the reference agent)', function () {
     const process = agent();
     const states: string[] = [];
     process.onDidChangeState((change) => states.push(change.state));
-    const connection = await process.start();
+    const connection = v1(await process.start());
     assert.equal(process.state, 'running');
     assert.equal(connection.caps.agentInfo?.name, 'reference-agent');
     assert.equal(connection.caps.sessions.additionalDirectories, true);
@@ -76,14 +77,14 @@ describe('AgentProcess (against the reference agent)', function () {
       command: referenceAgentCommand([], { ACP_REF_NAME: 'renamed-by-env' }),
       parentEnv: { ...globalThis.process.env, ACP_REF_NAME: 'parent' },
     });
-    const connection = await process.start();
+    const connection = v1(await process.start());
     assert.equal(connection.caps.agentInfo?.name, 'renamed-by-env');
   });
 
   it('removes the inherited variables the settings set to null', async () => {
     const command = { ...referenceAgentCommand([]), unsetEnv: ['ACP_REF_NAME'] };
     const process = agent([], { command, parentEnv: { ...globalThis.process.env, ACP_REF_NAME: 'inherited' } });
-    const connection = await process.start();
+    const connection = v1(await process.start());
     assert.notEqual(connection.caps.agentInfo?.name, 'inherited');
   });
 
@@ -168,7 +169,7 @@ describe('AgentProcess (against the reference agent)', function () {
 
   it('fails outstanding requests with a clear error when stopped', async () => {
     const process = agent();
-    const connection = await process.start();
+    const connection = v1(await process.start());
     const { sessionId } = await connection.newSession({ cwd: workspace.dir, mcpServers: [] });
     const pending = connection.prompt({ sessionId, prompt: [{ type: 'text', text: 'hang' }] });
     const failed = assert.rejects(pending, (error: Error) => {
@@ -183,9 +184,9 @@ describe('AgentProcess (against the reference agent)', function () {
 
   it('reports a crash mid-turn with its exit code, keeps what was streamed, and restarts', async () => {
     const process = agent();
-    const connection = await process.start();
+    const connection = v1(await process.start());
     const updates = collectUpdates(connection);
-    const restarted = new Promise<AcpConnection>((resolve) => process.onDidRestart(resolve));
+    const restarted = new Promise<AcpConnection>((resolve) => process.onDidRestart((c) => resolve(v1(c))));
     const { sessionId } = await connection.newSession({ cwd: workspace.dir, mcpServers: [] });
     await assert.rejects(connection.prompt({ sessionId, prompt: [{ type: 'text', text: 'crash' }] }), (error: Error) => {
       assert.ok(error instanceof ConnectionClosedError);
@@ -203,12 +204,12 @@ describe('AgentProcess (against the reference agent)', function () {
   it('stops restarting after the cap and says why', async () => {
     const process = agent([], { restartPolicy: { maxRestarts: 1, windowMs: 60_000 } });
     const failed = new Promise<AgentStateChange>((resolve) => process.onDidChangeState((c) => c.state === 'failed' && resolve(c)));
-    let connection = await process.start();
+    let connection = v1(await process.start());
     const crash = async (c: AcpConnection) => {
       const { sessionId } = await c.newSession({ cwd: workspace.dir, mcpServers: [] });
       await c.prompt({ sessionId, prompt: [{ type: 'text', text: 'crash' }] }).catch(() => undefined);
     };
-    const restarted = new Promise<AcpConnection>((resolve) => process.onDidRestart(resolve));
+    const restarted = new Promise<AcpConnection>((resolve) => process.onDidRestart((c) => resolve(v1(c))));
     await crash(connection);
     connection = await restarted;
     await crash(connection);
@@ -237,7 +238,7 @@ describe('AgentProcess (against the reference agent)', function () {
 
   it('answers a failed session/new with its error data; the stderr the agent wrote before stays on the process', async () => {
     const process = agent(['--fault', 'fail-new-session']);
-    const connection = await process.start();
+    const connection = v1(await process.start());
     const error = await connection.newSession({ cwd: workspace.dir, mcpServers: [] }).then(
       () => assert.fail('session/new failed'),
       (e: unknown) => e,
@@ -302,7 +303,7 @@ describe('AgentProcess (against the reference agent)', function () {
 
   it('survives a malformed line, an oversize message and an unknown update in a real stream', async () => {
     const process = agent([], { maxLineBytes: 1024 * 1024 });
-    const connection = await process.start();
+    const connection = v1(await process.start());
     const errors: string[] = [];
     connection.onProtocolError((e) => errors.push(e.message));
     const updates = collectUpdates(connection);
@@ -330,10 +331,10 @@ describe('AgentProcess (against the reference agent)', function () {
     fs.writeFileSync(file, 'first line\nsecond line\n');
     const process = agent([], {
       registerHandlers: (connection) => {
-        connection.onRequest(acp.ReadTextFileMethod, (params) => ({ content: fs.readFileSync(params.path, 'utf8') }));
+        v1(connection).onRequest(acp.ReadTextFileMethod, (params) => ({ content: fs.readFileSync(params.path, 'utf8') }));
       },
     });
-    const connection = await process.start();
+    const connection = v1(await process.start());
     const updates = collectUpdates(connection);
     const { sessionId } = await connection.newSession({ cwd: workspace.dir, mcpServers: [] });
     await connection.prompt({ sessionId, prompt: [{ type: 'text', text: `read ${file}` }] });

@@ -21,6 +21,7 @@ import { Terminals } from '../../../src/terminal/terminals';
 import * as acp from '../../../src/acp/schema';
 import { recordingLogger } from '../../helpers/memoryPeer';
 import { REFERENCE_AGENT_BUNDLE, referenceAgentCommand, waitFor } from '../../helpers/referenceAgent';
+import { v1 } from '../../helpers/v1Connection';
 
 const NODE = process.execPath;
 /** The environment for exact argument lists: without NODE_OPTIONS, whose preloads strict mode would add. */
@@ -433,7 +434,7 @@ describe('confinement: a confined agent and its terminals (reference agent, real
   }
 
   async function answer(process: AgentProcess, text: string): Promise<string> {
-    const connection = await process.start();
+    const connection = v1(await process.start());
     const updates: acp.SessionUpdate[] = [];
     connection.onNotification(acp.SessionUpdateNotification, (n) => updates.push(n.update));
     const { sessionId } = await connection.newSession({ cwd: inside, mcpServers: [] });

@@ -28,6 +28,7 @@ import { RootGuard } from '../../../src/roots/rootGuard';
 import { Terminals } from '../../../src/terminal/terminals';
 import { recordingLogger } from '../../helpers/memoryPeer';
 import { REFERENCE_AGENT_BUNDLE, referenceAgentCommand, waitFor } from '../../helpers/referenceAgent';
+import { v1 } from '../../helpers/v1Connection';
 
 const linux = process.platform === 'linux';
 const NODE = process.execPath;
@@ -341,7 +342,7 @@ describe('confinement walls (real bwrap, attacked as a hostile agent would)', fu
     });
     const marker = `acp-walls-agent-daemon-${process.pid}`;
     try {
-      const connection = await agent.start();
+      const connection = v1(await agent.start());
       const updates: acp.SessionUpdate[] = [];
       connection.onNotification(acp.SessionUpdateNotification, (n) => updates.push(n.update));
       const { sessionId } = await connection.newSession({ cwd: root, mcpServers: [] });

@@ -7,6 +7,7 @@ import { AgentStartError } from '../../../src/process/startFailure';
 import { RemoteAgent, type RemoteAgentOptions } from '../../../src/remote/remoteAgent';
 import { conformance } from '../../helpers/conformance';
 import { FakeClock, FakeLinks, watchStates, type LinkPlan } from './remoteAgentFakes';
+import { v1 } from '../../helpers/v1Connection';
 
 const clientInfo = { name: 'acp-workspace', version: '0.0.0-test' };
 const endpoint: RemoteEndpoint = { url: 'wss://box.example/acp?team=a', kind: 'websocket', allowInsecure: false };
@@ -59,7 +60,7 @@ describe('RemoteAgent', () => {
     it('opens a link with the credentials, initializes over it, and is running', async () => {
       const box = remote(['answer'], { maxMessageBytes: 4096, connectTimeoutMs: 1234 });
       const states = watchStates(box);
-      const connection = await box.start();
+      const connection = v1(await box.start());
       assert.deepEqual(
         states.changes.map((c) => c.state),
         ['starting', 'running'],
@@ -147,7 +148,7 @@ describe('RemoteAgent', () => {
       const box = remote([{ end: REFUSED }, 'answer']);
       let retry: Promise<AcpConnection> | undefined;
       box.onDidChangeState((change) => {
-        if (change.state === 'failed') retry ??= box.start();
+        if (change.state === 'failed') retry ??= box.start().then(v1);
       });
       await assert.rejects(box.start(), /refused the connection/);
       assert.ok(retry);
@@ -189,10 +190,10 @@ describe('RemoteAgent', () => {
   describe('a link that drops while running', () => {
     it('fails pending requests with the reason, says so, reconnects after the backoff and fires onDidRestart', async () => {
       const box = remote(['answer']);
-      const first = await box.start();
+      const first = v1(await box.start());
       const states = watchStates(box);
       const pending = hangingList(first, 0);
-      const restarted = new Promise<AcpConnection>((resolve) => box.onDidRestart(resolve));
+      const restarted = new Promise<AcpConnection>((resolve) => box.onDidRestart((c) => resolve(v1(c))));
       const waiting = states.until((c) => c.state === 'stopped');
       links.links[0]!.drop(NETWORK_DROP);
 
@@ -229,7 +230,7 @@ describe('RemoteAgent', () => {
       const box = remote(['answer', { end: REFUSED }, { end: REFUSED }, 'answer']);
       await box.start();
       const states = watchStates(box);
-      const restarted = new Promise<AcpConnection>((resolve) => box.onDidRestart(resolve));
+      const restarted = new Promise<AcpConnection>((resolve) => box.onDidRestart((c) => resolve(v1(c))));
       let waiting = states.until((c) => c.state === 'stopped');
       links.links[0]!.drop(NETWORK_DROP);
       await waiting;
@@ -261,8 +262,8 @@ describe('RemoteAgent', () => {
 
     it('reconnects with the real clock when none is injected', async () => {
       const box = remote(['answer'], { clock: undefined, backoff: { initialMs: 5, maxMs: 5, random: () => 0.5 } });
-      const first = await box.start();
-      const restarted = new Promise<AcpConnection>((resolve) => box.onDidRestart(resolve));
+      const first = v1(await box.start());
+      const restarted = new Promise<AcpConnection>((resolve) => box.onDidRestart((c) => resolve(v1(c))));
       links.links[0]!.drop(NETWORK_DROP);
       assert.notEqual(await restarted, first);
       assert.equal(box.state, 'running');
@@ -273,7 +274,7 @@ describe('RemoteAgent', () => {
       await box.start();
       const states = watchStates(box);
       for (const index of [0, 1]) {
-        const restarted = new Promise<AcpConnection>((resolve) => box.onDidRestart(resolve));
+        const restarted = new Promise<AcpConnection>((resolve) => box.onDidRestart((c) => resolve(v1(c))));
         const waiting = states.until((c) => c.state === 'stopped');
         links.links[index]!.drop(NETWORK_DROP);
         assert.match((await waiting).message!, /Reconnecting in 1 s…$/);
@@ -349,7 +350,7 @@ describe('RemoteAgent', () => {
 
     it('says the drop (and plans the reconnect) before its connection closes, so whoever hears the close knows it reconnects', async () => {
       const box = remote(['answer', 'answer']);
-      const first = await box.start();
+      const first = v1(await box.start());
       let atClose: { state: string; reconnectAt: number | undefined } | undefined;
       first.onDidClose(() => (atClose = { state: box.state, reconnectAt: box.remote.reconnectAt }));
       const closed = new Promise<void>((resolve) => first.onDidClose(() => resolve()));
@@ -364,7 +365,7 @@ describe('RemoteAgent', () => {
       const box = remote(['answer', 'silent', 'answer'], { initializeTimeoutMs: 60_000 });
       await box.start();
       const states = watchStates(box);
-      const restarted = new Promise<AcpConnection>((resolve) => box.onDidRestart(resolve));
+      const restarted = new Promise<AcpConnection>((resolve) => box.onDidRestart((c) => resolve(v1(c))));
       let waiting = states.until((c) => c.state === 'stopped');
       links.links[0]!.drop(NETWORK_DROP);
       await waiting;
@@ -400,11 +401,11 @@ describe('RemoteAgent', () => {
       const box = remote(['answer']);
       await box.start();
       const states = watchStates(box);
-      const restarted = new Promise<AcpConnection>((resolve) => box.onDidRestart(resolve));
+      const restarted = new Promise<AcpConnection>((resolve) => box.onDidRestart((c) => resolve(v1(c))));
       const waiting = states.until((c) => c.state === 'stopped');
       links.links[0]!.drop(NETWORK_DROP);
       await waiting;
-      const connection = await box.start();
+      const connection = v1(await box.start());
       assert.equal(await restarted, connection);
       assert.deepEqual(clock.pending(), []);
     });
@@ -413,7 +414,7 @@ describe('RemoteAgent', () => {
   describe('stop, restart, dispose', () => {
     it('stop() fails pending requests with the reason and closes the link', async () => {
       const box = remote(['answer']);
-      const connection = await box.start();
+      const connection = v1(await box.start());
       const states = watchStates(box);
       const pending = hangingList(connection, 0);
       await box.stop('Box is no longer needed.');
@@ -429,12 +430,12 @@ describe('RemoteAgent', () => {
 
     it('restart() closes the link with "is restarting" and connects again, without onDidRestart', async () => {
       const box = remote(['answer']);
-      const first = await box.start();
+      const first = v1(await box.start());
       const states = watchStates(box);
       let fired = 0;
       box.onDidRestart(() => fired++);
       const pending = hangingList(first, 0);
-      const second = await box.restart();
+      const second = v1(await box.restart());
       await assert.rejects(pending, (error: Error) => error instanceof ConnectionClosedError && error.reason === 'Box is restarting.');
       assert.notEqual(second, first);
       assert.deepEqual(
@@ -463,7 +464,7 @@ describe('RemoteAgent', () => {
 
     it('dispose() closes the link saying ACP Workspace is shutting down', async () => {
       const box = remote(['answer']);
-      const connection = await box.start();
+      const connection = v1(await box.start());
       const pending = hangingList(connection, 0);
       await box.dispose();
       await assert.rejects(pending, /Box was stopped because ACP Workspace is shutting down\./);
