@@ -88,17 +88,24 @@ async function extractTar(file: string, tree: ExtractedTree, signal: AbortSignal
   const parser = new Parser({ strict: true });
   const source = fs.createReadStream(file);
   let chain: Promise<void> = Promise.resolve();
-  /** The entry being written: destroyed on a failure, so its writer does not wait for data that never comes. */
+  /** The entry being written: destroyed on a failure. */
   let current: ReadEntry | undefined;
+  // Ends the entry being written with the failure, so its writer does not wait for data that never comes (and
+  // closes its file): an entry destroyed before its writer began to read it never settles its reader.
+  let stop: (error: Error) => void = () => undefined;
+  const stopped = new Promise<never>((_, reject) => (stop = reject));
+  stopped.catch(() => undefined);
   await new Promise<void>((resolve, reject) => {
     let failed = false;
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
+      const reason = error instanceof Error ? error : new Error(String(error));
       source.destroy();
+      stop(reason);
       current?.destroy();
-      parser.abort(error instanceof Error ? error : new Error(String(error)));
-      reject(error instanceof Error ? error : new Error(String(error)));
+      parser.abort(reason);
+      reject(reason);
     };
     const onAbort = () => fail(new Error('aborted'));
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -110,7 +117,7 @@ async function extractTar(file: string, tree: ExtractedTree, signal: AbortSignal
         .then(async () => {
           if (failed) return void entry.resume();
           current = entry;
-          await writeTarEntry(entry, tree);
+          await writeTarEntry(entry, tree, stopped);
           current = undefined;
         })
         .catch((error: unknown) => fail(error));
@@ -134,7 +141,7 @@ async function extractTar(file: string, tree: ExtractedTree, signal: AbortSignal
   });
 }
 
-async function writeTarEntry(entry: ReadEntry, tree: ExtractedTree): Promise<void> {
+async function writeTarEntry(entry: ReadEntry, tree: ExtractedTree, stopped: Promise<never>): Promise<void> {
   const name = entry.path;
   // Any type a tar header holds, not only those the parser's types list.
   const type: string = entry.type;
@@ -142,7 +149,7 @@ async function writeTarEntry(entry: ReadEntry, tree: ExtractedTree): Promise<voi
     case 'File':
     case 'OldFile':
     case 'ContiguousFile':
-      return tree.file(name, entry.mode, entry);
+      return tree.file(name, entry.mode, until(entry, stopped));
     case 'Directory':
       entry.resume();
       return tree.directory(name);
@@ -244,4 +251,14 @@ async function readAll(stream: Readable, max: number, name: string): Promise<Buf
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** `data` until `stopped` rejects: then the reader gets that error instead of waiting on (a destroyed) `data`. */
+async function* until<T>(data: AsyncIterable<T>, stopped: Promise<never>): AsyncGenerator<T> {
+  const reading = data[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await Promise.race([reading.next(), stopped]);
+    if (next.done) return;
+    yield next.value;
+  }
 }

@@ -28,6 +28,18 @@ describe('registry install: archive extraction', () => {
     return file;
   }
 
+  /** The files under `dir` this process holds open (Linux: /proc/self/fd). */
+  function openUnder(dir: string): string[] {
+    return fs.readdirSync('/proc/self/fd').flatMap((fd) => {
+      try {
+        const file = fs.readlinkSync(path.join('/proc/self/fd', fd));
+        return file.startsWith(dir + path.sep) ? [file] : [];
+      } catch {
+        return []; // closed meanwhile (the one readdir used)
+      }
+    });
+  }
+
   /** Asserts the extraction failed naming `entry`, left nothing beside the target, and removed the target. */
   async function assertRefused(bytes: Buffer, kind: ArchiveKind, entry: string | RegExp, limits?: Partial<ExtractLimits>): Promise<void> {
     const file = archiveFile(bytes, kind === 'zip' ? 'a.zip' : 'a.tar.gz');
@@ -38,6 +50,7 @@ describe('registry install: archive extraction', () => {
       return true;
     });
     assert.equal(fs.existsSync(target), false, 'the target folder is gone');
+    assert.deepEqual(openUnder(parent), [], 'no file of the extraction is left open');
     assert.deepEqual(fs.readdirSync(parent), [], 'nothing beside the target');
     assert.deepEqual(fs.readdirSync(scratch).sort(), before, 'nothing new next to the staging folder');
   }
