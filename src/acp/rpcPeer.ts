@@ -4,7 +4,8 @@
  *
  * - Incoming requests and notifications are validated with zod before their handler runs: bad params
  *   answer `-32602` with a readable message; unknown requests get `-32601`; unknown notifications are
- *   logged and ignored; a throwing handler answers `-32603` (or its `HandlerError`'s code).
+ *   logged and ignored; a throwing handler answers `-32603` (or the code of its `HandlerError` or the port's
+ *   `ClientRefusal`).
  * - Answers to outgoing requests are validated too; errors are mapped by the subclass.
  * - `$/cancel_request` (ACP's form) works both ways.
  * - Streamed notifications take a fast path (see {@link RpcPeer.dispatchDirectly}).
@@ -27,6 +28,7 @@ import {
 } from 'vscode-jsonrpc/node';
 import { silentLogger, type Logger } from '../common/logger';
 import { ConnectionClosedError, ErrorCodes } from './errors';
+import { ClientRefusal } from './port/client';
 import { CancelRequestNotification, formatIssues, type NotificationDefinition, type ParamsOf, type RequestDefinition, type ResultOf } from './schema';
 import { FramingError, formatSize } from './transport/ndjson';
 import { END_OF_STREAM_METHOD, type AcpTransport, type MessageTap } from './transport/transport';
@@ -156,6 +158,8 @@ export abstract class RpcPeer implements Disposable {
         return await handler(parsed.data as ParamsOf<D>, token);
       } catch (error) {
         if (error instanceof ResponseError) return error;
+        // A refusal the application chose (the port's words for it): the agent gets its code, message and data.
+        if (error instanceof ClientRefusal) return new ResponseError(error.code, error.message, error.data);
         const message = errorMessage(error);
         this.logger.error(`Handling ${definition.method} from ${this.peer} failed: ${message}`);
         return new ResponseError(ErrorCodes.InternalError, message);
