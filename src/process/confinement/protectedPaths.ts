@@ -158,8 +158,10 @@ class Collector {
       this.pins.add(current);
       if (path.basename(current) === '.git' || !current.split(path.sep).includes('.git')) break;
     }
-    const linked = lstat(path.join(dir, 'commondir'))?.isFile() === true;
-    const common = linked ? pointedCommonDir(dir) : undefined;
+    // Linked when `commondir` names another git directory. One naming this one (our placeholder, which another
+    // confined command holds) is not a link: this command must hold it too, and protect what it would protect.
+    const common = lstat(path.join(dir, 'commondir'))?.isFile() === true ? pointedCommonDir(dir) : undefined;
+    const linked = common !== undefined;
     this.entry(path.join(dir, 'commondir'), linked ? undefined : { kind: 'file', content: COMMONDIR_PLACEHOLDER });
     const worktreeConfig = worktreeConfigOn(path.join(dir, 'config')) || (common !== undefined && worktreeConfigOn(path.join(common, 'config')));
     this.entry(path.join(dir, 'config.worktree'), worktreeConfig ? { kind: 'file', content: '' } : undefined);

@@ -295,6 +295,25 @@ describe('confinement walls (real bwrap, attacked as a hostile agent would)', fu
     assert.deepEqual(listing(root), []);
   });
 
+  it('a repository’s commondir placeholder another command made stays for the next command built before that one ended (an agent restarting), which protects the repository as the first did', () => {
+    const root = repository(path.join(scratch('acp-walls-restart-'), 'app'));
+    cleanup.push(path.dirname(root));
+    const policy = folders('writes', [root]);
+    const commondir = path.join(root, '.git', 'commondir');
+    const before = listing(root);
+    const old = wrap('true', policy, root);
+    assert.ok(fs.existsSync(commondir), 'held while the old agent runs');
+    // The new agent's command line is built before the old agent's ends, and started after.
+    const restarted = wrap('for f in commondir config hooks/x; do (echo x > .git/$f) 2>/dev/null && echo wrote-$f || echo refused-$f; done', policy, root);
+    old.dispose();
+    assert.ok(fs.existsSync(commondir), 'the old agent is done, the new one still needs it');
+    const result = spawnSync(restarted.file, [...restarted.args], { cwd: root, env: restarted.env, encoding: 'utf8', timeout: 30_000 });
+    assert.deepEqual(result.stdout.trim().split('\n'), ['refused-commondir', 'refused-config', 'refused-hooks/x'], result.stderr);
+    restarted.dispose();
+    assert.deepEqual(listing(root), before, 'gone with the last command that needed it');
+    assert.equal(git(root, 'status').status, 0);
+  });
+
   it('a daemon started with setsid inside a confined command ends with it: when the command exits, and when it is killed', async () => {
     const root = scratch('acp-walls-daemon-');
     cleanup.push(root);
