@@ -173,7 +173,13 @@ describe('confining agents to their folders (acpWorkspace.sandbox, real extensio
     );
     await waitFor(
       () => chat.controller.session.connection === api.agents.find(NAME)?.process?.connection && chat.controller.thread.session.status === 'idle',
-      'the session back',
+      () =>
+        `the session back (on the agent's connection: ${chat.controller.session.connection === api.agents.find(NAME)?.process?.connection}, ` +
+        `agent ${api.agents.find(NAME)?.state}, status ${chat.controller.thread.session.status}; the chat's last lines: ${JSON.stringify(
+          entries()
+            .slice(-6)
+            .map((e) => (e.kind === 'info' ? `info: ${e.text}` : e.kind === 'error' ? `error: ${e.message}` : e.kind)),
+        )})`,
     );
     assert.equal(api.confinement.view(NAME)?.detail.includes(lib), false, `lib left the confinement: ${api.confinement.view(NAME)?.detail}`);
     assert.deepEqual(

@@ -72,10 +72,11 @@ export function keepFolders(dirs: readonly string[]): () => void {
 }
 
 /** Polls until `predicate` holds. */
-export async function waitFor(predicate: () => boolean, what: string, timeoutMs = 15000): Promise<void> {
+/** Polls `predicate`; `what` names what is awaited (a function: said with the state found when it times out). */
+export async function waitFor(predicate: () => boolean, what: string | (() => string), timeoutMs = 15000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
