@@ -185,7 +185,12 @@ async function replayRun(pages: () => Promise<Page>, agentBundle: string, store:
   });
   const chats = new Chats({ router, sessions, logger: silentLogger });
   const reopener = new Reopener({
-    agents: { start: () => agent.start(), restart: () => agent.restart(), running: () => agent.connection },
+    agents: {
+      start: () => agent.start(),
+      restart: () => agent.restart(),
+      running: () => agent.connection,
+      isRunning: () => agent.state === 'running' || agent.state === 'starting',
+    },
     chats,
     router,
     sessions,

@@ -6,7 +6,6 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentConnection } from './acp/port/agentConnection';
 import type { AgentRegistry } from './agents/agentRegistry';
 import { isRemoteAgent, presetsByRegistryId } from './agents/agentConfig';
 import { IconCache } from './agents/registry/icons';
@@ -38,7 +37,9 @@ import { HistoryActions } from './sessions/opening/historyActions';
 import type { ChatUi, ConfinementUi, HistoryUi, Notices, ReviewUi, RootsUi } from './sessions/ports';
 import { AgentConfinement, showConfinementInChats } from './sessions/agents/agentConfinement';
 import { PromptEdits } from './sessions/opening/promptEdits';
-import { Reopener, type RestartOptions } from './sessions/opening/reopener';
+import type { RestartOptions } from './sessions/opening/reopener';
+import { AgentLifecycle } from './sessions/opening/agentLifecycle';
+import { sharedFolders } from './sessions/opening/mappedFolders';
 import { historyStorageDir, SessionHistory } from './sessions/opening/sessionHistory';
 import { LocalCommandConfinement } from './sessions/agents/remoteCommands';
 import { SessionRouter } from './sessions/routing/sessionRouter';
@@ -178,10 +179,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     logger,
   });
   const chats = new Chats({ router, sessions, documents: vscodeOpenDocuments, checkpoints, logger });
-  // Restarting to widen a confinement reopens the agent's chats: the Reopener is built below.
-  let restartAgent: (name: string, options?: RestartOptions) => Promise<AgentConnection> = () =>
-    Promise.reject(new Error(vscode.l10n.t('ACP Workspace is still starting.')));
-  const late: { registry?: AgentRegistry } = {};
+  // How each launch is confined; the agents' lifecycle (below) restarts an agent when its folders change.
   const confinement = new AgentConfinement({
     mode: readSandbox,
     findConfiner: (env) => findConfiner(process.platform, env),
@@ -189,10 +187,6 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     sessions,
     // The sessions of the agent's open chats: a launch (a restart, a recovery) serves them.
     serving: (name) => chats.all().flatMap((chat) => (chat.session.agentName === name ? [chat.session] : [])),
-    isRunning: (name) => ['running', 'starting'].includes(late.registry?.find(name)?.state ?? 'stopped'),
-    // A confinement that widens or narrows: the chats are reopened with the folders shared now.
-    restart: (name) => restartAgent(name, { currentFolders: true }),
-    tell: (name, line) => chats.all().forEach((chat) => chat.session.agentName === name && chat.thread.addInfo(line)),
     ui: () => confinementUi,
     home: os.homedir(),
     logger,
@@ -234,7 +228,6 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     remoteAgent: (definition, shared) => remoteAgents.create(definition, shared),
   });
   const registry = agents.registry;
-  late.registry = registry;
   const addRemoteAgent = new AddRemoteAgent({
     ui: () => remoteAgentUi,
     servers: sandboxServersOver((options) => new SandboxAgentServer(options)),
@@ -279,7 +272,8 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     mappedFolders,
   });
   const titles = new SessionTitles(history, chats, sessions);
-  const reopener = new Reopener({
+  // The one owner of restarting an agent and reopening its sessions (each needs the other).
+  const lifecycle = new AgentLifecycle({
     agents: pool,
     chats,
     router,
@@ -287,10 +281,14 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     mcp,
     logger,
     confinement,
+    grantsChanged: grants.onDidChange,
     mappedFolders,
-    sharedFolders: (name): Root[] => starter.sharedFolders(name),
+    sharedFolders: (name): Root[] => sharedFolders(name, workspace, grants, mappedFolders(name)),
     record: (session, title, forkOf) => history.recordSession(session, title, forkOf),
   });
+  const { reopener } = lifecycle;
+  // Whoever restarts an agent (a command, a chat, a sign-in) gets its open chats reopened.
+  const restartAgent = (name: string, options?: RestartOptions) => lifecycle.restartAgent(name, options);
   // A remote agent that reconnected by itself: its chats are reopened on the new connection; one that stopped
   // trying (the attempts used up, its token refused): its chats say so.
   context.subscriptions.push(reopenChatsOnReconnect(registry.onDidRestart, chats, reopener, logger), tellChatsWhenReconnectFails(registry, chats, logger));
@@ -298,14 +296,13 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     agents: pool,
     sessions,
     chats,
-    reopener,
+    lifecycle,
     grants,
     workspace,
     mcp,
     ui: () => rootsUi,
     pickAgent: () => pickAgent(registry, { title: vscode.l10n.t('New Session'), placeHolder: vscode.l10n.t('Start a session with which agent?') }),
     logger,
-    confinement,
     mappedFolders,
   });
   const folderChanges = new FolderChanges({
@@ -317,7 +314,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     ui: () => rootsUi,
     notices,
     logger,
-    confinement,
+    lifecycle,
     remember: (session, roots) => void history.index.setKeptRoots(session.agentName, session.sessionId, roots),
   });
   const historyActions = new HistoryActions({
@@ -334,8 +331,6 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   });
 
   // The VS Code adapters.
-  // Whoever restarts an agent (a command, a chat, a sign-in) gets its open chats reopened.
-  restartAgent = (name: string, options?: RestartOptions) => reopener.restartAgent(name, options);
   const signIn = new SignIn(agents, logger, restartAgent);
   // A review tab is named like its chat ("<title> · <agent>") and follows a rename.
   const reviewPanels = new ReviewPanels(review, context.extensionUri, logger, {
@@ -344,7 +339,7 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
   });
   const changeActions = new ChangeActions(review, reviewPanels);
   const chatActions = new ChatActions({
-    reopener,
+    lifecycle,
     starter,
     router,
     signIn,
@@ -396,7 +391,8 @@ export function composeCore(context: vscode.ExtensionContext, shell: Shell): Cor
     router,
     folderChanges,
     confinement,
-    showConfinementInChats(confinement, chats),
+    lifecycle,
+    showConfinementInChats(confinement, chats, (name) => registry.isRunning(name)),
     grants,
     history,
     titles,

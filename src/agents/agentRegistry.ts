@@ -102,6 +102,12 @@ export class AgentRegistry {
     return this.entries.get(name)?.process?.connection;
   }
 
+  /** Whether its process runs or is starting. */
+  isRunning(name: string): boolean {
+    const state = this.entries.get(name)?.process?.state;
+    return state === 'running' || state === 'starting';
+  }
+
   /** Starts the agent if needed and resolves with its initialized connection. Refuses in Restricted Mode. */
   async start(name: string): Promise<AgentConnection> {
     if (!this.options.isTrusted()) throw new Error(restrictedModeMessage());
@@ -130,7 +136,7 @@ export class AgentRegistry {
   /**
    * Stops the agent and starts a new process with its current definition and settings. Its connection
    * closes saying the agent is restarting (not that ACP Workspace shuts down). Open chats are reopened by
-   * `Reopener.restartAgent`, the one caller besides tests.
+   * `AgentLifecycle.restartAgent`, the one caller besides tests.
    */
   async restart(name: string): Promise<AgentConnection> {
     const entry = this.entries.get(name);

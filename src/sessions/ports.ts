@@ -46,6 +46,8 @@ export interface AgentPool {
   restart(agentName: string): Promise<AgentConnection>;
   /** Its connection while it runs. */
   running(agentName: string): AgentConnection | undefined;
+  /** Whether its process runs or is starting (its launch has decided how it is confined). */
+  isRunning(agentName: string): boolean;
 }
 
 /** The MCP servers a session gets (see `mcp/mcpServers.ts`). */

@@ -17,7 +17,7 @@ export const AgentCommandIds = {
 type AgentArgument = AgentStatus | string | undefined;
 
 /**
- * `restart` restarts an agent and reopens its open chats (`Reopener.restartAgent`): the Agents view, the
+ * `restart` restarts an agent and reopens its open chats (`AgentLifecycle.restartAgent`): the Agents view, the
  * Command Palette and a chat's Restart button do the same.
  */
 export function registerAgentCommands(agents: AgentRegistry, log: vscode.LogOutputChannel, restart: (name: string) => Promise<unknown>): vscode.Disposable[] {

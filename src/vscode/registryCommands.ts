@@ -23,7 +23,7 @@ export interface RegistryCommandsOptions {
   readonly agents: AgentRegistry;
   /** Opens the Add Agent gallery. */
   readonly openGallery: () => void;
-  /** Restarts an agent and reopens its chats (`Reopener.restartAgent`). */
+  /** Restarts an agent and reopens its chats (`AgentLifecycle.restartAgent`). */
   readonly restart: (name: string) => Promise<unknown>;
 }
 

@@ -14,7 +14,7 @@ export class SignIn {
   constructor(
     private readonly agents: AgentsFromSettings,
     private readonly logger: Logger,
-    /** Restarts an agent and reopens its open chats (`Reopener.restartAgent`). */
+    /** Restarts an agent and reopens its open chats (`AgentLifecycle.restartAgent`). */
     private readonly restart: (agentName: string) => Promise<unknown>,
   ) {}
 

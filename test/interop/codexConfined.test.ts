@@ -39,9 +39,6 @@ function productConfinement(mode: SandboxMode, home: string, env: NodeJS.Process
     findConfiner: (env) => findConfiner(process.platform, env),
     grants: new FolderGrants({ get: <T>(key: string) => data.get(key) as T | undefined, update: async (key, value) => void data.set(key, value) }),
     sessions: new ActiveSessions(),
-    isRunning: () => false,
-    restart: () => Promise.reject(new Error('no restarts in this test')),
-    tell: () => undefined,
     ui: () => ({ confinementUnavailable: () => Promise.resolve(undefined) }),
     home,
     env,
@@ -109,7 +106,7 @@ for (const mode of ['writes', 'off'] as const) {
     }
 
     it('starts, and a session with app, lib and docs opens in its default mode', async () => {
-      await confinement.ensureCovers(agent.command.name, [scratch.app, scratch.lib, scratch.docs]);
+      confinement.declare(agent.command.name, [scratch.app, scratch.lib, scratch.docs]);
       const connection = await within(60_000, 'initialize', client.start());
       assert.equal(client.process.confinement?.confined, mode !== 'off');
       if (mode === 'writes') printCapabilities(agent, connection.caps);

@@ -1,7 +1,8 @@
 /**
  * Confining agents (`acpWorkspace.sandbox`): what each launch is to use, what the running agent was started
- * with (for the Agents view and the chat header), restarting an agent whose confinement a new folder widens,
- * and the fail-closed path (the agent does not start; the user may start it unconfined this once).
+ * with (for the Agents view and the chat header), whether new folders widen it or folders taken back narrow it,
+ * and the fail-closed path (the agent does not start; the user may start it unconfined this once). It decides;
+ * the agent's lifecycle (`sessions/opening/agentLifecycle.ts`) restarts the agent when a decision asks for it.
  *
  * An agent process serves every session of the agent in this window, so its confinement covers all the
  * folders it may work in here: those granted to it ({@link FolderGrants}), the folders of its open sessions
@@ -9,7 +10,7 @@
  * folders chosen for it (the primary folder needs no grant: choosing it is the consent). So every launch,
  * whatever starts it (a session, a tab restored after a reload, a recovery after a crash, a restart, the
  * Agents view), covers the sessions it is about to serve. A folder the user takes back leaves it at once: the
- * agent is restarted without it (see {@link AgentConfinement.narrow}).
+ * agent is restarted without it (see {@link AgentConfinement.narrows}).
  */
 import * as l10n from '@vscode/l10n';
 import type { AgentConnection } from '../../acp/port/agentConnection';
@@ -25,7 +26,6 @@ import type { Chats } from '../chats/chats';
 import { buildPolicy, homeAbbreviated, realPath, uncoveredFolders } from './confinementPolicy';
 import type { AgentPool, ConfinementUi } from '../ports';
 import type { SessionController } from '../turns/sessionController';
-import { errorMessage } from '../../common/errors';
 
 /** What the UI shows about an agent's confinement. */
 export interface ConfinementView {
@@ -72,12 +72,6 @@ export interface AgentConfinementOptions {
    * restart): the next launch serves them, so it covers their folders.
    */
   readonly serving?: (agentName: string) => readonly ServedSession[];
-  /** Whether the agent's process runs now. */
-  readonly isRunning: (agentName: string) => boolean;
-  /** Restarts the agent and reopens its chats (`Reopener.restartAgent`). */
-  readonly restart: (agentName: string) => Promise<AgentConnection>;
-  /** Says something in every open chat of the agent. */
-  readonly tell: (agentName: string, line: string) => void;
   readonly ui: () => ConfinementUi;
   readonly home: string;
   readonly env?: NodeJS.ProcessEnv;
@@ -123,21 +117,12 @@ export class AgentConfinement {
   private readonly unconfinedOnce = new Set<string>();
   /** Why the last launch could not be confined, until the start's caller handles it. */
   private readonly unavailable = new Map<string, ConfinementUnavailableError>();
-  /** Restarts that widen or narrow an agent's confinement, by agent. */
-  private readonly restarting = new Map<string, Promise<unknown>>();
   private readonly changeEmitter = new Emitter<string>();
-  private readonly subscription: { dispose(): void };
 
   /** What an agent's confinement is changed (a launch): the agent's name. */
   readonly onDidChange: Event<string> = this.changeEmitter.event;
 
-  constructor(private readonly options: AgentConfinementOptions) {
-    // A folder shared with the agent widens it; one taken back narrows it (FolderChanges, once the sessions let it go).
-    this.subscription = options.grants.onDidChange(({ agent, granted }) => {
-      if (granted.length === 0) return;
-      void this.ensureCovers(agent, granted).catch((error: unknown) => options.logger.warn(`Widening the confinement of ${agent}: ${errorMessage(error)}`));
-    });
-  }
+  constructor(private readonly options: AgentConfinementOptions) {}
 
   /**
    * What the agent's next launch uses: `off` → unconfined; a pending "start unconfined once" → unconfined
@@ -218,61 +203,43 @@ export class AgentConfinement {
   }
 
   /**
-   * The agent is about to work in these folders (a new session, a reopened one): they join its folders, and
-   * when it runs confined to a policy that does not cover them, it is restarted first (its chats are told
-   * why and reopened). Resolves once it may start the session; joins a restart under way.
+   * The agent is about to work in these folders (a new session, a reopened one, a folder shared with it): they
+   * join its folders (also those taken back before), and its next launch covers them.
    */
-  async ensureCovers(agentName: string, folders: readonly string[]): Promise<void> {
+  declare(agentName: string, folders: readonly string[]): void {
     const set = this.needed.get(agentName) ?? new Set<string>();
     for (const folder of folders) {
       set.add(folder);
       this.takenBack.get(agentName)?.delete(folder);
     }
     this.needed.set(agentName, set);
-    // Decided at once when nothing is under way: a second change in the same moment then waits for this one.
-    if (this.restarting.has(agentName)) await this.settled(agentName);
-    const missing = this.widens(agentName, folders);
-    if (missing.length === 0) return;
-    this.options.logger.info(`Restarting ${agentName}: its confinement does not include ${missing.join(', ')}.`);
-    await this.restartWith(agentName, l10n.t('Restarting {0} so that its confinement includes {1}.', agentName, listInWords(missing.map(baseName))));
   }
 
   /**
-   * The user took these folders back from the agent (a revoked grant, a folder removed from the workspace;
-   * its sessions have let them go already): they leave its confinement at once. When the running agent may
-   * write in one of them and no session it serves still works there, it is restarted without them: its chats
-   * are told why first, a running turn is stopped (the agent must not go on writing where it may no longer),
-   * and they are reopened with the folders shared now. Resolves true once that restart is done, false when
-   * none was needed (not running, unconfined, or a folder still used by another of its sessions).
+   * The user took these folders back from the agent (a revoked grant, a folder removed from the workspace; its
+   * sessions have let them go already): they leave its folders, and its next launch leaves them out.
    */
-  async narrow(agentName: string, folders: readonly string[]): Promise<boolean> {
-    if (folders.length === 0) return false;
+  takeBack(agentName: string, folders: readonly string[]): void {
     const takenBack = this.takenBack.get(agentName) ?? new Set<string>();
     for (const folder of folders) {
       this.needed.get(agentName)?.delete(folder);
       takenBack.add(folder);
     }
     this.takenBack.set(agentName, takenBack);
-    // Decided at once when nothing is under way: a second change in the same moment then waits for this one.
-    if (this.restarting.has(agentName)) await this.settled(agentName);
+  }
+
+  /**
+   * Of the folders taken back, those the agent's last launch may write in (when it ran confined) that its folders
+   * now leave out (`gone`: the running agent must restart without them) and those a folder still shared or
+   * another of its sessions keeps (`kept`).
+   */
+  narrows(agentName: string, folders: readonly string[]): { gone: string[]; kept: string[] } {
     const launched = this.launched.get(agentName);
-    if (!launched?.confined || !this.options.isRunning(agentName)) return false;
+    if (!launched?.confined) return { gone: [], kept: [] };
     const next = launched.policyFor(this.folders(agentName));
     const covered = folders.map((folder) => realPath(folder)).filter((folder) => uncoveredFolders(launched.policy, [folder]).length === 0);
     const gone = covered.filter((folder) => uncoveredFolders(next, [folder]).length > 0);
-    const kept = covered.filter((folder) => !gone.includes(folder));
-    if (kept.length > 0)
-      this.options.logger.info(`${agentName} may still write in ${kept.join(', ')}: another of its sessions works there, or a folder still shared holds it.`);
-    if (gone.length === 0) return false;
-    this.options.logger.info(`Restarting ${agentName}: its confinement must no longer include ${gone.join(', ')}.`);
-    const names = listInWords(gone.map(baseName));
-    await this.restartWith(
-      agentName,
-      gone.length === 1
-        ? l10n.t('Restarting {0} so that it can no longer write in {1}: it is no longer shared with {0}. A running turn is stopped.', agentName, names)
-        : l10n.t('Restarting {0} so that it can no longer write in {1}: they are no longer shared with {0}. A running turn is stopped.', agentName, names),
-    );
-    return true;
+    return { gone, kept: covered.filter((folder) => !gone.includes(folder)) };
   }
 
   /**
@@ -288,10 +255,10 @@ export class AgentConfinement {
     return [...this.launched.keys()];
   }
 
-  /** The folders that would widen the running agent's confinement (none when it does not run confined). */
+  /** The folders that would widen the confinement of the agent's last launch (none when it was not confined). */
   widens(agentName: string, folders: readonly string[]): string[] {
     const launched = this.launched.get(agentName);
-    if (!launched?.confined || !this.options.isRunning(agentName)) return [];
+    if (!launched?.confined) return [];
     return uncoveredFolders(
       launched.policy,
       folders.map((folder) => realPath(folder)),
@@ -324,15 +291,19 @@ export class AgentConfinement {
       start: (name) => this.guardStart(name, () => pool.start(name)),
       restart: (name) => this.guardStart(name, () => pool.restart(name)),
       running: (name) => pool.running(name),
+      isRunning: (name) => pool.isRunning(name),
     };
   }
 
-  /** What the agent's last launch was, for the UI; undefined before its first launch. */
-  view(agentName: string): ConfinementView | undefined {
+  /**
+   * What the agent's last launch was, for the UI; undefined before its first launch. `running` false: its process
+   * does not run now (so no changed setting is pending).
+   */
+  view(agentName: string, running = true): ConfinementView | undefined {
     const launched = this.launched.get(agentName);
     if (!launched) return undefined;
     const view = describeConfinement(launched, this.options.home);
-    const pending = this.pendingMode(agentName);
+    const pending = running ? this.pendingMode(agentName) : undefined;
     return pending === undefined ? view : { ...view, pending: l10n.t('restart to apply acpWorkspace.sandbox: {0}', pending) };
   }
 
@@ -342,30 +313,12 @@ export class AgentConfinement {
    */
   private pendingMode(agentName: string): SandboxMode | undefined {
     const launched = this.launched.get(agentName);
-    if (!launched || !this.options.isRunning(agentName) || (!launched.confined && launched.why === 'unconfined-once')) return undefined;
+    if (!launched || (!launched.confined && launched.why === 'unconfined-once')) return undefined;
     const now = this.options.mode();
     return now === (launched.confined ? launched.policy.mode : 'off') ? undefined : now;
   }
 
-  /** Resolves once no restart of the agent's confinement is under way. */
-  private async settled(agentName: string): Promise<void> {
-    for (;;) {
-      const under = this.restarting.get(agentName);
-      if (!under) return;
-      await under.catch(() => undefined);
-    }
-  }
-
-  /** Restarts the agent (its chats reopened) after saying `line` in them; another change waits for it. */
-  private async restartWith(agentName: string, line: string): Promise<void> {
-    this.options.tell(agentName, line);
-    const restart = this.options.restart(agentName).finally(() => this.restarting.delete(agentName));
-    this.restarting.set(agentName, restart);
-    await restart;
-  }
-
   dispose(): void {
-    this.subscription.dispose();
     this.changeEmitter.dispose();
   }
 
@@ -414,20 +367,14 @@ export function describeConfinement(launched: LaunchView, home: string): Confine
   };
 }
 
-const baseName = (folder: string) => folder.split(/[\\/]/).filter(Boolean).at(-1) ?? folder;
-
-function listInWords(items: readonly string[]): string {
-  if (items.length <= 1) return items.join('');
-  return l10n.t('{0} and {1}', items.slice(0, -1).join(', '), items.at(-1)!);
-}
-
 /** Keeps every chat's header saying how its agent runs: when a chat opens and when its agent launches. */
 export function showConfinementInChats(
   confinement: Pick<AgentConfinement, 'view' | 'onDidChange'>,
   chats: Pick<Chats, 'all' | 'onDidOpen'>,
+  isRunning: (agentName: string) => boolean,
 ): { dispose(): void } {
   const show = (chat: SessionController) => {
-    const view = confinement.view(chat.session.agentName);
+    const view = confinement.view(chat.session.agentName, isRunning(chat.session.agentName));
     chat.thread.setSession({
       confinement: view && { confined: view.confined, label: view.label, detail: view.detail, ...(view.pending ? { pending: view.pending } : {}) },
     });

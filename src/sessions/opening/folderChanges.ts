@@ -4,7 +4,7 @@
  * the guard refuses it from then on (files, terminals, prompts), the agent's terminals running in it are
  * stopped, and the session is marked stale. A confined agent's own tools lose the folder too: its
  * confinement is narrowed at once (the agent restarts without it, a running turn stopped, and its chats are
- * reopened with the folders shared now, see AgentConfinement.narrow). ACP cannot change a session's roots
+ * reopened with the folders shared now, see AgentLifecycle.narrow). ACP cannot change a session's roots
  * mid-session, so the user is offered to reopen the other sessions with what is shared now (or keep them as
  * they are, without the folder). A folder added to the workspace is an offer to reopen, for sessions whose
  * agent takes more than one folder.
@@ -20,6 +20,7 @@ import type { AgentSession } from '../routing/agentSession';
 import type { Notices, RootsUi, WorkspacePort } from '../ports';
 import type { SessionRouter } from '../routing/sessionRouter';
 import type { SessionStarter } from './sessionStarter';
+import type { AgentLifecycle } from './agentLifecycle';
 import { describeFolderChange, staleAfterFolderChange } from '../routing/staleRoots';
 import { errorMessage } from '../../common/errors';
 
@@ -32,12 +33,8 @@ export interface FolderChangesOptions {
   readonly ui: () => RootsUi;
   readonly notices: Notices;
   readonly logger: Logger;
-  /** The agents' confinement (`acpWorkspace.sandbox`): what is taken back leaves it (see AgentConfinement.narrow). */
-  readonly confinement?: {
-    narrow(agentName: string, folders: readonly string[]): Promise<boolean>;
-    /** The agents launched in this window. */
-    agents(): readonly string[];
-  };
+  /** The agents' lifecycle: what is taken back leaves a confined agent's confinement (see AgentLifecycle.narrow). */
+  readonly lifecycle?: Pick<AgentLifecycle, 'narrow' | 'launchedAgents'>;
   /**
    * The user chose to keep a session's folders (the roots it can still reach, cwd first): remembered with the
    * session, so its chat restored after a window reload does not ask which folders again.
@@ -72,7 +69,7 @@ export class FolderChanges {
       changed.push(session);
     }
     const removed = before.filter((root) => !after.some((now) => now.path === root.path)).map((root) => root.path);
-    if (removed.length > 0) await Promise.all((this.options.confinement?.agents() ?? []).map((agent) => this.narrow(agent, removed)));
+    if (removed.length > 0) await Promise.all((this.options.lifecycle?.launchedAgents() ?? []).map((agent) => this.narrow(agent, removed)));
     const affected = this.stillOpen(changed);
     if (affected.length === 0) return;
     logger.info(`Workspace folders changed; ${affected.length} open session(s) keep their old folders until reopened.`);
@@ -175,7 +172,7 @@ export class FolderChanges {
   /**
    * Folders newly shared with the agent: its open sessions that could take them say so (the chat header and
    * the Agents view offer to reopen them with the current folders; nothing pops up). A confined agent is
-   * restarted by its confinement instead, and its chats come back with them (AgentConfinement.ensureCovers).
+   * restarted by its confinement instead, and its chats come back with them (AgentLifecycle.ensureCovers).
    */
   private sharedNow(agent: string, granted: readonly string[]): void {
     const workspaceFolders = new Set(this.options.workspace.candidates().roots.map((root) => root.path));
@@ -198,7 +195,7 @@ export class FolderChanges {
   /** The agent's confinement lets the folders go; a failure (the agent did not start again) is said in its chats. */
   private async narrow(agent: string, folders: readonly string[]): Promise<void> {
     try {
-      await this.options.confinement?.narrow(agent, folders);
+      await this.options.lifecycle?.narrow(agent, folders);
     } catch (error) {
       this.options.logger.warn(`Narrowing the confinement of ${agent}: ${errorMessage(error)}`);
     }

@@ -6,7 +6,9 @@
  * A local agent, or a remote one without mappings, has no `isMapped`: everything passes.
  */
 import * as l10n from '@vscode/l10n';
+import type { FolderGrants } from '../../roots/folderGrants';
 import { createRootSet, type Root, type RootSet } from '../../roots/rootSet';
+import type { WorkspacePort } from '../ports';
 import { restrictToMapped, type Candidates } from '../../roots/workspaceRoots';
 
 /** Whether a local folder is mapped for an agent; undefined when the agent takes every folder. */
@@ -61,4 +63,25 @@ export function mappedRootSet(agentName: string, roots: RootSet, isMapped: IsMap
     ),
     unmapped,
   };
+}
+
+/**
+ * The workspace's folders shared with the agent now, without asking: those granted to it (all with
+ * `acpWorkspace.shareAllFolders`), only mapped ones for a remote agent with path mappings. What a chat reopened
+ * by a restart of its confinement is given (see `AgentLifecycle.restartAgent`).
+ */
+export function sharedFolders(
+  agentName: string,
+  workspace: Pick<WorkspacePort, 'candidates' | 'shareAllFolders'>,
+  grants: Pick<FolderGrants, 'isGranted'>,
+  isMapped: IsMapped,
+): Root[] {
+  let candidates: Candidates;
+  try {
+    candidates = mappedCandidates(agentName, workspace.candidates(), isMapped);
+  } catch {
+    return [];
+  }
+  const shareAll = workspace.shareAllFolders();
+  return candidates.roots.filter((root) => shareAll || grants.isGranted(agentName, root.path)).map((root) => ({ path: root.path, name: root.name }));
 }

@@ -1,9 +1,10 @@
 /**
  * Reopening a session, the one way every path does it: from the Sessions view (open, resume, fork), a chat
  * tab restored after a window reload, a chat whose agent exited, every chat of an agent that restarts
- * (whoever asked for the restart), a session reopened with the workspace's current folders. Which request
- * serves which verb is the table in `history/reopenPolicy.ts`; the root list is the caller's decision (it
- * may ask the user, once the agent's capabilities are known) and is always sent complete.
+ * (whoever asked for the restart; `AgentLifecycle`, which owns this, restarts), a session reopened with the
+ * workspace's current folders. Which request serves which verb is the table in `history/reopenPolicy.ts`; the
+ * root list is the caller's decision (it may ask the user, once the agent's capabilities are known) and is
+ * always sent complete.
  */
 import * as l10n from '@vscode/l10n';
 import type { AgentConnection } from '../../acp/port/agentConnection';
@@ -81,8 +82,9 @@ export interface ReopenerOptions {
   /** Records a session the client opened (with the agent title the history knows) or forked (with its origin). */
   readonly record?: (session: AgentSession, title: string | undefined, forkOf?: ForkOrigin) => void;
   /**
-   * The agent's confinement (`acpWorkspace.sandbox`): told the folders a reopened session will work in, so a
-   * confined agent whose confinement does not include them (a folder granted for this reopen) is restarted first.
+   * The agent's confinement (`acpWorkspace.sandbox`, through `AgentLifecycle.ensureCovers`): told the folders a
+   * reopened session will work in, so a confined agent whose confinement does not include them (a folder granted
+   * for this reopen) is restarted first.
    */
   readonly confinement?: { ensureCovers(agentName: string, folders: readonly string[]): Promise<void> };
   /**
@@ -97,7 +99,7 @@ export interface ReopenerOptions {
   readonly sharedFolders?: (agentName: string) => readonly Root[];
 }
 
-/** How a restart reopens the agent's chats. */
+/** How a restart (`AgentLifecycle.restartAgent`) reopens the agent's chats. */
 export interface RestartOptions {
   /**
    * Each chat is reopened with the folders shared now: its own (less what was taken back) and every workspace
@@ -163,11 +165,6 @@ function reopenedNote(verb: ReopenVerb, method: ReopenMethod, title: string | un
 }
 
 export class Reopener {
-  /** Restarts in progress, by agent: asking again meanwhile joins the one under way. */
-  private readonly restarts = new Map<string, Promise<AgentConnection>>();
-  /** Agents whose restart under way reopens the chats with the current folders (see RestartOptions). */
-  private readonly withCurrentFolders = new Set<string>();
-
   constructor(private readonly options: ReopenerOptions) {}
 
   /**
@@ -299,48 +296,10 @@ export class Reopener {
     }
   }
 
-  /**
-   * Restarts an agent, whoever asks (the Agents view, the Command Palette, a chat's Restart button, a
-   * sign-in, a confinement that widens or narrows), and reopens every chat open on it as {@link recover}
-   * does, each with its complete root list (with `currentFolders`: the folders shared now). The chats say the agent restarts rather than showing its connection's end as a failure. Resolves with
-   * the new connection once every chat is back or says why not; rejects when the agent does not start again
-   * (the chats say so too).
-   */
-  restartAgent(agentName: string, options: RestartOptions = {}): Promise<AgentConnection> {
-    // Asked while one is under way: that one reopens the chats with the current folders too.
-    if (options.currentFolders) this.withCurrentFolders.add(agentName);
-    const running = this.restarts.get(agentName);
-    if (running) return running;
-    const restart = this.restart(agentName).finally(() => {
-      this.restarts.delete(agentName);
-      this.withCurrentFolders.delete(agentName);
-    });
-    this.restarts.set(agentName, restart);
-    return restart;
-  }
-
   /** The agent's words and the likely cause of a failed start or reopen, when the agent said anything. */
-  private explain(agentName: string, error: unknown): ExplainedFailure | undefined {
+  explain(agentName: string, error: unknown): ExplainedFailure | undefined {
     if (!isExplainable(error)) return undefined;
     return explainFailure(agentName, error, this.options.agents.running(agentName)?.recentStderr ?? [], ['restart', 'reopen']);
-  }
-
-  private async restart(agentName: string): Promise<AgentConnection> {
-    const { agents, chats } = this.options;
-    const affected = chats.all().filter((chat) => chat.session.agentName === agentName);
-    for (const chat of affected) chat.expectRestart();
-    let connection: AgentConnection;
-    try {
-      connection = await agents.restart(agentName);
-    } catch (error) {
-      const message = errorMessage(error);
-      const explained = this.explain(agentName, error);
-      for (const chat of affected) if (chats.has(chat)) chat.reconnectFailed(l10n.t('{0} did not start again: {1}', agentName, message), undefined, explained);
-      throw error;
-    }
-    const currentFolders = this.withCurrentFolders.has(agentName);
-    await Promise.all(affected.filter((chat) => chats.has(chat)).map((chat) => this.recover(chat, { currentFolders })));
-    return connection;
   }
 
   /**

@@ -22,7 +22,7 @@ import type { ActiveSessions } from '../routing/activeSessions';
 import type { AgentSession } from '../routing/agentSession';
 import type { Chats } from '../chats/chats';
 import type { AgentPool, SessionMcpServers, RootsUi, WorkspacePort } from '../ports';
-import type { Reopener } from './reopener';
+import type { AgentLifecycle } from './agentLifecycle';
 import { startSession } from '../routing/sessionLifecycle';
 
 /** A session that was started, with notes for its chat (e.g. MCP servers not passed). */
@@ -42,7 +42,11 @@ export interface SessionStarterOptions {
   readonly agents: AgentPool;
   readonly sessions: ActiveSessions;
   readonly chats: Chats;
-  readonly reopener: Reopener;
+  /**
+   * Reopens a session with new folders; tells a confined agent the folders a session will work in before it
+   * starts, so one whose confinement does not include them is restarted first (`ensureCovers`).
+   */
+  readonly lifecycle: Pick<AgentLifecycle, 'reopener' | 'ensureCovers'>;
   readonly grants: FolderGrants;
   readonly workspace: WorkspacePort;
   readonly mcp: SessionMcpServers;
@@ -51,11 +55,6 @@ export interface SessionStarterOptions {
   /** Which agent, when neither the caller nor the settings say. */
   readonly pickAgent: () => Promise<string | undefined>;
   readonly logger: Logger;
-  /**
-   * The agent's confinement (`acpWorkspace.sandbox`): told the folders a session will work in before it
-   * starts, so a confined agent whose confinement does not include them is restarted first.
-   */
-  readonly confinement?: { ensureCovers(agentName: string, folders: readonly string[]): Promise<void> };
   /**
    * Which folders a remote agent can be given (its entry maps them to its own paths); undefined for an agent that
    * sees this machine's paths (every local agent, a remote one without mappings).
@@ -95,7 +94,7 @@ export class SessionStarter {
     let primary = this.initialPrimary(candidates, options.primaryIndex) ?? (await ui().pickPrimary(agentName, candidates.roots));
     if (!primary) return [];
     // The primary folder is the user's choice: the agent's confinement includes it from its launch on.
-    await this.options.confinement?.ensureCovers(agentName, [primary.path]);
+    await this.options.lifecycle.ensureCovers(agentName, [primary.path]);
     let connection = await agents.start(agentName);
 
     for (;;) {
@@ -144,7 +143,7 @@ export class SessionStarter {
     }
     // The Reopener widens the agent's confinement to the folders chosen (restarting it first if they are new to it).
     const chat = this.options.chats.find(session.agentName, session.sessionId);
-    const reopened = await this.options.reopener.reopen({
+    const reopened = await this.options.lifecycle.reopener.reopen({
       verb: 'refolder',
       agentName: session.agentName,
       sessionId: session.sessionId,
@@ -155,23 +154,6 @@ export class SessionStarter {
     return reopened?.session;
   }
 
-  /**
-   * The workspace's folders shared with the agent now, without asking: those granted to it (all with
-   * `acpWorkspace.shareAllFolders`), only mapped ones for a remote agent with path mappings. What a chat
-   * reopened by a restart of its confinement is given (see `Reopener.restartAgent`).
-   */
-  sharedFolders(agentName: string): Root[] {
-    const { workspace, grants } = this.options;
-    let candidates: Candidates;
-    try {
-      candidates = this.candidatesFor(agentName, workspace.candidates());
-    } catch {
-      return [];
-    }
-    const shareAll = workspace.shareAllFolders();
-    return candidates.roots.filter((root) => shareAll || grants.isGranted(agentName, root.path)).map((root) => ({ path: root.path, name: root.name }));
-  }
-
   /** The folders `agentName` can be given: for a remote agent with path mappings, only the mapped ones. */
   private candidatesFor(agentName: string, all: Candidates): Candidates {
     return mappedCandidates(agentName, all, this.options.mappedFolders?.(agentName));
@@ -179,8 +161,7 @@ export class SessionStarter {
 
   /** The agent's connection once its confinement includes these folders (after a restart, if one was needed). */
   private async covering(connection: AgentConnection, folders: readonly string[]): Promise<AgentConnection> {
-    if (!this.options.confinement) return connection;
-    await this.options.confinement.ensureCovers(connection.agentName, folders);
+    await this.options.lifecycle.ensureCovers(connection.agentName, folders);
     return connection.isClosed ? this.options.agents.start(connection.agentName) : connection;
   }
 

@@ -6,7 +6,7 @@ import type { Logger } from '../../common/logger';
 import { linkTarget, openChatTarget, type LinkOpener, type LinkTarget } from '../../sessions/turns/chatLinks';
 import type { ChatUi } from '../../sessions/ports';
 import { RemoteImageCache } from '../../sessions/turns/remoteImage';
-import type { Reopener } from '../../sessions/opening/reopener';
+import type { AgentLifecycle } from '../../sessions/opening/agentLifecycle';
 import { mentionGlob } from '../../sessions/turns/promptBuilder';
 import type { PromptEdits } from '../../sessions/opening/promptEdits';
 import type { SessionController } from '../../sessions/turns/sessionController';
@@ -32,7 +32,8 @@ const MENTION_LIMIT = 40;
 const MENTION_EXCLUDE = '**/{node_modules,.git,out,dist,.cache}/**';
 
 export interface ChatActionsOptions {
-  readonly reopener: Reopener;
+  /** Restarts the agent (every chat of it reopened) and reopens a chat. */
+  readonly lifecycle: Pick<AgentLifecycle, 'restartAgent' | 'reopener'>;
   readonly starter: SessionStarter;
   readonly router: SessionRouter;
   readonly signIn: SignIn;
@@ -155,10 +156,10 @@ export class ChatActions {
     switch (action) {
       case 'restart':
         // Every chat of the agent is reopened; a failure is said in each of them.
-        await this.options.reopener.restartAgent(controller.session.agentName).catch(() => undefined);
+        await this.options.lifecycle.restartAgent(controller.session.agentName).catch(() => undefined);
         return;
       case 'reopen':
-        await this.options.reopener.recover(controller);
+        await this.options.lifecycle.reopener.recover(controller);
         return;
       case 'signIn':
         await this.options.signIn.run(controller.session.agentName, methodId);

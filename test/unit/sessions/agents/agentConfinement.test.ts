@@ -8,6 +8,9 @@ import { ConfinementUnavailableError, type Confiner, type SandboxMode } from '..
 import { FolderGrants, type KeyValueStore } from '../../../../src/roots/folderGrants';
 import { ActiveSessions } from '../../../../src/sessions/routing/activeSessions';
 import { AgentConfinement } from '../../../../src/sessions/agents/agentConfinement';
+import type { Chats } from '../../../../src/sessions/chats/chats';
+import { AgentLifecycle } from '../../../../src/sessions/opening/agentLifecycle';
+import type { SessionRouter } from '../../../../src/sessions/routing/sessionRouter';
 import { buildPolicy, coversFolders, realPath, uncoveredFolders } from '../../../../src/sessions/agents/confinementPolicy';
 import type { ConfinementChoice } from '../../../../src/sessions/ports';
 
@@ -101,7 +104,7 @@ describe('confinement policy (what a confined agent may touch)', () => {
   });
 });
 
-describe('AgentConfinement (launch, widening, fail closed)', () => {
+describe('AgentConfinement (launch, widening and narrowing through the agent lifecycle, fail closed)', () => {
   let mode: SandboxMode;
   let running: boolean;
   let restarts: string[];
@@ -111,6 +114,7 @@ describe('AgentConfinement (launch, widening, fail closed)', () => {
   let grants: FolderGrants;
   let find: () => Promise<Confiner>;
   let confinement: AgentConfinement;
+  let lifecycle: AgentLifecycle;
   const input = { command: { name: 'A', command: '/usr/bin/a', args: [], env: {} }, statePaths: ['/home/u/.a'] };
 
   beforeEach(() => {
@@ -128,13 +132,6 @@ describe('AgentConfinement (launch, widening, fail closed)', () => {
       findConfiner: () => find(),
       grants,
       sessions: new ActiveSessions(),
-      isRunning: () => running,
-      restart: async (name) => {
-        restarts.push(name);
-        await confinement.launch(name, input);
-        return {} as AcpConnection;
-      },
-      tell: (_agent, line) => told.push(line),
       ui: () => ({
         confinementUnavailable: (agent, reason, fix) => {
           asked.push(`${agent}: ${reason} ${fix}`);
@@ -145,8 +142,32 @@ describe('AgentConfinement (launch, widening, fail closed)', () => {
       env: {},
       logger: silentLogger,
     });
+    // Restarts for the confinement's decisions: a relaunch; the one chat of A says what it is told.
+    const chat = { session: { agentName: 'A' }, thread: { addInfo: (line: string) => told.push(line) }, expectRestart: () => undefined };
+    lifecycle = new AgentLifecycle({
+      agents: {
+        start: () => Promise.reject(new Error('not in this test')),
+        restart: async (name) => {
+          restarts.push(name);
+          await confinement.launch(name, input);
+          return {} as AcpConnection;
+        },
+        running: () => undefined,
+        isRunning: () => running,
+      },
+      chats: { all: () => [chat], has: () => false } as unknown as Chats,
+      router: {} as SessionRouter,
+      sessions: new ActiveSessions(),
+      mcp: { forAgent: () => ({ servers: [], notPassed: [] }) },
+      logger: silentLogger,
+      confinement,
+      grantsChanged: grants.onDidChange,
+    });
   });
-  afterEach(() => confinement.dispose());
+  afterEach(() => {
+    lifecycle.dispose();
+    confinement.dispose();
+  });
 
   it('off: unconfined, said so in the UI', async () => {
     mode = 'off';
@@ -161,7 +182,7 @@ describe('AgentConfinement (launch, widening, fail closed)', () => {
 
   it('writes: the mechanism and the policy of the granted folders and the chosen primary folders', async () => {
     await grants.grant('A', ['/w/lib']);
-    await confinement.ensureCovers('A', ['/w/app']);
+    await lifecycle.ensureCovers('A', ['/w/app']);
     const launch = await confinement.launch('A', input);
     assert.ok('confiner' in launch);
     assert.deepEqual(launch.policy.writable, ['/w/lib', '/w/app', '/home/u/.a']);
@@ -170,14 +191,14 @@ describe('AgentConfinement (launch, widening, fail closed)', () => {
   });
 
   it('a grant not covered by the running agent restarts it, after saying why; a covered one does not', async () => {
-    await confinement.ensureCovers('A', ['/w/app']);
+    await lifecycle.ensureCovers('A', ['/w/app']);
     await confinement.launch('A', input);
     running = true;
-    await confinement.ensureCovers('A', ['/w/app/sub']);
+    await lifecycle.ensureCovers('A', ['/w/app/sub']);
     assert.deepEqual(restarts, []);
     await grants.grant('A', ['/w/lib']);
     // A new session with the new folder waits for the restart the grant started.
-    await confinement.ensureCovers('A', ['/w/app', '/w/lib']);
+    await lifecycle.ensureCovers('A', ['/w/app', '/w/lib']);
     assert.deepEqual(restarts, ['A']);
     assert.deepEqual(told, ['Restarting A so that its confinement includes lib.']);
     assert.deepEqual(confinement.widens('A', ['/w/lib']), []);
@@ -185,46 +206,45 @@ describe('AgentConfinement (launch, widening, fail closed)', () => {
 
   it('never restarts an agent that runs unconfined or is not running', async () => {
     await grants.grant('A', ['/w/lib']);
-    await confinement.ensureCovers('A', ['/w/other']);
+    await lifecycle.ensureCovers('A', ['/w/other']);
     mode = 'off';
     await confinement.launch('A', input);
     running = true;
-    await confinement.ensureCovers('A', ['/w/third']);
+    await lifecycle.ensureCovers('A', ['/w/third']);
     assert.deepEqual(restarts, []);
   });
 
   it('narrows: a folder taken back that the running agent may write restarts it without the folder, after saying why', async () => {
     await grants.grant('A', ['/w/lib']);
-    await confinement.ensureCovers('A', ['/w/app', '/w/lib']);
+    await lifecycle.ensureCovers('A', ['/w/app', '/w/lib']);
     await confinement.launch('A', input);
     running = true;
     await grants.revoke('A', ['/w/lib']);
-    assert.equal(await confinement.narrow('A', ['/w/lib']), true);
+    assert.equal(await lifecycle.narrow('A', ['/w/lib']), true);
     assert.deepEqual(restarts, ['A']);
     assert.deepEqual(told, ['Restarting A so that it can no longer write in lib: it is no longer shared with A. A running turn is stopped.']);
     assert.equal(confinement.view('A')?.summary, 'confined: writes in app, ~/.a');
     // Chosen again for a session (with consent where one is needed): it comes back.
-    await confinement.ensureCovers('A', ['/w/lib']);
+    await lifecycle.ensureCovers('A', ['/w/lib']);
     assert.deepEqual(restarts, ['A', 'A']);
     assert.equal(confinement.view('A')?.summary, 'confined: writes in app, lib, ~/.a');
   });
 
   it('narrows only what it can and must: not an agent that is not running or runs unconfined, not a folder still in use or inside another shared one', async () => {
-    await confinement.ensureCovers('A', ['/w', '/w/lib']);
+    await lifecycle.ensureCovers('A', ['/w', '/w/lib']);
     await confinement.launch('A', input);
-    assert.equal(await confinement.narrow('A', ['/w/lib']), false, 'not running: the next launch leaves it out');
+    assert.equal(await lifecycle.narrow('A', ['/w/lib']), false, 'not running: the next launch leaves it out');
     running = true;
-    assert.equal(await confinement.narrow('A', ['/w/lib']), false, '/w is still shared, and lib is inside it');
-    assert.equal(await confinement.narrow('A', ['/x/other']), false, 'never covered');
+    assert.equal(await lifecycle.narrow('A', ['/w/lib']), false, '/w is still shared, and lib is inside it');
+    assert.equal(await lifecycle.narrow('A', ['/x/other']), false, 'never covered');
     mode = 'off';
     await confinement.launch('A', input);
-    assert.equal(await confinement.narrow('A', ['/w']), false, 'unconfined');
+    assert.equal(await lifecycle.narrow('A', ['/w']), false, 'unconfined');
     assert.deepEqual(restarts, []);
   });
 
   it('says "restart to apply" when acpWorkspace.sandbox changed since the running agent started, and tells the views', async () => {
     await confinement.launch('A', input);
-    running = true;
     let changes = 0;
     confinement.onDidChange(() => changes++);
     assert.equal(confinement.view('A')?.pending, undefined);
@@ -241,8 +261,7 @@ describe('AgentConfinement (launch, widening, fail closed)', () => {
     await confinement.launch('A', input);
     mode = 'writes';
     assert.equal(confinement.view('A')?.pending, 'restart to apply acpWorkspace.sandbox: writes');
-    running = false;
-    assert.equal(confinement.view('A')?.pending, undefined, 'not running: its next start applies the setting');
+    assert.equal(confinement.view('A', false)?.pending, undefined, 'not running: its next start applies the setting');
   });
 
   it('fails closed: the start is refused, the user is told why and how to fix it, and may start it unconfined once', async () => {

@@ -20,7 +20,8 @@ import { Chats } from '../../../../src/sessions/chats/chats';
 import { uncoveredFolders } from '../../../../src/sessions/agents/confinementPolicy';
 import { FolderChanges } from '../../../../src/sessions/opening/folderChanges';
 import type { AgentPool, RootsUi, WorkspacePort } from '../../../../src/sessions/ports';
-import { Reopener } from '../../../../src/sessions/opening/reopener';
+import type { Reopener } from '../../../../src/sessions/opening/reopener';
+import { AgentLifecycle } from '../../../../src/sessions/opening/agentLifecycle';
 import type { SessionController } from '../../../../src/sessions/turns/sessionController';
 import { startSession } from '../../../../src/sessions/routing/sessionLifecycle';
 import { SessionRouter } from '../../../../src/sessions/routing/sessionRouter';
@@ -58,6 +59,7 @@ describe('a confined agent across the states of the window (launch, reload, cras
   let chats: Chats;
   let confinement: AgentConfinement;
   let reopener: Reopener;
+  let lifecycle: AgentLifecycle;
   let changes: FolderChanges;
   let pool: AgentPool;
   /** The current agent's connection (a new one at each launch). */
@@ -93,7 +95,7 @@ describe('a confined agent across the states of the window (launch, reload, cras
 
   /** A chat of a session started as SessionStarter starts one: its folders declared first. */
   async function newChat(cwd: string, others: string[] = []): Promise<SessionController> {
-    await confinement.ensureCovers(NAME, [cwd, ...others]);
+    await lifecycle.ensureCovers(NAME, [cwd, ...others]);
     const connection = await pool.start(NAME);
     const session = await startSession(connection, rootSetFromPaths(cwd, others));
     return chats.open(session);
@@ -124,6 +126,7 @@ describe('a confined agent across the states of the window (launch, reload, cras
         return client!;
       },
       running: () => (client && !client.isClosed ? client : undefined),
+      isRunning: () => client !== undefined && !client.isClosed,
     };
     const workspace: WorkspacePort = {
       isTrusted: () => true,
@@ -146,15 +149,12 @@ describe('a confined agent across the states of the window (launch, reload, cras
       grants,
       sessions,
       serving: (name) => chats.all().flatMap((chat) => (chat.session.agentName === name ? [chat.session] : [])),
-      isRunning: () => client !== undefined && !client.isClosed,
-      restart: (name) => reopener.restartAgent(name, { currentFolders: true }),
-      tell: (name, line) => chats.all().forEach((chat) => chat.session.agentName === name && chat.thread.addInfo(line)),
       ui: () => ({ confinementUnavailable: () => Promise.resolve(undefined) }),
       home: path.join(scratch.dir, 'home'),
       env: {},
       logger: silentLogger,
     });
-    reopener = new Reopener({
+    lifecycle = new AgentLifecycle({
       agents: pool,
       chats,
       router,
@@ -162,8 +162,10 @@ describe('a confined agent across the states of the window (launch, reload, cras
       mcp: { forAgent: () => ({ servers: [], notPassed: [] }) },
       logger: silentLogger,
       confinement,
+      grantsChanged: grants.onDidChange,
       sharedFolders: (name) => folders.filter((folder) => grants.isGranted(name, folder)).map(namedRoot),
     });
+    reopener = lifecycle.reopener;
     const ui = { staleChoice: (message: string) => (asked.push(message), Promise.resolve('keep' as const)) } as unknown as RootsUi;
     changes = new FolderChanges({
       sessions,
@@ -174,12 +176,13 @@ describe('a confined agent across the states of the window (launch, reload, cras
       ui: () => ui,
       notices: { error: () => undefined },
       logger: silentLogger,
-      confinement,
+      lifecycle,
     });
   });
 
   afterEach(async () => {
     changes.dispose();
+    lifecycle.dispose();
     confinement.dispose();
     chats.dispose();
     for (const { client: c, agent: a } of all.splice(0)) {
@@ -255,7 +258,7 @@ describe('a confined agent across the states of the window (launch, reload, cras
         .map((p) => path.basename(p))
         .join(', ')}`,
     );
-    await reopener.restartAgent(NAME);
+    await lifecycle.restartAgent(NAME);
     assert.ok(
       covers(lastLaunch(), [app, lib]),
       `after a restart: ${lastLaunch()
@@ -277,7 +280,7 @@ describe('a confined agent across the states of the window (launch, reload, cras
     assert.deepEqual(rootPaths(chat.session.rootSet), [app]);
     await grants.grant(NAME, [lib]);
     // Joins the restart the grant started.
-    await confinement.ensureCovers(NAME, []);
+    await lifecycle.ensureCovers(NAME, []);
     assert.equal(launches.length, 2, 'restarted once');
     assert.ok(covers(lastLaunch(), [app, lib]));
     assert.equal(chat.session.connection, client, 'the chat continues on the restarted agent');
@@ -343,7 +346,7 @@ describe('a confined agent across the states of the window (launch, reload, cras
     await waitFor(() => asked.length === 1, 5000, 'the question about the first session');
     assert.equal(launches.length, 1, 'not restarted: the second session works in lib');
     assert.deepEqual(first.session.withdrawn, [lib], 'the first session cannot reach lib through the client any more');
-    await reopener.restartAgent(NAME);
+    await lifecycle.restartAgent(NAME);
     assert.ok(covers(lastLaunch(), [lib]), 'the restarted agent still writes in lib for the second session');
     assert.equal(second.session.connection, client);
   });

@@ -5,7 +5,6 @@
  * test/interop/codexConfined.test.ts.
  */
 import * as assert from 'node:assert/strict';
-import type { AcpConnection } from '../../../../src/acp/connection';
 import { silentLogger } from '../../../../src/common/logger';
 import { AgentProcess } from '../../../../src/process/agentProcess';
 import type { Confiner, SandboxMode } from '../../../../src/process/confinement/types';
@@ -35,9 +34,6 @@ function confinement(mode: SandboxMode, confiner: Confiner, logger = silentLogge
     findConfiner: () => Promise.resolve(confiner),
     grants: new FolderGrants({ get: <T>(key: string) => data.get(key) as T | undefined, update: async (key, value) => void data.set(key, value) }),
     sessions: new ActiveSessions(),
-    isRunning: () => false,
-    restart: () => Promise.resolve({} as AcpConnection),
-    tell: () => undefined,
     ui: () => ({ confinementUnavailable: () => Promise.resolve(undefined) }),
     home: '/home/u',
     env: { PATH: '' },
@@ -54,7 +50,7 @@ describe('a confined launch of an agent that sandboxes itself', () => {
   it('writes: the launch turns Codex’s own sandbox off, logs it, and the UI says ours confines it', async () => {
     const logger = recordingLogger();
     const agents = confinement('writes', passThrough([]), logger);
-    await agents.ensureCovers('Codex', ['/w/app']);
+    agents.declare('Codex', ['/w/app']);
     const launch = await agents.launch('Codex', codex);
     assert.ok('confiner' in launch);
     assert.deepEqual(launch.env, { INITIAL_AGENT_MODE: 'agent-full-access' });

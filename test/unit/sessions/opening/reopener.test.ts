@@ -8,7 +8,8 @@ import { ActiveSessions } from '../../../../src/sessions/routing/activeSessions'
 import type { AgentSession } from '../../../../src/sessions/routing/agentSession';
 import { Chats } from '../../../../src/sessions/chats/chats';
 import type { AgentPool } from '../../../../src/sessions/ports';
-import { Reopener, type ReopenerOptions, type ReopenRequest } from '../../../../src/sessions/opening/reopener';
+import { Reopener, type ReopenRequest } from '../../../../src/sessions/opening/reopener';
+import { AgentLifecycle, type AgentLifecycleOptions } from '../../../../src/sessions/opening/agentLifecycle';
 import type { SessionController } from '../../../../src/sessions/turns/sessionController';
 import { startSession } from '../../../../src/sessions/routing/sessionLifecycle';
 import { SessionRouter } from '../../../../src/sessions/routing/sessionRouter';
@@ -48,6 +49,8 @@ interface World {
   sessions: ActiveSessions;
   router: SessionRouter;
   chats: Chats;
+  /** Restarts (every chat reopened); owns the reopener. */
+  lifecycle: AgentLifecycle;
   reopener: Reopener;
   recorded: Array<{ session: AgentSession; title: string | undefined; forkOf?: ForkOrigin }>;
   restarts: number;
@@ -82,7 +85,7 @@ async function connect(w: Pick<World, 'router' | 'history' | 'forkReplay' | 'all
   return { client, agent };
 }
 
-async function world(caps: Caps, sliceMs?: number, extra: Partial<ReopenerOptions> = {}): Promise<World> {
+async function world(caps: Caps, sliceMs?: number, extra: Partial<AgentLifecycleOptions> = {}): Promise<World> {
   const sessions = new ActiveSessions();
   const router = new SessionRouter({ sessions, logger: silentLogger, ...(sliceMs === undefined ? {} : { sliceMs }) });
   const w = {
@@ -112,8 +115,9 @@ async function world(caps: Caps, sliceMs?: number, extra: Partial<ReopenerOption
       return reconnect();
     },
     running: () => w.client,
+    isRunning: () => !w.client.isClosed,
   };
-  w.reopener = new Reopener({
+  w.lifecycle = new AgentLifecycle({
     agents,
     chats: w.chats,
     router,
@@ -123,6 +127,7 @@ async function world(caps: Caps, sliceMs?: number, extra: Partial<ReopenerOption
     record: (session, title, forkOf) => w.recorded.push({ session, title, ...(forkOf ? { forkOf } : {}) }),
     ...extra,
   });
+  w.reopener = w.lifecycle.reopener;
   return w;
 }
 
@@ -302,7 +307,12 @@ describe('reopening a session: one policy table for every path', () => {
     const world_ = w;
     let starts = 0;
     const reopener = new Reopener({
-      agents: { start: () => (starts++, Promise.resolve(world_.client)), restart: () => Promise.resolve(world_.client), running: () => world_.client },
+      agents: {
+        start: () => (starts++, Promise.resolve(world_.client)),
+        restart: () => Promise.resolve(world_.client),
+        running: () => world_.client,
+        isRunning: () => true,
+      },
       chats: w.chats,
       router: w.router,
       sessions: w.sessions,
@@ -330,6 +340,7 @@ describe('reopening a session: one policy table for every path', () => {
         return world_.client;
       },
       running: () => world_.client,
+      isRunning: () => true,
     };
     const before = w.agent;
     const reopener = new Reopener({
@@ -356,35 +367,26 @@ describe('reopening a session: one policy table for every path', () => {
   });
 
   it('a restart reopens its chats without waiting on the confinement (which waits for that very restart)', async () => {
-    w = await world('all');
-    const world_ = w;
-    let restarting: Promise<unknown> = Promise.resolve();
-    const reopener = new Reopener({
-      agents: {
-        start: () => Promise.resolve(world_.client),
-        restart: async () => {
-          world_.client.dispose('Memory Agent is restarting.');
-          ({ client: world_.client, agent: world_.agent } = await connect(world_, 'all'));
-          return world_.client;
-        },
-        running: () => world_.client,
+    const declared: string[][] = [];
+    // A confined agent: covering folders waits for a restart under way before it decides.
+    w = await world('all', undefined, {
+      confinement: {
+        declare: (_agent, folders) => void declared.push([...folders]),
+        takeBack: () => undefined,
+        widens: () => [],
+        narrows: () => ({ gone: [], kept: [] }),
+        agents: () => ['Memory Agent'],
       },
-      chats: w.chats,
-      router: w.router,
-      sessions: w.sessions,
-      mcp: { forAgent: () => ({ servers: [], notPassed: [] }) },
-      logger: silentLogger,
-      // AgentConfinement.ensureCovers waits for a restart under way before it decides.
-      confinement: { ensureCovers: () => restarting.then(() => undefined) },
     });
     const chat = w.chats.open(await startSession(w.client, three));
-    restarting = reopener.restartAgent('Memory Agent');
+    const restarting = w.lifecycle.restartAgent('Memory Agent');
     const outcome = await Promise.race([
       restarting.then(() => 'restarted'),
       new Promise((resolve) => setTimeout(() => resolve('still waiting after 10 s'), 10_000).unref()),
     ]);
     assert.equal(outcome, 'restarted');
     assert.equal(chat.session.connection, w.client, 'the chat continues on the restarted agent');
+    assert.deepEqual(declared, [], 'a recovery declares no folders: the launch covered its chats');
   });
 
   it('sends nothing when the root choice is cancelled; closes what became moot', async () => {
@@ -419,7 +421,7 @@ describe('reopening a session: one policy table for every path', () => {
     const closed = w.chats.open(await startSession(w.client, three));
     w.chats.close(closed);
     const before = w.client;
-    const connection = await w.reopener.restartAgent('Memory Agent');
+    const connection = await w.lifecycle.restartAgent('Memory Agent');
     assert.equal(w.restarts, 1);
     assert.notEqual(connection, before);
     const resumed = w.agent.sent('session/resume').map((m) => m.params as { sessionId: string; cwd: string; additionalDirectories: string[] });
@@ -453,7 +455,7 @@ describe('reopening a session: one policy table for every path', () => {
     w = await world('all');
     const chat = await openChat(w);
     chat.session.withdraw(['/w/lib'], '“lib” is no longer shared with Memory Agent.');
-    await w.reopener.restartAgent('Memory Agent');
+    await w.lifecycle.restartAgent('Memory Agent');
     const [resume] = w.agent.sent('session/resume').map((m) => m.params as { cwd: string; additionalDirectories: string[] });
     assert.deepEqual(resume, { sessionId: 'old', cwd: '/w/app', additionalDirectories: ['/w/docs'], mcpServers: [] });
     assert.deepEqual(
@@ -467,7 +469,7 @@ describe('reopening a session: one policy table for every path', () => {
     w = await world('all');
     const chat = await openChat(w);
     chat.session.withdraw(['/w/app'], 'app was removed from the workspace.');
-    await w.reopener.restartAgent('Memory Agent');
+    await w.lifecycle.restartAgent('Memory Agent');
     assert.deepEqual(w.agent.sent('session/resume'), []);
     const errors = chat.thread.snapshot().entries.filter((e) => e.kind === 'error');
     assert.match(JSON.stringify(errors), /“app” is no longer in the workspace/);
@@ -476,7 +478,7 @@ describe('reopening a session: one policy table for every path', () => {
   it('a remote agent with path mappings gets only the mapped folders back; the chat says which one is not shared', async () => {
     w = await world('all', undefined, { mappedFolders: () => (folder) => folder !== '/w/lib' });
     const chat = await openChat(w);
-    await w.reopener.restartAgent('Memory Agent');
+    await w.lifecycle.restartAgent('Memory Agent');
     const [resume] = w.agent.sent('session/resume').map((m) => m.params as { cwd: string; additionalDirectories: string[] });
     assert.deepEqual(resume, { sessionId: 'old', cwd: '/w/app', additionalDirectories: ['/w/docs'], mcpServers: [] });
     assert.ok(
@@ -488,7 +490,7 @@ describe('reopening a session: one policy table for every path', () => {
   it('a remote agent whose mappings no longer include the working folder does not reopen there, and says how to fix it', async () => {
     w = await world('all', undefined, { mappedFolders: () => (folder) => folder !== '/w/app' });
     const chat = await openChat(w);
-    await w.reopener.restartAgent('Memory Agent');
+    await w.lifecycle.restartAgent('Memory Agent');
     assert.deepEqual(w.agent.sent('session/resume'), []);
     assert.match(JSON.stringify(chat.thread.snapshot().entries.filter((e) => e.kind === 'error')), /no path mapping for this remote agent/);
   });
@@ -505,7 +507,7 @@ describe('reopening a session: one policy table for every path', () => {
     });
     const turn = chat.prompt([{ type: 'text', text: 'go' }], [{ type: 'text', text: 'go' }]);
     await until(() => chat.thread.toolEntry('t1') !== undefined);
-    await w.reopener.restartAgent('Memory Agent');
+    await w.lifecycle.restartAgent('Memory Agent');
     await turn;
     assert.equal(chat.thread.toolEntry('t1')?.status, 'interrupted');
     assert.deepEqual(

@@ -66,7 +66,7 @@ function world(storageDir: string): World {
   });
   const titles = new SessionTitles(history, chats, sessions);
   const changed = chats.onDidChange((chat) => history.threadChanged(chat.session, chat.thread));
-  const pool: AgentPool = { start: () => Promise.resolve(client), restart: () => Promise.resolve(client), running: () => client };
+  const pool: AgentPool = { start: () => Promise.resolve(client), restart: () => Promise.resolve(client), running: () => client, isRunning: () => true };
   const reopener = new Reopener({
     agents: pool,
     chats,
