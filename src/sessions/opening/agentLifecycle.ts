@@ -85,7 +85,8 @@ export class AgentLifecycle {
     const { confinement, agents, logger } = this.options;
     if (!confinement) return;
     confinement.declare(agentName, folders);
-    await this.settled(agentName);
+    // Decided at once when nothing is under way (in the same tick: a second change then waits for this one).
+    if (this.restarts.has(agentName)) await this.settled(agentName);
     if (!agents.isRunning(agentName)) return;
     const missing = confinement.widens(agentName, folders);
     if (missing.length === 0) return;
@@ -105,7 +106,7 @@ export class AgentLifecycle {
     const { confinement, agents, logger } = this.options;
     if (!confinement || folders.length === 0) return false;
     confinement.takeBack(agentName, folders);
-    await this.settled(agentName);
+    if (this.restarts.has(agentName)) await this.settled(agentName);
     if (!agents.isRunning(agentName)) return false;
     const { gone, kept } = confinement.narrows(agentName, folders);
     if (kept.length > 0)

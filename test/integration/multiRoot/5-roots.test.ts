@@ -81,6 +81,8 @@ describe('multi-root: the root set, consent and enforcement', function () {
   it('after a folder is revoked, asks again; a refusal leaves it out of the list', async () => {
     ui.stale = 'keep';
     await api.grants.revoke('Roots Agent', [lib]);
+    // Asked once the sessions let the folder go (and a confined agent restarted without it).
+    await waitFor(() => ui.asked.some((line) => line.startsWith('stale:')), 'the question to the open sessions');
     assert.match(
       ui.asked.splice(0).join('\n'),
       /^stale: “lib” is no longer shared with Roots Agent; 2 open sessions can no longer reach it/,
