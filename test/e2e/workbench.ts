@@ -56,11 +56,20 @@ export interface WorkbenchOptions {
 
 /** One code-server and one browser page showing it. */
 export class Workbench {
+  /** The browser's console errors and warnings, workbench and webview frames alike (the last 200): evidence when a test fails. */
+  readonly console: string[] = [];
+
   private constructor(
     readonly page: Page,
     private readonly cleanup: () => Promise<void>,
     readonly url: string,
-  ) {}
+  ) {
+    page.on('console', (message) => {
+      if (message.type() !== 'error' && message.type() !== 'warning') return;
+      this.console.push(`${new Date().toISOString()} ${message.type()}: ${message.text().slice(0, 500)}`);
+      if (this.console.length > 200) this.console.shift();
+    });
+  }
 
   static async open(options: WorkbenchOptions): Promise<Workbench> {
     const { codeServer, browser } = await tooling();
@@ -360,6 +369,14 @@ export function useWorkbench(
       .replace(/[^\w-]+/g, '-')
       .slice(0, 120)}.png`;
     await workbench.page.screenshot({ path: path.join(SCREENSHOT_DIR, name) }).catch(() => undefined);
+    // A blank webview leaves no trace in the page: what the browser reported (a webview worker that failed, a
+    // resource that did not load, an error in our script) is the evidence.
+    console.log(`      the browser's last console errors and warnings:\n        ${workbench.console.slice(-30).join('\n        ') || '(none)'}`);
+    const log = scratch && newestFile(path.join(scratch, 'server', 'user-data', 'logs'), (name) => name.endsWith('ACP Workspace.log'));
+    if (log)
+      console.log(
+        `      the extension's log (${log}), its last lines:\n        ${fs.readFileSync(log, 'utf8').trimEnd().split('\n').slice(-40).join('\n        ')}`,
+      );
   });
 
   after(async () => {
@@ -374,6 +391,24 @@ export function useWorkbench(
     assert.ok(workbench, 'the workbench is open');
     return workbench;
   };
+}
+
+/** The most recently written file under `dir` whose name passes `wanted`, if any. */
+function newestFile(dir: string, wanted: (name: string) => boolean): string | undefined {
+  let newest: { file: string; at: number } | undefined;
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true, recursive: true });
+  } catch {
+    return undefined;
+  }
+  for (const entry of entries) {
+    if (!entry.isFile() || !wanted(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const at = fs.statSync(file).mtimeMs;
+    if (!newest || at > newest.at) newest = { file, at };
+  }
+  return newest?.file;
 }
 
 /** Every process a test run starts inherits this variable, so leftovers can be found. */

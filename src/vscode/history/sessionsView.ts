@@ -17,6 +17,7 @@ import { SessionAction, type PagingBar } from '../../shared/historyProtocol';
 import { readDefaultAgent } from '../settings';
 import { SessionCommandIds } from '../sessionCommands';
 import { webviewHtml, webviewOptions } from '../webviewHtml';
+import { errorMessage } from '../../common/errors';
 
 const SETTINGS_KEY = 'acpWorkspace.sessionsView';
 
@@ -34,7 +35,7 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     agents: AgentRegistry,
     chats: Chats,
     actions: HistoryActions,
-    logger: Logger,
+    private readonly logger: Logger,
   ) {
     super();
     this.feed = this._register(
@@ -73,7 +74,10 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
     };
     this.feed.attach(screen);
     const subscriptions = [
-      view.webview.onDidReceiveMessage((raw: unknown) => void this.feed.receive(raw)),
+      // A message that fails is said in the log (a view left blank otherwise says nothing).
+      view.webview.onDidReceiveMessage(
+        (raw: unknown) => void this.feed.receive(raw).catch((error: unknown) => this.logger.error(`The Sessions view: ${errorMessage(error)}`)),
+      ),
       view.onDidChangeVisibility(() => this.feed.visibilityChanged()),
     ];
     view.onDidDispose(() => {
