@@ -71,6 +71,8 @@ export class Thread {
   private awaitingEcho: string[] = [];
   /** Plans keyed by id (ACP v2's `plan_update`): planId → entry id. */
   private readonly plans = new Map<string, string>();
+  /** The line of each compaction updated in place (ACP v2): compactionId → entry id. */
+  private readonly compactions = new Map<string, string>();
   private turnStarted: number | undefined;
   private sessionDirty = false;
   private nextId = 1;
@@ -211,10 +213,15 @@ export class Thread {
         this.closeMessage();
         this.entries.add({ kind: 'notice', id: this.newId('notice'), severity: event.severity, title: event.title, description: event.description });
         return;
-      case 'compaction':
+      case 'compaction': {
+        const text = compactionText(event.status, event.error);
+        const line = event.upsert ? this.compactions.get(event.compactionId) : undefined;
+        if (line !== undefined && this.entry(line)?.kind === 'info') return this.entries.put({ kind: 'info', id: line, text });
         this.closeMessage();
-        this.entries.add({ kind: 'info', id: this.newId('info'), text: compactionText(event.status, event.error) });
+        const id = this.entries.add({ kind: 'info', id: this.newId('info'), text });
+        if (event.upsert) this.compactions.set(event.compactionId, id);
         return;
+      }
       case 'compactionSummary': {
         const view = contentToView(event.content);
         return this.addChunk('thought', `compaction:${event.compactionId}`, view.type === 'text' ? view : { type: 'text', text: '' });
@@ -455,6 +462,7 @@ export class Thread {
     this.ownPrompts.clear();
     this.awaitingEcho = [];
     this.plans.clear();
+    this.compactions.clear();
   }
 
   /** Shows exactly these entries from now on: the webview starts over with them. */

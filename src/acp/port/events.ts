@@ -151,7 +151,8 @@ export type TranscriptEvent =
     }
   | { readonly type: 'notice'; readonly severity: string; readonly title: string; readonly description?: string }
   /** The agent compacts its context: in_progress, completed, failed, cancelled (open-ended). */
-  | { readonly type: 'compaction'; readonly compactionId: string; readonly status: string; readonly error?: string }
+  /** With `upsert` (ACP v2) a later event for the same compaction changes its line in place instead of adding one. */
+  | { readonly type: 'compaction'; readonly compactionId: string; readonly status: string; readonly error?: string; readonly upsert?: true }
   /** A piece of a compaction's summary (shown as a thought of its own). */
   | { readonly type: 'compactionSummary'; readonly compactionId: string; readonly content: ContentPart }
   /** Something this client cannot read (an unknown kind, or a known one that did not validate): kept and shown. */

@@ -127,8 +127,8 @@ export function v2Reads(update: SessionUpdate): V2UpdateRead[] {
       const reads = [
         transcript(
           typeof update.error === 'string'
-            ? { type: 'compaction', compactionId: update.compactionId, status: update.status, error: update.error }
-            : { type: 'compaction', compactionId: update.compactionId, status: update.status },
+            ? { type: 'compaction', compactionId: update.compactionId, status: update.status, error: update.error, upsert: true }
+            : { type: 'compaction', compactionId: update.compactionId, status: update.status, upsert: true },
         ),
       ];
       // The summary is a thought of its own, keyed by the compaction: replaced whole here, appended to by chunks.

@@ -145,6 +145,20 @@ describe('Thread: ACP v2 upserts keyed by id', () => {
     ]);
   });
 
+  it('a compaction is one line, changed in place as its status moves, with its summary as a thought replaced whole and appended to', () => {
+    const thread = newThread();
+    v2(thread, { sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'in_progress' });
+    v2(thread, { sessionUpdate: 'compaction_summary_chunk', compactionId: 'c1', content: text('Draft') });
+    v2(thread, chunk('agent', 'm1', 'meanwhile'));
+    v2(thread, { sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'completed', summary: [text('Short.')] });
+    v2(thread, { sessionUpdate: 'compaction_summary_chunk', compactionId: 'c1', content: text(' More.') });
+    const kinds = shown(thread).map((e) => (e as { kind: string }).kind);
+    assert.deepEqual(kinds, ['info', 'thought', 'agent']);
+    const [info, thought] = thread.snapshot().entries;
+    assert.deepEqual(info?.kind === 'info' && info.text, 'Context compaction completed');
+    assert.deepEqual(thought?.kind === 'thought' && thought.text, 'Short. More.');
+  });
+
   it('usage: an absent cost leaves the last one (v2), null clears it; v1 usage without a cost still shows none', () => {
     const thread = newThread();
     v2(thread, { sessionUpdate: 'usage_update', used: 1, size: 10, cost: { amount: 0.5, currency: 'USD' } });
@@ -300,6 +314,7 @@ describe('Thread: real v2 turns fold into the transcript', () => {
   it('claude-agent-acp 0.101: the prompt once, the agent’s two messages, the Read call completed with its content, the notice, the title and cost', () => {
     const { thread, webview, stopReasons } = play('wire-claude-0.101-v2.jsonl');
     const notice = thread.snapshot().entries[3];
+    assert.match(notice?.kind === 'notice' ? (notice.description ?? '') : '', /^We're changing auto mode .*auto-mode-classifier-billing$/);
     const expected = [
       { kind: 'user', blocks: [text('READFILE /home/user/ws/lib/notes.txt')] },
       { kind: 'agent', blocks: [text('Let me read that file.')] },

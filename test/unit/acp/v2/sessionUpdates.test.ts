@@ -290,7 +290,7 @@ const HAND_WRITTEN: ReadonlyArray<{ readonly name: string; readonly update: Reco
     name: 'compaction_update with its summary',
     update: { sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'completed', summary: [{ type: 'text', text: 'Short.' }], error: null },
     reads: [
-      t({ type: 'compaction', compactionId: 'c1', status: 'completed' }),
+      t({ type: 'compaction', compactionId: 'c1', status: 'completed', upsert: true }),
       t({ type: 'messageUpsert', role: 'thought', messageId: 'compaction:c1', content: [{ type: 'text', text: 'Short.' }] }),
     ],
   },
