@@ -19,6 +19,7 @@ import {
   type SessionConfigSelectOption,
   type SessionUpdateOf,
   type ToolCallContent,
+  type ToolCallUpdate,
 } from './schema';
 
 export type V2TurnSignal =
@@ -72,7 +73,7 @@ export function v2Reads(update: SessionUpdate): V2UpdateRead[] {
     case 'state_update':
       return [{ kind: 'turn', signal: turnSignal(update) }];
     case 'tool_call_update':
-      return [transcript({ type: 'toolCallUpsert', call: toolCallPatch(update) })];
+      return [transcript({ type: 'toolCallUpsert', call: v2ToolCallPatch(update) })];
     case 'tool_call_content_chunk':
       return [transcript({ type: 'toolCallAppend', toolCallId: update.toolCallId, content: toolContent(update.content) })];
     case 'terminal_update':
@@ -232,7 +233,11 @@ function turnSignal(update: SessionUpdateOf<'state_update'>): V2TurnSignal {
   }
 }
 
-function toolCallPatch(update: SessionUpdateOf<'tool_call_update'>): ToolCallPatch {
+/**
+ * A v2 tool call upsert (a `tool_call_update`, or the `toolCall` of a permission request, which the client
+ * applies the same way before it asks) as the port's patch.
+ */
+export function v2ToolCallPatch(update: ToolCallUpdate): ToolCallPatch {
   const patch: { -readonly [K in keyof ToolCallPatch]: ToolCallPatch[K] } = { toolCallId: update.toolCallId };
   if (update.title !== undefined) patch.title = update.title;
   if (update.kind !== undefined) patch.kind = update.kind;

@@ -63,6 +63,9 @@ export const ToolCallUpdateFields = {
   _meta: Meta,
 };
 
+/** A tool call upsert on its own (the `toolCall` of a permission request's `tool_call` subject). */
+export const ToolCallUpdate = z.looseObject(ToolCallUpdateFields);
+
 // ---- terminals, plans, commands, config options --------------------------------------------------------
 
 export const TerminalExitStatus = z.looseObject({ exitCode: lenient(z.number().int()), signal: lenient(z.string()), _meta: Meta });
@@ -176,6 +179,7 @@ export const SessionUpdate = tolerantUnion('sessionUpdate', {
 export type SessionUpdate = z.output<typeof SessionUpdate>;
 export type SessionUpdateOf<K extends SessionUpdate['sessionUpdate']> = Extract<SessionUpdate, { sessionUpdate: K }>;
 export type ToolCallContent = z.output<typeof ToolCallContent>;
+export type ToolCallUpdate = z.output<typeof ToolCallUpdate>;
 export type SessionConfigOption = z.output<typeof SessionConfigOption>;
 export type SessionConfigSelectOption = z.output<typeof SessionConfigSelectOption>;
 export type SessionConfigSelectGroup = z.output<typeof SessionConfigSelectGroup>;

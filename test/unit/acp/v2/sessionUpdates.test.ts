@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { readV2SessionUpdate, type V2UpdateRead } from '../../../../src/acp/v2/sessionUpdates';
+import { ToolCallUpdate } from '../../../../src/acp/v2/schema';
+import { readV2SessionUpdate, v2ToolCallPatch, type V2UpdateRead } from '../../../../src/acp/v2/sessionUpdates';
 import { recordedUpdates, v2SchemaViolations } from './v2Schema';
 
 const S = 'sess-1';
@@ -364,6 +365,22 @@ describe('ACP v2 session/update → transcript events and turn signals', () => {
       v2SchemaViolations('UpdateSessionNotification', { sessionId: S, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'a' } } }),
       [],
     );
+  });
+
+  it('a permission request’s tool call reads to the same patch as a tool_call_update (the client applies it before it asks)', () => {
+    const toolCall = { toolCallId: 'tc1', title: 'Edit a.ts', kind: 'edit', status: null, locations: [{ path: '/w/a.ts', line: 'x' }] };
+    assert.deepEqual(v2SchemaViolations('ToolCallUpdate', toolCall).length > 0, true, 'a line that is not a number is invalid under the schema');
+    const valid = { ...toolCall, locations: [{ path: '/w/a.ts' }] };
+    assert.deepEqual(v2SchemaViolations('ToolCallUpdate', valid), []);
+    assert.deepEqual(v2ToolCallPatch(ToolCallUpdate.parse(valid)), {
+      toolCallId: 'tc1',
+      title: 'Edit a.ts',
+      kind: 'edit',
+      status: null,
+      locations: [{ path: '/w/a.ts' }],
+    });
+    // Tolerant where the schema says so: a malformed optional line reads as no line.
+    assert.deepEqual(v2ToolCallPatch(ToolCallUpdate.parse(toolCall)).locations, [{ path: '/w/a.ts' }]);
   });
 
   it('never throws: params without a sessionId are an error, an update that is not an object is unknown', () => {
