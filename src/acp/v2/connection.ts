@@ -34,7 +34,7 @@ import type { FileSystemHost, ServeTerminalsOptions, TerminalHost } from '../por
 import type { TranscriptEvent } from '../port/events';
 import { TurnRecord, type Turn } from '../port/turn';
 import type { NotificationDefinition, ParamsOf, RequestDefinition, ResultOf } from '../schema';
-import { configOptionsV2, listedSessionV2, mcpServersV2, permissionRequestV2, permissionResponseV2, setupAnswerV2 } from './mapping';
+import { listedSessionV2, mcpServersV2, permissionRequestV2, permissionResponseV2, setupAnswerV2 } from './mapping';
 import {
   LoginV2,
   LogoutV2,
@@ -52,7 +52,8 @@ import {
   SessionUpdateV2,
   ToolCallCancelV2,
 } from './methods';
-import { readV2SessionUpdate, type V2TurnSignal } from './sessionUpdates';
+import { ToolCallUpdate } from './schema';
+import { readV2SessionUpdate, v2ConfigOptions, v2ToolCallPatch, type V2TurnSignal } from './sessionUpdates';
 
 /** What the v2 adapter needs of the JSON-RPC peer that negotiated the version (`AcpConnection.channel`). */
 export interface PeerChannel {
@@ -137,6 +138,9 @@ export class V2Connection implements AgentConnection {
     return this.channel.onRequest(RequestPermissionV2, async (params, token) => {
       const turn = this.turns.get(params.sessionId);
       turn?.waitStarted();
+      // The subject's tool call is applied like a tool_call_update before the user is asked (the schema says so).
+      const toolCall = params.subject?.type === 'tool_call' ? ToolCallUpdate.safeParse(params.subject.toolCall) : undefined;
+      if (toolCall?.success) this.transcriptHandler?.(params.sessionId, { type: 'toolCallUpsert', call: v2ToolCallPatch(toolCall.data) });
       try {
         return permissionResponseV2(await handler(permissionRequestV2(params), token));
       } finally {
@@ -184,7 +188,10 @@ export class V2Connection implements AgentConnection {
     }
     const prompt = params.prompt.map((block) => (block.type === 'resource' ? { type: 'resource', resource: { ...block.resource } } : { ...block }));
     this.channel.request(SessionPromptV2, { sessionId: params.sessionId, prompt }, token).then(
-      () => undefined,
+      // The prompt's id: a user message with it is the prompt the chat shows already (its echo).
+      (answer) => {
+        if (answer.messageId) this.transcriptHandler?.(params.sessionId, { type: 'promptAccepted', messageId: answer.messageId });
+      },
       (error: unknown) => {
         this.forget(params.sessionId, turn);
         turn.finish(error instanceof ConnectionClosedError ? { reason: 'agentGone', error } : { reason: 'failed', error });
@@ -286,7 +293,7 @@ export class V2Connection implements AgentConnection {
       setModel: () => Promise.reject(this.unsupported('models', sessionId)),
       setConfigOption: async (configId, value, token) => {
         const params = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean' as const, value } : { sessionId, configId, value };
-        return configOptionsV2((await this.channel.request(SessionSetConfigOptionV2, params, token)).configOptions);
+        return v2ConfigOptions((await this.channel.request(SessionSetConfigOptionV2, params, token)).configOptions);
       },
     };
   }

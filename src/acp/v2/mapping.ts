@@ -3,10 +3,11 @@
  * options, listed sessions, permission requests, MCP servers. Pure functions; the v2 adapter calls them.
  */
 import type { AgentCaps, AuthMethod, ListedSession, PermissionOutcome, PermissionRequest, SessionSetupAnswer } from '../port/agentConnection';
-import type { ConfigChoice, ConfigOption, ToolCallChange } from '../port/events';
+import type { ToolCallChange } from '../port/events';
 import type { McpServerConfig } from '../port/mcp';
-import type { ConfigOptionV2, InitializeResultV2, McpServerV2, RequestPermissionParamsV2 } from './methods';
-import type * as z from 'zod';
+import type { InitializeResultV2, McpServerV2, RequestPermissionParamsV2 } from './methods';
+import type { SessionConfigOption } from './schema';
+import { v2ConfigOptions } from './sessionUpdates';
 
 /** What a v2 agent advertised, flattened as v1's are: the baseline methods (list, resume, close) need no marker. */
 export function readV2Caps(result: InitializeResultV2): AgentCaps {
@@ -41,38 +42,8 @@ function authMethod(method: InitializeResultV2['authMethods'][number]): AuthMeth
   return { type: 'unknown', tag: method.type, raw: method };
 }
 
-/** The options this client renders (select and boolean); others are left out. */
-export function configOptionsV2(options: readonly z.output<typeof ConfigOptionV2>[]): ConfigOption[] {
-  return options.flatMap((option): ConfigOption[] => {
-    const id = option.configId ?? option.id;
-    if (id === undefined) return [];
-    const base = {
-      id,
-      name: option.name,
-      ...(option.description ? { description: option.description } : {}),
-      ...(option.category ? { category: option.category } : {}),
-    };
-    if (option.type === 'boolean' && typeof option.currentValue === 'boolean') return [{ ...base, type: 'boolean', currentValue: option.currentValue }];
-    if (option.type === 'select' && typeof option.currentValue === 'string')
-      return [{ ...base, type: 'select', currentValue: option.currentValue, options: choices(option.options ?? []) }];
-    return [];
-  });
-}
-
-/** Select choices, flattened out of their groups. */
-function choices(options: readonly unknown[], group?: string): ConfigChoice[] {
-  return options.flatMap((raw): ConfigChoice[] => {
-    if (typeof raw !== 'object' || raw === null) return [];
-    const item = raw as Record<string, unknown>;
-    if (Array.isArray(item['options'])) return choices(item['options'], typeof item['name'] === 'string' ? item['name'] : group);
-    if (typeof item['value'] !== 'string' || typeof item['name'] !== 'string') return [];
-    const description = typeof item['description'] === 'string' ? item['description'] : undefined;
-    return [{ value: item['value'], name: item['name'], ...(description ? { description } : {}), ...(group ? { group } : {}) }];
-  });
-}
-
-export function setupAnswerV2(sessionId: string, result: { readonly configOptions: readonly z.output<typeof ConfigOptionV2>[] }): SessionSetupAnswer {
-  const configOptions = configOptionsV2(result.configOptions);
+export function setupAnswerV2(sessionId: string, result: { readonly configOptions: readonly SessionConfigOption[] }): SessionSetupAnswer {
+  const configOptions = v2ConfigOptions(result.configOptions);
   return { sessionId, ...(configOptions.length > 0 ? { configOptions } : {}) };
 }
 

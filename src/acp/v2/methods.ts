@@ -12,6 +12,7 @@
  */
 import * as z from 'zod';
 import type { RequestDefinition } from '../schema';
+import { SessionConfigOption } from './schema';
 
 /** The protocol version this adapter speaks. */
 export const PROTOCOL_V2 = 2;
@@ -86,21 +87,7 @@ export const InitializeResultV2 = z.object({
 });
 export type InitializeResultV2 = z.output<typeof InitializeResultV2>;
 
-/** A config option as v2 sends it (`configId`; v1 said `id`). */
-export const ConfigOptionV2 = z
-  .object({
-    configId: z.string().optional(),
-    id: z.string().optional(),
-    name: z.string(),
-    description: optionalString,
-    category: optionalString,
-    type: z.string(),
-    currentValue: z.union([z.string(), z.boolean()]),
-    options: z.array(z.unknown()).optional(),
-  })
-  .passthrough();
-
-const SetupResult = z.object({ configOptions: readable(ConfigOptionV2), _meta: meta }).passthrough();
+const SetupResult = z.object({ configOptions: readable(SessionConfigOption), _meta: meta }).passthrough();
 
 export const NewSessionResultV2 = SetupResult.extend({ sessionId: z.string() });
 export const ResumeSessionResultV2 = SetupResult;
@@ -121,7 +108,7 @@ export const ListSessionsResultV2 = z.object({
 
 export const PromptResultV2 = z.object({ messageId: z.string().nullish().catch(undefined), _meta: meta }).passthrough();
 const Empty = z.object({}).passthrough().nullish();
-export const SetConfigOptionResultV2 = z.object({ configOptions: readable(ConfigOptionV2) }).passthrough();
+export const SetConfigOptionResultV2 = z.object({ configOptions: readable(SessionConfigOption) }).passthrough();
 
 const McpServerV2 = z.union([
   z.object({ type: z.literal('http'), name: z.string(), url: z.string(), headers: z.array(z.object({ name: z.string(), value: z.string() })) }),

@@ -129,7 +129,10 @@ describe('ACP v2 beside v1: the version chosen per connection from one initializ
     await update({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' });
     assert.deepEqual(await turn.ended, { reason: 'stopped', stopReason: 'end_turn' });
     assert.deepEqual(states, ['running', 'waiting', 'running', 'ended']);
-    assert.deepEqual(events, [['s1', { type: 'message', role: 'agent', messageId: 'a1', content: { type: 'text', text: 'Hello' } }]]);
+    assert.deepEqual(events, [
+      ['s1', { type: 'promptAccepted', messageId: 'm1' }],
+      ['s1', { type: 'messageAppend', role: 'agent', messageId: 'a1', content: { type: 'text', text: 'Hello' } }],
+    ]);
   });
 
   it('v2: a permission request reaches the port as a tool call and keeps the turn waiting until answered', async () => {
