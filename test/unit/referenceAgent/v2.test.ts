@@ -1,7 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { RequestPermissionResponse, SessionUpdate } from '@agentclientprotocol/sdk/experimental/v2/unstable';
+import { client, type RequestPermissionResponse, type SessionUpdate, type Stream } from '@agentclientprotocol/sdk/experimental/v2/unstable';
+import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
+import { createWebSocketStream, type WebSocketConstructor } from '@agentclientprotocol/sdk/experimental/ws-client';
+import { client as v1Client } from '@agentclientprotocol/sdk/unstable';
+import WebSocket from 'ws';
+import { serveReferenceAgent } from '../../fixtures/referenceAgent/serve';
 import { PERMISSION_TITLE } from '../../fixtures/referenceAgent/permission';
 import { NULLS_DONE_TITLE, NULLS_TITLE, TOOL_CANCEL_TITLE, UPSERT_FINAL } from '../../fixtures/referenceAgent/v2/turn';
 import { cleanup, rpcError, startAgent, tempDir } from './harness';
@@ -375,5 +380,42 @@ describe('reference agent: ACP v2 beside v1 (--protocol)', function () {
         .filter((kind) => kind !== 'available_commands_update'),
       ['user_message_chunk', 'session_info_update', 'agent_message_chunk'],
     );
+  });
+
+  it('served over WebSocket and Streamable HTTP, each connection negotiates: v2 for a v2 client, v1 for a v1 one', async () => {
+    const served = await serveReferenceAgent();
+    try {
+      const streams: Array<[string, () => Stream]> = [
+        ['ws', () => createWebSocketStream(served.wsUrl, { WebSocket: WebSocket as unknown as WebSocketConstructor })],
+        ['http', () => createHttpStream(served.httpUrl)],
+      ];
+      for (const [name, open] of streams) {
+        const states: string[] = [];
+        let idle = (): void => undefined;
+        const idled = new Promise<void>((resolve) => (idle = resolve));
+        const answered = await client({ name: 'v2-over-a-link' })
+          .onNotification('session/update', ({ params }) => {
+            if (params.update.sessionUpdate !== 'state_update') return;
+            states.push(String(params.update.state));
+            if (params.update.state === 'idle') idle();
+          })
+          .connectWith(open(), async (agent) => {
+            const init = await agent.request('initialize', { protocolVersion: 2, info: { name: 't', version: '0' }, capabilities: {} });
+            const { sessionId } = await agent.request('session/new', { cwd: tempDir() });
+            await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] });
+            await idled;
+            return init.protocolVersion;
+          });
+        assert.equal(answered, 2, name);
+        assert.deepEqual(states, ['running', 'idle'], name);
+        const v1 = await v1Client({ name: 'v1-over-a-link' }).connectWith(open(), async (agent) => {
+          const init = await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+          return init.protocolVersion;
+        });
+        assert.equal(v1, 1, name);
+      }
+    } finally {
+      await served.close();
+    }
   });
 });
