@@ -8,7 +8,16 @@ import { client as v1Client } from '@agentclientprotocol/sdk/unstable';
 import WebSocket from 'ws';
 import { serveReferenceAgent } from '../../fixtures/referenceAgent/serve';
 import { PERMISSION_TITLE } from '../../fixtures/referenceAgent/permission';
-import { NULLS_DONE_TITLE, NULLS_TITLE, TOOL_CANCEL_TITLE, UPSERT_FINAL } from '../../fixtures/referenceAgent/v2/turn';
+import {
+  ELICIT_MESSAGE,
+  ELICIT_URL,
+  NULLS_DONE_TITLE,
+  NULLS_TITLE,
+  SUBAGENT_TEXT,
+  SUBAGENT_TITLE,
+  TOOL_CANCEL_TITLE,
+  UPSERT_FINAL,
+} from '../../fixtures/referenceAgent/v2/turn';
 import { cleanup, rpcError, startAgent, tempDir } from './harness';
 import { cleanupV2, isUpdate, rawExchange, startV2Agent, type V2Agent } from './v2harness';
 
@@ -417,5 +426,43 @@ describe('reference agent: ACP v2 beside v1 (--protocol)', function () {
     } finally {
       await served.close();
     }
+  });
+
+  it('elicitation (form and URL) framed by requires_action, and a subagent speaking in its own session', async () => {
+    const agent = await startV2Agent({
+      capabilities: { elicitation: { form: {}, url: {} } },
+      onElicitation: (request) => (request.mode === 'form' ? { action: 'accept', content: { name: 'Ada', confirm: true } } : { action: 'accept' }),
+    });
+    const { sessionId } = await threeFolderSession(agent);
+    assert.equal((await agent.prompt(sessionId, 'elicit elicit-url subagent')).stopReason, 'end_turn');
+    assert.deepEqual(agent.states, ['running', 'requires_action', 'running', 'requires_action', 'running', 'idle:end_turn']);
+    assert.deepEqual(
+      agent.elicitations.map((e) => [e.mode, e.message]),
+      [
+        ['form', ELICIT_MESSAGE],
+        ['url', 'Sign in to the reference service in your browser'],
+      ],
+    );
+    const url = agent.elicitations[1]!;
+    assert.ok(url.mode === 'url' && url.url === ELICIT_URL);
+    await agent.waitFor(() => agent.completed.length === 1, 'elicitation/complete');
+    assert.equal(agent.completed[0], url.elicitationId);
+    assert.match(agent.agentText(sessionId), /Elicitation \(form\) answered accept: \{"name":"Ada","confirm":true\}/);
+    const subagents = agent.updatesFor(sessionId).filter(isUpdate('subagent_update'));
+    assert.equal(subagents[0]?.title, SUBAGENT_TITLE);
+    assert.deepEqual(
+      subagents.map((u) => u.state?.state),
+      ['running', 'idle'],
+    );
+    const child = subagents[0]!.sessionId;
+    assert.equal(agent.agentText(child), SUBAGENT_TEXT);
+    agent.assertSchemaValid();
+
+    // Without the capability the agent does not ask.
+    const plain = await startV2Agent();
+    const other = await threeFolderSession(plain);
+    await plain.prompt(other.sessionId, 'elicit');
+    assert.deepEqual(plain.elicitations, []);
+    assert.match(plain.agentText(other.sessionId), /Cannot ask: the client did not advertise elicitation.form/);
   });
 });

@@ -9,7 +9,10 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import {
   client,
   ndJsonStream,
+  type ClientCapabilities,
   type ClientConnection,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   type ClientContext,
   type InitializeResponse,
   type RequestPermissionRequest,
@@ -124,6 +127,10 @@ export interface V2StartOptions {
   readonly args?: readonly string[];
   /** Answers permission requests (the default picks the first `allow_once`); `signal` aborts on `$/cancel_request`. */
   readonly onPermission?: (request: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
+  /** Answers `elicitation/create` (the default declines). */
+  readonly onElicitation?: (request: CreateElicitationRequest) => CreateElicitationResponse;
+  /** Sent in `initialize` (default none). */
+  readonly capabilities?: ClientCapabilities;
   /** Skip `initialize`. */
   readonly skipInitialize?: boolean;
 }
@@ -137,6 +144,9 @@ export class V2Agent {
   readonly sent: string[] = [];
   /** Every state_update of every session so far, as `<state>` or `idle:<stopReason>`, in arrival order. */
   readonly states: string[] = [];
+  /** `elicitation/create` requests received, and the ids of `elicitation/complete` notifications. */
+  readonly elicitations: CreateElicitationRequest[] = [];
+  readonly completed: string[] = [];
   readonly connection: ClientConnection;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   initializeResponse: InitializeResponse | undefined;
@@ -192,6 +202,14 @@ export class V2Agent {
         if (options.onPermission) return options.onPermission(params, signal);
         const allow = params.options.find((o) => o.kind === 'allow_once');
         return { outcome: allow ? { outcome: 'selected', optionId: allow.optionId } : { outcome: 'cancelled' } };
+      })
+      .onRequest('elicitation/create', ({ params }) => {
+        this.elicitations.push(params);
+        return options.onElicitation ? options.onElicitation(params) : { action: 'decline' };
+      })
+      .onNotification('elicitation/complete', ({ params }) => {
+        this.completed.push(params.elicitationId);
+        this.notify();
       });
     this.connection = app.connect(ndJsonStream(output, input));
   }
@@ -250,9 +268,9 @@ export class V2Agent {
     return { messageId, stopReason: await this.idleAfter(sessionId, mark) };
   }
 
-  initialize(): Promise<InitializeResponse> {
+  initialize(capabilities: ClientCapabilities = {}): Promise<InitializeResponse> {
     return this.agent
-      .request('initialize', { protocolVersion: 2, info: { name: 'reference-agent-v2-tests', version: '0.0.0' }, capabilities: {} })
+      .request('initialize', { protocolVersion: 2, info: { name: 'reference-agent-v2-tests', version: '0.0.0' }, capabilities })
       .then((response) => {
         this.initializeResponse = response;
         return response;
@@ -285,7 +303,7 @@ export class V2Agent {
 export async function startV2Agent(options: V2StartOptions = {}): Promise<V2Agent> {
   const harness = new V2Agent(spawnAgentProcess(options.args), options);
   running.add(harness);
-  if (!options.skipInitialize) await harness.initialize();
+  if (!options.skipInitialize) await harness.initialize(options.capabilities);
   return harness;
 }
 
