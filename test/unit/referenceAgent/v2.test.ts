@@ -465,4 +465,28 @@ describe('reference agent: ACP v2 beside v1 (--protocol)', function () {
     assert.deepEqual(plain.elicitations, []);
     assert.match(plain.agentText(other.sessionId), /Cannot ask: the client did not advertise elicitation.form/);
   });
+
+  it('terminal/cancel stops an agent-owned terminal: exitStatus with the signal, the call failed, the turn ends', async () => {
+    const agent = await startV2Agent();
+    const { sessionId } = await threeFolderSession(agent);
+    const mark = agent.updatesFor(sessionId).length;
+    await agent.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'terminal echo started && exec sleep 30' }] });
+    const started = () =>
+      agent
+        .updatesFor(sessionId)
+        .slice(mark)
+        .some((u) => u.sessionUpdate === 'terminal_output_chunk');
+    await agent.waitFor(started, 'the command to start');
+    const opened = agent.updatesFor(sessionId).slice(mark).filter(isUpdate('terminal_update'))[0];
+    assert.ok(opened?.capabilities?.cancel, 'the terminal says it can be cancelled');
+    await agent.agent.request('terminal/cancel', { sessionId, terminalId: opened.terminalId });
+    assert.equal(await agent.idleAfter(sessionId, mark), 'end_turn');
+    const updates = agent.updatesFor(sessionId).slice(mark);
+    const exit = updates.filter(isUpdate('terminal_update')).at(-1);
+    assert.deepEqual(exit?.exitStatus, { exitCode: null, signal: 'SIGTERM' });
+    assert.equal(updates.filter(isUpdate('tool_call_update')).at(-1)?.status, 'failed');
+    assert.match(agent.agentText(sessionId), /signal SIGTERM, first line "started"/);
+    assert.equal((await rpcError(agent.agent.request('terminal/cancel', { sessionId, terminalId: opened.terminalId }))).code, -32602);
+    agent.assertSchemaValid();
+  });
 });
