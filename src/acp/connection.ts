@@ -300,8 +300,8 @@ export class AcpConnection extends RpcPeer implements AgentConnection {
     if (this.agentCaps) throw new Error(`The connection to ${this.agentName} is already initialized.`);
     const clientCapabilities = this.clientCapabilities(options);
     const info = { name: options.clientInfo.name, version: options.clientInfo.version };
-    // v2's client capabilities: elicitation (forms) when served; v2 has no file system or terminals to offer.
-    const capabilities = clientCapabilities.elicitation ? { elicitation: clientCapabilities.elicitation } : {};
+    // v2's client capabilities: none yet (v2 has no file system or terminals to offer; its elicitation is not served yet).
+    const capabilities = {};
     const raw = await this.request(InitializeOffer, { protocolVersion: PROTOCOL_V2, info, capabilities, clientInfo: info, clientCapabilities }, token);
     const version = (raw as { protocolVersion?: unknown }).protocolVersion;
     if (version === PROTOCOL_V2) {
