@@ -58,6 +58,7 @@ import {
   type ResultOf,
   InvalidModels,
   type SessionModelState,
+  formatIssues,
 } from './schema';
 
 import type {
@@ -83,6 +84,8 @@ import { listedSession, permissionRequest, permissionResponse, promptBlocks, set
 import { configOptions, transcriptEvent } from './v1/transcriptEvents';
 import type { FileSystemHost, ServeTerminalsOptions, TerminalHost } from './port/client';
 import * as clientServing from './v1/clientServing';
+import type { PeerChannel } from './v2/connection';
+import { InitializeOffer, InitializeResultV2, PROTOCOL_V2 } from './v2/methods';
 
 export { HandlerError, type CancellationToken, type NotificationHandler, type RequestHandler } from './rpcPeer';
 
@@ -279,8 +282,74 @@ export class AcpConnection extends RpcPeer implements AgentConnection {
    */
   async initialize(options: InitializeOptions, token?: CancellationToken): Promise<AgentCaps> {
     if (this.agentCaps) throw new Error(`The connection to ${this.agentName} is already initialized.`);
+    const clientCapabilities = this.clientCapabilities(options);
+    const result = await this.send(InitializeMethod, { protocolVersion: PROTOCOL_VERSION, clientCapabilities, clientInfo: { ...options.clientInfo } }, token);
+    return this.adoptV1(result);
+  }
+
+  /**
+   * `initialize` offering ACP v2 (see `v2/methods.ts`, {@link InitializeV2}): v2's fields and v1's side by side,
+   * so an agent that speaks only v1 answers v1 on the same round trip. Answered 1: this connection is initialized
+   * as v1 (as {@link initialize} does); answered 2: the v2 answer, for the v2 adapter over {@link channel}; any
+   * other version closes the connection with a {@link ProtocolVersionError}.
+   */
+  async initializeOfferingV2(
+    options: InitializeOptions,
+    token?: CancellationToken,
+  ): Promise<{ readonly version: 1; readonly caps: AgentCaps } | { readonly version: 2; readonly answer: InitializeResultV2 }> {
+    if (this.agentCaps) throw new Error(`The connection to ${this.agentName} is already initialized.`);
+    const clientCapabilities = this.clientCapabilities(options);
+    const info = { name: options.clientInfo.name, version: options.clientInfo.version };
+    // v2's client capabilities: none yet (v2 has no file system or terminals to offer; its elicitation is not served yet).
+    const capabilities = {};
+    const raw = await this.request(InitializeOffer, { protocolVersion: PROTOCOL_V2, info, capabilities, clientInfo: info, clientCapabilities }, token);
+    const version = (raw as { protocolVersion?: unknown }).protocolVersion;
+    if (version === PROTOCOL_V2) {
+      const answer = InitializeResultV2.safeParse(raw);
+      if (answer.success) return { version: 2, answer: answer.data };
+      const error = new InvalidResponseError(this.agentName, 'initialize', formatIssues(answer.error.issues));
+      this.dispose(error.message);
+      throw error;
+    }
+    const v1 = InitializeMethod.result.safeParse(raw);
+    if (!v1.success) {
+      const error = new InvalidResponseError(this.agentName, 'initialize', formatIssues(v1.error.issues));
+      this.dispose(error.message);
+      throw error;
+    }
+    return { version: 1, caps: this.adoptV1(v1.data) };
+  }
+
+  /**
+   * The JSON-RPC peer under this connection, for the v2 adapter once `initialize` chose v2 (its requests are
+   * checked, answered and mapped as v1's are; nothing of v1's session bookkeeping is involved).
+   */
+  channel(): PeerChannel {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters below read the live peer
+    const peer = this;
+    return {
+      agentName: this.agentName,
+      get isClosed() {
+        return peer.isClosed;
+      },
+      isRemote: this.isRemote,
+      get recentStderr() {
+        return peer.recentStderr;
+      },
+      onDidClose: this.onDidClose,
+      onProtocolError: this.onProtocolError,
+      request: (definition, params, token) => this.request(definition, params, token),
+      notify: (definition, params) => this.notify(definition, params),
+      onRequest: (definition, handler) => super.onRequest(definition, handler),
+      onNotification: (definition, handler) => this.onNotification(definition, handler),
+      reportProtocolError: (error) => this.reportProtocolError(error),
+    };
+  }
+
+  /** The client capabilities v1 advertises: from the handlers registered so far (register them first). */
+  private clientCapabilities(options: InitializeOptions): ReturnType<typeof buildClientCapabilities> {
     const has = (method: string) => this.registered.has(method);
-    const clientCapabilities = buildClientCapabilities(
+    return buildClientCapabilities(
       {
         readTextFile: has(ReadTextFileMethod.method),
         writeTextFile: has(WriteTextFileMethod.method),
@@ -292,9 +361,11 @@ export class AcpConnection extends RpcPeer implements AgentConnection {
       },
       options.features ?? {},
     );
-    const result = await this.send(InitializeMethod, { protocolVersion: PROTOCOL_VERSION, clientCapabilities, clientInfo: { ...options.clientInfo } }, token);
-    // The version is chosen here, from the answer (only v1 exists yet; v2 plugs in at chooseProtocolVersion).
-    if (chooseProtocolVersion(result.protocolVersion) === undefined) {
+  }
+
+  /** Initialized as v1 from its `initialize` answer; another version closes the connection. */
+  private adoptV1(result: ResultOf<typeof InitializeMethod>): AgentCaps {
+    if (chooseProtocolVersion(result.protocolVersion) !== 1) {
       const error = new ProtocolVersionError(this.agentName, result.protocolVersion, PROTOCOL_VERSION);
       this.dispose(error.message);
       throw error;

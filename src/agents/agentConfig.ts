@@ -57,6 +57,8 @@ export const AgentSetting = z.object({
     .optional(),
   /** Confined, the agent may write editor settings (`.vscode`, `.idea`, workspace files) in its folders. */
   writableEditorSettings: z.boolean().optional(),
+  /** Which ACP version to offer this agent (overrides `acpWorkspace.protocol`). */
+  protocol: z.enum(['auto', 'v1', 'v2']).optional(),
 });
 export type AgentSetting = z.output<typeof AgentSetting>;
 

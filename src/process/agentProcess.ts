@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import type { ChildProcess } from 'node:child_process';
 import { Emitter, type Disposable, type Event } from 'vscode-jsonrpc/node';
 import type { AgentCaps, ClientFeatureOptions } from '../acp/capabilities';
-import { createAgentConnection, type OwnedAgentConnection } from '../acp/agentConnections';
+import { createAgentConnection, type OwnedAgentConnection, type ProtocolChoice } from '../acp/agentConnections';
 import type { AgentConnection, ClientInfo } from '../acp/port/agentConnection';
 import { stdioTransport } from '../acp/transport/stdio';
 import type { MessageTap } from '../acp/transport/transport';
@@ -54,6 +54,8 @@ export interface AgentProcessOptions {
   readonly stopGraceMs?: number;
   readonly maxLineBytes?: number;
   readonly tap?: MessageTap;
+  /** Which ACP version to offer (`acp/agentConnections.ts`); default v1. */
+  readonly protocol?: ProtocolChoice;
 }
 
 /** A running (or not) agent process and its current connection. */
@@ -244,6 +246,7 @@ export class AgentProcess implements Disposable, AgentRuntime {
       // machine can take a while to report the exit after the output ended, so wait for it.
       closeGraceMs: EXIT_AFTER_EOF_MS,
       recentStderr: () => this.stderrTail.lines(),
+      ...(this.options.protocol !== undefined ? { protocol: this.options.protocol } : {}),
     });
     this.current = connection;
     this.options.registerHandlers?.(connection, this.confinementValue);

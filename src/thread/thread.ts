@@ -6,9 +6,14 @@
  *
  * Like Zed's `acp_thread`: one reducer; message chunks with the same `messageId` (or consecutive chunks
  * without one) form one entry; tool calls are patched by id (`content` and `locations` replace).
+ *
+ * ACP v2's upserts are keyed by id wherever the entry is: a whole message replaces the content of the message
+ * with its id, a chunk appends to it, a tool call patch or content chunk changes the call with its id, a plan
+ * replaces the plan with its id; an id not seen yet creates the entry, `null` clears a field. The prompt the
+ * user sent is shown once: a user message the agent sends for it (its echo, v2) names it and changes nothing.
  */
 import * as l10n from '@vscode/l10n';
-import type { ToolCallChange, TranscriptEvent } from '../acp/port/events';
+import type { ContentPart, MessageRole, ToolCallChange, ToolCallPatch, ToolContent, TranscriptEvent } from '../acp/port/events';
 import { Emitter, type Event } from '../common/events';
 import { compactionText } from './compactionText';
 import {
@@ -19,6 +24,7 @@ import {
   type ViewEntry,
   type ViewEntryOf,
   type ViewSessionState,
+  type ViewToolContent,
 } from '../shared/chatModel';
 import { EntryLog } from './entryLog';
 import { isUnfinished, keepAcrossReplay, placeAfterTurns, type TurnAnchor } from './replayMerge';
@@ -26,6 +32,15 @@ import { ThreadTerminals } from './threadTerminals';
 import { configOptionsToView, contentToView, modesSuperseded, preview, toolContentToView, type ThreadTerminal } from './toView';
 
 export type { ThreadTerminal } from './toView';
+
+const MESSAGE_KINDS = ['user', 'agent', 'thought'] as const;
+
+/** A thought's text from content parts (a thought shows text only: other kinds are named). */
+function thoughtText(parts: readonly ContentPart[]): string {
+  let text = '';
+  for (const part of parts) text += part.type === 'text' ? part.text : `[${part.type}]`;
+  return text;
+}
 export type { TurnAnchor } from './replayMerge';
 
 type MessageKind = 'user' | 'agent' | 'thought';
@@ -48,6 +63,16 @@ export class Thread {
   /** messageId of the open message entry of each kind, so chunks of one message land together. */
   private lastMessage: { kind: MessageKind; id: string; messageId: string | undefined } | undefined;
   private planEntryId: string | undefined;
+  /** Entries of messages keyed by id (ACP v2's upserts), per kind: messageId → entry id. */
+  private readonly keyedMessages: Readonly<Record<MessageKind, Map<string, string>>> = { user: new Map(), agent: new Map(), thought: new Map() };
+  /** The user's own prompts (entry ids): what the chat shows for them is what the user sent, never the agent's echo. */
+  private readonly ownPrompts = new Set<string>();
+  /** The user's own prompts not yet named by a message id, oldest first: the next user message the agent sends is the first one's echo. */
+  private awaitingEcho: string[] = [];
+  /** Plans keyed by id (ACP v2's `plan_update`): planId → entry id. */
+  private readonly plans = new Map<string, string>();
+  /** The line of each compaction updated in place (ACP v2): compactionId → entry id. */
+  private readonly compactions = new Map<string, string>();
   private turnStarted: number | undefined;
   private sessionDirty = false;
   private nextId = 1;
@@ -139,10 +164,23 @@ export class Thread {
         if (event.role !== 'thought') return this.addChunk(event.role, event.messageId, view);
         return this.addChunk('thought', event.messageId, view.type === 'text' ? view : { type: 'text', text: `[${view.type}]` });
       }
+      case 'messageUpsert':
+        return this.upsertMessage(event.role, event.messageId, event.content);
+      case 'messageAppend':
+        return this.appendToMessage(event.role, event.messageId, event.content);
+      case 'promptAccepted':
+        return this.namePrompt(event.messageId);
       case 'toolCall':
         return this.upsertTool(event.call, event.isNew);
+      case 'toolCallUpsert':
+        return this.patchTool(event.call);
+      case 'toolCallAppend':
+        return this.appendToolContent(event.toolCallId, event.content);
+      case 'agentTerminal':
+        return this.terminals.agentTerminal(event.report);
       case 'plan': {
         const entries = event.entries.map((e) => ({ content: e.content, priority: e.priority, status: e.status }));
+        if (event.planId !== undefined) return this.putPlan(event.planId, entries);
         const existing = this.planEntryId;
         if (existing) this.entries.put({ kind: 'plan', id: existing, entries });
         else this.planEntryId = this.entries.add({ kind: 'plan', id: this.newId('plan'), entries });
@@ -161,18 +199,29 @@ export class Thread {
           this.changed();
         }
         return;
-      case 'usage':
-        return this.setSession({
-          usage: { used: event.used, size: event.size, cost: event.cost ? { amount: event.cost.amount, currency: event.cost.currency } : undefined },
-        });
+      case 'usage': {
+        // v2 (costPatch): an absent cost leaves the last one, null clears it; v1: an absent cost is none.
+        const cost =
+          event.cost === undefined && event.costPatch
+            ? this.sessionState.usage?.cost
+            : event.cost
+              ? { amount: event.cost.amount, currency: event.cost.currency }
+              : undefined;
+        return this.setSession({ usage: { used: event.used, size: event.size, cost } });
+      }
       case 'notice':
         this.closeMessage();
         this.entries.add({ kind: 'notice', id: this.newId('notice'), severity: event.severity, title: event.title, description: event.description });
         return;
-      case 'compaction':
+      case 'compaction': {
+        const text = compactionText(event.status, event.error);
+        const line = event.upsert ? this.compactions.get(event.compactionId) : undefined;
+        if (line !== undefined && this.entry(line)?.kind === 'info') return this.entries.put({ kind: 'info', id: line, text });
         this.closeMessage();
-        this.entries.add({ kind: 'info', id: this.newId('info'), text: compactionText(event.status, event.error) });
+        const id = this.entries.add({ kind: 'info', id: this.newId('info'), text });
+        if (event.upsert) this.compactions.set(event.compactionId, id);
         return;
+      }
       case 'compactionSummary': {
         const view = contentToView(event.content);
         return this.addChunk('thought', `compaction:${event.compactionId}`, view.type === 'text' ? view : { type: 'text', text: '' });
@@ -250,6 +299,8 @@ export class Thread {
     this.closeMessage();
     const id = this.newId('user');
     this.entries.add({ kind: 'user', id, blocks });
+    this.ownPrompts.add(id);
+    this.awaitingEcho.push(id);
     this.turn++;
     this.beginTurn();
     return id;
@@ -267,6 +318,8 @@ export class Thread {
     const durationMs = this.turnStarted === undefined ? undefined : Date.now() - this.turnStarted;
     this.turnStarted = undefined;
     this.turn++;
+    // A prompt the agent never named by now has no echo coming: a later user message is the agent's own.
+    this.awaitingEcho = [];
     if (stopReason === 'cancelled') this.cancelUnfinishedTools();
     this.entries.add({ kind: 'turnEnd', id: this.newId('end'), stopReason, durationMs });
     // What the header said during the turn ("Stopping…") ends with it.
@@ -405,6 +458,11 @@ export class Thread {
     this.terminals.shown([]);
     this.lastMessage = undefined;
     this.planEntryId = undefined;
+    for (const kind of MESSAGE_KINDS) this.keyedMessages[kind].clear();
+    this.ownPrompts.clear();
+    this.awaitingEcho = [];
+    this.plans.clear();
+    this.compactions.clear();
   }
 
   /** Shows exactly these entries from now on: the webview starts over with them. */
@@ -491,6 +549,127 @@ export class Thread {
     for (const content of next.content) if (content.type === 'terminal') this.terminals.shownInTool(content.terminalId);
     // A command the agent runs itself (pi-acp's and codex-acp's `_meta`, ACP v2's agent terminals): this tool call shows it.
     for (const report of update.agentTerminals) this.terminals.agentReport(report, next.id);
+  }
+
+  // ---- ACP v2's upserts keyed by id ----------------------------------------------------------------------
+
+  /**
+   * The entry of the message with this id, if any. A user message with an id not seen yet, while a prompt of
+   * the user waits to be named (no replay under way), is that prompt's echo: it names it.
+   */
+  private keyedEntry(kind: MessageKind, messageId: string): string | undefined {
+    const keyed = this.keyedMessages[kind];
+    const id = keyed.get(messageId);
+    if (id !== undefined || kind !== 'user' || this.awaitingEcho.length === 0 || this.replaying) return id;
+    const prompt = this.awaitingEcho.shift()!;
+    keyed.set(messageId, prompt);
+    return prompt;
+  }
+
+  /** The prompt the user sent first of those not yet named is the user message `messageId` (the agent accepted it). */
+  private namePrompt(messageId: string): void {
+    const keyed = this.keyedMessages.user;
+    if (keyed.has(messageId)) {
+      // Its echo came first and named it (or a replayed message has this id): nothing waits for this name.
+      const named = keyed.get(messageId)!;
+      this.awaitingEcho = this.awaitingEcho.filter((id) => id !== named);
+      return;
+    }
+    const prompt = this.awaitingEcho.shift();
+    if (prompt !== undefined) keyed.set(messageId, prompt);
+  }
+
+  /** A new message entry keyed by `messageId`. */
+  private addKeyedMessage(kind: MessageKind, messageId: string, parts: readonly ContentPart[]): void {
+    this.closeMessage();
+    const id = this.newId(kind);
+    if (kind === 'user') this.turn++;
+    if (kind === 'thought') this.entries.add({ kind: 'thought', id, text: thoughtText(parts) });
+    else this.entries.add({ kind, id, blocks: parts.map(contentToView) });
+    this.keyedMessages[kind].set(messageId, id);
+  }
+
+  private upsertMessage(role: MessageRole, messageId: string, content: readonly ContentPart[] | null | undefined): void {
+    const id = this.keyedEntry(role, messageId);
+    if (id === undefined) return this.addKeyedMessage(role, messageId, content ?? []);
+    if (content === undefined || this.ownPrompts.has(id)) return;
+    const entry = this.entry(id);
+    if (entry?.kind === 'thought') this.entries.put({ ...entry, text: thoughtText(content ?? []) });
+    else if (entry?.kind === 'agent' || entry?.kind === 'user') this.entries.put({ ...entry, blocks: (content ?? []).map(contentToView) });
+  }
+
+  private appendToMessage(role: MessageRole, messageId: string, part: ContentPart): void {
+    const id = this.keyedEntry(role, messageId);
+    if (id === undefined) return this.addKeyedMessage(role, messageId, [part]);
+    if (this.ownPrompts.has(id)) return;
+    if (part.type === 'text') return this.entries.appendText(id, part.text);
+    if (role === 'thought') return this.entries.appendText(id, thoughtText([part]));
+    const entry = this.entry(id);
+    if (entry?.kind === 'agent' || entry?.kind === 'user') this.entries.put({ ...entry, blocks: [...entry.blocks, contentToView(part)] });
+  }
+
+  /** A v2 tool call created or patched: absent = unchanged, null = cleared (see ToolCallPatch). */
+  private patchTool(patch: ToolCallPatch): void {
+    const { entry, existing } = this.toolCallEntry(patch.toolCallId);
+    const next: ViewEntryOf<'tool'> = {
+      ...entry,
+      title: patch.title === undefined ? entry.title : (patch.title ?? l10n.t('Tool call')),
+      toolKind: patch.kind === undefined ? entry.toolKind : (patch.kind ?? 'other'),
+      status: patch.status === undefined ? entry.status : (patch.status ?? 'pending'),
+      content: patch.content === undefined ? entry.content : (patch.content ?? []).map((c) => this.toolContentView(c)),
+      locations:
+        patch.locations === undefined
+          ? entry.locations
+          : (patch.locations ?? []).map((l) => (l.line === undefined ? { path: l.path } : { path: l.path, line: l.line })),
+      rawInput: patch.rawInput === undefined ? entry.rawInput : patch.rawInput === null ? undefined : preview(patch.rawInput),
+    };
+    this.putTool(next, existing);
+  }
+
+  /** One item appended to a v2 tool call's content (the call created if unknown). */
+  private appendToolContent(toolCallId: string, content: ToolContent): void {
+    const { entry, existing } = this.toolCallEntry(toolCallId);
+    this.putTool({ ...entry, content: [...entry.content, this.toolContentView(content)] }, existing);
+  }
+
+  /** The entry of a v2 tool call, or a new one at the protocol's defaults (no title, `other`, `pending`). */
+  private toolCallEntry(toolCallId: string): { entry: ViewEntryOf<'tool'>; existing: boolean } {
+    this.closeMessage();
+    const found = this.toolEntry(toolCallId);
+    if (found) return { entry: found, existing: true };
+    const entry: ViewEntryOf<'tool'> = {
+      kind: 'tool',
+      id: this.newId('tool'),
+      toolCallId,
+      title: l10n.t('Tool call'),
+      toolKind: 'other',
+      status: 'pending',
+      content: [],
+      locations: [],
+    };
+    return { entry, existing: false };
+  }
+
+  private putTool(next: ViewEntryOf<'tool'>, existing: boolean): void {
+    if (existing) this.entries.put(next);
+    else {
+      this.entries.add(next);
+      this.toolEntries.set(next.toolCallId, next.id);
+      this.toolTurns.set(next.toolCallId, this.turn);
+    }
+    for (const content of next.content) if (content.type === 'terminal') this.terminals.shownInTool(content.terminalId);
+  }
+
+  private toolContentView(content: ToolContent): ViewToolContent {
+    return this.terminals.withLive(toolContentToView(content));
+  }
+
+  /** A v2 plan: replaces the plan with its id wherever it is shown, or shows a new one. */
+  private putPlan(planId: string, entries: ViewEntryOf<'plan'>['entries']): void {
+    const existing = this.plans.get(planId);
+    if (existing !== undefined && this.entry(existing)?.kind === 'plan') return this.entries.put({ kind: 'plan', id: existing, entries });
+    this.closeMessage();
+    this.plans.set(planId, this.entries.add({ kind: 'plan', id: this.newId('plan'), entries }));
   }
 
   /** The next chunk starts a new message even if its kind matches (another entry came between). */

@@ -58,9 +58,28 @@ export class ThreadTerminals {
    * (even when its content does not name it), with the output so far and how it ended.
    */
   agentReport(report: AgentTerminalReport, toolEntryId: string): void {
+    const view = this.agentView(report);
+    this.live.set(report.terminalId, view);
+    const tool = this.entries.get(toolEntryId);
+    if (tool?.kind !== 'tool') return;
+    const shows = tool.content.some((c) => c.type === 'terminal' && c.terminalId === report.terminalId);
+    const content = shows ? tool.content : [{ type: 'terminal' as const, terminalId: report.terminalId }, ...tool.content];
+    this.entries.put({ ...tool, content: content.map((c) => this.withLive(c)) });
+  }
+
+  /**
+   * A terminal the agent runs itself, reported on its own (ACP v2's `terminal_update` and output chunks): every
+   * tool call whose content shows it follows it, and it has an entry of its own while none does.
+   */
+  agentTerminal(report: AgentTerminalReport): void {
+    this.update(report.terminalId, this.agentView(report));
+  }
+
+  /** An agent-owned terminal's state after a report: output appended (or replaced), the end of it kept. */
+  private agentView(report: AgentTerminalReport): ThreadTerminal {
     const before = this.live.get(report.terminalId);
-    let output = before?.output ?? '';
-    let truncated = before?.truncated === true;
+    let output = report.outputReplaces === true ? '' : (before?.output ?? '');
+    let truncated = report.outputReplaces !== true && before?.truncated === true;
     if (report.output !== undefined) {
       output += report.output;
       if (output.length > MAX_AGENT_OUTPUT_CHARS) {
@@ -68,20 +87,16 @@ export class ThreadTerminals {
         truncated = true;
       }
     }
-    const view: ThreadTerminal = {
-      ...before,
+    const { truncated: _wasTruncated, ...rest } = before ?? {};
+    return {
+      ...rest,
       agentOwned: true,
+      ...(report.command !== undefined ? { command: report.command } : {}),
       ...(report.cwd !== undefined ? { cwd: report.cwd } : {}),
       output,
       ...(truncated ? { truncated } : {}),
       ...(report.exitStatus ? { exitStatus: report.exitStatus } : {}),
     };
-    this.live.set(report.terminalId, view);
-    const tool = this.entries.get(toolEntryId);
-    if (tool?.kind !== 'tool') return;
-    const shows = tool.content.some((c) => c.type === 'terminal' && c.terminalId === report.terminalId);
-    const content = shows ? tool.content : [{ type: 'terminal' as const, terminalId: report.terminalId }, ...tool.content];
-    this.entries.put({ ...tool, content: content.map((c) => this.withLive(c)) });
   }
 
   /**

@@ -2,6 +2,7 @@
 import type { ConfigOption, ContentPart, ToolContent } from '../acp/port/events';
 import type { ViewConfigOption, ViewContent, ViewEntryOf, ViewToolContent } from '../shared/chatModel';
 import { jsonText } from '../common/jsonText';
+import { fenced } from './markdown';
 
 const RAW_PREVIEW = 2000;
 
@@ -53,9 +54,24 @@ export function toolContentToView(content: ToolContent): ViewToolContent {
       return { type: 'diff', path: content.path, oldText: content.oldText ?? null, newText: content.newText, ...diffStats(content.oldText, content.newText) };
     case 'terminal':
       return { type: 'terminal', terminalId: content.terminalId };
+    case 'patch':
+      return { type: 'content', content: { type: 'text', text: patchText(content) } };
     case 'unknown':
       return { type: 'unknown', tag: content.tag, raw: preview(content.raw) };
   }
+}
+
+/**
+ * An ACP v2 diff as the chat shows it for now: its patch text as a fenced diff, or (without one) the files it
+ * changes, one a line (`modify /w/a.ts`, `move /w/a.ts → /w/b.ts`). The chat's diff card needs both texts,
+ * which a v2 diff does not carry.
+ */
+function patchText(content: Extract<ToolContent, { type: 'patch' }>): string {
+  if (content.patch) return fenced(content.patch.text, content.patch.format === 'git_patch' ? 'diff' : '');
+  const lines = content.changes.map((c) =>
+    [c.operation, c.oldPath === undefined ? undefined : `${c.oldPath} →`, c.path].filter((p) => p !== undefined).join(' '),
+  );
+  return fenced(lines.join('\n'), 'text');
 }
 
 /** The config options as the chat shows them. */

@@ -10,7 +10,7 @@ import { AgentRegistry } from '../agents/agentRegistry';
 import type { Event } from '../common/events';
 import { Disposable } from '../common/lifecycle';
 import { AgentRuntimes, type AgentRuntimesOptions } from '../sessions/agents/agentRuntimes';
-import { affectsUs, readAgents, readMaxMessageBytes, readTrace } from './settings';
+import { affectsUs, readAgents, readMaxMessageBytes, readProtocol, readTrace } from './settings';
 
 export interface AgentsOptions extends Pick<AgentRuntimesOptions, 'logger' | 'features' | 'connect' | 'confinement' | 'remoteAgent'> {
   readonly context: vscode.ExtensionContext;
@@ -40,6 +40,7 @@ export class AgentsFromSettings extends Disposable {
       globalStorage: context.globalStorageUri.fsPath,
       maxMessageBytes: readMaxMessageBytes,
       trace: () => this.trace,
+      protocol: readProtocol,
       cwd: () => vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath,
     });
     this.registry = this._register(

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { registryUrlFromSetting, resolveAgentList, type AgentListResult, type RegistryAgentsInput } from '../agents/agentConfig';
 import type { TraceLevel } from '../acp/trace';
+import type { ProtocolChoice } from '../acp/port/agentConnection';
 import type { PrimaryFolderSetting } from '../roots/workspaceRoots';
 import { DEFAULT_MAX_LINE_BYTES } from '../acp/transport/ndjson';
 import type { CheckpointSettings } from '../sessions/review/checkpoints';
@@ -39,6 +40,12 @@ export function readDefaultAgent(): string {
 export function readTrace(): TraceLevel {
   const value = config().get<unknown>('trace');
   return value === 'messages' || value === 'verbose' ? value : 'off';
+}
+
+/** `acpWorkspace.protocol`: which ACP version to offer agents (v1 unless set). */
+export function readProtocol(): ProtocolChoice {
+  const value = config().get<unknown>('protocol');
+  return value === 'auto' || value === 'v2' ? value : 'v1';
 }
 
 /** `acpWorkspace.maxMessageSizeMiB` in bytes (1 to 1024 MiB). */

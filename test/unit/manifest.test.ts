@@ -32,6 +32,10 @@ const SCOPES: Record<string, { scope: string; why: string }> = {
   'acpWorkspace.checkpoints.maxFileSizeMiB': { scope: 'machine', why: 'raises how large a file the extension copies into its storage' },
   'acpWorkspace.sandbox': { scope: 'machine', why: 'turning confinement off or down widens what agents may reach' },
   'acpWorkspace.registry.url': { scope: 'machine', why: 'chooses where the programs Add Agent installs come from' },
+  'acpWorkspace.protocol': {
+    scope: 'machine',
+    why: 'chooses the protocol agents speak, and with ACP v2 no client file system: agents then read and write files themselves, outside the root guard',
+  },
   'acpWorkspace.trace': {
     scope: 'machine',
     why: 'verbose writes whole messages (file contents, prompts) to the log: a workspace, or an agent writing its .vscode/settings.json, must not turn it on',

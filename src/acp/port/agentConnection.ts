@@ -28,6 +28,9 @@ export interface AgentInfo {
   readonly title?: string;
 }
 
+/** Which ACP version to offer an agent: v1 only, v2 and take what it answers, or v2 only. */
+export type ProtocolChoice = 'v1' | 'auto' | 'v2';
+
 /** Who this client says it is to an agent (the same fields). */
 export type ClientInfo = AgentInfo;
 

@@ -7,7 +7,7 @@
  */
 import * as os from 'node:os';
 import type { ClientFeatureOptions } from '../../acp/capabilities';
-import type { AgentConnection } from '../../acp/port/agentConnection';
+import type { AgentConnection, ProtocolChoice } from '../../acp/port/agentConnection';
 import { traceTap, type TraceLevel } from '../../acp/trace';
 import type { MessageTap } from '../../acp/transport/transport';
 import {
@@ -59,6 +59,8 @@ export interface AgentRuntimesOptions {
   readonly globalStorage: string;
   /** The size limit of one message (`acpWorkspace.maxMessageSizeMiB`), read at every launch. */
   readonly maxMessageBytes: () => number;
+  /** Which ACP version to offer a local agent (`acpWorkspace.protocol`), read at every launch; its entry's `protocol` wins. */
+  readonly protocol?: () => ProtocolChoice;
   /** The protocol trace level now (`acpWorkspace.trace`), asked on every message. */
   readonly trace: () => TraceLevel;
   /** The folder a local agent starts in, asked at every launch. */
@@ -95,6 +97,7 @@ export class AgentRuntimes {
       maxLineBytes: shared.maxMessageBytes,
       tap: shared.tap,
       registerHandlers: connect,
+      protocol: definition.protocol ?? this.options.protocol?.() ?? 'v1',
       ...(confinement ? { confinement: () => this.launchConfinement(definition, confinement) } : {}),
     };
     return new AgentProcess(options);

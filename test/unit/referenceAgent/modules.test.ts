@@ -36,6 +36,14 @@ describe('reference agent modules (no process)', () => {
       assert.equal(options.auth, 'login');
     });
 
+    it('--protocol: both by default, v1 or v2 by flag or ACP_REF_PROTOCOL, nothing else', () => {
+      assert.equal(parseOptions([], {}).protocol, 'both');
+      assert.equal(parseOptions(['--protocol', 'v1'], {}).protocol, 'v1');
+      assert.equal(parseOptions(['--protocol=V2'], { ACP_REF_PROTOCOL: 'v1' }).protocol, 'v2');
+      assert.equal(parseOptions([], { ACP_REF_PROTOCOL: 'v2' }).protocol, 'v2');
+      assert.throws(() => parseOptions(['--protocol', '3'], {}), /--protocol: expected one of v1, v2, both, got "3"/);
+    });
+
     it('rejects unknown flags, unknown list values and bad numbers', () => {
       assert.throws(() => parseOptions(['--nope'], {}), OptionError);
       assert.throws(() => parseOptions(['--disable', 'teleport'], {}), /unknown value "teleport"/);
