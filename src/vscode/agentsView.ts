@@ -261,12 +261,27 @@ function tooltipFor(
   }
   if (caps) {
     const yes = (flag: boolean) => (flag ? '$(check)' : '$(dash)');
+    md.appendMarkdown(`\n${escape(vscode.l10n.t('Speaks ACP v{0}.', caps.protocolVersion))}`);
+    // ACP v2 has no client file system or terminals: what guards the user's files is said where it matters.
+    if (caps.protocolVersion >= 2) {
+      md.appendMarkdown(
+        ` ${escape(
+          confinement?.confined
+            ? vscode.l10n.t(
+                'It reads and writes files and runs commands itself (ACP v2 has no client file system), so the folder guard does not apply: its confinement limits where it can write, and checkpoints let you review and undo what it changes.',
+              )
+            : vscode.l10n.t(
+                'It reads and writes files and runs commands itself (ACP v2 has no client file system), so the folder guard does not apply and it is not confined: only checkpoints let you review and undo what it changes.',
+              ),
+        )}`,
+      );
+    }
     md.appendMarkdown(
       [
         '',
         `${yes(caps.sessions.additionalDirectories)} ${vscode.l10n.t('shares all workspace folders (additionalDirectories)')}`,
         `${yes(caps.sessions.list)} ${vscode.l10n.t('session history (session/list)')}`,
-        `${yes(caps.loadSession)} ${vscode.l10n.t('reopen with history (session/load)')}`,
+        `${yes(caps.loadSession)} ${caps.protocolVersion >= 2 ? vscode.l10n.t('reopen with history (session/resume with replayFrom)') : vscode.l10n.t('reopen with history (session/load)')}`,
         `${yes(caps.sessions.resume)} ${vscode.l10n.t('resume (session/resume)')}`,
         `${yes(caps.sessions.fork)} ${vscode.l10n.t('fork (session/fork)')}`,
         `${yes(caps.prompt.image)} ${vscode.l10n.t('images in prompts')}`,

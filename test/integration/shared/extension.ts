@@ -95,7 +95,7 @@ export interface RecordingAgent {
  * Adds an agent to `acpWorkspace.agents` (user settings, as a user would) that runs the bundled
  * reference agent with `--record`, so the test can see on the agent's side what the client sent.
  */
-export async function addRecordingAgent(name: string, extraArgs: string[] = []): Promise<RecordingAgent> {
+export async function addRecordingAgent(name: string, extraArgs: string[] = [], entry: Record<string, unknown> = {}): Promise<RecordingAgent> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-ws-it-'));
   const recordFile = path.join(dir, 'received.jsonl');
   const agents = vscode.workspace.getConfiguration('acpWorkspace');
@@ -110,6 +110,7 @@ export async function addRecordingAgent(name: string, extraArgs: string[] = []):
         args: ['${extensionPath}/dist/reference-agent.js', '--record', recordFile, '--store', path.join(dir, 'store'), ...extraArgs],
         // Its record and store (where it keeps its state) stay writable when agents are confined.
         writablePaths: [dir],
+        ...entry,
       },
     ],
     vscode.ConfigurationTarget.Global,
