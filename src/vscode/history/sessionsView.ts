@@ -64,6 +64,8 @@ export class SessionsView extends Disposable implements vscode.WebviewViewProvid
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    // In the log: a view left blank says whether VS Code ever asked for it (CI saw one after a reload).
+    this.logger.info('The Sessions view is shown: its webview is being set up.');
     view.webview.options = webviewOptions(this.context.extensionUri);
     view.webview.html = webviewHtml(view.webview, this.context.extensionUri, 'history', 'Sessions');
     const screen: SessionsScreen = {
