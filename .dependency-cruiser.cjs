@@ -9,9 +9,7 @@
 const LAYERS = {
   // The composition root: activation, and the core it loads on first use (its own bundle, composed in core.ts).
   'extension.ts': ['core.ts', 'vscode', 'sessions', 'review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'remote', 'process', 'acp', 'roots', 'shared', 'common'],
-  'core.ts': ['composition', 'vscode', 'sessions', 'review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'remote', 'process', 'acp', 'roots', 'shared', 'common'],
-  // The core's features, each composed in its own file (chats, agents, sessions, the VS Code views).
-  composition: ['vscode', 'sessions', 'review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'remote', 'process', 'acp', 'roots', 'shared', 'common'],
+  'core.ts': ['vscode', 'sessions', 'review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'remote', 'process', 'acp', 'roots', 'shared', 'common'],
   vscode: ['sessions', 'review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'remote', 'process', 'acp', 'roots', 'shared', 'common'],
   // The application layer, by concern, top to bottom; each room also imports every layer below sessions/.
   'sessions/agents': ['sessions/chats', 'sessions/review', 'sessions/turns', 'sessions/routing', 'sessions/ports.ts', 'review', 'history', 'thread', 'terminal', 'mcp', 'agents', 'remote', 'process', 'acp', 'roots', 'shared', 'common'],
@@ -74,8 +72,8 @@ module.exports = {
     {
       name: 'vscode-only-in-adapters',
       severity: 'error',
-      comment: "Only src/vscode/, src/composition/, src/extension.ts and src/core.ts import 'vscode'; everything else runs and is tested in plain Node.",
-      from: { path: '^src/', pathNot: ['^src/vscode/', '^src/composition/', '^src/extension\\.ts$', '^src/core\\.ts$'] },
+      comment: "Only src/vscode/, src/extension.ts and src/core.ts import 'vscode'; everything else runs and is tested in plain Node.",
+      from: { path: '^src/', pathNot: ['^src/vscode/', '^src/extension\\.ts$', '^src/core\\.ts$'] },
       to: { path: '^vscode$', dependencyTypes: ['core', 'unknown', 'undetermined', 'npm', 'npm-dev', 'npm-peer', 'npm-optional', 'npm-no-pkg', 'npm-unknown', 'type-only'] },
     },
   ],

@@ -2,18 +2,18 @@
  * ACP Workspace's core: everything behind what activation registers (agents, sessions, chats, history, review,
  * the views' and panels' providers, the commands), composed bottom layer first the first time something needs
  * it (src/vscode/activation/lazyCore.ts). Bundled apart (dist/core.js) so activation does not load it. Each
- * feature is composed in its own file under src/composition/ (chats, agents, sessions, the VS Code views), in
+ * feature is composed in its own file under src/vscode/composition/ (chats, agents, sessions, the VS Code views), in
  * that order, each from what the ones before it made; the logic lives in the modules they wire together (see
  * CONTRIBUTING.md, "Layers").
  */
 import type * as vscode from 'vscode';
 import type { AgentRegistry } from './agents/agentRegistry';
-import { composeAgents } from './composition/agentsFeature';
-import { composeChats } from './composition/chatsFeature';
-import { composeSessions } from './composition/sessionsFeature';
-import type { Shell } from './composition/shell';
-import { VSCODE_UIS, type Uis } from './composition/uis';
-import { composeViews } from './composition/viewsFeature';
+import { composeAgents } from './vscode/composition/agentsFeature';
+import { composeChats } from './vscode/composition/chatsFeature';
+import { composeSessions } from './vscode/composition/sessionsFeature';
+import type { Shell } from './vscode/composition/shell';
+import { VSCODE_UIS, type Uis } from './vscode/composition/uis';
+import { composeViews } from './vscode/composition/viewsFeature';
 import type { FolderGrants } from './roots/folderGrants';
 import type { RemoteAgentUi } from './sessions/agents/addRemoteAgent';
 import type { AgentConfinement } from './sessions/agents/agentConfinement';
@@ -42,7 +42,7 @@ import type { RemoteSecrets } from './vscode/remoteSecrets';
 import type { SignIn } from './vscode/signIn';
 import type { StartFailureUi } from './vscode/startFailureUi';
 
-export type { Shell } from './composition/shell';
+export type { Shell } from './vscode/composition/shell';
 
 /** What integration tests reach (activation hands it out only in the Extension Test mode). */
 export interface TestApi {

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { Logger } from '../common/logger';
+import type { Logger } from '../../common/logger';
 
 /** What activation made before the core: it stays the owner of these. */
 export interface Shell {

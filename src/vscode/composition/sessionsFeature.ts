@@ -4,22 +4,22 @@
  * does.
  */
 import * as vscode from 'vscode';
-import type { Logger } from '../common/logger';
-import type { Root } from '../roots/rootSet';
-import { AgentLifecycle } from '../sessions/opening/agentLifecycle';
-import { FolderChanges } from '../sessions/opening/folderChanges';
-import { HistoryActions } from '../sessions/opening/historyActions';
-import { sharedFolders } from '../sessions/opening/mappedFolders';
-import { reopenChatsOnReconnect, tellChatsWhenReconnectFails } from '../sessions/opening/reconnectedChats';
-import type { RestartOptions } from '../sessions/opening/reopener';
-import { historyStorageDir, SessionHistory } from '../sessions/opening/sessionHistory';
-import { SessionStarter } from '../sessions/opening/sessionStarter';
-import { SessionTitles } from '../sessions/opening/sessionTitles';
-import type { Notices } from '../sessions/ports';
-import { ChangeReview } from '../sessions/review/changeReview';
-import type { AgentConnection } from '../acp/port/agentConnection';
-import { pickAgent } from '../vscode/agentCommands';
-import { vscodeWorkspace } from '../vscode/workspace';
+import type { Logger } from '../../common/logger';
+import type { Root } from '../../roots/rootSet';
+import { AgentLifecycle } from '../../sessions/opening/agentLifecycle';
+import { FolderChanges } from '../../sessions/opening/folderChanges';
+import { HistoryActions } from '../../sessions/opening/historyActions';
+import { sharedFolders } from '../../sessions/opening/mappedFolders';
+import { reopenChatsOnReconnect, tellChatsWhenReconnectFails } from '../../sessions/opening/reconnectedChats';
+import type { RestartOptions } from '../../sessions/opening/reopener';
+import { historyStorageDir, SessionHistory } from '../../sessions/opening/sessionHistory';
+import { SessionStarter } from '../../sessions/opening/sessionStarter';
+import { SessionTitles } from '../../sessions/opening/sessionTitles';
+import type { Notices } from '../../sessions/ports';
+import { ChangeReview } from '../../sessions/review/changeReview';
+import type { AgentConnection } from '../../acp/port/agentConnection';
+import { pickAgent } from '../agentCommands';
+import { vscodeWorkspace } from '../workspace';
 import type { AgentsFeature } from './agentsFeature';
 import type { ChatsFeature } from './chatsFeature';
 import type { Uis } from './uis';

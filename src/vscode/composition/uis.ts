@@ -3,15 +3,15 @@
  * integration test put a scripted one in its place (`TestApi.set…Ui`). Every feature reads them at the moment it
  * asks, so a replacement takes effect at once.
  */
-import type { RemoteAgentUi } from '../sessions/agents/addRemoteAgent';
-import type { ChatUi, ConfinementUi, HistoryUi, ReviewUi, RootsUi } from '../sessions/ports';
-import { vscodeConfinementUi } from '../vscode/confinementUi';
-import { vscodeChatUi } from '../vscode/chat/chatUi';
-import { vscodeHistoryUi } from '../vscode/history/historyUi';
-import { vscodeRemoteAgentUi, vscodeRemoteTokenUi, type RemoteTokenUi } from '../vscode/remoteCommands';
-import { vscodeReviewUi } from '../vscode/review/changeActions';
-import { vscodeRootsUi } from '../vscode/rootsUi';
-import { vscodeStartFailureUi, type StartFailureUi } from '../vscode/startFailureUi';
+import type { RemoteAgentUi } from '../../sessions/agents/addRemoteAgent';
+import type { ChatUi, ConfinementUi, HistoryUi, ReviewUi, RootsUi } from '../../sessions/ports';
+import { vscodeConfinementUi } from '../confinementUi';
+import { vscodeChatUi } from '../chat/chatUi';
+import { vscodeHistoryUi } from '../history/historyUi';
+import { vscodeRemoteAgentUi, vscodeRemoteTokenUi, type RemoteTokenUi } from '../remoteCommands';
+import { vscodeReviewUi } from '../review/changeActions';
+import { vscodeRootsUi } from '../rootsUi';
+import { vscodeStartFailureUi, type StartFailureUi } from '../startFailureUi';
 
 export interface Uis {
   roots: RootsUi;

@@ -6,16 +6,16 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import type { Logger } from '../common/logger';
-import { findConfiner } from '../process/confinement/find';
-import { FolderGrants } from '../roots/folderGrants';
-import { LocalCommandConfinement } from '../sessions/agents/remoteCommands';
-import { Chats } from '../sessions/chats/chats';
-import { Checkpoints } from '../sessions/review/checkpoints';
-import { ActiveSessions } from '../sessions/routing/activeSessions';
-import { SessionRouter } from '../sessions/routing/sessionRouter';
-import { isDirtyFile, vscodeOpenDocuments } from '../vscode/openDocuments';
-import { readCheckpointSettings, readSandbox } from '../vscode/settings';
+import type { Logger } from '../../common/logger';
+import { findConfiner } from '../../process/confinement/find';
+import { FolderGrants } from '../../roots/folderGrants';
+import { LocalCommandConfinement } from '../../sessions/agents/remoteCommands';
+import { Chats } from '../../sessions/chats/chats';
+import { Checkpoints } from '../../sessions/review/checkpoints';
+import { ActiveSessions } from '../../sessions/routing/activeSessions';
+import { SessionRouter } from '../../sessions/routing/sessionRouter';
+import { isDirtyFile, vscodeOpenDocuments } from '../openDocuments';
+import { readCheckpointSettings, readSandbox } from '../settings';
 
 export interface ChatsFeature {
   readonly sessions: ActiveSessions;
